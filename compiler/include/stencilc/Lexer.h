@@ -1,0 +1,87 @@
+//===- Lexer.h - Tokens of the .stencil language ------------------*- C++ -*-===//
+//
+// The lexer turns a buffer into tokens, each with its source range. It knows
+// nothing of the grammar: keywords are recognised here only so that the
+// parser can name them in diagnostics. Malformed input (stray bytes,
+// unterminated comments, bad numbers) is reported and skipped so that lexing
+// always reaches the end of the buffer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string_view>
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include "stencilc/Diagnostics.h"
+
+namespace stencilc {
+
+enum class TokenKind {
+  EndOfFile,
+  Identifier,
+  Number,
+  // Keywords.
+  KwStencil,
+  KwPrecision,
+  KwBoundary,
+  KwLet,
+  KwShape,
+  KwRadius,
+  KwDims,
+  KwWeights,
+  // Punctuation.
+  LBrace,
+  RBrace,
+  LBracket,
+  RBracket,
+  LParen,
+  RParen,
+  Semicolon,
+  Comma,
+  Equal,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+};
+
+/// How a token kind is written, for diagnostics ("'{'", "identifier").
+std::string_view spelling(TokenKind kind);
+
+struct Token {
+  TokenKind kind = TokenKind::EndOfFile;
+  llvm::StringRef text;
+
+  bool is(TokenKind k) const { return kind == k; }
+  llvm::SMLoc loc() const { return llvm::SMLoc::getFromPointer(text.data()); }
+  llvm::SMRange range() const {
+    return {loc(), llvm::SMLoc::getFromPointer(text.data() + text.size())};
+  }
+};
+
+class Lexer {
+public:
+  /// Lexes `buffer`, which must stay alive as long as the tokens do.
+  Lexer(llvm::StringRef buffer, DiagnosticEngine &diags);
+
+  /// Returns the next token; EndOfFile forever once the buffer is done.
+  Token next();
+
+private:
+  void skipWhitespaceAndComments();
+  Token lexNumber();
+  Token lexIdentifier();
+  Token make(TokenKind kind, const char *start) const;
+  /// Reports a byte that cannot start a token and skips it (a whole UTF-8
+  /// sequence where the bytes form one).
+  void reportInvalidCharacter();
+
+  llvm::StringRef buffer;
+  const char *cur;
+  const char *end;
+  DiagnosticEngine &diags;
+};
+
+} // namespace stencilc

@@ -1,0 +1,92 @@
+//===- Spec.h - The checked, normalised description of a stencil -*- C++ -*-===//
+//
+// A StencilSpec is what Sema (or the C front end) produces and what every
+// later stage consumes: the planner, the emulator and the code generators see
+// nothing of the source text. It is plain data with value semantics.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <compare>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace stencilc {
+
+enum class Precision { FP16, BF16, TF32, FP32, FP64 };
+enum class Shape { Star, Box };
+enum class BoundaryKind { Fixed, Constant, Periodic };
+
+/// The keyword of each enumerator, as written in a .stencil file.
+std::string_view keyword(Precision p);
+std::string_view keyword(Shape s);
+std::string_view keyword(BoundaryKind b);
+std::optional<Precision> parsePrecision(std::string_view word);
+std::optional<BoundaryKind> parseBoundaryKind(std::string_view word);
+std::optional<Shape> parseShape(std::string_view word);
+
+/// The CUDA element type in memory: __half, __nv_bfloat16, float or double.
+std::string_view elementTypeName(Precision p);
+/// Bytes per element in memory.
+unsigned elementBytes(Precision p);
+
+/// An offset of a read relative to the output point, in index order
+/// (outermost first, the contiguous axis last). Only the first `dims`
+/// components are meaningful; the rest are zero.
+struct Offset {
+  std::array<int, 3> d{0, 0, 0};
+
+  auto operator<=>(const Offset &) const = default;
+  bool isCentre() const { return d[0] == 0 && d[1] == 0 && d[2] == 0; }
+  /// Number of non-zero components (0 for the centre, 1 on an axis).
+  int nonZeroAxes() const;
+  /// Largest absolute component.
+  int chebyshevNorm() const;
+};
+
+/// One read of the input with its coefficient.
+struct Term {
+  Offset offset;
+  /// The coefficient folded from its exact decimal form and rounded once to
+  /// double. Kernels round it once more to their operand type.
+  double coefficient = 0.0;
+};
+
+struct StencilSpec {
+  std::string name;
+  /// Where the stencil was defined, for the generated file's header comment.
+  std::string sourceFile;
+  unsigned sourceLine = 0;
+
+  int dims = 2;   ///< 1, 2 or 3
+  int radius = 1; ///< largest absolute offset of a non-zero coefficient
+  Shape shape = Shape::Star;
+  Precision precision = Precision::FP32;
+  BoundaryKind boundary = BoundaryKind::Fixed;
+  /// The value read outside the grid for `boundary constant V`.
+  double boundaryValue = 0.0;
+
+  /// The non-zero coefficients, sorted by offset, one per offset.
+  std::vector<Term> terms;
+
+  /// The coefficient at an offset; zero where the stencil does not read.
+  double coefficient(const Offset &offset) const;
+  /// Number of points the stencil reads (non-zero coefficients).
+  std::size_t points() const { return terms.size(); }
+};
+
+/// Prints the spec in the `--emit=spec` format: one field a line, then the
+/// coefficients as a table (2D/3D: one row per line) and as a list.
+void printSpec(const StencilSpec &spec, llvm::raw_ostream &os);
+
+/// Shortest decimal text that reads back as exactly `value`.
+std::string formatExact(double value);
+
+} // namespace stencilc

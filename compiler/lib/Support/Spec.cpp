@@ -1,0 +1,163 @@
+//===- Spec.cpp - StencilSpec helpers and its printed form -----------------===//
+#include "stencilc/Spec.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace stencilc {
+
+std::string_view keyword(Precision p) {
+  switch (p) {
+  case Precision::FP16:
+    return "fp16";
+  case Precision::BF16:
+    return "bf16";
+  case Precision::TF32:
+    return "tf32";
+  case Precision::FP32:
+    return "fp32";
+  case Precision::FP64:
+    return "fp64";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+std::string_view keyword(Shape s) {
+  return s == Shape::Star ? "star" : "box";
+}
+
+std::string_view keyword(BoundaryKind b) {
+  switch (b) {
+  case BoundaryKind::Fixed:
+    return "fixed";
+  case BoundaryKind::Constant:
+    return "constant";
+  case BoundaryKind::Periodic:
+    return "periodic";
+  }
+  llvm_unreachable("unknown boundary kind");
+}
+
+std::optional<Precision> parsePrecision(std::string_view word) {
+  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
+                      Precision::FP32, Precision::FP64}) {
+    if (keyword(p) == word) {
+      return p;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
+  for (BoundaryKind b :
+       {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+    if (keyword(b) == word) {
+      return b;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Shape> parseShape(std::string_view word) {
+  if (word == "star") {
+    return Shape::Star;
+  }
+  if (word == "box") {
+    return Shape::Box;
+  }
+  return std::nullopt;
+}
+
+std::string_view elementTypeName(Precision p) {
+  switch (p) {
+  case Precision::FP16:
+    return "__half";
+  case Precision::BF16:
+    return "__nv_bfloat16";
+  case Precision::TF32:
+  case Precision::FP32:
+    return "float";
+  case Precision::FP64:
+    return "double";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+unsigned elementBytes(Precision p) {
+  switch (p) {
+  case Precision::FP16:
+  case Precision::BF16:
+    return 2;
+  case Precision::TF32:
+  case Precision::FP32:
+    return 4;
+  case Precision::FP64:
+    return 8;
+  }
+  llvm_unreachable("unknown precision");
+}
+
+int Offset::nonZeroAxes() const {
+  return static_cast<int>(std::count_if(d.begin(), d.end(),
+                                        [](int v) { return v != 0; }));
+}
+
+int Offset::chebyshevNorm() const {
+  int m = 0;
+  for (int v : d) {
+    m = std::max(m, std::abs(v));
+  }
+  return m;
+}
+
+double StencilSpec::coefficient(const Offset &offset) const {
+  auto it = std::lower_bound(
+      terms.begin(), terms.end(), offset,
+      [](const Term &t, const Offset &o) { return t.offset < o; });
+  return it != terms.end() && it->offset == offset ? it->coefficient : 0.0;
+}
+
+std::string formatExact(double value) {
+  // The shortest of %.1g .. %.17g that reads back exactly.
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::string text = fmt::format("{:.{}g}", value, digits);
+    if (std::strtod(text.c_str(), nullptr) == value) {
+      return text;
+    }
+  }
+  return fmt::format("{:.17g}", value);
+}
+
+static std::string offsetText(const Offset &o, int dims) {
+  std::string text = "(";
+  for (int a = 0; a < dims; ++a) {
+    text += fmt::format("{}{}", a ? ", " : "", o.d[a]);
+  }
+  return text + ")";
+}
+
+void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
+  os << "stencil " << spec.name << "\n";
+  os << "  dims      " << spec.dims << "\n";
+  os << "  radius    " << spec.radius << "\n";
+  os << "  shape     " << keyword(spec.shape) << "\n";
+  os << "  precision " << keyword(spec.precision) << "\n";
+  os << "  boundary  " << keyword(spec.boundary);
+  if (spec.boundary == BoundaryKind::Constant) {
+    os << " " << formatExact(spec.boundaryValue);
+  }
+  os << "\n";
+  os << "  points    " << spec.points() << "\n";
+  for (const Term &t : spec.terms) {
+    os << "  coefficient " << offsetText(t.offset, spec.dims) << " = "
+       << formatExact(t.coefficient) << "\n";
+  }
+}
+
+} // namespace stencilc

@@ -1,0 +1,228 @@
+//===- stencilc.cpp - The stencilc driver ----------------------------------===//
+//
+// A straight list of stages, each followed by "dump if asked":
+//   read file -> Lexer/Parser (AST) -> Sema (StencilSpec) -> planning and
+//   code generation (Backend.h) -> write outputs atomically.
+// Exit status: 0 success, 1 an error in the input, 2 bad usage.
+//
+//===----------------------------------------------------------------------===//
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "Backend.h"
+#include "stencilc/Diagnostics.h"
+#include "stencilc/Parser.h"
+#include "stencilc/Sema.h"
+#include "stencilc/Spec.h"
+
+namespace cl = llvm::cl;
+using namespace stencilc;
+
+namespace {
+
+enum class Emit { None, AST, Spec, Plan, Cuda, Header };
+
+constexpr int ExitSuccess = 0;
+constexpr int ExitInputError = 1;
+constexpr int ExitUsage = 2;
+
+cl::OptionCategory category("stencilc options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.stencil>"),
+                               cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Write the CUDA source to <file> "
+                                              "and the header beside it"),
+                                cl::value_desc("file.cu"), cl::cat(category));
+cl::opt<std::string> headerFile("header",
+                                cl::desc("Write the header to <file> instead "
+                                         "of beside the -o output"),
+                                cl::value_desc("file.h"), cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("Print one artefact to stdout"), cl::init(Emit::None),
+    cl::values(clEnumValN(Emit::AST, "ast", "the syntax tree, as parsed"),
+               clEnumValN(Emit::Spec, "spec", "the checked StencilSpec"),
+               clEnumValN(Emit::Plan, "plan", "the decomposition chosen by the planner"),
+               clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
+               clEnumValN(Emit::Header, "header", "the generated header")),
+    cl::cat(category));
+cl::opt<std::string> arch("arch",
+                          cl::desc("GPU architecture the kernels may use: "
+                                   "sm_80, sm_86, sm_89 or sm_90"),
+                          cl::init("sm_80"), cl::cat(category));
+cl::opt<BackendRequest> backend(
+    "backend", cl::desc("Which kernels to generate"), cl::init(BackendRequest::Auto),
+    cl::values(clEnumValN(BackendRequest::Auto, "auto", "the compiler's choice per stencil"),
+               clEnumValN(BackendRequest::Tensor, "tensor", "tensor-core kernels"),
+               clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
+    cl::cat(category));
+cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
+                               cl::cat(category));
+
+/// Makes every option not in our category unknown, so that flags registered
+/// by libLLVM are rejected like any other unknown flag.
+void hideForeignOptions() {
+  auto &options = cl::getRegisteredOptions();
+  std::vector<cl::Option *> foreign;
+  for (auto &entry : options) {
+    cl::Option *option = entry.second;
+    bool ours = false;
+    for (cl::OptionCategory *c : option->Categories) {
+      ours |= c == &category;
+    }
+    llvm::StringRef name = entry.first();
+    if (!ours && name != "help" && name != "version") {
+      foreign.push_back(option);
+    }
+  }
+  for (cl::Option *option : foreign) {
+    option->removeArgument();
+  }
+}
+
+void printVersion(llvm::raw_ostream &os) {
+  os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING
+     << ")\n";
+}
+
+bool writeAtomically(llvm::StringRef path, const std::string &contents,
+                     DiagnosticEngine &diags) {
+  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << contents;
+    return llvm::Error::success();
+  });
+  if (error) {
+    diags.fatalWithoutLocation("cannot write '" + path + "': " +
+                               llvm::toString(std::move(error)));
+    return false;
+  }
+  return true;
+}
+
+/// Runs the stages on the loaded buffer; returns the exit status.
+int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &diags) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  Parser parser(text, diags);
+  Module module = parser.parseModule();
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  if (emit == Emit::AST) {
+    printAST(module, sourceMgr, llvm::outs());
+    return ExitSuccess;
+  }
+
+  std::vector<CheckedStencil> checked = checkModule(module, inputFile, diags);
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  std::vector<StencilSpec> specs;
+  std::vector<llvm::SMLoc> locs;
+  for (CheckedStencil &c : checked) {
+    specs.push_back(std::move(c.spec));
+    locs.push_back(c.loc);
+  }
+  if (emit == Emit::Spec) {
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (i) {
+        llvm::outs() << "\n";
+      }
+      printSpec(specs[i], llvm::outs());
+    }
+    return ExitSuccess;
+  }
+
+  // Where the outputs go: -o, or the input's stem in the current directory.
+  std::string cudaPath = outputFile;
+  if (cudaPath.empty()) {
+    cudaPath = llvm::sys::path::stem(inputFile).str() + ".cu";
+  }
+  std::string headerPath = headerFile;
+  if (headerPath.empty()) {
+    llvm::SmallString<256> path(cudaPath);
+    llvm::sys::path::replace_extension(path, ".h");
+    headerPath = std::string(path);
+  }
+
+  BackendOptions options;
+  options.backend = backend;
+  options.arch = arch;
+  options.inputFile = inputFile;
+  options.headerInclude = llvm::sys::path::filename(headerPath).str();
+  Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  switch (emit) {
+  case Emit::Plan:
+    llvm::outs() << artefacts.plan;
+    return ExitSuccess;
+  case Emit::Cuda:
+    llvm::outs() << artefacts.cuda;
+    return ExitSuccess;
+  case Emit::Header:
+    llvm::outs() << artefacts.header;
+    return ExitSuccess;
+  default:
+    break;
+  }
+  if (!writeAtomically(headerPath, artefacts.header, diags) ||
+      !writeAtomically(cudaPath, artefacts.cuda, diags)) {
+    return ExitInputError;
+  }
+  return ExitSuccess;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  hideForeignOptions();
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(printVersion);
+  std::string usageErrors;
+  llvm::raw_string_ostream usageStream(usageErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "stencilc: compiles .stencil files to CUDA\n",
+                                   &usageStream)) {
+    llvm::errs() << usageErrors;
+    return ExitUsage;
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "stencilc: error: no input file (see --help)\n";
+    return ExitUsage;
+  }
+  static const char *const knownArchs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
+  if (std::find(std::begin(knownArchs), std::end(knownArchs), arch.getValue()) ==
+      std::end(knownArchs)) {
+    llvm::errs() << "stencilc: error: unknown --arch '" << arch
+                 << "'; expected sm_80, sm_86, sm_89 or sm_90\n";
+    return ExitUsage;
+  }
+
+  llvm::SourceMgr sourceMgr;
+  DiagnosticEngine diags(sourceMgr, llvm::errs());
+  diags.setWarningsAsErrors(warningsAsErrors);
+
+  if (inputFile != "-" && llvm::sys::fs::is_directory(inputFile.getValue())) {
+    diags.fatalWithoutLocation("cannot read '" + inputFile +
+                               "': it is a directory, not a .stencil file");
+    return ExitInputError;
+  }
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+  if (!buffer) {
+    diags.fatalWithoutLocation("cannot read '" + inputFile +
+                               "': " + buffer.getError().message());
+    return ExitInputError;
+  }
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  int status = compile(sourceMgr, id, diags);
+  diags.finish();
+  return status;
+}

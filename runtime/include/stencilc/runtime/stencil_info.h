@@ -1,0 +1,62 @@
+/* stencil_info.h - the machine-readable description of a generated stencil.
+ *
+ * Every generated header defines one `static const stencilc_stencil_info
+ * NAME_info` describing its stencil: what the spec says (dimension, radius,
+ * shape, precision, boundary, coefficients) and what the plan chose (backend,
+ * tile). The runtime's reference implementation, the GPU tests and the
+ * benchmark read stencils through it. Plain C so any language can use it. */
+#ifndef STENCILC_RUNTIME_STENCIL_INFO_H
+#define STENCILC_RUNTIME_STENCIL_INFO_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum stencilc_precision {
+  STENCILC_FP16 = 0,
+  STENCILC_BF16 = 1,
+  STENCILC_TF32 = 2,
+  STENCILC_FP32 = 3,
+  STENCILC_FP64 = 4
+} stencilc_precision;
+
+typedef enum stencilc_shape { STENCILC_STAR = 0, STENCILC_BOX = 1 } stencilc_shape;
+
+typedef enum stencilc_boundary {
+  STENCILC_BOUNDARY_FIXED = 0,
+  STENCILC_BOUNDARY_CONSTANT = 1,
+  STENCILC_BOUNDARY_PERIODIC = 2
+} stencilc_boundary;
+
+typedef enum stencilc_backend {
+  STENCILC_BACKEND_TENSOR = 0,
+  STENCILC_BACKEND_SIMT = 1
+} stencilc_backend;
+
+/* One read of the input: offsets in index order (outermost first; unused
+ * trailing components are 0) and the coefficient as folded by the compiler
+ * (double; kernels round it once to their operand type). */
+typedef struct stencilc_point {
+  int offset[3];
+  double coefficient;
+} stencilc_point;
+
+typedef struct stencilc_stencil_info {
+  const char *name;
+  int dims;   /* 1, 2 or 3 */
+  int radius; /* largest absolute offset */
+  stencilc_shape shape;
+  stencilc_precision precision;
+  stencilc_boundary boundary;
+  double boundary_value; /* for STENCILC_BOUNDARY_CONSTANT */
+  int num_points;
+  const stencilc_point *points;
+  stencilc_backend backend;
+  int tile[3]; /* output points one block computes, in index order */
+} stencilc_stencil_info;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STENCILC_RUNTIME_STENCIL_INFO_H */

@@ -1,0 +1,54 @@
+# lit configuration for stencilc's test suites.
+#
+# Features: `nvcc` when the CUDA compiler is available (Compile tests build
+# generated code), `cuda-gpu` when a GPU answers (GPU tests run it). Tests that
+# need a missing feature are reported UNSUPPORTED, never passed silently.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "stencilc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".stencil", ".test", ".c", ".cpp"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+
+site = lit_config.params.get("stencilc_site_config")
+if not site:
+    lit_config.fatal("run lit through CTest or pass --param stencilc_site_config=PATH")
+lit_config.load_config(config, site)
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stencilc_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.stencilc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Diagnostics and outputs must not depend on the user's locale or colours.
+config.environment["LC_ALL"] = "C"
+
+config.substitutions.append(("%stencilc", os.path.join(config.stencilc_tools_dir, "stencilc")))
+config.substitutions.append(("%src_root", config.stencilc_src_root))
+config.substitutions.append(("%runtime_include",
+                             os.path.join(config.stencilc_src_root, "runtime", "include")))
+config.substitutions.append(("%python", config.python_executable))
+
+nvcc = config.nvcc if config.nvcc and os.path.exists(config.nvcc) else shutil.which("nvcc")
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+
+
+def gpu_present():
+    smi = config.nvidia_smi or shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if nvcc and gpu_present():
+    config.available_features.add("cuda-gpu")
