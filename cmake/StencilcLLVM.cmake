@@ -14,7 +14,9 @@ add_library(stencilc_llvm INTERFACE)
 target_include_directories(stencilc_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 separate_arguments(_stencilc_llvm_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
 target_compile_definitions(stencilc_llvm INTERFACE ${_stencilc_llvm_defs})
-target_link_libraries(stencilc_llvm INTERFACE LLVM)
+# LLVMSupport statically: stencilc starts fast (no 100 MB libLLVM.so to load)
+# and runs on machines without LLVM installed, such as the GPU machine.
+target_link_libraries(stencilc_llvm INTERFACE LLVMSupport)
 
 set(STENCILC_LLVM_TOOLS_DIR "${STENCILC_LLVM_ROOT}/bin")
 set(STENCILC_LIT "${STENCILC_LLVM_ROOT}/build/utils/lit/lit.py")

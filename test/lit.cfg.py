@@ -12,7 +12,7 @@ import lit.formats
 config.name = "stencilc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".stencil", ".test", ".c", ".cpp"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "unittests", "CMake", "lit.cfg.py", "lit.site.cfg.py", "expect-status.py"]
 
 site = lit_config.params.get("stencilc_site_config")
 if not site:

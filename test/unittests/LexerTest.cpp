@@ -84,10 +84,13 @@ TEST(Lexer, UnterminatedCommentIsOneError) {
   EXPECT_NE(l.diagnostics.find("unterminated '/*' comment"), std::string::npos);
 }
 
-TEST(Lexer, StrayAndInvalidBytesAreReportedAndSkipped) {
+TEST(Lexer, StrayAndInvalidBytesBecomeReportedInvalidTokens) {
   auto l = lex("a @ b \xff c \xc3\xa9 d");
   EXPECT_EQ(l.errors, 3u);
-  EXPECT_EQ(l.tokens.size(), 4u);
+  using K = TokenKind;
+  EXPECT_EQ(kinds(l), (std::vector<K>{K::Identifier, K::Invalid, K::Identifier, K::Invalid,
+                                      K::Identifier, K::Invalid, K::Identifier}));
+  EXPECT_EQ(l.tokens[5].text, "\xc3\xa9"); // one token for the whole character
   EXPECT_NE(l.diagnostics.find("unexpected character '@'"), std::string::npos);
   EXPECT_NE(l.diagnostics.find("invalid byte 0xFF"), std::string::npos);
   EXPECT_NE(l.diagnostics.find("only ASCII"), std::string::npos);
@@ -104,7 +107,7 @@ TEST(Lexer, MalformedNumbers) {
 TEST(Lexer, NulByteIsAnError) {
   auto l = lex(llvm::StringRef("a\0b", 3));
   EXPECT_EQ(l.errors, 1u);
-  EXPECT_EQ(l.tokens.size(), 2u);
+  EXPECT_EQ(l.tokens.size(), 3u);
 }
 
 } // namespace

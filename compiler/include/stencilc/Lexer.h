@@ -20,6 +20,8 @@ namespace stencilc {
 
 enum class TokenKind {
   EndOfFile,
+  /// Bytes that start no token; already reported by the lexer.
+  Invalid,
   Identifier,
   Number,
   // Keywords.
@@ -74,9 +76,9 @@ private:
   Token lexNumber();
   Token lexIdentifier();
   Token make(TokenKind kind, const char *start) const;
-  /// Reports a byte that cannot start a token and skips it (a whole UTF-8
-  /// sequence where the bytes form one).
-  void reportInvalidCharacter();
+  /// Reports a byte that cannot start a token and returns it as an Invalid
+  /// token (a whole UTF-8 sequence where the bytes form one).
+  Token lexInvalidCharacter();
 
   llvm::StringRef buffer;
   const char *cur;

@@ -45,6 +45,9 @@ private:
   // Token handling.
   void advance();
   bool consumeIf(TokenKind kind);
+  /// Reports an error at the current token, unless it is an Invalid token the
+  /// lexer has already reported.
+  void errorAtToken(const llvm::Twine &message);
   /// Consumes a token of `kind` or reports "expected WHAT" and returns false.
   bool expect(TokenKind kind, llvm::StringRef what);
   std::optional<Identifier> expectIdentifier(llvm::StringRef what);

@@ -13,6 +13,8 @@ std::string_view spelling(TokenKind kind) {
   switch (kind) {
   case TokenKind::EndOfFile:
     return "end of file";
+  case TokenKind::Invalid:
+    return "invalid character";
   case TokenKind::Identifier:
     return "identifier";
   case TokenKind::Number:
@@ -104,7 +106,7 @@ void Lexer::skipWhitespaceAndComments() {
   }
 }
 
-void Lexer::reportInvalidCharacter() {
+Token Lexer::lexInvalidCharacter() {
   const char *start = cur;
   auto byte = static_cast<unsigned char>(*cur);
   if (byte < 0x80) {
@@ -116,7 +118,7 @@ void Lexer::reportInvalidCharacter() {
       diags.error(llvm::SMLoc::getFromPointer(start),
                   fmt::format("unexpected control character 0x{:02X}", byte));
     }
-    return;
+    return make(TokenKind::Invalid, start);
   }
   // A multi-byte UTF-8 character is reported once, not once per byte.
   unsigned length = llvm::getNumBytesForUTF8(byte);
@@ -128,12 +130,13 @@ void Lexer::reportInvalidCharacter() {
                 fmt::format("unexpected character '{}' (only ASCII is allowed "
                             "outside comments)",
                             std::string_view(start, length)));
-    return;
+    return make(TokenKind::Invalid, start);
   }
   ++cur;
   diags.error(llvm::SMLoc::getFromPointer(start),
               fmt::format("invalid byte 0x{:02X}: the file is not valid UTF-8",
                           byte));
+  return make(TokenKind::Invalid, start);
 }
 
 // number ::= digits ('.' digits?)? exponent? | '.' digits exponent?
@@ -200,7 +203,7 @@ Token Lexer::lexIdentifier() {
 }
 
 Token Lexer::next() {
-  while (true) {
+  {
     skipWhitespaceAndComments();
     if (cur == end) {
       return Token{TokenKind::EndOfFile, llvm::StringRef(end, 0)};
@@ -255,8 +258,7 @@ Token Lexer::next() {
       kind = TokenKind::Slash;
       break;
     default:
-      reportInvalidCharacter();
-      continue;
+      return lexInvalidCharacter();
     }
     ++cur;
     return make(kind, start);

@@ -42,19 +42,26 @@ bool Parser::consumeIf(TokenKind kind) {
   return true;
 }
 
+void Parser::errorAtToken(const llvm::Twine &message) {
+  // The lexer has already reported an invalid character: one error is enough.
+  if (!tok.is(TokenKind::Invalid)) {
+    diags.error(tok.loc(), message);
+  }
+}
+
 bool Parser::expect(TokenKind kind, llvm::StringRef what) {
   if (consumeIf(kind)) {
     return true;
   }
-  diags.error(tok.loc(), fmt::format("expected {}, found {}", std::string_view(what),
-                                     describe(tok)));
+  errorAtToken(fmt::format("expected {}, found {}", std::string_view(what),
+                           describe(tok)));
   return false;
 }
 
 std::optional<Identifier> Parser::expectIdentifier(llvm::StringRef what) {
   if (!tok.is(TokenKind::Identifier)) {
-    diags.error(tok.loc(), fmt::format("expected {}, found {}",
-                                       std::string_view(what), describe(tok)));
+    errorAtToken(fmt::format("expected {}, found {}", std::string_view(what),
+                             describe(tok)));
     return std::nullopt;
   }
   Identifier id{tok.text.str(), tok.range()};
@@ -88,7 +95,7 @@ Module Parser::parseModule() {
   }
   while (!tok.is(TokenKind::EndOfFile)) {
     if (!tok.is(TokenKind::KwStencil)) {
-      diags.error(tok.loc(), fmt::format("expected 'stencil', found {}", describe(tok)));
+      errorAtToken(fmt::format("expected 'stencil', found {}", describe(tok)));
       // Skip to the next stencil definition.
       while (!tok.is(TokenKind::EndOfFile) && !tok.is(TokenKind::KwStencil)) {
         advance();
@@ -134,8 +141,8 @@ std::optional<StencilDecl> Parser::parseStencil() {
     }
   }
   if (!consumeIf(TokenKind::RBrace)) {
-    diags.error(tok.loc(), fmt::format("expected '}}' to close stencil '{}', found {}",
-                                       name ? name->name : "", describe(tok)));
+    errorAtToken(fmt::format("expected '}}' to close stencil '{}', found {}",
+                             name ? name->name : "", describe(tok)));
     diags.note(lbrace, "the stencil body opened here");
   }
   if (!name) {
@@ -167,8 +174,7 @@ StmtPtr Parser::parseStatement() {
   case TokenKind::Identifier:
     return parseUpdate();
   default:
-    diags.error(tok.loc(),
-                fmt::format("expected a statement (precision, boundary, let, "
+    errorAtToken(fmt::format("expected a statement (precision, boundary, let, "
                             "shape, radius, dims, weights or 'out[...] = ...'), "
                             "found {}",
                             describe(tok)));
@@ -277,8 +283,8 @@ StmtPtr Parser::parseWeights() {
   llvm::SMLoc start = tok.loc();
   advance();
   if (!tok.is(TokenKind::LBracket)) {
-    diags.error(tok.loc(), fmt::format("expected '[' to open the weights table, found {}",
-                                       describe(tok)));
+    errorAtToken(fmt::format("expected '[' to open the weights table, found {}",
+                             describe(tok)));
     return nullptr;
   }
   auto table = parseList();
@@ -416,7 +422,7 @@ ExprPtr Parser::parsePrimary() {
     }
     return inner;
   }
-  diags.error(tok.loc(), fmt::format("expected an expression, found {}", describe(tok)));
+  errorAtToken(fmt::format("expected an expression, found {}", describe(tok)));
   return nullptr;
 }
 

@@ -305,8 +305,10 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr,
       diags.error(binary.getOpLoc(), "an index cannot be multiplied by an index");
       return std::nullopt;
     }
-    IndexForm &scaled = lhs->names.empty() ? *rhs : *lhs;
-    const APFloat factor = lhs->names.empty() ? lhs->constant : rhs->constant;
+    // Division scales the dividend; a product scales the side with the index.
+    bool scaleRight = op == '*' && lhs->names.empty();
+    IndexForm &scaled = scaleRight ? *rhs : *lhs;
+    const APFloat factor = scaleRight ? lhs->constant : rhs->constant;
     if (op == '/' && factor.isZero()) {
       diags.error(binary.getOpLoc(), "division by zero");
       return std::nullopt;

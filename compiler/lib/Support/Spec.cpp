@@ -2,8 +2,6 @@
 #include "stencilc/Spec.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -124,14 +122,8 @@ double StencilSpec::coefficient(const Offset &offset) const {
 }
 
 std::string formatExact(double value) {
-  // The shortest of %.1g .. %.17g that reads back exactly.
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::string text = fmt::format("{:.{}g}", value, digits);
-    if (std::strtod(text.c_str(), nullptr) == value) {
-      return text;
-    }
-  }
-  return fmt::format("{:.17g}", value);
+  // fmt prints the shortest decimal that reads back as the same double.
+  return fmt::format("{}", value);
 }
 
 static std::string offsetText(const Offset &o, int dims) {
