@@ -1,0 +1,163 @@
+//===- Plan.h - How a stencil is computed on the GPU, as data ---*- C++ -*-===//
+//
+// A Plan is what the Planner decides for one StencilSpec and what the code
+// generator and the PlanEmulator both execute: the backend, the MMA shape, the
+// slice GEMMs with their parameter matrices as numbers, the tile and block
+// geometry and the shared-memory window. It is plain data; printPlan() gives
+// the `--emit=plan` text. A new backend (simt, issue 4) adds its own
+// geometry struct next to TensorPlan and a BackendKind enumerator.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stencilc/Spec.h"
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace stencilc {
+
+enum class BackendKind { Tensor, Simt };
+std::string_view keyword(BackendKind b);
+
+/// A warp-level MMA shape D(m x n) = A(m x k) * B(k x n) + C with its operand
+/// and accumulator types.
+struct MmaShape {
+  int m = 16;
+  int n = 16;
+  int k = 16;
+  /// The type the A and B operands are rounded to (FP16, BF16, TF32, FP64).
+  Precision operand = Precision::FP16;
+  /// FP32 or FP64.
+  Precision accumulator = Precision::FP32;
+
+  /// "m16n16k16" and friends.
+  std::string name() const;
+};
+
+/// A dense row-major matrix of numbers, already rounded to the MMA operand
+/// type, so the kernel tables and the emulator use exactly the same values.
+struct ParameterMatrix {
+  int rows = 0;
+  int cols = 0;
+  std::vector<double> values;
+
+  ParameterMatrix() = default;
+  ParameterMatrix(int rows, int cols)
+      : rows(rows), cols(cols), values(std::size_t(rows) * cols, 0.0) {}
+  double &at(int r, int c) { return values[std::size_t(r) * cols + c]; }
+  double at(int r, int c) const { return values[std::size_t(r) * cols + c]; }
+};
+
+/// Which operand of the MMA is the input window.
+enum class SliceKind {
+  /// The star's vertical GEMM: P_v (L x K) * window columns. The input is the
+  /// B operand: window rows [tileRow + firstChunk*k, +K), columns
+  /// [tileCol + haloCols, +L). P_v[m][kk] = v[kk - m - r].
+  Vertical,
+  /// A row slice (every box slice, and the star's horizontal GEMM): window
+  /// rows [tileRow + radius + dy, +L), columns [tileCol + firstChunk*k, +K)
+  /// times B (K x L), B[kk][n] = w[dy][firstChunk*k + kk - haloCols - n].
+  Row,
+};
+
+/// One GEMM of every output tile: chunkCount MMAs along K.
+struct SliceGemm {
+  SliceKind kind = SliceKind::Row;
+  /// Row offset of a Row slice (-r..r); 0 for Vertical.
+  int dy = 0;
+  /// What the slice stands for, for comments: "vertical", "horizontal",
+  /// "row dy=-1".
+  std::string label;
+  /// K starts at firstChunk*k (window row for Vertical, column for Row,
+  /// relative to the tile) and spans chunkCount*k.
+  int firstChunk = 0;
+  int chunkCount = 0;
+  /// Vertical: L x (chunkCount*k), the A operand. Row: (chunkCount*k) x L,
+  /// the B operand.
+  ParameterMatrix param;
+};
+
+/// The tensor-core kernel of a 2D stencil (TCStencil made general).
+///
+/// A block computes tileRowsPerBlock x tileColsPerBlock output tiles of
+/// tile x tile points. It first fills a shared-memory window with the input
+/// around its outputs: window row w, column c is the input point
+/// (blockRow - radius + w, blockCol - haloCols + c), read with the boundary
+/// rule where it lies outside the grid. Rows [0, loadedRows) and columns
+/// [loadedColBegin, loadedColEnd) are read that way; the rest of the window
+/// is only ever multiplied by zero parameters and is filled with zeros so
+/// that no NaN or Inf from stale memory can leak into a product.
+struct TensorPlan {
+  MmaShape mma;
+  /// Output tile edge L (= mma.m = mma.n).
+  int tile = 16;
+  int tileRowsPerBlock = 1;
+  int tileColsPerBlock = 1;
+  int warps = 1;
+  /// Halo rows above and below: the radius.
+  int haloRows = 1;
+  /// Halo columns left and right: the radius rounded up to the MMA k, so the
+  /// first output column of every tile lies on a 256-bit boundary and every
+  /// WMMA pointer into the window is aligned.
+  int haloCols = 16;
+  int windowRows = 0;
+  int windowCols = 0;
+  /// Row pitch in elements (a multiple of 32 bytes).
+  int windowPitch = 0;
+  int loadedRows = 0;
+  int loadedColBegin = 0;
+  int loadedColEnd = 0;
+  /// Elements per 16-byte vector: the unit of global loads and stores.
+  int vectorWidth = 8;
+  /// Parameter fragments are loaded once per block into registers (small
+  /// plans) or re-read from shared memory for every tile (large ones).
+  bool paramsInRegisters = true;
+  /// Bytes of shared memory: the window, the parameter matrices and the
+  /// per-warp accumulator staging.
+  int windowBytes = 0;
+  int paramBytes = 0;
+  int stagingBytes = 0;
+
+  std::vector<SliceGemm> gemms;
+
+  int blockRows() const { return tileRowsPerBlock * tile; }
+  int blockCols() const { return tileColsPerBlock * tile; }
+  int threads() const { return warps * 32; }
+  int mmasPerTile() const;
+  int sharedBytes() const { return windowBytes + paramBytes + stagingBytes; }
+  /// 32-bit registers per thread that the parameter fragments would take.
+  int paramFragmentRegisters() const;
+};
+
+struct Plan {
+  StencilSpec spec;
+  BackendKind backend = BackendKind::Tensor;
+  /// Why this backend, in one line (printed in the plan and the .cu header).
+  std::string choice;
+  std::string arch = "sm_80";
+  TensorPlan tensor;
+};
+
+/// Rounds a value held in memory as `p`'s element type: fp16/bf16 round to
+/// nearest even, tf32 and fp32 are floats, fp64 stays.
+double roundToStorage(double value, Precision p);
+/// Rounds a coefficient to the MMA operand type of `p` once, to nearest even.
+double roundCoefficient(double value, Precision p);
+/// Rounds an input element (already a value of the storage type) to the MMA
+/// operand type as the kernel does: tf32 by round-to-nearest, ties away from
+/// zero (cvt.rna.tf32.f32, what wmma::__float_to_tf32 does); others are
+/// exact.
+double roundInputOperand(double value, Precision p);
+
+/// Prints the `--emit=plan` text of a plan.
+void printPlan(const Plan &plan, llvm::raw_ostream &os);
+/// The plan in one paragraph (for the .cu header comment).
+std::string summarizePlan(const Plan &plan);
+
+} // namespace stencilc

@@ -1,0 +1,139 @@
+//===- PlanPrinter.cpp - The `--emit=plan` text of a Plan ------------------===//
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+namespace {
+
+/// A matrix as an aligned table, one row a line, each line prefixed.
+void printMatrix(const ParameterMatrix &matrix, std::string_view prefix,
+                 llvm::raw_ostream &os) {
+  std::vector<std::string> cells(matrix.values.size());
+  std::size_t width = 1;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = formatExact(matrix.values[i]);
+    width = std::max(width, cells[i].size());
+  }
+  for (int r = 0; r < matrix.rows; ++r) {
+    std::string line(prefix);
+    for (int c = 0; c < matrix.cols; ++c) {
+      line += fmt::format("{}{:>{}}", c ? " " : "",
+                          cells[std::size_t(r) * matrix.cols + c], width);
+    }
+    os << line << "\n";
+  }
+}
+
+std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
+  const int K = g.chunkCount * tp.mma.k;
+  const int L = tp.tile;
+  if (g.kind == SliceKind::Vertical) {
+    return fmt::format("P_v ({} x {}) * window rows [tile+{}, tile+{}), "
+                       "cols [tile+{}, tile+{})",
+                       L, K, g.firstChunk * tp.mma.k,
+                       g.firstChunk * tp.mma.k + K, tp.haloCols,
+                       tp.haloCols + L);
+  }
+  const int row = tp.haloRows + g.dy;
+  return fmt::format("window rows [tile+{}, tile+{}), cols [tile+{}, "
+                     "tile+{}) * B ({} x {})",
+                     row, row + L, g.firstChunk * tp.mma.k,
+                     g.firstChunk * tp.mma.k + K, K, L);
+}
+
+std::string boundaryText(const StencilSpec &spec) {
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    return "fixed: reads outside the grid are 0 and reach only ring outputs, "
+           "which are never stored; only the interior is written";
+  case BoundaryKind::Constant:
+    return fmt::format("constant {}: reads outside the grid are {}; every "
+                       "point is written",
+                       formatExact(spec.boundaryValue),
+                       formatExact(spec.boundaryValue));
+  case BoundaryKind::Periodic:
+    return "periodic: reads outside the grid wrap around each axis; every "
+           "point is written";
+  }
+  return {};
+}
+
+} // namespace
+
+void printPlan(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor;
+  os << "plan " << spec.name << "\n";
+  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice
+     << ")\n";
+  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape)
+     << " radius " << spec.radius << ", " << spec.points() << " points, "
+     << keyword(spec.precision) << "\n";
+  os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand)
+     << " x " << keyword(tp.mma.operand) << " -> "
+     << keyword(tp.mma.accumulator) << " (wmma)\n";
+  os << fmt::format("  tile       {} x {} outputs\n", tp.tile, tp.tile);
+  os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
+                    "{} tiles per warp\n",
+                    tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(),
+                    tp.blockCols(), tp.warps,
+                    (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) /
+                        tp.warps);
+  os << fmt::format("  halo       {} rows above and below; {} columns left "
+                    "and right (radius {} rounded up to k = {}, so every "
+                    "fragment pointer is 32-byte aligned); inside the GEMM "
+                    "(K covers the halo)\n",
+                    tp.haloRows, tp.haloCols, spec.radius, tp.mma.k);
+  os << fmt::format("  window     {} x {} {} in shared memory, pitch {} "
+                    "({} bytes); input read into rows [0, {}), cols [{}, {}) "
+                    "with {}-element vectors, the rest zero\n",
+                    tp.windowRows, tp.windowCols,
+                    elementTypeName(spec.precision), tp.windowPitch,
+                    tp.windowBytes, tp.loadedRows, tp.loadedColBegin,
+                    tp.loadedColEnd, tp.vectorWidth);
+  os << fmt::format("  shared     {} bytes: window {}, parameters {}, "
+                    "accumulator staging {}\n",
+                    tp.sharedBytes(), tp.windowBytes, tp.paramBytes,
+                    tp.stagingBytes);
+  os << fmt::format("  parameters {} ({} registers per thread for {} "
+                    "fragments)\n",
+                    tp.paramsInRegisters ? "in registers, loaded once per block"
+                                         : "re-read from shared memory per "
+                                           "tile",
+                    tp.paramFragmentRegisters(), tp.mmasPerTile());
+  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+    const SliceGemm &g = tp.gemms[i];
+    os << fmt::format("  gemm {} {}: {}; {} MMAs\n", i, g.label,
+                      gemmShapeText(tp, g), g.chunkCount);
+    printMatrix(g.param, "      ", os);
+  }
+}
+
+std::string summarizePlan(const Plan &plan) {
+  const TensorPlan &tp = plan.tensor;
+  std::string gemms;
+  for (const SliceGemm &g : tp.gemms) {
+    gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label,
+                         g.chunkCount);
+  }
+  return fmt::format(
+      "{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
+      "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "
+      "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
+      "fragments {}",
+      keyword(plan.backend), keyword(tp.mma.operand), tp.mma.name(),
+      keyword(tp.mma.accumulator), tp.tile, tp.tile, tp.tileRowsPerBlock,
+      tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
+      tp.sharedBytes(),
+      tp.paramsInRegisters ? "in registers" : "in shared memory");
+}
+
+} // namespace stencilc

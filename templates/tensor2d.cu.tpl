@@ -1,0 +1,267 @@
+// tensor2d.cu.tpl - skeletons of the 2D tensor-core stencil kernel (TCStencil).
+//
+// Each `//@ section NAME` starts a piece the code generator fills with fmt
+// named arguments ({name}); braces of the CUDA code are doubled ({{ }}).
+// The generator (compiler/lib/CodeGen/CudaEmitter.cpp) writes the sections
+// in order, adding the parameter tables and the slice GEMMs of the plan.
+
+//@ section file_includes
+#include "{header}"
+
+#include <cstdint>
+#include <mma.h>
+{extra_includes}
+
+//@ section constants
+using Element = {element};         // the grid's element type in memory
+using Accumulator = {accumulator}; // what the MMAs accumulate in
+constexpr int kRadius = {radius};
+constexpr int kTile = {tile};                  // output tile edge L = MMA m = n
+constexpr int kMmaK = {mma_k};                 // MMA k: one chunk of a slice GEMM
+constexpr int kTileRows = {tile_rows};         // tiles per block, down
+constexpr int kTileCols = {tile_cols};         // tiles per block, across
+constexpr int kTilesPerBlock = kTileRows * kTileCols;
+constexpr int kBlockRows = kTileRows * kTile;  // outputs per block, down
+constexpr int kBlockCols = kTileCols * kTile;  // outputs per block, across
+constexpr int kWarps = {warps};
+constexpr int kThreads = kWarps * 32;
+constexpr int kHaloCols = {halo_cols};         // the radius rounded up to kMmaK
+constexpr int kWindowRows = {window_rows};     // shared-memory window, rows
+constexpr int kPitch = {pitch};                // window row pitch: a multiple of 32 bytes
+constexpr int kLoadedRows = {loaded_rows};     // rows [0, kLoadedRows) hold input
+constexpr int kLoadedColBegin = {loaded_col_begin}; // columns [begin, end) hold input,
+constexpr int kLoadedColEnd = {loaded_col_end};     // the rest of the window holds zeros
+constexpr int kVec = {vector_width};           // elements per 16-byte vector
+constexpr int kParamElements = {param_elements};
+constexpr int kRing = {ring};                  // points a step leaves unwritten at each edge
+constexpr int kMinSize = {min_size};           // the smallest legal extent
+
+static_assert(kPitch * sizeof(Element) % 32 == 0, "fragment rows must stay 256-bit aligned");
+static_assert(kHaloCols % kMmaK == 0 && kTile % kVec == 0, "tiles start on aligned columns");
+
+using FragmentA = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, {mma_m}, {mma_n}, {mma_k}, {operand}, nvcuda::wmma::row_major>;
+using FragmentB = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, {mma_m}, {mma_n}, {mma_k}, {operand}, nvcuda::wmma::row_major>;
+using FragmentC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, {mma_m}, {mma_n}, {mma_k}, Accumulator>;
+
+//@ section element_helpers
+/// The accumulator rounded to the element type, as stored.
+__device__ __forceinline__ Element toElement(Accumulator value) {{ return {to_element}; }}
+/// An input element as the MMA reads it{window_note}.
+__device__ __forceinline__ Element toOperand(Element value) {{ return {to_operand}; }}
+
+//@ section read_fixed
+/// boundary fixed: reads outside the grid feed only ring outputs, which are
+/// never stored; they read 0 so that no garbage enters a product.
+__device__ __forceinline__ Element readInput(const Element* __restrict__ in, long long y, long long x, int ny, int nx) {{
+  if (y < 0 || y >= ny || x < 0 || x >= nx) {{
+    return Element(0.0f);
+  }}
+  return in[y * nx + x];
+}}
+
+//@ section read_constant
+/// boundary constant {value_text}: a read outside the grid gives the constant.
+__device__ __forceinline__ Element readInput(const Element* __restrict__ in, long long y, long long x, int ny, int nx) {{
+  if (y < 0 || y >= ny || x < 0 || x >= nx) {{
+    return Element({value_literal});
+  }}
+  return in[y * nx + x];
+}}
+
+//@ section read_periodic
+/// boundary periodic: reads wrap around each axis (also when the halo is
+/// wider than the grid).
+__device__ __forceinline__ Element readInput(const Element* __restrict__ in, long long y, long long x, int ny, int nx) {{
+  y %= ny;
+  x %= nx;
+  if (y < 0) {{
+    y += ny;
+  }}
+  if (x < 0) {{
+    x += nx;
+  }}
+  return in[y * nx + x];
+}}
+
+//@ section kernel_head
+/// One time step on tensor cores. A block computes kTileRows x kTileCols
+/// output tiles: it reads its halo'd input window into shared memory once
+/// (16-byte loads where the row allows, the boundary rule elsewhere), then
+/// each warp runs the slice GEMMs of its tiles and stores the points a step
+/// writes.
+__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
+  __shared__ __align__(128) Element window[kWindowRows * kPitch];
+  __shared__ __align__(128) Element params[kParamElements];
+  __shared__ __align__(128) Accumulator staging[kWarps][kTile * kTile];
+
+  const long long blockRow = static_cast<long long>(blockIdx.y) * kBlockRows;
+  const long long blockCol = static_cast<long long>(blockIdx.x) * kBlockCols;
+
+  // The parameter matrices, already rounded to the operand type: exact.
+  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
+    params[i] = Element(kParams[i]);
+  }}
+
+  // The input window: window[w][c] is in(blockRow - kRadius + w, blockCol - kHaloCols + c).
+  const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  constexpr int kGroupsPerRow = kPitch / kVec;
+  for (int group = threadIdx.x; group < kWindowRows * kGroupsPerRow; group += kThreads) {{
+    const int row = group / kGroupsPerRow;
+    const int col = group % kGroupsPerRow * kVec;
+    Element* dst = &window[row * kPitch + col];
+    if (row >= kLoadedRows || col < kLoadedColBegin || col >= kLoadedColEnd) {{
+      *reinterpret_cast<uint4*>(dst) = make_uint4(0u, 0u, 0u, 0u); // never multiplied by a non-zero
+      continue;
+    }}
+    const long long y = blockRow - kRadius + row;
+    const long long x = blockCol - kHaloCols + col;
+    if (vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {{
+      {vector_copy}
+    }} else {{
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) {{
+        dst[e] = toOperand(readInput(in, y, x + e, ny, nx));
+      }}
+    }}
+  }}
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  Accumulator* stage = staging[warp];
+
+//@ section vector_copy_plain
+*reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(in + y * nx + x));
+
+//@ section vector_copy_tf32
+float4 v = __ldg(reinterpret_cast<const float4*>(in + y * nx + x));
+v.x = nvcuda::wmma::__float_to_tf32(v.x);
+v.y = nvcuda::wmma::__float_to_tf32(v.y);
+v.z = nvcuda::wmma::__float_to_tf32(v.z);
+v.w = nvcuda::wmma::__float_to_tf32(v.w);
+*reinterpret_cast<float4*>(dst) = v;
+
+//@ section param_fragments
+{fragment} param{index}[{chunks}]; // gemm {index} ({label}), loaded once per block
+#pragma unroll
+for (int c = 0; c < {chunks}; ++c) {{
+  nvcuda::wmma::load_matrix_sync(param{index}[c], &params[{offset} + c * {chunk_stride}], {ld});
+}}
+
+//@ section tile_head
+const int tileRow = tile / kTileCols * kTile; // within the block
+const int tileCol = tile % kTileCols * kTile;
+const long long outRow = blockRow + tileRow;
+const long long outCol = blockCol + tileCol;
+if (outRow >= ny || outCol >= nx) {{
+  continue; // the whole tile lies outside the grid
+}}
+FragmentC acc;
+nvcuda::wmma::fill_fragment(acc, Accumulator(0));
+
+//@ section gemm_vertical
+{{ // gemm {index}, {label}: P_v ({tile} x {kdim}) * window rows [tileRow, +{kdim}), columns [tileCol + kHaloCols, +kTile)
+  FragmentB input;
+#pragma unroll
+  for (int c = 0; c < {chunks}; ++c) {{
+    nvcuda::wmma::load_matrix_sync(input, &window[(tileRow + c * kMmaK) * kPitch + tileCol + kHaloCols], kPitch);
+    {param_load}
+    nvcuda::wmma::mma_sync(acc, {param}, input, acc);
+  }}
+}}
+
+//@ section gemm_row
+{{ // gemm {index}, {label}: window rows [tileRow + {row}, +kTile), columns [tileCol + {first_col}, +{kdim}) * B ({kdim} x {tile})
+  FragmentA input;
+#pragma unroll
+  for (int c = 0; c < {chunks}; ++c) {{
+    nvcuda::wmma::load_matrix_sync(input, &window[(tileRow + {row}) * kPitch + tileCol + {first_col} + c * kMmaK], kPitch);
+    {param_load}
+    nvcuda::wmma::mma_sync(acc, input, {param}, acc);
+  }}
+}}
+
+//@ section tile_store
+// Store the points a step writes: whole 16-byte vectors inside the written
+// region, single elements at its edges.
+nvcuda::wmma::store_matrix_sync(stage, acc, kTile, nvcuda::wmma::mem_row_major);
+__syncwarp();
+const long long rowEnd = static_cast<long long>(ny) - kRing;
+const long long colEnd = static_cast<long long>(nx) - kRing;
+const bool vectorStore = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+for (int v = lane; v < kTile * kTile / kVec; v += 32) {{
+  const int m = v / (kTile / kVec);
+  const int n = v % (kTile / kVec) * kVec;
+  const long long y = outRow + m;
+  const long long x = outCol + n;
+  if (y < kRing || y >= rowEnd) {{
+    continue;
+  }}
+  const Accumulator* src = &stage[m * kTile + n];
+  Element* dst = out + y * nx + x;
+  if (vectorStore && x >= kRing && x + kVec <= colEnd) {{
+    alignas(16) Element packed[kVec];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {{
+      packed[e] = toElement(src[e]);
+    }}
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(packed);
+  }} else {{
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {{
+      if (x + e >= kRing && x + e < colEnd) {{
+        dst[e] = toElement(src[e]);
+      }}
+    }}
+  }}
+}}
+__syncwarp();
+
+//@ section host_api
+}} // namespace {namespace}
+
+extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream) {{
+  using namespace {namespace};
+  if (in == nullptr || out == nullptr || in == out || ny < kMinSize || nx < kMinSize) {{
+    return cudaErrorInvalidValue;
+  }}
+  const dim3 grid(static_cast<unsigned>((nx + kBlockCols - 1) / kBlockCols),
+                  static_cast<unsigned>((ny + kBlockRows - 1) / kBlockRows));
+  if (grid.y > 65535u) {{
+    return cudaErrorInvalidValue;
+  }}
+  {kernel}<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
+  return cudaGetLastError();
+}}
+
+extern "C" cudaError_t {name}_run({element}* a, {element}* b, int ny, int nx, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  if (a == nullptr || b == nullptr || a == b || ny < kMinSize || nx < kMinSize || steps < 0) {{
+    return cudaErrorInvalidValue;
+  }}
+  if (steps == 0) {{
+    return cudaSuccess;
+  }}
+  const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof({element});
+  cudaError_t status = cudaSuccess;
+  {ring_copy}
+  for (int step = 0; step < steps; ++step) {{
+    const {element}* from = step % 2 == 0 ? a : b;
+    {element}* to = step % 2 == 0 ? b : a;
+    status = {name}_step(from, to, ny, nx, stream);
+    if (status != cudaSuccess) {{
+      return status;
+    }}
+  }}
+  if (steps % 2 == 1) {{ // the result is left in a
+    status = cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream);
+  }}
+  return status;
+}}
+
+//@ section ring_copy_fixed
+// boundary fixed: b starts as a copy of a, so its ring equals a's for every step.
+status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
+if (status != cudaSuccess) {{
+  return status;
+}}

@@ -1,0 +1,140 @@
+//===- PlanEmulatorTest.cpp - Plans compute the stencil, checked on the CPU -===//
+//
+// For every shape x radius x precision x boundary, runs the plan through the
+// emulator on fresh random grids (sizes that are and are not tile multiples,
+// the smallest legal ones, several blocks) and compares with the float64
+// stencil within GENERATED_API.md's tolerance; points a step must not write
+// must keep their poison, points it must write must lose it.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "stencilc/PlanEmulator.h"
+#include "stencilc/Planner.h"
+#include "StencilFixtures.h"
+
+using namespace stencilc;
+using stencilc::testing::makeStencil2D;
+using stencilc::testing::randomGrid;
+
+namespace {
+
+constexpr double Poison = -12345.0;
+
+std::vector<std::pair<int, int>> sizesFor(const StencilSpec &spec,
+                                          const TensorPlan &tp) {
+  const int minimum = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
+  return {
+      {minimum, minimum},
+      {17, 19},
+      {tp.blockRows(), tp.blockCols()},           // exactly one block
+      {2 * tp.tile + 3, tp.blockCols() + 5},      // partial tiles and blocks
+      {minimum, tp.blockCols() + tp.tile + 1},    // thinner than one tile
+  };
+}
+
+/// Runs the emulator and the reference on one grid and checks them.
+void checkOneGrid(const Plan &plan, int ny, int nx, unsigned seed) {
+  const StencilSpec &spec = plan.spec;
+  SCOPED_TRACE(::testing::Message() << spec.name << " boundary "
+                                  << keyword(spec.boundary) << " " << ny << "x"
+                                  << nx);
+  Grid2D in = randomGrid(ny, nx, spec.precision, seed);
+  Grid2D emulated(ny, nx, Poison), reference(ny, nx, Poison);
+  emulateStep(plan, in, emulated);
+  referenceStep(spec, in, reference);
+  int wrongWrites = 0;
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) {
+      bool written = emulated.at(y, x) != Poison;
+      if (written != stepWritesPoint(spec, ny, nx, y, x)) {
+        ++wrongWrites;
+      }
+    }
+  }
+  EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
+  double error = relativeL2Error(spec, emulated, reference);
+  EXPECT_LE(error, relativeTolerance(spec.precision));
+}
+
+using Case = std::tuple<Shape, Precision, BoundaryKind>;
+
+class EmulatorMatchesReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EmulatorMatchesReference, EveryRadiusAndSize) {
+  auto [shape, precision, boundary] = GetParam();
+  for (int r = 1; r <= maxTensorRadius(precision); ++r) {
+    StencilSpec spec = makeStencil2D(shape, r, precision, boundary, 100 + r);
+    Plan plan = planTensor(spec);
+    unsigned seed = 1;
+    for (auto [ny, nx] : sizesFor(spec, plan.tensor)) {
+      checkOneGrid(plan, ny, nx, seed++);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllTensorStencils, EmulatorMatchesReference,
+    ::testing::Combine(::testing::Values(Shape::Star, Shape::Box),
+                       ::testing::Values(Precision::FP16, Precision::BF16,
+                                         Precision::TF32, Precision::FP64),
+                       ::testing::Values(BoundaryKind::Fixed,
+                                         BoundaryKind::Constant,
+                                         BoundaryKind::Periodic)),
+    [](const ::testing::TestParamInfo<Case> &info) {
+      return std::string(keyword(std::get<0>(info.param))) + "_" +
+             std::string(keyword(std::get<1>(info.param))) + "_" +
+             std::string(keyword(std::get<2>(info.param)));
+    });
+
+/// Small blocks put many blocks and block edges on a small grid.
+TEST(EmulatorMatchesReference, ManySmallBlocks) {
+  PlannerOptions options;
+  options.tileRowsPerBlock = 1;
+  options.tileColsPerBlock = 2;
+  for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
+    Plan plan = planTensor(
+        makeStencil2D(Shape::Box, 3, Precision::FP16, boundary, 7), options);
+    checkOneGrid(plan, 53, 71, 11);
+  }
+}
+
+/// Periodic reads wrap even when the halo is wider than the grid.
+TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
+  Plan plan = planTensor(makeStencil2D(Shape::Box, 4, Precision::FP64,
+                                       BoundaryKind::Periodic, 12));
+  checkOneGrid(plan, 3, 2, 13);
+  checkOneGrid(plan, 1, 1, 14);
+}
+
+/// A plan that drops a coefficient is caught: the check is not vacuous.
+TEST(EmulatorMatchesReference, DetectsAWrongParameterMatrix) {
+  StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP64,
+                                   BoundaryKind::Periodic, 15);
+  Plan plan = planTensor(spec);
+  ParameterMatrix &pv = plan.tensor.gemms[0].param;
+  for (int m = 0; m < pv.rows; ++m) {
+    pv.at(m, m) = 0.0; // the dy = -2 coefficient
+  }
+  Grid2D in = randomGrid(20, 20, spec.precision, 16);
+  Grid2D emulated(20, 20), reference(20, 20);
+  emulateStep(plan, in, emulated);
+  referenceStep(spec, in, reference);
+  EXPECT_GT(relativeL2Error(spec, emulated, reference), 1e-3);
+}
+
+TEST(Rounding, OperandTypes) {
+  EXPECT_EQ(roundToStorage(1.0 + 1.0 / 4096, Precision::FP16), 1.0);
+  EXPECT_EQ(roundToStorage(1.0 + 3.0 / 2048, Precision::FP16), 1.0 + 2.0 / 1024);
+  EXPECT_EQ(roundToStorage(1.0 + 1.0 / 256, Precision::BF16), 1.0); // tie to even
+  // tf32 keeps 10 fraction bits; inputs round ties away from zero.
+  EXPECT_EQ(roundInputOperand(1.0 + 1.0 / 2048, Precision::TF32), 1.0 + 1.0 / 1024);
+  EXPECT_EQ(roundCoefficient(1.0 + 1.0 / 2048, Precision::TF32), 1.0);
+  EXPECT_EQ(roundInputOperand(0.3, Precision::FP64), 0.3);
+}
+
+} // namespace

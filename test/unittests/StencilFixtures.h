@@ -1,0 +1,65 @@
+//===- StencilFixtures.h - Specs built in code for the analysis tests ------===//
+//
+// Star and box stencils of any radius with random convex coefficients (as
+// GENERATED_API.md's tolerances assume), and random grids of element-type
+// values, so the planner and emulator tests need no front end.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <random>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "stencilc/Plan.h"
+#include "stencilc/PlanEmulator.h"
+#include "stencilc/Spec.h"
+
+namespace stencilc::testing {
+
+/// A 2D star or box of radius r with positive coefficients summing to 1.
+inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
+                                 BoundaryKind boundary, unsigned seed,
+                                 double boundaryValue = 0.75) {
+  StencilSpec spec;
+  spec.name = fmt::format("{}2d_r{}_{}", keyword(shape), r, keyword(precision));
+  spec.dims = 2;
+  spec.radius = r;
+  spec.shape = shape;
+  spec.precision = precision;
+  spec.boundary = boundary;
+  spec.boundaryValue = boundaryValue;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> weight(0.1, 1.0);
+  double total = 0.0;
+  for (int dy = -r; dy <= r; ++dy) {
+    for (int dx = -r; dx <= r; ++dx) {
+      if (shape == Shape::Star && dy != 0 && dx != 0) {
+        continue;
+      }
+      Term t;
+      t.offset.d = {dy, dx, 0};
+      t.coefficient = weight(rng);
+      total += t.coefficient;
+      spec.terms.push_back(t);
+    }
+  }
+  for (Term &t : spec.terms) {
+    t.coefficient /= total;
+  }
+  return spec;
+}
+
+/// A grid of values uniform in [0, 1), rounded to the element type.
+inline Grid2D randomGrid(int ny, int nx, Precision precision, unsigned seed) {
+  Grid2D grid(ny, nx);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(0.0, 1.0);
+  for (double &v : grid.values) {
+    v = roundToStorage(value(rng), precision);
+  }
+  return grid;
+}
+
+} // namespace stencilc::testing
