@@ -46,8 +46,6 @@ using FragmentC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, {mma_m}, {mm
 //@ section element_helpers
 /// The accumulator rounded to the element type, as stored.
 __device__ __forceinline__ Element toElement(Accumulator value) {{ return {to_element}; }}
-/// An input element as the MMA reads it{window_note}.
-__device__ __forceinline__ Element toOperand(Element value) {{ return {to_operand}; }}
 
 //@ section read_fixed
 /// boundary fixed: reads outside the grid feed only ring outputs, which are
@@ -102,26 +100,40 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
     params[i] = Element(kParams[i]);
   }}
 
-  // The input window: window[w][c] is in(blockRow - kRadius + w, blockCol - kHaloCols + c).
+  // The input window, window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c),
+  // in two phases: every thread first issues all its 16-byte loads, then stores them.
   const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   constexpr int kGroupsPerRow = kPitch / kVec;
-  for (int group = threadIdx.x; group < kWindowRows * kGroupsPerRow; group += kThreads) {{
+  constexpr int kGroups = kWindowRows * kGroupsPerRow;
+  constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
+  uint4 staged[kGroupsPerThread];
+#pragma unroll
+  for (int i = 0; i < kGroupsPerThread; ++i) {{
+    const int group = threadIdx.x + i * kThreads;
     const int row = group / kGroupsPerRow;
     const int col = group % kGroupsPerRow * kVec;
-    Element* dst = &window[row * kPitch + col];
-    if (row >= kLoadedRows || col < kLoadedColBegin || col >= kLoadedColEnd) {{
-      *reinterpret_cast<uint4*>(dst) = make_uint4(0u, 0u, 0u, 0u); // never multiplied by a non-zero
+    staged[i] = make_uint4(0u, 0u, 0u, 0u); // outside the loaded part: only ever multiplied by 0
+    if (group >= kGroups || row >= kLoadedRows || col < kLoadedColBegin || col >= kLoadedColEnd) {{
       continue;
     }}
     const long long y = blockRow - kRadius + row;
     const long long x = blockCol - kHaloCols + col;
     if (vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {{
-      {vector_copy}
+      staged[i] = __ldg(reinterpret_cast<const uint4*>(in + y * nx + x));
     }} else {{
+      alignas(16) Element values[kVec];
 #pragma unroll
       for (int e = 0; e < kVec; ++e) {{
-        dst[e] = toOperand(readInput(in, y, x + e, ny, nx));
+        values[e] = readInput(in, y, x + e, ny, nx);
       }}
+      staged[i] = *reinterpret_cast<const uint4*>(values);
+    }}
+  }}
+#pragma unroll
+  for (int i = 0; i < kGroupsPerThread; ++i) {{
+    const int group = threadIdx.x + i * kThreads;
+    if (group < kGroups) {{
+      {store_staged}
     }}
   }}
   __syncthreads();
@@ -130,16 +142,16 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
   const int lane = threadIdx.x % 32;
   Accumulator* stage = staging[warp];
 
-//@ section vector_copy_plain
-*reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(in + y * nx + x));
+//@ section store_staged_plain
+*reinterpret_cast<uint4*>(&window[group * kVec]) = staged[i];
 
-//@ section vector_copy_tf32
-float4 v = __ldg(reinterpret_cast<const float4*>(in + y * nx + x));
-v.x = nvcuda::wmma::__float_to_tf32(v.x);
-v.y = nvcuda::wmma::__float_to_tf32(v.y);
-v.z = nvcuda::wmma::__float_to_tf32(v.z);
-v.w = nvcuda::wmma::__float_to_tf32(v.w);
-*reinterpret_cast<float4*>(dst) = v;
+//@ section store_staged_tf32
+// tf32: inputs enter the MMA rounded to nearest, ties away from zero.
+*reinterpret_cast<float4*>(&window[group * kVec]) =
+    make_float4(nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].x)),
+                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].y)),
+                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].z)),
+                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].w)));
 
 //@ section param_fragments
 {fragment} param{index}[{chunks}]; // gemm {index} ({label}), loaded once per block

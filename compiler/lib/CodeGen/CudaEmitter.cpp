@@ -163,7 +163,7 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
 
 void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   const Precision p = plan.spec.precision;
-  std::string toElement, toOperand = "value", note;
+  std::string toElement;
   switch (p) {
   case Precision::FP16:
     toElement = "__float2half_rn(value)";
@@ -173,8 +173,6 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
     break;
   case Precision::TF32:
     toElement = "value";
-    toOperand = "nvcuda::wmma::__float_to_tf32(value)";
-    note = " (rounded to tf32, to nearest, ties away from zero)";
     break;
   case Precision::FP64:
     toElement = "value";
@@ -182,8 +180,7 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   case Precision::FP32:
     llvm_unreachable("fp32 has no tensor-core kernel");
   }
-  w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement),
-             fmt::arg("to_operand", toOperand), fmt::arg("window_note", note));
+  w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement));
   w.line();
   const StencilSpec &spec = plan.spec;
   switch (spec.boundary) {
@@ -300,13 +297,13 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   writeParameterTables(w, plan);
   writeElementHelpers(w, plan);
 
-  std::string vectorCopy(section(spec.precision == Precision::TF32 ? "vector_copy_tf32"
-                                                                   : "vector_copy_plain"));
-  while (!vectorCopy.empty() && vectorCopy.back() == '\n') {
-    vectorCopy.pop_back();
+  std::string storeStaged(section(spec.precision == Precision::TF32 ? "store_staged_tf32"
+                                                                    : "store_staged_plain"));
+  while (!storeStaged.empty() && storeStaged.back() == '\n') {
+    storeStaged.pop_back();
   }
   w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("vector_copy", vectorCopy));
+             fmt::arg("store_staged", storeStaged));
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
