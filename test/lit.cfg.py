@@ -52,3 +52,19 @@ def gpu_present():
 
 if nvcc and gpu_present():
     config.available_features.add("cuda-gpu")
+
+# GPU suite (test/GPU, REQUIRES: cuda-gpu): %gpu_harness compiles the
+# conformance driver's translation unit (stencil_list.py --main) with a
+# generated .cu for the GPU in this machine, against the runtime library of
+# this build.
+if nvcc:
+    config.substitutions.append((
+        "%gpu_harness",
+        f"{nvcc} -std=c++17 -O2 -arch=native"
+        f" -I{os.path.join(config.stencilc_src_root, 'runtime', 'include')}"
+        f" {os.path.join(config.stencilc_obj_root, 'runtime', 'libstencilc_runtime.a')}"))
+    config.substitutions.append((
+        "%gpu_list",
+        f"{config.python_executable} "
+        f"{os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_list.py')}"
+        f" --main {os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_test_main.cu')}"))

@@ -1,0 +1,83 @@
+// bench_options.h - what the benchmark programs share: the command line,
+// the roofline measured at start, and the closing table.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "stencilc/runtime/check.h"
+#include "stencilc/runtime/harness.h"
+
+namespace stencilc::bench {
+
+struct Options {
+  BenchOptions bench;
+  std::string csv;  // append results here when set
+  std::string only; // run only stencils whose name contains this
+};
+
+/// Parses `--runs N --warmup N --csv PATH --only TEXT`; exits with status 2
+/// and a usage line on anything else.
+inline Options parseOptions(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    auto value = [&]() -> const char * {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s: %s needs a value\n", argv[0], argv[i]);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (!std::strcmp(argv[i], "--runs"))
+      o.bench.runs = std::atoi(value());
+    else if (!std::strcmp(argv[i], "--warmup"))
+      o.bench.warmup = std::atoi(value());
+    else if (!std::strcmp(argv[i], "--csv"))
+      o.csv = value();
+    else if (!std::strcmp(argv[i], "--only"))
+      o.only = value();
+    else {
+      std::fprintf(stderr, "usage: %s [--runs N] [--warmup N] [--csv PATH] [--only TEXT]\n",
+                   argv[0]);
+      std::exit(2);
+    }
+  }
+  if (o.bench.runs < 20) {
+    std::fprintf(stderr, "%s: --runs must be at least 20\n", argv[0]);
+    std::exit(2);
+  }
+  return o;
+}
+
+/// The device and its copy roofline, measured at the start of every
+/// benchmark run (and printed).
+struct Roofline {
+  std::string device;
+  double copyGBs = 0;
+};
+
+inline Roofline measureRoofline() {
+  STENCILC_CHECK(cudaFree(nullptr));
+  Roofline r{deviceDescription(), measureCopyBandwidth(std::size_t{1} << 30, 20)};
+  std::printf("device: %s\ncopy: %.0f GB/s (1 GiB device-to-device, read+write, median of 20)\n",
+              r.device.c_str(), r.copyGBs);
+  return r;
+}
+
+/// Prints the table, appends the CSV if asked, and returns the exit status:
+/// 1 when any result was wrong.
+inline int finish(const std::vector<BenchResult> &results, const Roofline &roofline,
+                  const Options &options) {
+  printBenchTable(results, roofline.copyGBs, roofline.device);
+  if (!options.csv.empty())
+    appendBenchCsv(results, roofline.copyGBs, roofline.device, options.csv);
+  for (const BenchResult &r : results)
+    if (!r.correct)
+      return 1;
+  return 0;
+}
+
+} // namespace stencilc::bench

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Short tables from the GPU check's outputs, printed last by
+scripts/gpu-check.sh and scripts/bench.sh.
+
+  --tests LOG   a log holding the conformance lines of the GPU test driver
+                ("[PASS] name prec boundary impl size what detail", with or
+                without ctest -V's "N: " prefix): one row per stencil and
+                implementation, with the worst one-step error and the verdict
+  --bench CSV   the benchmark CSV: one row per stencil, precision, backend
+"""
+import argparse
+import csv
+import re
+import sys
+
+CASE = re.compile(
+    r"^(?:\d+: )?\[(PASS|FAIL)\] (\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(step|run \d+|bad-args)\s*(.*)$")
+RELL2 = re.compile(r"relL2=(\S+)")
+
+
+def tests(path):
+    rows = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = CASE.match(line.rstrip("\n"))
+            if not m:
+                continue
+            verdict, name, prec, boundary, impl, size, what, detail = m.groups()
+            key = (name, prec, boundary, impl)
+            row = rows.setdefault(key, {"cases": 0, "failed": 0, "worst": 0.0, "worst_size": "-",
+                                        "largest": "-", "largest_points": 0})
+            row["cases"] += 1
+            row["failed"] += verdict == "FAIL"
+            points = 1
+            for n in size.split("x"):
+                points *= max(int(n), 0) if n.lstrip("-").isdigit() else 0
+            if what == "step":
+                if points > row["largest_points"]:
+                    row["largest"], row["largest_points"] = size, points
+                e = RELL2.search(detail)
+                if e and float(e.group(1)) >= row["worst"]:
+                    row["worst"], row["worst_size"] = float(e.group(1)), size
+    if not rows:
+        print(f"(no conformance lines in {path})")
+        return 1
+    print(f"{'stencil':<22} {'prec':<5} {'boundary':<9} {'impl':<10} {'cases':>5} "
+          f"{'worst 1-step relL2':>18} {'at':<14} {'largest':<14} result")
+    failed = 0
+    for (name, prec, boundary, impl), r in sorted(rows.items()):
+        ok = r["failed"] == 0
+        failed += not ok
+        print(f"{name:<22} {prec:<5} {boundary:<9} {impl:<10} {r['cases']:>5} {r['worst']:>18.2e} "
+              f"{r['worst_size']:<14} {r['largest']:<14} "
+              f"{'PASS' if ok else 'FAIL (%d cases)' % r['failed']}")
+    return 1 if failed else 0
+
+
+def bench(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except FileNotFoundError:
+        print(f"(no benchmark results: {path} missing)")
+        return 1
+    if not rows:
+        print("(no benchmark rows)")
+        return 1
+    print(f"\n{rows[0]['device']}; copy {float(rows[0]['copy_gb_per_s']):.0f} GB/s (read+write)")
+    print(f"{'stencil':<18} {'prec':<5} {'backend':<7} {'size':<13} {'GStencil/s':>10} "
+          f"{'GB/s':>7} {'%copy':>6} {'relL2':>9} check")
+    for r in rows:
+        print(f"{r['stencil']:<18} {r['precision']:<5} {r['backend']:<7} {r['size']:<13} "
+              f"{float(r['gstencil_per_s']):>10.1f} {float(r['gb_per_s']):>7.0f} "
+              f"{float(r['percent_of_copy']):>5.1f}% {float(r['relative_l2']):>9.1e} {r['check']}")
+    return 1 if any(r["check"] != "PASS" for r in rows) else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tests")
+    ap.add_argument("--bench")
+    args = ap.parse_args()
+    status = 0
+    if args.tests:
+        status |= tests(args.tests)
+    if args.bench:
+        status |= bench(args.bench)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+// compare.h - checking a GPU result against the float64 reference.
+//
+// The error figure is the relative L2 error over the points the step writes
+// (||out - ref|| / ||ref||). Independently of it, a changed ring point
+// (fixed boundary), an output point left unwritten, or a non-finite value
+// where the reference is finite, fails the comparison.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "stencilc/runtime/element.h"
+#include "stencilc/runtime/extents.h"
+
+namespace stencilc {
+
+struct Comparison {
+  double relativeL2 = 0;  ///< over the written points
+  double maxAbsError = 0; ///< over the written points
+  std::size_t compared = 0;
+  std::size_t unwritten = 0;   ///< written points still holding their poison
+  std::size_t nonFinite = 0;   ///< NaN/Inf results where the reference is finite
+  std::size_t ringChanged = 0; ///< fixed ring points whose bits changed
+  std::size_t firstBad = static_cast<std::size_t>(-1); ///< linear index of the first bad point
+
+  bool passes(double tol) const {
+    return unwritten == 0 && nonFinite == 0 && ringChanged == 0 && relativeL2 <= tol;
+  }
+  /// "relL2=1.2e-04 max=3.1e-04" plus the counts that are not zero.
+  std::string summary() const;
+};
+
+/// Compares `result` (what the GPU left) with `reference`.
+///  - `ringBefore`: when the boundary is fixed, the bits each ring point
+///    must still have (the poisoned output for a step, the initial `a` for a
+///    run); may be null otherwise.
+///  - `poison`: the bits the written points had before the call, to detect
+///    unwritten points; null to skip that check.
+template <class T>
+Comparison compareWithReference(const stencilc_stencil_info &info, const Extents &e,
+                                const std::vector<T> &result, const std::vector<double> &reference,
+                                const std::vector<T> *ringBefore, const std::vector<T> *poison);
+
+/// True when linear index i of the 3D view lies in the fixed ring.
+bool inRing(const stencilc_stencil_info &info, const Extents &e, std::size_t i);
+
+} // namespace stencilc

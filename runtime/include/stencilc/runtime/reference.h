@@ -1,0 +1,29 @@
+// reference.h - the float64 CPU reference: applies any stencil described by
+// a stencilc_stencil_info, with the boundary semantics of GENERATED_API.md.
+//
+//  - fixed:      writes only the interior (n - 2r points per axis); the ring
+//                of `out` is left as it was.
+//  - constant V: writes every point; a read outside the grid gives V.
+//  - periodic:   writes every point; reads wrap around each axis.
+//
+// Coefficients are used as the info gives them (double). Work is spread over
+// the host's cores.
+#pragma once
+
+#include <vector>
+
+#include "stencilc/runtime/extents.h"
+#include "stencilc/runtime/stencil_info.h"
+
+namespace stencilc {
+
+/// One step: out = stencil(in). Both hold e.points() values.
+void referenceStep(const stencilc_stencil_info &info, const Extents &e, const double *in,
+                   double *out);
+
+/// `steps` steps starting from `a`; the result is left in `a` (`b` is
+/// scratch). With a fixed boundary the ring of `a` is kept.
+void referenceRun(const stencilc_stencil_info &info, const Extents &e, std::vector<double> &a,
+                  int steps);
+
+} // namespace stencilc

@@ -1,0 +1,284 @@
+// harness.cpp - the conformance run of a stencil behind the generated API:
+// fresh random inputs, poisoned outputs, every contract size, 1 and several
+// steps, the float64 reference, and the argument checks.
+#include "stencilc/runtime/harness.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "stencilc/runtime/check.h"
+#include "stencilc/runtime/compare.h"
+#include "stencilc/runtime/device_buffer.h"
+#include "stencilc/runtime/fill.h"
+#include "stencilc/runtime/reference.h"
+
+namespace stencilc {
+
+StencilUnderTest makeNaiveStencilUnderTest(const stencilc_stencil_info &info) {
+  switch (info.precision) {
+  case STENCILC_FP16:
+    return makeNaiveStencilUnderTest<__half>(info);
+  case STENCILC_BF16:
+    return makeNaiveStencilUnderTest<__nv_bfloat16>(info);
+  case STENCILC_TF32:
+  case STENCILC_FP32:
+    return makeNaiveStencilUnderTest<float>(info);
+  case STENCILC_FP64:
+    break;
+  }
+  return makeNaiveStencilUnderTest<double>(info);
+}
+
+std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info) {
+  const int small = 2 * info.radius + 1; // the contract's smallest fixed grid
+  const int least = minimumSize(info);
+  std::vector<Extents> sizes;
+  auto add = [&](Extents e) {
+    for (const Extents &seen : sizes)
+      if (seen.str() == e.str())
+        return;
+    sizes.push_back(e);
+  };
+  switch (info.dims) {
+  case 1:
+    add(Extents::of1D(least));
+    add(Extents::of1D(small));
+    add(Extents::of1D(17));
+    add(Extents::of1D(1000003));
+    break;
+  case 2:
+    add(Extents::of2D(least, least));
+    add(Extents::of2D(small, small));
+    add(Extents::of2D(small, 1000));
+    add(Extents::of2D(1000, small));
+    add(Extents::of2D(17, 19));
+    add(Extents::of2D(1000, 1337));
+    add(Extents::of2D(4096, 4096));
+    break;
+  default:
+    add(Extents::of3D(least, least, least));
+    add(Extents::of3D(small, small, small));
+    add(Extents::of3D(small, 23, 300));
+    add(Extents::of3D(37, 41, 129));
+    add(Extents::of3D(512, 512, 512));
+    break;
+  }
+  return sizes;
+}
+
+namespace {
+
+struct CaseReport {
+  const StencilUnderTest &s;
+  int failures = 0;
+
+  void line(bool pass, const Extents &e, const std::string &what, const std::string &detail) {
+    const stencilc_stencil_info &info = *s.info;
+    std::printf("[%s] %-20s %-4s %-8s %-9s %-14s %-8s %s\n", pass ? "PASS" : "FAIL", info.name,
+                precisionName(info.precision), boundaryName(info.boundary),
+                s.implementation.c_str(), e.str().c_str(), what.c_str(), detail.c_str());
+    std::fflush(stdout);
+    if (!pass)
+      ++failures;
+  }
+};
+
+std::string seedText(std::uint64_t seed) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "seed=%016" PRIx64, seed);
+  return buf;
+}
+
+std::string tolText(double tol) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "tol=%.0e", tol);
+  return buf;
+}
+
+template <class T> bool sameVectorBits(const std::vector<T> &a, const std::vector<T> &b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <class T>
+void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream, CaseReport &r) {
+  const stencilc_stencil_info &info = *s.info;
+  const std::size_t n = e.points();
+  const std::uint64_t seed = freshSeed();
+  const std::vector<T> in = randomUniform<T>(n, seed);
+  const std::vector<T> poison = poisoned<T>(n);
+  DeviceBuffer<T> dIn(n), dOut(n);
+  dIn.upload(in);
+  dOut.upload(poison);
+
+  cudaError_t status = s.step(dIn.data(), dOut.data(), e, stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize(stream);
+  if (status != cudaSuccess) {
+    r.line(false, e, "step", std::string("returned ") + cudaGetErrorName(status));
+    cudaGetLastError();
+    return;
+  }
+  const std::vector<T> result = dOut.download();
+  const bool inputKept = sameVectorBits(dIn.download(), in);
+
+  const std::vector<double> inD = toDoubles(in);
+  std::vector<double> ref(n, 0.0);
+  referenceStep(info, e, inD.data(), ref.data());
+  const Comparison c = compareWithReference<T>(info, e, result, ref, &poison, &poison);
+  const double tol = tolerance(info.precision);
+  std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
+  if (!inputKept)
+    detail += " input-changed";
+  r.line(c.passes(tol) && inputKept, e, "step", detail);
+}
+
+template <class T>
+void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
+              CaseReport &r) {
+  const stencilc_stencil_info &info = *s.info;
+  const std::size_t n = e.points();
+  const std::uint64_t seed = freshSeed();
+  const std::vector<T> a = randomUniform<T>(n, seed);
+  DeviceBuffer<T> dA(n), dB(n);
+  dA.upload(a);
+  dB.upload(poisoned<T>(n));
+  const std::string what = "run " + std::to_string(steps);
+
+  cudaError_t status = s.run(dA.data(), dB.data(), e, steps, stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize(stream);
+  if (status != cudaSuccess) {
+    r.line(false, e, what, std::string("returned ") + cudaGetErrorName(status));
+    cudaGetLastError();
+    return;
+  }
+  const std::vector<T> result = dA.download();
+  std::vector<double> ref = toDoubles(a);
+  referenceRun(info, e, ref, steps);
+  // Each step rounds its output to T once more: allow the one-step
+  // tolerance per step.
+  const double tol = tolerance(info.precision) * std::max(1, steps);
+  const Comparison c = compareWithReference<T>(info, e, result, ref, &a, nullptr);
+  r.line(c.passes(tol), e, what, c.summary() + " " + tolText(tol) + " " + seedText(seed));
+}
+
+template <class T> int conformance(const StencilUnderTest &s, const ConformanceOptions &options) {
+  CaseReport report{s};
+  cudaStream_t stream;
+  STENCILC_CHECK(cudaStreamCreate(&stream));
+  for (const Extents &e : conformanceSizes(*s.info)) {
+    if (options.maxPoints && e.points() > options.maxPoints) {
+      std::printf("[SKIP] %-20s %s (over --max-points)\n", s.info->name, e.str().c_str());
+      continue;
+    }
+    checkStep<T>(s, e, stream, report);
+    const bool large = e.points() > 2'000'000;
+    const std::vector<int> stepCounts = large ? std::vector<int>{3} : std::vector<int>{0, 1, 2, 5};
+    for (int steps : stepCounts)
+      checkRun<T>(s, e, steps, stream, report);
+  }
+  STENCILC_CHECK(cudaStreamDestroy(stream));
+  return report.failures;
+}
+
+template <class T> int badArguments(const StencilUnderTest &s) {
+  const stencilc_stencil_info &info = *s.info;
+  const int least = minimumSize(info);
+  Extents good{info.dims, {0, 0, 0}};
+  for (int a = 0; a < info.dims; ++a)
+    good.n[a] = least + 3;
+  const std::size_t n = good.points();
+  const std::vector<T> input = randomUniform<T>(n, freshSeed());
+  const std::vector<T> poison = poisoned<T>(n);
+  DeviceBuffer<T> in(n), out(n);
+  in.upload(input);
+  out.upload(poison);
+
+  std::vector<std::string> wrong;
+  auto expectInvalid = [&](cudaError_t status, const std::string &call) {
+    if (status != cudaErrorInvalidValue)
+      wrong.push_back(call + " -> " + cudaGetErrorName(status));
+  };
+  expectInvalid(s.step(nullptr, out.data(), good, nullptr), "step(in=null)");
+  expectInvalid(s.step(in.data(), nullptr, good, nullptr), "step(out=null)");
+  expectInvalid(s.step(in.data(), in.data(), good, nullptr), "step(in==out)");
+  expectInvalid(s.run(nullptr, out.data(), good, 1, nullptr), "run(a=null)");
+  expectInvalid(s.run(in.data(), nullptr, good, 1, nullptr), "run(b=null)");
+  expectInvalid(s.run(in.data(), in.data(), good, 1, nullptr), "run(a==b)");
+  expectInvalid(s.run(in.data(), out.data(), good, -1, nullptr), "run(steps=-1)");
+  for (int a = 0; a < info.dims; ++a) {
+    for (int bad : {least - 1, -7}) {
+      Extents e = good;
+      e.n[a] = bad;
+      const std::string size = "size " + e.str();
+      expectInvalid(s.step(in.data(), out.data(), e, nullptr), "step(" + size + ")");
+      expectInvalid(s.run(in.data(), out.data(), e, 1, nullptr), "run(" + size + ")");
+    }
+  }
+  const cudaError_t sync = cudaDeviceSynchronize();
+  const cudaError_t last = cudaGetLastError();
+  if (sync != cudaSuccess || last != cudaSuccess)
+    wrong.push_back(std::string("sticky error ") +
+                    cudaGetErrorName(sync != cudaSuccess ? sync : last));
+  if (!sameVectorBits(out.download(), poison) || !sameVectorBits(in.download(), input))
+    wrong.push_back("a rejected call wrote memory");
+
+  std::string detail = wrong.empty() ? "all bad calls returned cudaErrorInvalidValue" : "";
+  for (const std::string &w : wrong)
+    detail += (detail.empty() ? "" : "; ") + w;
+  CaseReport report{s};
+  report.line(wrong.empty(), good, "bad-args", detail);
+  return report.failures;
+}
+
+/// Calls F<T>(args...) for the storage type of s.info->precision.
+template <template <class> class F, class... Args>
+int dispatch(const StencilUnderTest &s, Args &&...args) {
+  switch (s.info->precision) {
+  case STENCILC_FP16:
+    return F<__half>::call(s, args...);
+  case STENCILC_BF16:
+    return F<__nv_bfloat16>::call(s, args...);
+  case STENCILC_TF32:
+  case STENCILC_FP32:
+    return F<float>::call(s, args...);
+  case STENCILC_FP64:
+    break;
+  }
+  return F<double>::call(s, args...);
+}
+
+template <class T> struct ConformanceOf {
+  static int call(const StencilUnderTest &s, const ConformanceOptions &o) {
+    return conformance<T>(s, o);
+  }
+};
+template <class T> struct BadArgumentsOf {
+  static int call(const StencilUnderTest &s) { return badArguments<T>(s); }
+};
+
+bool usable(const StencilUnderTest &s) {
+  if (s.info && s.typeMatchesInfo)
+    return true;
+  std::printf("[FAIL] %s: the functions' element type is not that of precision %s\n",
+              s.info ? s.info->name : "(no info)", s.info ? precisionName(s.info->precision) : "?");
+  return false;
+}
+
+} // namespace
+
+int runConformance(const StencilUnderTest &s, const ConformanceOptions &options) {
+  if (!usable(s))
+    return 1;
+  return dispatch<ConformanceOf>(s, options);
+}
+
+int checkBadArguments(const StencilUnderTest &s) {
+  if (!usable(s))
+    return 1;
+  return dispatch<BadArgumentsOf>(s);
+}
+
+} // namespace stencilc

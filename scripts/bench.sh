@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The benchmark in one command (issue 5), on the GPU machine: the naive
+# baseline over the whole suite, then every generated suite file against its
+# naive kernel, each measuring the copy roofline in its own run. Appends
+# everything to one CSV and prints the tables.
+#
+# Usage: scripts/bench.sh [BUILD_DIR] [-- extra benchmark flags, e.g. --only fp16]
+#   BUILD_DIR  a build of this tree with the GPU parts (default build-gpu;
+#              scripts/gpu-check.sh makes one)
+#   OUT        where bench.csv and bench.log go (default BUILD_DIR)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-gpu}
+shift $(($# > 0 ? 1 : 0))
+[[ ${1:-} == -- ]] && shift
+out=${OUT:-$build}
+mkdir -p "$out"
+csv=$out/bench.csv
+log=$out/bench.log
+rm -f "$csv"
+status=0
+
+run() {
+  echo "== $*" | tee -a "$log"
+  "$@" --csv "$csv" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  ((rc == 0)) || { echo "bench: $1 exited $rc" | tee -a "$log"; status=1; }
+}
+
+: >"$log"
+run "$build/bench/stencilc-bench-naive" "$@"
+for exe in "$build"/bench/stencilc-bench-gen-*; do
+  [[ -x $exe ]] && run "$exe" "$@"
+done
+python3 "$root/bench/summarize.py" --bench "$csv"
+exit $status

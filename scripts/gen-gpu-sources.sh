@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Generates CUDA sources for the GPU machine (which has no LLVM, so no
+# stencilc): runs stencilc (with a test's "// STENCILC-FLAGS:" if it has
+# one) on every test/GPU/*.stencil and
+# bench/suite/*.stencil and writes, under OUTDIR (default build-gen/):
+#   test/NAME.cu, test/NAME.h, test/NAME.list.h   (and bench/... alike)
+#   manifest.txt   one "test/NAME" or "bench/NAME" a line, for CMake
+#   failed.txt     the inputs stencilc rejected, with its message
+# Carry OUTDIR to the GPU machine (run's `carry`), where scripts/gpu-check.sh
+# builds and runs them. Exit status 1 when any input failed to generate (the
+# others are still written and listed).
+#
+# Usage: scripts/gen-gpu-sources.sh [OUTDIR]
+#   STENCILC=path/to/stencilc (default build/bin/stencilc)
+#   STENCILC_ARCH=sm_90        (default sm_90: the H100/H200)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/build-gen}
+stencilc=${STENCILC:-$root/build/bin/stencilc}
+arch=${STENCILC_ARCH:-sm_90}
+lister=$root/test/GPU/harness/stencil_list.py
+
+if [[ ! -x $stencilc ]]; then
+  echo "gen-gpu-sources: no stencilc at $stencilc (build it, or set STENCILC=)" >&2
+  exit 2
+fi
+
+rm -rf "$out"
+mkdir -p "$out/test" "$out/bench"
+: >"$out/manifest.txt"
+: >"$out/failed.txt"
+generated=0
+failed=0
+
+generate() { # group input
+  local group=$1 input=$2 base flags
+  base=$group/$(basename "$input" .stencil)
+  # A test may ask for flags with a "// STENCILC-FLAGS: ..." line.
+  flags=$(sed -n 's|^// STENCILC-FLAGS: *||p' "$input" | head -1)
+  # shellcheck disable=SC2086 # flags are words
+  if msg=$("$stencilc" --arch="$arch" $flags "$input" -o "$out/$base.cu" 2>&1) &&
+    python3 "$lister" "$out/$base.h" >"$out/$base.list.h"; then
+    echo "$base" >>"$out/manifest.txt"
+    generated=$((generated + 1))
+  else
+    rm -f "$out/$base.cu" "$out/$base.h" "$out/$base.list.h"
+    printf '%s\n%s\n\n' "$input" "$msg" >>"$out/failed.txt"
+    failed=$((failed + 1))
+  fi
+}
+
+for f in "$root"/test/GPU/*.stencil; do [[ -e $f ]] && generate test "$f"; done
+for f in "$root"/bench/suite/*.stencil; do [[ -e $f ]] && generate bench "$f"; done
+
+echo "gen-gpu-sources: $generated generated into $out, $failed failed (arch $arch)"
+if ((failed)); then
+  echo "gen-gpu-sources: failures in $out/failed.txt:" >&2
+  cat "$out/failed.txt" >&2
+  exit 1
+fi

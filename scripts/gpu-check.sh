@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Everything the GPU machine checks, in one command, from the repository
+# root: configure without the compiler (no LLVM there), build the runtime,
+# the GPU test harness, the stand-ins and every pre-generated stencil in
+# build-gen/ (scripts/gen-gpu-sources.sh, run where stencilc builds; carry
+# the folder), run all GPU tests, optionally compute-sanitizer, then the
+# benchmark; print a short table last.
+#
+# Usage: scripts/gpu-check.sh [--no-bench] [--sanitize] [--bench-only TEXT]
+#   BUILD (default build-gpu), GEN (default build-gen), OUT (default BUILD/out)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build=${BUILD:-build-gpu}
+gen=${GEN:-build-gen}
+out=${OUT:-$build/out}
+bench=1
+sanitize=0
+bench_args=()
+while (($#)); do
+  case $1 in
+  --no-bench) bench=0 ;;
+  --sanitize) sanitize=1 ;;
+  --bench-only) bench_args+=(--only "$2"); shift ;;
+  *) echo "usage: $0 [--no-bench] [--sanitize] [--bench-only TEXT]" >&2; exit 2 ;;
+  esac
+  shift
+done
+mkdir -p "$out"
+status=0
+
+echo "== $(date -u +%FT%TZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+arch=${cap:-90}
+
+echo "== configure (compiler off, sm_$arch, generated sources from $gen)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
+  -DSTENCILC_CUDA_ARCHITECTURES="$arch" -DSTENCILC_GENERATED_DIR="$root/$gen" >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; exit 1; }
+grep -E "GPU tests|runtime" "$build.configure.log"
+
+echo "== build"
+if ! cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1; then
+  grep -E "error|FAILED" -A3 "$build.build.log" | head -60
+  status=1
+fi
+if grep -q "warning" "$build.build.log"; then
+  echo "build warnings:"
+  grep "warning" "$build.build.log" | sort -u | head -20
+fi
+
+echo "== GPU tests"
+# -V keeps every case line (the summary reads them), each prefixed "N: ".
+# The broken stand-ins (label "broken") check the harness itself: each must
+# make it fail for its own reason; their FAIL lines are expected, so they
+# run apart.
+ctest --test-dir "$build" -LE broken -V -j1 >"$out/gpu-tests.log" 2>&1 || status=1
+ctest --test-dir "$build" -L broken -j1 >"$out/harness-self-test.log" 2>&1 || status=1
+echo "harness self-test (broken stand-ins caught):" \
+  "$(grep -E "tests passed" "$out/harness-self-test.log" || echo "did not run")"
+grep -E "^[0-9]+: \[FAIL\]" "$out/gpu-tests.log" | head -40
+grep -E "Test +#[0-9]+:" "$out/gpu-tests.log"
+grep -E "tests passed" "$out/gpu-tests.log"
+
+if ((sanitize)); then
+  echo "== compute-sanitizer (memcheck, racecheck; grids up to 200000 points)"
+  for exe in "$build"/gpu-tests/gpu-test-standins "$build"/gpu-tests/gpu-test-gen-*; do
+    [[ -x $exe ]] || continue
+    for tool in memcheck racecheck; do
+      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" --max-points 200000 \
+        >"$build/sanitize-$tool-$(basename "$exe").log" 2>&1; then
+        echo "[PASS] $tool $(basename "$exe")"
+      else
+        echo "[FAIL] $tool $(basename "$exe")"
+        tail -20 "$build/sanitize-$tool-$(basename "$exe").log"
+        status=1
+      fi
+    done
+  done
+fi
+
+if ((bench)); then
+  echo "== benchmark"
+  OUT=$out scripts/bench.sh "$build" -- "${bench_args[@]}" >"$build.bench-run.log" 2>&1 || status=1
+  grep -E "^copy|FAIL|exited" "$build.bench-run.log"
+fi
+
+echo "== summary"
+summary=(--tests "$out/gpu-tests.log")
+((bench)) && summary+=(--bench "$out/bench.csv")
+python3 bench/summarize.py "${summary[@]}"
+echo "== $( ((status)) && echo FAIL || echo PASS ) (logs in $out)"
+exit $status

@@ -1,0 +1,71 @@
+// stencil_test_main.cu - the GPU conformance test of generated stencils.
+//
+// Build it with a generated .cu, in a translation unit that first includes
+// a list header (written by stencil_list.py), which includes the generated
+// header and defines STENCILC_FOR_EACH_STENCIL(X) as X(name) for each
+// stencil in it (`stencil_list.py --main` writes such a unit). For every
+// stencil it checks the argument validation, then runs the conformance suite
+// (runtime/include/stencilc/runtime/harness.h) and prints one line per case.
+// Exit status 0 when every case passes, 1 otherwise, 77 when there is no GPU.
+//
+//   stencil_test [--max-points N] [--naive]
+//     --max-points N  skip grids of more than N points (e.g. under compute-sanitizer)
+//     --naive         also run the suite on the runtime's naive kernel of each stencil
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "stencilc/runtime/check.h"
+#include "stencilc/runtime/harness.h"
+
+#ifndef STENCILC_FOR_EACH_STENCIL
+#error                                                                                             \
+    "include a list header (stencil_list.py) before this file: it defines STENCILC_FOR_EACH_STENCIL"
+#endif
+
+int main(int argc, char **argv) {
+  stencilc::ConformanceOptions options;
+  bool alsoNaive = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--max-points") && i + 1 < argc) {
+      options.maxPoints = std::strtoull(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--naive")) {
+      alsoNaive = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--max-points N] [--naive]\n", argv[0]);
+      return 2;
+    }
+  }
+  // No GPU (CI): report the test skipped (CTest's SKIP_RETURN_CODE), not failed.
+  int devices = 0;
+  if (cudaError_t status = cudaGetDeviceCount(&devices); status != cudaSuccess || devices == 0) {
+    std::printf("SKIP: no usable CUDA device (%s)\n", cudaGetErrorName(status));
+    return 77;
+  }
+  STENCILC_CHECK(cudaFree(nullptr)); // create the context before anything is checked
+  std::printf("device: %s\n", stencilc::deviceDescription().c_str());
+
+  std::vector<stencilc::StencilUnderTest> stencils;
+#define STENCILC_ADD(name)                                                                         \
+  stencils.push_back(stencilc::makeStencilUnderTest(name##_info, name##_step, name##_run));
+  STENCILC_FOR_EACH_STENCIL(STENCILC_ADD)
+#undef STENCILC_ADD
+  if (alsoNaive) {
+    const std::size_t generated = stencils.size();
+    for (std::size_t i = 0; i < generated; ++i)
+      stencils.push_back(stencilc::makeNaiveStencilUnderTest(*stencils[i].info));
+  }
+
+  int failures = 0;
+  for (const stencilc::StencilUnderTest &s : stencils) {
+    failures += stencilc::checkBadArguments(s);
+    failures += stencilc::runConformance(s, options);
+  }
+  if (failures) {
+    std::printf("RESULT: FAIL (%d failed cases)\n", failures);
+    return 1;
+  }
+  std::printf("RESULT: PASS (%zu stencils)\n", stencils.size());
+  return 0;
+}
