@@ -66,12 +66,17 @@ def bench(path):
         print("(no benchmark rows)")
         return 1
     print(f"\n{rows[0]['device']}; copy {float(rows[0]['copy_gb_per_s']):.0f} GB/s (read+write)")
+    naive = {r["stencil"]: float(r["gstencil_per_s"]) for r in rows if r["implementation"] == "naive"}
     print(f"{'stencil':<18} {'prec':<5} {'backend':<7} {'size':<13} {'GStencil/s':>10} "
-          f"{'GB/s':>7} {'%copy':>6} {'relL2':>9} check")
+          f"{'GB/s':>7} {'%copy':>6} {'x naive':>7} {'relL2':>9} check")
     for r in rows:
+        speed = float(r["gstencil_per_s"])
+        over = "-" if r["implementation"] == "naive" or r["stencil"] not in naive \
+            else f"{speed / naive[r['stencil']]:.2f}"
         print(f"{r['stencil']:<18} {r['precision']:<5} {r['backend']:<7} {r['size']:<13} "
-              f"{float(r['gstencil_per_s']):>10.1f} {float(r['gb_per_s']):>7.0f} "
-              f"{float(r['percent_of_copy']):>5.1f}% {float(r['relative_l2']):>9.1e} {r['check']}")
+              f"{speed:>10.1f} {float(r['gb_per_s']):>7.0f} "
+              f"{float(r['percent_of_copy']):>5.1f}% {over:>7} {float(r['relative_l2']):>9.1e} "
+              f"{r['check']}")
     return 1 if any(r["check"] != "PASS" for r in rows) else 0
 
 

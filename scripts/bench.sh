@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The benchmark in one command (issue 5), on the GPU machine: the naive
-# baseline over the whole suite, then every generated suite file against its
-# naive kernel, each measuring the copy roofline in its own run. Appends
+# The benchmark in one command (issue 5), on the GPU machine: every
+# generated suite file against the naive kernel of the same stencil, each
+# program measuring the copy roofline in its own run; and the naive kernel
+# over the whole suite (by default only when no generated suite was built,
+# since each generated benchmark already times its naive baseline). Appends
 # everything to one CSV and prints the tables.
 #
 # Usage: scripts/bench.sh [BUILD_DIR] [-- extra benchmark flags, e.g. --only fp16]
 #   BUILD_DIR  a build of this tree with the GPU parts (default build-gpu;
 #              scripts/gpu-check.sh makes one)
 #   OUT        where bench.csv and bench.log go (default BUILD_DIR)
+#   NAIVE_SUITE=1 / 0  force / skip the naive-only suite (default: auto)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,9 +32,14 @@ run() {
 }
 
 : >"$log"
-run "$build/bench/stencilc-bench-naive" "$@"
-for exe in "$build"/bench/stencilc-bench-gen-*; do
-  [[ -x $exe ]] && run "$exe" "$@"
+generated=("$build"/bench/stencilc-bench-gen-*)
+[[ -x ${generated[0]} ]] || generated=()
+naive=${NAIVE_SUITE:-auto}
+if [[ $naive == 1 || ($naive == auto && ${#generated[@]} -eq 0) ]]; then
+  run "$build/bench/stencilc-bench-naive" "$@"
+fi
+for exe in "${generated[@]}"; do
+  run "$exe" "$@"
 done
 python3 "$root/bench/summarize.py" --bench "$csv"
 exit $status

@@ -3,9 +3,14 @@
 # stencilc): runs stencilc (with a test's "// STENCILC-FLAGS:" if it has
 # one) on every test/GPU/*.stencil and
 # bench/suite/*.stencil and writes, under OUTDIR (default build-gen/):
-#   test/NAME.cu, test/NAME.h, test/NAME.list.h   (and bench/... alike)
-#   manifest.txt   one "test/NAME" or "bench/NAME" a line, for CMake
+#   test/NAME.cu, test/NAME.h, test/NAME.list.h
+#   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
+#                  backend forced (--backend=tensor / simt), so the benchmark
+#                  compares both
+#   manifest.txt   one "test/NAME" or "bench/NAME.BACKEND" a line, for CMake
 #   failed.txt     the inputs stencilc rejected, with its message
+#   unavailable.txt  suite stencils a forced backend cannot take (stencilc's
+#                  reason), e.g. fp32 on tensor cores: not failures
 # Carry OUTDIR to the GPU machine (run's `carry`), where scripts/gpu-check.sh
 # builds and runs them. Exit status 1 when any input failed to generate (the
 # others are still written and listed).
@@ -30,14 +35,17 @@ rm -rf "$out"
 mkdir -p "$out/test" "$out/bench"
 : >"$out/manifest.txt"
 : >"$out/failed.txt"
+: >"$out/unavailable.txt"
 generated=0
 failed=0
+unavailable=0
 
-generate() { # group input
-  local group=$1 input=$2 base flags
-  base=$group/$(basename "$input" .stencil)
+generate() { # group input [backend]
+  local group=$1 input=$2 backend=${3:-} base flags
+  base=$group/$(basename "$input" .stencil)${backend:+.$backend}
   # A test may ask for flags with a "// STENCILC-FLAGS: ..." line.
   flags=$(sed -n 's|^// STENCILC-FLAGS: *||p' "$input" | head -1)
+  flags+=${backend:+ --backend=$backend}
   # shellcheck disable=SC2086 # flags are words
   if msg=$("$stencilc" --arch="$arch" $flags "$input" -o "$out/$base.cu" 2>&1) &&
     python3 "$lister" "$out/$base.h" >"$out/$base.list.h"; then
@@ -45,15 +53,25 @@ generate() { # group input
     generated=$((generated + 1))
   else
     rm -f "$out/$base.cu" "$out/$base.h" "$out/$base.list.h"
-    printf '%s\n%s\n\n' "$input" "$msg" >>"$out/failed.txt"
-    failed=$((failed + 1))
+    if [[ -n $backend ]] && grep -qi "backend" <<<"$msg"; then
+      printf '%s (--backend=%s)\n%s\n\n' "$input" "$backend" "$msg" >>"$out/unavailable.txt"
+      unavailable=$((unavailable + 1))
+    else
+      printf '%s\n%s\n\n' "$input" "$msg" >>"$out/failed.txt"
+      failed=$((failed + 1))
+    fi
   fi
 }
 
 for f in "$root"/test/GPU/*.stencil; do [[ -e $f ]] && generate test "$f"; done
-for f in "$root"/bench/suite/*.stencil; do [[ -e $f ]] && generate bench "$f"; done
+for f in "$root"/bench/suite/*.stencil; do
+  [[ -e $f ]] || continue
+  generate bench "$f" tensor
+  generate bench "$f" simt
+done
 
-echo "gen-gpu-sources: $generated generated into $out, $failed failed (arch $arch)"
+echo "gen-gpu-sources: $generated generated into $out, $unavailable not available" \
+  "with the backend forced, $failed failed (arch $arch)"
 if ((failed)); then
   echo "gen-gpu-sources: failures in $out/failed.txt:" >&2
   cat "$out/failed.txt" >&2

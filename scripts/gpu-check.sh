@@ -6,7 +6,9 @@
 # the folder), run all GPU tests, optionally compute-sanitizer, then the
 # benchmark; print a short table last.
 #
-# Usage: scripts/gpu-check.sh [--no-bench] [--sanitize] [--bench-only TEXT]
+# Usage: scripts/gpu-check.sh [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
+#   --sanitize TEXT   compute-sanitizer memcheck and racecheck on the GPU test
+#                     programs whose name contains TEXT, grids up to 100000 points
 #   BUILD (default build-gpu), GEN (default build-gen), OUT (default BUILD/out)
 set -uo pipefail
 
@@ -16,14 +18,14 @@ build=${BUILD:-build-gpu}
 gen=${GEN:-build-gen}
 out=${OUT:-$build/out}
 bench=1
-sanitize=0
+sanitize=
 bench_args=()
 while (($#)); do
   case $1 in
   --no-bench) bench=0 ;;
-  --sanitize) sanitize=1 ;;
+  --sanitize) sanitize=$2; shift ;;
   --bench-only) bench_args+=(--only "$2"); shift ;;
-  *) echo "usage: $0 [--no-bench] [--sanitize] [--bench-only TEXT]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--no-bench] [--sanitize TEXT] [--bench-only TEXT]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -63,12 +65,12 @@ grep -E "^[0-9]+: \[FAIL\]" "$out/gpu-tests.log" | head -40
 grep -E "Test +#[0-9]+:" "$out/gpu-tests.log"
 grep -E "tests passed" "$out/gpu-tests.log"
 
-if ((sanitize)); then
-  echo "== compute-sanitizer (memcheck, racecheck; grids up to 200000 points)"
-  for exe in "$build"/gpu-tests/gpu-test-standins "$build"/gpu-tests/gpu-test-gen-*; do
-    [[ -x $exe ]] || continue
+if [[ -n $sanitize ]]; then
+  echo "== compute-sanitizer (memcheck, racecheck; grids up to 100000 points) on *$sanitize*"
+  for exe in "$build"/gpu-tests/gpu-test-*"$sanitize"*; do
+    [[ -x $exe && $exe != *-main.cu ]] || continue
     for tool in memcheck racecheck; do
-      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" --max-points 200000 \
+      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" --max-points 100000 \
         >"$build/sanitize-$tool-$(basename "$exe").log" 2>&1; then
         echo "[PASS] $tool $(basename "$exe")"
       else

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the benchmark suite's .stencil files (one per stencil family, one
-stencil per precision in each), with the coefficients bench/suite.cpp uses:
-the centre 0.5, the other points sharing 0.5 equally. Run it from anywhere;
-it writes beside itself."""
+"""Writes the benchmark suite's .stencil files, one per stencil and precision
+(NAME_PREC.stencil, so a precision the compiler cannot take yet does not
+stop the others), with the coefficients bench/suite.cpp uses: the centre
+0.5, the other points sharing 0.5 equally. Run it from anywhere; it writes
+beside itself."""
 import itertools
 import os
 
@@ -42,16 +43,16 @@ def table(dims, radius, shape):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     for name, dims, radius, shape in FAMILIES:
-        body = [f"// {name}.stencil: benchmark suite, {shape} of radius {radius} in {dims}D,",
-                "// one stencil per precision. Written by make_suite.py.", ""]
         for prec in PRECISIONS:
-            body += [f"stencil {name}_{prec} {{",
-                     f"  precision {prec};",
-                     "  boundary fixed;",
-                     f"  weights {table(dims, radius, shape)};",
-                     "}", ""]
-        with open(os.path.join(here, f"{name}.stencil"), "w", encoding="utf-8") as f:
-            f.write("\n".join(body))
+            body = [f"// {name}_{prec}.stencil: benchmark suite, {shape} of radius {radius} in {dims}D.",
+                    "// Written by make_suite.py.", "",
+                    f"stencil {name}_{prec} {{",
+                    f"  precision {prec};",
+                    "  boundary fixed;",
+                    f"  weights {table(dims, radius, shape)};",
+                    "}", ""]
+            with open(os.path.join(here, f"{name}_{prec}.stencil"), "w", encoding="utf-8") as f:
+                f.write("\n".join(body))
 
 
 if __name__ == "__main__":
