@@ -12,33 +12,33 @@
 
 //@ section stencil_api
 /* {name}: {description}.
- * Backend {backend}; one block computes {tile_rows} x {tile_cols} outputs. */
+ * Backend {backend}; one block computes {tile_text} outputs. */
 #ifdef __cplusplus
 extern "C" {{
 #endif
 
-/* One time step: out = {name}(in). Device pointers to dense row-major ny x nx
+/* One time step: out = {name}(in). Device pointers to dense row-major {extent_text}
  * arrays (x contiguous). {boundary_note}
  * Returns cudaErrorInvalidValue, launching nothing, for null pointers,
  * in == out, or a size below {min_size}. */
-cudaError_t {name}_step(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream);
+cudaError_t {name}_step(const {element}* in, {element}* out, {size_params}, cudaStream_t stream);
 
 /* `steps` time steps ping-ponging between a and b; the result is left in a.
  * b is scratch of the same size.{run_note} steps < 0 is invalid. */
-cudaError_t {name}_run({element}* a, {element}* b, int ny, int nx, int steps, cudaStream_t stream);
+cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int steps, cudaStream_t stream);
 
 #ifdef __cplusplus
 }} /* extern "C" */
 #endif
 
-/* The stencil as code can read it (offsets in index order: y, x). */
+/* The stencil as code can read it (offsets in index order: {offset_order}). */
 static const stencilc_point {name}_points[{count}] = {{
 {points}
 }};
 
 static const stencilc_stencil_info {name}_info = {{
   "{name}", /* name */
-  2,  /* dims */
+  {dims},  /* dims */
   {radius}, /* radius */
   {shape},
   {precision},
@@ -47,7 +47,7 @@ static const stencilc_stencil_info {name}_info = {{
   {count}, /* num_points */
   {name}_points,
   {backend_enum},
-  {{{tile_rows}, {tile_cols}, 1}}, /* tile: outputs per block, in index order */
+  {{{tile}}}, /* tile: outputs per block, in index order */
 }};
 
 //@ section file_tail

@@ -4,8 +4,7 @@
 // generator and the PlanEmulator both execute: the backend, the MMA shape, the
 // slice GEMMs with their parameter matrices as numbers, the tile and block
 // geometry and the shared-memory window. It is plain data; printPlan() gives
-// the `--emit=plan` text. A new backend (simt, issue 4) adds its own
-// geometry struct next to TensorPlan and a BackendKind enumerator.
+// the `--emit=plan` text. The CUDA-core backend's geometry is SimtPlan.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -135,6 +134,69 @@ struct TensorPlan {
   int paramFragmentRegisters() const;
 };
 
+// ---- CUDA-core (simt) backend (issue 4) -------------------------------------
+
+/// One read of a simt kernel: offsets in the plane (dy rows, dx columns) and
+/// the coefficient rounded once to the arithmetic type.
+struct SimtTerm {
+  int dy = 0;
+  int dx = 0;
+  double coefficient = 0.0;
+};
+
+/// The reads of one plane offset dz, in the order the kernel accumulates them.
+struct SimtSlice {
+  int dz = 0;
+  std::vector<SimtTerm> terms;
+};
+
+/// The CUDA-core kernel of a stencil of any dimension. The grid is seen as
+/// nz x ny x nx (1D: 1 x 1 x n; 2D: ny x 1 x nx, so 2D streams along its rows;
+/// 3D as is). A block owns tileY x tileX outputs of every plane z in
+/// [chunk start, +chunkZ) and walks the planes from chunk start - radiusZ to
+/// chunk end - 1 + radiusZ: each input plane (tileY + 2 radiusY rows, pitch
+/// columns, column c being x = tile start - haloX + c) is read into shared
+/// memory once with 16-byte loads, and every thread adds the plane's slices
+/// into a register queue of 2 radiusZ + 1 partial outputs per item (2.5D
+/// blocking: the queue holds the z column, the plane the x/y neighbours).
+/// The oldest queue entry is then complete and is stored.
+struct SimtPlan {
+  /// The arithmetic type: FP64 for fp64, FP32 for everything else (fp16 and
+  /// bf16 are widened on load, tf32 is plain fp32 on CUDA cores).
+  Precision compute = Precision::FP32;
+  int radiusZ = 0; ///< the streamed axis (3D z, 2D y; 0 in 1D)
+  int radiusY = 0; ///< rows of the plane (3D y; 0 otherwise)
+  int radiusX = 0; ///< the contiguous axis
+  int tileX = 0;
+  int tileY = 1;
+  int chunkZ = 1;
+  int threads = 128;
+  /// Elements per 16-byte vector: the unit of global loads and stores.
+  int vectorWidth = 4;
+  /// Consecutive x outputs one item computes (vectorWidth, or 1 for stencils
+  /// whose queue would not fit in registers otherwise).
+  int outputsX = 4;
+  int itemsPerThread = 1;
+  /// radiusX rounded up to vectorWidth, so tile columns start 16-byte aligned.
+  int haloX = 0;
+  int planeRows = 0;
+  int pitch = 0;
+  /// 2: the next plane is fetched into registers while this one is computed
+  /// (one barrier per plane); 1: fetched straight into shared memory.
+  int buffers = 2;
+  int groupsPerThread = 0;
+  int planeBytes = 0;
+  /// Straight-line FMAs with the coefficients as literals, or (very large
+  /// stencils) loops over a coefficient table.
+  bool unrolled = true;
+  std::vector<SimtSlice> slices;
+
+  int queueLength() const { return 2 * radiusZ + 1; }
+  int items() const { return tileX / outputsX * tileY; }
+  int groupsPerPlane() const { return planeRows * pitch / vectorWidth; }
+  int sharedBytes() const { return buffers * planeBytes; }
+};
+
 struct Plan {
   StencilSpec spec;
   BackendKind backend = BackendKind::Tensor;
@@ -142,6 +204,7 @@ struct Plan {
   std::string choice;
   std::string arch = "sm_80";
   TensorPlan tensor;
+  SimtPlan simt; ///< meaningful when backend == Simt
 };
 
 /// Rounds a value held in memory as `p`'s element type: fp16/bf16 round to

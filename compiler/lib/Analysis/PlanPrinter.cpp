@@ -64,9 +64,87 @@ std::string boundaryText(const StencilSpec &spec) {
   return {};
 }
 
+// ---- simt plans (issue 4) ----------------------------------------------------
+
+std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
+  switch (spec.dims) {
+  case 1:
+    return "none (1D: one plane, the line itself)";
+  case 2:
+    return fmt::format("along y (the rows), {} output rows per block; the queue holds "
+                       "{} partial rows per item",
+                       sp.chunkZ, sp.queueLength());
+  default:
+    return fmt::format("along z (2.5D blocking), {} output planes per block; the "
+                       "queue holds {} partial planes per item",
+                       sp.chunkZ, sp.queueLength());
+  }
+}
+
+void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt;
+  os << "plan " << spec.name << "\n";
+  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice << ")\n";
+  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius "
+     << spec.radius << ", " << spec.points() << " points, " << keyword(spec.precision)
+     << "\n";
+  os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
+                    sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
+                    elementTypeName(spec.precision));
+  os << fmt::format("  block      {} threads; {} x {} outputs per plane ({} items of {} "
+                    "consecutive x outputs, {} per thread)\n",
+                    sp.threads, sp.tileY, sp.tileX, sp.items(), sp.outputsX,
+                    sp.itemsPerThread);
+  os << "  stream     " << simtStreamText(spec, sp) << "\n";
+  os << fmt::format("  halo       radius z {}, y {}, x {} (x halo {} columns: the radius "
+                    "rounded up to a 16-byte vector of {})\n",
+                    sp.radiusZ, sp.radiusY, sp.radiusX, sp.haloX, sp.vectorWidth);
+  os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}; "
+                    "{} 16-byte loads per plane, {} per thread{}\n",
+                    sp.planeRows, sp.pitch, elementTypeName(spec.precision), sp.planeBytes,
+                    sp.buffers, sp.buffers == 2 ? "s" : "", sp.groupsPerPlane(),
+                    sp.groupsPerThread,
+                    sp.buffers == 2 ? ", the next plane fetched into registers while "
+                                      "this one is computed"
+                                    : ", fetched straight into shared memory");
+  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n",
+                    sp.slices.size(),
+                    sp.unrolled ? "straight-line FMAs with literal coefficients"
+                                : "loops over a coefficient table",
+                    keyword(sp.compute));
+  for (const SimtSlice &slice : sp.slices) {
+    std::string terms;
+    for (const SimtTerm &t : slice.terms) {
+      terms += fmt::format("{}({},{}) {}", terms.empty() ? "" : ", ", t.dy, t.dx,
+                           formatExact(t.coefficient));
+    }
+    os << fmt::format("  slice dz={} -> queue entry {}: {} reads (dy,dx) c: {}\n",
+                      slice.dz, sp.radiusZ - slice.dz, slice.terms.size(),
+                      slice.terms.size() <= 32 ? terms : std::string("(table)"));
+  }
+}
+
+std::string summarizeSimtPlan(const Plan &plan) {
+  const SimtPlan &sp = plan.simt;
+  return fmt::format(
+      "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, {} planes per "
+      "block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
+      "{} outputs per item, {} items per thread; {}",
+      keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
+      sp.planeRows, sp.pitch, sp.buffers, sp.buffers == 2 ? "s" : "", sp.outputsX,
+      sp.itemsPerThread,
+      sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
+}
+
 } // namespace
 
 void printPlan(const Plan &plan, llvm::raw_ostream &os) {
+  if (plan.backend == BackendKind::Simt) {
+    printSimtPlan(plan, os);
+    return;
+  }
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor;
   os << "plan " << spec.name << "\n";
@@ -118,6 +196,9 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
 }
 
 std::string summarizePlan(const Plan &plan) {
+  if (plan.backend == BackendKind::Simt) {
+    return summarizeSimtPlan(plan);
+  }
   const TensorPlan &tp = plan.tensor;
   std::string gemms;
   for (const SliceGemm &g : tp.gemms) {

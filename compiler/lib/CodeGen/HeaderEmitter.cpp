@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "EmitterParts.h"
 #include "stencilc/CodeGen.h"
 #include "stencilc/CodeWriter.h"
 
@@ -72,6 +73,40 @@ std::string boundaryNote(const StencilSpec &spec) {
   return {};
 }
 
+/// The outputs one block computes, in index order (3 entries, trailing 1s,
+/// when `separator` is ", "; only the stencil's dimensions otherwise).
+std::string tileText(const Plan &plan, std::string_view separator) {
+  std::vector<int> tile;
+  if (plan.backend == BackendKind::Tensor) {
+    tile = {plan.tensor.blockRows(), plan.tensor.blockCols()};
+  } else {
+    const SimtPlan &sp = plan.simt;
+    switch (plan.spec.dims) {
+    case 1:
+      tile = {sp.tileX};
+      break;
+    case 2:
+      tile = {sp.chunkZ, sp.tileX};
+      break;
+    default:
+      tile = {sp.chunkZ, sp.tileY, sp.tileX};
+      break;
+    }
+  }
+  if (separator == ", ") {
+    tile.resize(3, 1);
+  }
+  std::string text;
+  for (int t : tile) {
+    text += (text.empty() ? "" : std::string(separator)) + std::to_string(t);
+  }
+  return text;
+}
+
+std::string extentText(int dims) {
+  return dims == 1 ? "nx" : dims == 2 ? "ny x nx" : "nz x ny x nx";
+}
+
 } // namespace
 
 std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options) {
@@ -86,7 +121,6 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
              fmt::arg("extra_includes", extraIncludes));
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
-    const TensorPlan &tp = plan.tensor;
     const bool fixed = spec.boundary == BoundaryKind::Fixed;
     w.line();
     w.fillWith(
@@ -96,7 +130,13 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                              keyword(spec.shape), spec.radius, spec.points(),
                              keyword(spec.precision))),
         fmt::arg("backend", keyword(plan.backend)),
-        fmt::arg("tile_rows", tp.blockRows()), fmt::arg("tile_cols", tp.blockCols()),
+        fmt::arg("tile_text", tileText(plan, " x ")), fmt::arg("tile", tileText(plan, ", ")),
+        fmt::arg("size_params", sizeParameters(spec.dims)),
+        fmt::arg("extent_text", extentText(spec.dims)),
+        fmt::arg("offset_order", spec.dims == 1   ? "x"
+                                 : spec.dims == 2 ? "y, x"
+                                                  : "z, y, x"),
+        fmt::arg("dims", spec.dims),
         fmt::arg("element", elementTypeName(spec.precision)),
         fmt::arg("boundary_note", boundaryNote(spec)),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),

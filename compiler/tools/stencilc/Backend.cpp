@@ -12,6 +12,7 @@
 
 #include "stencilc/CodeGen.h"
 #include "stencilc/Planner.h"
+#include "stencilc/SimtPlanner.h"
 
 #ifndef STENCILC_VERSION
 #define STENCILC_VERSION "unknown"
@@ -28,38 +29,36 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const StencilSpec &spec = specs[i];
     const llvm::SMLoc loc = i < locs.size() ? locs[i] : llvm::SMLoc();
-    std::optional<std::string> reason = tensorUnsupportedReason(spec);
     switch (options.backend) {
-    case BackendRequest::Tensor:
-      if (reason) {
+    case BackendRequest::Tensor: {
+      if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
         diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil "
                                      "'{}': {}",
                                      spec.name, *reason));
         continue;
       }
-      break;
-    case BackendRequest::Simt:
-      diags.error(loc, fmt::format("cannot compile stencil '{}' with --backend=simt: "
-                                   "this stencilc has no CUDA-core backend yet",
-                                   spec.name));
+      Plan plan = planTensor(spec, plannerOptions);
+      plan.choice += ", as --backend=tensor requested";
+      plans.push_back(std::move(plan));
       continue;
+    }
+    case BackendRequest::Simt: {
+      Plan plan = planSimt(spec, plannerOptions);
+      plan.choice += ", as --backend=simt requested";
+      plans.push_back(std::move(plan));
+      continue;
+    }
     case BackendRequest::Auto:
-      if (reason) {
-        diags.error(loc, fmt::format("no backend of this stencilc can compile stencil "
-                                     "'{}'",
-                                     spec.name));
-        diags.note(loc, fmt::format("the tensor-core backend was not chosen: {}; the "
-                                    "CUDA-core backend does not exist yet",
-                                    *reason));
-        continue;
-      }
       break;
     }
-    Plan plan = planTensor(spec, plannerOptions);
-    if (options.backend == BackendRequest::Tensor) {
-      plan.choice += ", as --backend=tensor requested";
-    } else {
-      plan.choice += ", chosen by --backend=auto (2D, radius and precision fit a fragment)";
+    // --backend=auto (SimtPlanner.h): measured table, else a documented rule.
+    Plan plan = planAuto(spec, plannerOptions);
+    if (plan.backend == BackendKind::Simt) {
+      if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
+        diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
+                                    "tensor-core backend cannot take it: {}",
+                                    spec.name, *reason));
+      }
     }
     plans.push_back(std::move(plan));
   }

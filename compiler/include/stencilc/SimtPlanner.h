@@ -1,0 +1,59 @@
+//===- SimtPlanner.h - The CUDA-core plan, and the choice of backend -*- C++ -*-===//
+//
+// planSimt() plans the CUDA-core (simt) kernel of any stencil the language
+// accepts; chooseBackend() is what `--backend=auto` does: the tensor-core
+// path where it can run and measured faster (BackendTable.inc), the simt path
+// everywhere else, with the reason written into the plan.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "stencilc/Plan.h"
+#include "stencilc/Planner.h"
+#include "stencilc/Spec.h"
+
+namespace stencilc {
+
+/// Overrides of the simt geometry (0: the planner's choice), for tuning and
+/// for tests that need many blocks on a small grid.
+struct SimtOptions {
+  int threads = 0;
+  int tileX = 0;
+  int tileY = 0;
+  int chunkZ = 0;
+  /// 32-bit registers the queue of partial outputs may take per thread.
+  int queueRegisterBudget = 64;
+  /// Static shared memory a block may use.
+  int sharedMemoryLimit = 48 * 1024;
+  /// Largest points x outputs per thread emitted as straight-line FMAs.
+  int unrollLimit = 4096;
+};
+
+/// Plans the simt kernel of `spec`. Needs: nothing (every spec the front end
+/// accepts). Guarantees: tileX is a multiple of vectorWidth and outputsX,
+/// haloX a multiple of vectorWidth and >= radiusX, sharedBytes() within the
+/// limit, and every (dz, dy, dx) with a non-zero coefficient in exactly one
+/// slice term.
+Plan planSimt(const StencilSpec &spec, const PlannerOptions &options = {},
+              const SimtOptions &simt = {});
+
+/// A measured comparison of the two backends for one key of the table.
+struct BackendMeasurement {
+  double tensorGStencils = 0;
+  double simtGStencils = 0;
+};
+
+/// The table entry for `spec` on `arch`, if the benchmark measured it.
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
+                                                   std::string_view arch);
+
+/// What `--backend=auto` plans for `spec`: the tensor-core plan when that
+/// path can take the stencil and is measured (or, without a measurement,
+/// expected by the documented rule) to be faster, else the simt plan. The
+/// plan's `choice` says which and why.
+Plan planAuto(const StencilSpec &spec, const PlannerOptions &options = {});
+
+} // namespace stencilc

@@ -1,0 +1,36 @@
+//===- EmitterParts.h - Pieces every backend's emitter shares ---*- C++ -*-===//
+//
+// Internal to the code generator: the C entry points (validation, launch,
+// NAME_run ping-pong) of any backend and dimension, the size parameters of a
+// dimension, and the simt backend's stencil writer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "stencilc/CodeWriter.h"
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+/// "int nz, int ny, int nx" (3D), "int ny, int nx" (2D) or "int nx" (1D).
+std::string sizeParameters(int dims);
+/// "nz, ny, nx" and friends.
+std::string sizeArguments(int dims);
+
+/// Closes the stencil's namespace `ns` and writes NAME_step (argument checks,
+/// then `launch`, code that launches the kernel and returns its status) and
+/// NAME_run for the plan's dimension, from templates/host_api.cu.tpl.
+void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
+                  std::string_view launch);
+
+/// Everything of one simt-backend stencil: constants, helpers, kernel and
+/// entry points (SimtEmitter.cpp).
+void writeSimtStencil(CodeWriter &w, const Plan &plan);
+
+/// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
+std::string stencilNamespace(const Plan &plan);
+
+} // namespace stencilc

@@ -1,0 +1,70 @@
+//===- HostApi.cpp - The C entry points every generated stencil shares ------===//
+#include <fmt/format.h>
+
+#include "EmitterParts.h"
+#include "stencilc/CodeGen.h"
+
+namespace stencilc {
+
+namespace {
+
+/// The extents' names in index order.
+std::vector<std::string_view> sizeNames(int dims) {
+  switch (dims) {
+  case 1:
+    return {"nx"};
+  case 2:
+    return {"ny", "nx"};
+  default:
+    return {"nz", "ny", "nx"};
+  }
+}
+
+std::string joined(int dims, std::string_view pattern, std::string_view separator) {
+  std::string text;
+  for (std::string_view n : sizeNames(dims)) {
+    text += (text.empty() ? "" : std::string(separator)) +
+            fmt::format(fmt::runtime(pattern), fmt::arg("n", n));
+  }
+  return text;
+}
+
+/// A section without holes, filled (so doubled braces become single) and
+/// without its trailing newline, to go into another section's hole.
+std::string filledSection(std::string_view name) {
+  CodeWriter w;
+  w.fillWith(templateSection("host_api.cu.tpl", name));
+  std::string text = w.take();
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
+} // namespace
+
+std::string sizeParameters(int dims) { return joined(dims, "int {n}", ", "); }
+
+std::string sizeArguments(int dims) { return joined(dims, "{n}", ", "); }
+
+std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
+
+void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
+                  std::string_view launch) {
+  const StencilSpec &spec = plan.spec;
+  const int dims = spec.dims;
+  std::string ringCopy;
+  if (spec.boundary == BoundaryKind::Fixed) {
+    ringCopy = filledSection("ring_copy_fixed");
+  }
+  w.fillWith(templateSection("host_api.cu.tpl", "host_api"), fmt::arg("namespace", ns),
+             fmt::arg("name", spec.name),
+             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("size_params", sizeParameters(dims)),
+             fmt::arg("size_args", sizeArguments(dims)),
+             fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
+             fmt::arg("size_product", joined(dims, "static_cast<size_t>({n})", " * ")),
+             fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
+}
+
+} // namespace stencilc

@@ -1,0 +1,196 @@
+//===- SimtEmitter.cpp - The CUDA-core kernel of one stencil ---------------===//
+//
+// Writes a simt plan as CUDA: the plan's numbers as constants, the element
+// helpers and boundary read, the streaming kernel of templates/simt.cu.tpl
+// with the plan's slices as straight-line FMAs whose coefficients are
+// literals (or loops over a coefficient table for very large stencils), and
+// the shared C entry points (HostApi.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include <fmt/format.h>
+
+#include "EmitterParts.h"
+#include "stencilc/CodeGen.h"
+
+namespace stencilc {
+
+namespace {
+
+constexpr std::string_view KernelTemplate = "simt.cu.tpl";
+
+std::string_view section(std::string_view name) {
+  return templateSection(KernelTemplate, name);
+}
+
+std::string kernelName(const Plan &plan) { return plan.spec.name + "_simt_kernel"; }
+
+bool computesInFloat(const SimtPlan &sp) { return sp.compute != Precision::FP64; }
+
+/// The index of a read relative to `at`: "dy * kPitch + o + dx".
+std::string readIndex(int dy, int dx) {
+  std::string text = dy != 0 ? fmt::format("{} * kPitch + o", dy) : std::string("o");
+  if (dx != 0) {
+    text += fmt::format(" {} {}", dx > 0 ? '+' : '-', dx > 0 ? dx : -dx);
+  }
+  return text;
+}
+
+void writeConstants(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt;
+  const bool fixed = spec.boundary == BoundaryKind::Fixed;
+  w.fillWith(section("constants"), fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+             fmt::arg("radius_z", sp.radiusZ), fmt::arg("radius_y", sp.radiusY),
+             fmt::arg("radius_x", sp.radiusX), fmt::arg("tile_x", sp.tileX),
+             fmt::arg("tile_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
+             fmt::arg("threads", sp.threads), fmt::arg("vector_width", sp.vectorWidth),
+             fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
+             fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+             fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+             fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
+  w.line();
+}
+
+void writeHelpers(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const Precision p = spec.precision;
+  std::string toCompute = "value", toElement = "value";
+  if (p == Precision::FP16) {
+    toCompute = "__half2float(value)";
+    toElement = "__float2half_rn(value)";
+  } else if (p == Precision::BF16) {
+    toCompute = "__bfloat162float(value)";
+    toElement = "__float2bfloat16_rn(value)";
+  }
+  w.fillWith(section("element_helpers"), fmt::arg("to_compute", toCompute),
+             fmt::arg("to_element", toElement),
+             fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"));
+  w.line();
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    w.fillWith(section("read_fixed"));
+    break;
+  case BoundaryKind::Constant:
+    w.fillWith(section("read_constant"),
+               fmt::arg("value_text", formatExact(spec.boundaryValue)),
+               fmt::arg("value_literal", numberLiteral(roundToStorage(spec.boundaryValue, p),
+                                                       p != Precision::FP64)));
+    break;
+  case BoundaryKind::Periodic:
+    w.fillWith(section("read_periodic"));
+    break;
+  }
+  w.line();
+  w.fillWith(section("fetch_group"));
+  w.line();
+}
+
+/// The reads of a looped plan as two tables, eight entries a line.
+void writeTermTables(CodeWriter &w, const Plan &plan) {
+  const SimtPlan &sp = plan.simt;
+  std::vector<std::string> offsets, coefficients;
+  for (const SimtSlice &slice : sp.slices) {
+    for (const SimtTerm &t : slice.terms) {
+      offsets.push_back(std::to_string(t.dy * sp.pitch + t.dx));
+      coefficients.push_back(numberLiteral(t.coefficient, computesInFloat(sp)));
+    }
+  }
+  auto table = [&](std::string_view head, const std::vector<std::string> &cells) {
+    w.openScope(fmt::format("{}[{}] =", head, cells.size()));
+    for (std::size_t i = 0; i < cells.size(); i += 8) {
+      std::string text;
+      for (std::size_t j = i; j < std::min(cells.size(), i + 8); ++j) {
+        text += cells[j] + ",";
+        text += j + 1 < std::min(cells.size(), i + 8) ? " " : "";
+      }
+      w.line(text);
+    }
+    w.closeScope(";");
+  };
+  w.line("// The reads of every slice in accumulation order (too many to unroll):");
+  w.line("// kOffsets[t] = dy * kPitch + dx, and the coefficient rounded once.");
+  table("static __device__ const int kOffsets", offsets);
+  table("static __device__ const Compute kCoefficients", coefficients);
+  w.line();
+}
+
+void writeSlices(CodeWriter &w, const SimtPlan &sp) {
+  int begin = 0;
+  for (const SimtSlice &slice : sp.slices) {
+    const int entry = sp.radiusZ - slice.dz;
+    const int end = begin + static_cast<int>(slice.terms.size());
+    if (sp.unrolled) {
+      std::string fmas;
+      for (const SimtTerm &t : slice.terms) {
+        fmas += fmt::format("{}queue[k][{}][o] = madd({}, toCompute(at[{}]), queue[k][{}][o]);",
+                            fmas.empty() ? "" : "\n", entry,
+                            numberLiteral(t.coefficient, computesInFloat(sp)),
+                            readIndex(t.dy, t.dx), entry);
+      }
+      w.fillWith(section("slice_unrolled"), fmt::arg("dz", slice.dz),
+                 fmt::arg("count", slice.terms.size()), fmt::arg("entry", entry),
+                 fmt::arg("fmas", fmas));
+    } else {
+      w.fillWith(section("slice_looped"), fmt::arg("dz", slice.dz), fmt::arg("begin", begin),
+                 fmt::arg("end", end), fmt::arg("entry", entry));
+    }
+    begin = end;
+  }
+}
+
+std::string launchCode(const Plan &plan) {
+  const int dims = plan.spec.dims;
+  CodeWriter launch;
+  launch.fillWith(section("launch"),
+                  fmt::arg("view", dims == 1   ? "1 x 1 x nx"
+                                   : dims == 2 ? "ny x 1 x nx, the rows streamed"
+                                               : "nz x ny x nx, the planes streamed"),
+                  fmt::arg("planes_z", dims == 1 ? "1" : dims == 2 ? "ny" : "nz"),
+                  fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
+                  fmt::arg("kernel", kernelName(plan)));
+  std::string text = launch.take();
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
+} // namespace
+
+void writeSimtStencil(CodeWriter &w, const Plan &plan) {
+  const SimtPlan &sp = plan.simt;
+  const std::string ns = stencilNamespace(plan);
+  w.line("// ===== stencil {} =====", plan.spec.name);
+  w.line("namespace {} {{", ns);
+  w.line();
+  writeConstants(w, plan);
+  writeHelpers(w, plan);
+  if (!sp.unrolled) {
+    writeTermTables(w, plan);
+  }
+
+  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
+             fmt::arg("buffers", sp.buffers));
+  w.indent();
+  const bool prefetch = sp.buffers == 2;
+  w.fillWith(section(prefetch ? "stream_prefetch" : "stream_direct"));
+  w.indent();
+  w.fillWith(section("item_head"));
+  w.indent();
+  w.indent();
+  writeSlices(w, sp);
+  w.dedent();
+  w.dedent();
+  w.fillWith(section("item_tail"));
+  w.fillWith(section("store_and_shift"));
+  w.dedent();
+  w.fillWith(section(prefetch ? "stream_prefetch_tail" : "stream_direct_tail"));
+  w.closeScope("", kernelName(plan));
+  w.line();
+  writeHostApi(w, plan, ns, launchCode(plan));
+  w.line();
+}
+
+} // namespace stencilc

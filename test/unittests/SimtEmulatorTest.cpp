@@ -1,0 +1,316 @@
+//===- SimtEmulatorTest.cpp - simt plans compute the stencil, on the CPU ---===//
+//
+// For 1D/2D/3D x star/box x radii x all five precisions x every boundary,
+// runs the simt plan through the emulator (the kernel's blocks, planes,
+// queue and FMAs in the arithmetic type) on fresh random grids at sizes that
+// are and are not multiples of the block, the smallest legal ones and grids
+// thinner than one block, and compares with the float64 stencil within
+// GENERATED_API.md's tolerance. Points a step must not write keep their
+// poison; points it must write lose it. Also checks the planner's promises
+// for every dimension, precision and radius 1..32, and --backend=auto.
+//
+//===----------------------------------------------------------------------===//
+#include <array>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "stencilc/PlanEmulator.h"
+#include "stencilc/SimtEmulator.h"
+#include "stencilc/SimtPlanner.h"
+
+using namespace stencilc;
+
+namespace {
+
+constexpr double Poison = -12345.0;
+
+/// A star or box of `dims` dimensions and radius r, positive coefficients
+/// summing to 1 (a convex combination, as the tolerances assume).
+StencilSpec makeStencil(int dims, Shape shape, int r, Precision precision,
+                        BoundaryKind boundary, unsigned seed) {
+  StencilSpec spec;
+  spec.name = fmt::format("{}{}d_r{}_{}", keyword(shape), dims, r, keyword(precision));
+  spec.dims = dims;
+  spec.radius = r;
+  spec.shape = dims == 1 ? Shape::Star : shape;
+  spec.precision = precision;
+  spec.boundary = boundary;
+  spec.boundaryValue = 0.75;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> weight(0.1, 1.0);
+  const int lo0 = dims >= 1 ? -r : 0, lo1 = dims >= 2 ? -r : 0, lo2 = dims >= 3 ? -r : 0;
+  double total = 0.0;
+  for (int a = lo0; a <= -lo0; ++a) {
+    for (int b = lo1; b <= -lo1; ++b) {
+      for (int c = lo2; c <= -lo2; ++c) {
+        Offset o{{a, b, c}};
+        if (spec.shape == Shape::Star && o.nonZeroAxes() > 1) {
+          continue;
+        }
+        Term t{o, weight(rng)};
+        total += t.coefficient;
+        spec.terms.push_back(t);
+      }
+    }
+  }
+  for (Term &t : spec.terms) {
+    t.coefficient /= total;
+  }
+  return spec;
+}
+
+GridND randomGrid(int dims, std::array<int, 3> n, Precision precision, unsigned seed) {
+  GridND grid(dims, n);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(0.0, 1.0);
+  for (double &v : grid.values) {
+    v = roundToStorage(value(rng), precision);
+  }
+  return grid;
+}
+
+std::string sizeText(const GridND &g) {
+  return g.dims == 1   ? fmt::format("{}", g.n[0])
+         : g.dims == 2 ? fmt::format("{}x{}", g.n[0], g.n[1])
+                       : fmt::format("{}x{}x{}", g.n[0], g.n[1], g.n[2]);
+}
+
+/// Runs the emulator and the reference on one grid and checks them.
+void checkOneGrid(const Plan &plan, std::array<int, 3> n, unsigned seed) {
+  const StencilSpec &spec = plan.spec;
+  GridND in = randomGrid(spec.dims, n, spec.precision, seed);
+  SCOPED_TRACE(::testing::Message() << spec.name << " boundary " << keyword(spec.boundary)
+                                    << " size " << sizeText(in));
+  GridND emulated(spec.dims, n, Poison), reference(spec.dims, n, Poison);
+  emulateSimtStep(plan, in, emulated);
+  referenceStepND(spec, in, reference);
+  int wrongWrites = 0;
+  for (std::size_t i = 0; i < emulated.points(); ++i) {
+    const std::array<long long, 3> p{
+        static_cast<long long>(i / (std::size_t(in.n[1]) * in.n[2])),
+        static_cast<long long>(i / in.n[2] % in.n[1]), static_cast<long long>(i % in.n[2])};
+    if ((emulated.values[i] != Poison) != stepWritesPointND(spec, in, p)) {
+      ++wrongWrites;
+    }
+  }
+  EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
+  EXPECT_LE(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(spec.precision));
+}
+
+/// Sizes for a plan: the smallest legal, odd ones, exactly one block, partial
+/// blocks, and a grid thinner than one block.
+std::vector<std::array<int, 3>> sizesFor(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt;
+  const int least = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
+  switch (spec.dims) {
+  case 1:
+    return {{least}, {least + 2}, {sp.tileX}, {2 * sp.tileX + 37}, {std::max(least, 13)}};
+  case 2:
+    return {{least, least},
+            {sp.chunkZ, sp.tileX},
+            {sp.chunkZ + 3, sp.tileX + 5},
+            {2 * sp.chunkZ + 1, std::max(least, 3)},
+            {least, 2 * sp.tileX + 1}};
+  default:
+    return {{least, least, least},
+            {sp.chunkZ, sp.tileY, sp.tileX},
+            {sp.chunkZ + 2, sp.tileY + 3, sp.tileX + 5},
+            {least, 2 * sp.tileY + 1, std::max(least, 3)}};
+  }
+}
+
+/// Small blocks so that small grids span many blocks, planes and chunks.
+SimtOptions smallBlocks(int dims) {
+  SimtOptions o;
+  o.threads = 32;
+  o.tileX = dims == 1 ? 64 : 16;
+  o.tileY = 4;
+  o.chunkZ = 5;
+  return o;
+}
+
+using Case = std::tuple<int, Shape, Precision, BoundaryKind>;
+
+class SimtEmulatorMatchesReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SimtEmulatorMatchesReference, RadiiAndSizes) {
+  auto [dims, shape, precision, boundary] = GetParam();
+  // 3D boxes grow as (2r+1)^3: radii 1..2 there, 1..4 elsewhere, plus the
+  // language's largest radius on a star.
+  std::vector<int> radii = dims == 3 && shape == Shape::Box ? std::vector<int>{1, 2}
+                                                            : std::vector<int>{1, 2, 3, 4};
+  unsigned seed = 1;
+  for (int r : radii) {
+    StencilSpec spec = makeStencil(dims, shape, r, precision, boundary, 100 + r);
+    Plan plan = planSimt(spec, {}, smallBlocks(dims));
+    for (const std::array<int, 3> &n : sizesFor(plan)) {
+      checkOneGrid(plan, n, seed++);
+    }
+  }
+  // The default geometry, at one size per radius 1 stencil.
+  StencilSpec spec = makeStencil(dims, shape, 1, precision, boundary, 7);
+  Plan plan = planSimt(spec);
+  const SimtPlan &sp = plan.simt;
+  checkOneGrid(plan,
+               dims == 1   ? std::array<int, 3>{sp.tileX + 9}
+               : dims == 2 ? std::array<int, 3>{sp.chunkZ + 3, sp.tileX + 5}
+                           : std::array<int, 3>{sp.chunkZ + 1, sp.tileY + 3, sp.tileX + 5},
+               seed++);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllSimtStencils, SimtEmulatorMatchesReference,
+    ::testing::Combine(::testing::Values(1, 2, 3), ::testing::Values(Shape::Star, Shape::Box),
+                       ::testing::Values(Precision::FP16, Precision::BF16, Precision::TF32,
+                                         Precision::FP32, Precision::FP64),
+                       ::testing::Values(BoundaryKind::Fixed, BoundaryKind::Constant,
+                                         BoundaryKind::Periodic)),
+    [](const ::testing::TestParamInfo<Case> &info) {
+      return fmt::format("{}d_{}_{}_{}", std::get<0>(info.param),
+                         keyword(std::get<1>(info.param)), keyword(std::get<2>(info.param)),
+                         keyword(std::get<3>(info.param)));
+    });
+
+/// The language's largest radius, 32, in every dimension, with the planner's
+/// own geometry (queue and plane shrunk to fit).
+TEST(SimtEmulatorMatchesReference, RadiusThirtyTwo) {
+  // (3D fixed needs 65^3 points, too slow to emulate here; periodic covers
+  // the 3D geometry with a halo wider than the grid.)
+  for (int dims : {1, 2, 3}) {
+    for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
+      if (dims == 3 && boundary == BoundaryKind::Fixed) {
+        continue;
+      }
+      Plan plan = planSimt(makeStencil(dims, Shape::Star, 32, Precision::FP32, boundary, 9));
+      const int n = boundary == BoundaryKind::Fixed ? 67 : 23;
+      checkOneGrid(plan, {n, n, n}, 10);
+    }
+  }
+  Plan box2d = planSimt(makeStencil(2, Shape::Box, 32, Precision::FP64,
+                                    BoundaryKind::Constant, 11));
+  EXPECT_FALSE(box2d.simt.unrolled) << "4225 points should use the coefficient table";
+  checkOneGrid(box2d, {70, 75, 1}, 12);
+}
+
+/// fp16/bf16 stores round once from fp32: the emulator equals the rounded
+/// fp32 result, not the float64 one.
+TEST(SimtEmulatorMatchesReference, NarrowTypesRoundOnceOnStore) {
+  StencilSpec spec = makeStencil(1, Shape::Star, 1, Precision::FP16, BoundaryKind::Periodic, 3);
+  Plan plan = planSimt(spec);
+  GridND in = randomGrid(1, {100}, spec.precision, 4), out(1, {100});
+  emulateSimtStep(plan, in, out);
+  for (int x = 0; x < 100; ++x) {
+    float acc = 0.0f;
+    for (const SimtTerm &t : plan.simt.slices[0].terms) {
+      acc = std::fma(static_cast<float>(t.coefficient),
+                     static_cast<float>(in.at({(x + t.dx + 100) % 100, 0, 0})), acc);
+    }
+    EXPECT_EQ(out.at({x, 0, 0}), roundToStorage(acc, Precision::FP16)) << "x = " << x;
+  }
+}
+
+/// A plan that loses a read is caught: the comparison is not vacuous.
+TEST(SimtEmulatorMatchesReference, DetectsADroppedRead) {
+  StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 5);
+  Plan plan = planSimt(spec, {}, smallBlocks(3));
+  plan.simt.slices.front().terms.clear(); // the dz = -1 read
+  GridND in = randomGrid(3, {9, 10, 11}, spec.precision, 6);
+  GridND emulated(3, {9, 10, 11}), reference(3, {9, 10, 11});
+  emulateSimtStep(plan, in, emulated);
+  referenceStepND(spec, in, reference);
+  EXPECT_GT(relativeL2ErrorND(spec, emulated, reference), 1e-3);
+}
+
+/// What the planner promises, for every dimension, precision and radius.
+TEST(SimtPlanner, GeometryInvariants) {
+  for (int dims : {1, 2, 3}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32,
+                        Precision::FP64}) {
+      for (int r = 1; r <= 32; ++r) {
+        StencilSpec spec = makeStencil(dims, Shape::Star, r, p, BoundaryKind::Fixed, 1);
+        Plan plan = planSimt(spec);
+        const SimtPlan &sp = plan.simt;
+        SCOPED_TRACE(::testing::Message() << spec.name);
+        EXPECT_EQ(sp.vectorWidth * static_cast<int>(elementBytes(p)), 16);
+        EXPECT_EQ(sp.compute, p == Precision::FP64 ? Precision::FP64 : Precision::FP32);
+        EXPECT_GE(sp.haloX, r);
+        EXPECT_EQ(sp.haloX % sp.vectorWidth, 0);
+        EXPECT_EQ(sp.tileX % sp.vectorWidth, 0);
+        EXPECT_EQ(sp.tileX % sp.outputsX, 0);
+        EXPECT_LE(sp.sharedBytes(), 48 * 1024);
+        EXPECT_EQ(sp.threads % 32, 0);
+        EXPECT_EQ(sp.radiusZ, dims >= 2 ? r : 0);
+        EXPECT_EQ(sp.radiusY, dims == 3 ? r : 0);
+        std::size_t reads = 0;
+        for (const SimtSlice &s : sp.slices) {
+          reads += s.terms.size();
+        }
+        EXPECT_EQ(reads, spec.points());
+      }
+    }
+  }
+}
+
+/// --backend=auto: the simt path for everything the tensor path cannot take,
+/// and a plan that says why.
+TEST(BackendChoice, SimtWhereTensorCannot) {
+  for (auto [dims, p] : {std::pair{1, Precision::FP16}, std::pair{3, Precision::FP64},
+                         std::pair{2, Precision::FP32}}) {
+    Plan plan = planAuto(makeStencil(dims, Shape::Star, 1, p, BoundaryKind::Fixed, 1));
+    EXPECT_EQ(plan.backend, BackendKind::Simt);
+    EXPECT_NE(plan.choice.find("cannot take it"), std::string::npos) << plan.choice;
+  }
+  Plan large = planAuto(makeStencil(2, Shape::Star, 9, Precision::FP16, BoundaryKind::Fixed, 1));
+  EXPECT_EQ(large.backend, BackendKind::Simt);
+}
+
+TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
+  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
+    for (Shape shape : {Shape::Star, Shape::Box}) {
+      for (int r = 1; r <= maxTensorRadius(p); ++r) {
+        StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Fixed, 1);
+        Plan plan = planAuto(spec);
+        std::optional<BackendMeasurement> m = measuredBackends(spec, "sm_90");
+        SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
+        if (m) {
+          EXPECT_EQ(plan.backend, m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
+                                                                          : BackendKind::Simt);
+          EXPECT_NE(plan.choice.find("measured faster"), std::string::npos);
+        } else {
+          // Another radius of the same shape and precision, or the rule.
+          EXPECT_TRUE(plan.choice.find("from the nearest measurement") != std::string::npos ||
+                      plan.choice.find("by rule") != std::string::npos);
+        }
+      }
+    }
+  }
+}
+
+/// Every measured key of the table is decided by its measurement.
+TEST(BackendChoice, MeasuredKeysFollowTheTable) {
+  int measured = 0;
+  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
+    for (Shape shape : {Shape::Star, Shape::Box}) {
+      for (int r = 1; r <= maxTensorRadius(p); ++r) {
+        StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Fixed, 1);
+        if (std::optional<BackendMeasurement> m = measuredBackends(spec, "sm_90")) {
+          ++measured;
+          PlannerOptions options;
+          options.arch = "sm_90";
+          EXPECT_EQ(planAuto(spec, options).backend,
+                    m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
+                                                          : BackendKind::Simt)
+              << spec.name;
+        }
+      }
+    }
+  }
+  EXPECT_GT(measured, 0) << "BackendTable.inc holds no 2D measurement";
+}
+
+} // namespace
