@@ -36,6 +36,13 @@ constexpr int kParamElements = {param_elements};
 constexpr int kRing = {ring};                  // points a step leaves unwritten at each edge
 constexpr int kMinSize = {min_size};           // the smallest legal extent
 
+// The per-warp accumulator staging tile is padded by 16 bytes a row so that
+// the accumulator stores and the read-back meet few bank conflicts.
+constexpr int kStagePitch = kTile + 16 / static_cast<int>(sizeof(Accumulator));
+constexpr int kGroupsPerRow = kPitch / kVec;  // 16-byte groups of the window
+constexpr int kGroups = kWindowRows * kGroupsPerRow;
+constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
+
 static_assert(kPitch * sizeof(Element) % 32 == 0, "fragment rows must stay 256-bit aligned");
 static_assert(kHaloCols % kMmaK == 0 && kTile % kVec == 0, "tiles start on aligned columns");
 
@@ -81,38 +88,22 @@ __device__ __forceinline__ Element readInput(const Element* __restrict__ in, lon
   return in[y * nx + x];
 }}
 
-//@ section kernel_head
-/// One time step on tensor cores. A block computes kTileRows x kTileCols
-/// output tiles: it reads its halo'd input window into shared memory once
-/// (16-byte loads where the row allows, the boundary rule elsewhere), then
-/// each warp runs the slice GEMMs of its tiles and stores the points a step
-/// writes.
-__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
-  __shared__ __align__(128) Element window[kWindowRows * kPitch];
-  __shared__ __align__(128) Element params[kParamElements];
-  __shared__ __align__(128) Accumulator staging[kWarps][kTile * kTile];
-
-  const long long blockRow = static_cast<long long>(blockIdx.y) * kBlockRows;
-  const long long blockCol = static_cast<long long>(blockIdx.x) * kBlockCols;
-
-  // The parameter matrices, already rounded to the operand type: exact.
-  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
-    params[i] = Element(kParams[i]);
-  }}
-
-  // The input window, window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c),
-  // in two phases: every thread first issues all its 16-byte loads, then stores them.
+//@ section window_io
+/// Reads the input window of the block tile at (blockRow, blockCol) into
+/// registers, window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c):
+/// 16-byte loads where the row allows, the boundary rule elsewhere, zeros
+/// outside the loaded part (only ever multiplied by 0). Every load of a thread
+/// is issued before any is used.
+__device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, int ny, int nx,
+                                            long long blockRow, long long blockCol,
+                                            uint4 (&staged)[kGroupsPerThread]) {{
   const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  constexpr int kGroupsPerRow = kPitch / kVec;
-  constexpr int kGroups = kWindowRows * kGroupsPerRow;
-  constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
-  uint4 staged[kGroupsPerThread];
 #pragma unroll
   for (int i = 0; i < kGroupsPerThread; ++i) {{
     const int group = threadIdx.x + i * kThreads;
     const int row = group / kGroupsPerRow;
     const int col = group % kGroupsPerRow * kVec;
-    staged[i] = make_uint4(0u, 0u, 0u, 0u); // outside the loaded part: only ever multiplied by 0
+    staged[i] = make_uint4(0u, 0u, 0u, 0u);
     if (group >= kGroups || row >= kLoadedRows || col < kLoadedColBegin || col >= kLoadedColEnd) {{
       continue;
     }}
@@ -129,6 +120,10 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
       staged[i] = *reinterpret_cast<const uint4*>(values);
     }}
   }}
+}}
+
+/// Writes a fetched window into shared memory.
+__device__ __forceinline__ void storeWindow(Element* window, const uint4 (&staged)[kGroupsPerThread]) {{
 #pragma unroll
   for (int i = 0; i < kGroupsPerThread; ++i) {{
     const int group = threadIdx.x + i * kThreads;
@@ -136,11 +131,48 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
       {store_staged}
     }}
   }}
+}}
+
+//@ section kernel_head
+/// One time step on tensor cores. A persistent block walks block tiles of
+/// kTileRows x kTileCols output tiles: while its warps run the slice GEMMs of
+/// one block tile out of shared memory, the input window of its next block
+/// tile is already on its way into registers.
+__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
+  __shared__ __align__(128) Element window[kWindowRows * kPitch];
+  __shared__ __align__(128) Element params[kParamElements];
+  __shared__ __align__(128) Accumulator staging[kWarps][kTile * kStagePitch];
+
+  const int blocksAcross = (nx + kBlockCols - 1) / kBlockCols;
+  const long long blockTiles = static_cast<long long>(blocksAcross) * ((ny + kBlockRows - 1) / kBlockRows);
+  long long blockTile = blockIdx.x;
+  uint4 staged[kGroupsPerThread];
+  if (blockTile < blockTiles) {{
+    fetchWindow(in, ny, nx, blockTile / blocksAcross * kBlockRows, blockTile % blocksAcross * kBlockCols, staged);
+  }}
+
+  // The parameter matrices, already rounded to the operand type: exact.
+  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
+    params[i] = Element(kParams[i]);
+  }}
   __syncthreads();
 
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   Accumulator* stage = staging[warp];
+
+//@ section block_head
+const long long blockRow = blockTile / blocksAcross * kBlockRows;
+const long long blockCol = blockTile % blocksAcross * kBlockCols;
+storeWindow(window, staged);
+__syncthreads();
+const long long nextTile = blockTile + gridDim.x;
+if (nextTile < blockTiles) {{
+  fetchWindow(in, ny, nx, nextTile / blocksAcross * kBlockRows, nextTile % blocksAcross * kBlockCols, staged);
+}}
+
+//@ section block_tail
+__syncthreads(); // every warp is done with the window before the next block tile overwrites it
 
 //@ section store_staged_plain
 *reinterpret_cast<uint4*>(&window[group * kVec]) = staged[i];
@@ -196,7 +228,7 @@ nvcuda::wmma::fill_fragment(acc, Accumulator(0));
 //@ section tile_store
 // Store the points a step writes: whole 16-byte vectors inside the written
 // region, single elements at its edges.
-nvcuda::wmma::store_matrix_sync(stage, acc, kTile, nvcuda::wmma::mem_row_major);
+nvcuda::wmma::store_matrix_sync(stage, acc, kStagePitch, nvcuda::wmma::mem_row_major);
 __syncwarp();
 const long long rowEnd = static_cast<long long>(ny) - kRing;
 const long long colEnd = static_cast<long long>(nx) - kRing;
@@ -209,7 +241,7 @@ for (int v = lane; v < kTile * kTile / kVec; v += 32) {{
   if (y < kRing || y >= rowEnd) {{
     continue;
   }}
-  const Accumulator* src = &stage[m * kTile + n];
+  const Accumulator* src = &stage[m * kStagePitch + n];
   Element* dst = out + y * nx + x;
   if (vectorStore && x >= kRing && x + kVec <= colEnd) {{
     alignas(16) Element packed[kVec];
@@ -237,13 +269,7 @@ extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, int ny, 
   if (in == nullptr || out == nullptr || in == out || ny < kMinSize || nx < kMinSize) {{
     return cudaErrorInvalidValue;
   }}
-  const dim3 grid(static_cast<unsigned>((nx + kBlockCols - 1) / kBlockCols),
-                  static_cast<unsigned>((ny + kBlockRows - 1) / kBlockRows));
-  if (grid.y > 65535u) {{
-    return cudaErrorInvalidValue;
-  }}
-  {kernel}<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
-  return cudaGetLastError();
+  {launch}
 }}
 
 extern "C" cudaError_t {name}_run({element}* a, {element}* b, int ny, int nx, int steps, cudaStream_t stream) {{
@@ -270,6 +296,30 @@ extern "C" cudaError_t {name}_run({element}* a, {element}* b, int ny, int nx, in
   }}
   return status;
 }}
+
+//@ section launch
+// A persistent grid: as many blocks as fit on the GPU at once, each walking
+// block tiles, so its parameter fragments are loaded once and loads overlap
+// the MMAs.
+const long long blockTiles = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
+                             ((ny + kBlockRows - 1) / kBlockRows);
+int device = 0;
+int multiprocessors = 0;
+int blocksPerMultiprocessor = 0;
+cudaError_t status = cudaGetDevice(&device);
+if (status == cudaSuccess) {{
+  status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+}}
+if (status == cudaSuccess) {{
+  status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, {kernel}, kThreads, 0);
+}}
+if (status != cudaSuccess) {{
+  return status;
+}}
+const long long resident = static_cast<long long>(multiprocessors) * (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
+const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
+{kernel}<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
+return cudaGetLastError();
 
 //@ section ring_copy_fixed
 // boundary fixed: b starts as a copy of a, so its ring equals a's for every step.

@@ -132,6 +132,9 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
         EXPECT_EQ(tp.haloCols % k, 0);
         EXPECT_GE(tp.haloCols, r);
         EXPECT_EQ(tp.windowPitch * bytes % 32, 0);
+        // Padded so consecutive rows start 8 banks apart.
+        EXPECT_TRUE(tp.windowPitch * bytes % 128 == 32 || tp.windowPitch * bytes % 128 == 96);
+        EXPECT_GE(tp.windowPitch, tp.windowCols);
         EXPECT_EQ(k * bytes, 32);
         EXPECT_LE(tp.sharedBytes(), 48 * 1024);
         EXPECT_GE(tp.warps, 1);

@@ -52,6 +52,8 @@ MmaShape mmaShapeFor(Precision p) {
 /// The default block geometry per precision (tiles down, tiles across,
 /// warps): a block reads a window a little taller and wider than its outputs,
 /// large enough that the halo columns (aligned to the MMA k) cost little.
+/// Chosen by measurement on an H100 (bench/results/2026-11-21-tensor-h100.txt:
+/// star2d5p and box2d9p in fp16, star2d5p in tf32 and fp64, box2d49p fp64).
 struct BlockDefaults {
   int tileRows, tileCols, warps;
 };
@@ -60,9 +62,9 @@ BlockDefaults blockDefaultsFor(Precision p) {
   switch (p) {
   case Precision::FP16:
   case Precision::BF16:
-    return {4, 8, 8};
+    return {4, 8, 4};
   case Precision::TF32:
-    return {4, 4, 8};
+    return {2, 8, 8};
   case Precision::FP64:
     return {8, 4, 8};
   case Precision::FP32:
@@ -187,7 +189,7 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec,
 }
 
 /// Fills in the window and shared-memory sizes for the current block shape.
-void layOutWindow(const StencilSpec &spec, TensorPlan &tp) {
+void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks) {
   const int r = spec.radius, L = tp.tile, V = tp.vectorWidth;
   tp.loadedRows = tp.blockRows() + 2 * r;
   tp.windowRows = tp.loadedRows;
@@ -199,17 +201,23 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp) {
   }
   tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
   tp.windowPitch = tp.windowCols; // a multiple of k elements, i.e. 32 bytes
+  const int opBytes = operandBytes(spec.precision);
+  while (padPitchForBanks && tp.windowPitch * opBytes % 128 != 32 &&
+         tp.windowPitch * opBytes % 128 != 96) {
+    tp.windowPitch += tp.mma.k;
+  }
   tp.loadedColBegin = (tp.haloCols - r) / V * V;
   tp.loadedColEnd = std::min(
       tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
 
-  const int opBytes = operandBytes(spec.precision);
   tp.windowBytes = tp.windowRows * tp.windowPitch * opBytes;
   tp.paramBytes = 0;
   for (const SliceGemm &g : tp.gemms) {
     tp.paramBytes += g.param.rows * g.param.cols * opBytes;
   }
-  tp.stagingBytes = tp.warps * L * L * accumulatorBytes(tp.mma);
+  // Each warp's accumulator tile, rows padded by 16 bytes (kStagePitch).
+  const int accBytes = accumulatorBytes(tp.mma);
+  tp.stagingBytes = tp.warps * L * (L + 16 / accBytes) * accBytes;
 }
 
 } // namespace
@@ -317,7 +325,7 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
 
   // Narrow the block until its shared memory fits: columns first (the halo
   // rows then stay a small part of the window), then rows.
-  layOutWindow(spec, tp);
+  layOutWindow(spec, tp, options.padPitchForBanks);
   while (tp.sharedBytes() > options.sharedMemoryLimit &&
          (tp.tileColsPerBlock > 1 || tp.tileRowsPerBlock > 1)) {
     if (tp.tileColsPerBlock > 1) {
@@ -326,7 +334,7 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
       tp.tileRowsPerBlock /= 2;
     }
     tp.warps = std::min(tp.warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
-    layOutWindow(spec, tp);
+    layOutWindow(spec, tp, options.padPitchForBanks);
   }
 
   plan.choice = fmt::format(

@@ -328,18 +328,23 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   while (!storeStaged.empty() && storeStaged.back() == '\n') {
     storeStaged.pop_back();
   }
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("store_staged", storeStaged));
+  w.fillWith(section("window_io"), fmt::arg("store_staged", storeStaged));
+  w.line();
+  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)));
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
     writeParameterFragments(w, tp, offsets);
   }
+  w.openScope("for (; blockTile < blockTiles; blockTile += gridDim.x)");
+  w.fillWith(section("block_head"));
   w.openScope("for (int tile = warp; tile < kTilesPerBlock; tile += kWarps)");
   w.fillWith(section("tile_head"));
   writeSliceGemms(w, tp, offsets);
   w.fillWith(section("tile_store"));
   w.closeScope("", "tile loop");
+  w.fillWith(section("block_tail"));
+  w.closeScope("", "block-tile loop");
   w.closeScope("", kernelName(plan));
   w.line();
 
@@ -350,8 +355,14 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
       ringCopy.pop_back();
     }
   }
+  CodeWriter launch;
+  launch.fillWith(section("launch"), fmt::arg("kernel", kernelName(plan)));
+  std::string launchText = launch.take();
+  while (!launchText.empty() && launchText.back() == '\n') {
+    launchText.pop_back();
+  }
   w.fillWith(section("host_api"), fmt::arg("namespace", ns), fmt::arg("name", spec.name),
-             fmt::arg("element", element), fmt::arg("kernel", kernelName(plan)),
+             fmt::arg("element", element), fmt::arg("launch", launchText),
              fmt::arg("ring_copy", ringCopy));
   w.line();
 }

@@ -1,6 +1,7 @@
 //===- Templates.cpp - The embedded templates/ files, by section -----------===//
 #include <utility>
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include "stencilc/CodeGen.h"
@@ -42,7 +43,8 @@ std::string_view templateSection(std::string_view file, std::string_view section
     }
     return body;
   }
-  llvm_unreachable("asked for a template section that does not exist");
+  // A bug in stencilc, never a user error: fail loudly rather than emit half a file.
+  llvm::report_fatal_error(llvm::Twine("no template section '") + section + "' in " + file);
 }
 
 } // namespace stencilc
