@@ -32,8 +32,10 @@ run() {
 }
 
 : >"$log"
-generated=("$build"/bench/stencilc-bench-gen-*)
-[[ -x ${generated[0]} ]] || generated=()
+generated=()
+for exe in "$build"/bench/stencilc-bench-gen-*; do
+  [[ -f $exe && -x $exe ]] && generated+=("$exe")
+done
 naive=${NAIVE_SUITE:-auto}
 if [[ $naive == 1 || ($naive == auto && ${#generated[@]} -eq 0) ]]; then
   run "$build/bench/stencilc-bench-naive" "$@"
