@@ -9,7 +9,7 @@
 # Usage: scripts/bench.sh [BUILD_DIR] [-- extra benchmark flags, e.g. --only fp16]
 #   BUILD_DIR  a build of this tree with the GPU parts (default build-gpu;
 #              scripts/gpu-check.sh makes one)
-#   OUT        where bench.csv and bench.log go (default BUILD_DIR)
+#   OUT        where bench.csv, bench.log and bench.png go (default BUILD_DIR)
 #   NAIVE_SUITE=1 / 0  force / skip the naive-only suite (default: auto)
 set -uo pipefail
 
@@ -44,4 +44,7 @@ for exe in "${generated[@]}"; do
   run "$exe" "$@"
 done
 python3 "$root/bench/summarize.py" --bench "$csv"
+# The plot needs matplotlib (on the GPU machine); its absence is not a failure.
+python3 "$root/bench/plot.py" "$csv" "$out/bench.png" 2>/dev/null ||
+  echo "bench: no plot (matplotlib missing?)"
 exit $status

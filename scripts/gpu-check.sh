@@ -42,7 +42,8 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMP
   { cat "$build.configure.log"; exit 1; }
 grep -E "GPU tests|runtime" "$build.configure.log"
 
-echo "== build"
+echo "== build (configure took ${SECONDS}s)"
+phase=$SECONDS
 if ! cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1; then
   grep -E "error|FAILED" -A3 "$build.build.log" | head -60
   status=1
@@ -52,7 +53,8 @@ if grep -q "warning" "$build.build.log"; then
   grep "warning" "$build.build.log" | sort -u | head -20
 fi
 
-echo "== GPU tests"
+echo "== GPU tests (build took $((SECONDS - phase))s)"
+phase=$SECONDS
 # -V keeps every case line (the summary reads them), each prefixed "N: ".
 # The broken stand-ins (label "broken") check the harness itself: each must
 # make it fail for its own reason; their FAIL lines are expected, so they
@@ -83,12 +85,13 @@ if [[ -n $sanitize ]]; then
 fi
 
 if ((bench)); then
-  echo "== benchmark"
+  echo "== benchmark (tests took $((SECONDS - phase))s)"
+  phase=$SECONDS
   OUT=$out scripts/bench.sh "$build" -- "${bench_args[@]}" >"$build.bench-run.log" 2>&1 || status=1
   grep -E "^copy|FAIL|exited" "$build.bench-run.log"
 fi
 
-echo "== summary"
+echo "== summary (${SECONDS}s in all)"
 summary=(--tests "$out/gpu-tests.log")
 ((bench)) && summary+=(--bench "$out/bench.csv")
 python3 bench/summarize.py "${summary[@]}"
