@@ -6,7 +6,10 @@
 # the folder), run all GPU tests, optionally compute-sanitizer, then the
 # benchmark; print a short table last.
 #
-# Usage: scripts/gpu-check.sh [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
+# Usage: scripts/gpu-check.sh [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
+#   A full check may not fit one 10-minute device call: run it as two calls
+#   while the machine stays warm (the build folder is kept between them):
+#   `--no-bench`, then `--no-tests` (which rebuilds nothing).
 #   --sanitize TEXT   compute-sanitizer memcheck and racecheck on the GPU test
 #                     programs whose name contains TEXT, grids up to 100000 points
 #   BUILD (default build-gpu), GEN (default build-gen), OUT (default BUILD/out)
@@ -18,14 +21,16 @@ build=${BUILD:-build-gpu}
 gen=${GEN:-build-gen}
 out=${OUT:-$build/out}
 bench=1
+tests=1
 sanitize=
 bench_args=()
 while (($#)); do
   case $1 in
   --no-bench) bench=0 ;;
+  --no-tests) tests=0 ;;
   --sanitize) sanitize=$2; shift ;;
   --bench-only) bench_args+=(--only "$2"); shift ;;
-  *) echo "usage: $0 [--no-bench] [--sanitize TEXT] [--bench-only TEXT]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -53,19 +58,22 @@ if grep -q "warning" "$build.build.log"; then
   grep "warning" "$build.build.log" | sort -u | head -20
 fi
 
-echo "== GPU tests (build took $((SECONDS - phase))s)"
+echo "== build took $((SECONDS - phase))s"
 phase=$SECONDS
-# -V keeps every case line (the summary reads them), each prefixed "N: ".
-# The broken stand-ins (label "broken") check the harness itself: each must
-# make it fail for its own reason; their FAIL lines are expected, so they
-# run apart.
-ctest --test-dir "$build" -LE broken -V -j1 >"$out/gpu-tests.log" 2>&1 || status=1
-ctest --test-dir "$build" -L broken -j1 >"$out/harness-self-test.log" 2>&1 || status=1
-echo "harness self-test (broken stand-ins caught):" \
-  "$(grep -E "tests passed" "$out/harness-self-test.log" || echo "did not run")"
-grep -E "^[0-9]+: \[FAIL\]" "$out/gpu-tests.log" | head -40
-grep -E "Test +#[0-9]+:" "$out/gpu-tests.log"
-grep -E "tests passed" "$out/gpu-tests.log"
+if ((tests)); then
+  echo "== GPU tests"
+  # -V keeps every case line (the summary reads them), each prefixed "N: ".
+  # The broken stand-ins (label "broken") check the harness itself: each must
+  # make it fail for its own reason; their FAIL lines are expected, so they
+  # run apart.
+  ctest --test-dir "$build" -LE broken -V -j1 >"$out/gpu-tests.log" 2>&1 || status=1
+  ctest --test-dir "$build" -L broken -j1 >"$out/harness-self-test.log" 2>&1 || status=1
+  echo "harness self-test (broken stand-ins caught):" \
+    "$(grep -E "tests passed" "$out/harness-self-test.log" || echo "did not run")"
+  grep -E "^[0-9]+: \[FAIL\]" "$out/gpu-tests.log" | head -40
+  grep -E "Test +#[0-9]+:" "$out/gpu-tests.log"
+  grep -E "tests passed" "$out/gpu-tests.log"
+fi
 
 if [[ -n $sanitize ]]; then
   echo "== compute-sanitizer (memcheck, racecheck; grids up to 100000 points) on *$sanitize*"
@@ -85,14 +93,15 @@ if [[ -n $sanitize ]]; then
 fi
 
 if ((bench)); then
-  echo "== benchmark (tests took $((SECONDS - phase))s)"
+  echo "== benchmark (tests and sanitizer took $((SECONDS - phase))s)"
   phase=$SECONDS
   OUT=$out scripts/bench.sh "$build" -- "${bench_args[@]}" >"$build.bench-run.log" 2>&1 || status=1
   grep -E "^copy|FAIL|exited" "$build.bench-run.log"
 fi
 
 echo "== summary (${SECONDS}s in all)"
-summary=(--tests "$out/gpu-tests.log")
+summary=()
+((tests)) && summary+=(--tests "$out/gpu-tests.log")
 ((bench)) && summary+=(--bench "$out/bench.csv")
 python3 bench/summarize.py "${summary[@]}"
 echo "== $( ((status)) && echo FAIL || echo PASS ) (logs in $out)"
