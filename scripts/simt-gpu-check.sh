@@ -7,7 +7,7 @@
 # compute-sanitizer memcheck and racecheck on a 1D and a 3D stencil.
 # Writes logs and bench.csv under OUT; prints a short summary last.
 #
-#   GEN=build-gen-simt OUT=... [BENCH_ONLY=1] scripts/simt-gpu-check.sh
+#   GEN=build-gen-simt OUT=... [BENCH_ONLY=1] [SANITIZE=0] scripts/simt-gpu-check.sh
 #
 # GEN layout (scripts/gen-gpu-sources.sh's): test/NAME.{cu,h,list.h},
 # bench/NAME.BACKEND.{cu,h,list.h}, manifest.txt.
@@ -49,7 +49,7 @@ for exe in $build/bench/stencilc-bench-gen-*; do
 done
 grep -E "^== |^copy|GStencil" "$out/bench.log"
 
-[[ ${BENCH_ONLY:-0} == 0 ]] || exit 0
+[[ ${BENCH_ONLY:-0} == 0 && ${SANITIZE:-1} == 1 ]] || exit 0
 echo "== compute-sanitizer"
 for t in simt_heat1d_fp32_fixed simt_star3d7p_fp32_fixed; do
   exe=$(ls $build/gpu-tests/gpu-test-gen-test_* | grep -i "${t#simt_}" | grep -v '\.log' | head -1)

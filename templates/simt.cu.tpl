@@ -22,7 +22,9 @@ constexpr int kRadiusY = {radius_y};     // rows of the plane
 constexpr int kRadiusX = {radius_x};     // the contiguous axis
 constexpr int kTileX = {tile_x};         // outputs per block along x
 constexpr int kTileY = {tile_y};         // outputs per block along y
-constexpr int kChunkZ = {chunk_z};       // output planes per block
+constexpr int kChunkZ = {chunk_z};       // output planes per block, at most
+constexpr int kMinChunkZ = {min_chunk_z};    // ... and at least, unless the grid is thinner
+constexpr long long kTargetBlocks = {target_blocks}; // fewer planes per block while the grid has fewer blocks
 constexpr int kThreads = {threads};
 constexpr int kVec = {vector_width};     // elements per 16-byte vector
 constexpr int kOutX = {outputs_x};       // consecutive x outputs per item
@@ -99,17 +101,17 @@ __device__ __forceinline__ uint4 fetchGroup(const Element* __restrict__ in, long
 }}
 
 //@ section kernel_head
-/// One time step. A block owns kTileY x kTileX outputs of kChunkZ consecutive
+/// One time step. A block owns kTileY x kTileX outputs of chunkZ consecutive
 /// planes. It walks the input planes its outputs need, reading each into
 /// shared memory once; each item adds the plane's slices into its queue of
 /// kQueue partial outputs, and the oldest, now complete, is stored.
-__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int nz, int ny, int nx) {{
+__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
   __shared__ __align__(16) Element planes[{buffers}][kPlaneRows * kPitch];
 
   const long long x0 = static_cast<long long>(blockIdx.x) * kTileX;
   const long long y0 = static_cast<long long>(blockIdx.y) * kTileY;
-  const long long zBegin = static_cast<long long>(blockIdx.z) * kChunkZ;
-  const long long zEnd = zBegin + kChunkZ < nz ? zBegin + kChunkZ : nz;
+  const long long zBegin = static_cast<long long>(blockIdx.z) * chunkZ;
+  const long long zEnd = zBegin + chunkZ < nz ? zBegin + chunkZ : nz;
   const long long pFirst = zBegin - kRadiusZ; // the input planes the outputs need
   const long long pLast = zEnd - 1 + kRadiusZ;
   const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
@@ -253,11 +255,18 @@ for (int t = {begin}; t < {end}; ++t) {{
 const int planesZ = {planes_z};
 const int rowsY = {rows_y};
 const int colsX = nx;
+// Planes per block: kChunkZ, halved while the grid would have fewer than
+// kTargetBlocks blocks (a thin grid, or a last wave left mostly idle).
+const long long blocksXY = static_cast<long long>((colsX - 1) / kTileX + 1) * ((rowsY - 1) / kTileY + 1);
+int chunkZ = kChunkZ;
+while (chunkZ > kMinChunkZ && blocksXY * ((planesZ - 1) / chunkZ + 1) < kTargetBlocks) {{
+  chunkZ = chunkZ / 2 > kMinChunkZ ? chunkZ / 2 : kMinChunkZ;
+}}
 const dim3 grid(static_cast<unsigned>((colsX - 1) / kTileX + 1),
                 static_cast<unsigned>((rowsY - 1) / kTileY + 1),
-                static_cast<unsigned>((planesZ - 1) / kChunkZ + 1));
+                static_cast<unsigned>((planesZ - 1) / chunkZ + 1));
 if (grid.y > 65535u || grid.z > 65535u) {{
   return cudaErrorInvalidValue; // beyond the launch limits of this block shape
 }}
-{kernel}<<<grid, kThreads, 0, stream>>>(in, out, planesZ, rowsY, colsX);
+{kernel}<<<grid, kThreads, 0, stream>>>(in, out, planesZ, rowsY, colsX, chunkZ);
 return cudaGetLastError();

@@ -256,6 +256,21 @@ TEST(SimtPlanner, GeometryInvariants) {
   }
 }
 
+/// Planes per block at launch: the most the plan allows on grids with
+/// blocks to spare, halved (not below the floor) while the grid has too few
+/// blocks (the 512^3 values are the ones measured best on an H100, see
+/// bench/results/2026-11-21-simt-h100-tuning.txt).
+TEST(SimtPlanner, LaunchChunkKeepsTheGridBusy) {
+  Plan fp32 = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1));
+  Plan fp64 = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 1));
+  EXPECT_EQ(fp32.simt.chunkFor(512, 512, 512), 16);
+  EXPECT_EQ(fp64.simt.chunkFor(512, 512, 512), 32);
+  EXPECT_EQ(fp32.simt.chunkFor(64, 64, 64), fp32.simt.minChunkZ);
+  EXPECT_EQ(fp32.simt.chunkFor(4096, 2048, 2048), fp32.simt.chunkZ);
+  Plan line = planSimt(makeStencil(1, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1));
+  EXPECT_EQ(line.simt.chunkFor(1, 1, 1000003), 1);
+}
+
 /// --backend=auto: the simt path for everything the tensor path cannot take,
 /// and a plan that says why.
 TEST(BackendChoice, SimtWhereTensorCannot) {

@@ -169,7 +169,13 @@ struct SimtPlan {
   int radiusX = 0; ///< the contiguous axis
   int tileX = 0;
   int tileY = 1;
+  /// Output planes per block: at most chunkZ; at launch, halved (not below
+  /// minChunkZ) while the grid would have fewer than targetBlocks blocks, so
+  /// that grids thin along z, and the last wave of a large one, keep every
+  /// SM busy (chunkFor()).
   int chunkZ = 1;
+  int minChunkZ = 1;
+  long long targetBlocks = 0;
   int threads = 128;
   /// Elements per 16-byte vector: the unit of global loads and stores.
   int vectorWidth = 4;
@@ -195,6 +201,8 @@ struct SimtPlan {
   int items() const { return tileX / outputsX * tileY; }
   int groupsPerPlane() const { return planeRows * pitch / vectorWidth; }
   int sharedBytes() const { return buffers * planeBytes; }
+  /// The planes per block a launch on nz x ny x nx (the kernel's view) uses.
+  int chunkFor(long long nz, long long ny, long long nx) const;
 };
 
 struct Plan {

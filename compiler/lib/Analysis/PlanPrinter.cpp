@@ -71,13 +71,15 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
   case 1:
     return "none (1D: one plane, the line itself)";
   case 2:
-    return fmt::format("along y (the rows), {} output rows per block; the queue holds "
-                       "{} partial rows per item",
-                       sp.chunkZ, sp.queueLength());
+    return fmt::format("along y (the rows), up to {} output rows per block (halved at "
+                       "launch, not below {}, while the grid has fewer than {} blocks); "
+                       "the queue holds {} partial rows per item",
+                       sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
   default:
-    return fmt::format("along z (2.5D blocking), {} output planes per block; the "
-                       "queue holds {} partial planes per item",
-                       sp.chunkZ, sp.queueLength());
+    return fmt::format("along z (2.5D blocking), up to {} output planes per block "
+                       "(halved at launch, not below {}, while the grid has fewer than {} "
+                       "blocks); the queue holds {} partial planes per item",
+                       sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
   }
 }
 
@@ -129,8 +131,8 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
 std::string summarizeSimtPlan(const Plan &plan) {
   const SimtPlan &sp = plan.simt;
   return fmt::format(
-      "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, {} planes per "
-      "block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
+      "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, up to {} planes "
+      "per block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
       "{} outputs per item, {} items per thread; {}",
       keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
       sp.planeRows, sp.pitch, sp.buffers, sp.buffers == 2 ? "s" : "", sp.outputsX,

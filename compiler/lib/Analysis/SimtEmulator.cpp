@@ -109,8 +109,9 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
     return queue[(std::size_t(item) * Q + j) * O + o];
   };
 
-  for (long long zBegin = 0; zBegin < nz; zBegin += sp.chunkZ) {
-    const long long zEnd = std::min(zBegin + sp.chunkZ, nz);
+  const int chunk = sp.chunkFor(nz, ny, nx);
+  for (long long zBegin = 0; zBegin < nz; zBegin += chunk) {
+    const long long zEnd = std::min(zBegin + chunk, nz);
     for (long long y0 = 0; y0 < ny; y0 += sp.tileY) {
       for (long long x0 = 0; x0 < nx; x0 += sp.tileX) {
         std::fill(queue.begin(), queue.end(), 0.0);

@@ -71,6 +71,15 @@ std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
 
 } // namespace
 
+int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
+  const long long blocksXY = ((nx - 1) / tileX + 1) * ((ny - 1) / tileY + 1);
+  int chunk = chunkZ;
+  while (chunk > minChunkZ && blocksXY * ((nz - 1) / chunk + 1) < targetBlocks) {
+    chunk = std::max(minChunkZ, chunk / 2);
+  }
+  return chunk;
+}
+
 Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
               const SimtOptions &simt) {
   Plan plan;
@@ -99,12 +108,16 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
     sp.tileX = sp.threads * sp.outputsX;
     sp.tileY = 1;
     sp.chunkZ = 32;
+    sp.minChunkZ = 8;
+    sp.targetBlocks = 4096;
     break;
-  default: // planes streamed: 256-byte rows, 16 rows, 64 planes per block
+  default: // planes streamed: 256-byte rows, 16 rows, up to 64 planes per block
     sp.threads = 128;
     sp.tileX = 256 / bytes;
     sp.tileY = 16;
     sp.chunkZ = 64;
+    sp.minChunkZ = 16;
+    sp.targetBlocks = 8192;
     break;
   }
   if (simt.threads) {
@@ -118,6 +131,7 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
   }
   if (simt.chunkZ && spec.dims >= 2) {
     sp.chunkZ = simt.chunkZ;
+    sp.minChunkZ = std::min(sp.minChunkZ, sp.chunkZ);
   }
   deriveGeometry(spec, sp);
 

@@ -44,6 +44,7 @@ void writeConstants(CodeWriter &w, const Plan &plan) {
              fmt::arg("radius_z", sp.radiusZ), fmt::arg("radius_y", sp.radiusY),
              fmt::arg("radius_x", sp.radiusX), fmt::arg("tile_x", sp.tileX),
              fmt::arg("tile_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
+             fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
              fmt::arg("threads", sp.threads), fmt::arg("vector_width", sp.vectorWidth),
              fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
              fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
