@@ -2,7 +2,7 @@
 # files at build time and build it into a library target.
 #
 #   stencilc_add_library(<target>
-#     SOURCES a.stencil [b.stencil ...]
+#     SOURCES a.stencil [b.stencil | c.c | d.cpp ...]   # C/C++: #pragma stencil nests
 #     [ARCH sm_80 [sm_90 ...]]           # GPU architectures (default: sm_80)
 #     [BACKEND auto|tensor|simt]         # default: auto
 #     [OPTIONS <stencilc flags> ...])    # e.g. -Werror
@@ -71,6 +71,12 @@ function(stencilc_add_library target)
   if(NOT compiler)
     set(compiler stencilc::stencilc)
   endif()
+  # C/C++ sources go through stencilc-cfront: built in this tree, it is a
+  # dependency too.
+  set(c_front_end "")
+  if(TARGET stencilc-cfront)
+    set(c_front_end stencilc-cfront)
+  endif()
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.stencilc")
   set(generated_sources "")
@@ -82,6 +88,11 @@ function(stencilc_add_library target)
       message(FATAL_ERROR "stencilc_add_library(${target}): source '${source}' does not exist")
     endif()
     cmake_path(GET source_path STEM stem)
+    cmake_path(GET source_path EXTENSION LAST_ONLY extension)
+    set(front_end "")
+    if(extension MATCHES "^\\.(c|cc|cpp|cxx)$")
+      set(front_end ${c_front_end})
+    endif()
     if(stem IN_LIST seen_stems)
       message(FATAL_ERROR "stencilc_add_library(${target}): two sources are named "
                           "'${stem}'; generated files would collide")
@@ -94,7 +105,7 @@ function(stencilc_add_library target)
       COMMAND ${CMAKE_COMMAND} -E make_directory "${out_dir}"
       COMMAND stencilc::stencilc "${source_path}" -o "${cu}" --header "${header}"
               --arch=${stencilc_arch} --backend=${arg_BACKEND} ${arg_OPTIONS}
-      DEPENDS "${source_path}" ${compiler}
+      DEPENDS "${source_path}" ${compiler} ${front_end}
       COMMENT "stencilc ${source} -> ${target}.stencilc/${stem}.cu"
       VERBATIM)
     list(APPEND generated_sources "${cu}" "${header}")

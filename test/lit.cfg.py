@@ -68,3 +68,12 @@ if nvcc:
         f"{config.python_executable} "
         f"{os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_list.py')}"
         f" --main {os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_test_main.cu')}"))
+
+# The C front end (test/CFrontend, REQUIRES via its lit.local.cfg): `cfront`
+# when this build made stencilc-cfront (STENCILC_BUILD_CFRONT).
+cfront_option = getattr(config, "stencilc_cfront", "").upper()
+if cfront_option not in ("", "OFF", "0", "FALSE", "NO", "N", "IGNORE") and \
+        not cfront_option.endswith("NOTFOUND"):
+    config.available_features.add("cfront")
+    config.substitutions.append(
+        ("%cfront", os.path.join(config.stencilc_tools_dir, "stencilc-cfront")))

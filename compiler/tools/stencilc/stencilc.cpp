@@ -1,19 +1,25 @@
 //===- stencilc.cpp - The stencilc driver ----------------------------------===//
 //
 // A straight list of stages, each followed by "dump if asked":
-//   read file -> Lexer/Parser (AST) -> Sema (StencilSpec) -> planning and
-//   code generation (Backend.h) -> write outputs atomically.
+//   read file (a C/C++ file: translate it with stencilc-cfront) -> Lexer/Parser
+//   (AST) -> Sema (StencilSpec) -> planning and code generation (Backend.h) ->
+//   write outputs atomically.
 // Exit status: 0 success, 1 an error in the input, 2 bad usage.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,7 +34,7 @@ using namespace stencilc;
 
 namespace {
 
-enum class Emit { None, AST, Spec, Plan, Cuda, Header };
+enum class Emit { None, Stencil, AST, Spec, Plan, Cuda, Header };
 
 constexpr int ExitSuccess = 0;
 constexpr int ExitInputError = 1;
@@ -47,7 +53,9 @@ cl::opt<std::string> headerFile("header",
                                 cl::value_desc("file.h"), cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("Print one artefact to stdout"), cl::init(Emit::None),
-    cl::values(clEnumValN(Emit::AST, "ast", "the syntax tree, as parsed"),
+    cl::values(clEnumValN(Emit::Stencil, "stencil",
+                          "the .stencil text (for C/C++ input: its translation)"),
+               clEnumValN(Emit::AST, "ast", "the syntax tree, as parsed"),
                clEnumValN(Emit::Spec, "spec", "the checked StencilSpec"),
                clEnumValN(Emit::Plan, "plan", "the decomposition chosen by the planner"),
                clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
@@ -106,9 +114,70 @@ bool writeAtomically(llvm::StringRef path, const std::string &contents,
   return true;
 }
 
+/// True for the C and C++ sources that stencilc-cfront translates.
+bool isCSource(llvm::StringRef path) {
+  llvm::StringRef extension = llvm::sys::path::extension(path);
+  return extension == ".c" || extension == ".cc" || extension == ".cpp" ||
+         extension == ".cxx";
+}
+
+/// Runs stencilc-cfront, found beside this executable, on a C/C++ file and
+/// returns its .stencil translation as a buffer named "FILE (as .stencil)".
+/// Its diagnostics go straight to stderr; returns null after any error.
+std::unique_ptr<llvm::MemoryBuffer>
+translateCSource(const char *argv0, llvm::ArrayRef<std::string> compilerArgs,
+                 DiagnosticEngine &diags) {
+  static int addressInThisExecutable;
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, &addressInThisExecutable);
+  llvm::SmallString<256> cfront(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(cfront, "stencilc-cfront");
+  if (!llvm::sys::fs::can_execute(cfront)) {
+    diags.fatalWithoutLocation("cannot translate '" + inputFile +
+                               "': the C front end is not installed (no " + cfront +
+                               "); build stencilc with Clang 19 and "
+                               "-DSTENCILC_BUILD_CFRONT=ON");
+    return nullptr;
+  }
+  llvm::SmallString<256> translation;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("stencilc-cfront", "stencil", translation)) {
+    diags.fatalWithoutLocation("cannot create a temporary file: " + error.message());
+    return nullptr;
+  }
+  llvm::FileRemover removeTranslation(translation);
+  std::vector<llvm::StringRef> args = {cfront, inputFile, "--"};
+  args.insert(args.end(), compilerArgs.begin(), compilerArgs.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(translation), std::nullopt};
+  std::string failure;
+  int status = llvm::sys::ExecuteAndWait(cfront, args, std::nullopt, redirects, 0, 0,
+                                         &failure);
+  if (status == ExitInputError || status == ExitUsage) {
+    return nullptr; // cfront has printed the diagnostics
+  }
+  if (status != ExitSuccess) { // it did not run, or it crashed
+    diags.fatalWithoutLocation("stencilc-cfront failed on '" + inputFile + "': " +
+                               (failure.empty() ? "exit status " + std::to_string(status)
+                                                : failure));
+    return nullptr;
+  }
+  auto text = llvm::MemoryBuffer::getFile(translation, /*IsText=*/true);
+  if (!text) {
+    diags.fatalWithoutLocation("cannot read the translation of '" + inputFile +
+                               "': " + text.getError().message());
+    return nullptr;
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(),
+                                              inputFile + " (as .stencil)");
+}
+
 /// Runs the stages on the loaded buffer; returns the exit status.
 int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &diags) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  if (emit == Emit::Stencil) {
+    llvm::outs() << text;
+    return ExitSuccess;
+  }
   Parser parser(text, diags);
   Module module = parser.parseModule();
   if (diags.hasErrors()) {
@@ -119,7 +188,11 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     return ExitSuccess;
   }
 
-  std::vector<CheckedStencil> checked = checkModule(module, inputFile, diags);
+  // For C input, source lines are those of the translation.
+  std::string sourceName = isCSource(inputFile)
+                               ? sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str()
+                               : inputFile.getValue();
+  std::vector<CheckedStencil> checked = checkModule(module, sourceName, diags);
   if (diags.hasErrors()) {
     return ExitInputError;
   }
@@ -186,10 +259,14 @@ int main(int argc, char **argv) {
   hideForeignOptions();
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter(printVersion);
+  // Arguments after `--` are compiler flags for a C/C++ input (-I, -D, ...).
+  int ownArgs = static_cast<int>(std::find(argv, argv + argc, llvm::StringRef("--")) - argv);
+  std::vector<std::string> compilerArgs(argv + std::min(ownArgs + 1, argc), argv + argc);
   std::string usageErrors;
   llvm::raw_string_ostream usageStream(usageErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "stencilc: compiles .stencil files to CUDA\n",
+  if (!cl::ParseCommandLineOptions(ownArgs, argv,
+                                   "stencilc: compiles .stencil files, and C/C++ loop "
+                                   "nests marked '#pragma stencil', to CUDA\n",
                                    &usageStream)) {
     llvm::errs() << usageErrors;
     return ExitUsage;
@@ -206,6 +283,13 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
 
+  if (ownArgs < argc && !isCSource(inputFile)) {
+    llvm::errs() << "stencilc: error: arguments after '--' are compiler flags for a C "
+                    "or C++ input (.c, .cc, .cpp, .cxx), not for '"
+                 << inputFile << "'\n";
+    return ExitUsage;
+  }
+
   llvm::SourceMgr sourceMgr;
   DiagnosticEngine diags(sourceMgr, llvm::errs());
   diags.setWarningsAsErrors(warningsAsErrors);
@@ -215,13 +299,23 @@ int main(int argc, char **argv) {
                                "': it is a directory, not a .stencil file");
     return ExitInputError;
   }
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
-  if (!buffer) {
-    diags.fatalWithoutLocation("cannot read '" + inputFile +
-                               "': " + buffer.getError().message());
-    return ExitInputError;
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (isCSource(inputFile)) {
+    input = translateCSource(argv[0], compilerArgs, diags);
+    if (!input) {
+      diags.finish();
+      return ExitInputError;
+    }
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+    if (!buffer) {
+      diags.fatalWithoutLocation("cannot read '" + inputFile +
+                                 "': " + buffer.getError().message());
+      return ExitInputError;
+    }
+    input = std::move(*buffer);
   }
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   int status = compile(sourceMgr, id, diags);
   diags.finish();
   return status;

@@ -1,0 +1,71 @@
+//===- CFrontend.h - C/C++ loop nests to .stencil text ----------*- C++ -*-===//
+//
+// The libTooling front end behind stencilc-cfront. It parses a C or C++ file
+// with Clang, finds every loop nest marked `#pragma stencil`, recognises its
+// update and prints the equivalent .stencil text, which the stencilc driver
+// then compiles like any .stencil file. Diagnostics point into the C file.
+//
+// This library links the shared libclang-cpp and libLLVM, so it must never be
+// linked into stencilc itself (static LLVMSupport): stencilc runs
+// stencilc-cfront as a child process instead.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "stencilc/Spec.h"
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace stencilc::cfront {
+
+/// One recognised loop nest: the spec it denotes and what the printed
+/// .stencil text names after the C source.
+struct TranslatedStencil {
+  /// name, dims, radius, shape, precision, boundary and terms.
+  StencilSpec spec;
+  /// Index names of the update, outermost first (the C loop variables where
+  /// they are valid .stencil names).
+  std::array<std::string, 3> indexNames;
+  /// "file.c:LINE" of the loop nest's first `for`.
+  std::string origin;
+  std::string functionName;
+  std::string outputArray;
+  std::string inputArray;
+};
+
+struct TranslateOptions {
+  /// The C or C++ file (.c, .cc, .cpp, .cxx), as the user named it.
+  std::string sourcePath;
+  /// Compiler flags given after `--` (-I, -D, -std=...).
+  std::vector<std::string> compilerArgs;
+  /// Clang's resource directory, for its builtin headers.
+  std::string resourceDir;
+};
+
+/// Parses the file and recognises every `#pragma stencil` loop nest.
+/// Diagnostics go to stderr through Clang's diagnostics engine. Returns
+/// false after any error (in the C code, or in a nest); `stencils` is then
+/// meaningless.
+bool translateFile(const TranslateOptions &options,
+                   std::vector<TranslatedStencil> &stencils);
+
+/// Prints the .stencil text for `stencils`, one `stencil` definition per
+/// loop nest, coefficients written as the shortest decimals that read back
+/// as exactly the folded doubles.
+void printStencilText(const std::vector<TranslatedStencil> &stencils,
+                      const std::string &sourcePath, llvm::raw_ostream &os);
+
+/// True for the words the .stencil lexer reserves (`stencil`, `let`, ...)
+/// and the grid names `in` and `out`: none can name a stencil or an index.
+bool isReservedStencilWord(const std::string &word);
+
+/// True for an ASCII C identifier that is not reserved: a valid .stencil name.
+bool isStencilIdentifier(const std::string &word);
+
+} // namespace stencilc::cfront
