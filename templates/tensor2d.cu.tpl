@@ -261,42 +261,6 @@ for (int v = lane; v < kTile * kTile / kVec; v += 32) {{
 }}
 __syncwarp();
 
-//@ section host_api
-}} // namespace {namespace}
-
-extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream) {{
-  using namespace {namespace};
-  if (in == nullptr || out == nullptr || in == out || ny < kMinSize || nx < kMinSize) {{
-    return cudaErrorInvalidValue;
-  }}
-  {launch}
-}}
-
-extern "C" cudaError_t {name}_run({element}* a, {element}* b, int ny, int nx, int steps, cudaStream_t stream) {{
-  using namespace {namespace};
-  if (a == nullptr || b == nullptr || a == b || ny < kMinSize || nx < kMinSize || steps < 0) {{
-    return cudaErrorInvalidValue;
-  }}
-  if (steps == 0) {{
-    return cudaSuccess;
-  }}
-  const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof({element});
-  cudaError_t status = cudaSuccess;
-  {ring_copy}
-  for (int step = 0; step < steps; ++step) {{
-    const {element}* from = step % 2 == 0 ? a : b;
-    {element}* to = step % 2 == 0 ? b : a;
-    status = {name}_step(from, to, ny, nx, stream);
-    if (status != cudaSuccess) {{
-      return status;
-    }}
-  }}
-  if (steps % 2 == 1) {{ // the result is left in a
-    status = cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream);
-  }}
-  return status;
-}}
-
 //@ section launch
 // A persistent grid: as many blocks as fit on the GPU at once, each walking
 // block tiles, so its parameter fragments are loaded once and loads overlap
@@ -320,10 +284,3 @@ const long long resident = static_cast<long long>(multiprocessors) * (blocksPerM
 const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
 {kernel}<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
 return cudaGetLastError();
-
-//@ section ring_copy_fixed
-// boundary fixed: b starts as a copy of a, so its ring equals a's for every step.
-status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
-if (status != cudaSuccess) {{
-  return status;
-}}

@@ -348,22 +348,14 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.closeScope("", kernelName(plan));
   w.line();
 
-  std::string ringCopy;
-  if (fixed) {
-    ringCopy = section("ring_copy_fixed");
-    while (!ringCopy.empty() && ringCopy.back() == '\n') {
-      ringCopy.pop_back();
-    }
-  }
   CodeWriter launch;
   launch.fillWith(section("launch"), fmt::arg("kernel", kernelName(plan)));
   std::string launchText = launch.take();
   while (!launchText.empty() && launchText.back() == '\n') {
     launchText.pop_back();
   }
-  w.fillWith(section("host_api"), fmt::arg("namespace", ns), fmt::arg("name", spec.name),
-             fmt::arg("element", element), fmt::arg("launch", launchText),
-             fmt::arg("ring_copy", ringCopy));
+  // The C entry points are shared with the simt backend (HostApi.cpp).
+  writeHostApi(w, plan, ns, launchText);
   w.line();
 }
 
