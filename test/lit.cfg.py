@@ -77,3 +77,16 @@ if cfront_option not in ("", "OFF", "0", "FALSE", "NO", "N", "IGNORE") and \
     config.available_features.add("cfront")
     config.substitutions.append(
         ("%cfront", os.path.join(config.stencilc_tools_dir, "stencilc-cfront")))
+
+# Sanitized builds (STENCILC_SANITIZE, docs/robustness.md): lit's `not` turns
+# any non-zero exit into a pass, so a sanitizer report under `not %stencilc`
+# would go unnoticed. Reports are written to files instead, and the CTest test
+# `sanitizer-reports` fails when any exists. Options the user set are kept;
+# a binary built without sanitizers ignores these variables.
+sanitizer_reports = os.path.join(config.stencilc_obj_root, "sanitizer-reports")
+os.makedirs(sanitizer_reports, exist_ok=True)
+sanitizer_log = "log_path=" + os.path.join(sanitizer_reports, "report")
+for variable, options in [("ASAN_OPTIONS", "detect_leaks=1:" + sanitizer_log),
+                          ("UBSAN_OPTIONS", "print_stacktrace=1:" + sanitizer_log)]:
+    user = config.environment.get(variable, "")
+    config.environment[variable] = options + (":" + user if user else "")

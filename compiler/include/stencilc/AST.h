@@ -103,6 +103,15 @@ public:
              llvm::SMRange range)
       : Expr(Kind::Binary, range), op(op), opLoc(opLoc), lhs(std::move(lhs)),
         rhs(std::move(rhs)) {}
+  /// A chain `a + b + c + ...` is a left-deep tree as deep as it is long:
+  /// its left spine is freed in a loop, so no input overflows the stack here.
+  ~BinaryExpr() override {
+    ExprPtr spine = std::move(lhs);
+    while (spine && spine->getKind() == Kind::Binary) {
+      ExprPtr next = std::move(static_cast<BinaryExpr &>(*spine).lhs);
+      spine = std::move(next); // frees the node, whose left side is now empty
+    }
+  }
   char getOp() const { return op; } ///< '+', '-', '*' or '/'
   llvm::SMLoc getOpLoc() const { return opLoc; }
   const Expr &getLHS() const { return *lhs; }

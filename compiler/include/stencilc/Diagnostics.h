@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
+#include <utility>
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
@@ -17,10 +20,35 @@
 
 namespace stencilc {
 
+/// Line and column of many locations, for callers that visit them in file
+/// order (the AST printer, Sema, diagnostics on long lines). Moving forward costs
+/// only the bytes passed over, so a whole file costs one pass, where
+/// SourceMgr::getLineAndColumn scans back to the start of the line each time:
+/// quadratic when a long file is one line. The numbering is SourceMgr's (lines
+/// count '\n'; columns restart after '\n' or '\r'), and a location before the
+/// last one asked for is answered by SourceMgr.
+class SourcePositions {
+public:
+  explicit SourcePositions(const llvm::SourceMgr &sourceMgr) : sourceMgr(sourceMgr) {}
+
+  std::pair<unsigned, unsigned> lineAndColumn(llvm::SMLoc loc);
+
+private:
+  const llvm::SourceMgr &sourceMgr;
+  unsigned bufferId = 0;
+  const char *bufferStart = nullptr;
+  size_t offset = 0;        ///< how far the buffer has been scanned
+  unsigned line = 1;        ///< line number at `offset`
+  size_t columnBase = 0;    ///< offset just past the last line break before `offset`
+};
+
 class DiagnosticEngine {
 public:
   /// Errors past this many are counted but not printed.
   static constexpr unsigned DefaultErrorLimit = 50;
+  /// A source line longer than this is shown as a window of this width
+  /// around the caret, so diagnostics on a huge line stay small.
+  static constexpr unsigned MaxShownColumns = 240;
 
   DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
@@ -50,8 +78,13 @@ public:
 private:
   void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
               const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
+  /// Prints a diagnostic whose source line is longer than MaxShownColumns;
+  /// returns false, printing nothing, when the line is short.
+  bool reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                        const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
 
   llvm::SourceMgr &sourceMgr;
+  SourcePositions positions{sourceMgr};
   llvm::raw_ostream &os;
   unsigned errors = 0;
   unsigned warnings = 0;

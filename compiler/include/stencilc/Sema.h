@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "llvm/Support/SMLoc.h"
@@ -22,6 +23,10 @@ namespace stencilc {
 /// The largest radius the language accepts (an implementation limit, so that
 /// no input can ask for unbounded tables or code).
 constexpr int MaxRadius = 32;
+
+/// The most significant digits a number literal may have (an implementation
+/// limit: LLVM's decimal conversion fails on very long ones).
+constexpr size_t MaxSignificantDigits = 1000;
 
 struct CheckedStencil {
   StencilSpec spec;

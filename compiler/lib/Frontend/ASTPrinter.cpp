@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/AST.h"
+#include "stencilc/Diagnostics.h"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ namespace {
 class ASTPrinter {
 public:
   ASTPrinter(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os)
-      : sourceMgr(sourceMgr), os(os) {}
+      : positions(sourceMgr), os(os) {}
 
   void print(const Module &module) {
     for (const StencilDecl &decl : module.stencils) {
@@ -32,7 +33,7 @@ public:
 
 private:
   void line(unsigned depth, const std::string &text, llvm::SMLoc loc) {
-    auto [lineNo, col] = sourceMgr.getLineAndColumn(loc);
+    auto [lineNo, col] = positions.lineAndColumn(loc);
     os << std::string(2 * depth, ' ') << text << " <" << lineNo << ":" << col
        << ">\n";
   }
@@ -151,7 +152,8 @@ private:
     }
   }
 
-  const llvm::SourceMgr &sourceMgr;
+  /// Nodes are printed in file order: one pass finds every line:col.
+  SourcePositions positions;
   llvm::raw_ostream &os;
 };
 

@@ -95,7 +95,8 @@ public:
   StencilChecker(const StencilDecl &decl, DiagnosticEngine &diags)
       : decl(decl), diags(diags) {}
 
-  std::optional<StencilSpec> check(llvm::StringRef fileName);
+  /// `line` is the line of the stencil's name.
+  std::optional<StencilSpec> check(llvm::StringRef fileName, unsigned line);
 
 private:
   // Statements.
@@ -132,6 +133,9 @@ private:
   DiagnosticEngine &diags;
   SeenStatements seen;
   std::map<std::string, LetConstant> lets;
+  /// Where each name is first given a 'let' in the body, for noteIfDefinedLater.
+  llvm::StringMap<SMLoc> letStatements;
+  bool letStatementsIndexed = false;
   std::vector<Identifier> indexNames; ///< of `out`, empty for tables
   bool readsAllowed = false;
   std::string constantContext; ///< what must be constant, when reads are not allowed
@@ -159,31 +163,69 @@ bool StencilChecker::checkFinite(const APFloat &value, SMLoc loc) {
 }
 
 void StencilChecker::noteIfDefinedLater(llvm::StringRef name) {
-  for (const StmtPtr &stmt : decl.body) {
-    if (const auto *let = llvm::dyn_cast<LetStmt>(stmt.get());
-        let && let->getName().name == name) {
-      diags.note(let->getLoc(), fmt::format("'{}' is defined later, here; a 'let' "
-                                            "constant must come before its use",
-                                            std::string_view(name)));
-      return;
+  // Indexed once per stencil: a body of many unknown names stays linear.
+  if (!letStatementsIndexed) {
+    for (const StmtPtr &stmt : decl.body) {
+      if (const auto *let = llvm::dyn_cast<LetStmt>(stmt.get())) {
+        letStatements.try_emplace(let->getName().name, let->getLoc());
+      }
     }
+    letStatementsIndexed = true;
   }
+  if (auto it = letStatements.find(name); it != letStatements.end()) {
+    diags.note(it->second, fmt::format("'{}' is defined later, here; a 'let' "
+                                       "constant must come before its use",
+                                       std::string_view(name)));
+  }
+}
+
+/// A literal as diagnostics quote it: in full unless it is very long.
+std::string quotedNumber(llvm::StringRef text) {
+  constexpr size_t Shown = 40;
+  if (text.size() <= Shown) {
+    return fmt::format("'{}'", std::string_view(text));
+  }
+  return fmt::format("'{}...' ({} characters)", std::string_view(text.take_front(Shown)),
+                     text.size());
+}
+
+/// Significant digits of a decimal literal: from its first non-zero digit to
+/// its last, the point not counted.
+size_t significantDigits(llvm::StringRef text) {
+  llvm::StringRef mantissa = text.take_until([](char c) { return c == 'e' || c == 'E'; });
+  size_t first = mantissa.find_first_of("123456789");
+  if (first == llvm::StringRef::npos) {
+    return 0;
+  }
+  size_t last = mantissa.find_last_of("123456789");
+  llvm::StringRef digits = mantissa.slice(first, last + 1);
+  return digits.size() - digits.count('.');
 }
 
 std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
   LinearValue v;
   v.loc = expr.getLoc();
+  // APFloat overruns a fixed-size buffer (and takes quadratic time) on
+  // decimals of more than about 11,000 significant digits; far below that,
+  // every literal is still folded exactly.
+  if (size_t digits = significantDigits(expr.getText()); digits > MaxSignificantDigits) {
+    diags.error(expr.getLoc(),
+                fmt::format("number {} has {} significant digits; at most {} are "
+                            "supported",
+                            quotedNumber(expr.getText()), digits, MaxSignificantDigits));
+    return std::nullopt;
+  }
   auto status = v.constant.convertFromString(expr.getText(),
                                              APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
-    diags.error(expr.getLoc(), fmt::format("invalid number '{}'",
-                                           std::string_view(expr.getText())));
+    diags.error(expr.getLoc(),
+                fmt::format("invalid number {}", quotedNumber(expr.getText())));
     return std::nullopt;
   }
   if (!v.constant.isFinite()) {
-    diags.error(expr.getLoc(), fmt::format("number '{}' is too large",
-                                           std::string_view(expr.getText())));
+    diags.error(expr.getLoc(),
+                fmt::format("number {} is too large", quotedNumber(expr.getText())));
     return std::nullopt;
   }
   return v;
@@ -1007,12 +1049,12 @@ void StencilChecker::checkDeclarations() {
   }
 }
 
-std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName) {
+std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName,
+                                                 unsigned line) {
   unsigned errorsBefore = diags.errorCount();
   spec.name = decl.name.name;
   spec.sourceFile = fileName.str();
-  spec.sourceLine =
-      diags.getSourceMgr().getLineAndColumn(decl.name.range.Start).first;
+  spec.sourceLine = line;
 
   for (const StmtPtr &stmt : decl.body) {
     switch (stmt->getKind()) {
@@ -1068,7 +1110,10 @@ std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fi
                                         DiagnosticEngine &diags) {
   std::vector<CheckedStencil> result;
   llvm::StringMap<SMLoc> names;
+  // Stencils come in file order: one pass over the file finds all their lines.
+  SourcePositions positions(diags.getSourceMgr());
   for (const StencilDecl &decl : module.stencils) {
+    unsigned line = positions.lineAndColumn(decl.name.range.Start).first;
     auto [it, inserted] = names.try_emplace(decl.name.name, decl.name.range.Start);
     if (!inserted) {
       diags.error(decl.name.range.Start,
@@ -1077,7 +1122,7 @@ std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fi
       continue;
     }
     StencilChecker checker(decl, diags);
-    if (auto spec = checker.check(fileName)) {
+    if (auto spec = checker.check(fileName, line)) {
       result.push_back({std::move(*spec), decl.name.range.Start});
     }
   }
