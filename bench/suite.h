@@ -1,5 +1,5 @@
 // suite.h - the benchmark suite (issue 5) as data: each stencil's shape,
-// radius and coefficients, the same as bench/suite/*.stencil.
+// radius and coefficients, the same as examples/suite/*.stencil.
 #pragma once
 
 #include <memory>

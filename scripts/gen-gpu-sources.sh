@@ -2,7 +2,7 @@
 # Generates CUDA sources for the GPU machine (which has no LLVM, so no
 # stencilc): runs stencilc (with a test's "// STENCILC-FLAGS:" if it has
 # one) on every test/GPU/*.stencil and
-# bench/suite/*.stencil and writes, under OUTDIR (default build-gen/):
+# examples/suite/*.stencil and writes, under OUTDIR (default build-gen/):
 #   test/NAME.cu, test/NAME.h, test/NAME.list.h
 #   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
 #                  backend forced (--backend=tensor / simt), so the benchmark
@@ -64,7 +64,7 @@ generate() { # group input [backend]
 }
 
 for f in "$root"/test/GPU/*.stencil; do [[ -e $f ]] && generate test "$f"; done
-for f in "$root"/bench/suite/*.stencil; do
+for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   generate bench "$f" tensor
   generate bench "$f" simt
