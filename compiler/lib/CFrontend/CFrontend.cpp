@@ -250,9 +250,11 @@ private:
 
 bool translateFile(const TranslateOptions &options,
                    std::vector<TranslatedStencil> &stencils) {
-  // As a compiler driver would be called: flags, then the file. The
-  // resource directory comes first so a user's -resource-dir wins.
-  std::vector<std::string> commandLine = {"stencilc-cfront", "-fsyntax-only"};
+  // As a compiler driver would be called: flags, then the file. Our flags
+  // come first so the user's win. -Wunknown-pragmas catches a misspelt
+  // `#pragma stencl`, which would otherwise leave its nest silently alone.
+  std::vector<std::string> commandLine = {"stencilc-cfront", "-fsyntax-only",
+                                          "-Wunknown-pragmas"};
   if (!options.resourceDir.empty()) {
     commandLine.push_back("-resource-dir=" + options.resourceDir);
   }
