@@ -1,0 +1,592 @@
+//===- LinearForm.cpp - The update as a linear form in the input ----------===//
+//
+// The right-hand side of the update becomes offset -> coefficient. Constants
+// fold the way C computes them: each operation in the type Clang gave it
+// (integer division truncates, float stays float), so a coefficient is
+// exactly the value the C program multiplies by. Terms of the linear form
+// carry that value as a double.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Type.h"
+
+#include "CDiagnostics.h"
+#include "NestRecogniser.h"
+
+namespace stencilc::cfront::detail {
+
+using namespace clang;
+
+// --- The right-hand side ------------------------------------------------------------
+
+std::optional<CValue> NestRecogniser::foldQuietly(const Expr *expr) {
+  bool wasQuiet = quiet;
+  quiet = true;
+  std::optional<Form> form = analyse(expr);
+  quiet = wasQuiet;
+  if (form && form->isConstant()) {
+    return form->constant;
+  }
+  return std::nullopt;
+}
+
+/// Converts a constant to `to` as a C cast does.
+std::optional<CValue> NestRecogniser::convert(const CValue &value, QualType to,
+                                              SourceLocation loc) {
+  CValue result;
+  if (to->isRealFloatingType()) {
+    result.isFloat = true;
+    const llvm::fltSemantics &semantics = context.getFloatTypeSemantics(to);
+    if (value.isFloat) {
+      result.real = value.real;
+      bool losesInfo = false;
+      result.real.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    } else {
+      result.real = llvm::APFloat(semantics);
+      result.real.convertFromAPInt(value.integer, value.integer.isSigned(),
+                                   llvm::APFloat::rmNearestTiesToEven);
+    }
+    if (!result.real.isFinite()) {
+      if (!quiet) {
+        reportError(diags, loc, "constant arithmetic overflows");
+      }
+      return std::nullopt;
+    }
+    return result;
+  }
+  if (to->isBooleanType()) {
+    bool nonZero = value.isFloat ? !value.real.isZero() : !value.integer.isZero();
+    result.integer = llvm::APSInt(llvm::APInt(context.getIntWidth(to), nonZero), true);
+    return result;
+  }
+  if (to->isIntegralOrEnumerationType()) {
+    unsigned width = context.getIntWidth(to);
+    bool isUnsigned = !to->isSignedIntegerOrEnumerationType();
+    if (value.isFloat) {
+      result.integer = llvm::APSInt(width, isUnsigned);
+      bool exact = false;
+      if (value.real.convertToInteger(result.integer, llvm::APFloat::rmTowardZero, &exact) &
+          llvm::APFloat::opInvalidOp) {
+        if (!quiet) {
+          reportError(diags, loc, "constant arithmetic overflows");
+        }
+        return std::nullopt;
+      }
+    } else {
+      result.integer = llvm::APSInt(value.integer.extOrTrunc(width), isUnsigned);
+    }
+    return result;
+  }
+  if (!quiet) {
+    reportError(diags, loc, "a coefficient must have an arithmetic type, not '%0'")
+        << to.getAsString();
+  }
+  return std::nullopt;
+}
+
+/// One of + - * / on two constants of the same type, as C computes it.
+std::optional<CValue> NestRecogniser::arithmetic(BinaryOperatorKind op, const CValue &lhs,
+                                                 const CValue &rhs, SourceLocation loc) {
+  CValue result = lhs;
+  if (lhs.isFloat) {
+    llvm::APFloat::opStatus status = llvm::APFloat::opOK;
+    constexpr auto round = llvm::APFloat::rmNearestTiesToEven;
+    llvm::APFloat right = rhs.real;
+    if (!rhs.isFloat) { // cannot happen after Clang's conversions; be safe
+      right = llvm::APFloat(lhs.real.getSemantics());
+      right.convertFromAPInt(rhs.integer, rhs.integer.isSigned(), round);
+    }
+    if (op == BO_Div && right.isZero()) {
+      if (!quiet) {
+        reportError(diags, loc, "division by zero");
+      }
+      return std::nullopt;
+    }
+    switch (op) {
+    case BO_Add:
+      status = result.real.add(right, round);
+      break;
+    case BO_Sub:
+      status = result.real.subtract(right, round);
+      break;
+    case BO_Mul:
+      status = result.real.multiply(right, round);
+      break;
+    default:
+      status = result.real.divide(right, round);
+      break;
+    }
+    if ((status & llvm::APFloat::opOverflow) || !result.real.isFinite()) {
+      if (!quiet) {
+        reportError(diags, loc, "constant arithmetic overflows");
+      }
+      return std::nullopt;
+    }
+    return result;
+  }
+  llvm::APSInt right = rhs.integer;
+  if (right.getBitWidth() != lhs.integer.getBitWidth()) {
+    right = right.extOrTrunc(lhs.integer.getBitWidth());
+  }
+  bool overflow = false;
+  bool isSigned = lhs.integer.isSigned();
+  if (op == BO_Div && right.isZero()) {
+    if (!quiet) {
+      reportError(diags, loc, "division by zero");
+    }
+    return std::nullopt;
+  }
+  llvm::APInt value;
+  switch (op) {
+  case BO_Add:
+    value = isSigned ? lhs.integer.sadd_ov(right, overflow) : lhs.integer + right;
+    break;
+  case BO_Sub:
+    value = isSigned ? lhs.integer.ssub_ov(right, overflow) : lhs.integer - right;
+    break;
+  case BO_Mul:
+    value = isSigned ? lhs.integer.smul_ov(right, overflow) : lhs.integer * right;
+    break;
+  default:
+    value = isSigned ? lhs.integer.sdiv_ov(right, overflow) : lhs.integer.udiv(right);
+    break;
+  }
+  if (overflow) {
+    if (!quiet) {
+      reportError(diags, loc, "constant arithmetic overflows");
+    }
+    return std::nullopt;
+  }
+  result.integer = llvm::APSInt(value, !isSigned);
+  return result;
+}
+
+void NestRecogniser::reportTermWithoutRead(const Expr *term) {
+  if (quiet) {
+    return;
+  }
+  std::string name = input ? input->getName().str() : std::string("the input");
+  reportError(diags, term->getBeginLoc(),
+              "this term does not read '%0'; every term must be a coefficient times a "
+              "read of '%0'")
+      << name << term->getSourceRange();
+}
+
+/// expr ::= literal | constant-name | read | '(' expr ')' | ('-'|'+') expr
+///        | expr ('+'|'-'|'*'|'/') expr | cast | any other constant Clang folds
+std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
+  if (const auto *paren = dyn_cast<ParenExpr>(expr)) {
+    return analyse(paren->getSubExpr());
+  }
+  if (const auto *full = dyn_cast<FullExpr>(expr)) {
+    return analyse(full->getSubExpr());
+  }
+  if (const auto *temporary = dyn_cast<MaterializeTemporaryExpr>(expr)) {
+    return analyse(temporary->getSubExpr());
+  }
+  if (const auto *cast = dyn_cast<CastExpr>(expr)) {
+    std::optional<Form> inner = analyse(cast->getSubExpr());
+    if (!inner) {
+      return std::nullopt;
+    }
+    switch (cast->getCastKind()) {
+    case CK_NoOp:
+    case CK_LValueToRValue:
+      return inner;
+    case CK_IntegralCast:
+    case CK_IntegralToFloating:
+    case CK_FloatingCast:
+    case CK_FloatingToIntegral:
+    case CK_IntegralToBoolean:
+    case CK_FloatingToBoolean:
+      if (!inner->isConstant()) {
+        if (cast->getCastKind() == CK_FloatingCast) {
+          return inner; // float <-> double around a read: the precision decides
+        }
+        break;
+      }
+      if (std::optional<CValue> value =
+              convert(*inner->constant, cast->getType(), cast->getBeginLoc())) {
+        Form form;
+        form.constant = value;
+        return form;
+      }
+      return std::nullopt;
+    default:
+      break;
+    }
+    if (!quiet) {
+      reportError(diags, cast->getBeginLoc(),
+                  "unsupported conversion in a stencil update: '%0'")
+          << text(cast) << cast->getSourceRange();
+    }
+    return std::nullopt;
+  }
+  if (const auto *literal = dyn_cast<FloatingLiteral>(expr)) {
+    Form form;
+    form.constant = CValue{true, llvm::APSInt(), literal->getValue()};
+    return form;
+  }
+  if (const auto *literal = dyn_cast<IntegerLiteral>(expr)) {
+    Form form;
+    form.constant = CValue{false,
+                           llvm::APSInt(literal->getValue(),
+                                        !literal->getType()->isSignedIntegerType()),
+                           llvm::APFloat(0.0)};
+    return form;
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
+    return analyseName(ref);
+  }
+  if (const auto *read = dyn_cast<ArraySubscriptExpr>(expr)) {
+    if (std::optional<CValue> element = constantElement(read)) {
+      Form form;
+      form.constant = element;
+      return form;
+    }
+    return analyseRead(read);
+  }
+  if (const auto *unary = dyn_cast<UnaryOperator>(expr)) {
+    if (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus) {
+      std::optional<Form> inner = analyse(unary->getSubExpr());
+      if (!inner || unary->getOpcode() == UO_Plus) {
+        return inner;
+      }
+      if (inner->isConstant()) {
+        if (inner->constant->isFloat) {
+          inner->constant->real.changeSign();
+        } else {
+          inner->constant->integer = -inner->constant->integer;
+        }
+      } else {
+        for (auto &[offset, coefficient] : inner->terms) {
+          coefficient = -coefficient;
+        }
+      }
+      return inner;
+    }
+  }
+  if (const auto *binary = dyn_cast<BinaryOperator>(expr)) {
+    BinaryOperatorKind opcode = binary->getOpcode();
+    if (opcode == BO_Add || opcode == BO_Sub || opcode == BO_Mul || opcode == BO_Div) {
+      return analyseBinary(binary);
+    }
+  }
+  // Constants Clang itself can fold: sizeof, constexpr function calls, ...
+  Expr::EvalResult result;
+  if (!expr->isValueDependent() && expr->EvaluateAsRValue(result, context) &&
+      !result.HasSideEffects) {
+    if (result.Val.isInt()) {
+      Form form;
+      form.constant = CValue{false, result.Val.getInt(), llvm::APFloat(0.0)};
+      return form;
+    }
+    if (result.Val.isFloat()) {
+      Form form;
+      form.constant = CValue{true, llvm::APSInt(), result.Val.getFloat()};
+      return form;
+    }
+  }
+  if (!quiet) {
+    if (const auto *call = dyn_cast<CallExpr>(expr)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      reportError(diags, call->getBeginLoc(),
+                  "call to '%0' in a stencil update: the right-hand side must be "
+                  "linear in the input, a sum of constant coefficients times reads")
+          << (callee ? callee->getNameAsString() : text(call->getCallee()))
+          << call->getSourceRange();
+    } else {
+      reportError(diags, expr->getBeginLoc(),
+                  "unsupported expression in a stencil update: '%0'; the right-hand "
+                  "side must be a sum of constant coefficients times reads of one array")
+          << text(expr) << expr->getSourceRange();
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {
+  const ValueDecl *decl = ref->getDecl();
+  if (const auto *enumerator = dyn_cast<EnumConstantDecl>(decl)) {
+    Form form;
+    form.constant = CValue{false, enumerator->getInitVal(), llvm::APFloat(0.0)};
+    return form;
+  }
+  const auto *var = dyn_cast<VarDecl>(decl);
+  if (var && loopOf(var)) {
+    if (!quiet) {
+      reportError(diags, ref->getLocation(),
+                  "the loop variable '%0' cannot be used as a value; coefficients must "
+                  "be constants")
+          << var->getName();
+    }
+    return std::nullopt;
+  }
+  QualType type = var ? var->getType() : QualType();
+  const Expr *init = var ? var->getAnyInitializer() : nullptr;
+  bool isConstant = var && type.isConstQualified() && !type.isVolatileQualified() &&
+                    !type->isArrayType() && !type->isPointerType();
+  if (isConstant && init && !init->isValueDependent() && !foldingVars.count(var)) {
+    foldingVars.insert(var);
+    std::optional<CValue> value = foldQuietly(init);
+    foldingVars.erase(var);
+    if (value) {
+      Form form;
+      form.constant = value;
+      return form;
+    }
+    if (!quiet) {
+      reportError(diags, ref->getLocation(),
+                  "'%0' is not a constant: its initialiser is not a constant expression")
+          << var->getName();
+      reportNote(diags, init->getBeginLoc(), "'%0' is initialised here")
+          << var->getName() << init->getSourceRange();
+    }
+    return std::nullopt;
+  }
+  if (!quiet) {
+    reportError(diags, ref->getLocation(),
+                "'%0' is not a constant; coefficients may use literals, const or "
+                "constexpr variables with constant initialisers, and #define constants")
+        << ref->getNameInfo().getAsString();
+    if (var && !type->isArrayType() && !type->isPointerType()) {
+      reportNote(diags, var->getLocation(), "'%0' is declared here") << var->getName();
+    }
+  }
+  return std::nullopt;
+}
+
+/// An element of a const array with a constant initialiser at constant
+/// indices (`static const double w[3] = {0.25, 0.5, 0.25};` ... `w[1]`), as
+/// its initialiser gives it; elements the initialiser leaves out are zero.
+/// Null, without a diagnostic, for anything else.
+std::optional<CValue> NestRecogniser::constantElement(const ArraySubscriptExpr *read) {
+  std::vector<const Expr *> indices;
+  const auto *ref = dyn_cast<DeclRefExpr>(splitSubscripts(read, indices));
+  const auto *table = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!table || table == output || table == input || !table->getType()->isArrayType() ||
+      !table->getType().isConstant(context) || table->getType().isVolatileQualified()) {
+    return std::nullopt;
+  }
+  const Expr *init = table->getAnyInitializer();
+  for (const Expr *index : indices) {
+    std::optional<CValue> position = foldQuietly(index);
+    const auto *list = init ? dyn_cast<InitListExpr>(init->IgnoreParenImpCasts()) : nullptr;
+    if (!position || position->isFloat || !list) {
+      return std::nullopt;
+    }
+    int64_t at = position->integer.getSExtValue();
+    if (at < 0) {
+      return std::nullopt;
+    }
+    init = static_cast<uint64_t>(at) < list->getNumInits() ? list->getInit(at) : nullptr;
+    if (init && isa<ImplicitValueInitExpr>(init)) {
+      init = nullptr;
+    }
+  }
+  if (!init) { // zero-initialised
+    CValue zero;
+    zero.integer = llvm::APSInt::get(0);
+    return convert(zero, read->getType(), read->getBeginLoc());
+  }
+  std::optional<CValue> value = foldQuietly(init);
+  if (!value) {
+    return std::nullopt;
+  }
+  return convert(*value, read->getType(), read->getBeginLoc());
+}
+
+std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
+  BinaryOperatorKind opcode = op->getOpcode();
+  // Both sides first, so one run reports the errors of both.
+  std::optional<Form> lhs = analyse(op->getLHS());
+  std::optional<Form> rhs = analyse(op->getRHS());
+  if (!lhs || !rhs) {
+    return std::nullopt;
+  }
+  Form result;
+  if (lhs->isConstant() && rhs->isConstant()) {
+    result.constant = arithmetic(opcode, *lhs->constant, *rhs->constant, op->getOperatorLoc());
+    if (!result.constant) {
+      return std::nullopt;
+    }
+    return result;
+  }
+  switch (opcode) {
+  case BO_Add:
+  case BO_Sub: {
+    if (lhs->isConstant() || rhs->isConstant()) {
+      reportTermWithoutRead(lhs->isConstant() ? op->getLHS() : op->getRHS());
+      return std::nullopt;
+    }
+    result.terms = lhs->terms;
+    double sign = opcode == BO_Add ? 1.0 : -1.0;
+    for (const auto &[offset, coefficient] : rhs->terms) {
+      result.terms[offset] += sign * coefficient;
+    }
+    return result;
+  }
+  case BO_Mul: {
+    if (!lhs->isConstant() && !rhs->isConstant()) {
+      if (!quiet) {
+        reportError(diags, op->getOperatorLoc(), "a product of two reads of '%0' is not linear")
+            << input->getName() << op->getSourceRange();
+      }
+      return std::nullopt;
+    }
+    const Form &scale = lhs->isConstant() ? *lhs : *rhs;
+    result.terms = lhs->isConstant() ? rhs->terms : lhs->terms;
+    double factor = scale.constant->toDouble();
+    for (auto &[offset, coefficient] : result.terms) {
+      coefficient *= factor;
+    }
+    return result;
+  }
+  default: { // BO_Div
+    if (!rhs->isConstant()) {
+      if (!quiet) {
+        reportError(diags, op->getOperatorLoc(), "division by a read of '%0' is not linear")
+            << input->getName() << op->getSourceRange();
+      }
+      return std::nullopt;
+    }
+    double divisor = rhs->constant->toDouble();
+    if (divisor == 0.0) {
+      if (!quiet) {
+        reportError(diags, op->getOperatorLoc(), "division by zero");
+      }
+      return std::nullopt;
+    }
+    result.terms = lhs->terms;
+    for (auto &[offset, coefficient] : result.terms) {
+      coefficient /= divisor;
+    }
+    return result;
+  }
+  }
+}
+
+/// read ::= array ('[' var (('+'|'-') constant)? ']')+ in the write's order
+std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) {
+  std::vector<const Expr *> indices;
+  const Expr *base = splitSubscripts(read, indices);
+  if (quiet) {
+    return std::nullopt; // a read is never a constant
+  }
+  const VarDecl *array = arrayOf(base, "array read");
+  if (!array) {
+    return std::nullopt;
+  }
+  if (array == output) {
+    reportError(diags, base->getBeginLoc(),
+                "the update reads '%0', the array it writes; a stencil writes a "
+                "different array from the one it reads")
+        << array->getName() << read->getSourceRange();
+    reportNote(diags, assignment->getLHS()->getBeginLoc(), "'%0' is written here")
+        << array->getName();
+    return std::nullopt;
+  }
+  if (input && array != input) {
+    reportError(diags, base->getBeginLoc(),
+                "the update reads two arrays, '%0' and '%1'; a stencil reads one input "
+                "array")
+        << input->getName() << array->getName() << read->getSourceRange();
+    reportNote(diags, firstInputRead->getBeginLoc(), "'%0' is read here")
+        << input->getName();
+    return std::nullopt;
+  }
+  if (indices.size() != loops.size()) {
+    reportError(diags, base->getBeginLoc(),
+                "'%0' is read with %1 indices, but the loop nest has %2 loops")
+        << array->getName() << str(indices.size()) << str(loops.size())
+        << read->getSourceRange();
+    return std::nullopt;
+  }
+  if (!input) {
+    input = array;
+    firstInputRead = read;
+    if (!arrayExtents(array, base->getBeginLoc(), inputElement)) {
+      return std::nullopt;
+    }
+  }
+  Offset offset;
+  bool ok = true;
+  for (unsigned axis = 0; axis < indices.size(); ++axis) {
+    std::optional<IndexForm> index = analyseIndex(indices[axis], axis, array->getName().str());
+    if (!index) {
+      ok = false;
+      continue;
+    }
+    if (std::abs(index->offset) > MaxRadius) {
+      reportError(diags, indices[axis]->getBeginLoc(),
+                  "offset %0 is larger than the largest supported radius, %1")
+          << str(index->offset) << str(MaxRadius) << indices[axis]->getSourceRange();
+      ok = false;
+      continue;
+    }
+    offset.d[axis] = static_cast<int>(index->offset);
+  }
+  if (!ok) {
+    return std::nullopt;
+  }
+  readAt.emplace(offset, read);
+  Form form;
+  form.terms[offset] = 1.0;
+  return form;
+}
+
+/// index ::= var | var ('+'|'-') constant | constant '+' var
+std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigned axis,
+                                                      const std::string &array) {
+  const Expr *bare = index->IgnoreParenImpCasts();
+  const VarDecl *want = axisVars[axis];
+  auto notAffine = [&]() -> std::optional<IndexForm> {
+    reportError(diags, bare->getBeginLoc(),
+                "index %0 of '%1' must be '%2' plus or minus a constant integer")
+        << str(axis + 1) << array << want->getName() << bare->getSourceRange();
+    return std::nullopt;
+  };
+  if (const auto *ref = dyn_cast<DeclRefExpr>(bare)) {
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && loopOf(var)) {
+      if (var != want) {
+        reportError(diags, ref->getLocation(),
+                    "indices of '%0' must be in the order of the write to '%1': found "
+                    "'%2' where '%3' belongs")
+            << array << output->getName() << var->getName() << want->getName();
+        return std::nullopt;
+      }
+      return IndexForm{var, 0};
+    }
+  }
+  const auto *binary = dyn_cast<BinaryOperator>(bare);
+  if (binary && (binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub)) {
+    // One side holds the loop variable, the other must fold to an integer.
+    bool varOnLeft = mentionsLoopVariable(binary->getLHS());
+    bool varOnRight = mentionsLoopVariable(binary->getRHS());
+    if (varOnLeft == varOnRight || (varOnRight && binary->getOpcode() == BO_Sub)) {
+      return notAffine();
+    }
+    const Expr *varSide = varOnLeft ? binary->getLHS() : binary->getRHS();
+    const Expr *constSide = varOnLeft ? binary->getRHS() : binary->getLHS();
+    std::optional<IndexForm> inner = analyseIndex(varSide, axis, array);
+    if (!inner) {
+      return std::nullopt;
+    }
+    std::optional<CValue> constant = foldQuietly(constSide);
+    if (!constant || constant->isFloat) {
+      const Expr *shown = constSide->IgnoreParenImpCasts();
+      reportError(diags, shown->getBeginLoc(), "offset must be a constant integer, found '%0'")
+          << text(shown) << shown->getSourceRange();
+      return std::nullopt;
+    }
+    int64_t value = constant->integer.isSigned() ? constant->integer.getSExtValue()
+                                                 : static_cast<int64_t>(constant->integer.getZExtValue());
+    inner->offset += binary->getOpcode() == BO_Add ? value : -value;
+    return inner;
+  }
+  return notAffine();
+}
+
+} // namespace stencilc::cfront::detail

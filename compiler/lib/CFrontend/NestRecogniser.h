@@ -1,0 +1,166 @@
+//===- NestRecogniser.h - The state of recognising one nest ----*- C++ -*-===//
+//
+// Internal to the C front end: the recogniser of one `#pragma stencil` nest,
+// shared by LoopNest.cpp (the loops, the write, the bounds) and
+// LinearForm.cpp (constant folding and the linear form of the update).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
+
+#include "LoopNest.h"
+
+namespace stencilc::cfront::detail {
+
+/// Offsets beyond this are rejected as the .stencil language rejects them.
+constexpr int MaxRadius = 32;
+
+/// `for (var = lower; var < upper; ++var)`, or `var <= upper` when inclusive.
+struct Loop {
+  const clang::ForStmt *stmt = nullptr;
+  const clang::VarDecl *var = nullptr;
+  const clang::Expr *lower = nullptr;
+  const clang::Expr *upper = nullptr;
+  const clang::Expr *condition = nullptr;
+  bool inclusive = false;
+};
+
+/// A constant as C computes it: an integer, or a floating value in the
+/// format of its type.
+struct CValue {
+  bool isFloat = false;
+  llvm::APSInt integer;
+  llvm::APFloat real{0.0};
+
+  double toDouble() const {
+    if (!isFloat) {
+      return integer.isSigned() ? static_cast<double>(integer.getSExtValue())
+                                : static_cast<double>(integer.getZExtValue());
+    }
+    llvm::APFloat value = real;
+    bool losesInfo = false;
+    value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    return value.convertToDouble();
+  }
+};
+
+/// What a subexpression of the update is: a constant, or a linear form in
+/// the reads of the input array.
+struct Form {
+  std::optional<CValue> constant;
+  /// Offset -> coefficient; meaningful when `constant` is empty.
+  std::map<Offset, double> terms;
+
+  bool isConstant() const { return constant.has_value(); }
+};
+
+/// The extent of an array along one axis, as far as its type tells.
+struct Extent {
+  enum Kind { Unknown, Constant, Variable } kind = Unknown;
+  int64_t value = 0;
+  /// For a VLA whose size is a plain variable (`double a[n][m]`).
+  const clang::ValueDecl *decl = nullptr;
+};
+
+/// An index of a read: `var + offset`, or a constant when var is null.
+struct IndexForm {
+  const clang::VarDecl *var = nullptr;
+  int64_t offset = 0;
+};
+
+inline std::string str(int64_t value) { return std::to_string(value); }
+
+/// Splits `a[e0][e1]...` into the base and the indices, outermost first.
+const clang::Expr *splitSubscripts(const clang::Expr *expr,
+                                   std::vector<const clang::Expr *> &indices);
+
+/// Recognises one marked nest; run() reports every problem it finds.
+class NestRecogniser {
+public:
+  NestRecogniser(const MarkedNest &nest, clang::ASTContext &context)
+      : nest(nest), context(context), diags(context.getDiagnostics()),
+        sourceManager(context.getSourceManager()) {}
+
+  std::optional<TranslatedStencil> run();
+
+private:
+  // --- The loops -----------------------------------------------------------
+  bool collectLoops();
+  bool recogniseLoop(const clang::ForStmt *loop, Loop &result);
+  bool isLoopStep(const clang::Expr *step, const clang::VarDecl *var);
+  const Loop *loopOf(const clang::VarDecl *var) const;
+
+  // --- The write ------------------------------------------------------------
+  bool recogniseWrite(const clang::Expr *target);
+  const clang::VarDecl *arrayOf(const clang::Expr *base, const char *role);
+  std::optional<std::vector<Extent>> arrayExtents(const clang::VarDecl *array,
+                                                  clang::SourceLocation useLoc,
+                                                  clang::QualType &elementType);
+
+  // --- The right-hand side ----------------------------------------------------
+  std::optional<Form> analyse(const clang::Expr *expr);
+  std::optional<Form> analyseRead(const clang::ArraySubscriptExpr *read);
+  std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
+  std::optional<Form> analyseName(const clang::DeclRefExpr *ref);
+  std::optional<CValue> constantElement(const clang::ArraySubscriptExpr *read);
+  std::optional<IndexForm> analyseIndex(const clang::Expr *index, unsigned axis,
+                                        const std::string &array);
+  std::optional<CValue> foldQuietly(const clang::Expr *expr);
+  std::optional<CValue> convert(const CValue &value, clang::QualType to, clang::SourceLocation loc);
+  std::optional<CValue> arithmetic(clang::BinaryOperatorKind op, const CValue &lhs,
+                                   const CValue &rhs, clang::SourceLocation loc);
+  void reportTermWithoutRead(const clang::Expr *term);
+
+  // --- The bounds -------------------------------------------------------------
+  bool checkBounds(const TranslatedStencil &stencil);
+  bool checkLoopBounds(const Loop &loop, unsigned axis, const TranslatedStencil &stencil);
+  std::pair<const clang::Expr *, int64_t> splitBound(const clang::Expr *bound);
+  bool mentionsLoopVariable(const clang::Stmt *stmt) const;
+  void noteRadius(const TranslatedStencil &stencil);
+
+  std::string text(const clang::Stmt *stmt) const {
+    return clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(stmt->getSourceRange()),
+                                sourceManager, context.getLangOpts())
+        .str();
+  }
+
+  const MarkedNest &nest;
+  clang::ASTContext &context;
+  clang::DiagnosticsEngine &diags;
+  clang::SourceManager &sourceManager;
+
+  /// Reporting is off while folding loop bounds and trying alternatives.
+  bool quiet = false;
+
+  std::vector<Loop> loops; ///< outermost first
+  const clang::BinaryOperator *assignment = nullptr;
+
+  const clang::VarDecl *output = nullptr;
+  std::vector<const clang::VarDecl *> axisVars; ///< the loop variable of each axis of the write
+  std::vector<Extent> outputExtents;
+  clang::QualType outputElement;
+
+  const clang::VarDecl *input = nullptr;
+  const clang::Expr *firstInputRead = nullptr;
+  clang::QualType inputElement;
+  /// The first read at each offset, for notes.
+  std::map<Offset, const clang::Expr *> readAt;
+  std::set<const clang::VarDecl *> foldingVars;
+  bool radiusNoted = false;
+};
+
+} // namespace stencilc::cfront::detail
