@@ -259,7 +259,10 @@ std::optional<LinearValue> StencilChecker::evalName(const NameExpr &expr) {
 
 std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr,
                                                         unsigned depth) {
-  if (depth > Parser::MaxNesting) {
+  // Only operators nest: a leaf just past the limit (the right side of the
+  // deepest operator) must not report the same problem a second time.
+  if (depth > Parser::MaxNesting &&
+      (expr.getKind() == Expr::Kind::Unary || expr.getKind() == Expr::Kind::Binary)) {
     diags.error(expr.getLoc(), "index expression is too complex");
     return std::nullopt;
   }
