@@ -208,22 +208,7 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   }
   w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement));
   w.line();
-  const StencilSpec &spec = plan.spec;
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    w.fillWith(section("read_fixed"));
-    break;
-  case BoundaryKind::Constant:
-    w.fillWith(section("read_constant"),
-               fmt::arg("value_text", formatExact(spec.boundaryValue)),
-               fmt::arg("value_literal",
-                        numberLiteral(roundToStorage(spec.boundaryValue, p),
-                                      tablesAreFloat(p))));
-    break;
-  case BoundaryKind::Periodic:
-    w.fillWith(section("read_periodic"));
-    break;
-  }
+  writeBoundaryRead(w, plan.spec, KernelTemplate);
   w.line();
 }
 

@@ -30,6 +30,12 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
 /// entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
+/// The boundary rule of `spec` as the `read_fixed`, `read_constant` or
+/// `read_periodic` section of `kernelTemplate`; every backend's template has
+/// the three, filled with the same holes.
+void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec,
+                       std::string_view kernelTemplate);
+
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 

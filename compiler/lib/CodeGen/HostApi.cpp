@@ -67,4 +67,24 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
              fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
 }
 
+void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec,
+                       std::string_view kernelTemplate) {
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    w.fillWith(templateSection(kernelTemplate, "read_fixed"));
+    return;
+  case BoundaryKind::Constant:
+    // V is rounded to the element type, as a read of the grid would be.
+    w.fillWith(templateSection(kernelTemplate, "read_constant"),
+               fmt::arg("value_text", formatExact(spec.boundaryValue)),
+               fmt::arg("value_literal",
+                        numberLiteral(roundToStorage(spec.boundaryValue, spec.precision),
+                                      spec.precision != Precision::FP64)));
+    return;
+  case BoundaryKind::Periodic:
+    w.fillWith(templateSection(kernelTemplate, "read_periodic"));
+    return;
+  }
+}
+
 } // namespace stencilc

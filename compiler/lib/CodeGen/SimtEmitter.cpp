@@ -69,20 +69,7 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
              fmt::arg("to_element", toElement),
              fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"));
   w.line();
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    w.fillWith(section("read_fixed"));
-    break;
-  case BoundaryKind::Constant:
-    w.fillWith(section("read_constant"),
-               fmt::arg("value_text", formatExact(spec.boundaryValue)),
-               fmt::arg("value_literal", numberLiteral(roundToStorage(spec.boundaryValue, p),
-                                                       p != Precision::FP64)));
-    break;
-  case BoundaryKind::Periodic:
-    w.fillWith(section("read_periodic"));
-    break;
-  }
+  writeBoundaryRead(w, spec, KernelTemplate);
   w.line();
   w.fillWith(section("fetch_group"));
   w.line();
