@@ -913,7 +913,6 @@ void StencilChecker::checkWeights(const WeightsStmt &stmt) {
     return;
   }
   Offset position;
-  std::map<Offset, Read> collected;
   if (!checkTableList(table, 0, depth, width, position)) {
     coefficients.clear();
     return;
