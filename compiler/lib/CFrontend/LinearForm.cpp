@@ -11,6 +11,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include "CDiagnostics.h"
 #include "NestRecogniser.h"
@@ -79,11 +80,9 @@ std::optional<CValue> NestRecogniser::convert(const CValue &value, QualType to,
     }
     return result;
   }
-  if (!quiet) {
-    reportError(diags, loc, "a coefficient must have an arithmetic type, not '%0'")
-        << to.getAsString();
-  }
-  return std::nullopt;
+  // Callers convert only to the arithmetic types of C's casts and of
+  // constant tables (constantElement checks the element type first).
+  llvm_unreachable("convert: not an arithmetic type");
 }
 
 /// One of + - * / on two constants of the same type, as C computes it.
@@ -241,12 +240,16 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
     return analyseName(ref);
   }
   if (const auto *read = dyn_cast<ArraySubscriptExpr>(expr)) {
-    if (std::optional<CValue> element = constantElement(read)) {
-      Form form;
-      form.constant = element;
-      return form;
+    std::optional<CValue> element;
+    if (!constantElement(read, element)) {
+      return analyseRead(read);
     }
-    return analyseRead(read);
+    if (!element) {
+      return std::nullopt; // a table element that is no coefficient: reported
+    }
+    Form form;
+    form.constant = element;
+    return form;
   }
   if (const auto *unary = dyn_cast<UnaryOperator>(expr)) {
     if (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus) {
@@ -361,41 +364,50 @@ std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {
 /// An element of a const array with a constant initialiser at constant
 /// indices (`static const double w[3] = {0.25, 0.5, 0.25};` ... `w[1]`), as
 /// its initialiser gives it; elements the initialiser leaves out are zero.
-/// Null, without a diagnostic, for anything else.
-std::optional<CValue> NestRecogniser::constantElement(const ArraySubscriptExpr *read) {
+/// False, without a diagnostic, when `read` is no such element; true with
+/// `value` empty when it is one but cannot be a coefficient (reported).
+bool NestRecogniser::constantElement(const ArraySubscriptExpr *read,
+                                     std::optional<CValue> &value) {
   std::vector<const Expr *> indices;
   const auto *ref = dyn_cast<DeclRefExpr>(splitSubscripts(read, indices));
   const auto *table = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
   if (!table || table == output || table == input || !table->getType()->isArrayType() ||
       !table->getType().isConstant(context) || table->getType().isVolatileQualified()) {
-    return std::nullopt;
+    return false;
   }
   const Expr *init = table->getAnyInitializer();
   for (const Expr *index : indices) {
     std::optional<CValue> position = foldQuietly(index);
     const auto *list = init ? dyn_cast<InitListExpr>(init->IgnoreParenImpCasts()) : nullptr;
     if (!position || position->isFloat || !list) {
-      return std::nullopt;
+      return false;
     }
     int64_t at = position->integer.getSExtValue();
     if (at < 0) {
-      return std::nullopt;
+      return false;
     }
     init = static_cast<uint64_t>(at) < list->getNumInits() ? list->getInit(at) : nullptr;
     if (init && isa<ImplicitValueInitExpr>(init)) {
       init = nullptr;
     }
   }
+  QualType type = read->getType();
+  if (!type->isRealFloatingType() && !type->isIntegralOrEnumerationType()) {
+    if (!quiet) {
+      reportError(diags, read->getBeginLoc(), "a coefficient must have an arithmetic type, not '%0'")
+          << type.getAsString() << read->getSourceRange();
+    }
+    return true;
+  }
+  std::optional<CValue> element;
   if (!init) { // zero-initialised
-    CValue zero;
-    zero.integer = llvm::APSInt::get(0);
-    return convert(zero, read->getType(), read->getBeginLoc());
+    element.emplace();
+    element->integer = llvm::APSInt::get(0);
+  } else if (!(element = foldQuietly(init))) {
+    return false;
   }
-  std::optional<CValue> value = foldQuietly(init);
-  if (!value) {
-    return std::nullopt;
-  }
-  return convert(*value, read->getType(), read->getBeginLoc());
+  value = convert(*element, type, read->getBeginLoc());
+  return true;
 }
 
 std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {

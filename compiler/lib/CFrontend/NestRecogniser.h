@@ -116,7 +116,7 @@ private:
   std::optional<Form> analyseRead(const clang::ArraySubscriptExpr *read);
   std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
   std::optional<Form> analyseName(const clang::DeclRefExpr *ref);
-  std::optional<CValue> constantElement(const clang::ArraySubscriptExpr *read);
+  bool constantElement(const clang::ArraySubscriptExpr *read, std::optional<CValue> &value);
   std::optional<IndexForm> analyseIndex(const clang::Expr *index, unsigned axis,
                                         const std::string &array);
   std::optional<CValue> foldQuietly(const clang::Expr *expr);
