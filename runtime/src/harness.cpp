@@ -68,6 +68,23 @@ std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info) {
   return sizes;
 }
 
+std::vector<Extents> sanitizerSizes(const stencilc_stencil_info &info) {
+  const int ring = 2 * info.radius;
+  int odd[3];
+  for (int a = 0; a < info.dims; ++a) {
+    const int tile = std::max(1, info.tile[a]);
+    odd[a] = ring + tile + tile / 2 + 1;
+  }
+  switch (info.dims) {
+  case 1:
+    return {Extents::of1D(odd[0]), Extents::of1D(ring + 3)};
+  case 2:
+    return {Extents::of2D(odd[0], odd[1]), Extents::of2D(ring + 1, ring + 3)};
+  default:
+    return {Extents::of3D(odd[0], odd[1], odd[2]), Extents::of3D(ring + 1, ring + 2, ring + 3)};
+  }
+}
+
 namespace {
 
 struct CaseReport {
@@ -168,14 +185,16 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
   CaseReport report{s};
   cudaStream_t stream;
   STENCILC_CHECK(cudaStreamCreate(&stream));
-  for (const Extents &e : conformanceSizes(*s.info)) {
+  for (const Extents &e : options.sizes(*s.info)) {
     if (options.maxPoints && e.points() > options.maxPoints) {
       std::printf("[SKIP] %-20s %s (over --max-points)\n", s.info->name, e.str().c_str());
       continue;
     }
     checkStep<T>(s, e, stream, report);
     const bool large = e.points() > 2'000'000;
-    const std::vector<int> stepCounts = large ? std::vector<int>{3} : std::vector<int>{0, 1, 2, 5};
+    const std::vector<int> stepCounts = !options.stepCounts.empty() ? options.stepCounts
+                                        : large ? std::vector<int>{3}
+                                                : std::vector<int>{0, 1, 2, 5};
     for (int steps : stepCounts)
       checkRun<T>(s, e, steps, stream, report);
   }

@@ -123,16 +123,28 @@ StencilUnderTest makeNaiveStencilUnderTest(const stencilc_stencil_info &info);
 
 // --- Conformance -------------------------------------------------------------
 
-struct ConformanceOptions {
-  /// Skip grids of more than this many points (0: no limit); the full list
-  /// includes 4096x4096 and 512^3.
-  std::size_t maxPoints = 0;
-};
-
 /// The grid sizes the conformance run uses for `info`: the smallest valid
 /// size, 2r+1, thin grids, 17x19-like odd sizes, and large grids
 /// (1D 1000003; 2D 1000x1337, 4096x4096; 3D 37x41x129, 512^3).
 std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info);
+
+/// The two grids scripts/gpu-sanitize.sh runs under compute-sanitizer, from
+/// info.tile: an odd size, interior tile + tile/2 + 1 along every axis (two
+/// blocks, the second partial; odd, so no multiple of any tile or vector
+/// width), and a size smaller than one tile, 2r+3 in 1D, (2r+1) x (2r+3) in
+/// 2D, (2r+1) x (2r+2) x (2r+3) in 3D.
+std::vector<Extents> sanitizerSizes(const stencilc_stencil_info &info);
+
+struct ConformanceOptions {
+  /// Skip grids of more than this many points (0: no limit); the full list
+  /// includes 4096x4096 and 512^3.
+  std::size_t maxPoints = 0;
+  /// The grids to run (conformanceSizes or sanitizerSizes).
+  std::vector<Extents> (*sizes)(const stencilc_stencil_info &) = conformanceSizes;
+  /// The NAME_run step counts at every grid; empty: 0, 1, 2 and 5 (3 on
+  /// grids of over 2 million points).
+  std::vector<int> stepCounts;
+};
 
 /// Runs NAME_step (1 step, poisoned output) and NAME_run (several step
 /// counts, even and odd) at every conformance size on fresh random inputs,
