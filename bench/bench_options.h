@@ -17,10 +17,21 @@ struct Options {
   BenchOptions bench;
   std::string csv;  // append results here when set
   std::string only; // run only stencils whose name contains this
+  /// --check: no timing; each stencil at sanitizerSizes() against the
+  /// float64 reference (what scripts/gpu-sanitize.sh runs under
+  /// compute-sanitizer).
+  bool check = false;
+  int shard = 0, shards = 1; // --shard I/N: only the stencils k with k % N == I
+
+  /// Whether the k-th stencil of the program, named `name`, is to run.
+  bool selects(std::size_t k, const char *name) const {
+    return static_cast<int>(k % shards) == shard &&
+           (only.empty() || std::string(name).find(only) != std::string::npos);
+  }
 };
 
-/// Parses `--runs N --warmup N --csv PATH --only TEXT`; exits with status 2
-/// and a usage line on anything else.
+/// Parses `--runs N --warmup N --csv PATH --only TEXT --check --shard I/N`;
+/// exits with status 2 and a usage line on anything else.
 inline Options parseOptions(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -39,8 +50,19 @@ inline Options parseOptions(int argc, char **argv) {
       o.csv = value();
     else if (!std::strcmp(argv[i], "--only"))
       o.only = value();
-    else {
-      std::fprintf(stderr, "usage: %s [--runs N] [--warmup N] [--csv PATH] [--only TEXT]\n",
+    else if (!std::strcmp(argv[i], "--check"))
+      o.check = true;
+    else if (!std::strcmp(argv[i], "--shard")) {
+      const char *text = value();
+      if (std::sscanf(text, "%d/%d", &o.shard, &o.shards) != 2 || o.shards < 1 || o.shard < 0 ||
+          o.shard >= o.shards) {
+        std::fprintf(stderr, "%s: --shard wants I/N with 0 <= I < N, not '%s'\n", argv[0], text);
+        std::exit(2);
+      }
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--runs N] [--warmup N] [--csv PATH] [--only TEXT] [--check] "
+                   "[--shard I/N]\n",
                    argv[0]);
       std::exit(2);
     }

@@ -6,6 +6,12 @@
 // the generated .cu. Prints a progress line per
 // case, the table, and appends CSV rows with --csv. Exit status 1 when a
 // result is wrong.
+//
+// With --check it times nothing: it runs the argument checks and, at
+// sanitizerSizes() (an odd size, a size under one tile), one step and runs
+// of 1 and 2 steps of each selected stencil against the float64 reference,
+// printing the harness's [PASS]/[FAIL] lines (scripts/gpu-sanitize.sh runs
+// this under compute-sanitizer).
 #include <cstdio>
 #include <vector>
 
@@ -18,26 +24,52 @@
     "include a list header (stencil_list.py) before this file: it defines STENCILC_FOR_EACH_STENCIL"
 #endif
 
+namespace {
+
+int check(const std::vector<stencilc::StencilUnderTest> &stencils,
+          const stencilc::bench::Options &options) {
+  using namespace stencilc;
+  STENCILC_CHECK(cudaFree(nullptr));
+  std::printf("device: %s\n", deviceDescription().c_str());
+  ConformanceOptions conformance;
+  conformance.sizes = sanitizerSizes;
+  conformance.stepCounts = {1, 2};
+  int failures = 0, ran = 0;
+  for (std::size_t k = 0; k < stencils.size(); ++k) {
+    if (!options.selects(k, stencils[k].info->name))
+      continue;
+    failures += checkBadArguments(stencils[k]) + runConformance(stencils[k], conformance);
+    ++ran;
+  }
+  std::printf("RESULT: %s (%d stencils, %d failed cases)\n", failures ? "FAIL" : "PASS", ran,
+              failures);
+  return failures ? 1 : 0;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   using namespace stencilc;
   const bench::Options options = bench::parseOptions(argc, argv);
-  const bench::Roofline roofline = bench::measureRoofline();
 
   std::vector<StencilUnderTest> stencils;
 #define STENCILC_ADD(name)                                                                         \
   stencils.push_back(makeStencilUnderTest(name##_info, name##_step, name##_run));
   STENCILC_FOR_EACH_STENCIL(STENCILC_ADD)
 #undef STENCILC_ADD
+  if (options.check)
+    return check(stencils, options);
+  const bench::Roofline roofline = bench::measureRoofline();
 
   std::vector<BenchResult> results;
-  for (const StencilUnderTest &generated : stencils) {
+  for (std::size_t k = 0; k < stencils.size(); ++k) {
+    const StencilUnderTest &generated = stencils[k];
     if (!generated.typeMatchesInfo) {
       std::printf("%s: the functions' element type is not that of its precision\n",
                   generated.info->name);
       return 1;
     }
-    if (!options.only.empty() &&
-        std::string(generated.info->name).find(options.only) == std::string::npos)
+    if (!options.selects(k, generated.info->name))
       continue;
     const Extents e = benchmarkSize(generated.info->dims);
     const BenchResult g = benchmarkStencil(generated, e, options.bench, roofline.copyGBs);
