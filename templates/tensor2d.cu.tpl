@@ -9,25 +9,28 @@
 #include "{header}"
 
 #include <cstdint>
-#include <mma.h>
 {extra_includes}
 
 //@ section constants
 using Element = {element};         // the grid's element type in memory
 using Accumulator = {accumulator}; // what the MMAs accumulate in
 constexpr int kRadius = {radius};
-constexpr int kTile = {tile};                  // output tile edge L = MMA m = n
+constexpr int kTileM = {tile_m};               // output tile: MMA m rows
+constexpr int kTileN = {tile_n};               //   x kNBlocks MMA blocks of kMmaN columns
+constexpr int kNBlocks = {n_blocks};
+constexpr int kMmaN = {mma_n};
 constexpr int kMmaK = {mma_k};                 // MMA k: one chunk of a slice GEMM
 constexpr int kTileRows = {tile_rows};         // tiles per block, down
 constexpr int kTileCols = {tile_cols};         // tiles per block, across
 constexpr int kTilesPerBlock = kTileRows * kTileCols;
-constexpr int kBlockRows = kTileRows * kTile;  // outputs per block, down
-constexpr int kBlockCols = kTileCols * kTile;  // outputs per block, across
+constexpr int kBlockRows = kTileRows * kTileM; // outputs per block, down
+constexpr int kBlockCols = kTileCols * kTileN; // outputs per block, across
 constexpr int kWarps = {warps};
 constexpr int kThreads = kWarps * 32;
-constexpr int kHaloCols = {halo_cols};         // the radius rounded up to kMmaK
+constexpr int kTilesPerWarp = (kTilesPerBlock + kWarps - 1) / kWarps;
+constexpr int kHaloCols = {halo_cols};         // the radius rounded up to kVec
 constexpr int kWindowRows = {window_rows};     // shared-memory window, rows
-constexpr int kPitch = {pitch};                // window row pitch: a multiple of 32 bytes
+constexpr int kPitch = {pitch};                // window row pitch (16-byte multiple, padded against bank conflicts)
 constexpr int kLoadedRows = {loaded_rows};     // rows [0, kLoadedRows) hold input
 constexpr int kLoadedColBegin = {loaded_col_begin}; // columns [begin, end) hold input,
 constexpr int kLoadedColEnd = {loaded_col_end};     // the rest of the window holds zeros
@@ -36,23 +39,234 @@ constexpr int kParamElements = {param_elements};
 constexpr int kRing = {ring};                  // points a step leaves unwritten at each edge
 constexpr int kMinSize = {min_size};           // the smallest legal extent
 
-// The per-warp accumulator staging tile is padded by 16 bytes a row so that
-// the accumulator stores and the read-back meet few bank conflicts.
-constexpr int kStagePitch = kTile + 16 / static_cast<int>(sizeof(Accumulator));
 constexpr int kGroupsPerRow = kPitch / kVec;  // 16-byte groups of the window
 constexpr int kGroups = kWindowRows * kGroupsPerRow;
 constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
 
-static_assert(kPitch * sizeof(Element) % 32 == 0, "fragment rows must stay 256-bit aligned");
-static_assert(kHaloCols % kMmaK == 0 && kTile % kVec == 0, "tiles start on aligned columns");
+static_assert(kPitch * sizeof(Element) % 16 == 0, "window rows must stay 16-byte aligned");
+static_assert(kHaloCols % kVec == 0 && kTileN % kVec == 0, "tiles start on 16-byte aligned columns");
 
-using FragmentA = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, {mma_m}, {mma_n}, {mma_k}, {operand}, nvcuda::wmma::row_major>;
-using FragmentB = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, {mma_m}, {mma_n}, {mma_k}, {operand}, nvcuda::wmma::row_major>;
-using FragmentC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, {mma_m}, {mma_n}, {mma_k}, Accumulator>;
+//@ section mma_m16n8k16
+// The MMA: mma.sync m16n8k16, {type} operands, fp32 accumulators. Lane
+// 4g + t of the warp holds (PTX ISA, "matrix fragments for mma.m16n8k16"):
+//   A (16 x 16): pairs (g, 2t..2t+1), (g+8, 2t..2t+1), (g, 2t+8..2t+9), (g+8, 2t+8..2t+9)
+//   B (16 x 8):  pairs (k 2t..2t+1, n g), (k 2t+8..2t+9, n g)
+//   C (16 x 8):  (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1)
+struct FragmentA {{
+  std::uint32_t x[4];
+}};
+struct FragmentB {{
+  std::uint32_t x[2];
+}};
+struct FragmentC {{
+  float x[4] = {{0.0f, 0.0f, 0.0f, 0.0f}};
+}};
+
+/// Two consecutive elements of a row (p is 4-byte aligned).
+__device__ __forceinline__ std::uint32_t pairAt(const Element* p) {{
+  return *reinterpret_cast<const std::uint32_t*>(p);
+}}
+
+/// A: rows [0, 16) x columns [0, 16) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentA loadA(const Element* p, int ld, int lane) {{
+  const int g = lane / 4, t = lane % 4;
+  return {{{{pairAt(p + g * ld + 2 * t), pairAt(p + (g + 8) * ld + 2 * t),
+            pairAt(p + g * ld + 2 * t + 8), pairAt(p + (g + 8) * ld + 2 * t + 8)}}}};
+}}
+
+/// B: rows (k) [0, 16) x columns (n) [0, 8) of the shared-memory matrix at
+/// p, rows ld apart, 16-byte aligned: two transposing 8x8 matrix loads.
+__device__ __forceinline__ FragmentB loadB(const Element* p, int ld, int lane) {{
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(p + lane % 16 * ld));
+  FragmentB b;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{%0, %1}}, [%2];"
+               : "=r"(b.x[0]), "=r"(b.x[1])
+               : "r"(address));
+  return b;
+}}
+
+/// c += a * b.
+__device__ __forceinline__ void mma(FragmentC& c, const FragmentA& a, const FragmentB& b) {{
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.{type}.{type}.f32 {{%0, %1, %2, %3}}, "
+      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};"
+      : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+      : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[0]), "r"(b.x[1]));
+}}
+
+/// Two accumulators rounded to the element type, the first in the low half.
+__device__ __forceinline__ std::uint32_t packPair(float first, float second) {{
+  const {pair_type} both = {pack_pair}(first, second);
+  return *reinterpret_cast<const std::uint32_t*>(&both);
+}}
+
+/// Stores a 16 x 16 tile held as two accumulators (columns 0-7 and 8-15) to
+/// dst (16-byte aligned, rows ld apart), every row as two 16-byte vectors.
+/// The lanes 4g..4g+3 of a quad hold the pairs of rows g and g + 8 of both
+/// halves; a 4 x 4 transpose within the quad (two exchanges) gives lane
+/// 4g + t the 8 outputs of row g + 8 (t / 2), columns 8 (t % 2) on.
+__device__ __forceinline__ void storeRows16(Element* dst, int ld, const FragmentC& left,
+                                            const FragmentC& right, int lane) {{
+  const std::uint32_t a = packPair(left.x[0], left.x[1]);   // row g,     columns 2t, 2t + 1
+  const std::uint32_t b = packPair(right.x[0], right.x[1]); // row g,     columns 8 + 2t, ..
+  const std::uint32_t c = packPair(left.x[2], left.x[3]);   // row g + 8, columns 2t, ..
+  const std::uint32_t d = packPair(right.x[2], right.x[3]); // row g + 8, columns 8 + 2t, ..
+  const int t = lane % 4;
+  const bool hi = t & 2, lo = t & 1;
+  // With lane t ^ 2: keep the two vectors of this lane's row (hi), trade the others.
+  const std::uint32_t x0 = hi ? c : a, x1 = hi ? d : b;
+  const std::uint32_t y0 = __shfl_xor_sync(0xffffffffu, hi ? a : c, 2);
+  const std::uint32_t y1 = __shfl_xor_sync(0xffffffffu, hi ? b : d, 2);
+  // With lane t ^ 1: keep this lane's half of the row (lo), trade the other.
+  const std::uint32_t keep0 = lo ? x1 : x0, keep1 = lo ? y1 : y0;
+  const std::uint32_t from0 = __shfl_xor_sync(0xffffffffu, lo ? x0 : x1, 1);
+  const std::uint32_t from1 = __shfl_xor_sync(0xffffffffu, lo ? y0 : y1, 1);
+  // keep0, from0, keep1, from1 came from lanes t, t ^ 1, t ^ 2, t ^ 3 of the
+  // quad, that is, they are the pairs at columns 2 (t ^ k): put them in order.
+  const std::uint32_t u0 = lo ? from0 : keep0, u1 = lo ? keep0 : from0;
+  const std::uint32_t u2 = lo ? from1 : keep1, u3 = lo ? keep1 : from1;
+  *reinterpret_cast<uint4*>(dst + (lane / 4 + 8 * (t / 2)) * ld + 8 * (t % 2)) =
+      hi ? make_uint4(u2, u3, u0, u1) : make_uint4(u0, u1, u2, u3);
+}}
+
+//@ section mma_m16n8k8_tf32
+// The MMA: mma.sync m16n8k8, tf32 operands, fp32 accumulators. Lane 4g + t
+// of the warp holds (PTX ISA, "matrix fragments for mma.m16n8k8"):
+//   A (16 x 8): (g, t), (g+8, t), (g, t+4), (g+8, t+4)
+//   B (8 x 8):  (k t, n g), (k t+4, n g)
+//   C (16 x 8): (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1)
+struct FragmentA {{
+  std::uint32_t x[4];
+}};
+struct FragmentB {{
+  std::uint32_t x[2];
+}};
+struct FragmentC {{
+  float x[4] = {{0.0f, 0.0f, 0.0f, 0.0f}};
+}};
+
+/// x rounded to tf32, to nearest with ties away from zero, as the MMA reads it.
+__device__ __forceinline__ float roundToTf32(float x) {{
+  std::uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return __uint_as_float(bits);
+}}
+
+/// A: rows [0, 16) x columns [0, 8) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentA loadA(const Element* p, int ld, int lane) {{
+  const int g = lane / 4, t = lane % 4;
+  return {{{{__float_as_uint(p[g * ld + t]), __float_as_uint(p[(g + 8) * ld + t]),
+            __float_as_uint(p[g * ld + t + 4]), __float_as_uint(p[(g + 8) * ld + t + 4])}}}};
+}}
+
+/// B: rows (k) [0, 8) x columns (n) [0, 8) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentB loadB(const Element* p, int ld, int lane) {{
+  const int g = lane / 4, t = lane % 4;
+  return {{{{__float_as_uint(p[t * ld + g]), __float_as_uint(p[(t + 4) * ld + g])}}}};
+}}
+
+/// c += a * b.
+__device__ __forceinline__ void mma(FragmentC& c, const FragmentA& a, const FragmentB& b) {{
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {{%0, %1, %2, %3}}, "
+      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};"
+      : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+      : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[0]), "r"(b.x[1]));
+}}
+
+//@ section mma_m16n8k4_f64
+// The MMA: mma.sync m16n8k4, fp64 operands and accumulators (sm_90). Lane
+// 4g + t of the warp holds (PTX ISA, "matrix fragments for mma.m16n8k4 with
+// .f64"):
+//   A (16 x 4): (g, t), (g+8, t)   B (4 x 8): (k t, n g)
+//   C (16 x 8): (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1)
+struct FragmentA {{
+  double x[2];
+}};
+struct FragmentB {{
+  double x[1];
+}};
+struct FragmentC {{
+  double x[4] = {{0.0, 0.0, 0.0, 0.0}};
+}};
+
+/// A: rows [0, 16) x columns [0, 4) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentA loadA(const Element* p, int ld, int lane) {{
+  return {{{{p[lane / 4 * ld + lane % 4], p[(lane / 4 + 8) * ld + lane % 4]}}}};
+}}
+
+/// B: rows (k) [0, 4) x columns (n) [0, 8) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentB loadB(const Element* p, int ld, int lane) {{
+  return {{{{p[lane % 4 * ld + lane / 4]}}}};
+}}
+
+/// c += a * b.
+__device__ __forceinline__ void mma(FragmentC& c, const FragmentA& a, const FragmentB& b) {{
+  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {{%0, %1, %2, %3}}, {{%4, %5}}, {{%6}}, "
+      "{{%0, %1, %2, %3}};"
+      : "+d"(c.x[0]), "+d"(c.x[1]), "+d"(c.x[2]), "+d"(c.x[3])
+      : "d"(a.x[0]), "d"(a.x[1]), "d"(b.x[0]));
+}}
+
+//@ section mma_m8n8k4_f64
+// The MMA: mma.sync m8n8k4, fp64 operands and accumulators. Lane 4g + t of
+// the warp holds (PTX ISA, "matrix fragments for mma.m8n8k4 with .f64"):
+//   A (8 x 4): (g, t)    B (4 x 8): (k t, n g)    C (8 x 8): (g, 2t), (g, 2t+1)
+struct FragmentA {{
+  double x[1];
+}};
+struct FragmentB {{
+  double x[1];
+}};
+struct FragmentC {{
+  double x[2] = {{0.0, 0.0}};
+}};
+
+/// A: rows [0, 8) x columns [0, 4) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentA loadA(const Element* p, int ld, int lane) {{
+  return {{{{p[lane / 4 * ld + lane % 4]}}}};
+}}
+
+/// B: rows (k) [0, 4) x columns (n) [0, 8) of the matrix at p, rows ld apart.
+__device__ __forceinline__ FragmentB loadB(const Element* p, int ld, int lane) {{
+  return {{{{p[lane % 4 * ld + lane / 4]}}}};
+}}
+
+/// c += a * b.
+__device__ __forceinline__ void mma(FragmentC& c, const FragmentA& a, const FragmentB& b) {{
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {{%0, %1}}, {{%2}}, {{%3}}, {{%0, %1}};"
+      : "+d"(c.x[0]), "+d"(c.x[1])
+      : "d"(a.x[0]), "d"(b.x[0]));
+}}
 
 //@ section element_helpers
 /// The accumulator rounded to the element type, as stored.
 __device__ __forceinline__ Element toElement(Accumulator value) {{ return {to_element}; }}
+
+/// Stores two neighbours of a row, dst aligned to both, as one vector.
+__device__ __forceinline__ void storeBoth(Element* dst, Accumulator first, Accumulator second) {{
+  {store_both}
+}}
+
+/// Stores the outputs (y, x) and (y, x + 1) where the step writes them: as
+/// one pair inside the written region when `pairs` (x is even there), one
+/// by one at its edges.
+__device__ __forceinline__ void storePair(Element* __restrict__ out, long long y, long long x,
+                                          Accumulator first, Accumulator second, int ny, int nx,
+                                          bool pairs) {{
+  if (y < kRing || y >= ny - kRing) {{
+    return;
+  }}
+  Element* dst = out + y * nx + x;
+  if (pairs && x >= kRing && x + 2 <= nx - kRing) {{
+    storeBoth(dst, first, second);
+    return;
+  }}
+  if (x >= kRing && x < nx - kRing) {{
+    dst[0] = toElement(first);
+  }}
+  if (x + 1 >= kRing && x + 1 < nx - kRing) {{
+    dst[1] = toElement(second);
+  }}
+}}
 
 //@ section read_fixed
 /// boundary fixed: reads outside the grid feed only ring outputs, which are
@@ -137,11 +351,11 @@ __device__ __forceinline__ void storeWindow(Element* window, const uint4 (&stage
 /// One time step on tensor cores. A persistent block walks block tiles of
 /// kTileRows x kTileCols output tiles: while its warps run the slice GEMMs of
 /// one block tile out of shared memory, the input window of its next block
-/// tile is already on its way into registers.
+/// tile is already on its way into registers. The accumulators go straight
+/// from registers to global memory.
 __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
   __shared__ __align__(128) Element window[kWindowRows * kPitch];
-  __shared__ __align__(128) Element params[kParamElements];
-  __shared__ __align__(128) Accumulator staging[kWarps][kTile * kStagePitch];
+  __shared__ __align__(16) Element params[kParamElements];
 
   const int blocksAcross = (nx + kBlockCols - 1) / kBlockCols;
   const long long blockTiles = static_cast<long long>(blocksAcross) * ((ny + kBlockRows - 1) / kBlockRows);
@@ -159,7 +373,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
 
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
-  Accumulator* stage = staging[warp];
+  const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
 
 //@ section block_head
 const long long blockRow = blockTile / blocksAcross * kBlockRows;
@@ -180,86 +394,81 @@ __syncthreads(); // every warp is done with the window before the next block til
 //@ section store_staged_tf32
 // tf32: inputs enter the MMA rounded to nearest, ties away from zero.
 *reinterpret_cast<float4*>(&window[group * kVec]) =
-    make_float4(nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].x)),
-                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].y)),
-                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].z)),
-                nvcuda::wmma::__float_to_tf32(__uint_as_float(staged[i].w)));
+    make_float4(roundToTf32(__uint_as_float(staged[i].x)), roundToTf32(__uint_as_float(staged[i].y)),
+                roundToTf32(__uint_as_float(staged[i].z)), roundToTf32(__uint_as_float(staged[i].w)));
 
 //@ section param_fragments
 {fragment} param{index}[{chunks}]; // gemm {index} ({label}), loaded once per block
 #pragma unroll
 for (int c = 0; c < {chunks}; ++c) {{
-  nvcuda::wmma::load_matrix_sync(param{index}[c], &params[{offset} + c * {chunk_stride}], {ld});
+  param{index}[c] = {loader}({address}, {ld}, lane);
 }}
 
 //@ section tile_head
-const int tileRow = tile / kTileCols * kTile; // within the block
-const int tileCol = tile % kTileCols * kTile;
+const int tile = warp + i * kWarps;
+const int tileRow = tile / kTileCols * kTileM; // within the block
+const int tileCol = tile % kTileCols * kTileN;
 const long long outRow = blockRow + tileRow;
 const long long outCol = blockCol + tileCol;
-if (outRow >= ny || outCol >= nx) {{
-  continue; // the whole tile lies outside the grid
+if ((kTilesPerBlock % kWarps != 0 && tile >= kTilesPerBlock) || outRow >= ny || outCol >= nx) {{
+  continue; // no such tile, or it lies outside the grid
 }}
-FragmentC acc;
-nvcuda::wmma::fill_fragment(acc, Accumulator(0));
+FragmentC acc[kNBlocks];
 
 //@ section gemm_vertical
-{{ // gemm {index}, {label}: P_v ({tile} x {kdim}) * window rows [tileRow, +{kdim}), columns [tileCol + kHaloCols, +kTile)
-  FragmentB input;
+{{ // gemm {index}, {label}: P_v (kTileM x {kdim}) * window rows [tileRow, +{kdim}), columns [tileCol + kHaloCols, +kTileN)
+  const Element* input = &window[tileRow * kPitch + tileCol + kHaloCols];
 #pragma unroll
   for (int c = 0; c < {chunks}; ++c) {{
-    nvcuda::wmma::load_matrix_sync(input, &window[(tileRow + c * kMmaK) * kPitch + tileCol + kHaloCols], kPitch);
     {param_load}
-    nvcuda::wmma::mma_sync(acc, {param}, input, acc);
+#pragma unroll
+    for (int j = 0; j < kNBlocks; ++j) {{
+      mma(acc[j], {param}, loadB(input + c * kMmaK * kPitch + j * kMmaN, kPitch, lane));
+    }}
   }}
 }}
 
 //@ section gemm_row
-{{ // gemm {index}, {label}: window rows [tileRow + {row}, +kTile), columns [tileCol + {first_col}, +{kdim}) * B ({kdim} x {tile})
-  FragmentA input;
+{{ // gemm {index}, {label}: window rows [tileRow + {row}, +kTileM), columns [tileCol + j kMmaN + {first_col}, +{kdim}) * B ({kdim} x kMmaN) for MMA block j
+  const Element* input = &window[(tileRow + {row}) * kPitch + tileCol + {first_col}];
 #pragma unroll
   for (int c = 0; c < {chunks}; ++c) {{
-    nvcuda::wmma::load_matrix_sync(input, &window[(tileRow + {row}) * kPitch + tileCol + {first_col} + c * kMmaK], kPitch);
     {param_load}
-    nvcuda::wmma::mma_sync(acc, input, {param}, acc);
+#pragma unroll
+    for (int j = 0; j < kNBlocks; ++j) {{
+      mma(acc[j], loadA(input + j * kMmaN + c * kMmaK, kPitch, lane), {param});
+    }}
   }}
 }}
 
-//@ section tile_store
-// Store the points a step writes: whole 16-byte vectors inside the written
-// region, single elements at its edges.
-nvcuda::wmma::store_matrix_sync(stage, acc, kStagePitch, nvcuda::wmma::mem_row_major);
-__syncwarp();
-const long long rowEnd = static_cast<long long>(ny) - kRing;
-const long long colEnd = static_cast<long long>(nx) - kRing;
-const bool vectorStore = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-for (int v = lane; v < kTile * kTile / kVec; v += 32) {{
-  const int m = v / (kTile / kVec);
-  const int n = v % (kTile / kVec) * kVec;
-  const long long y = outRow + m;
-  const long long x = outCol + n;
-  if (y < kRing || y >= rowEnd) {{
-    continue;
-  }}
-  const Accumulator* src = &stage[m * kStagePitch + n];
-  Element* dst = out + y * nx + x;
-  if (vectorStore && x >= kRing && x + kVec <= colEnd) {{
-    alignas(16) Element packed[kVec];
+//@ section tile_store_m16n8
+// Store the points a step writes, straight from the accumulators.
 #pragma unroll
-    for (int e = 0; e < kVec; ++e) {{
-      packed[e] = toElement(src[e]);
-    }}
-    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(packed);
-  }} else {{
+for (int j = 0; j < kNBlocks; ++j) {{
+  const long long col = outCol + j * kMmaN + lane % 4 * 2;
+  storePair(out, outRow + lane / 4, col, acc[j].x[0], acc[j].x[1], ny, nx, pairs);
+  storePair(out, outRow + lane / 4 + 8, col, acc[j].x[2], acc[j].x[3], ny, nx, pairs);
+}}
+
+//@ section tile_store_rows16
+// Store the points a step writes, straight from the accumulators: rows of
+// 16-byte vectors where the whole tile is written, pair by pair elsewhere.
+const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+if (vectors && outRow >= kRing && outRow + kTileM <= ny - kRing && outCol >= kRing &&
+    outCol + kTileN <= nx - kRing) {{
+  storeRows16(out + outRow * nx + outCol, nx, acc[0], acc[1], lane);
+}} else {{
 #pragma unroll
-    for (int e = 0; e < kVec; ++e) {{
-      if (x + e >= kRing && x + e < colEnd) {{
-        dst[e] = toElement(src[e]);
-      }}
-    }}
+  for (int j = 0; j < kNBlocks; ++j) {{
+    const long long col = outCol + j * kMmaN + lane % 4 * 2;
+    storePair(out, outRow + lane / 4, col, acc[j].x[0], acc[j].x[1], ny, nx, pairs);
+    storePair(out, outRow + lane / 4 + 8, col, acc[j].x[2], acc[j].x[3], ny, nx, pairs);
   }}
 }}
-__syncwarp();
+
+//@ section tile_store_m8n8
+// Store the points a step writes, straight from the accumulators.
+storePair(out, outRow + lane / 4, outCol + lane % 4 * 2, acc[0].x[0], acc[0].x[1], ny, nx, pairs);
 
 //@ section launch
 // A persistent grid: as many blocks as fit on the GPU at once, each walking

@@ -31,9 +31,9 @@ std::vector<std::pair<int, int>> sizesFor(const StencilSpec &spec,
   return {
       {minimum, minimum},
       {17, 19},
-      {tp.blockRows(), tp.blockCols()},           // exactly one block
-      {2 * tp.tile + 3, tp.blockCols() + 5},      // partial tiles and blocks
-      {minimum, tp.blockCols() + tp.tile + 1},    // thinner than one tile
+      {tp.blockRows(), tp.blockCols()},         // exactly one block
+      {2 * tp.tileM + 3, tp.blockCols() + 5},   // partial tiles and blocks
+      {minimum, tp.blockCols() + tp.tileN + 1}, // thinner than one tile
   };
 }
 

@@ -26,12 +26,12 @@ std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m,
       if (g.kind == SliceKind::Vertical) {
         double w = g.param.at(m, kIndex);
         if (w != 0.0) {
-          weights[{g.firstChunk * k + kIndex - m - r, 0}] += w;
+          weights[{g.firstK + kIndex - m - r, 0}] += w;
         }
       } else {
         double w = g.param.at(kIndex, n);
         if (w != 0.0) {
-          weights[{g.dy, g.firstChunk * k + kIndex - tp.haloCols - n}] += w;
+          weights[{g.dy, g.firstK + kIndex - tp.haloCols - n}] += w;
         }
       }
     }
@@ -39,32 +39,53 @@ std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m,
   return weights;
 }
 
-TEST(Planner, StarHeatSplitsIntoVerticalAndHorizontalGemms) {
-  StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::FP16,
-                                   BoundaryKind::Fixed, 1);
+TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
+  StencilSpec spec =
+      makeStencil2D(Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1);
   Plan plan = planTensor(spec);
   const TensorPlan &tp = plan.tensor;
-  EXPECT_EQ(tp.mma.name(), "m16n16k16");
-  EXPECT_EQ(tp.tile, 16);
-  EXPECT_EQ(tp.haloCols, 16);
+  EXPECT_EQ(tp.mma.name(), "m16n8k16");
+  EXPECT_EQ(tp.tileM, 16);
+  EXPECT_EQ(tp.tileN, 16); // two MMAs across
+  EXPECT_EQ(tp.nBlocks, 2);
+  EXPECT_EQ(tp.haloCols, 8); // one 16-byte vector of fp16
   ASSERT_EQ(tp.gemms.size(), 2u);
   EXPECT_EQ(tp.gemms[0].kind, SliceKind::Vertical);
-  EXPECT_EQ(tp.gemms[0].chunkCount, 2); // K = 16 + 2 -> 32
+  EXPECT_EQ(tp.gemms[0].chunkCount, 2); // K = 16 + 4 -> 32
   EXPECT_EQ(tp.gemms[0].param.rows, 16);
   EXPECT_EQ(tp.gemms[0].param.cols, 32);
   EXPECT_EQ(tp.gemms[1].kind, SliceKind::Row);
   EXPECT_EQ(tp.gemms[1].label, "horizontal");
-  EXPECT_EQ(tp.gemms[1].chunkCount, 3); // one aligned chunk of halo each side
-  // P_v[m][m + r + dy] = v[dy]: the centre sits on the diagonal m + 1.
+  // K starts at column 8 - 2 = 6 and must reach column 8 + 7 + 2 = 17: one
+  // chunk of 16.
+  EXPECT_EQ(tp.gemms[1].firstK, 6);
+  EXPECT_EQ(tp.gemms[1].chunkCount, 1);
+  // P_v[m][m + r + dy] = v[dy]: the centre sits on the diagonal m + 2.
   double centre = roundCoefficient(spec.coefficient(Offset{{0, 0, 0}}),
                                    Precision::FP16);
   double above = roundCoefficient(spec.coefficient(Offset{{-1, 0, 0}}),
                                   Precision::FP16);
-  EXPECT_EQ(tp.gemms[0].param.at(5, 6), centre);
-  EXPECT_EQ(tp.gemms[0].param.at(5, 5), above);
-  EXPECT_EQ(tp.gemms[0].param.at(5, 9), 0.0);
+  EXPECT_EQ(tp.gemms[0].param.at(5, 7), centre);
+  EXPECT_EQ(tp.gemms[0].param.at(5, 6), above);
+  EXPECT_EQ(tp.gemms[0].param.at(5, 10), 0.0);
   // The horizontal GEMM leaves the centre out.
-  EXPECT_EQ(tp.gemms[1].param.at(tp.haloCols + 5, 5), 0.0);
+  EXPECT_EQ(tp.gemms[1].param.at(tp.haloCols - tp.gemms[1].firstK + 5, 5), 0.0);
+}
+
+TEST(Planner, StarOfRadiusOneRunsAsRowsWhereThatCostsNoMore) {
+  // fp16: three rows of one MMA each, as many as vertical (2) + horizontal (1).
+  Plan fp16 = planTensor(
+      makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1));
+  ASSERT_EQ(fp16.tensor.gemms.size(), 3u);
+  for (const SliceGemm &g : fp16.tensor.gemms) {
+    EXPECT_EQ(g.kind, SliceKind::Row);
+    EXPECT_EQ(g.chunkCount, 1);
+  }
+  // tf32: rows would take 3 x 2 MMAs, vertical + horizontal 3 + 2.
+  Plan tf32 = planTensor(
+      makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 1));
+  ASSERT_EQ(tf32.tensor.gemms.size(), 2u);
+  EXPECT_EQ(tf32.tensor.gemms[0].kind, SliceKind::Vertical);
 }
 
 TEST(Planner, BoxHasOneRowSlicePerRow) {
@@ -78,7 +99,9 @@ TEST(Planner, BoxHasOneRowSlicePerRow) {
     EXPECT_EQ(tp.gemms[i].kind, SliceKind::Row);
     EXPECT_EQ(tp.gemms[i].dy, i - 2);
   }
-  EXPECT_EQ(tp.mmasPerTile(), 5 * 4);
+  // Each output row of 8 reads 8 + 2r = 12 columns, from column haloCols - r
+  // = 0 on: three k = 4 chunks.
+  EXPECT_EQ(tp.mmasPerTile(), 5 * 3);
 }
 
 TEST(Planner, CoefficientsAreRoundedOnceToTheOperandType) {
@@ -116,8 +139,8 @@ TEST(Planner, RefusesWhatTensorCoresCannotDo) {
 }
 
 /// Every plan the tensor path makes: each coefficient lands exactly once on
-/// its offset for every output of a tile, every fragment pointer is 256-bit
-/// aligned, every window element a GEMM reads exists, and the block fits in
+/// its offset for every output of a tile, every fragment load is aligned to
+/// its unit, every window element a GEMM reads exists, and the block fits in
 /// static shared memory.
 TEST(Planner, EveryPlanIsExactAlignedAndFits) {
   for (Shape shape : {Shape::Star, Shape::Box}) {
@@ -128,14 +151,19 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
         const TensorPlan &tp = plan.tensor;
         SCOPED_TRACE(spec.name);
         const int bytes = elementBytes(p);
-        const int k = tp.mma.k, L = tp.tile;
-        EXPECT_EQ(tp.haloCols % k, 0);
+        const int k = tp.mma.k, M = tp.tileM, N = tp.tileN;
+        EXPECT_EQ(tp.haloCols % tp.vectorWidth, 0);
+        EXPECT_EQ(tp.tileN % tp.vectorWidth, 0);
         EXPECT_GE(tp.haloCols, r);
-        EXPECT_EQ(tp.windowPitch * bytes % 32, 0);
-        // Padded so consecutive rows start 8 banks apart.
-        EXPECT_TRUE(tp.windowPitch * bytes % 128 == 32 || tp.windowPitch * bytes % 128 == 96);
+        EXPECT_LT(tp.haloCols, r + tp.vectorWidth);
+        // Rows 16-byte aligned and padded so that 8 rows of a fragment load
+        // fall in different banks.
+        if (p == Precision::FP64) {
+          EXPECT_EQ(tp.windowPitch * bytes % 64, 32);
+        } else {
+          EXPECT_EQ(tp.windowPitch * bytes % 32, 16);
+        }
         EXPECT_GE(tp.windowPitch, tp.windowCols);
-        EXPECT_EQ(k * bytes, 32);
         EXPECT_LE(tp.sharedBytes(), 48 * 1024);
         EXPECT_GE(tp.warps, 1);
         EXPECT_LE(tp.warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
@@ -145,19 +173,23 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
         EXPECT_GE(tp.loadedColEnd, tp.haloCols + tp.blockCols() + r);
         for (const SliceGemm &g : tp.gemms) {
           const int K = g.chunkCount * k;
-          const int lastTileRow = (tp.tileRowsPerBlock - 1) * L;
-          const int lastTileCol = (tp.tileColsPerBlock - 1) * L;
+          const int lastTileRow = (tp.tileRowsPerBlock - 1) * M;
+          const int lastBlockCol = (tp.tileColsPerBlock - 1) * N + N - tp.mma.n;
           if (g.kind == SliceKind::Vertical) {
-            EXPECT_LE(lastTileRow + g.firstChunk * k + K, tp.windowRows);
-            EXPECT_LE(lastTileCol + tp.haloCols + L, tp.windowCols);
+            EXPECT_LE(lastTileRow + g.firstK + K, tp.windowRows);
+            EXPECT_LE(lastBlockCol + tp.haloCols + tp.mma.n, tp.windowCols);
           } else {
             EXPECT_GE(r + g.dy, 0);
-            EXPECT_LE(lastTileRow + r + g.dy + L, tp.windowRows);
-            EXPECT_LE(lastTileCol + g.firstChunk * k + K, tp.windowCols);
+            EXPECT_LE(lastTileRow + r + g.dy + M, tp.windowRows);
+            EXPECT_LE(lastBlockCol + g.firstK + K, tp.windowCols);
+            // fp16/bf16 A fragments load pairs: K starts on an even column.
+            if (bytes == 2) {
+              EXPECT_EQ(g.firstK % 2, 0);
+            }
           }
         }
-        for (int m : {0, 3, L - 1}) {
-          for (int n : {0, 5, L - 1}) {
+        for (int m : {0, 3, M - 1}) {
+          for (int n : {0, 5, tp.mma.n - 1}) {
             auto weights = effectiveStencil(plan, m, n);
             EXPECT_EQ(weights.size(), spec.terms.size());
             for (const Term &t : spec.terms) {
@@ -176,8 +208,8 @@ TEST(Planner, LargeParameterSetsMoveToSharedMemory) {
   Plan small = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16,
                                         BoundaryKind::Fixed, 8));
   EXPECT_TRUE(small.tensor.paramsInRegisters);
-  Plan large = planTensor(makeStencil2D(Shape::Box, 7, Precision::FP16,
-                                        BoundaryKind::Fixed, 9));
+  Plan large = planTensor(
+      makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
   EXPECT_FALSE(large.tensor.paramsInRegisters);
   EXPECT_LE(large.tensor.sharedBytes(), 48 * 1024);
 }

@@ -28,7 +28,7 @@ std::string_view keyword(BackendKind b);
 /// and accumulator types.
 struct MmaShape {
   int m = 16;
-  int n = 16;
+  int n = 8;
   int k = 16;
   /// The type the A and B operands are rounded to (FP16, BF16, TF32, FP64).
   Precision operand = Precision::FP16;
@@ -55,13 +55,13 @@ struct ParameterMatrix {
 
 /// Which operand of the MMA is the input window.
 enum class SliceKind {
-  /// The star's vertical GEMM: P_v (L x K) * window columns. The input is the
-  /// B operand: window rows [tileRow + firstChunk*k, +K), columns
-  /// [tileCol + haloCols, +L). P_v[m][kk] = v[kk - m - r].
+  /// The star's vertical GEMM: P_v (M x K) * window columns. The input is the
+  /// B operand: window rows [tileRow + firstK, +K), columns
+  /// [tileCol + haloCols, +N). P_v[m][kk] = v[firstK + kk - m - r].
   Vertical,
   /// A row slice (every box slice, and the star's horizontal GEMM): window
-  /// rows [tileRow + radius + dy, +L), columns [tileCol + firstChunk*k, +K)
-  /// times B (K x L), B[kk][n] = w[dy][firstChunk*k + kk - haloCols - n].
+  /// rows [tileRow + radius + dy, +M), columns [tileCol + firstK, +K) times
+  /// B (K x N), B[kk][n] = w[dy][firstK + kk - haloCols - n].
   Row,
 };
 
@@ -73,63 +73,72 @@ struct SliceGemm {
   /// What the slice stands for, for comments: "vertical", "horizontal",
   /// "row dy=-1".
   std::string label;
-  /// K starts at firstChunk*k (window row for Vertical, column for Row,
-  /// relative to the tile) and spans chunkCount*k.
-  int firstChunk = 0;
+  /// Where K starts, relative to the tile's first window row (Vertical) or
+  /// column (Row); it spans chunkCount * k.
+  int firstK = 0;
   int chunkCount = 0;
-  /// Vertical: L x (chunkCount*k), the A operand. Row: (chunkCount*k) x L,
-  /// the B operand.
+  /// Vertical: M x (chunkCount*k), the A operand. Row: (chunkCount*k) x n,
+  /// the B operand. N above is one MMA's n; the n-th MMA block of a tile
+  /// reads the same window columns shifted by n * mma.n.
   ParameterMatrix param;
 };
 
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).
 ///
-/// A block computes tileRowsPerBlock x tileColsPerBlock output tiles of
-/// tile x tile points. It first fills a shared-memory window with the input
-/// around its outputs: window row w, column c is the input point
-/// (blockRow - radius + w, blockCol - haloCols + c), read with the boundary
-/// rule where it lies outside the grid. Rows [0, loadedRows) and columns
-/// [loadedColBegin, loadedColEnd) are read that way; the rest of the window
-/// is only ever multiplied by zero parameters and is filled with zeros so
-/// that no NaN or Inf from stale memory can leak into a product.
+/// The output is cut into tiles of tileM x tileN points, nBlocks MMA outputs
+/// side by side; each is the sum of the slice GEMMs, computed by one warp
+/// with mma.sync, its accumulators stored straight to global memory. A block
+/// computes tileRowsPerBlock x tileColsPerBlock tiles. It first fills a
+/// shared-memory window with the input around its outputs: window row w, column
+/// c is the input point (blockRow - radius + w, blockCol - haloCols + c), read
+/// with the boundary rule where it lies outside the grid. Rows [0, loadedRows)
+/// and columns [loadedColBegin, loadedColEnd) are read that way; the rest of
+/// the window is only ever multiplied by zero parameters and is filled with
+/// zeros so that no NaN or Inf from stale memory can leak into a product.
 struct TensorPlan {
   MmaShape mma;
-  /// Output tile edge L (= mma.m = mma.n).
-  int tile = 16;
+  /// Output tile: tileM (= mma.m) rows x tileN columns, the latter
+  /// nBlocks MMAs side by side (tileN = nBlocks * mma.n). fp16 and bf16
+  /// take two, so that a warp can store each row of 16 outputs as 32 bytes.
+  int tileM = 16;
+  int tileN = 8;
+  int nBlocks = 1;
   int tileRowsPerBlock = 1;
   int tileColsPerBlock = 1;
   int warps = 1;
   /// Halo rows above and below: the radius.
   int haloRows = 1;
-  /// Halo columns left and right: the radius rounded up to the MMA k, so the
-  /// first output column of every tile lies on a 256-bit boundary and every
-  /// WMMA pointer into the window is aligned.
-  int haloCols = 16;
+  /// Halo columns left and right: the radius rounded up to a 16-byte vector,
+  /// so that every tile's first output column is 16-byte aligned in the
+  /// window as in the grid.
+  int haloCols = 8;
   int windowRows = 0;
   int windowCols = 0;
-  /// Row pitch in elements (a multiple of 32 bytes).
+  /// Row pitch in elements (a multiple of 16 bytes, padded so that the
+  /// fragment loads of 8 rows meet no bank conflict).
   int windowPitch = 0;
   int loadedRows = 0;
   int loadedColBegin = 0;
   int loadedColEnd = 0;
-  /// Elements per 16-byte vector: the unit of global loads and stores.
+  /// Elements per 16-byte vector: the unit of global loads.
   int vectorWidth = 8;
   /// Parameter fragments are loaded once per block into registers (small
   /// plans) or re-read from shared memory for every tile (large ones).
   bool paramsInRegisters = true;
-  /// Bytes of shared memory: the window, the parameter matrices and the
-  /// per-warp accumulator staging.
+  /// Bytes of shared memory: the window and the parameter matrices.
   int windowBytes = 0;
   int paramBytes = 0;
-  int stagingBytes = 0;
 
   std::vector<SliceGemm> gemms;
 
-  int blockRows() const { return tileRowsPerBlock * tile; }
-  int blockCols() const { return tileColsPerBlock * tile; }
+  int blockRows() const { return tileRowsPerBlock * tileM; }
+  int blockCols() const { return tileColsPerBlock * tileN; }
   int threads() const { return warps * 32; }
+  /// One parameter fragment per chunk of every slice GEMM.
+  int paramFragments() const;
+  /// Every MMA block of a tile runs every chunk.
   int mmasPerTile() const;
-  int sharedBytes() const { return windowBytes + paramBytes + stagingBytes; }
+  int sharedBytes() const { return windowBytes + paramBytes; }
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;
 };

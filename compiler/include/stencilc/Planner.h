@@ -30,11 +30,8 @@ struct PlannerOptions {
   int tileRowsPerBlock = 0;
   int tileColsPerBlock = 0;
   int warps = 0;
-  /// Pads the window pitch so that consecutive rows start 8 banks apart
-  /// (a 2-way instead of a 4-way conflict for 8-row fragment loads); rows
-  /// stay 32-byte aligned as WMMA requires. Measured on an H100: +21% for
-  /// fp16 star2d5p, +24% box2d9p, +7% tf32, +5% fp64 star2d5p, -2% fp64
-  /// box2d49p.
+  /// Pads the window pitch so that the 8 rows of a fragment load fall in
+  /// different banks (rows stay 16-byte aligned, as ldmatrix requires).
   bool padPitchForBanks = true;
 };
 
@@ -49,8 +46,9 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec);
 
 /// Plans the tensor-core kernel of `spec`.
 /// Needs: tensorUnsupportedReason(spec) is nullopt.
-/// Guarantees: every WMMA pointer the plan implies is 256-bit aligned, every
-/// window element a GEMM reads is filled, and sharedBytes() fits the limit.
+/// Guarantees: every fragment load the plan implies is aligned to its unit
+/// (ldmatrix rows to 16 bytes, fp16/bf16 pairs to 4), every window element a
+/// GEMM reads is filled, and sharedBytes() fits the limit.
 Plan planTensor(const StencilSpec &spec, const PlannerOptions &options = {});
 
 } // namespace stencilc

@@ -62,11 +62,12 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y,
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor;
-  const int L = tp.tile, k = tp.mma.k, r = spec.radius;
+  const int M = tp.tileM, N = tp.tileN, n8 = tp.mma.n, k = tp.mma.k,
+            r = spec.radius;
   const int blocksDown = (in.ny + tp.blockRows() - 1) / tp.blockRows();
   const int blocksAcross = (in.nx + tp.blockCols() - 1) / tp.blockCols();
   std::vector<double> window(std::size_t(tp.windowRows) * tp.windowPitch);
-  std::vector<double> acc(std::size_t(L) * L);
+  std::vector<double> acc(std::size_t(M) * N);
 
   for (int by = 0; by < blocksDown; ++by) {
     for (int bx = 0; bx < blocksAcross; ++bx) {
@@ -87,42 +88,44 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
 
       for (int tr = 0; tr < tp.tileRowsPerBlock; ++tr) {
         for (int tc = 0; tc < tp.tileColsPerBlock; ++tc) {
-          const long long gy0 = y0 + (long long)tr * L;
-          const long long gx0 = x0 + (long long)tc * L;
+          const long long gy0 = y0 + (long long)tr * M;
+          const long long gx0 = x0 + (long long)tc * N;
           if (gy0 >= in.ny || gx0 >= in.nx) {
             continue; // the kernel skips tiles outside the grid
           }
           std::fill(acc.begin(), acc.end(), 0.0);
           for (const SliceGemm &g : tp.gemms) {
             for (int chunk = 0; chunk < g.chunkCount; ++chunk) {
-              for (int m = 0; m < L; ++m) {
-                for (int n = 0; n < L; ++n) {
+              for (int m = 0; m < M; ++m) {
+                for (int n = 0; n < N; ++n) {
+                  // Output n is column n % n8 of the tile's MMA block n / n8.
+                  const int shift = n / n8 * n8, nn = n % n8;
                   double sum = 0.0;
                   for (int kk = 0; kk < k; ++kk) {
                     const int kIndex = chunk * k + kk;
                     double a, b;
                     if (g.kind == SliceKind::Vertical) {
                       a = g.param.at(m, kIndex);
-                      b = win(tr * L + g.firstChunk * k + kIndex,
-                              tp.haloCols + tc * L + n);
+                      b = win(tr * M + g.firstK + kIndex,
+                              tp.haloCols + tc * N + n);
                     } else {
-                      a = win(tr * L + r + g.dy + m,
-                              tc * L + g.firstChunk * k + kIndex);
-                      b = g.param.at(kIndex, n);
+                      a = win(tr * M + r + g.dy + m,
+                              tc * N + shift + g.firstK + kIndex);
+                      b = g.param.at(kIndex, nn);
                     }
                     sum += a * b;
                   }
-                  double &cell = acc[std::size_t(m) * L + n];
+                  double &cell = acc[std::size_t(m) * N + n];
                   cell = roundAccumulator(cell + sum, tp.mma.accumulator);
                 }
               }
             }
           }
-          for (int m = 0; m < L; ++m) {
-            for (int n = 0; n < L; ++n) {
+          for (int m = 0; m < M; ++m) {
+            for (int n = 0; n < N; ++n) {
               if (stepWritesPoint(spec, in.ny, in.nx, gy0 + m, gx0 + n)) {
-                out.at(gy0 + m, gx0 + n) = roundToStorage(
-                    acc[std::size_t(m) * L + n], spec.precision);
+                out.at(gy0 + m, gx0 + n) =
+                    roundToStorage(acc[std::size_t(m) * N + n], spec.precision);
               }
             }
           }

@@ -32,19 +32,17 @@ void printMatrix(const ParameterMatrix &matrix, std::string_view prefix,
 
 std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
   const int K = g.chunkCount * tp.mma.k;
-  const int L = tp.tile;
+  const int M = tp.tileM, N = tp.mma.n;
   if (g.kind == SliceKind::Vertical) {
     return fmt::format("P_v ({} x {}) * window rows [tile+{}, tile+{}), "
                        "cols [tile+{}, tile+{})",
-                       L, K, g.firstChunk * tp.mma.k,
-                       g.firstChunk * tp.mma.k + K, tp.haloCols,
-                       tp.haloCols + L);
+                       M, K, g.firstK, g.firstK + K, tp.haloCols,
+                       tp.haloCols + N);
   }
   const int row = tp.haloRows + g.dy;
   return fmt::format("window rows [tile+{}, tile+{}), cols [tile+{}, "
                      "tile+{}) * B ({} x {})",
-                     row, row + L, g.firstChunk * tp.mma.k,
-                     g.firstChunk * tp.mma.k + K, K, L);
+                     row, row + M, g.firstK, g.firstK + K, K, N);
 }
 
 std::string boundaryText(const StencilSpec &spec) {
@@ -157,8 +155,9 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
      << keyword(spec.precision) << "\n";
   os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand)
      << " x " << keyword(tp.mma.operand) << " -> "
-     << keyword(tp.mma.accumulator) << " (wmma)\n";
-  os << fmt::format("  tile       {} x {} outputs\n", tp.tile, tp.tile);
+     << keyword(tp.mma.accumulator) << " (mma.sync)\n";
+  os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n",
+                    tp.tileM, tp.tileN, tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
   os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
                     "{} tiles per warp\n",
                     tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(),
@@ -166,10 +165,10 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
                     (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) /
                         tp.warps);
   os << fmt::format("  halo       {} rows above and below; {} columns left "
-                    "and right (radius {} rounded up to k = {}, so every "
-                    "fragment pointer is 32-byte aligned); inside the GEMM "
+                    "and right (radius {} rounded up to a {}-element vector, "
+                    "so every tile starts 16-byte aligned); inside the GEMM "
                     "(K covers the halo)\n",
-                    tp.haloRows, tp.haloCols, spec.radius, tp.mma.k);
+                    tp.haloRows, tp.haloCols, spec.radius, tp.vectorWidth);
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} "
                     "({} bytes); input read into rows [0, {}), cols [{}, {}) "
                     "with {}-element vectors, the rest zero\n",
@@ -177,16 +176,15 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
                     elementTypeName(spec.precision), tp.windowPitch,
                     tp.windowBytes, tp.loadedRows, tp.loadedColBegin,
                     tp.loadedColEnd, tp.vectorWidth);
-  os << fmt::format("  shared     {} bytes: window {}, parameters {}, "
-                    "accumulator staging {}\n",
-                    tp.sharedBytes(), tp.windowBytes, tp.paramBytes,
-                    tp.stagingBytes);
+  os << fmt::format("  shared     {} bytes: window {}, parameters {}; the "
+                    "accumulators are stored from registers\n",
+                    tp.sharedBytes(), tp.windowBytes, tp.paramBytes);
   os << fmt::format("  parameters {} ({} registers per thread for {} "
                     "fragments)\n",
                     tp.paramsInRegisters ? "in registers, loaded once per block"
                                          : "re-read from shared memory per "
                                            "tile",
-                    tp.paramFragmentRegisters(), tp.mmasPerTile());
+                    tp.paramFragmentRegisters(), tp.paramFragments());
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
@@ -213,7 +211,7 @@ std::string summarizePlan(const Plan &plan) {
       "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
       "fragments {}",
       keyword(plan.backend), keyword(tp.mma.operand), tp.mma.name(),
-      keyword(tp.mma.accumulator), tp.tile, tp.tile, tp.tileRowsPerBlock,
+      keyword(tp.mma.accumulator), tp.tileM, tp.tileN, tp.tileRowsPerBlock,
       tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
       tp.sharedBytes(),
       tp.paramsInRegisters ? "in registers" : "in shared memory");

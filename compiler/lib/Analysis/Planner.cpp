@@ -33,15 +33,27 @@ double convertVia(double value, const llvm::fltSemantics &semantics,
   return number.convertToDouble();
 }
 
-/// The MMA shape WMMA offers for a precision on sm_80 and later.
-MmaShape mmaShapeFor(Precision p) {
+/// The number of an "sm_NN" architecture name (80 for anything else).
+int smVersion(const std::string &arch) {
+  if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0) {
+    return std::atoi(arch.c_str() + 3);
+  }
+  return 80;
+}
+
+/// The mma.sync shape for a precision: sm_80's shapes, and on sm_90 the
+/// fp64 m16n8k4, which does twice the work of m8n8k4 per instruction.
+MmaShape mmaShapeFor(Precision p, const std::string &arch) {
   switch (p) {
   case Precision::FP16:
   case Precision::BF16:
-    return {16, 16, 16, p, Precision::FP32};
+    return {16, 8, 16, p, Precision::FP32};
   case Precision::TF32:
-    return {16, 16, 8, p, Precision::FP32};
+    return {16, 8, 8, p, Precision::FP32};
   case Precision::FP64:
+    if (smVersion(arch) >= 90) {
+      return {16, 8, 4, p, Precision::FP64};
+    }
     return {8, 8, 4, p, Precision::FP64};
   case Precision::FP32:
     break;
@@ -49,39 +61,36 @@ MmaShape mmaShapeFor(Precision p) {
   llvm_unreachable("no MMA shape for fp32: the planner refuses it first");
 }
 
-/// The default block geometry per precision (tiles down, tiles across,
-/// warps): a block reads a window a little taller and wider than its outputs,
-/// large enough that the halo columns (aligned to the MMA k) cost little.
-/// Chosen by measurement on an H100 (bench/results/2026-11-21-tensor-h100.txt:
-/// star2d5p and box2d9p in fp16, star2d5p in tf32 and fp64, box2d49p fp64).
+/// The default block geometry per precision (output rows, output columns,
+/// warps): a block of 64 x 128 (fp16, bf16) or 64 x 64 outputs reads a
+/// window a little taller and wider than its outputs, so the halo costs
+/// little, and fits several blocks in an SM's shared memory.
 struct BlockDefaults {
-  int tileRows, tileCols, warps;
+  int rows, cols, warps;
 };
 
 BlockDefaults blockDefaultsFor(Precision p) {
   switch (p) {
   case Precision::FP16:
   case Precision::BF16:
-    return {4, 8, 4};
+    return {64, 128, 8};
   case Precision::TF32:
-    return {2, 8, 8};
   case Precision::FP64:
-    return {8, 4, 8};
+    return {64, 64, 8};
   case Precision::FP32:
     break;
   }
   llvm_unreachable("no block geometry for fp32 on tensor cores");
 }
 
-/// 32-bit registers one thread holds for one WMMA operand fragment (the
-/// fp16/bf16 m16n16k16 fragments hold every element twice).
-int registersPerFragment(Precision operand) {
+/// 32-bit registers one thread holds for a parameter fragment: the A
+/// operand of a Vertical slice, the B operand of a Row slice.
+int registersPerFragment(Precision operand, SliceKind kind) {
   switch (operand) {
   case Precision::FP16:
   case Precision::BF16:
-    return 8;
   case Precision::TF32:
-    return 4;
+    return kind == SliceKind::Vertical ? 4 : 2;
   case Precision::FP64:
     return 2;
   case Precision::FP32:
@@ -90,26 +99,30 @@ int registersPerFragment(Precision operand) {
   llvm_unreachable("no fragment for fp32");
 }
 
+/// Elements a thread reads from a window row as one unit when it loads an A
+/// fragment: a pair for fp16 and bf16, so a Row slice's K starts on an even
+/// column.
+int operandLoadWidth(Precision operand) {
+  return operand == Precision::FP16 || operand == Precision::BF16 ? 2 : 1;
+}
+
 /// Bytes of one element of the operand type in shared memory (tf32 is held
 /// as float).
 int operandBytes(Precision p) { return static_cast<int>(elementBytes(p)); }
-int accumulatorBytes(const MmaShape &mma) {
-  return mma.accumulator == Precision::FP64 ? 8 : 4;
-}
 
-/// The star's vertical GEMM: P_v (L x K) times the window's output columns.
+/// The star's vertical GEMM: P_v (M x K) times the window's output columns.
 SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
                        bool includeCentre) {
-  const int r = spec.radius, L = tp.tile, k = tp.mma.k;
+  const int r = spec.radius, M = tp.tileM, k = tp.mma.k;
   SliceGemm gemm;
   gemm.kind = SliceKind::Vertical;
   gemm.label = "vertical";
-  gemm.firstChunk = 0;
-  gemm.chunkCount = roundUp(L + 2 * r, k) / k;
-  gemm.param = ParameterMatrix(L, gemm.chunkCount * k);
-  for (int m = 0; m < L; ++m) {
+  gemm.firstK = 0;
+  gemm.chunkCount = roundUp(M + 2 * r, k) / k;
+  gemm.param = ParameterMatrix(M, gemm.chunkCount * k);
+  for (int m = 0; m < M; ++m) {
     for (int kk = 0; kk < gemm.param.cols; ++kk) {
-      int dy = kk - m - r;
+      int dy = gemm.firstK + kk - m - r;
       if (std::abs(dy) > r || (dy == 0 && !includeCentre)) {
         continue;
       }
@@ -122,22 +135,24 @@ SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
   return gemm;
 }
 
-/// A row slice: the window rows of `dy` times B (K x L), B[kk][n] =
-/// w[dy][dx] at dx = firstChunk*k + kk - haloCols - n.
+/// A row slice: the window rows of `dy` times B (K x N), B[kk][n] =
+/// w[dy][dx] at dx = firstK + kk - haloCols - n. K starts at the first
+/// column any output of the tile reads, rounded down to the A fragment's
+/// load unit, and covers the last.
 SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy,
                   bool includeCentre, std::string label) {
-  const int r = spec.radius, L = tp.tile, k = tp.mma.k, H = tp.haloCols;
+  const int r = spec.radius, N = tp.mma.n, k = tp.mma.k, H = tp.haloCols;
+  const int unit = operandLoadWidth(tp.mma.operand);
   SliceGemm gemm;
   gemm.kind = SliceKind::Row;
   gemm.dy = dy;
   gemm.label = std::move(label);
-  gemm.firstChunk = (H - r) / k;
-  const int lastChunk = (H + L - 1 + r) / k;
-  gemm.chunkCount = lastChunk - gemm.firstChunk + 1;
-  gemm.param = ParameterMatrix(gemm.chunkCount * k, L);
+  gemm.firstK = (H - r) / unit * unit;
+  gemm.chunkCount = roundUp(H + N + r - gemm.firstK, k) / k;
+  gemm.param = ParameterMatrix(gemm.chunkCount * k, N);
   for (int kk = 0; kk < gemm.param.rows; ++kk) {
-    for (int n = 0; n < L; ++n) {
-      int dx = gemm.firstChunk * k + kk - H - n;
+    for (int n = 0; n < N; ++n) {
+      int dx = gemm.firstK + kk - H - n;
       if (std::abs(dx) > r || (dy == 0 && dx == 0 && !includeCentre)) {
         continue;
       }
@@ -162,7 +177,12 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec,
                                   const TensorPlan &tp) {
   std::vector<SliceGemm> gemms;
   const int r = spec.radius;
-  if (spec.shape == Shape::Star) {
+  // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
+  // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
+  const int rowMmas = rowGemm(spec, tp, 0, true, "").chunkCount;
+  const int verticalMmas = verticalGemm(spec, tp, true).chunkCount;
+  if (spec.shape == Shape::Star &&
+      (2 * r + 1) * rowMmas > verticalMmas + rowMmas) {
     bool vertical =
         hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
     bool horizontal =
@@ -188,23 +208,35 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec,
   return gemms;
 }
 
+/// Whether a window pitch of `bytes` lets the fragment loads of 8 rows meet
+/// no bank conflict: rows 16 bytes apart modulo 32 for 4-byte loads and
+/// ldmatrix, 32 modulo 64 for the 8-byte loads of fp64.
+bool pitchAvoidsConflicts(int bytes, Precision operand) {
+  return operand == Precision::FP64 ? bytes % 64 == 32 : bytes % 32 == 16;
+}
+
 /// Fills in the window and shared-memory sizes for the current block shape.
 void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks) {
-  const int r = spec.radius, L = tp.tile, V = tp.vectorWidth;
+  const int r = spec.radius, M = tp.tileM, V = tp.vectorWidth;
   tp.loadedRows = tp.blockRows() + 2 * r;
   tp.windowRows = tp.loadedRows;
+  tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
   for (const SliceGemm &g : tp.gemms) {
+    const int K = g.chunkCount * tp.mma.k;
     if (g.kind == SliceKind::Vertical) {
-      tp.windowRows = std::max(tp.windowRows, tp.blockRows() - L +
-                                                  g.chunkCount * tp.mma.k);
+      tp.windowRows =
+          std::max(tp.windowRows, tp.blockRows() - M + g.firstK + K);
+    } else {
+      tp.windowCols =
+          std::max(tp.windowCols, tp.blockCols() - tp.mma.n + g.firstK + K);
     }
   }
-  tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
-  tp.windowPitch = tp.windowCols; // a multiple of k elements, i.e. 32 bytes
+  tp.windowCols = roundUp(tp.windowCols, V);
+  tp.windowPitch = tp.windowCols; // a multiple of 16 bytes
   const int opBytes = operandBytes(spec.precision);
-  while (padPitchForBanks && tp.windowPitch * opBytes % 128 != 32 &&
-         tp.windowPitch * opBytes % 128 != 96) {
-    tp.windowPitch += tp.mma.k;
+  while (padPitchForBanks &&
+         !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
+    tp.windowPitch += V;
   }
   tp.loadedColBegin = (tp.haloCols - r) / V * V;
   tp.loadedColEnd = std::min(
@@ -215,9 +247,6 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
   for (const SliceGemm &g : tp.gemms) {
     tp.paramBytes += g.param.rows * g.param.cols * opBytes;
   }
-  // Each warp's accumulator tile, rows padded by 16 bytes (kStagePitch).
-  const int accBytes = accumulatorBytes(tp.mma);
-  tp.stagingBytes = tp.warps * L * (L + 16 / accBytes) * accBytes;
 }
 
 } // namespace
@@ -230,7 +259,7 @@ std::string MmaShape::name() const {
   return fmt::format("m{}n{}k{}", m, n, k);
 }
 
-int TensorPlan::mmasPerTile() const {
+int TensorPlan::paramFragments() const {
   int total = 0;
   for (const SliceGemm &g : gemms) {
     total += g.chunkCount;
@@ -238,8 +267,14 @@ int TensorPlan::mmasPerTile() const {
   return total;
 }
 
+int TensorPlan::mmasPerTile() const { return nBlocks * paramFragments(); }
+
 int TensorPlan::paramFragmentRegisters() const {
-  return mmasPerTile() * registersPerFragment(mma.operand);
+  int registers = 0;
+  for (const SliceGemm &g : gemms) {
+    registers += g.chunkCount * registersPerFragment(mma.operand, g.kind);
+  }
+  return registers;
 }
 
 double roundToStorage(double value, Precision p) {
@@ -306,17 +341,22 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
   plan.arch = options.arch;
 
   TensorPlan &tp = plan.tensor;
-  tp.mma = mmaShapeFor(spec.precision);
-  tp.tile = tp.mma.m;
-  tp.haloRows = spec.radius;
-  tp.haloCols = roundUp(spec.radius, tp.mma.k);
+  tp.mma = mmaShapeFor(spec.precision, options.arch);
+  tp.tileM = tp.mma.m;
+  tp.nBlocks =
+      spec.precision == Precision::FP16 || spec.precision == Precision::BF16
+          ? 2
+          : 1;
+  tp.tileN = tp.nBlocks * tp.mma.n;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
+  tp.haloRows = spec.radius;
+  tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
 
   BlockDefaults defaults = blockDefaultsFor(spec.precision);
-  tp.tileRowsPerBlock =
-      options.tileRowsPerBlock ? options.tileRowsPerBlock : defaults.tileRows;
-  tp.tileColsPerBlock =
-      options.tileColsPerBlock ? options.tileColsPerBlock : defaults.tileCols;
+  tp.tileRowsPerBlock = options.tileRowsPerBlock ? options.tileRowsPerBlock
+                                                 : defaults.rows / tp.tileM;
+  tp.tileColsPerBlock = options.tileColsPerBlock ? options.tileColsPerBlock
+                                                 : defaults.cols / tp.tileN;
   int warps = options.warps ? options.warps : defaults.warps;
   tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
   tp.gemms = sliceGemms(spec, tp);
@@ -337,9 +377,9 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
     layOutWindow(spec, tp, options.padPitchForBanks);
   }
 
-  plan.choice = fmt::format(
-      "tensor cores: {} {} MMA with {} accumulation", keyword(spec.precision),
-      tp.mma.name(), keyword(tp.mma.accumulator));
+  plan.choice = fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
+                            keyword(spec.precision), tp.mma.name(),
+                            keyword(tp.mma.accumulator));
   return plan;
 }
 

@@ -35,9 +35,30 @@ std::string namespaceName(const Plan &plan) {
   return "stencilc_gen_" + plan.spec.name;
 }
 
-std::string operandTypeName(Precision p) {
-  return p == Precision::TF32 ? "nvcuda::wmma::precision::tf32"
-                              : std::string(elementTypeName(p));
+/// The template section with the MMA of a precision: fragment types, their
+/// loads and the mma.sync itself.
+void writeMma(CodeWriter &w, const MmaShape &mma) {
+  switch (mma.operand) {
+  case Precision::FP16:
+    w.fillWith(section("mma_m16n8k16"), fmt::arg("type", "f16"),
+               fmt::arg("pair_type", "__half2"),
+               fmt::arg("pack_pair", "__floats2half2_rn"));
+    return;
+  case Precision::BF16:
+    w.fillWith(section("mma_m16n8k16"), fmt::arg("type", "bf16"),
+               fmt::arg("pair_type", "__nv_bfloat162"),
+               fmt::arg("pack_pair", "__floats2bfloat162_rn"));
+    return;
+  case Precision::TF32:
+    w.fillWith(section("mma_m16n8k8_tf32"));
+    return;
+  case Precision::FP64:
+    w.fillWith(section(mma.m == 16 ? "mma_m16n8k4_f64" : "mma_m8n8k4_f64"));
+    return;
+  case Precision::FP32:
+    break;
+  }
+  llvm_unreachable("fp32 has no tensor-core kernel");
 }
 
 /// The tables hold doubles for fp64 and floats otherwise (every fp16, bf16
@@ -131,7 +152,7 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
   const bool anyTensor = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
     return plan.backend == BackendKind::Tensor;
   });
-  w.line(anyTensor ? "// sm_80 or newer (tensor-core MMAs through nvcuda::wmma)."
+  w.line(anyTensor ? "// sm_80 or newer (tensor-core MMAs through mma.sync)."
                    : "// sm_80 or newer (CUDA cores only).");
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
@@ -150,9 +171,10 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
   const TensorPlan &tp = plan.tensor;
   const bool asFloat = tablesAreFloat(plan.spec.precision);
   w.line("// The parameter matrices of the slice GEMMs (ARCHITECTURE.md), rounded once");
-  w.line("// to {} and written exactly. They are copied to shared memory and loaded",
+  w.line("// to {} and written exactly. Every block copies them to shared "
+         "memory and",
          keyword(tp.mma.operand));
-  w.line("// into MMA fragments by every block.");
+  w.line("// loads them into MMA fragments.");
   w.openScope(fmt::format("static __device__ const {} kParams[kParamElements] =",
                           asFloat ? "float" : "double"));
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
@@ -189,24 +211,34 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
 
 void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   const Precision p = plan.spec.precision;
-  std::string toElement;
+  std::string toElement, storeBoth;
   switch (p) {
   case Precision::FP16:
     toElement = "__float2half_rn(value)";
+    storeBoth =
+        "*reinterpret_cast<__half2*>(dst) = __floats2half2_rn(first, second);";
     break;
   case Precision::BF16:
     toElement = "__float2bfloat16_rn(value)";
+    storeBoth = "*reinterpret_cast<__nv_bfloat162*>(dst) = "
+                "__floats2bfloat162_rn(first, second);";
     break;
   case Precision::TF32:
     toElement = "value";
+    // As PTX: the compiler splits a float2 or double2 store into two.
+    storeBoth =
+        R"(asm volatile("st.global.v2.f32 [%0], {%1, %2};" : : "l"(dst), "f"(first), "f"(second));)";
     break;
   case Precision::FP64:
     toElement = "value";
+    storeBoth =
+        R"(asm volatile("st.global.v2.f64 [%0], {%1, %2};" : : "l"(dst), "d"(first), "d"(second));)";
     break;
   case Precision::FP32:
     llvm_unreachable("fp32 has no tensor-core kernel");
   }
-  w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement));
+  w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement),
+             fmt::arg("store_both", storeBoth));
   w.line();
   writeBoundaryRead(w, plan.spec, KernelTemplate);
   w.line();
@@ -223,19 +255,31 @@ std::vector<int> parameterOffsets(const TensorPlan &tp) {
   return offsets;
 }
 
+/// Where chunk c of a slice's parameter matrix starts in `params`, and the
+/// matrix's row pitch.
+std::string parameterAddress(const SliceGemm &g, int offset) {
+  return g.kind == SliceKind::Vertical
+             ? fmt::format("&params[{} + c * kMmaK]", offset)
+             : fmt::format("&params[{} + c * kMmaK * kMmaN]", offset);
+}
+std::string parameterPitch(const TensorPlan &tp, const SliceGemm &g) {
+  return g.kind == SliceKind::Vertical ? std::to_string(g.chunkCount * tp.mma.k)
+                                       : std::string("kMmaN");
+}
+
 void writeParameterFragments(CodeWriter &w, const TensorPlan &tp,
                              const std::vector<int> &offsets) {
   w.line("// The parameter fragments, reused by every tile of the block.");
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     const SliceGemm &g = tp.gemms[i];
     const bool vertical = g.kind == SliceKind::Vertical;
-    const int K = g.chunkCount * tp.mma.k;
     w.fillWith(section("param_fragments"),
                fmt::arg("fragment", vertical ? "FragmentA" : "FragmentB"),
+               fmt::arg("loader", vertical ? "loadA" : "loadB"),
                fmt::arg("index", i), fmt::arg("label", g.label),
-               fmt::arg("chunks", g.chunkCount), fmt::arg("offset", offsets[i]),
-               fmt::arg("chunk_stride", vertical ? "kMmaK" : "kMmaK * kTile"),
-               fmt::arg("ld", vertical ? std::to_string(K) : std::string("kTile")));
+               fmt::arg("chunks", g.chunkCount),
+               fmt::arg("address", parameterAddress(g, offsets[i])),
+               fmt::arg("ld", parameterPitch(tp, g)));
   }
   w.line();
 }
@@ -251,26 +295,22 @@ void writeSliceGemms(CodeWriter &w, const TensorPlan &tp,
       param = fmt::format("param{}[c]", i);
     } else {
       param = "param";
-      paramLoad = vertical
-                      ? fmt::format("FragmentA param;\nnvcuda::wmma::load_matrix_sync("
-                                    "param, &params[{} + c * kMmaK], {});",
-                                    offsets[i], K)
-                      : fmt::format("FragmentB param;\nnvcuda::wmma::load_matrix_sync("
-                                    "param, &params[{} + c * kMmaK * kTile], kTile);",
-                                    offsets[i]);
+      paramLoad = fmt::format(
+          "const {} param = {}({}, {}, lane);",
+          vertical ? "FragmentA" : "FragmentB", vertical ? "loadA" : "loadB",
+          parameterAddress(g, offsets[i]), parameterPitch(tp, g));
     }
     if (vertical) {
       w.fillWith(section("gemm_vertical"), fmt::arg("index", i),
-                 fmt::arg("label", g.label), fmt::arg("tile", tp.tile),
-                 fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
+                 fmt::arg("label", g.label), fmt::arg("kdim", K),
+                 fmt::arg("chunks", g.chunkCount),
                  fmt::arg("param_load", paramLoad), fmt::arg("param", param));
     } else {
-      w.fillWith(section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
-                 fmt::arg("tile", tp.tile), fmt::arg("kdim", K),
-                 fmt::arg("chunks", g.chunkCount),
-                 fmt::arg("row", tp.haloRows + g.dy),
-                 fmt::arg("first_col", g.firstChunk * tp.mma.k),
-                 fmt::arg("param_load", paramLoad), fmt::arg("param", param));
+      w.fillWith(
+          section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
+          fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
+          fmt::arg("row", tp.haloRows + g.dy), fmt::arg("first_col", g.firstK),
+          fmt::arg("param_load", paramLoad), fmt::arg("param", param));
     }
   }
 }
@@ -291,13 +331,15 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.line();
   w.fillWith(section("constants"), fmt::arg("element", element),
              fmt::arg("accumulator", elementTypeName(tp.mma.accumulator)),
-             fmt::arg("radius", spec.radius), fmt::arg("tile", tp.tile),
-             fmt::arg("mma_m", tp.mma.m), fmt::arg("mma_n", tp.mma.n),
-             fmt::arg("mma_k", tp.mma.k), fmt::arg("operand", operandTypeName(spec.precision)),
+             fmt::arg("radius", spec.radius), fmt::arg("tile_m", tp.tileM),
+             fmt::arg("tile_n", tp.tileN), fmt::arg("n_blocks", tp.nBlocks),
+             fmt::arg("mma_n", tp.mma.n), fmt::arg("mma_k", tp.mma.k),
              fmt::arg("tile_rows", tp.tileRowsPerBlock),
-             fmt::arg("tile_cols", tp.tileColsPerBlock), fmt::arg("warps", tp.warps),
-             fmt::arg("halo_cols", tp.haloCols), fmt::arg("window_rows", tp.windowRows),
-             fmt::arg("pitch", tp.windowPitch), fmt::arg("loaded_rows", tp.loadedRows),
+             fmt::arg("tile_cols", tp.tileColsPerBlock),
+             fmt::arg("warps", tp.warps), fmt::arg("halo_cols", tp.haloCols),
+             fmt::arg("window_rows", tp.windowRows),
+             fmt::arg("pitch", tp.windowPitch),
+             fmt::arg("loaded_rows", tp.loadedRows),
              fmt::arg("loaded_col_begin", tp.loadedColBegin),
              fmt::arg("loaded_col_end", tp.loadedColEnd),
              fmt::arg("vector_width", tp.vectorWidth),
@@ -305,6 +347,7 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
              fmt::arg("ring", fixed ? spec.radius : 0),
              fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
   w.line();
+  writeMma(w, tp.mma);
   writeParameterTables(w, plan);
   writeElementHelpers(w, plan);
 
@@ -323,10 +366,13 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   }
   w.openScope("for (; blockTile < blockTiles; blockTile += gridDim.x)");
   w.fillWith(section("block_head"));
-  w.openScope("for (int tile = warp; tile < kTilesPerBlock; tile += kWarps)");
+  w.line("#pragma unroll");
+  w.openScope("for (int i = 0; i < kTilesPerWarp; ++i)");
   w.fillWith(section("tile_head"));
   writeSliceGemms(w, tp, offsets);
-  w.fillWith(section("tile_store"));
+  w.fillWith(section(tp.tileM == 8     ? "tile_store_m8n8"
+                     : tp.nBlocks == 2 ? "tile_store_rows16"
+                                       : "tile_store_m16n8"));
   w.closeScope("", "tile loop");
   w.fillWith(section("block_tail"));
   w.closeScope("", "block-tile loop");
