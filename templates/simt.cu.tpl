@@ -33,6 +33,7 @@ constexpr int kPlaneRows = kTileY + 2 * kRadiusY;
 constexpr int kPitch = kTileX + 2 * kHaloX; // plane column c is x = tile start - kHaloX + c
 constexpr int kGroupsPerRow = kPitch / kVec;
 constexpr int kGroups = kPlaneRows * kGroupsPerRow; // 16-byte loads per plane
+constexpr int kStages = {stages};         // plane buffers: 1 direct, 2 the next in registers, 3+ a cp.async ring
 constexpr int kColGroups = kTileX / kOutX;
 constexpr int kItems = kTileY * kColGroups;  // kOutX outputs of one plane row each
 constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
@@ -100,13 +101,75 @@ __device__ __forceinline__ uint4 fetchGroup(const Element* __restrict__ in, long
   return *reinterpret_cast<const uint4*>(values);
 }}
 
+/// kVec elements stored as one 16-byte vector. (Written as st.global.v4: a
+/// plain store of the packed vector beside the element-wise edge path is
+/// merged into element stores by the compiler.)
+__device__ __forceinline__ void storeVector(Element* dst, const Element (&values)[kVec]) {{
+  const uint4 bits = *reinterpret_cast<const uint4*>(values);
+  asm volatile("st.global.v4.b32 [%0], {{%1, %2, %3, %4}};" ::"l"(dst), "r"(bits.x), "r"(bits.y), "r"(bits.z), "r"(bits.w) : "memory");
+}}
+
+//@ section async_copy
+constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
+
+/// 16 bytes from global to shared memory without waiting for them
+/// (cp.async, sm_80 and newer; an ordinary load and store before that).
+__device__ __forceinline__ void copyAsync(Element* dst, const Element* src) {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))), "l"(src) : "memory");
+#else
+  *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(src));
+#endif
+}}
+/// Closes this thread's group of copies (one group per plane).
+__device__ __forceinline__ void commitCopies() {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}}
+/// Waits until at most `Pending` of this thread's groups are still in flight.
+template <int Pending>
+__device__ __forceinline__ void waitCopies() {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+#endif
+}}
+
+/// A group at the grid's edge, element by element with the boundary rule
+/// (out of line: the rare case keeps no registers of the plane loop).
+static __device__ __noinline__ void fetchEdgeGroup(Element* dst, const Element* __restrict__ in, long long z, long long y, long long x, int nz, int ny, int nx) {{
+  *reinterpret_cast<uint4*>(dst) = fetchGroup(in, z, y, x, nz, ny, nx, false);
+}}
+
+/// This thread's part of input plane z of the block's window into `plane`.
+/// Group k of the thread (window element g * kVec, g = threadIdx.x + k *
+/// kThreads) starts at offset[k] = y * nx + x of its plane; vector[k] says
+/// whether it is a whole 16-byte vector inside the plane's rows and columns.
+/// Such groups of planes inside the grid are copied asynchronously; the
+/// others take the boundary rule (an ordinary store).
+__device__ __forceinline__ void fetchPlane(Element* plane, const Element* __restrict__ in, long long z, const long long (&offset)[kGroupsPerThread], const bool (&vector)[kGroupsPerThread], long long y0, long long x0, int nz, int ny, int nx) {{
+  const bool zInside = z >= 0 && z < nz;
+  const Element* __restrict__ source = in + (zInside ? z : 0) * (static_cast<long long>(ny) * nx);
+#pragma unroll
+  for (int k = 0; k < kGroupsPerThread; ++k) {{
+    const int g = threadIdx.x + k * kThreads;
+    if (kGroups % kThreads == 0 || g < kGroups) {{
+      if (zInside && vector[k]) {{
+        copyAsync(&plane[g * kVec], source + offset[k]);
+      }} else {{
+        fetchEdgeGroup(&plane[g * kVec], in, z, y0 - kRadiusY + g / kGroupsPerRow, x0 - kHaloX + g % kGroupsPerRow * kVec, nz, ny, nx);
+      }}
+    }}
+  }}
+}}
+
 //@ section kernel_head
 /// One time step. A block owns kTileY x kTileX outputs of chunkZ consecutive
 /// planes. It walks the input planes its outputs need, reading each into
 /// shared memory once; each item adds the plane's slices into its queue of
 /// kQueue partial outputs, and the oldest, now complete, is stored.
 __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
-  __shared__ __align__(16) Element planes[{buffers}][kPlaneRows * kPitch];
+  __shared__ __align__(16) Element planes[kStages][kPlaneRows * kPitch];
 
   const long long x0 = static_cast<long long>(blockIdx.x) * kTileX;
   const long long y0 = static_cast<long long>(blockIdx.y) * kTileY;
@@ -117,6 +180,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
   const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const bool vectorOut = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 
+//@ section items
   // This thread's items: item i is outputs [col, col + kOutX) of plane row `row`.
   int itemRow[kItemsPerThread];
   int itemCol[kItemsPerThread];
@@ -128,6 +192,39 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
     itemActive[k] = item < kItems;
     itemRow[k] = itemActive[k] ? item / kColGroups : 0;
     itemCol[k] = itemActive[k] ? item % kColGroups * kOutX : 0;
+#pragma unroll
+    for (int j = 0; j < kQueue; ++j) {{
+#pragma unroll
+      for (int o = 0; o < kOutX; ++o) {{
+        queue[k][j][o] = Compute(0);
+      }}
+    }}
+  }}
+
+//@ section items_ring
+  const long long planeSize = static_cast<long long>(ny) * nx; // elements of a plane
+  // This thread's items, item i being outputs [col, col + kOutX) of plane row
+  // `row`: where they are in the plane window (itemAt) and in an output plane
+  // (itemOffset = y * nx + x), whether the row is stored, and whether the
+  // outputs are stored as one 16-byte vector. None of it changes with the plane.
+  int itemAt[kItemsPerThread];
+  int itemCol[kItemsPerThread];
+  long long itemOffset[kItemsPerThread];
+  bool storeRow[kItemsPerThread];
+  bool storeWhole[kItemsPerThread];
+  Compute queue[kItemsPerThread][kQueue][kOutX];
+#pragma unroll
+  for (int k = 0; k < kItemsPerThread; ++k) {{
+    const int item = threadIdx.x + k * kThreads;
+    const bool active = item < kItems;
+    const int row = active ? item / kColGroups : 0;
+    itemCol[k] = active ? item % kColGroups * kOutX : 0;
+    itemAt[k] = (row + kRadiusY) * kPitch + itemCol[k] + kHaloX;
+    const long long y = y0 + row;
+    const long long x = x0 + itemCol[k];
+    itemOffset[k] = y * nx + x;
+    storeRow[k] = active && y >= kRingY && y < ny - kRingY;
+    storeWhole[k] = kOutX == kVec && vectorOut && x >= kRingX && x + kOutX <= nx - kRingX;
 #pragma unroll
     for (int j = 0; j < kQueue; ++j) {{
 #pragma unroll
@@ -171,9 +268,44 @@ for (long long p = pFirst; p <= pLast; ++p) {{
   __syncthreads();
 }} // plane loop
 
+//@ section stream_async
+// Planes arrive by asynchronous copies (cp.async) into a ring of kStages
+// buffers, kStages - 1 planes ahead of the one computed: one barrier per
+// plane, and no registers hold data in flight.
+long long fetchOffset[kGroupsPerThread];
+bool fetchVector[kGroupsPerThread];
+#pragma unroll
+for (int k = 0; k < kGroupsPerThread; ++k) {{
+  const int g = threadIdx.x + k * kThreads;
+  const long long y = y0 - kRadiusY + g / kGroupsPerRow;
+  const long long x = x0 - kHaloX + g % kGroupsPerRow * kVec;
+  fetchOffset[k] = y * nx + x;
+  fetchVector[k] = g < kGroups && vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx;
+}}
+#pragma unroll
+for (int s = 0; s + 1 < kStages; ++s) {{
+  if (pFirst + s <= pLast) {{
+    fetchPlane(planes[s], in, pFirst + s, fetchOffset, fetchVector, y0, x0, nz, ny, nx);
+  }}
+  commitCopies();
+}}
+int buffer = 0; // plane p's
+for (long long p = pFirst; p <= pLast; ++p) {{
+  waitCopies<kStages - 2>(); // this thread's copies of plane p have landed ...
+  __syncthreads();           // ... and everybody's; plane p - 1's buffer is free
+  if (p + kStages - 1 <= pLast) {{
+    fetchPlane(planes[buffer == 0 ? kStages - 1 : buffer - 1], in, p + kStages - 1, fetchOffset, fetchVector, y0, x0, nz, ny, nx);
+  }}
+  commitCopies();
+  const Element* __restrict__ plane = planes[buffer];
+
+//@ section stream_async_tail
+  buffer = buffer + 1 == kStages ? 0 : buffer + 1;
+}} // plane loop
+
 //@ section stream_direct
-// Each plane straight into shared memory (one buffer: the plane is too large
-// to hold its successor in registers).
+// Each plane straight into shared memory (one buffer: a 1D block has one
+// plane, and a very large plane leaves no room for a second).
 for (long long p = pFirst; p <= pLast; ++p) {{
   for (int g = threadIdx.x; g < kGroups; g += kThreads) {{
     *reinterpret_cast<uint4*>(&planes[0][g * kVec]) =
@@ -190,7 +322,7 @@ for (long long p = pFirst; p <= pLast; ++p) {{
 #pragma unroll
 for (int k = 0; k < kItemsPerThread; ++k) {{
   // at[dy * kPitch + dx + o] is the input at offset (dy, dx) of output o of item k.
-  const Element* __restrict__ at = &plane[(itemRow[k] + kRadiusY) * kPitch + itemCol[k] + kHaloX];
+  const Element* __restrict__ at = &plane[{item_at}];
 #pragma unroll
   for (int o = 0; o < kOutX; ++o) {{
 
@@ -222,15 +354,57 @@ for (int t = {begin}; t < {end}; ++t) {{
       if constexpr (kOutX == kVec) {{
         whole = vectorOut && x >= kRingX && x + kOutX <= nx - kRingX;
         if (whole) {{
-          alignas(16) Element packed[kOutX];
+          alignas(16) Element packed[kVec];
 #pragma unroll
           for (int o = 0; o < kOutX; ++o) {{
             packed[o] = toElement(queue[k][0][o]);
           }}
-          *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(packed);
+          storeVector(dst, packed);
         }}
       }}
       if (!whole) {{
+#pragma unroll
+        for (int o = 0; o < kOutX; ++o) {{
+          if (x + o >= kRingX && x + o < nx - kRingX) {{
+            dst[o] = toElement(queue[k][0][o]);
+          }}
+        }}
+      }}
+    }}
+#pragma unroll
+    for (int o = 0; o < kOutX; ++o) {{
+#pragma unroll
+      for (int j = 0; j + 1 < kQueue; ++j) {{
+        queue[k][j][o] = queue[k][j + 1][o];
+      }}
+      queue[k][kQueue - 1][o] = Compute(0);
+    }}
+  }}
+}}
+
+//@ section store_and_shift_ring
+{{ // Output plane p - kRadiusZ is complete: store it, then shift the queue.
+  const long long z = p - kRadiusZ;
+  const bool storePlane = z >= zBegin && z >= kRingZ && z < nz - kRingZ;
+  Element* const planeOut = out + (storePlane ? z : 0) * planeSize;
+#pragma unroll
+  for (int k = 0; k < kItemsPerThread; ++k) {{
+    if (storePlane && storeRow[k]) {{
+      Element* dst = planeOut + itemOffset[k];
+      bool whole = false;
+      if constexpr (kOutX == kVec) {{
+        whole = storeWhole[k];
+        if (whole) {{
+          alignas(16) Element packed[kVec];
+#pragma unroll
+          for (int o = 0; o < kOutX; ++o) {{
+            packed[o] = toElement(queue[k][0][o]);
+          }}
+          storeVector(dst, packed);
+        }}
+      }}
+      if (!whole) {{
+        const long long x = x0 + itemCol[k];
 #pragma unroll
         for (int o = 0; o < kOutX; ++o) {{
           if (x + o >= kRingX && x + o < nx - kRingX) {{

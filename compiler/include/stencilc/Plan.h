@@ -196,8 +196,10 @@ struct SimtPlan {
   int haloX = 0;
   int planeRows = 0;
   int pitch = 0;
-  /// 2: the next plane is fetched into registers while this one is computed
-  /// (one barrier per plane); 1: fetched straight into shared memory.
+  /// 3 or more: a ring of planes filled by asynchronous copies (cp.async),
+  /// buffers - 1 ahead; 2: the next plane is fetched into registers while
+  /// this one is computed (one barrier per plane either way); 1: fetched
+  /// straight into shared memory.
   int buffers = 2;
   int groupsPerThread = 0;
   int planeBytes = 0;

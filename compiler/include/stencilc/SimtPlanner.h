@@ -24,6 +24,10 @@ struct SimtOptions {
   int tileX = 0;
   int tileY = 0;
   int chunkZ = 0;
+  /// Shared-memory plane buffers of 2D/3D kernels: 1 (straight), 2 (the
+  /// next plane through registers) or a ring of 3 or more filled by
+  /// asynchronous copies; 0: the planner's choice.
+  int stages = 0;
   /// 32-bit registers the queue of partial outputs may take per thread.
   int queueRegisterBudget = 64;
   /// Static shared memory a block may use.

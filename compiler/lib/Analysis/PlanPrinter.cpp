@@ -103,11 +103,14 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}; "
                     "{} 16-byte loads per plane, {} per thread{}\n",
                     sp.planeRows, sp.pitch, elementTypeName(spec.precision), sp.planeBytes,
-                    sp.buffers, sp.buffers == 2 ? "s" : "", sp.groupsPerPlane(),
+                    sp.buffers, sp.buffers > 1 ? "s" : "", sp.groupsPerPlane(),
                     sp.groupsPerThread,
-                    sp.buffers == 2 ? ", the next plane fetched into registers while "
-                                      "this one is computed"
-                                    : ", fetched straight into shared memory");
+                    sp.buffers > 2   ? fmt::format(", a ring: asynchronous copies (cp.async) "
+                                                   "fetch {} planes ahead of the one computed",
+                                                   sp.buffers - 1)
+                    : sp.buffers == 2 ? std::string(", the next plane fetched into registers "
+                                                    "while this one is computed")
+                                      : std::string(", fetched straight into shared memory"));
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n",
                     sp.slices.size(),
@@ -133,7 +136,7 @@ std::string summarizeSimtPlan(const Plan &plan) {
       "per block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
       "{} outputs per item, {} items per thread; {}",
       keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
-      sp.planeRows, sp.pitch, sp.buffers, sp.buffers == 2 ? "s" : "", sp.outputsX,
+      sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX,
       sp.itemsPerThread,
       sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
 }

@@ -111,9 +111,10 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
     sp.minChunkZ = 8;
     sp.targetBlocks = 4096;
     break;
-  default: // planes streamed: 256-byte rows, 16 rows, up to 64 planes per block
-    sp.threads = 128;
-    sp.tileX = 256 / bytes;
+  default: // planes streamed: 256-byte rows (512 for 4-byte types), 16 rows,
+           // up to 64 planes per block
+    sp.threads = bytes == 4 ? 256 : 128;
+    sp.tileX = (bytes == 4 ? 512 : 256) / bytes;
     sp.tileY = 16;
     sp.chunkZ = 64;
     sp.minChunkZ = 16;
@@ -153,9 +154,21 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
     deriveGeometry(spec, sp);
   }
 
-  // The plane lives in shared memory: give up the second buffer, then rows,
-  // then columns (keeping whole vectors) until it fits.
+  // The planes live in shared memory: a ring of 4 filled by asynchronous
+  // copies where that measured faster (3D fp32/tf32, 2D and 3D fp16/bf16 on
+  // the H100, bench/results/2026-11-21-simt-h100-tuning2.txt), else two
+  // buffers, the next plane fetched through registers. Give up ring stages
+  // (not below 3), then the ring, then the second buffer, then rows, then
+  // columns (keeping whole vectors) until it fits.
   // (1D has one plane per block: nothing to fetch ahead.)
+  const bool ring = (spec.dims == 3 && bytes <= 4) || (spec.dims == 2 && bytes == 2);
+  sp.buffers = simt.stages ? simt.stages : ring ? 4 : 2;
+  while (sp.buffers > 3 && sp.sharedBytes() > simt.sharedMemoryLimit) {
+    --sp.buffers;
+  }
+  if (sp.buffers > 2 && sp.sharedBytes() > simt.sharedMemoryLimit) {
+    sp.buffers = 2;
+  }
   if (spec.dims == 1 || sp.sharedBytes() > simt.sharedMemoryLimit ||
       sp.groupsPerThread > 8) {
     sp.buffers = 1;
@@ -175,7 +188,9 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
     sp.threads /= 2;
     deriveGeometry(spec, sp);
   }
-  if (sp.buffers == 2 && sp.groupsPerThread > 8) {
+  // A thread holds its part of the next plane in registers (two buffers) or
+  // keeps where it lies (a ring): both only up to 8 16-byte groups a thread.
+  if (sp.groupsPerThread > 8) {
     sp.buffers = 1;
   }
 

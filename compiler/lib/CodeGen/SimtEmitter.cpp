@@ -47,6 +47,7 @@ void writeConstants(CodeWriter &w, const Plan &plan) {
              fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
              fmt::arg("threads", sp.threads), fmt::arg("vector_width", sp.vectorWidth),
              fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
+             fmt::arg("stages", sp.buffers),
              fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
              fmt::arg("ring_y", fixed ? sp.radiusY : 0),
              fmt::arg("ring_x", fixed ? sp.radiusX : 0),
@@ -73,6 +74,10 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   w.line();
   w.fillWith(section("fetch_group"));
   w.line();
+  if (plan.simt.buffers > 2) {
+    w.fillWith(section("async_copy"));
+    w.line();
+  }
 }
 
 /// The reads of a looped plan as two tables, eight entries a line.
@@ -159,22 +164,31 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
     writeTermTables(w, plan);
   }
 
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("buffers", sp.buffers));
+  // How planes reach shared memory: straight (1 buffer), the next one through
+  // registers (2), or a ring of 3 or more filled by asynchronous copies,
+  // whose threads also keep their items' addresses (items_ring).
+  const bool ring = sp.buffers > 2;
+  const char *stream = ring              ? "stream_async"
+                       : sp.buffers == 2 ? "stream_prefetch"
+                                         : "stream_direct";
+  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)));
+  w.line();
+  w.fillWith(section(ring ? "items_ring" : "items"));
   w.indent();
-  const bool prefetch = sp.buffers == 2;
-  w.fillWith(section(prefetch ? "stream_prefetch" : "stream_direct"));
+  w.fillWith(section(stream));
   w.indent();
-  w.fillWith(section("item_head"));
+  w.fillWith(section("item_head"),
+             fmt::arg("item_at", ring ? "itemAt[k]"
+                                      : "(itemRow[k] + kRadiusY) * kPitch + itemCol[k] + kHaloX"));
   w.indent();
   w.indent();
   writeSlices(w, sp);
   w.dedent();
   w.dedent();
   w.fillWith(section("item_tail"));
-  w.fillWith(section("store_and_shift"));
+  w.fillWith(section(ring ? "store_and_shift_ring" : "store_and_shift"));
   w.dedent();
-  w.fillWith(section(prefetch ? "stream_prefetch_tail" : "stream_direct_tail"));
+  w.fillWith(section(fmt::format("{}_tail", stream)));
   w.closeScope("", kernelName(plan));
   w.line();
   writeHostApi(w, plan, ns, launchCode(plan));
