@@ -104,6 +104,22 @@ TEST(Planner, BoxHasOneRowSlicePerRow) {
   EXPECT_EQ(tp.mmasPerTile(), 5 * 3);
 }
 
+TEST(Planner, Sm90RunsFp64OnTheLargerMma) {
+  StencilSpec spec =
+      makeStencil2D(Shape::Box, 3, Precision::FP64, BoundaryKind::Fixed, 2);
+  PlannerOptions sm90;
+  sm90.arch = "sm_90";
+  const TensorPlan tp = planTensor(spec, sm90).tensor;
+  EXPECT_EQ(tp.mma.name(), "m16n8k4");
+  EXPECT_EQ(tp.tileM, 16);
+  EXPECT_EQ(tp.tileN, 8);
+  // 8 + 2r = 14 columns from column haloCols - r = 1: four chunks of 4, each
+  // B fragment one double (2 registers) a lane.
+  EXPECT_EQ(tp.mmasPerTile(), 7 * 4);
+  EXPECT_EQ(tp.paramFragmentRegisters(), 7 * 4 * 2);
+  EXPECT_EQ(planTensor(spec).tensor.mma.name(), "m8n8k4"); // sm_80
+}
+
 TEST(Planner, CoefficientsAreRoundedOnceToTheOperandType) {
   StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::TF32,
                                    BoundaryKind::Fixed, 3);
