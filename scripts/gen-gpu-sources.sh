@@ -4,6 +4,9 @@
 # one) on every test/GPU/*.stencil and
 # examples/suite/*.stencil and writes, under OUTDIR (default build-gen/):
 #   test/NAME.cu, test/NAME.h, test/NAME.list.h
+#   test/NAME.tensor.*  the same with --backend=tensor (where the stencil
+#                  does not name its backend), and the tensor conformance set
+#                  test/Compile/Inputs/tensor-conformance-2d.stencil
 #   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
 #                  backend forced (--backend=tensor / simt), so the benchmark
 #                  compares both
@@ -63,7 +66,16 @@ generate() { # group input [backend]
   fi
 }
 
-for f in "$root"/test/GPU/*.stencil; do [[ -e $f ]] && generate test "$f"; done
+for f in "$root"/test/GPU/*.stencil; do
+  [[ -e $f ]] || continue
+  generate test "$f"
+  # Under auto most 2D stencils run on CUDA cores: test the tensor-core
+  # kernel of each one too, unless the test names its backend itself.
+  grep -q '^// STENCILC-FLAGS:.*--backend' "$f" || generate test "$f" tensor
+done
+# The tensor backend's conformance set: every shape, radius 1..8,
+# precision and boundary.
+generate test "$root/test/Compile/Inputs/tensor-conformance-2d.stencil" tensor
 for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   generate bench "$f" tensor
