@@ -173,6 +173,10 @@ __device__ __forceinline__ void mma(FragmentC& c, const FragmentA& a, const Frag
 }}
 
 //@ section mma_m16n8k4_f64
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#error "generated with --arch=sm_90 or newer: the fp64 m16n8k4 MMA needs sm_90"
+#endif
+
 // The MMA: mma.sync m16n8k4, fp64 operands and accumulators (sm_90). Lane
 // 4g + t of the warp holds (PTX ISA, "matrix fragments for mma.m16n8k4 with
 // .f64"):
