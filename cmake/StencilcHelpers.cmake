@@ -11,7 +11,7 @@
 # <binary dir>/<target>.stencilc/ when the target is built (not at configure
 # time); editing a .stencil file or rebuilding stencilc regenerates. The
 # library links stencilc::runtime and exposes the generated headers, so a
-# consumer writes `#include "a.h"`. The first ARCH is passed to stencilc as
+# consumer writes `#include "a.h"`. The oldest ARCH is passed to stencilc as
 # --arch (the generated code also runs on the newer ones); all of them become
 # the library's CUDA_ARCHITECTURES.
 include_guard(GLOBAL)
@@ -55,7 +55,15 @@ function(stencilc_add_library target)
     string(REPLACE "sm_" "" number "${arch}")
     list(APPEND cuda_architectures ${number})
   endforeach()
-  list(GET arg_ARCH 0 stencilc_arch)
+  # stencilc plans for the oldest architecture asked for: its code also runs
+  # on the newer ones (code planned for sm_90 may need sm_90).
+  set(oldest "")
+  foreach(number IN LISTS cuda_architectures)
+    if(oldest STREQUAL "" OR number LESS oldest)
+      set(oldest ${number})
+    endif()
+  endforeach()
+  set(stencilc_arch "sm_${oldest}")
 
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT CUDA IN_LIST languages)

@@ -39,3 +39,12 @@ grep -q "stencilc .*blur.stencil" "$scratch/rebuild.log" ||
 grep -q "0.125" "$scratch/installed/blur.stencilc/blur.h" ||
   { echo "the regenerated header does not have the new coefficient"; exit 1; }
 echo "consumer: editing the .stencil regenerated the library"
+
+# stencilc plans for the oldest ARCH, whatever the order: code planned for
+# sm_90 may not build for sm_80.
+sed -i 's|ARCH sm_80 sm_90|ARCH sm_90 sm_80|' "$scratch/consumer/CMakeLists.txt"
+cmake --build "$scratch/installed" >"$scratch/arch.log"
+grep -o -- "--arch=sm_[0-9]*" "$scratch/installed/build.ninja" | sort -u >"$scratch/arch.txt"
+[[ $(cat "$scratch/arch.txt") == --arch=sm_80 ]] ||
+  { echo "ARCH sm_90 sm_80 did not plan for sm_80:"; cat "$scratch/arch.txt"; exit 1; }
+echo "consumer: ARCH sm_90 sm_80 plans for sm_80"
