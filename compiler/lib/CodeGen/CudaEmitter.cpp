@@ -153,13 +153,17 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
     return plan.backend == BackendKind::Tensor;
   });
   // Only the fp64 m16n8k4 MMA (planned for sm_90) needs more than sm_80.
-  const bool needsSm90 = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
-    return plan.backend == BackendKind::Tensor && plan.tensor.mma.operand == Precision::FP64 &&
-           plan.tensor.mma.m == 16;
-  });
-  w.line(!anyTensor  ? "// sm_80 or newer (CUDA cores only)."
-         : needsSm90 ? "// sm_90 or newer (tensor-core MMAs through mma.sync, fp64 m16n8k4)."
-                     : "// sm_80 or newer (tensor-core MMAs through mma.sync).");
+  const bool needsSm90 =
+      std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
+        return plan.backend == BackendKind::Tensor &&
+               plan.tensor.mma.operand == Precision::FP64 &&
+               plan.tensor.mma.m == 16;
+      });
+  w.line(!anyTensor ? "// sm_80 or newer (CUDA cores only)."
+         : needsSm90
+             ? "// sm_90 or newer (tensor-core MMAs through mma.sync, fp64 "
+               "m16n8k4)."
+             : "// sm_80 or newer (tensor-core MMAs through mma.sync).");
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
     w.line("//");
