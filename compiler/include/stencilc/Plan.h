@@ -35,7 +35,7 @@ struct MmaShape {
   /// FP32 or FP64.
   Precision accumulator = Precision::FP32;
 
-  /// "m16n16k16" and friends.
+  /// "m16n8k16" and friends.
   std::string name() const;
 };
 
@@ -233,7 +233,7 @@ double roundToStorage(double value, Precision p);
 double roundCoefficient(double value, Precision p);
 /// Rounds an input element (already a value of the storage type) to the MMA
 /// operand type as the kernel does: tf32 by round-to-nearest, ties away from
-/// zero (cvt.rna.tf32.f32, what wmma::__float_to_tf32 does); others are
+/// zero (cvt.rna.tf32.f32, the kernel's roundToTf32); others are
 /// exact.
 double roundInputOperand(double value, Precision p);
 
