@@ -121,6 +121,7 @@ private:
   std::optional<LinearValue> evalRead(const ReadExpr &expr);
   std::optional<LinearValue> evalChain(const BinaryExpr &expr);
   bool combine(LinearValue &acc, char op, LinearValue rhs, SMLoc opLoc);
+  bool chargeScaling(std::size_t coefficients, SMLoc opLoc);
   std::optional<IndexForm> decomposeIndex(const Expr &expr, unsigned depth);
   std::optional<int> checkIndex(const Expr &expr, unsigned position);
   std::optional<long> foldInteger(const Expr &expr, llvm::StringRef what);
@@ -139,6 +140,11 @@ private:
   std::vector<Identifier> indexNames; ///< of `out`, empty for tables
   bool readsAllowed = false;
   std::string constantContext; ///< what must be constant, when reads are not allowed
+  /// Coefficient multiplications and divisions done so far for this stencil:
+  /// a product or quotient by a constant scales every coefficient of the
+  /// reads it applies to, so a long sum of reads times a long chain of
+  /// constants costs reads x factors (chargeScaling bounds it).
+  std::size_t scalings = 0;
 
   // What the statements say.
   StencilSpec spec;
@@ -513,6 +519,9 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
       std::swap(acc.reads, rhs.reads);
       std::swap(acc.constant, rhs.constant);
     }
+    if (!chargeScaling(acc.reads.size(), opLoc)) {
+      return false;
+    }
     acc.constant.multiply(rhs.constant, rm);
     for (auto &[offset, read] : acc.reads) {
       read.coefficient.multiply(rhs.constant, rm);
@@ -524,6 +533,9 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     }
     if (rhs.constant.isZero()) {
       diags.error(opLoc, "division by zero");
+      return false;
+    }
+    if (!chargeScaling(acc.reads.size(), opLoc)) {
       return false;
     }
     acc.constant.divide(rhs.constant, rm);
@@ -540,6 +552,24 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     }
   }
   return true;
+}
+
+/// Counts `coefficients` more scalings by a constant, and reports the
+/// operator where the stencil's total would pass the limit: folding stays
+/// bounded in time (a few seconds) whatever the input.
+bool StencilChecker::chargeScaling(std::size_t coefficients, SMLoc opLoc) {
+  constexpr std::size_t Limit = 10'000'000;
+  scalings += coefficients;
+  if (scalings <= Limit) {
+    return true;
+  }
+  diags.error(
+      opLoc,
+      fmt::format("folding the constants of this stencil takes more than "
+                  "{} coefficient multiplications ({} reads scaled here); "
+                  "multiply the constant factors together first",
+                  Limit, coefficients));
+  return false;
 }
 
 /// Evaluates a chain of same-precedence binary operators iteratively: a long

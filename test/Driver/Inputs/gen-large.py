@@ -50,6 +50,23 @@ def long_read_sum():
     return "stencil s { out[i] = " + " + ".join(["in[i+1]"] * 300000) + "; }\n"
 
 
+def scaled_sum():
+    """A sum of all 9,261 reads of a 3D box of radius 10, times 0.5 and a
+    chain of 10,000 factors of 1: each factor scales every coefficient."""
+    r = range(-10, 11)
+    reads = " + ".join(f"in[i+{z}, j+{y}, k+{x}]" for z in r for y in r for x in r)
+    return ("stencil scaled { precision fp64;\n  out[i, j, k] = (" + reads + ") * 0.5"
+            + " * 1" * 10000 + ";\n}\n")
+
+
+def scaled_sum_small():
+    """The same sum times a chain of 1,000 factors: within the limit."""
+    r = range(-10, 11)
+    reads = " + ".join(f"in[i+{z}, j+{y}, k+{x}]" for z in r for y in r for x in r)
+    return ("stencil scaled { precision fp64;\n  out[i, j, k] = (" + reads + ") * 0.5"
+            + " * 1" * 1000 + ";\n}\n")
+
+
 def huge_radius():
     """A radius of 1000 asked for in four ways."""
     ones = ", ".join(["1"] * 2001)
