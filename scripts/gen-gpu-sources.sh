@@ -6,7 +6,8 @@
 #   test/NAME.cu, test/NAME.h, test/NAME.list.h
 #   test/NAME.tensor.*  the same with --backend=tensor (where the stencil
 #                  does not name its backend), and the tensor conformance set
-#                  test/Compile/Inputs/tensor-conformance-2d.stencil
+#                  test/Compile/Inputs/tensor-conformance-2d.stencil, also
+#                  planned for sm_80 (test/NAME.tensor-sm_80.*)
 #   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
 #                  backend forced (--backend=tensor / simt), so the benchmark
 #                  compares both
@@ -43,14 +44,14 @@ generated=0
 failed=0
 unavailable=0
 
-generate() { # group input [backend]
-  local group=$1 input=$2 backend=${3:-} base flags
-  base=$group/$(basename "$input" .stencil)${backend:+.$backend}
+generate() { # group input [backend [arch]]
+  local group=$1 input=$2 backend=${3:-} plan_arch=${4:-} base flags
+  base=$group/$(basename "$input" .stencil)${backend:+.$backend}${plan_arch:+-$plan_arch}
   # A test may ask for flags with a "// STENCILC-FLAGS: ..." line.
   flags=$(sed -n 's|^// STENCILC-FLAGS: *||p' "$input" | head -1)
   flags+=${backend:+ --backend=$backend}
   # shellcheck disable=SC2086 # flags are words
-  if msg=$("$stencilc" --arch="$arch" $flags "$input" -o "$out/$base.cu" 2>&1) &&
+  if msg=$("$stencilc" --arch="${plan_arch:-$arch}" $flags "$input" -o "$out/$base.cu" 2>&1) &&
     python3 "$lister" "$out/$base.h" >"$out/$base.list.h"; then
     echo "$base" >>"$out/manifest.txt"
     generated=$((generated + 1))
@@ -74,8 +75,10 @@ for f in "$root"/test/GPU/*.stencil; do
   grep -q '^// STENCILC-FLAGS:.*--backend' "$f" || generate test "$f" tensor
 done
 # The tensor backend's conformance set: every shape, radius 1..8,
-# precision and boundary.
+# precision and boundary; also as planned for sm_80 (fp64 on m8n8k4 rather
+# than sm_90's m16n8k4), which runs on newer GPUs too.
 generate test "$root/test/Compile/Inputs/tensor-conformance-2d.stencil" tensor
+generate test "$root/test/Compile/Inputs/tensor-conformance-2d.stencil" tensor sm_80
 for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   generate bench "$f" tensor
