@@ -91,6 +91,26 @@ INSTANTIATE_TEST_SUITE_P(
              std::string(keyword(std::get<2>(info.param)));
     });
 
+/// fp64 planned for sm_90 runs on 16 x 8 tiles of the m16n8k4 MMA.
+TEST(EmulatorMatchesReference, Fp64OnSm90) {
+  PlannerOptions sm90;
+  sm90.arch = "sm_90";
+  for (Shape shape : {Shape::Star, Shape::Box}) {
+    for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Constant,
+                                  BoundaryKind::Periodic}) {
+      for (int r = 1; r <= maxTensorRadius(Precision::FP64); ++r) {
+        Plan plan = planTensor(
+            makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
+        ASSERT_EQ(plan.tensor.mma.name(), "m16n8k4");
+        unsigned seed = 21;
+        for (auto [ny, nx] : sizesFor(plan.spec, plan.tensor)) {
+          checkOneGrid(plan, ny, nx, seed++);
+        }
+      }
+    }
+  }
+}
+
 /// Small blocks put many blocks and block edges on a small grid.
 TEST(EmulatorMatchesReference, ManySmallBlocks) {
   PlannerOptions options;
