@@ -58,6 +58,7 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
 /// path can take the stencil and is measured (or, without a measurement,
 /// expected by the documented rule) to be faster, else the simt plan. The
 /// plan's `choice` says which and why.
-Plan planAuto(const StencilSpec &spec, const PlannerOptions &options = {});
+Plan planAuto(const StencilSpec &spec, const PlannerOptions &options = {},
+              const SimtOptions &simt = {});
 
 } // namespace stencilc

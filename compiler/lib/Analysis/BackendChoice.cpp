@@ -87,9 +87,10 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
   return BackendMeasurement{e->tensorGStencils, e->simtGStencils};
 }
 
-Plan planAuto(const StencilSpec &spec, const PlannerOptions &options) {
+Plan planAuto(const StencilSpec &spec, const PlannerOptions &options,
+              const SimtOptions &simt) {
   if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
-    Plan plan = planSimt(spec, options);
+    Plan plan = planSimt(spec, options, simt);
     plan.choice += fmt::format(", chosen by --backend=auto because the tensor-core "
                                "path cannot take it: {}",
                                *reason);
@@ -97,7 +98,8 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options) {
   }
   if (const TableEntry *e = nearestRadius(spec, options.arch)) {
     const bool tensor = e->tensorGStencils > e->simtGStencils;
-    Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options);
+    Plan plan =
+        tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
     const std::string where =
         e->arch == options.arch ? fmt::format("on {}", e->arch)
                                 : fmt::format("on {} (no {} measurement)", e->arch,
@@ -117,7 +119,8 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options) {
     return plan;
   }
   const bool tensor = spec.points() >= RulePoints;
-  Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options);
+  Plan plan =
+      tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
   plan.choice += fmt::format(
       ", chosen by --backend=auto by rule (no measurement of a {}D {} {} stencil in "
       "BackendTable.inc): {} points is {} {}, so the step is expected to be {}",

@@ -24,7 +24,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
                             llvm::ArrayRef<llvm::SMLoc> locs,
                             const BackendOptions &options, DiagnosticEngine &diags) {
   std::vector<Plan> plans;
-  PlannerOptions plannerOptions;
+  PlannerOptions plannerOptions = options.planner;
   plannerOptions.arch = options.arch;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const StencilSpec &spec = specs[i];
@@ -43,7 +43,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
       continue;
     }
     case BackendRequest::Simt: {
-      Plan plan = planSimt(spec, plannerOptions);
+      Plan plan = planSimt(spec, plannerOptions, options.simt);
       plan.choice += ", as --backend=simt requested";
       plans.push_back(std::move(plan));
       continue;
@@ -52,7 +52,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
       break;
     }
     // --backend=auto (SimtPlanner.h): measured table, else a documented rule.
-    Plan plan = planAuto(spec, plannerOptions);
+    Plan plan = planAuto(spec, plannerOptions, options.simt);
     if (plan.backend == BackendKind::Simt) {
       if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
         diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "

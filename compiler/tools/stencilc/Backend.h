@@ -14,6 +14,8 @@
 #include "llvm/Support/SMLoc.h"
 
 #include "stencilc/Diagnostics.h"
+#include "stencilc/Planner.h"
+#include "stencilc/SimtPlanner.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {
@@ -23,6 +25,10 @@ enum class BackendRequest { Auto, Tensor, Simt };
 struct BackendOptions {
   BackendRequest backend = BackendRequest::Auto;
   std::string arch = "sm_80";
+  /// Free parameters of the plans set by --plan-option (0: the planner's
+  /// choice); `planner.arch` is ignored in favour of `arch`.
+  PlannerOptions planner;
+  SimtOptions simt;
   /// The input file as given on the command line (for comments).
   std::string inputFile;
   /// The file name the .cu should #include for its header.

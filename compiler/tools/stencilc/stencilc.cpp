@@ -73,6 +73,65 @@ cl::opt<BackendRequest> backend(
     cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(category));
+cl::list<std::string>
+    planOptions("plan-option", cl::CommaSeparated, cl::value_desc("name=value"),
+                cl::desc("Set a free parameter of the plans, for tuning: "
+                         "tile-rows, tile-cols, warps "
+                         "(tensor-core kernels); threads, tile-x, tile-y, "
+                         "chunk-z, stages (CUDA-core "
+                         "kernels). Repeatable, or comma-separated"),
+                cl::cat(category));
+
+/// The plan parameters of --plan-option, checked by main().
+BackendOptions planKnobs;
+
+/// Applies every --plan-option to `options`; prints what is wrong and
+/// returns false for an unknown name or a value out of range.
+bool applyPlanOptions(BackendOptions &options) {
+  struct Knob {
+    llvm::StringRef name;
+    int min, max, multipleOf;
+    int *field;
+  };
+  const Knob knobs[] = {
+      {"tile-rows", 1, 16, 1, &options.planner.tileRowsPerBlock},
+      {"tile-cols", 1, 16, 1, &options.planner.tileColsPerBlock},
+      {"warps", 1, 16, 1, &options.planner.warps},
+      {"threads", 32, 1024, 32, &options.simt.threads},
+      {"tile-x", 1, 4096, 1, &options.simt.tileX},
+      {"tile-y", 1, 256, 1, &options.simt.tileY},
+      {"chunk-z", 1, 4096, 1, &options.simt.chunkZ},
+      {"stages", 1, 8, 1, &options.simt.stages},
+  };
+  for (const std::string &option : planOptions) {
+    auto [name, valueText] = llvm::StringRef(option).split('=');
+    const Knob *knob =
+        std::find_if(std::begin(knobs), std::end(knobs),
+                     [&](const Knob &k) { return k.name == name; });
+    if (knob == std::end(knobs)) {
+      llvm::errs() << "stencilc: error: unknown --plan-option '" << name
+                   << "'; expected tile-rows, tile-cols, warps, threads, "
+                      "tile-x, tile-y, "
+                      "chunk-z or stages\n";
+      return false;
+    }
+    int value = 0;
+    if (valueText.getAsInteger(10, value) || value < knob->min ||
+        value > knob->max || value % knob->multipleOf != 0) {
+      llvm::errs() << "stencilc: error: --plan-option " << name
+                   << " must be an integer from " << knob->min << " to "
+                   << knob->max
+                   << (knob->multipleOf > 1
+                           ? " and a multiple of " +
+                                 std::to_string(knob->multipleOf)
+                           : std::string())
+                   << ", not '" << valueText << "'\n";
+      return false;
+    }
+    *knob->field = value;
+  }
+  return true;
+}
 
 /// Makes every option not in our category unknown, so that flags registered
 /// by libLLVM are rejected like any other unknown flag.
@@ -224,7 +283,7 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     headerPath = std::string(path);
   }
 
-  BackendOptions options;
+  BackendOptions options = planKnobs;
   options.backend = backend;
   options.arch = arch;
   options.inputFile = inputFile;
@@ -280,6 +339,9 @@ int main(int argc, char **argv) {
       std::end(knownArchs)) {
     llvm::errs() << "stencilc: error: unknown --arch '" << arch
                  << "'; expected sm_80, sm_86, sm_89 or sm_90\n";
+    return ExitUsage;
+  }
+  if (!applyPlanOptions(planKnobs)) {
     return ExitUsage;
   }
 
