@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "TableNames.h"
 #include "stencilc/SimtPlanner.h"
 
 namespace stencilc {
@@ -28,12 +29,7 @@ struct TableEntry {
   double simtGStencils;
 };
 
-constexpr Shape Star = Shape::Star;
-constexpr Shape Box = Shape::Box;
-constexpr Precision FP16 = Precision::FP16;
-constexpr Precision BF16 = Precision::BF16;
-constexpr Precision TF32 = Precision::TF32;
-constexpr Precision FP64 = Precision::FP64;
+using namespace table;
 
 const std::vector<TableEntry> Table = {
 #include "BackendTable.inc"

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/Planner.h"
+#include "stencilc/TunedPlans.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -329,7 +330,10 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
   return std::nullopt;
 }
 
-Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
+namespace {
+
+/// The tensor-core plan with exactly the parameters `options` asks for.
+Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   Plan plan;
   plan.spec = spec;
   plan.backend = BackendKind::Tensor;
@@ -375,6 +379,24 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
   plan.choice = fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
                             keyword(spec.precision), tp.mma.name(),
                             keyword(tp.mma.accumulator));
+  return plan;
+}
+
+} // namespace
+
+Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor);
+  if (!tuned) {
+    return planTensorWith(spec, options);
+  }
+  PlannerOptions withTuned = options;
+  SimtOptions unused;
+  applyTuned(*tuned, withTuned, unused);
+  Plan plan = planTensorWith(spec, withTuned);
+  plan.choice += fmt::format(
+      "; block from the --tune sweep (TunedPlans.inc: {:.0f} GStencil/s)",
+      tuned->gstencils);
   return plan;
 }
 

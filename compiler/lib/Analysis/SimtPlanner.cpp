@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/SimtPlanner.h"
+#include "stencilc/TunedPlans.h"
 
 #include <algorithm>
 
@@ -80,8 +81,11 @@ int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
   return chunk;
 }
 
-Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
-              const SimtOptions &simt) {
+namespace {
+
+/// The simt plan with exactly the parameters `simt` asks for.
+Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options,
+                  const SimtOptions &simt) {
   Plan plan;
   plan.spec = spec;
   plan.backend = BackendKind::Simt;
@@ -123,6 +127,10 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
   }
   if (simt.threads) {
     sp.threads = simt.threads;
+    // 1D and 2D size the row segment by the threads, as the defaults above.
+    if (!simt.tileX && spec.dims <= 2) {
+      sp.tileX = sp.threads * sp.outputsX * (spec.dims == 1 ? 2 : 1);
+    }
   }
   if (simt.tileX) {
     sp.tileX = roundUp(simt.tileX, sp.vectorWidth);
@@ -216,6 +224,25 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
                               keyword(spec.precision), keyword(spec.precision));
     break;
   }
+  return plan;
+}
+
+} // namespace
+
+Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
+              const SimtOptions &simt) {
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt);
+  if (!tuned) {
+    return planSimtWith(spec, options, simt);
+  }
+  PlannerOptions unused;
+  SimtOptions withTuned = simt;
+  applyTuned(*tuned, unused, withTuned);
+  Plan plan = planSimtWith(spec, options, withTuned);
+  plan.choice += fmt::format(
+      "; block from the --tune sweep (TunedPlans.inc: {:.0f} GStencil/s)",
+      tuned->gstencils);
   return plan;
 }
 

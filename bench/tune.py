@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Picks the fastest --plan-option variant per suite stencil and backend
+(scripts/tune.sh) and prints the table entries the planners read.
+
+Usage: bench/tune.py VARIANTS.tsv BENCH.csv
+
+VARIANTS.tsv comes from `scripts/tune.sh gen`, BENCH.csv from the benchmark
+run over those variants. Only variants whose result passed its check count.
+Prints a table (default and best GStencil/s per stencil and backend), then
+the lines for compiler/lib/Analysis/TunedPlans.inc (where a variant beat the
+planner's default by at least MIN_GAIN) and for BackendTable.inc (the best
+of each backend, for stencils both take)."""
+import csv
+import re
+import sys
+
+MIN_GAIN = 0.02  # below this, keep the planner's default: within the noise
+TENSOR_KEYS = ["tile-rows", "tile-cols", "warps"]
+SIMT_KEYS = ["threads", "tile-x", "tile-y", "chunk-z", "stages"]
+
+
+def parse_options(text):
+    if text == "default":
+        return {}
+    return {k: int(v) for k, v in (item.split("=") for item in text.split(","))}
+
+
+def main(variants_path, bench_path):
+    variants = {row["variant"]: row for row in csv.DictReader(open(variants_path), delimiter="\t")}
+    speed = {}
+    arch = None
+    for row in csv.DictReader(open(bench_path)):
+        if row["implementation"] != "api" or row["check"] != "PASS":
+            continue
+        if row["stencil"] in variants:
+            speed[row["stencil"]] = float(row["gstencil_per_s"])
+            found = re.search(r"\((sm_\d+)", row["device"])
+            arch = arch or (found.group(1) if found else None)
+    if arch is None:
+        sys.exit("tune.py: no passing variant in " + bench_path)
+
+    groups = {}
+    for name, v in variants.items():
+        if name in speed:
+            groups.setdefault((v["stencil"], v["backend"]), []).append(v)
+    tuned, best_of = [], {}
+    print(f"{'stencil':18} {'backend':7} {'default':>8} {'best':>8} {'gain':>6}  options")
+    for (stencil, backend), members in sorted(groups.items()):
+        default = next((m for m in members if m["options"] == "default"), None)
+        best = max(members, key=lambda m: speed[m["variant"]])
+        base = speed[default["variant"]] if default else float("nan")
+        gain = speed[best["variant"]] / base - 1 if default else float("nan")
+        print(f"{stencil:18} {backend:7} {base:8.1f} {speed[best['variant']]:8.1f} "
+              f"{gain * 100:5.1f}%  {best['options']}")
+        best_of[(stencil, backend)] = (best, speed[best["variant"]])
+        if default and best is not default and gain >= MIN_GAIN:
+            tuned.append((best, speed[best["variant"]], base))
+
+    def key(v):
+        return (f'"{arch}", {v["shape"].capitalize()}, {v["dims"]}, {v["radius"]}, '
+                f'{v["precision"].upper()}')
+
+    print("\n// TunedPlans.inc")
+    for v, s, base in tuned:
+        options = parse_options(v["options"])
+        fields = [options.get(k, 0) for k in TENSOR_KEYS + SIMT_KEYS]
+        print(f'{{{key(v)}, {v["backend"].capitalize()}, {", ".join(map(str, fields))}, '
+              f'{s:.1f}}}, // {v["stencil"]}: default {base:.1f}')
+    print("\n// BackendTable.inc")
+    for (stencil, backend), (v, s) in sorted(best_of.items()):
+        if backend != "tensor" or (stencil, "simt") not in best_of:
+            continue
+        print(f'{{{key(v)}, {s:.1f}, {best_of[(stencil, "simt")][1]:.1f}}}, // {stencil}')
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])

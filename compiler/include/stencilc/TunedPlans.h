@@ -1,0 +1,51 @@
+//===- TunedPlans.h - Plan parameters the --tune sweep measured best -*- C++
+//-*-===//
+//
+// scripts/tune.sh runs, on a GPU, every suite stencil with a grid of
+// --plan-option variants and writes the fastest variant per stencil kind
+// and backend into compiler/lib/Analysis/TunedPlans.inc. The planners take
+// those parameters where the caller left a choice open (0 in the options);
+// an explicit option always wins.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string_view>
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include "stencilc/Plan.h"
+#include "stencilc/Planner.h"
+#include "stencilc/SimtPlanner.h"
+#include "stencilc/Spec.h"
+
+namespace stencilc {
+
+/// The best measured parameters for one stencil kind on one architecture and
+/// backend; 0 leaves a parameter to the planner.
+struct TunedPlan {
+  std::string_view arch;
+  Shape shape;
+  int dims;
+  int radius;
+  Precision precision;
+  BackendKind backend;
+  int tileRows, tileCols, warps;             ///< tensor
+  int threads, tileX, tileY, chunkZ, stages; ///< simt
+  double gstencils;                          ///< what it measured
+};
+
+/// The entry of `table` for exactly this arch, shape, dims, radius,
+/// precision and backend, or null.
+const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table,
+                           const StencilSpec &spec, std::string_view arch,
+                           BackendKind backend);
+
+/// The built-in table (TunedPlans.inc).
+llvm::ArrayRef<TunedPlan> tunedPlans();
+
+/// Sets the parameters `options` / `simt` leave open (0) from `tuned`.
+void applyTuned(const TunedPlan &tuned, PlannerOptions &options,
+                SimtOptions &simt);
+
+} // namespace stencilc

@@ -1,0 +1,54 @@
+//===- TunedPlans.cpp - Plan parameters the --tune sweep measured best
+//------===//
+#include "stencilc/TunedPlans.h"
+
+#include "TableNames.h"
+
+namespace stencilc {
+
+namespace {
+
+using namespace table;
+
+const TunedPlan Table[] = {
+#include "TunedPlans.inc"
+    // A sentinel, never matched (dims 0), so that an empty table compiles.
+    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
+};
+
+void setIfOpen(int &field, int tuned) {
+  if (field == 0) {
+    field = tuned;
+  }
+}
+
+} // namespace
+
+const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table,
+                           const StencilSpec &spec, std::string_view arch,
+                           BackendKind backend) {
+  for (const TunedPlan &t : table) {
+    if (t.arch == arch && t.shape == spec.shape && t.dims == spec.dims &&
+        t.radius == spec.radius && t.precision == spec.precision &&
+        t.backend == backend) {
+      return &t;
+    }
+  }
+  return nullptr;
+}
+
+llvm::ArrayRef<TunedPlan> tunedPlans() { return Table; }
+
+void applyTuned(const TunedPlan &tuned, PlannerOptions &options,
+                SimtOptions &simt) {
+  setIfOpen(options.tileRowsPerBlock, tuned.tileRows);
+  setIfOpen(options.tileColsPerBlock, tuned.tileCols);
+  setIfOpen(options.warps, tuned.warps);
+  setIfOpen(simt.threads, tuned.threads);
+  setIfOpen(simt.tileX, tuned.tileX);
+  setIfOpen(simt.tileY, tuned.tileY);
+  setIfOpen(simt.chunkZ, tuned.chunkZ);
+  setIfOpen(simt.stages, tuned.stages);
+}
+
+} // namespace stencilc

@@ -1,0 +1,67 @@
+//===- TunedPlansTest.cpp - Looking up and applying --tune results
+//---------===//
+#include <gtest/gtest.h>
+
+#include "StencilFixtures.h"
+#include "stencilc/TunedPlans.h"
+
+using namespace stencilc;
+using stencilc::testing::makeStencil2D;
+
+namespace {
+
+const TunedPlan Table[] = {
+    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4,
+     0, 0, 0, 0, 0, 600.0},
+    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0,
+     256, 0, 0, 16, 4, 590.0},
+};
+
+TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
+  StencilSpec spec =
+      makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  ASSERT_NE(findTuned(Table, spec, "sm_90", BackendKind::Tensor), nullptr);
+  EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Tensor)->tileCols, 16);
+  EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Simt)->threads, 256);
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
+  StencilSpec wider =
+      makeStencil2D(Shape::Box, 2, Precision::FP16, BoundaryKind::Fixed, 2);
+  EXPECT_EQ(findTuned(Table, wider, "sm_90", BackendKind::Tensor), nullptr);
+  StencilSpec bf16 =
+      makeStencil2D(Shape::Box, 1, Precision::BF16, BoundaryKind::Fixed, 3);
+  EXPECT_EQ(findTuned(Table, bf16, "sm_90", BackendKind::Tensor), nullptr);
+}
+
+TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
+  PlannerOptions options;
+  options.warps = 8; // explicit: kept
+  SimtOptions simt;
+  simt.stages = 2; // explicit: kept
+  applyTuned(Table[0], options, simt);
+  EXPECT_EQ(options.tileRowsPerBlock, 2);
+  EXPECT_EQ(options.tileColsPerBlock, 16);
+  EXPECT_EQ(options.warps, 8);
+  applyTuned(Table[1], options, simt);
+  EXPECT_EQ(simt.threads, 256);
+  EXPECT_EQ(simt.chunkZ, 16);
+  EXPECT_EQ(simt.stages, 2);
+  EXPECT_EQ(simt.tileX, 0); // the tuned entry left it to the planner
+}
+
+/// The built-in table holds only measured entries, each for a backend
+/// that can take its kind and with the parameters of that backend only.
+TEST(TunedPlans, BuiltInEntriesAreWellFormed) {
+  for (const TunedPlan &t : tunedPlans()) {
+    if (t.dims == 0) {
+      continue; // the sentinel
+    }
+    EXPECT_GT(t.gstencils, 0.0);
+    if (t.backend == BackendKind::Tensor) {
+      EXPECT_EQ(t.threads + t.tileX + t.tileY + t.chunkZ + t.stages, 0);
+    } else {
+      EXPECT_EQ(t.tileRows + t.tileCols + t.warps, 0);
+    }
+  }
+}
+
+} // namespace
