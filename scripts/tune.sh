@@ -9,7 +9,7 @@
 #     For every examples/suite stencil whose name contains TEXT and each
 #     backend that takes it: the planner's default and one variant per point
 #     of the grid below, each compiled with its --plan-option values and the
-#     stencil renamed NAME__tK / NAME__sK (K = the grid point). Writes
+#     stencil renamed NAME_tune_tK / NAME_tune_sK (K = the grid point). Writes
 #     OUTDIR/bench/*, OUTDIR/manifest.txt (for the GPU build) and
 #     OUTDIR/variants.tsv (variant, stencil, backend, shape, dims, radius,
 #     precision, plan options). Default OUTDIR: build-tune.
@@ -62,7 +62,7 @@ generate() {
       local -a grid
       if [[ $backend == tensor ]]; then grid=("" "${tensor_grid[@]}"); else grid=("" "${simt_grid[@]}"); fi
       for k in "${!grid[@]}"; do
-        local variant=${name}__${backend:0:1}$k options=${grid[$k]}
+        local variant=${name}_tune_${backend:0:1}$k options=${grid[$k]}
         local source=$out/src/$variant.stencil base=bench/$variant.$backend
         sed "s/^stencil $name {/stencil $variant {/" "$input" >"$source"
         if "$stencilc" --arch="$arch" --backend="$backend" ${options:+--plan-option="$options"} \
