@@ -2,8 +2,10 @@
 //
 // Each `//@ section NAME` starts a piece the code generator fills with fmt
 // named arguments ({name}); braces of the CUDA code are doubled ({{ }}).
-// The generator (compiler/lib/CodeGen/CudaEmitter.cpp) writes the sections
-// in order, adding the parameter tables and the slice GEMMs of the plan.
+// The generator (compiler/lib/CodeGen/CudaEmitter.cpp) writes the sections a
+// plan needs, in order: one of the mma_* sections (the fragment types, their
+// loads and the mma.sync of the precision), one tile_store_* section (by the
+// tile's shape), and between them the parameter tables and the slice GEMMs.
 
 //@ section file_includes
 #include "{header}"
