@@ -72,6 +72,19 @@ void writeCoefficientTable(CodeWriter &w, const StencilSpec &spec) {
   const int r = spec.radius, n = 2 * r + 1;
   const int planes = spec.dims == 3 ? n : 1;
   const int rows = spec.dims == 1 ? 1 : n;
+  // A table past a comment's use (the largest 3D box would write 274,625
+  // cells, 4 MB) is named rather than written.
+  constexpr long MaxCells = 4096;
+  if (static_cast<long>(planes) * rows * n > MaxCells) {
+    w.line(
+        "//   coefficients: a {} table of {} points, too large to show here; "
+        "`stencilc --emit=spec` lists every one",
+        spec.dims == 3   ? fmt::format("{0} x {0} x {0}", n)
+        : spec.dims == 2 ? fmt::format("{0} x {0}", n)
+                         : fmt::format("{}-entry", n),
+        spec.points());
+    return;
+  }
   auto coefficient = [&](int plane, int row, int col) {
     const int dz = plane - planes / 2, dy = row - rows / 2, dx = col - r;
     return spec.coefficient(spec.dims == 1   ? Offset{{dx, 0, 0}}
