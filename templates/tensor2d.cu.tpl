@@ -458,19 +458,13 @@ for (int j = 0; j < kNBlocks; ++j) {{
 
 //@ section tile_store_rows16
 // Store the points a step writes, straight from the accumulators: rows of
-// 16-byte vectors where the whole tile is written, pair by pair elsewhere.
+// 16-byte vectors where the whole tile is written, pair by pair elsewhere
+// (the generator puts tile_store_m16n8 in the else branch it leaves open).
 const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 if (vectors && outRow >= kRing && outRow + kTileM <= ny - kRing && outCol >= kRing &&
     outCol + kTileN <= nx - kRing) {{
   storeRows16(out + outRow * nx + outCol, nx, acc[0], acc[1], lane);
 }} else {{
-#pragma unroll
-  for (int j = 0; j < kNBlocks; ++j) {{
-    const long long col = outCol + j * kMmaN + lane % 4 * 2;
-    storePair(out, outRow + lane / 4, col, acc[j].x[0], acc[j].x[1], ny, nx, pairs);
-    storePair(out, outRow + lane / 4 + 8, col, acc[j].x[2], acc[j].x[3], ny, nx, pairs);
-  }}
-}}
 
 //@ section tile_store_m8n8
 // Store the points a step writes, straight from the accumulators.

@@ -47,6 +47,20 @@ public:
     fill(templateText, fmt::make_format_args(namedArgs...));
   }
 
+  /// A template section filled as by fillWith, as text without its trailing
+  /// newlines: the value of another section's hole.
+  template <typename... Args>
+  static std::string filled(std::string_view templateText,
+                            const Args &...namedArgs) {
+    CodeWriter w;
+    w.fillWith(templateText, namedArgs...);
+    std::string text = w.take();
+    while (!text.empty() && text.back() == '\n') {
+      text.pop_back();
+    }
+    return text;
+  }
+
   int indentLevel() const { return level; }
   const std::string &text() const { return out; }
   std::string take() { return std::move(out); }

@@ -237,14 +237,12 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   std::string toElement, storeBoth;
   switch (p) {
   case Precision::FP16:
-    toElement = "__float2half_rn(value)";
-    storeBoth =
-        "*reinterpret_cast<__half2*>(dst) = __floats2half2_rn(first, second);";
-    break;
   case Precision::BF16:
-    toElement = "__float2bfloat16_rn(value)";
-    storeBoth = "*reinterpret_cast<__nv_bfloat162*>(dst) = "
-                "__floats2bfloat162_rn(first, second);";
+    toElement = p == Precision::FP16 ? "__float2half_rn(value)"
+                                     : "__float2bfloat16_rn(value)";
+    // packPair: the m16n8k16 section's rounding of two accumulators.
+    storeBoth =
+        "*reinterpret_cast<std::uint32_t*>(dst) = packPair(first, second);";
     break;
   case Precision::TF32:
     toElement = "value";
@@ -374,12 +372,11 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   writeParameterTables(w, plan);
   writeElementHelpers(w, plan);
 
-  std::string storeStaged(section(spec.precision == Precision::TF32 ? "store_staged_tf32"
-                                                                    : "store_staged_plain"));
-  while (!storeStaged.empty() && storeStaged.back() == '\n') {
-    storeStaged.pop_back();
-  }
-  w.fillWith(section("window_io"), fmt::arg("store_staged", storeStaged));
+  w.fillWith(section("window_io"),
+             fmt::arg("store_staged", CodeWriter::filled(section(
+                                          spec.precision == Precision::TF32
+                                              ? "store_staged_tf32"
+                                              : "store_staged_plain"))));
   w.line();
   w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)));
   w.indent();
@@ -393,23 +390,27 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.openScope("for (int i = 0; i < kTilesPerWarp; ++i)");
   w.fillWith(section("tile_head"));
   writeSliceGemms(w, tp, offsets);
-  w.fillWith(section(tp.tileM == 8     ? "tile_store_m8n8"
-                     : tp.nBlocks == 2 ? "tile_store_rows16"
-                                       : "tile_store_m16n8"));
+  if (tp.tileM == 8) {
+    w.fillWith(section("tile_store_m8n8"));
+  } else if (tp.nBlocks == 2) {
+    // Whole rows of 16-byte vectors, else (edge tiles) pair by pair.
+    w.fillWith(section("tile_store_rows16"));
+    w.indent();
+    w.fillWith(section("tile_store_m16n8"));
+    w.closeScope();
+  } else {
+    w.fillWith(section("tile_store_m16n8"));
+  }
   w.closeScope("", "tile loop");
   w.fillWith(section("block_tail"));
   w.closeScope("", "block-tile loop");
   w.closeScope("", kernelName(plan));
   w.line();
 
-  CodeWriter launch;
-  launch.fillWith(section("launch"), fmt::arg("kernel", kernelName(plan)));
-  std::string launchText = launch.take();
-  while (!launchText.empty() && launchText.back() == '\n') {
-    launchText.pop_back();
-  }
   // The C entry points are shared with the simt backend (HostApi.cpp).
-  writeHostApi(w, plan, ns, launchText);
+  writeHostApi(w, plan, ns,
+               CodeWriter::filled(section("launch"),
+                                  fmt::arg("kernel", kernelName(plan))));
   w.line();
 }
 

@@ -29,18 +29,6 @@ std::string joined(int dims, std::string_view pattern, std::string_view separato
   return text;
 }
 
-/// A section without holes, filled (so doubled braces become single) and
-/// without its trailing newline, to go into another section's hole.
-std::string filledSection(std::string_view name) {
-  CodeWriter w;
-  w.fillWith(templateSection("host_api.cu.tpl", name));
-  std::string text = w.take();
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
-}
-
 } // namespace
 
 std::string sizeParameters(int dims) { return joined(dims, "int {n}", ", "); }
@@ -55,7 +43,8 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
   const int dims = spec.dims;
   std::string ringCopy;
   if (spec.boundary == BoundaryKind::Fixed) {
-    ringCopy = filledSection("ring_copy_fixed");
+    ringCopy = CodeWriter::filled(
+        templateSection("host_api.cu.tpl", "ring_copy_fixed"));
   }
   w.fillWith(templateSection("host_api.cu.tpl", "host_api"), fmt::arg("namespace", ns),
              fmt::arg("name", spec.name),

@@ -135,19 +135,16 @@ void writeSlices(CodeWriter &w, const SimtPlan &sp) {
 
 std::string launchCode(const Plan &plan) {
   const int dims = plan.spec.dims;
-  CodeWriter launch;
-  launch.fillWith(section("launch"),
-                  fmt::arg("view", dims == 1   ? "1 x 1 x nx"
-                                   : dims == 2 ? "ny x 1 x nx, the rows streamed"
-                                               : "nz x ny x nx, the planes streamed"),
-                  fmt::arg("planes_z", dims == 1 ? "1" : dims == 2 ? "ny" : "nz"),
-                  fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
-                  fmt::arg("kernel", kernelName(plan)));
-  std::string text = launch.take();
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
+  return CodeWriter::filled(
+      section("launch"),
+      fmt::arg("view", dims == 1   ? "1 x 1 x nx"
+                       : dims == 2 ? "ny x 1 x nx, the rows streamed"
+                                   : "nz x ny x nx, the planes streamed"),
+      fmt::arg("planes_z", dims == 1   ? "1"
+                           : dims == 2 ? "ny"
+                                       : "nz"),
+      fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
+      fmt::arg("kernel", kernelName(plan)));
 }
 
 } // namespace
