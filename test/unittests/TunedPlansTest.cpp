@@ -37,11 +37,11 @@ TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   options.warps = 8; // explicit: kept
   SimtOptions simt;
   simt.stages = 2; // explicit: kept
-  applyTuned(Table[0], options, simt);
+  applyTuned(Table[0], options);
   EXPECT_EQ(options.tileRowsPerBlock, 2);
   EXPECT_EQ(options.tileColsPerBlock, 16);
   EXPECT_EQ(options.warps, 8);
-  applyTuned(Table[1], options, simt);
+  applyTuned(Table[1], simt);
   EXPECT_EQ(simt.threads, 256);
   EXPECT_EQ(simt.chunkZ, 16);
   EXPECT_EQ(simt.stages, 2);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -44,8 +45,12 @@ const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table,
 /// The built-in table (TunedPlans.inc).
 llvm::ArrayRef<TunedPlan> tunedPlans();
 
-/// Sets the parameters `options` / `simt` leave open (0) from `tuned`.
-void applyTuned(const TunedPlan &tuned, PlannerOptions &options,
-                SimtOptions &simt);
+/// Sets the tensor-core parameters `options` leaves open (0) from `tuned`.
+void applyTuned(const TunedPlan &tuned, PlannerOptions &options);
+/// Sets the CUDA-core parameters `simt` leaves open (0) from `tuned`.
+void applyTuned(const TunedPlan &tuned, SimtOptions &simt);
+
+/// What a plan built from `tuned` adds to its `choice`.
+std::string tunedChoice(const TunedPlan &tuned);
 
 } // namespace stencilc

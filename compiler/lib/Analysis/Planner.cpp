@@ -106,6 +106,25 @@ int operandLoadWidth(Precision operand) {
 /// as float).
 int operandBytes(Precision p) { return static_cast<int>(elementBytes(p)); }
 
+/// The chunks of the star's vertical GEMM: K spans the M + 2r rows a tile
+/// reads.
+int verticalChunks(const TensorPlan &tp, int r) {
+  return roundUp(tp.tileM + 2 * r, tp.mma.k) / tp.mma.k;
+}
+
+/// Where a row slice's K starts: the first column any output of an MMA
+/// block reads, rounded down to the A fragment's load unit.
+int rowFirstK(const TensorPlan &tp, int r) {
+  const int unit = operandLoadWidth(tp.mma.operand);
+  return (tp.haloCols - r) / unit * unit;
+}
+
+/// The chunks of a row slice: K reaches the last column an MMA block reads.
+int rowChunks(const TensorPlan &tp, int r) {
+  return roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) /
+         tp.mma.k;
+}
+
 /// The star's vertical GEMM: P_v (M x K) times the window's output columns.
 SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
                        bool includeCentre) {
@@ -114,7 +133,7 @@ SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
   gemm.kind = SliceKind::Vertical;
   gemm.label = "vertical";
   gemm.firstK = 0;
-  gemm.chunkCount = roundUp(M + 2 * r, k) / k;
+  gemm.chunkCount = verticalChunks(tp, r);
   gemm.param = ParameterMatrix(M, gemm.chunkCount * k);
   for (int m = 0; m < M; ++m) {
     for (int kk = 0; kk < gemm.param.cols; ++kk) {
@@ -132,19 +151,16 @@ SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
 }
 
 /// A row slice: the window rows of `dy` times B (K x N), B[kk][n] =
-/// w[dy][dx] at dx = firstK + kk - haloCols - n. K starts at the first
-/// column any output of the tile reads, rounded down to the A fragment's
-/// load unit, and covers the last.
+/// w[dy][dx] at dx = firstK + kk - haloCols - n (rowFirstK, rowChunks).
 SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy,
                   bool includeCentre, std::string label) {
   const int r = spec.radius, N = tp.mma.n, k = tp.mma.k, H = tp.haloCols;
-  const int unit = operandLoadWidth(tp.mma.operand);
   SliceGemm gemm;
   gemm.kind = SliceKind::Row;
   gemm.dy = dy;
   gemm.label = std::move(label);
-  gemm.firstK = (H - r) / unit * unit;
-  gemm.chunkCount = roundUp(H + N + r - gemm.firstK, k) / k;
+  gemm.firstK = rowFirstK(tp, r);
+  gemm.chunkCount = rowChunks(tp, r);
   gemm.param = ParameterMatrix(gemm.chunkCount * k, N);
   for (int kk = 0; kk < gemm.param.rows; ++kk) {
     for (int n = 0; n < N; ++n) {
@@ -175,10 +191,9 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec,
   const int r = spec.radius;
   // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
   // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
-  const int rowMmas = rowGemm(spec, tp, 0, true, "").chunkCount;
-  const int verticalMmas = verticalGemm(spec, tp, true).chunkCount;
   if (spec.shape == Shape::Star &&
-      (2 * r + 1) * rowMmas > verticalMmas + rowMmas) {
+      (2 * r + 1) * rowChunks(tp, r) >
+          verticalChunks(tp, r) + rowChunks(tp, r)) {
     bool vertical =
         hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
     bool horizontal =
@@ -391,12 +406,9 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
     return planTensorWith(spec, options);
   }
   PlannerOptions withTuned = options;
-  SimtOptions unused;
-  applyTuned(*tuned, withTuned, unused);
+  applyTuned(*tuned, withTuned);
   Plan plan = planTensorWith(spec, withTuned);
-  plan.choice += fmt::format(
-      "; block from the --tune sweep (TunedPlans.inc: {:.0f} GStencil/s)",
-      tuned->gstencils);
+  plan.choice += tunedChoice(*tuned);
   return plan;
 }
 

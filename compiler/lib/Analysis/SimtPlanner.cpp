@@ -236,13 +236,10 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
   if (!tuned) {
     return planSimtWith(spec, options, simt);
   }
-  PlannerOptions unused;
   SimtOptions withTuned = simt;
-  applyTuned(*tuned, unused, withTuned);
+  applyTuned(*tuned, withTuned);
   Plan plan = planSimtWith(spec, options, withTuned);
-  plan.choice += fmt::format(
-      "; block from the --tune sweep (TunedPlans.inc: {:.0f} GStencil/s)",
-      tuned->gstencils);
+  plan.choice += tunedChoice(*tuned);
   return plan;
 }
 

@@ -2,6 +2,8 @@
 //------===//
 #include "stencilc/TunedPlans.h"
 
+#include <fmt/format.h>
+
 #include "TableNames.h"
 
 namespace stencilc {
@@ -39,16 +41,24 @@ const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table,
 
 llvm::ArrayRef<TunedPlan> tunedPlans() { return Table; }
 
-void applyTuned(const TunedPlan &tuned, PlannerOptions &options,
-                SimtOptions &simt) {
+void applyTuned(const TunedPlan &tuned, PlannerOptions &options) {
   setIfOpen(options.tileRowsPerBlock, tuned.tileRows);
   setIfOpen(options.tileColsPerBlock, tuned.tileCols);
   setIfOpen(options.warps, tuned.warps);
+}
+
+void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {
   setIfOpen(simt.threads, tuned.threads);
   setIfOpen(simt.tileX, tuned.tileX);
   setIfOpen(simt.tileY, tuned.tileY);
   setIfOpen(simt.chunkZ, tuned.chunkZ);
   setIfOpen(simt.stages, tuned.stages);
+}
+
+std::string tunedChoice(const TunedPlan &tuned) {
+  return fmt::format(
+      "; block from the --tune sweep (TunedPlans.inc: {:.0f} GStencil/s)",
+      tuned.gstencils);
 }
 
 } // namespace stencilc
