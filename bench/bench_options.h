@@ -21,6 +21,9 @@ struct Options {
   /// float64 reference (what scripts/gpu-sanitize.sh runs under
   /// compute-sanitizer).
   bool check = false;
+  /// --no-naive: skip the one-point-per-thread baseline (the --tune sweep
+  /// compares variants with each other).
+  bool naive = true;
   int shard = 0, shards = 1; // --shard I/N: only the stencils k with k % N == I
 
   /// Whether the k-th stencil of the program, named `name`, is to run.
@@ -30,7 +33,8 @@ struct Options {
   }
 };
 
-/// Parses `--runs N --warmup N --csv PATH --only TEXT --check --shard I/N`;
+/// Parses `--runs N --warmup N --csv PATH --only TEXT --check --no-naive
+/// --shard I/N`;
 /// exits with status 2 and a usage line on anything else.
 inline Options parseOptions(int argc, char **argv) {
   Options o;
@@ -52,6 +56,8 @@ inline Options parseOptions(int argc, char **argv) {
       o.only = value();
     else if (!std::strcmp(argv[i], "--check"))
       o.check = true;
+    else if (!std::strcmp(argv[i], "--no-naive"))
+      o.naive = false;
     else if (!std::strcmp(argv[i], "--shard")) {
       const char *text = value();
       if (std::sscanf(text, "%d/%d", &o.shard, &o.shards) != 2 || o.shards < 1 || o.shard < 0 ||
@@ -62,7 +68,7 @@ inline Options parseOptions(int argc, char **argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--runs N] [--warmup N] [--csv PATH] [--only TEXT] [--check] "
-                   "[--shard I/N]\n",
+                   "[--no-naive] [--shard I/N]\n",
                    argv[0]);
       std::exit(2);
     }

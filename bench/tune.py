@@ -15,7 +15,7 @@ import re
 import sys
 
 MIN_GAIN = 0.02  # below this, keep the planner's default: within the noise
-TENSOR_KEYS = ["tile-rows", "tile-cols", "warps"]
+TENSOR_KEYS = ["tile-rows", "tile-cols", "warps", "n-blocks"]
 SIMT_KEYS = ["threads", "tile-x", "tile-y", "chunk-z", "stages"]
 
 

@@ -7,7 +7,8 @@
 #   test/NAME.tensor.*  the same with --backend=tensor (where the stencil
 #                  does not name its backend), and the tensor conformance set
 #                  test/Compile/Inputs/tensor-conformance-2d.stencil, also
-#                  planned for sm_80 (test/NAME.tensor-sm_80.*)
+#                  planned for sm_80 (test/NAME.tensor-sm_80.*) and for
+#                  sm_80 with 3 MMA blocks a tile (NAME.tensor-sm_80-n-blocks3.*)
 #   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
 #                  backend forced (--backend=tensor / simt), so the benchmark
 #                  compares both
@@ -44,12 +45,13 @@ generated=0
 failed=0
 unavailable=0
 
-generate() { # group input [backend [arch]]
-  local group=$1 input=$2 backend=${3:-} plan_arch=${4:-} base flags
-  base=$group/$(basename "$input" .stencil)${backend:+.$backend}${plan_arch:+-$plan_arch}
+generate() { # group input [backend [arch [plan-option]]]
+  local group=$1 input=$2 backend=${3:-} plan_arch=${4:-} option=${5:-} base flags suffix
+  suffix=${option//=/}
+  base=$group/$(basename "$input" .stencil)${backend:+.$backend}${plan_arch:+-$plan_arch}${suffix:+-${suffix//,/-}}
   # A test may ask for flags with a "// STENCILC-FLAGS: ..." line.
   flags=$(sed -n 's|^// STENCILC-FLAGS: *||p' "$input" | head -1)
-  flags+=${backend:+ --backend=$backend}
+  flags+=${backend:+ --backend=$backend}${option:+ --plan-option=$option}
   # shellcheck disable=SC2086 # flags are words
   if msg=$("$stencilc" --arch="${plan_arch:-$arch}" $flags "$input" -o "$out/$base.cu" 2>&1) &&
     python3 "$lister" "$out/$base.h" >"$out/$base.list.h"; then
@@ -76,9 +78,13 @@ for f in "$root"/test/GPU/*.stencil; do
 done
 # The tensor backend's conformance set: every shape, radius 1..8,
 # precision and boundary; also as planned for sm_80 (fp64 on m8n8k4 rather
-# than sm_90's m16n8k4), which runs on newer GPUs too.
-generate test "$root/test/Compile/Inputs/tensor-conformance-2d.stencil" tensor
-generate test "$root/test/Compile/Inputs/tensor-conformance-2d.stencil" tensor sm_80
+# than sm_90's m16n8k4), which runs on newer GPUs too; and with tiles of 3
+# MMA blocks across (A fragments shared between blocks, 16-bit tiles stored
+# pair by pair; the tuned plans of the suite kinds use 4).
+conformance=$root/test/Compile/Inputs/tensor-conformance-2d.stencil
+generate test "$conformance" tensor
+generate test "$conformance" tensor sm_80
+generate test "$conformance" tensor sm_80 n-blocks=3
 for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   generate bench "$f" tensor

@@ -7,6 +7,7 @@
 # benchmark; print a short table last.
 #
 # Usage: scripts/gpu-check.sh [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
+#                             [--no-naive]
 #   A full check may not fit one 10-minute device call: run it as two calls
 #   while the machine stays warm (the build folder is kept between them):
 #   `--no-bench`, then `--no-tests` (which rebuilds nothing).
@@ -30,7 +31,8 @@ while (($#)); do
   --no-tests) tests=0 ;;
   --sanitize) sanitize=$2; shift ;;
   --bench-only) bench_args+=(--only "$2"); shift ;;
-  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]" >&2; exit 2 ;;
+  --no-naive) bench_args+=(--no-naive) ;;
+  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT] [--no-naive]" >&2; exit 2 ;;
   esac
   shift
 done

@@ -5,10 +5,11 @@
 # `--backend=auto` read. Two halves, because stencilc needs LLVM and the
 # benchmark a GPU:
 #
-#   scripts/tune.sh gen [OUTDIR] [--only TEXT]      here, where stencilc builds
-#     For every examples/suite stencil whose name contains TEXT and each
-#     backend that takes it: the planner's default and one variant per point
-#     of the grid below, each compiled with its --plan-option values and the
+#   scripts/tune.sh gen [OUTDIR] [--only REGEX]     here, where stencilc builds
+#     For every examples/suite stencil whose name matches REGEX (bash =~)
+#     and each backend that takes it (of TUNE_BACKENDS, default "tensor
+#     simt"): the planner's default and one variant per point of the grid
+#     below, each compiled with its --plan-option values and the
 #     stencil renamed NAME_tune_tK / NAME_tune_sK (K = the grid point). Writes
 #     OUTDIR/bench/*, OUTDIR/manifest.txt (for the GPU build) and
 #     OUTDIR/variants.tsv (variant, stencil, backend, shape, dims, radius,
@@ -30,12 +31,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
 shift || true
 
-# The grids: tensor-core block shapes (tiles down x across, warps) and
-# CUDA-core block sizes and plane buffering.
-tensor_grid=("tile-rows=2,tile-cols=8,warps=4" "tile-rows=4,tile-cols=4,warps=8"
-  "tile-rows=8,tile-cols=4,warps=8" "tile-rows=4,tile-cols=16,warps=8")
+# The grids:
+# tensor-core block shapes (tiles down x across, warps) and MMA blocks per
+# tile (n-blocks: independent accumulators that share A fragments);
+tensor_grid=("tile-rows=2,tile-cols=8,warps=4,n-blocks=1" "tile-rows=2,tile-cols=4,warps=4,n-blocks=2"
+  "tile-rows=2,tile-cols=2,warps=4,n-blocks=4" "tile-rows=2,tile-cols=4,warps=4,n-blocks=4"
+  "tile-rows=4,tile-cols=2,warps=4,n-blocks=4" "tile-rows=4,tile-cols=2,warps=8,n-blocks=4"
+  "tile-rows=8,tile-cols=2,warps=8,n-blocks=4" "tile-rows=4,tile-cols=4,warps=8,n-blocks=4")
 simt_grid=("threads=128,stages=2" "threads=256,stages=2" "threads=128,stages=4"
   "threads=256,stages=4" "threads=256,stages=1")
+# TUNE_TENSOR_GRID / TUNE_SIMT_GRID (space-separated points) replace them.
+[[ -n ${TUNE_TENSOR_GRID:-} ]] && read -r -a tensor_grid <<<"$TUNE_TENSOR_GRID"
+[[ -n ${TUNE_SIMT_GRID:-} ]] && read -r -a simt_grid <<<"$TUNE_SIMT_GRID"
 
 generate() {
   local out=${1:-$root/build-tune} only=""
@@ -53,12 +60,12 @@ generate() {
   for input in "$root"/examples/suite/*.stencil; do
     local name key
     name=$(basename "$input" .stencil)
-    [[ -z $only || $name == *"$only"* ]] || continue
+    [[ -z $only || $name =~ $only ]] || continue
     # shape dims radius precision, from the checked spec
     key=$("$stencilc" --emit=spec "$input" |
       awk '$1 == "dims" {d = $2} $1 == "radius" {r = $2} $1 == "shape" {s = $2}
            $1 == "precision" {p = $2} END {print s "\t" d "\t" r "\t" p}')
-    for backend in tensor simt; do
+    for backend in ${TUNE_BACKENDS:-tensor simt}; do
       local -a grid
       if [[ $backend == tensor ]]; then grid=("" "${tensor_grid[@]}"); else grid=("" "${simt_grid[@]}"); fi
       for k in "${!grid[@]}"; do
@@ -86,12 +93,12 @@ run() {
   local gen=${1:-build-tune}
   local out=${OUT:-$root/build-tune-gpu/out}
   mkdir -p "$out"
-  GEN=$gen BUILD=${BUILD:-build-tune-gpu} OUT=$out "$root/scripts/gpu-check.sh" --no-tests
+  GEN=$gen BUILD=${BUILD:-build-tune-gpu} OUT=$out "$root/scripts/gpu-check.sh" --no-tests --no-naive
   python3 "$root/bench/tune.py" "$gen/variants.tsv" "$out/bench.csv" | tee "$out/tune.txt"
 }
 
 case $mode in
 gen) generate "$@" ;;
 run) run "$@" ;;
-*) echo "usage: $0 gen [OUTDIR] [--only TEXT] | run [OUTDIR]" >&2; exit 2 ;;
+*) echo "usage: $0 gen [OUTDIR] [--only REGEX] | run [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -458,17 +458,24 @@ for (int j = 0; j < kNBlocks; ++j) {{
 
 //@ section tile_store_rows16
 // Store the points a step writes, straight from the accumulators: rows of
-// 16-byte vectors where the whole tile is written, pair by pair elsewhere
-// (the generator puts tile_store_m16n8 in the else branch it leaves open).
+// 16-byte vectors (MMA blocks two by two) where the whole tile is written,
+// pair by pair elsewhere (the generator puts tile_store_m16n8 in the else
+// branch it leaves open).
 const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 if (vectors && outRow >= kRing && outRow + kTileM <= ny - kRing && outCol >= kRing &&
     outCol + kTileN <= nx - kRing) {{
-  storeRows16(out + outRow * nx + outCol, nx, acc[0], acc[1], lane);
+#pragma unroll
+  for (int j = 0; j < kNBlocks; j += 2) {{
+    storeRows16(out + outRow * nx + outCol + j * kMmaN, nx, acc[j], acc[j + 1], lane);
+  }}
 }} else {{
 
 //@ section tile_store_m8n8
 // Store the points a step writes, straight from the accumulators.
-storePair(out, outRow + lane / 4, outCol + lane % 4 * 2, acc[0].x[0], acc[0].x[1], ny, nx, pairs);
+#pragma unroll
+for (int j = 0; j < kNBlocks; ++j) {{
+  storePair(out, outRow + lane / 4, outCol + j * kMmaN + lane % 4 * 2, acc[j].x[0], acc[j].x[1], ny, nx, pairs);
+}}
 
 //@ section launch
 // A persistent grid: as many blocks as fit on the GPU at once, each walking

@@ -123,6 +123,29 @@ TEST(EmulatorMatchesReference, ManySmallBlocks) {
   }
 }
 
+/// Tiles of 2 and 4 MMA blocks across (the A fragments of a row slice shared
+/// between blocks, fp16/bf16 stored as 16-byte rows two blocks at a time),
+/// in every precision and on both MMA shapes of fp64.
+TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
+                        Precision::FP64}) {
+      for (int nBlocks : {2, 3, 4}) {
+        PlannerOptions options;
+        options.arch = arch;
+        options.nBlocks = nBlocks;
+        for (Shape shape : {Shape::Star, Shape::Box}) {
+          Plan plan = planTensor(
+              makeStencil2D(shape, 2, p, BoundaryKind::Periodic, 30 + nBlocks),
+              options);
+          ASSERT_EQ(plan.tensor.nBlocks, nBlocks);
+          checkOneGrid(plan, 37, 101, 17);
+        }
+      }
+    }
+  }
+}
+
 /// Periodic reads wrap even when the halo is wider than the grid.
 TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
   Plan plan = planTensor(makeStencil2D(Shape::Box, 4, Precision::FP64,

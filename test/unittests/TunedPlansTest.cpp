@@ -12,9 +12,9 @@ namespace {
 
 const TunedPlan Table[] = {
     {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4,
-     0, 0, 0, 0, 0, 600.0},
+     4, 0, 0, 0, 0, 0, 600.0},
     {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0,
-     256, 0, 0, 16, 4, 590.0},
+     0, 256, 0, 0, 16, 4, 590.0},
 };
 
 TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
@@ -41,6 +41,7 @@ TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   EXPECT_EQ(options.tileRowsPerBlock, 2);
   EXPECT_EQ(options.tileColsPerBlock, 16);
   EXPECT_EQ(options.warps, 8);
+  EXPECT_EQ(options.nBlocks, 4);
   applyTuned(Table[1], simt);
   EXPECT_EQ(simt.threads, 256);
   EXPECT_EQ(simt.chunkZ, 16);
@@ -59,7 +60,7 @@ TEST(TunedPlans, BuiltInEntriesAreWellFormed) {
     if (t.backend == BackendKind::Tensor) {
       EXPECT_EQ(t.threads + t.tileX + t.tileY + t.chunkZ + t.stages, 0);
     } else {
-      EXPECT_EQ(t.tileRows + t.tileCols + t.warps, 0);
+      EXPECT_EQ(t.tileRows + t.tileCols + t.warps + t.nBlocks, 0);
     }
   }
 }

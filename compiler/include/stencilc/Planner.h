@@ -30,6 +30,9 @@ struct PlannerOptions {
   int tileRowsPerBlock = 0;
   int tileColsPerBlock = 0;
   int warps = 0;
+  /// MMA blocks side by side in one output tile (its accumulators are
+  /// independent, and row slices share their A fragments across them).
+  int nBlocks = 0;
   /// Pads the window pitch so that the 8 rows of a fragment load fall in
   /// different banks (rows stay 16-byte aligned, as ldmatrix requires).
   bool padPitchForBanks = true;

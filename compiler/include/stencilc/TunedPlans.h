@@ -31,7 +31,7 @@ struct TunedPlan {
   int radius;
   Precision precision;
   BackendKind backend;
-  int tileRows, tileCols, warps;             ///< tensor
+  int tileRows, tileCols, warps, nBlocks;    ///< tensor
   int threads, tileX, tileY, chunkZ, stages; ///< simt
   double gstencils;                          ///< what it measured
 };

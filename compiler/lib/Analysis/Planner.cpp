@@ -358,7 +358,8 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   tp.mma = mmaShapeFor(spec.precision, options.arch);
   tp.tileM = tp.mma.m;
   tp.nBlocks =
-      spec.precision == Precision::FP16 || spec.precision == Precision::BF16
+      options.nBlocks ? options.nBlocks
+      : spec.precision == Precision::FP16 || spec.precision == Precision::BF16
           ? 2
           : 1;
   tp.tileN = tp.nBlocks * tp.mma.n;

@@ -15,7 +15,7 @@ using namespace table;
 const TunedPlan Table[] = {
 #include "TunedPlans.inc"
     // A sentinel, never matched (dims 0), so that an empty table compiles.
-    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
+    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
 };
 
 void setIfOpen(int &field, int tuned) {
@@ -45,6 +45,7 @@ void applyTuned(const TunedPlan &tuned, PlannerOptions &options) {
   setIfOpen(options.tileRowsPerBlock, tuned.tileRows);
   setIfOpen(options.tileColsPerBlock, tuned.tileCols);
   setIfOpen(options.warps, tuned.warps);
+  setIfOpen(options.nBlocks, tuned.nBlocks);
 }
 
 void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {

@@ -392,7 +392,7 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   writeSliceGemms(w, tp, offsets);
   if (tp.tileM == 8) {
     w.fillWith(section("tile_store_m8n8"));
-  } else if (tp.nBlocks == 2) {
+  } else if (elementBytes(plan.spec.precision) == 2 && tp.nBlocks % 2 == 0) {
     // Whole rows of 16-byte vectors, else (edge tiles) pair by pair.
     w.fillWith(section("tile_store_rows16"));
     w.indent();

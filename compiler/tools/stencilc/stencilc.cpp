@@ -97,6 +97,7 @@ bool applyPlanOptions(BackendOptions &options) {
       {"tile-rows", 1, 16, 1, &options.planner.tileRowsPerBlock},
       {"tile-cols", 1, 16, 1, &options.planner.tileColsPerBlock},
       {"warps", 1, 16, 1, &options.planner.warps},
+      {"n-blocks", 1, 4, 1, &options.planner.nBlocks},
       {"threads", 32, 1024, 32, &options.simt.threads},
       {"tile-x", 1, 4096, 1, &options.simt.tileX},
       {"tile-y", 1, 256, 1, &options.simt.tileY},
@@ -110,9 +111,8 @@ bool applyPlanOptions(BackendOptions &options) {
                      [&](const Knob &k) { return k.name == name; });
     if (knob == std::end(knobs)) {
       llvm::errs() << "stencilc: error: unknown --plan-option '" << name
-                   << "'; expected tile-rows, tile-cols, warps, threads, "
-                      "tile-x, tile-y, "
-                      "chunk-z or stages\n";
+                   << "'; expected tile-rows, tile-cols, warps, n-blocks, "
+                      "threads, tile-x, tile-y, chunk-z or stages\n";
       return false;
     }
     int value = 0;
