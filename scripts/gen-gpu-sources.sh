@@ -72,7 +72,7 @@ generate() { # group input [backend [arch [plan-option]]]
 for f in "$root"/test/GPU/*.stencil; do
   [[ -e $f ]] || continue
   generate test "$f"
-  # Under auto most 2D stencils run on CUDA cores: test the tensor-core
+  # Under auto many 1D and 2D stencils run on CUDA cores: test the tensor-core
   # kernel of each one too, unless the test names its backend itself.
   grep -q '^// STENCILC-FLAGS:.*--backend' "$f" || generate test "$f" tensor
 done

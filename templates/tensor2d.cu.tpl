@@ -254,14 +254,11 @@ __device__ __forceinline__ void storeBoth(Element* dst, Accumulator first, Accum
 
 /// Stores the outputs (y, x) and (y, x + 1) where the step writes them: as
 /// one pair inside the written region when `pairs` (x is even there), one
-/// by one at its edges.
+/// by one at its edges.{pair_doc}
 __device__ __forceinline__ void storePair(Element* __restrict__ out, long long y, long long x,
                                           Accumulator first, Accumulator second, int ny, int nx,
                                           bool pairs) {{
-  if (y < kRing || y >= ny - kRing) {{
-    return;
-  }}
-  Element* dst = out + y * nx + x;
+  {pair_point}
   if (pairs && x >= kRing && x + 2 <= nx - kRing) {{
     storeBoth(dst, first, second);
     return;
@@ -310,7 +307,7 @@ __device__ __forceinline__ Element readInput(const Element* __restrict__ in, lon
 
 //@ section window_io
 /// Reads the input window of the block tile at (blockRow, blockCol) into
-/// registers, window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c):
+/// registers, {window_doc}
 /// 16-byte loads where the row allows, the boundary rule elsewhere, zeros
 /// outside the loaded part (only ever multiplied by 0). Every load of a thread
 /// is issued before any is used.
@@ -327,15 +324,15 @@ __device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, int 
     if (group >= kGroups || row >= kLoadedRows || col < kLoadedColBegin || col >= kLoadedColEnd) {{
       continue;
     }}
-    const long long y = blockRow - kRadius + row;
-    const long long x = blockCol - kHaloCols + col;
-    if (vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {{
+    const long long y = {window_y};
+    const long long x = {window_x};
+    if (vectorRows && y >= 0 && y < {grid_rows} && x >= 0 && x + kVec <= nx) {{
       staged[i] = __ldg(reinterpret_cast<const uint4*>(in + y * nx + x));
     }} else {{
       alignas(16) Element values[kVec];
 #pragma unroll
       for (int e = 0; e < kVec; ++e) {{
-        values[e] = readInput(in, y, x + e, ny, nx);
+        values[e] = readInput(in, y, x + e, {grid_rows}, nx);
       }}
       staged[i] = *reinterpret_cast<const uint4*>(values);
     }}
@@ -363,7 +360,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
   __shared__ __align__(128) Element window[kWindowRows * kPitch];
   __shared__ __align__(16) Element params[kParamElements];
 
-  const int blocksAcross = (nx + kBlockCols - 1) / kBlockCols;
+  const int blocksAcross = {blocks_across};
   const long long blockTiles = static_cast<long long>(blocksAcross) * ((ny + kBlockRows - 1) / kBlockRows);
   long long blockTile = blockIdx.x;
   uint4 staged[kGroupsPerThread];
@@ -462,11 +459,10 @@ for (int j = 0; j < kNBlocks; ++j) {{
 // pair by pair elsewhere (the generator puts tile_store_m16n8 in the else
 // branch it leaves open).
 const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-if (vectors && outRow >= kRing && outRow + kTileM <= ny - kRing && outCol >= kRing &&
-    outCol + kTileN <= nx - kRing) {{
+if (vectors && {tile_inside}) {{
 #pragma unroll
   for (int j = 0; j < kNBlocks; j += 2) {{
-    storeRows16(out + outRow * nx + outCol + j * kMmaN, nx, acc[j], acc[j + 1], lane);
+    storeRows16(out + outRow * {row_pitch} + outCol + j * kMmaN, {row_pitch}, acc[j], acc[j + 1], lane);
   }}
 }} else {{
 
@@ -481,7 +477,8 @@ for (int j = 0; j < kNBlocks; ++j) {{
 // A persistent grid: as many blocks as fit on the GPU at once, each walking
 // block tiles, so its parameter fragments are loaded once and loads overlap
 // the MMAs.
-const long long blockTiles = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
+{line_rows}
+const long long blockTiles = static_cast<long long>({blocks_across}) *
                              ((ny + kBlockRows - 1) / kBlockRows);
 int device = 0;
 int multiprocessors = 0;

@@ -18,6 +18,7 @@
 #include "StencilFixtures.h"
 
 using namespace stencilc;
+using stencilc::testing::makeStencil1D;
 using stencilc::testing::makeStencil2D;
 using stencilc::testing::randomGrid;
 
@@ -90,6 +91,39 @@ INSTANTIATE_TEST_SUITE_P(
              std::string(keyword(std::get<1>(info.param))) + "_" +
              std::string(keyword(std::get<2>(info.param)));
     });
+
+/// A 1D line runs as rows of one block's width, each row's window with its
+/// own halo: every radius, precision, boundary and both fp64 MMA shapes, on
+/// lines shorter than a tile, of exactly one and of several blocks, and of
+/// odd lengths that end inside a row.
+TEST(EmulatorMatchesReference, Lines1D) {
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
+                        Precision::FP64}) {
+      if (p != Precision::FP64 && std::string(arch) == "sm_90") {
+        continue; // only fp64 plans differ by arch
+      }
+      for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Constant,
+                                    BoundaryKind::Periodic}) {
+        for (int r = 1; r <= maxTensorRadius(p); ++r) {
+          PlannerOptions options;
+          options.arch = arch;
+          Plan plan =
+              planTensor(makeStencil1D(r, p, boundary, 300 + r), options);
+          ASSERT_EQ(plan.tensor.haloRows, 0);
+          ASSERT_EQ(plan.tensor.gemms.size(), 1u);
+          const int block = plan.tensor.blockRows() * plan.tensor.blockCols();
+          const int minimum = boundary == BoundaryKind::Fixed ? 2 * r + 1 : 1;
+          unsigned seed = 40;
+          for (int n : {minimum, 37, plan.tensor.blockCols() + 3, block,
+                        2 * block + 1001}) {
+            checkOneGrid(plan, 1, n, seed++);
+          }
+        }
+      }
+    }
+  }
+}
 
 /// fp64 planned for sm_90 runs on 16 x 8 tiles of the m16n8k4 MMA.
 TEST(EmulatorMatchesReference, Fp64OnSm90) {

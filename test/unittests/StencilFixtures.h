@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <random>
 #include <string>
 
@@ -18,13 +19,17 @@
 
 namespace stencilc::testing {
 
-/// A 2D star or box of radius r with positive coefficients summing to 1.
-inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
-                                 BoundaryKind boundary, unsigned seed,
-                                 double boundaryValue = 0.75) {
+/// A 1D or 2D star or box of radius r with positive random coefficients
+/// summing to 1.
+inline StencilSpec makeRandomStencil(int dims, Shape shape, int r,
+                                     Precision precision,
+                                     BoundaryKind boundary, unsigned seed,
+                                     double boundaryValue) {
   StencilSpec spec;
-  spec.name = fmt::format("{}2d_r{}_{}", keyword(shape), r, keyword(precision));
-  spec.dims = 2;
+  spec.name = dims == 1 ? fmt::format("line1d_r{}_{}", r, keyword(precision))
+                        : fmt::format("{}2d_r{}_{}", keyword(shape), r,
+                                      keyword(precision));
+  spec.dims = dims;
   spec.radius = r;
   spec.shape = shape;
   spec.precision = precision;
@@ -33,13 +38,15 @@ inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> weight(0.1, 1.0);
   double total = 0.0;
-  for (int dy = -r; dy <= r; ++dy) {
+  const int rows = dims == 1 ? 0 : r;
+  for (int dy = -rows; dy <= rows; ++dy) {
     for (int dx = -r; dx <= r; ++dx) {
       if (shape == Shape::Star && dy != 0 && dx != 0) {
         continue;
       }
       Term t;
-      t.offset.d = {dy, dx, 0};
+      t.offset.d = dims == 1 ? std::array<int, 3>{dx, 0, 0}
+                             : std::array<int, 3>{dy, dx, 0};
       t.coefficient = weight(rng);
       total += t.coefficient;
       spec.terms.push_back(t);
@@ -49,6 +56,23 @@ inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
     t.coefficient /= total;
   }
   return spec;
+}
+
+/// A 2D star or box of radius r with positive coefficients summing to 1.
+inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
+                                 BoundaryKind boundary, unsigned seed,
+                                 double boundaryValue = 0.75) {
+  return makeRandomStencil(2, shape, r, precision, boundary, seed,
+                           boundaryValue);
+}
+
+/// A 1D stencil of radius r (offsets -r..r) with positive coefficients
+/// summing to 1.
+inline StencilSpec makeStencil1D(int r, Precision precision,
+                                 BoundaryKind boundary, unsigned seed,
+                                 double boundaryValue = 0.75) {
+  return makeRandomStencil(1, Shape::Star, r, precision, boundary, seed,
+                           boundaryValue);
 }
 
 /// A grid of values uniform in [0, 1), rounded to the element type.

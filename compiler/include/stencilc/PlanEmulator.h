@@ -18,7 +18,8 @@
 
 namespace stencilc {
 
-/// A 2D grid of values, row-major, the contiguous axis last.
+/// A 2D grid of values, row-major, the contiguous axis last. A 1D line of n
+/// points is the grid of one row (ny = 1, nx = n).
 struct Grid2D {
   int ny = 0;
   int nx = 0;
@@ -34,7 +35,7 @@ struct Grid2D {
 };
 
 /// Whether one step writes the point (y, x): the interior for `fixed`,
-/// every point otherwise.
+/// every point otherwise (for a 1D spec: x alone, on the grid of one row).
 bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y,
                      long long x);
 

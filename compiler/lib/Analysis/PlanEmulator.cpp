@@ -40,7 +40,7 @@ bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y,
     return true;
   }
   const int r = spec.radius;
-  return y >= r && y < ny - r && x >= r && x < nx - r;
+  return (spec.dims == 1 || (y >= r && y < ny - r)) && x >= r && x < nx - r;
 }
 
 double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y,
@@ -62,22 +62,41 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y,
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor;
-  const int M = tp.tileM, N = tp.tileN, n8 = tp.mma.n, k = tp.mma.k,
-            r = spec.radius;
-  const int blocksDown = (in.ny + tp.blockRows() - 1) / tp.blockRows();
-  const int blocksAcross = (in.nx + tp.blockCols() - 1) / tp.blockCols();
+  const int M = tp.tileM, N = tp.tileN, n8 = tp.mma.n, k = tp.mma.k;
+  // The kernel's grid of outputs: the grid itself, or for a 1D line the
+  // line cut into rows of one block's width (output (y, x) is point
+  // y * W + x of the line), each row's window carrying its own halo.
+  const bool line = spec.dims == 1;
+  const long long W = tp.blockCols();
+  const long long rows = line ? (in.nx + W - 1) / W : in.ny;
+  const long long cols = line ? W : in.nx;
+  auto read = [&](long long y, long long x) {
+    return line ? boundaryRead(spec, in, 0, y * W + x)
+                : boundaryRead(spec, in, y, x);
+  };
+  auto store = [&](long long y, long long x, double value) {
+    if (line) {
+      x += y * W;
+      y = 0;
+    }
+    if (stepWritesPoint(spec, in.ny, in.nx, y, x)) {
+      out.at(y, x) = roundToStorage(value, spec.precision);
+    }
+  };
+  const long long blocksDown = (rows + tp.blockRows() - 1) / tp.blockRows();
+  const long long blocksAcross = (cols + W - 1) / W;
   std::vector<double> window(std::size_t(tp.windowRows) * tp.windowPitch);
   std::vector<double> acc(std::size_t(M) * N);
 
-  for (int by = 0; by < blocksDown; ++by) {
-    for (int bx = 0; bx < blocksAcross; ++bx) {
+  for (long long by = 0; by < blocksDown; ++by) {
+    for (long long bx = 0; bx < blocksAcross; ++bx) {
       const long long y0 = (long long)by * tp.blockRows();
       const long long x0 = (long long)bx * tp.blockCols();
       // The window fill: input with the boundary rule, zeros elsewhere.
       std::fill(window.begin(), window.end(), 0.0);
       for (int w = 0; w < tp.loadedRows; ++w) {
         for (int c = tp.loadedColBegin; c < tp.loadedColEnd; ++c) {
-          double value = boundaryRead(spec, in, y0 - r + w, x0 - tp.haloCols + c);
+          double value = read(y0 - tp.haloRows + w, x0 - tp.haloCols + c);
           window[std::size_t(w) * tp.windowPitch + c] =
               roundInputOperand(value, spec.precision);
         }
@@ -90,7 +109,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
         for (int tc = 0; tc < tp.tileColsPerBlock; ++tc) {
           const long long gy0 = y0 + (long long)tr * M;
           const long long gx0 = x0 + (long long)tc * N;
-          if (gy0 >= in.ny || gx0 >= in.nx) {
+          if (gy0 >= rows || gx0 >= in.nx) {
             continue; // the kernel skips tiles outside the grid
           }
           std::fill(acc.begin(), acc.end(), 0.0);
@@ -109,7 +128,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
                       b = win(tr * M + g.firstK + kIndex,
                               tp.haloCols + tc * N + n);
                     } else {
-                      a = win(tr * M + r + g.dy + m,
+                      a = win(tr * M + tp.haloRows + g.dy + m,
                               tc * N + shift + g.firstK + kIndex);
                       b = g.param.at(kIndex, nn);
                     }
@@ -123,10 +142,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
           }
           for (int m = 0; m < M; ++m) {
             for (int n = 0; n < N; ++n) {
-              if (stepWritesPoint(spec, in.ny, in.nx, gy0 + m, gx0 + n)) {
-                out.at(gy0 + m, gx0 + n) =
-                    roundToStorage(acc[std::size_t(m) * N + n], spec.precision);
-              }
+              store(gy0 + m, gx0 + n, acc[std::size_t(m) * N + n]);
             }
           }
         }
@@ -143,8 +159,10 @@ void referenceStep(const StencilSpec &spec, const Grid2D &in, Grid2D &out) {
       }
       double sum = 0.0;
       for (const Term &t : spec.terms) {
-        sum += t.coefficient * boundaryRead(spec, in, y + t.offset.d[0],
-                                            x + t.offset.d[1]);
+        // A 1D spec's offsets are along x (its only axis).
+        const int dy = spec.dims == 1 ? 0 : t.offset.d[0];
+        const int dx = spec.dims == 1 ? t.offset.d[0] : t.offset.d[1];
+        sum += t.coefficient * boundaryRead(spec, in, y + dy, x + dx);
       }
       out.at(y, x) = sum;
     }

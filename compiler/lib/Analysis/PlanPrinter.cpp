@@ -167,11 +167,19 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
                     tp.blockCols(), tp.warps,
                     (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) /
                         tp.warps);
-  os << fmt::format("  halo       {} rows above and below; {} columns left "
-                    "and right (radius {} rounded up to a {}-element vector, "
-                    "so every tile starts 16-byte aligned); inside the GEMM "
-                    "(K covers the halo)\n",
-                    tp.haloRows, tp.haloCols, spec.radius, tp.vectorWidth);
+  if (spec.dims == 1) {
+    os << fmt::format("  halo       the line runs as rows of {} points; each "
+                      "window row holds its row and {} points of halo on each "
+                      "side (radius {} rounded up to a {}-element vector); "
+                      "inside the GEMM (K covers the halo)\n",
+                      tp.blockCols(), tp.haloCols, spec.radius, tp.vectorWidth);
+  } else {
+    os << fmt::format("  halo       {} rows above and below; {} columns left "
+                      "and right (radius {} rounded up to a {}-element "
+                      "vector, so every tile starts 16-byte aligned); inside "
+                      "the GEMM (K covers the halo)\n",
+                      tp.haloRows, tp.haloCols, spec.radius, tp.vectorWidth);
+  }
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} "
                     "({} bytes); input read into rows [0, {}), cols [{}, {}) "
                     "with {}-element vectors, the rest zero\n",

@@ -229,7 +229,7 @@ bool pitchAvoidsConflicts(int bytes, Precision operand) {
 /// Fills in the window and shared-memory sizes for the current block shape.
 void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks) {
   const int r = spec.radius, M = tp.tileM, V = tp.vectorWidth;
-  tp.loadedRows = tp.blockRows() + 2 * r;
+  tp.loadedRows = tp.blockRows() + 2 * tp.haloRows;
   tp.windowRows = tp.loadedRows;
   tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
   for (const SliceGemm &g : tp.gemms) {
@@ -331,10 +331,9 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
                        "tensor cores do not offer (use tf32 to accept "
                        "tensor-core rounding)");
   }
-  if (spec.dims != 2) {
-    return fmt::format("{}D stencils have no tensor-core kernel yet (only 2D "
-                       "does)",
-                       spec.dims);
+  if (spec.dims == 3) {
+    return std::string("3D stencils have no tensor-core kernel yet (1D and "
+                       "2D do)");
   }
   if (spec.radius > maxTensorRadius(spec.precision)) {
     return fmt::format("radius {} is larger than {}, the most a {} fragment "
@@ -346,6 +345,19 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
 }
 
 namespace {
+
+/// A 1D stencil as the 2D box of one row (offsets (0, dx)): the kernel
+/// computes the line as rows of consecutive points, each row's window
+/// carrying its own halo, so the one row slice dy = 0 is the whole stencil.
+StencilSpec asRowOfA2DBox(const StencilSpec &spec) {
+  StencilSpec row = spec;
+  row.dims = 2;
+  row.shape = Shape::Box;
+  for (Term &t : row.terms) {
+    t.offset.d = {0, t.offset.d[0], 0};
+  }
+  return row;
+}
 
 /// The tensor-core plan with exactly the parameters `options` asks for.
 Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
@@ -364,7 +376,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
           : 1;
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
-  tp.haloRows = spec.radius;
+  tp.haloRows = spec.dims == 1 ? 0 : spec.radius;
   tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
 
   BlockDefaults defaults = blockDefaultsFor(spec.precision);
@@ -374,7 +386,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
                                                  : defaults.cols / tp.tileN;
   int warps = options.warps ? options.warps : defaults.warps;
   tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
-  tp.gemms = sliceGemms(spec, tp);
+  tp.gemms = sliceGemms(spec.dims == 1 ? asRowOfA2DBox(spec) : spec, tp);
   tp.paramsInRegisters =
       tp.paramFragmentRegisters() <= options.paramRegisterBudget;
 

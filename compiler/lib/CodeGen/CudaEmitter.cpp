@@ -232,6 +232,58 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
   w.line();
 }
 
+/// Where the kernel's grid of outputs lies in memory: a 2D grid is itself; a
+/// 1D line runs as rows of one block's width (kBlockCols points), output
+/// (y, x) being point y kBlockCols + x, and each window row carries the
+/// halo of its own row. These are the pieces of the template that differ.
+struct GridText {
+  std::string pairDoc, pairPoint;          // storePair
+  std::string windowDoc, windowY, windowX; // fetchWindow
+  std::string gridRows;                    //   rows readInput sees
+  std::string blocksAcross;                // block tiles across
+  std::string tileInside, rowPitch;        // tile_store_rows16
+  std::string lineRows;                    // launch
+};
+
+GridText gridText(const StencilSpec &spec) {
+  GridText t;
+  if (spec.dims == 1) {
+    t.pairDoc = "\n/// On the line: output (y, x) of a tile is its point "
+                "y kBlockCols + x\n/// (the line runs as ny rows of "
+                "kBlockCols points).";
+    t.pairPoint = "x += y * kBlockCols; // the point of the line\n"
+                  "Element* dst = out + x;";
+    t.windowDoc = "window[w][c] = in[(blockRow + w) kBlockCols - kHaloCols + "
+                  "c]\n/// (row w: kBlockCols outputs of the line and the "
+                  "halo on both sides):";
+    t.windowY = "0";
+    t.windowX = "(blockRow + row) * kBlockCols - kHaloCols + col";
+    t.gridRows = "1";
+    t.blocksAcross = "1";
+    t.tileInside = "outRow * kBlockCols + outCol >= kRing &&\n"
+                   "    (outRow + kTileM - 1) * kBlockCols + outCol + kTileN "
+                   "<= nx - kRing";
+    t.rowPitch = "kBlockCols";
+    t.lineRows = "static_assert(kHaloCols >= kRadius, \"each window row "
+                 "carries its row's halo\");\n"
+                 "const int ny = (nx + kBlockCols - 1) / kBlockCols; // the "
+                 "line as rows of kBlockCols points";
+    return t;
+  }
+  t.pairPoint = "if (y < kRing || y >= ny - kRing) {\n  return;\n}\n"
+                "Element* dst = out + y * nx + x;";
+  t.windowDoc = "window[w][c] = in(blockRow - kRadius + w, blockCol - "
+                "kHaloCols + c):";
+  t.windowY = "blockRow - kRadius + row";
+  t.windowX = "blockCol - kHaloCols + col";
+  t.gridRows = "ny";
+  t.blocksAcross = "(nx + kBlockCols - 1) / kBlockCols";
+  t.tileInside = "outRow >= kRing && outRow + kTileM <= ny - kRing && "
+                 "outCol >= kRing &&\n    outCol + kTileN <= nx - kRing";
+  t.rowPitch = "nx";
+  return t;
+}
+
 void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   const Precision p = plan.spec.precision;
   std::string toElement, storeBoth;
@@ -258,8 +310,11 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   case Precision::FP32:
     llvm_unreachable("fp32 has no tensor-core kernel");
   }
+  const GridText grid = gridText(plan.spec);
   w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement),
-             fmt::arg("store_both", storeBoth));
+             fmt::arg("store_both", storeBoth),
+             fmt::arg("pair_doc", grid.pairDoc),
+             fmt::arg("pair_point", grid.pairPoint));
   w.line();
   writeBoundaryRead(w, plan.spec, KernelTemplate);
   w.line();
@@ -372,13 +427,19 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   writeParameterTables(w, plan);
   writeElementHelpers(w, plan);
 
-  w.fillWith(section("window_io"),
-             fmt::arg("store_staged", CodeWriter::filled(section(
-                                          spec.precision == Precision::TF32
+  const GridText grid = gridText(spec);
+  w.fillWith(
+      section("window_io"),
+      fmt::arg("store_staged",
+               CodeWriter::filled(section(spec.precision == Precision::TF32
                                               ? "store_staged_tf32"
-                                              : "store_staged_plain"))));
+                                              : "store_staged_plain"))),
+      fmt::arg("window_doc", grid.windowDoc),
+      fmt::arg("window_y", grid.windowY), fmt::arg("window_x", grid.windowX),
+      fmt::arg("grid_rows", grid.gridRows));
   w.line();
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)));
+  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
+             fmt::arg("blocks_across", grid.blocksAcross));
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
@@ -394,7 +455,9 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
     w.fillWith(section("tile_store_m8n8"));
   } else if (elementBytes(plan.spec.precision) == 2 && tp.nBlocks % 2 == 0) {
     // Whole rows of 16-byte vectors, else (edge tiles) pair by pair.
-    w.fillWith(section("tile_store_rows16"));
+    w.fillWith(section("tile_store_rows16"),
+               fmt::arg("tile_inside", grid.tileInside),
+               fmt::arg("row_pitch", grid.rowPitch));
     w.indent();
     w.fillWith(section("tile_store_m16n8"));
     w.closeScope();
@@ -409,8 +472,10 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
 
   // The C entry points are shared with the simt backend (HostApi.cpp).
   writeHostApi(w, plan, ns,
-               CodeWriter::filled(section("launch"),
-                                  fmt::arg("kernel", kernelName(plan))));
+               CodeWriter::filled(
+                   section("launch"), fmt::arg("kernel", kernelName(plan)),
+                   fmt::arg("line_rows", grid.lineRows),
+                   fmt::arg("blocks_across", grid.blocksAcross)));
   w.line();
 }
 
