@@ -7,12 +7,19 @@
 # benchmark; print a short table last.
 #
 # Usage: scripts/gpu-check.sh [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
-#                             [--no-naive]
+#                             [--no-naive] [--bench-shard I/N]
 #   A full check may not fit one 10-minute device call: run it as two calls
 #   while the machine stays warm (the build folder is kept between them):
 #   `--no-bench`, then `--no-tests` (which rebuilds nothing).
 #   --sanitize TEXT   compute-sanitizer memcheck and racecheck on the GPU test
 #                     programs whose name contains TEXT, grids up to 100000 points
+#   --bench-only TEXT benchmark only the stencils whose name contains TEXT
+#   --no-naive        skip the one-point-per-thread baseline (for --tune sweeps)
+#   --bench-shard I/N benchmark only the stencils k with k % N == I of each
+#                     program: the suite as N calls when one does not fit 10
+#                     minutes (each measures the copy roofline again;
+#                     concatenate their CSVs, less the repeated header, for
+#                     bench/summarize.py)
 #   BUILD (default build-gpu), GEN (default build-gen), OUT (default BUILD/out)
 set -uo pipefail
 
@@ -32,7 +39,8 @@ while (($#)); do
   --sanitize) sanitize=$2; shift ;;
   --bench-only) bench_args+=(--only "$2"); shift ;;
   --no-naive) bench_args+=(--no-naive) ;;
-  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT] [--no-naive]" >&2; exit 2 ;;
+  --bench-shard) bench_args+=(--shard "$2"); shift ;;
+  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT] [--no-naive] [--bench-shard I/N]" >&2; exit 2 ;;
   esac
   shift
 done
