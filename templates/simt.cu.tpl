@@ -109,6 +109,44 @@ __device__ __forceinline__ void storeVector(Element* dst, const Element (&values
   asm volatile("st.global.v4.b32 [%0], {{%1, %2, %3, %4}};" ::"l"(dst), "r"(bits.x), "r"(bits.y), "r"(bits.z), "r"(bits.w) : "memory");
 }}
 
+/// Stores an item's kOutX finished outputs at dst, point x of its row: as
+/// one 16-byte vector where `whole` (the item lies inside the written
+/// columns and the row is vector aligned), else point by point inside the
+/// written columns.
+__device__ __forceinline__ void storeItem(Element* dst, long long x, int nx, bool whole,
+                                          const Compute (&done)[kOutX]) {{
+  if constexpr (kOutX == kVec) {{
+    if (whole) {{
+      alignas(16) Element packed[kVec];
+#pragma unroll
+      for (int o = 0; o < kOutX; ++o) {{
+        packed[o] = toElement(done[o]);
+      }}
+      storeVector(dst, packed);
+      return;
+    }}
+  }}
+#pragma unroll
+  for (int o = 0; o < kOutX; ++o) {{
+    if (x + o >= kRingX && x + o < nx - kRingX) {{
+      dst[o] = toElement(done[o]);
+    }}
+  }}
+}}
+
+/// Moves an item's queue on by one plane: entry j takes entry j + 1, and the
+/// last starts again from 0.
+__device__ __forceinline__ void shiftQueue(Compute (&queue)[kQueue][kOutX]) {{
+#pragma unroll
+  for (int o = 0; o < kOutX; ++o) {{
+#pragma unroll
+    for (int j = 0; j + 1 < kQueue; ++j) {{
+      queue[j][o] = queue[j + 1][o];
+    }}
+    queue[kQueue - 1][o] = Compute(0);
+  }}
+}}
+
 //@ section async_copy
 constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
 
@@ -349,36 +387,10 @@ for (int t = {begin}; t < {end}; ++t) {{
     const long long y = y0 + itemRow[k];
     const long long x = x0 + itemCol[k];
     if (storePlane && itemActive[k] && y >= kRingY && y < ny - kRingY) {{
-      Element* dst = out + (z * ny + y) * nx + x;
-      bool whole = false;
-      if constexpr (kOutX == kVec) {{
-        whole = vectorOut && x >= kRingX && x + kOutX <= nx - kRingX;
-        if (whole) {{
-          alignas(16) Element packed[kVec];
-#pragma unroll
-          for (int o = 0; o < kOutX; ++o) {{
-            packed[o] = toElement(queue[k][0][o]);
-          }}
-          storeVector(dst, packed);
-        }}
-      }}
-      if (!whole) {{
-#pragma unroll
-        for (int o = 0; o < kOutX; ++o) {{
-          if (x + o >= kRingX && x + o < nx - kRingX) {{
-            dst[o] = toElement(queue[k][0][o]);
-          }}
-        }}
-      }}
+      const bool whole = vectorOut && x >= kRingX && x + kOutX <= nx - kRingX;
+      storeItem(out + (z * ny + y) * nx + x, x, nx, whole, queue[k][0]);
     }}
-#pragma unroll
-    for (int o = 0; o < kOutX; ++o) {{
-#pragma unroll
-      for (int j = 0; j + 1 < kQueue; ++j) {{
-        queue[k][j][o] = queue[k][j + 1][o];
-      }}
-      queue[k][kQueue - 1][o] = Compute(0);
-    }}
+    shiftQueue(queue[k]);
   }}
 }}
 
@@ -390,37 +402,9 @@ for (int t = {begin}; t < {end}; ++t) {{
 #pragma unroll
   for (int k = 0; k < kItemsPerThread; ++k) {{
     if (storePlane && storeRow[k]) {{
-      Element* dst = planeOut + itemOffset[k];
-      bool whole = false;
-      if constexpr (kOutX == kVec) {{
-        whole = storeWhole[k];
-        if (whole) {{
-          alignas(16) Element packed[kVec];
-#pragma unroll
-          for (int o = 0; o < kOutX; ++o) {{
-            packed[o] = toElement(queue[k][0][o]);
-          }}
-          storeVector(dst, packed);
-        }}
-      }}
-      if (!whole) {{
-        const long long x = x0 + itemCol[k];
-#pragma unroll
-        for (int o = 0; o < kOutX; ++o) {{
-          if (x + o >= kRingX && x + o < nx - kRingX) {{
-            dst[o] = toElement(queue[k][0][o]);
-          }}
-        }}
-      }}
+      storeItem(planeOut + itemOffset[k], x0 + itemCol[k], nx, storeWhole[k], queue[k][0]);
     }}
-#pragma unroll
-    for (int o = 0; o < kOutX; ++o) {{
-#pragma unroll
-      for (int j = 0; j + 1 < kQueue; ++j) {{
-        queue[k][j][o] = queue[k][j + 1][o];
-      }}
-      queue[k][kQueue - 1][o] = Compute(0);
-    }}
+    shiftQueue(queue[k]);
   }}
 }}
 
