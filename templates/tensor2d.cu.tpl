@@ -314,7 +314,7 @@ __device__ __forceinline__ Element readInput(const Element* __restrict__ in, lon
 __device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, int ny, int nx,
                                             long long blockRow, long long blockCol,
                                             uint4 (&staged)[kGroupsPerThread]) {{
-  const bool vectorRows = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool vectorRows = {rows_vectors}reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
 #pragma unroll
   for (int i = 0; i < kGroupsPerThread; ++i) {{
     const int group = threadIdx.x + i * kThreads;
@@ -376,7 +376,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
 
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
-  const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
+  const bool pairs = {rows_even}reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
 
 //@ section block_head
 const long long blockRow = blockTile / blocksAcross * kBlockRows;
@@ -458,7 +458,7 @@ for (int j = 0; j < kNBlocks; ++j) {{
 // 16-byte vectors (MMA blocks two by two) where the whole tile is written,
 // pair by pair elsewhere (the generator puts tile_store_m16n8 in the else
 // branch it leaves open).
-const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+const bool vectors = {rows_vectors}reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 if (vectors && {tile_inside}) {{
 #pragma unroll
   for (int j = 0; j < kNBlocks; j += 2) {{

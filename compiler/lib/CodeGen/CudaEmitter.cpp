@@ -242,7 +242,8 @@ struct GridText {
   std::string gridRows;                    //   rows readInput sees
   std::string blocksAcross;                // block tiles across
   std::string tileInside, rowPitch;        // tile_store_rows16
-  std::string lineRows;                    // launch
+  std::string rowsEven, rowsVectors; // rows start on a pair / a vector
+  std::string lineRows;              // launch
 };
 
 GridText gridText(const StencilSpec &spec) {
@@ -264,6 +265,7 @@ GridText gridText(const StencilSpec &spec) {
                    "    (outRow + kTileM - 1) * kBlockCols + outCol + kTileN "
                    "<= nx - kRing";
     t.rowPitch = "kBlockCols";
+    // Rows of kBlockCols points start on whole vectors whatever the length.
     t.lineRows = "static_assert(kHaloCols >= kRadius, \"each window row "
                  "carries its row's halo\");\n"
                  "const int ny = (nx + kBlockCols - 1) / kBlockCols; // the "
@@ -281,6 +283,8 @@ GridText gridText(const StencilSpec &spec) {
   t.tileInside = "outRow >= kRing && outRow + kTileM <= ny - kRing && "
                  "outCol >= kRing &&\n    outCol + kTileN <= nx - kRing";
   t.rowPitch = "nx";
+  t.rowsEven = "nx % 2 == 0 && ";
+  t.rowsVectors = "nx % kVec == 0 && ";
   return t;
 }
 
@@ -436,10 +440,12 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
                                               : "store_staged_plain"))),
       fmt::arg("window_doc", grid.windowDoc),
       fmt::arg("window_y", grid.windowY), fmt::arg("window_x", grid.windowX),
-      fmt::arg("grid_rows", grid.gridRows));
+      fmt::arg("grid_rows", grid.gridRows),
+      fmt::arg("rows_vectors", grid.rowsVectors));
   w.line();
   w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("blocks_across", grid.blocksAcross));
+             fmt::arg("blocks_across", grid.blocksAcross),
+             fmt::arg("rows_even", grid.rowsEven));
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
@@ -457,7 +463,8 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
     // Whole rows of 16-byte vectors, else (edge tiles) pair by pair.
     w.fillWith(section("tile_store_rows16"),
                fmt::arg("tile_inside", grid.tileInside),
-               fmt::arg("row_pitch", grid.rowPitch));
+               fmt::arg("row_pitch", grid.rowPitch),
+               fmt::arg("rows_vectors", grid.rowsVectors));
     w.indent();
     w.fillWith(section("tile_store_m16n8"));
     w.closeScope();
