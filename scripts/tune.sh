@@ -31,9 +31,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
 shift || true
 
-# The grids:
-# tensor-core block shapes (tiles down x across, warps) and MMA blocks per
-# tile (n-blocks: independent accumulators that share A fragments);
+# The grids. Tensor cores: block shapes (tiles down x across, warps) and MMA
+# blocks per tile (n-blocks: independent accumulators that share A
+# fragments). CUDA cores: block sizes and plane buffering.
 tensor_grid=("tile-rows=2,tile-cols=8,warps=4,n-blocks=1" "tile-rows=2,tile-cols=4,warps=4,n-blocks=2"
   "tile-rows=2,tile-cols=2,warps=4,n-blocks=4" "tile-rows=2,tile-cols=4,warps=4,n-blocks=4"
   "tile-rows=4,tile-cols=2,warps=4,n-blocks=4" "tile-rows=4,tile-cols=2,warps=8,n-blocks=4"
