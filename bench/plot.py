@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots the benchmark CSV as % of the measured copy roofline per stencil
-and backend (issue 5). Usage: plot.py BENCH.csv OUT.png"""
+and backend (issue 5). Usage: plot.py BENCH.csv [BENCH.csv ...] OUT.png
+(several CSVs: a suite run in shards, one plot)."""
 import csv
 import sys
 
@@ -14,13 +15,15 @@ BACKENDS = [("naive", "#999999"), ("simt", "#1f77b4"), ("tensor", "#d62728")]
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
         return 2
-    with open(argv[1], encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+    rows = []
+    for path in argv[1:-1]:
+        with open(path, encoding="utf-8") as f:
+            rows += list(csv.DictReader(f))
     if not rows:
-        sys.stderr.write(f"{argv[1]}: no rows\n")
+        sys.stderr.write(f"{' '.join(argv[1:-1])}: no rows\n")
         return 1
     best = {}  # (stencil, backend) -> % of copy (the best of repeated rows)
     for r in rows:
@@ -45,7 +48,7 @@ def main(argv):
     ax.set_title(f"{rows[0]['device']}: single step, copy {copy:.0f} GB/s", fontsize=9)
     ax.legend(fontsize=8, ncol=4, loc="upper right")
     fig.tight_layout()
-    fig.savefig(argv[2], dpi=110)
+    fig.savefig(argv[-1], dpi=110)
     return 0
 
 

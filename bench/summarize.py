@@ -7,6 +7,7 @@ scripts/gpu-check.sh and scripts/bench.sh.
                 without ctest -V's "N: " prefix): one row per stencil and
                 implementation, with the worst one-step error and the verdict
   --bench CSV   the benchmark CSV: one row per stencil, precision, backend
+                (repeatable: the CSVs of a suite run in shards, one table)
 """
 import argparse
 import csv
@@ -55,17 +56,20 @@ def tests(path):
     return 1 if failed else 0
 
 
-def bench(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except FileNotFoundError:
-        print(f"(no benchmark results: {path} missing)")
-        return 1
+def bench(paths):
+    rows = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                rows += list(csv.DictReader(f))
+        except FileNotFoundError:
+            print(f"(no benchmark results: {path} missing)")
+            return 1
     if not rows:
         print("(no benchmark rows)")
         return 1
-    print(f"\n{rows[0]['device']}; copy {float(rows[0]['copy_gb_per_s']):.0f} GB/s (read+write)")
+    copies = sorted({f"{float(r['copy_gb_per_s']):.0f}" for r in rows})
+    print(f"\n{rows[0]['device']}; copy {' / '.join(copies)} GB/s (read+write)")
     naive = {r["stencil"]: float(r["gstencil_per_s"]) for r in rows if r["implementation"] == "naive"}
     print(f"{'stencil':<18} {'prec':<5} {'backend':<7} {'size':<13} {'GStencil/s':>10} "
           f"{'GB/s':>7} {'%copy':>6} {'x naive':>7} {'relL2':>9} check")
@@ -83,7 +87,7 @@ def bench(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests")
-    ap.add_argument("--bench")
+    ap.add_argument("--bench", action="append")
     args = ap.parse_args()
     status = 0
     if args.tests:

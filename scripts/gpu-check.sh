@@ -18,8 +18,8 @@
 #   --bench-shard I/N benchmark only the stencils k with k % N == I of each
 #                     program: the suite as N calls when one does not fit 10
 #                     minutes (each measures the copy roofline again;
-#                     concatenate their CSVs, less the repeated header, for
-#                     bench/summarize.py)
+#                     bench/summarize.py takes each CSV with --bench, and
+#                     bench/plot.py takes them all, into one table and plot)
 #   BUILD (default build-gpu), GEN (default build-gen), OUT (default BUILD/out)
 set -uo pipefail
 
