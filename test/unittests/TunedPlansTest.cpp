@@ -32,6 +32,35 @@ TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
   EXPECT_EQ(findTuned(Table, bf16, "sm_90", BackendKind::Tensor), nullptr);
 }
 
+/// An entry measured on another architecture serves where the planner
+/// builds the same kernel there, and only there.
+TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
+  StencilSpec spec =
+      makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  auto same = [](std::string_view) { return true; };
+  auto different = [](std::string_view) { return false; };
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, same),
+            &Table[0]);
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, different),
+            nullptr);
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
+  // The built-in table through the planner: an fp16 kind tuned on sm_90 is
+  // planned the same for sm_80; fp64, whose MMA differs, is not.
+  for (const TunedPlan &t : tunedPlans()) {
+    if (t.dims == 0 || t.backend != BackendKind::Tensor) {
+      continue;
+    }
+    StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision,
+                                     BoundaryKind::Fixed, 2);
+    PlannerOptions sm80;
+    const bool carried = planTensor(kind, sm80).tensor.nBlocks == t.nBlocks &&
+                         planTensor(kind, sm80).choice.find("--tune") !=
+                             std::string::npos;
+    EXPECT_EQ(carried, t.precision != Precision::FP64)
+        << keyword(t.precision) << " radius " << t.radius;
+  }
+}
+
 TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   PlannerOptions options;
   options.warps = 8; // explicit: kept

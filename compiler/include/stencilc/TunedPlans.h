@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include "stencilc/Plan.h"
 #include "stencilc/Planner.h"
@@ -36,11 +37,15 @@ struct TunedPlan {
   double gstencils;                          ///< what it measured
 };
 
-/// The entry of `table` for exactly this arch, shape, dims, radius,
-/// precision and backend, or null.
-const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table,
-                           const StencilSpec &spec, std::string_view arch,
-                           BackendKind backend);
+/// The entry of `table` for this shape, dims, radius, precision and
+/// backend on `arch`; failing that, one measured on another architecture
+/// for which `sameKernelOn(thatArch)` says the planner builds the same
+/// kernel for this kind (so the measurement is of the code `arch` gets);
+/// else null.
+const TunedPlan *
+findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
+          std::string_view arch, BackendKind backend,
+          llvm::function_ref<bool(std::string_view)> sameKernelOn = nullptr);
 
 /// The built-in table (TunedPlans.inc).
 llvm::ArrayRef<TunedPlan> tunedPlans();
@@ -50,7 +55,7 @@ void applyTuned(const TunedPlan &tuned, PlannerOptions &options);
 /// Sets the CUDA-core parameters `simt` leaves open (0) from `tuned`.
 void applyTuned(const TunedPlan &tuned, SimtOptions &simt);
 
-/// What a plan built from `tuned` adds to its `choice`.
-std::string tunedChoice(const TunedPlan &tuned);
+/// What a plan for `arch` built from `tuned` adds to its `choice`.
+std::string tunedChoice(const TunedPlan &tuned, std::string_view arch);
 
 } // namespace stencilc

@@ -413,15 +413,22 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
 } // namespace
 
 Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
-  const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor);
+  // A sweep on another architecture measured this kernel when the MMA is
+  // the same there (every precision but fp64 between sm_80 and sm_90).
+  const MmaShape mma = mmaShapeFor(spec.precision, options.arch);
+  const TunedPlan *tuned = findTuned(
+      tunedPlans(), spec, options.arch, BackendKind::Tensor,
+      [&](std::string_view other) {
+        return mmaShapeFor(spec.precision, std::string(other)).name() ==
+               mma.name();
+      });
   if (!tuned) {
     return planTensorWith(spec, options);
   }
   PlannerOptions withTuned = options;
   applyTuned(*tuned, withTuned);
   Plan plan = planTensorWith(spec, withTuned);
-  plan.choice += tunedChoice(*tuned);
+  plan.choice += tunedChoice(*tuned, options.arch);
   return plan;
 }
 

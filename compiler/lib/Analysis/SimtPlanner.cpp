@@ -239,7 +239,7 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
   SimtOptions withTuned = simt;
   applyTuned(*tuned, withTuned);
   Plan plan = planSimtWith(spec, options, withTuned);
-  plan.choice += tunedChoice(*tuned);
+  plan.choice += tunedChoice(*tuned, options.arch);
   return plan;
 }
 
