@@ -37,6 +37,8 @@ struct MmaShape {
 
   /// "m16n8k16" and friends.
   std::string name() const;
+
+  bool operator==(const MmaShape &) const = default;
 };
 
 /// A dense row-major matrix of numbers, already rounded to the MMA operand

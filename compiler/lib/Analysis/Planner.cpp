@@ -419,8 +419,7 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
   const TunedPlan *tuned = findTuned(
       tunedPlans(), spec, options.arch, BackendKind::Tensor,
       [&](std::string_view other) {
-        return mmaShapeFor(spec.precision, std::string(other)).name() ==
-               mma.name();
+        return mmaShapeFor(spec.precision, std::string(other)) == mma;
       });
   if (!tuned) {
     return planTensorWith(spec, options);
