@@ -58,4 +58,19 @@ void applyTuned(const TunedPlan &tuned, SimtOptions &simt);
 /// What a plan for `arch` built from `tuned` adds to its `choice`.
 std::string tunedChoice(const TunedPlan &tuned, std::string_view arch);
 
+/// `planWith(options)`, or with `tuned` (if any) filling what `options`
+/// leaves open, the plan's choice then saying so.
+template <typename Options, typename PlanWith>
+Plan planTuned(const TunedPlan *tuned, const Options &options,
+               std::string_view arch, PlanWith planWith) {
+  if (!tuned) {
+    return planWith(options);
+  }
+  Options withTuned = options;
+  applyTuned(*tuned, withTuned);
+  Plan plan = planWith(withTuned);
+  plan.choice += tunedChoice(*tuned, arch);
+  return plan;
+}
+
 } // namespace stencilc

@@ -421,14 +421,9 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
       [&](std::string_view other) {
         return mmaShapeFor(spec.precision, std::string(other)) == mma;
       });
-  if (!tuned) {
-    return planTensorWith(spec, options);
-  }
-  PlannerOptions withTuned = options;
-  applyTuned(*tuned, withTuned);
-  Plan plan = planTensorWith(spec, withTuned);
-  plan.choice += tunedChoice(*tuned, options.arch);
-  return plan;
+  return planTuned(tuned, options, options.arch, [&](const PlannerOptions &o) {
+    return planTensorWith(spec, o);
+  });
 }
 
 } // namespace stencilc

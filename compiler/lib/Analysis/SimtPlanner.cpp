@@ -233,14 +233,9 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
               const SimtOptions &simt) {
   const TunedPlan *tuned =
       findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt);
-  if (!tuned) {
-    return planSimtWith(spec, options, simt);
-  }
-  SimtOptions withTuned = simt;
-  applyTuned(*tuned, withTuned);
-  Plan plan = planSimtWith(spec, options, withTuned);
-  plan.choice += tunedChoice(*tuned, options.arch);
-  return plan;
+  return planTuned(tuned, simt, options.arch, [&](const SimtOptions &s) {
+    return planSimtWith(spec, options, s);
+  });
 }
 
 } // namespace stencilc
