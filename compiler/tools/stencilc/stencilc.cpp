@@ -73,14 +73,61 @@ cl::opt<BackendRequest> backend(
     cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(category));
-cl::list<std::string>
-    planOptions("plan-option", cl::CommaSeparated, cl::value_desc("name=value"),
-                cl::desc("Set a free parameter of the plans, for tuning: "
-                         "tile-rows, tile-cols, warps "
-                         "(tensor-core kernels); threads, tile-x, tile-y, "
-                         "chunk-z, stages (CUDA-core "
-                         "kernels). Repeatable, or comma-separated"),
-                cl::cat(category));
+/// The plans' free parameters --plan-option sets, with their ranges.
+struct Knob {
+  llvm::StringRef name;
+  int min, max, multipleOf;
+  bool tensor; ///< of the tensor-core plans, else of the CUDA-core ones
+  int &(*field)(BackendOptions &);
+};
+const Knob Knobs[] = {
+    {"tile-rows", 1, 16, 1, true,
+     [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }},
+    {"tile-cols", 1, 16, 1, true,
+     [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }},
+    {"warps", 1, 16, 1, true,
+     [](BackendOptions &o) -> int & { return o.planner.warps; }},
+    {"n-blocks", 1, 4, 1, true,
+     [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
+    {"threads", 32, 1024, 32, false,
+     [](BackendOptions &o) -> int & { return o.simt.threads; }},
+    {"tile-x", 1, 4096, 1, false,
+     [](BackendOptions &o) -> int & { return o.simt.tileX; }},
+    {"tile-y", 1, 256, 1, false,
+     [](BackendOptions &o) -> int & { return o.simt.tileY; }},
+    {"chunk-z", 1, 4096, 1, false,
+     [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
+    {"stages", 1, 8, 1, false,
+     [](BackendOptions &o) -> int & { return o.simt.stages; }},
+};
+
+/// The knobs' names, those of one backend or (`lastJoin` before the last)
+/// all of them.
+std::string knobNames(llvm::StringRef lastJoin, std::optional<bool> tensor) {
+  std::vector<llvm::StringRef> names;
+  for (const Knob &k : Knobs) {
+    if (!tensor || k.tensor == *tensor) {
+      names.push_back(k.name);
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0                  ? ""
+             : i + 1 == names.size() ? lastJoin.str()
+                                     : ", ") +
+            names[i].str();
+  }
+  return text;
+}
+
+const std::string PlanOptionHelp =
+    "Set a free parameter of the plans, for tuning: " + knobNames(", ", true) +
+    " (tensor-core kernels); " + knobNames(", ", false) +
+    " (CUDA-core kernels). Repeatable, or comma-separated";
+
+cl::list<std::string> planOptions("plan-option", cl::CommaSeparated,
+                                  cl::value_desc("name=value"),
+                                  cl::desc(PlanOptionHelp), cl::cat(category));
 
 /// The plan parameters of --plan-option, checked by main().
 BackendOptions planKnobs;
@@ -88,31 +135,14 @@ BackendOptions planKnobs;
 /// Applies every --plan-option to `options`; prints what is wrong and
 /// returns false for an unknown name or a value out of range.
 bool applyPlanOptions(BackendOptions &options) {
-  struct Knob {
-    llvm::StringRef name;
-    int min, max, multipleOf;
-    int *field;
-  };
-  const Knob knobs[] = {
-      {"tile-rows", 1, 16, 1, &options.planner.tileRowsPerBlock},
-      {"tile-cols", 1, 16, 1, &options.planner.tileColsPerBlock},
-      {"warps", 1, 16, 1, &options.planner.warps},
-      {"n-blocks", 1, 4, 1, &options.planner.nBlocks},
-      {"threads", 32, 1024, 32, &options.simt.threads},
-      {"tile-x", 1, 4096, 1, &options.simt.tileX},
-      {"tile-y", 1, 256, 1, &options.simt.tileY},
-      {"chunk-z", 1, 4096, 1, &options.simt.chunkZ},
-      {"stages", 1, 8, 1, &options.simt.stages},
-  };
   for (const std::string &option : planOptions) {
     auto [name, valueText] = llvm::StringRef(option).split('=');
     const Knob *knob =
-        std::find_if(std::begin(knobs), std::end(knobs),
+        std::find_if(std::begin(Knobs), std::end(Knobs),
                      [&](const Knob &k) { return k.name == name; });
-    if (knob == std::end(knobs)) {
+    if (knob == std::end(Knobs)) {
       llvm::errs() << "stencilc: error: unknown --plan-option '" << name
-                   << "'; expected tile-rows, tile-cols, warps, n-blocks, "
-                      "threads, tile-x, tile-y, chunk-z or stages\n";
+                   << "'; expected " << knobNames(" or ", std::nullopt) << "\n";
       return false;
     }
     int value = 0;
@@ -128,7 +158,7 @@ bool applyPlanOptions(BackendOptions &options) {
                    << ", not '" << valueText << "'\n";
       return false;
     }
-    *knob->field = value;
+    knob->field(options) = value;
   }
   return true;
 }
