@@ -288,7 +288,8 @@ GridText gridText(const StencilSpec &spec) {
   return t;
 }
 
-void writeElementHelpers(CodeWriter &w, const Plan &plan) {
+void writeElementHelpers(CodeWriter &w, const Plan &plan,
+                         const GridText &grid) {
   const Precision p = plan.spec.precision;
   std::string toElement, storeBoth;
   switch (p) {
@@ -314,7 +315,6 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan) {
   case Precision::FP32:
     llvm_unreachable("fp32 has no tensor-core kernel");
   }
-  const GridText grid = gridText(plan.spec);
   w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement),
              fmt::arg("store_both", storeBoth),
              fmt::arg("pair_doc", grid.pairDoc),
@@ -429,9 +429,9 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.line();
   writeMma(w, tp.mma);
   writeParameterTables(w, plan);
-  writeElementHelpers(w, plan);
-
   const GridText grid = gridText(spec);
+  writeElementHelpers(w, plan, grid);
+
   w.fillWith(
       section("window_io"),
       fmt::arg("store_staged",
