@@ -8,9 +8,14 @@ scripts/gpu-check.sh and scripts/bench.sh.
                 implementation, with the worst one-step error and the verdict
   --bench CSV   the benchmark CSV: one row per stencil, precision, backend
                 (repeatable: the CSVs of a suite run in shards, one table)
+  --backend-table SUITE_DIR
+                instead of the table, the lines of
+                compiler/lib/Analysis/BackendTable.inc: each suite stencil
+                (SUITE_DIR/NAME.stencil) that both backends ran and passed
 """
 import argparse
 import csv
+import os
 import re
 import sys
 
@@ -71,6 +76,8 @@ def bench(paths):
     copies = sorted({f"{float(r['copy_gb_per_s']):.0f}" for r in rows})
     print(f"\n{rows[0]['device']}; copy {' / '.join(copies)} GB/s (read+write)")
     naive = {r["stencil"]: float(r["gstencil_per_s"]) for r in rows if r["implementation"] == "naive"}
+    order = {"tensor": 0, "simt": 1, "naive": 2}
+    rows.sort(key=lambda r: (r["stencil"], order.get(r["backend"], 3)))
     print(f"{'stencil':<18} {'prec':<5} {'backend':<7} {'size':<13} {'GStencil/s':>10} "
           f"{'GB/s':>7} {'%copy':>6} {'x naive':>7} {'relL2':>9} check")
     for r in rows:
@@ -84,11 +91,42 @@ def bench(paths):
     return 1 if any(r["check"] != "PASS" for r in rows) else 0
 
 
+SUITE_LINE = re.compile(r"benchmark suite, (star|box) of radius (\d+) in (\d)D")
+
+
+def backend_table(paths, suite_dir):
+    """The BackendTable.inc lines of the suite stencils both backends ran."""
+    speed, arch = {}, None
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r["implementation"] == "api" and r["check"] == "PASS":
+                    speed[(r["stencil"], r["backend"])] = float(r["gstencil_per_s"])
+                    found = re.search(r"\((sm_\d+)", r["device"])
+                    arch = arch or (found.group(1) if found else None)
+    for stencil in sorted({s for s, _ in speed}):
+        if (stencil, "tensor") not in speed or (stencil, "simt") not in speed:
+            continue
+        with open(os.path.join(suite_dir, stencil + ".stencil"), encoding="utf-8") as f:
+            found = SUITE_LINE.search(f.read())
+        if not found:
+            print(f"(no shape line in {stencil}.stencil)")
+            return 1
+        shape, radius, dims = found.groups()
+        precision = stencil.rsplit("_", 1)[1].upper()
+        print(f'{{"{arch}", {shape.capitalize()}, {dims}, {radius}, {precision}, '
+              f'{speed[(stencil, "tensor")]:.1f}, {speed[(stencil, "simt")]:.1f}}}, // {stencil}')
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests")
     ap.add_argument("--bench", action="append")
+    ap.add_argument("--backend-table", metavar="SUITE_DIR")
     args = ap.parse_args()
+    if args.backend_table:
+        return backend_table(args.bench or [], args.backend_table)
     status = 0
     if args.tests:
         status |= tests(args.tests)
