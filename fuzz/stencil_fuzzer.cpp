@@ -34,8 +34,7 @@ namespace {
 /// A front-end contract the fuzzer can check cheaply: a stencil that produced
 /// no spec must have produced an error (Sema.h: "stencils with errors produce
 /// no spec"; the converse would drop a stencil silently).
-void checkNoStencilDroppedSilently(const Module &module,
-                                   const std::vector<CheckedStencil> &checked,
+void checkNoStencilDroppedSilently(const Module &module, const std::vector<CheckedStencil> &checked,
                                    const DiagnosticEngine &diags) {
   if (!diags.hasErrors() && checked.size() != module.stencils.size()) {
     llvm::errs() << "stencil_fuzzer: Sema dropped " << module.stencils.size() - checked.size()
@@ -68,9 +67,8 @@ void checkSourcePositions(const llvm::SourceMgr &sourceMgr, llvm::StringRef text
 /// the backend requests (with its own --arch). One request per input keeps
 /// the runs fast; the input's size picks it, so replaying an input repeats
 /// exactly what was run, and the corpus exercises all three.
-void generate(const std::vector<StencilSpec> &specs,
-              const std::vector<llvm::SMLoc> &locs, llvm::SourceMgr &sourceMgr,
-              size_t inputSize) {
+void generate(const std::vector<StencilSpec> &specs, const std::vector<llvm::SMLoc> &locs,
+              llvm::SourceMgr &sourceMgr, size_t inputSize) {
   struct Request {
     BackendRequest backend;
     const char *arch;
@@ -96,10 +94,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // AddressSanitizer report, not a silent '\0'.
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(text, "fuzz.stencil",
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "fuzz.stencil",
+                                                                /*RequiresNullTerminator=*/false),
+                               llvm::SMLoc());
   checkSourcePositions(sourceMgr, text);
   DiagnosticEngine diags(sourceMgr, llvm::nulls());
 

@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
   // The same simulation on the CPU in float64.
   std::vector<double> reference(initial.begin(), initial.end());
   stencilc::referenceRun(heat2d_info, extents, reference, steps);
-  stencilc::Comparison cmp = stencilc::compareWithReference<Element>(
-      heat2d_info, extents, result, reference, &initial, nullptr);
+  stencilc::Comparison cmp = stencilc::compareWithReference<Element>(heat2d_info, extents, result,
+                                                                     reference, &initial, nullptr);
   double tolerance = stencilc::tolerance(heat2d_info.precision);
   bool ok = cmp.passes(tolerance);
 
@@ -91,14 +91,14 @@ int main(int argc, char **argv) {
     heat += result[i];
     initialHeat += initial[i];
   }
-  std::printf("heat2d: %d x %d grid, %d steps on the GPU (%s backend) in %.2f ms\n", n, n,
-              steps, stencilc::backendName(heat2d_info.backend), ms);
+  std::printf("heat2d: %d x %d grid, %d steps on the GPU (%s backend) in %.2f ms\n", n, n, steps,
+              stencilc::backendName(heat2d_info.backend), ms);
   std::printf("verification against the float64 reference: %s (%s, tolerance %.0e)\n",
               ok ? "PASS" : "FAIL", cmp.summary().c_str(), tolerance);
-  std::printf("performance: %.1f GStencil/s (%d steps of %.0f interior points)\n", gstencils,
-              steps, interior);
-  std::printf("total heat: %.6f, initially %.6f (heat leaves only through the cold ring)\n",
-              heat, initialHeat);
+  std::printf("performance: %.1f GStencil/s (%d steps of %.0f interior points)\n", gstencils, steps,
+              interior);
+  std::printf("total heat: %.6f, initially %.6f (heat leaves only through the cold ring)\n", heat,
+              initialHeat);
 
   // The final field, scaled to its hottest point.
   double hottest = *std::max_element(result.begin(), result.end());

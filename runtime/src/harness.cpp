@@ -193,8 +193,8 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
     checkStep<T>(s, e, stream, report);
     const bool large = e.points() > 2'000'000;
     const std::vector<int> stepCounts = !options.stepCounts.empty() ? options.stepCounts
-                                        : large ? std::vector<int>{3}
-                                                : std::vector<int>{0, 1, 2, 5};
+                                        : large                     ? std::vector<int>{3}
+                                                                    : std::vector<int>{0, 1, 2, 5};
     for (int steps : stepCounts)
       checkRun<T>(s, e, steps, stream, report);
   }

@@ -43,8 +43,7 @@ TEST(Templates, SectionsAreEmbeddedAndSeparated) {
   std::string_view head = templateSection("tensor2d.cu.tpl", "tile_head");
   EXPECT_NE(head.find("const int tileRow"), std::string_view::npos);
   EXPECT_EQ(head.find("//@ section"), std::string_view::npos);
-  EXPECT_NE(templateSection("header.h.tpl", "file_tail").find("#endif"),
-            std::string_view::npos);
+  EXPECT_NE(templateSection("header.h.tpl", "file_tail").find("#endif"), std::string_view::npos);
 }
 
 TEST(NumberLiteral, ExactAndValidCxx) {

@@ -11,8 +11,8 @@ using stencilc::testing::compileText;
 namespace {
 
 double centreOf(const std::string &coefficientExpr, const std::string &lets = "") {
-  auto c = compileText("stencil s { precision fp64; " + lets +
-                       " out[i] = (" + coefficientExpr + ") * in[i] + in[i+1]; }");
+  auto c = compileText("stencil s { precision fp64; " + lets + " out[i] = (" + coefficientExpr +
+                       ") * in[i] + in[i+1]; }");
   EXPECT_EQ(c.errors, 0u) << c.diagnostics;
   if (c.specs.size() != 1) {
     return std::nan("");
@@ -66,8 +66,7 @@ TEST(Folding, CancelledReadsAreDropped) {
 }
 
 TEST(Folding, DistributesOverParentheses) {
-  auto c = compileText(
-      "stencil s { out[i, j] = 0.125 * (in[i-1, j] + in[i+1, j]) * 2; }");
+  auto c = compileText("stencil s { out[i, j] = 0.125 * (in[i-1, j] + in[i+1, j]) * 2; }");
   ASSERT_EQ(c.specs.size(), 1u) << c.diagnostics;
   EXPECT_EQ(c.specs[0].coefficient(Offset{{-1, 0, 0}}), 0.25);
   EXPECT_EQ(c.specs[0].coefficient(Offset{{1, 0, 0}}), 0.25);

@@ -22,8 +22,7 @@ struct Compiled {
 
 inline Compiled compileText(llvm::StringRef text) {
   llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "test.stencil"),
-                        llvm::SMLoc());
+  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "test.stencil"), llvm::SMLoc());
   Compiled out;
   llvm::raw_string_ostream os(out.diagnostics);
   DiagnosticEngine diags(sm, os);

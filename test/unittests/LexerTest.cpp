@@ -19,8 +19,8 @@ Lexed lex(llvm::StringRef text) {
   static std::vector<std::unique_ptr<llvm::SourceMgr>> keepAlive;
   keepAlive.push_back(std::make_unique<llvm::SourceMgr>());
   llvm::SourceMgr &sm = *keepAlive.back();
-  unsigned id = sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "t"),
-                                      llvm::SMLoc());
+  unsigned id =
+      sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "t"), llvm::SMLoc());
   Lexed out;
   llvm::raw_string_ostream os(out.diagnostics);
   DiagnosticEngine diags(sm, os);
@@ -43,13 +43,12 @@ std::vector<TokenKind> kinds(const Lexed &l) {
 TEST(Lexer, KeywordsIdentifiersAndPunctuation) {
   auto l = lex("stencil s { precision fp16; out[i, j] = -in[i+1, j] / 2; }");
   using K = TokenKind;
-  std::vector<K> expected = {K::KwStencil, K::Identifier, K::LBrace, K::KwPrecision,
-                             K::Identifier, K::Semicolon, K::Identifier, K::LBracket,
-                             K::Identifier, K::Comma, K::Identifier, K::RBracket,
-                             K::Equal, K::Minus, K::Identifier, K::LBracket,
-                             K::Identifier, K::Plus, K::Number, K::Comma,
-                             K::Identifier, K::RBracket, K::Slash, K::Number,
-                             K::Semicolon, K::RBrace};
+  std::vector<K> expected = {
+      K::KwStencil,  K::Identifier, K::LBrace,     K::KwPrecision, K::Identifier, K::Semicolon,
+      K::Identifier, K::LBracket,   K::Identifier, K::Comma,       K::Identifier, K::RBracket,
+      K::Equal,      K::Minus,      K::Identifier, K::LBracket,    K::Identifier, K::Plus,
+      K::Number,     K::Comma,      K::Identifier, K::RBracket,    K::Slash,      K::Number,
+      K::Semicolon,  K::RBrace};
   EXPECT_EQ(kinds(l), expected);
   EXPECT_EQ(l.errors, 0u);
 }

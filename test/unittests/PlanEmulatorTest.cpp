@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "StencilFixtures.h"
 #include "stencilc/PlanEmulator.h"
 #include "stencilc/Planner.h"
-#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil1D;
@@ -26,8 +26,7 @@ namespace {
 
 constexpr double Poison = -12345.0;
 
-std::vector<std::pair<int, int>> sizesFor(const StencilSpec &spec,
-                                          const TensorPlan &tp) {
+std::vector<std::pair<int, int>> sizesFor(const StencilSpec &spec, const TensorPlan &tp) {
   const int minimum = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
   return {
       {minimum, minimum},
@@ -41,9 +40,8 @@ std::vector<std::pair<int, int>> sizesFor(const StencilSpec &spec,
 /// Runs the emulator and the reference on one grid and checks them.
 void checkOneGrid(const Plan &plan, int ny, int nx, unsigned seed) {
   const StencilSpec &spec = plan.spec;
-  SCOPED_TRACE(::testing::Message() << spec.name << " boundary "
-                                  << keyword(spec.boundary) << " " << ny << "x"
-                                  << nx);
+  SCOPED_TRACE(::testing::Message()
+               << spec.name << " boundary " << keyword(spec.boundary) << " " << ny << "x" << nx);
   Grid2D in = randomGrid(ny, nx, spec.precision, seed);
   Grid2D emulated(ny, nx, Poison), reference(ny, nx, Poison);
   emulateStep(plan, in, emulated);
@@ -78,19 +76,18 @@ TEST_P(EmulatorMatchesReference, EveryRadiusAndSize) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTensorStencils, EmulatorMatchesReference,
-    ::testing::Combine(::testing::Values(Shape::Star, Shape::Box),
-                       ::testing::Values(Precision::FP16, Precision::BF16,
-                                         Precision::TF32, Precision::FP64),
-                       ::testing::Values(BoundaryKind::Fixed,
-                                         BoundaryKind::Constant,
-                                         BoundaryKind::Periodic)),
-    [](const ::testing::TestParamInfo<Case> &info) {
-      return std::string(keyword(std::get<0>(info.param))) + "_" +
-             std::string(keyword(std::get<1>(info.param))) + "_" +
-             std::string(keyword(std::get<2>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(AllTensorStencils, EmulatorMatchesReference,
+                         ::testing::Combine(::testing::Values(Shape::Star, Shape::Box),
+                                            ::testing::Values(Precision::FP16, Precision::BF16,
+                                                              Precision::TF32, Precision::FP64),
+                                            ::testing::Values(BoundaryKind::Fixed,
+                                                              BoundaryKind::Constant,
+                                                              BoundaryKind::Periodic)),
+                         [](const ::testing::TestParamInfo<Case> &info) {
+                           return std::string(keyword(std::get<0>(info.param))) + "_" +
+                                  std::string(keyword(std::get<1>(info.param))) + "_" +
+                                  std::string(keyword(std::get<2>(info.param)));
+                         });
 
 /// A 1D line runs as rows of one block's width, each row's window with its
 /// own halo: every radius, precision, boundary and both fp64 MMA shapes, on
@@ -98,25 +95,22 @@ INSTANTIATE_TEST_SUITE_P(
 /// odd lengths that end inside a row.
 TEST(EmulatorMatchesReference, Lines1D) {
   for (const char *arch : {"sm_80", "sm_90"}) {
-    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
-                        Precision::FP64}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
       if (p != Precision::FP64 && std::string(arch) == "sm_90") {
         continue; // only fp64 plans differ by arch
       }
-      for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Constant,
-                                    BoundaryKind::Periodic}) {
+      for (BoundaryKind boundary :
+           {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
         for (int r = 1; r <= maxTensorRadius(p); ++r) {
           PlannerOptions options;
           options.arch = arch;
-          Plan plan =
-              planTensor(makeStencil1D(r, p, boundary, 300 + r), options);
+          Plan plan = planTensor(makeStencil1D(r, p, boundary, 300 + r), options);
           ASSERT_EQ(plan.tensor.haloRows, 0);
           ASSERT_EQ(plan.tensor.gemms.size(), 1u);
           const int block = plan.tensor.blockRows() * plan.tensor.blockCols();
           const int minimum = boundary == BoundaryKind::Fixed ? 2 * r + 1 : 1;
           unsigned seed = 40;
-          for (int n : {minimum, 37, plan.tensor.blockCols() + 3, block,
-                        2 * block + 1001}) {
+          for (int n : {minimum, 37, plan.tensor.blockCols() + 3, block, 2 * block + 1001}) {
             checkOneGrid(plan, 1, n, seed++);
           }
         }
@@ -130,11 +124,10 @@ TEST(EmulatorMatchesReference, Fp64OnSm90) {
   PlannerOptions sm90;
   sm90.arch = "sm_90";
   for (Shape shape : {Shape::Star, Shape::Box}) {
-    for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Constant,
-                                  BoundaryKind::Periodic}) {
+    for (BoundaryKind boundary :
+         {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
       for (int r = 1; r <= maxTensorRadius(Precision::FP64); ++r) {
-        Plan plan = planTensor(
-            makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
+        Plan plan = planTensor(makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
         ASSERT_EQ(plan.tensor.mma.name(), "m16n8k4");
         unsigned seed = 21;
         for (auto [ny, nx] : sizesFor(plan.spec, plan.tensor)) {
@@ -151,8 +144,7 @@ TEST(EmulatorMatchesReference, ManySmallBlocks) {
   options.tileRowsPerBlock = 1;
   options.tileColsPerBlock = 2;
   for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
-    Plan plan = planTensor(
-        makeStencil2D(Shape::Box, 3, Precision::FP16, boundary, 7), options);
+    Plan plan = planTensor(makeStencil2D(Shape::Box, 3, Precision::FP16, boundary, 7), options);
     checkOneGrid(plan, 53, 71, 11);
   }
 }
@@ -162,16 +154,14 @@ TEST(EmulatorMatchesReference, ManySmallBlocks) {
 /// in every precision and on both MMA shapes of fp64.
 TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
   for (const char *arch : {"sm_80", "sm_90"}) {
-    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
-                        Precision::FP64}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
       for (int nBlocks : {2, 3, 4}) {
         PlannerOptions options;
         options.arch = arch;
         options.nBlocks = nBlocks;
         for (Shape shape : {Shape::Star, Shape::Box}) {
-          Plan plan = planTensor(
-              makeStencil2D(shape, 2, p, BoundaryKind::Periodic, 30 + nBlocks),
-              options);
+          Plan plan =
+              planTensor(makeStencil2D(shape, 2, p, BoundaryKind::Periodic, 30 + nBlocks), options);
           ASSERT_EQ(plan.tensor.nBlocks, nBlocks);
           checkOneGrid(plan, 37, 101, 17);
         }
@@ -182,16 +172,14 @@ TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
 
 /// Periodic reads wrap even when the halo is wider than the grid.
 TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
-  Plan plan = planTensor(makeStencil2D(Shape::Box, 4, Precision::FP64,
-                                       BoundaryKind::Periodic, 12));
+  Plan plan = planTensor(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
   checkOneGrid(plan, 3, 2, 13);
   checkOneGrid(plan, 1, 1, 14);
 }
 
 /// A plan that drops a coefficient is caught: the check is not vacuous.
 TEST(EmulatorMatchesReference, DetectsAWrongParameterMatrix) {
-  StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP64,
-                                   BoundaryKind::Periodic, 15);
+  StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP64, BoundaryKind::Periodic, 15);
   Plan plan = planTensor(spec);
   ParameterMatrix &pv = plan.tensor.gemms[0].param;
   for (int m = 0; m < pv.rows; ++m) {

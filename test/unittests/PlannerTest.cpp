@@ -3,21 +3,20 @@
 
 #include <gtest/gtest.h>
 
-#include "stencilc/Planner.h"
 #include "StencilFixtures.h"
+#include "stencilc/Planner.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil2D;
 
 namespace {
 
-const Precision TensorPrecisions[] = {Precision::FP16, Precision::BF16,
-                                      Precision::TF32, Precision::FP64};
+const Precision TensorPrecisions[] = {Precision::FP16, Precision::BF16, Precision::TF32,
+                                      Precision::FP64};
 
 /// For output (m, n) of a tile, the coefficient each input offset receives
 /// over all slice GEMMs of the plan.
-std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m,
-                                                       int n) {
+std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m, int n) {
   const TensorPlan &tp = plan.tensor;
   const int k = tp.mma.k, r = plan.spec.radius;
   std::map<std::pair<int, int>, double> weights;
@@ -40,8 +39,7 @@ std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m,
 }
 
 TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
-  StencilSpec spec =
-      makeStencil2D(Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1);
+  StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1);
   PlannerOptions defaults;
   defaults.nBlocks = 2; // the planner's default (the tuned table asks for 4)
   Plan plan = planTensor(spec, defaults);
@@ -63,10 +61,8 @@ TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
   EXPECT_EQ(tp.gemms[1].firstK, 6);
   EXPECT_EQ(tp.gemms[1].chunkCount, 1);
   // P_v[m][m + r + dy] = v[dy]: the centre sits on the diagonal m + 2.
-  double centre = roundCoefficient(spec.coefficient(Offset{{0, 0, 0}}),
-                                   Precision::FP16);
-  double above = roundCoefficient(spec.coefficient(Offset{{-1, 0, 0}}),
-                                  Precision::FP16);
+  double centre = roundCoefficient(spec.coefficient(Offset{{0, 0, 0}}), Precision::FP16);
+  double above = roundCoefficient(spec.coefficient(Offset{{-1, 0, 0}}), Precision::FP16);
   EXPECT_EQ(tp.gemms[0].param.at(5, 7), centre);
   EXPECT_EQ(tp.gemms[0].param.at(5, 6), above);
   EXPECT_EQ(tp.gemms[0].param.at(5, 10), 0.0);
@@ -76,23 +72,20 @@ TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
 
 TEST(Planner, StarOfRadiusOneRunsAsRowsWhereThatCostsNoMore) {
   // fp16: three rows of one MMA each, as many as vertical (2) + horizontal (1).
-  Plan fp16 = planTensor(
-      makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1));
+  Plan fp16 = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1));
   ASSERT_EQ(fp16.tensor.gemms.size(), 3u);
   for (const SliceGemm &g : fp16.tensor.gemms) {
     EXPECT_EQ(g.kind, SliceKind::Row);
     EXPECT_EQ(g.chunkCount, 1);
   }
   // tf32: rows would take 3 x 2 MMAs, vertical + horizontal 3 + 2.
-  Plan tf32 = planTensor(
-      makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 1));
+  Plan tf32 = planTensor(makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 1));
   ASSERT_EQ(tf32.tensor.gemms.size(), 2u);
   EXPECT_EQ(tf32.tensor.gemms[0].kind, SliceKind::Vertical);
 }
 
 TEST(Planner, BoxHasOneRowSlicePerRow) {
-  Plan plan = planTensor(makeStencil2D(Shape::Box, 2, Precision::FP64,
-                                       BoundaryKind::Periodic, 2));
+  Plan plan = planTensor(makeStencil2D(Shape::Box, 2, Precision::FP64, BoundaryKind::Periodic, 2));
   const TensorPlan &tp = plan.tensor;
   EXPECT_EQ(tp.mma.name(), "m8n8k4");
   EXPECT_EQ(tp.mma.accumulator, Precision::FP64);
@@ -107,8 +100,7 @@ TEST(Planner, BoxHasOneRowSlicePerRow) {
 }
 
 TEST(Planner, Sm90RunsFp64OnTheLargerMma) {
-  StencilSpec spec =
-      makeStencil2D(Shape::Box, 3, Precision::FP64, BoundaryKind::Fixed, 2);
+  StencilSpec spec = makeStencil2D(Shape::Box, 3, Precision::FP64, BoundaryKind::Fixed, 2);
   PlannerOptions sm90;
   sm90.arch = "sm_90";
   sm90.nBlocks = 1; // one MMA block a tile (the tuned table asks for 4)
@@ -124,8 +116,7 @@ TEST(Planner, Sm90RunsFp64OnTheLargerMma) {
 }
 
 TEST(Planner, CoefficientsAreRoundedOnceToTheOperandType) {
-  StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::TF32,
-                                   BoundaryKind::Fixed, 3);
+  StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 3);
   spec.terms[0].coefficient = 0.1;
   Plan plan = planTensor(spec);
   double rounded = roundCoefficient(0.1, Precision::TF32);
@@ -136,22 +127,19 @@ TEST(Planner, CoefficientsAreRoundedOnceToTheOperandType) {
 }
 
 TEST(Planner, RefusesWhatTensorCoresCannotDo) {
-  StencilSpec fp32 = makeStencil2D(Shape::Star, 1, Precision::FP32,
-                                   BoundaryKind::Fixed, 4);
+  StencilSpec fp32 = makeStencil2D(Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 4);
   ASSERT_TRUE(tensorUnsupportedReason(fp32).has_value());
   EXPECT_NE(tensorUnsupportedReason(fp32)->find("fp32"), std::string::npos);
 
-  StencilSpec wide = makeStencil2D(Shape::Box, 5, Precision::FP64,
-                                   BoundaryKind::Fixed, 5);
+  StencilSpec wide = makeStencil2D(Shape::Box, 5, Precision::FP64, BoundaryKind::Fixed, 5);
   ASSERT_TRUE(tensorUnsupportedReason(wide).has_value());
   EXPECT_NE(tensorUnsupportedReason(wide)->find("radius 5"), std::string::npos);
-  EXPECT_FALSE(tensorUnsupportedReason(makeStencil2D(
-      Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 6)));
-  EXPECT_TRUE(tensorUnsupportedReason(makeStencil2D(
-      Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
+  EXPECT_FALSE(tensorUnsupportedReason(
+      makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 6)));
+  EXPECT_TRUE(tensorUnsupportedReason(
+      makeStencil2D(Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
 
-  StencilSpec threeD = makeStencil2D(Shape::Star, 1, Precision::FP16,
-                                     BoundaryKind::Fixed, 7);
+  StencilSpec threeD = makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 7);
   threeD.dims = 3;
   ASSERT_TRUE(tensorUnsupportedReason(threeD).has_value());
   EXPECT_NE(tensorUnsupportedReason(threeD)->find("3D"), std::string::npos);
@@ -224,11 +212,9 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
 }
 
 TEST(Planner, LargeParameterSetsMoveToSharedMemory) {
-  Plan small = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16,
-                                        BoundaryKind::Fixed, 8));
+  Plan small = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 8));
   EXPECT_TRUE(small.tensor.paramsInRegisters);
-  Plan large = planTensor(
-      makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
+  Plan large = planTensor(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
   EXPECT_FALSE(large.tensor.paramsInRegisters);
   EXPECT_LE(large.tensor.sharedBytes(), 48 * 1024);
 }
@@ -239,8 +225,7 @@ TEST(Planner, BlockOverridesAreHonoured) {
   options.tileColsPerBlock = 1;
   options.warps = 4;
   options.nBlocks = 2;
-  Plan plan = planTensor(makeStencil2D(Shape::Star, 2, Precision::BF16,
-                                       BoundaryKind::Constant, 10),
+  Plan plan = planTensor(makeStencil2D(Shape::Star, 2, Precision::BF16, BoundaryKind::Constant, 10),
                          options);
   EXPECT_EQ(plan.tensor.blockRows(), 32);
   EXPECT_EQ(plan.tensor.blockCols(), 16);

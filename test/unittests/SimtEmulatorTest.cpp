@@ -30,8 +30,8 @@ constexpr double Poison = -12345.0;
 
 /// A star or box of `dims` dimensions and radius r, positive coefficients
 /// summing to 1 (a convex combination, as the tolerances assume).
-StencilSpec makeStencil(int dims, Shape shape, int r, Precision precision,
-                        BoundaryKind boundary, unsigned seed) {
+StencilSpec makeStencil(int dims, Shape shape, int r, Precision precision, BoundaryKind boundary,
+                        unsigned seed) {
   StencilSpec spec;
   spec.name = fmt::format("{}{}d_r{}_{}", keyword(shape), dims, r, keyword(precision));
   spec.dims = dims;
@@ -83,16 +83,16 @@ std::string sizeText(const GridND &g) {
 void checkOneGrid(const Plan &plan, std::array<int, 3> n, unsigned seed) {
   const StencilSpec &spec = plan.spec;
   GridND in = randomGrid(spec.dims, n, spec.precision, seed);
-  SCOPED_TRACE(::testing::Message() << spec.name << " boundary " << keyword(spec.boundary)
-                                    << " size " << sizeText(in));
+  SCOPED_TRACE(::testing::Message()
+               << spec.name << " boundary " << keyword(spec.boundary) << " size " << sizeText(in));
   GridND emulated(spec.dims, n, Poison), reference(spec.dims, n, Poison);
   emulateSimtStep(plan, in, emulated);
   referenceStepND(spec, in, reference);
   int wrongWrites = 0;
   for (std::size_t i = 0; i < emulated.points(); ++i) {
-    const std::array<long long, 3> p{
-        static_cast<long long>(i / (std::size_t(in.n[1]) * in.n[2])),
-        static_cast<long long>(i / in.n[2] % in.n[1]), static_cast<long long>(i % in.n[2])};
+    const std::array<long long, 3> p{static_cast<long long>(i / (std::size_t(in.n[1]) * in.n[2])),
+                                     static_cast<long long>(i / in.n[2] % in.n[1]),
+                                     static_cast<long long>(i % in.n[2])};
     if ((emulated.values[i] != Poison) != stepWritesPointND(spec, in, p)) {
       ++wrongWrites;
     }
@@ -142,8 +142,8 @@ TEST_P(SimtEmulatorMatchesReference, RadiiAndSizes) {
   auto [dims, shape, precision, boundary] = GetParam();
   // 3D boxes grow as (2r+1)^3: radii 1..2 there, 1..4 elsewhere, plus the
   // language's largest radius on a star.
-  std::vector<int> radii = dims == 3 && shape == Shape::Box ? std::vector<int>{1, 2}
-                                                            : std::vector<int>{1, 2, 3, 4};
+  std::vector<int> radii =
+      dims == 3 && shape == Shape::Box ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 3, 4};
   unsigned seed = 1;
   for (int r : radii) {
     StencilSpec spec = makeStencil(dims, shape, r, precision, boundary, 100 + r);
@@ -171,9 +171,8 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(BoundaryKind::Fixed, BoundaryKind::Constant,
                                          BoundaryKind::Periodic)),
     [](const ::testing::TestParamInfo<Case> &info) {
-      return fmt::format("{}d_{}_{}_{}", std::get<0>(info.param),
-                         keyword(std::get<1>(info.param)), keyword(std::get<2>(info.param)),
-                         keyword(std::get<3>(info.param)));
+      return fmt::format("{}d_{}_{}_{}", std::get<0>(info.param), keyword(std::get<1>(info.param)),
+                         keyword(std::get<2>(info.param)), keyword(std::get<3>(info.param)));
     });
 
 /// The language's largest radius, 32, in every dimension, with the planner's
@@ -191,8 +190,8 @@ TEST(SimtEmulatorMatchesReference, RadiusThirtyTwo) {
       checkOneGrid(plan, {n, n, n}, 10);
     }
   }
-  Plan box2d = planSimt(makeStencil(2, Shape::Box, 32, Precision::FP64,
-                                    BoundaryKind::Constant, 11));
+  Plan box2d =
+      planSimt(makeStencil(2, Shape::Box, 32, Precision::FP64, BoundaryKind::Constant, 11));
   EXPECT_FALSE(box2d.simt.unrolled) << "4225 points should use the coefficient table";
   checkOneGrid(box2d, {70, 75, 1}, 12);
 }
@@ -229,8 +228,8 @@ TEST(SimtEmulatorMatchesReference, DetectsADroppedRead) {
 /// What the planner promises, for every dimension, precision and radius.
 TEST(SimtPlanner, GeometryInvariants) {
   for (int dims : {1, 2, 3}) {
-    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32,
-                        Precision::FP64}) {
+    for (Precision p :
+         {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32, Precision::FP64}) {
       for (int r = 1; r <= 32; ++r) {
         StencilSpec spec = makeStencil(dims, Shape::Star, r, p, BoundaryKind::Fixed, 1);
         Plan plan = planSimt(spec);
@@ -294,7 +293,7 @@ TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
         SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
         if (m) {
           EXPECT_EQ(plan.backend, m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
-                                                                          : BackendKind::Simt);
+                                                                        : BackendKind::Simt);
           EXPECT_NE(plan.choice.find("measured faster"), std::string::npos);
         } else {
           // Another radius of the same shape and precision, or the rule.
@@ -323,8 +322,7 @@ TEST(BackendChoice, MeasuredKeysFollowTheTable) {
           PlannerOptions options;
           options.arch = "sm_90";
           EXPECT_EQ(planAuto(spec, options).backend,
-                    m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
-                                                          : BackendKind::Simt)
+                    m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor : BackendKind::Simt)
               << spec.name;
         }
       }

@@ -21,14 +21,11 @@ namespace stencilc::testing {
 
 /// A 1D or 2D star or box of radius r with positive random coefficients
 /// summing to 1.
-inline StencilSpec makeRandomStencil(int dims, Shape shape, int r,
-                                     Precision precision,
-                                     BoundaryKind boundary, unsigned seed,
-                                     double boundaryValue) {
+inline StencilSpec makeRandomStencil(int dims, Shape shape, int r, Precision precision,
+                                     BoundaryKind boundary, unsigned seed, double boundaryValue) {
   StencilSpec spec;
   spec.name = dims == 1 ? fmt::format("line1d_r{}_{}", r, keyword(precision))
-                        : fmt::format("{}2d_r{}_{}", keyword(shape), r,
-                                      keyword(precision));
+                        : fmt::format("{}2d_r{}_{}", keyword(shape), r, keyword(precision));
   spec.dims = dims;
   spec.radius = r;
   spec.shape = shape;
@@ -45,8 +42,7 @@ inline StencilSpec makeRandomStencil(int dims, Shape shape, int r,
         continue;
       }
       Term t;
-      t.offset.d = dims == 1 ? std::array<int, 3>{dx, 0, 0}
-                             : std::array<int, 3>{dy, dx, 0};
+      t.offset.d = dims == 1 ? std::array<int, 3>{dx, 0, 0} : std::array<int, 3>{dy, dx, 0};
       t.coefficient = weight(rng);
       total += t.coefficient;
       spec.terms.push_back(t);
@@ -59,20 +55,16 @@ inline StencilSpec makeRandomStencil(int dims, Shape shape, int r,
 }
 
 /// A 2D star or box of radius r with positive coefficients summing to 1.
-inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision,
-                                 BoundaryKind boundary, unsigned seed,
-                                 double boundaryValue = 0.75) {
-  return makeRandomStencil(2, shape, r, precision, boundary, seed,
-                           boundaryValue);
+inline StencilSpec makeStencil2D(Shape shape, int r, Precision precision, BoundaryKind boundary,
+                                 unsigned seed, double boundaryValue = 0.75) {
+  return makeRandomStencil(2, shape, r, precision, boundary, seed, boundaryValue);
 }
 
 /// A 1D stencil of radius r (offsets -r..r) with positive coefficients
 /// summing to 1.
-inline StencilSpec makeStencil1D(int r, Precision precision,
-                                 BoundaryKind boundary, unsigned seed,
+inline StencilSpec makeStencil1D(int r, Precision precision, BoundaryKind boundary, unsigned seed,
                                  double boundaryValue = 0.75) {
-  return makeRandomStencil(1, Shape::Star, r, precision, boundary, seed,
-                           boundaryValue);
+  return makeRandomStencil(1, Shape::Star, r, precision, boundary, seed, boundaryValue);
 }
 
 /// A grid of values uniform in [0, 1), rounded to the element type.

@@ -11,38 +11,32 @@ using stencilc::testing::makeStencil2D;
 namespace {
 
 const TunedPlan Table[] = {
-    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4,
-     4, 0, 0, 0, 0, 0, 600.0},
-    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0,
-     0, 256, 0, 0, 16, 4, 590.0},
+    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4, 4, 0, 0, 0, 0, 0,
+     600.0},
+    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0, 0, 256, 0, 0, 16, 4,
+     590.0},
 };
 
 TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
-  StencilSpec spec =
-      makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  StencilSpec spec = makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
   ASSERT_NE(findTuned(Table, spec, "sm_90", BackendKind::Tensor), nullptr);
   EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Tensor)->tileCols, 16);
   EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Simt)->threads, 256);
   EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
-  StencilSpec wider =
-      makeStencil2D(Shape::Box, 2, Precision::FP16, BoundaryKind::Fixed, 2);
+  StencilSpec wider = makeStencil2D(Shape::Box, 2, Precision::FP16, BoundaryKind::Fixed, 2);
   EXPECT_EQ(findTuned(Table, wider, "sm_90", BackendKind::Tensor), nullptr);
-  StencilSpec bf16 =
-      makeStencil2D(Shape::Box, 1, Precision::BF16, BoundaryKind::Fixed, 3);
+  StencilSpec bf16 = makeStencil2D(Shape::Box, 1, Precision::BF16, BoundaryKind::Fixed, 3);
   EXPECT_EQ(findTuned(Table, bf16, "sm_90", BackendKind::Tensor), nullptr);
 }
 
 /// An entry measured on another architecture serves where the planner
 /// builds the same kernel there, and only there.
 TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
-  StencilSpec spec =
-      makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  StencilSpec spec = makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
   auto same = [](std::string_view) { return true; };
   auto different = [](std::string_view) { return false; };
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, same),
-            &Table[0]);
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, different),
-            nullptr);
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, same), &Table[0]);
+  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, different), nullptr);
   EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
   // The built-in table through the planner: an fp16 kind tuned on sm_90 is
   // planned the same for sm_80; fp64, whose MMA differs, is not.
@@ -50,11 +44,10 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
     if (t.dims == 0 || t.backend != BackendKind::Tensor) {
       continue;
     }
-    StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision,
-                                     BoundaryKind::Fixed, 2);
+    StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
     const Plan sm80 = planTensor(kind, PlannerOptions{});
-    const bool carried = sm80.tensor.nBlocks == t.nBlocks &&
-                         sm80.choice.find("--tune") != std::string::npos;
+    const bool carried =
+        sm80.tensor.nBlocks == t.nBlocks && sm80.choice.find("--tune") != std::string::npos;
     EXPECT_EQ(carried, t.precision != Precision::FP64)
         << keyword(t.precision) << " radius " << t.radius;
   }

@@ -45,8 +45,7 @@ using ExprPtr = std::unique_ptr<Expr>;
 /// A numeric literal, kept as written so Sema can fold it exactly.
 class NumberExpr : public Expr {
 public:
-  NumberExpr(llvm::StringRef text, llvm::SMRange range)
-      : Expr(Kind::Number, range), text(text) {}
+  NumberExpr(llvm::StringRef text, llvm::SMRange range) : Expr(Kind::Number, range), text(text) {}
   llvm::StringRef getText() const { return text; }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Number; }
 
@@ -57,8 +56,7 @@ private:
 /// A bare name: a `let` constant, or an index inside a read.
 class NameExpr : public Expr {
 public:
-  NameExpr(llvm::StringRef name, llvm::SMRange range)
-      : Expr(Kind::Name, range), name(name) {}
+  NameExpr(llvm::StringRef name, llvm::SMRange range) : Expr(Kind::Name, range), name(name) {}
   llvm::StringRef getName() const { return name; }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Name; }
 
@@ -69,10 +67,10 @@ private:
 /// `array[index, ...]`: a read of a grid (Sema requires the array `in`).
 class ReadExpr : public Expr {
 public:
-  ReadExpr(llvm::StringRef array, llvm::SMRange arrayRange,
-           std::vector<ExprPtr> indices, llvm::SMRange range)
-      : Expr(Kind::Read, range), array(array), arrayRange(arrayRange),
-        indices(std::move(indices)) {}
+  ReadExpr(llvm::StringRef array, llvm::SMRange arrayRange, std::vector<ExprPtr> indices,
+           llvm::SMRange range)
+      : Expr(Kind::Read, range), array(array), arrayRange(arrayRange), indices(std::move(indices)) {
+  }
   llvm::StringRef getArray() const { return array; }
   llvm::SMRange getArrayRange() const { return arrayRange; }
   const std::vector<ExprPtr> &getIndices() const { return indices; }
@@ -99,10 +97,8 @@ private:
 
 class BinaryExpr : public Expr {
 public:
-  BinaryExpr(char op, llvm::SMLoc opLoc, ExprPtr lhs, ExprPtr rhs,
-             llvm::SMRange range)
-      : Expr(Kind::Binary, range), op(op), opLoc(opLoc), lhs(std::move(lhs)),
-        rhs(std::move(rhs)) {}
+  BinaryExpr(char op, llvm::SMLoc opLoc, ExprPtr lhs, ExprPtr rhs, llvm::SMRange range)
+      : Expr(Kind::Binary, range), op(op), opLoc(opLoc), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
   /// A chain `a + b + c + ...` is a left-deep tree as deep as it is long:
   /// its left spine is freed in a loop, so no input overflows the stack here.
   ~BinaryExpr() override {
@@ -130,7 +126,7 @@ private:
 
 /// One entry of a `weights` list: a nested list or a coefficient expression.
 struct TableEntry {
-  ExprPtr value;                   ///< set for a coefficient
+  ExprPtr value;                          ///< set for a coefficient
   std::unique_ptr<struct TableList> list; ///< set for a nested list
   llvm::SMRange range;
 };
@@ -184,8 +180,7 @@ private:
 class BoundaryStmt : public Stmt {
 public:
   BoundaryStmt(Identifier word, ExprPtr value, llvm::SMRange range)
-      : Stmt(Kind::Boundary, range), word(std::move(word)),
-        value(std::move(value)) {}
+      : Stmt(Kind::Boundary, range), word(std::move(word)), value(std::move(value)) {}
   const Identifier &getWord() const { return word; }
   const Expr *getValue() const { return value.get(); }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Boundary; }
@@ -226,10 +221,9 @@ private:
 /// `out[i, j] = EXPR;`
 class UpdateStmt : public Stmt {
 public:
-  UpdateStmt(Identifier target, std::vector<Identifier> indices, ExprPtr value,
-             llvm::SMRange range)
-      : Stmt(Kind::Update, range), target(std::move(target)),
-        indices(std::move(indices)), value(std::move(value)) {}
+  UpdateStmt(Identifier target, std::vector<Identifier> indices, ExprPtr value, llvm::SMRange range)
+      : Stmt(Kind::Update, range), target(std::move(target)), indices(std::move(indices)),
+        value(std::move(value)) {}
   const Identifier &getTarget() const { return target; }
   const std::vector<Identifier> &getIndices() const { return indices; }
   const Expr &getValue() const { return *value; }
@@ -264,7 +258,6 @@ struct Module {
 };
 
 /// Prints the tree for `--emit=ast`, one node a line with its line:col.
-void printAST(const Module &module, const llvm::SourceMgr &sourceMgr,
-              llvm::raw_ostream &os);
+void printAST(const Module &module, const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
 } // namespace stencilc

@@ -52,14 +52,13 @@ struct TranslateOptions {
 /// Diagnostics go to stderr through Clang's diagnostics engine. Returns
 /// false after any error (in the C code, or in a nest); `stencils` is then
 /// meaningless.
-bool translateFile(const TranslateOptions &options,
-                   std::vector<TranslatedStencil> &stencils);
+bool translateFile(const TranslateOptions &options, std::vector<TranslatedStencil> &stencils);
 
 /// Prints the .stencil text for `stencils`, one `stencil` definition per
 /// loop nest, coefficients written as the shortest decimals that read back
 /// as exactly the folded doubles.
-void printStencilText(const std::vector<TranslatedStencil> &stencils,
-                      const std::string &sourcePath, llvm::raw_ostream &os);
+void printStencilText(const std::vector<TranslatedStencil> &stencils, const std::string &sourcePath,
+                      llvm::raw_ostream &os);
 
 /// True for the words the .stencil lexer reserves (`stencil`, `let`, ...)
 /// and the grid names `in` and `out`: none can name a stencil or an index.

@@ -27,12 +27,10 @@ struct CodeGenOptions {
 };
 
 /// The .cu text for `plans` (all tensor-backend plans).
-std::string emitCudaSource(const std::vector<Plan> &plans,
-                           const CodeGenOptions &options);
+std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions &options);
 
 /// The .h text for `plans`.
-std::string emitHeader(const std::vector<Plan> &plans,
-                       const CodeGenOptions &options);
+std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options);
 
 /// A section of a template file embedded from templates/ (e.g.
 /// templateSection("tensor2d.cu.tpl", "kernel_head")). Asking for a section

@@ -23,8 +23,7 @@ public:
   /// One line at the current indentation (an empty line stays empty). With
   /// arguments the text is an fmt format string; without, it is written as is.
   void line(std::string_view text = {});
-  template <typename... Args>
-  void line(fmt::format_string<Args...> format, Args &&...args) {
+  template <typename... Args> void line(fmt::format_string<Args...> format, Args &&...args) {
     line(std::string_view(fmt::format(format, std::forward<Args>(args)...)));
   }
 
@@ -50,8 +49,7 @@ public:
   /// A template section filled as by fillWith, as text without its trailing
   /// newlines: the value of another section's hole.
   template <typename... Args>
-  static std::string filled(std::string_view templateText,
-                            const Args &...namedArgs) {
+  static std::string filled(std::string_view templateText, const Args &...namedArgs) {
     CodeWriter w;
     w.fillWith(templateText, namedArgs...);
     std::string text = w.take();

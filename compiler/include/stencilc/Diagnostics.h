@@ -37,9 +37,9 @@ private:
   const llvm::SourceMgr &sourceMgr;
   unsigned bufferId = 0;
   const char *bufferStart = nullptr;
-  size_t offset = 0;        ///< how far the buffer has been scanned
-  unsigned line = 1;        ///< line number at `offset`
-  size_t columnBase = 0;    ///< offset just past the last line break before `offset`
+  size_t offset = 0;     ///< how far the buffer has been scanned
+  unsigned line = 1;     ///< line number at `offset`
+  size_t columnBase = 0; ///< offset just past the last line break before `offset`
 };
 
 class DiagnosticEngine {
@@ -76,12 +76,12 @@ public:
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
-  void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-              const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
+  void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
+              llvm::ArrayRef<llvm::SMRange> ranges);
   /// Prints a diagnostic whose source line is longer than MaxShownColumns;
   /// returns false, printing nothing, when the line is short.
-  bool reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                        const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
+  bool reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
+                        llvm::ArrayRef<llvm::SMRange> ranges);
 
   llvm::SourceMgr &sourceMgr;
   SourcePositions positions{sourceMgr};

@@ -26,24 +26,19 @@ struct Grid2D {
   std::vector<double> values;
 
   Grid2D() = default;
-  Grid2D(int ny, int nx, double fill = 0.0)
-      : ny(ny), nx(nx), values(std::size_t(ny) * nx, fill) {}
+  Grid2D(int ny, int nx, double fill = 0.0) : ny(ny), nx(nx), values(std::size_t(ny) * nx, fill) {}
   double &at(long long y, long long x) { return values[std::size_t(y * nx + x)]; }
-  double at(long long y, long long x) const {
-    return values[std::size_t(y * nx + x)];
-  }
+  double at(long long y, long long x) const { return values[std::size_t(y * nx + x)]; }
 };
 
 /// Whether one step writes the point (y, x): the interior for `fixed`,
 /// every point otherwise (for a 1D spec: x alone, on the grid of one row).
-bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y,
-                     long long x);
+bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y, long long x);
 
 /// The value a read of (y, x) sees under the spec's boundary rule; (y, x)
 /// may lie outside the grid. For `fixed`, reads outside the grid (which only
 /// ring outputs make) see 0.
-double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y,
-                    long long x);
+double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long long x);
 
 /// One step of `plan` on `in` (values of the element type; see
 /// roundToStorage) into `out`, as the generated kernel computes it. Points
@@ -55,8 +50,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
 void referenceStep(const StencilSpec &spec, const Grid2D &in, Grid2D &out);
 
 /// ||result - reference|| / ||reference|| over the points a step writes.
-double relativeL2Error(const StencilSpec &spec, const Grid2D &result,
-                       const Grid2D &reference);
+double relativeL2Error(const StencilSpec &spec, const Grid2D &result, const Grid2D &reference);
 
 /// The relative L2 tolerance of GENERATED_API.md for a precision.
 double relativeTolerance(Precision p);

@@ -35,8 +35,7 @@ struct CheckedStencil {
 
 /// Checks every stencil of `module`; returns the specs of those without
 /// errors, in file order.
-std::vector<CheckedStencil> checkModule(const Module &module,
-                                        llvm::StringRef fileName,
+std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fileName,
                                         DiagnosticEngine &diags);
 
 } // namespace stencilc

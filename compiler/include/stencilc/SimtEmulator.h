@@ -47,7 +47,6 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out);
 void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out);
 
 /// ||result - reference|| / ||reference|| over the points a step writes.
-double relativeL2ErrorND(const StencilSpec &spec, const GridND &result,
-                         const GridND &reference);
+double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference);
 
 } // namespace stencilc

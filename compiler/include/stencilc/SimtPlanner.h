@@ -51,8 +51,7 @@ struct BackendMeasurement {
 };
 
 /// The table entry for `spec` on `arch`, if the benchmark measured it.
-std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
-                                                   std::string_view arch);
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std::string_view arch);
 
 /// What `--backend=auto` plans for `spec`: the tensor-core plan when that
 /// path can take the stencil and is measured (or, without a measurement,

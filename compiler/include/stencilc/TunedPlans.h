@@ -42,10 +42,9 @@ struct TunedPlan {
 /// for which `sameKernelOn(thatArch)` says the planner builds the same
 /// kernel for this kind (so the measurement is of the code `arch` gets);
 /// else null.
-const TunedPlan *
-findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
-          std::string_view arch, BackendKind backend,
-          llvm::function_ref<bool(std::string_view)> sameKernelOn = nullptr);
+const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
+                           std::string_view arch, BackendKind backend,
+                           llvm::function_ref<bool(std::string_view)> sameKernelOn = nullptr);
 
 /// The built-in table (TunedPlans.inc).
 llvm::ArrayRef<TunedPlan> tunedPlans();
@@ -61,8 +60,8 @@ std::string tunedChoice(const TunedPlan &tuned, std::string_view arch);
 /// `planWith(options)`, or with `tuned` (if any) filling what `options`
 /// leaves open, the plan's choice then saying so.
 template <typename Options, typename PlanWith>
-Plan planTuned(const TunedPlan *tuned, const Options &options,
-               std::string_view arch, PlanWith planWith) {
+Plan planTuned(const TunedPlan *tuned, const Options &options, std::string_view arch,
+               PlanWith planWith) {
   if (!tuned) {
     return planWith(options);
   }

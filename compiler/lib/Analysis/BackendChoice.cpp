@@ -74,8 +74,7 @@ const TableEntry *nearestRadius(const StencilSpec &spec, std::string_view arch) 
 
 } // namespace
 
-std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
-                                                   std::string_view arch) {
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std::string_view arch) {
   const TableEntry *e = nearestRadius(spec, arch);
   if (!e || e->radius != spec.radius) {
     return std::nullopt;
@@ -83,8 +82,7 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec,
   return BackendMeasurement{e->tensorGStencils, e->simtGStencils};
 }
 
-Plan planAuto(const StencilSpec &spec, const PlannerOptions &options,
-              const SimtOptions &simt) {
+Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
   if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
     Plan plan = planSimt(spec, options, simt);
     plan.choice += fmt::format(", chosen by --backend=auto because the tensor-core "
@@ -94,12 +92,10 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options,
   }
   if (const TableEntry *e = nearestRadius(spec, options.arch)) {
     const bool tensor = e->tensorGStencils > e->simtGStencils;
-    Plan plan =
-        tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
-    const std::string where =
-        e->arch == options.arch ? fmt::format("on {}", e->arch)
-                                : fmt::format("on {} (no {} measurement)", e->arch,
-                                              options.arch);
+    Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
+    const std::string where = e->arch == options.arch
+                                  ? fmt::format("on {}", e->arch)
+                                  : fmt::format("on {} (no {} measurement)", e->arch, options.arch);
     if (e->radius == spec.radius) {
       plan.choice += fmt::format(", chosen by --backend=auto because it measured faster {}: "
                                  "tensor {:.0f} vs simt {:.0f} GStencil/s (BackendTable.inc)",
@@ -115,15 +111,14 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options,
     return plan;
   }
   const bool tensor = spec.points() >= RulePoints;
-  Plan plan =
-      tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
-  plan.choice += fmt::format(
-      ", chosen by --backend=auto by rule (no measurement of a {}D {} {} stencil in "
-      "BackendTable.inc): {} points is {} {}, so the step is expected to be {}",
-      spec.dims, keyword(spec.shape), keyword(spec.precision), spec.points(),
-      tensor ? "at least" : "fewer than", RulePoints,
-      tensor ? "arithmetic bound, where tensor cores pay"
-             : "memory bound, where the simt kernel moves each byte once");
+  Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
+  plan.choice +=
+      fmt::format(", chosen by --backend=auto by rule (no measurement of a {}D {} {} stencil in "
+                  "BackendTable.inc): {} points is {} {}, so the step is expected to be {}",
+                  spec.dims, keyword(spec.shape), keyword(spec.precision), spec.points(),
+                  tensor ? "at least" : "fewer than", RulePoints,
+                  tensor ? "arithmetic bound, where tensor cores pay"
+                         : "memory bound, where the simt kernel moves each byte once");
   return plan;
 }
 

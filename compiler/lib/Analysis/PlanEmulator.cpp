@@ -24,15 +24,12 @@ long long wrap(long long index, long long size) {
 }
 
 double roundAccumulator(double value, Precision accumulator) {
-  return accumulator == Precision::FP64 ? value
-                                        : static_cast<double>(
-                                              static_cast<float>(value));
+  return accumulator == Precision::FP64 ? value : static_cast<double>(static_cast<float>(value));
 }
 
 } // namespace
 
-bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y,
-                     long long x) {
+bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y, long long x) {
   if (y < 0 || x < 0 || y >= ny || x >= nx) {
     return false;
   }
@@ -43,8 +40,7 @@ bool stepWritesPoint(const StencilSpec &spec, int ny, int nx, long long y,
   return (spec.dims == 1 || (y >= r && y < ny - r)) && x >= r && x < nx - r;
 }
 
-double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y,
-                    long long x) {
+double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long long x) {
   if (y >= 0 && x >= 0 && y < in.ny && x < in.nx) {
     return in.at(y, x);
   }
@@ -71,8 +67,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   const long long rows = line ? (in.nx + W - 1) / W : in.ny;
   const long long cols = line ? W : in.nx;
   auto read = [&](long long y, long long x) {
-    return line ? boundaryRead(spec, in, 0, y * W + x)
-                : boundaryRead(spec, in, y, x);
+    return line ? boundaryRead(spec, in, 0, y * W + x) : boundaryRead(spec, in, y, x);
   };
   auto store = [&](long long y, long long x, double value) {
     if (line) {
@@ -97,13 +92,10 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
       for (int w = 0; w < tp.loadedRows; ++w) {
         for (int c = tp.loadedColBegin; c < tp.loadedColEnd; ++c) {
           double value = read(y0 - tp.haloRows + w, x0 - tp.haloCols + c);
-          window[std::size_t(w) * tp.windowPitch + c] =
-              roundInputOperand(value, spec.precision);
+          window[std::size_t(w) * tp.windowPitch + c] = roundInputOperand(value, spec.precision);
         }
       }
-      auto win = [&](int row, int col) {
-        return window[std::size_t(row) * tp.windowPitch + col];
-      };
+      auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
 
       for (int tr = 0; tr < tp.tileRowsPerBlock; ++tr) {
         for (int tc = 0; tc < tp.tileColsPerBlock; ++tc) {
@@ -125,11 +117,9 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
                     double a, b;
                     if (g.kind == SliceKind::Vertical) {
                       a = g.param.at(m, kIndex);
-                      b = win(tr * M + g.firstK + kIndex,
-                              tp.haloCols + tc * N + n);
+                      b = win(tr * M + g.firstK + kIndex, tp.haloCols + tc * N + n);
                     } else {
-                      a = win(tr * M + tp.haloRows + g.dy + m,
-                              tc * N + shift + g.firstK + kIndex);
+                      a = win(tr * M + tp.haloRows + g.dy + m, tc * N + shift + g.firstK + kIndex);
                       b = g.param.at(kIndex, nn);
                     }
                     sum += a * b;
@@ -169,8 +159,7 @@ void referenceStep(const StencilSpec &spec, const Grid2D &in, Grid2D &out) {
   }
 }
 
-double relativeL2Error(const StencilSpec &spec, const Grid2D &result,
-                       const Grid2D &reference) {
+double relativeL2Error(const StencilSpec &spec, const Grid2D &result, const Grid2D &reference) {
   double diff = 0.0, norm = 0.0;
   for (long long y = 0; y < reference.ny; ++y) {
     for (long long x = 0; x < reference.nx; ++x) {

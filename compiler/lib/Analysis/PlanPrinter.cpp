@@ -12,8 +12,7 @@ namespace stencilc {
 namespace {
 
 /// A matrix as an aligned table, one row a line, each line prefixed.
-void printMatrix(const ParameterMatrix &matrix, std::string_view prefix,
-                 llvm::raw_ostream &os) {
+void printMatrix(const ParameterMatrix &matrix, std::string_view prefix, llvm::raw_ostream &os) {
   std::vector<std::string> cells(matrix.values.size());
   std::size_t width = 1;
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -23,8 +22,7 @@ void printMatrix(const ParameterMatrix &matrix, std::string_view prefix,
   for (int r = 0; r < matrix.rows; ++r) {
     std::string line(prefix);
     for (int c = 0; c < matrix.cols; ++c) {
-      line += fmt::format("{}{:>{}}", c ? " " : "",
-                          cells[std::size_t(r) * matrix.cols + c], width);
+      line += fmt::format("{}{:>{}}", c ? " " : "", cells[std::size_t(r) * matrix.cols + c], width);
     }
     os << line << "\n";
   }
@@ -36,8 +34,7 @@ std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
   if (g.kind == SliceKind::Vertical) {
     return fmt::format("P_v ({} x {}) * window rows [tile+{}, tile+{}), "
                        "cols [tile+{}, tile+{})",
-                       M, K, g.firstK, g.firstK + K, tp.haloCols,
-                       tp.haloCols + N);
+                       M, K, g.firstK, g.firstK + K, tp.haloCols, tp.haloCols + N);
   }
   const int row = tp.haloRows + g.dy;
   return fmt::format("window rows [tile+{}, tile+{}), cols [tile+{}, "
@@ -53,8 +50,7 @@ std::string boundaryText(const StencilSpec &spec) {
   case BoundaryKind::Constant:
     return fmt::format("constant {}: reads outside the grid are {}; every "
                        "point is written",
-                       formatExact(spec.boundaryValue),
-                       formatExact(spec.boundaryValue));
+                       formatExact(spec.boundaryValue), formatExact(spec.boundaryValue));
   case BoundaryKind::Periodic:
     return "periodic: reads outside the grid wrap around each axis; every "
            "point is written";
@@ -86,16 +82,14 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   const SimtPlan &sp = plan.simt;
   os << "plan " << spec.name << "\n";
   os << "  backend    " << keyword(plan.backend) << " (" << plan.choice << ")\n";
-  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius "
-     << spec.radius << ", " << spec.points() << " points, " << keyword(spec.precision)
-     << "\n";
+  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius " << spec.radius
+     << ", " << spec.points() << " points, " << keyword(spec.precision) << "\n";
   os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
                     sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
                     elementTypeName(spec.precision));
   os << fmt::format("  block      {} threads; {} x {} outputs per plane ({} items of {} "
                     "consecutive x outputs, {} per thread)\n",
-                    sp.threads, sp.tileY, sp.tileX, sp.items(), sp.outputsX,
-                    sp.itemsPerThread);
+                    sp.threads, sp.tileY, sp.tileX, sp.items(), sp.outputsX, sp.itemsPerThread);
   os << "  stream     " << simtStreamText(spec, sp) << "\n";
   os << fmt::format("  halo       radius z {}, y {}, x {} (x halo {} columns: the radius "
                     "rounded up to a 16-byte vector of {})\n",
@@ -103,17 +97,15 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}; "
                     "{} 16-byte loads per plane, {} per thread{}\n",
                     sp.planeRows, sp.pitch, elementTypeName(spec.precision), sp.planeBytes,
-                    sp.buffers, sp.buffers > 1 ? "s" : "", sp.groupsPerPlane(),
-                    sp.groupsPerThread,
-                    sp.buffers > 2   ? fmt::format(", a ring: asynchronous copies (cp.async) "
-                                                   "fetch {} planes ahead of the one computed",
-                                                   sp.buffers - 1)
+                    sp.buffers, sp.buffers > 1 ? "s" : "", sp.groupsPerPlane(), sp.groupsPerThread,
+                    sp.buffers > 2    ? fmt::format(", a ring: asynchronous copies (cp.async) "
+                                                       "fetch {} planes ahead of the one computed",
+                                                    sp.buffers - 1)
                     : sp.buffers == 2 ? std::string(", the next plane fetched into registers "
                                                     "while this one is computed")
                                       : std::string(", fetched straight into shared memory"));
   os << "  boundary   " << boundaryText(spec) << "\n";
-  os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n",
-                    sp.slices.size(),
+  os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"
                                 : "loops over a coefficient table",
                     keyword(sp.compute));
@@ -123,8 +115,8 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
       terms += fmt::format("{}({},{}) {}", terms.empty() ? "" : ", ", t.dy, t.dx,
                            formatExact(t.coefficient));
     }
-    os << fmt::format("  slice dz={} -> queue entry {}: {} reads (dy,dx) c: {}\n",
-                      slice.dz, sp.radiusZ - slice.dz, slice.terms.size(),
+    os << fmt::format("  slice dz={} -> queue entry {}: {} reads (dy,dx) c: {}\n", slice.dz,
+                      sp.radiusZ - slice.dz, slice.terms.size(),
                       slice.terms.size() <= 32 ? terms : std::string("(table)"));
   }
 }
@@ -136,8 +128,7 @@ std::string summarizeSimtPlan(const Plan &plan) {
       "per block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
       "{} outputs per item, {} items per thread; {}",
       keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
-      sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX,
-      sp.itemsPerThread,
+      sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX, sp.itemsPerThread,
       sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
 }
 
@@ -151,22 +142,18 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor;
   os << "plan " << spec.name << "\n";
-  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice
-     << ")\n";
-  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape)
-     << " radius " << spec.radius << ", " << spec.points() << " points, "
-     << keyword(spec.precision) << "\n";
-  os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand)
-     << " x " << keyword(tp.mma.operand) << " -> "
-     << keyword(tp.mma.accumulator) << " (mma.sync)\n";
-  os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n",
-                    tp.tileM, tp.tileN, tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
+  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice << ")\n";
+  os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius " << spec.radius
+     << ", " << spec.points() << " points, " << keyword(spec.precision) << "\n";
+  os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
+     << keyword(tp.mma.operand) << " -> " << keyword(tp.mma.accumulator) << " (mma.sync)\n";
+  os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n", tp.tileM, tp.tileN,
+                    tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
   os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
                     "{} tiles per warp\n",
-                    tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(),
-                    tp.blockCols(), tp.warps,
-                    (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) /
-                        tp.warps);
+                    tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(), tp.blockCols(),
+                    tp.warps,
+                    (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) / tp.warps);
   if (spec.dims == 1) {
     os << fmt::format("  halo       the line runs as rows of {} points; each "
                       "window row holds its row and {} points of halo on each "
@@ -183,10 +170,9 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} "
                     "({} bytes); input read into rows [0, {}), cols [{}, {}) "
                     "with {}-element vectors, the rest zero\n",
-                    tp.windowRows, tp.windowCols,
-                    elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes, tp.loadedRows, tp.loadedColBegin,
-                    tp.loadedColEnd, tp.vectorWidth);
+                    tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
+                    tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
+                    tp.vectorWidth);
   os << fmt::format("  shared     {} bytes: window {}, parameters {}; the "
                     "accumulators are stored from registers\n",
                     tp.sharedBytes(), tp.windowBytes, tp.paramBytes);
@@ -200,8 +186,8 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     const SliceGemm &g = tp.gemms[i];
-    os << fmt::format("  gemm {} {}: {}; {} MMAs\n", i, g.label,
-                      gemmShapeText(tp, g), g.chunkCount);
+    os << fmt::format("  gemm {} {}: {}; {} MMAs\n", i, g.label, gemmShapeText(tp, g),
+                      g.chunkCount);
     printMatrix(g.param, "      ", os);
   }
 }
@@ -213,19 +199,16 @@ std::string summarizePlan(const Plan &plan) {
   const TensorPlan &tp = plan.tensor;
   std::string gemms;
   for (const SliceGemm &g : tp.gemms) {
-    gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label,
-                         g.chunkCount);
+    gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label, g.chunkCount);
   }
-  return fmt::format(
-      "{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
-      "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "
-      "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
-      "fragments {}",
-      keyword(plan.backend), keyword(tp.mma.operand), tp.mma.name(),
-      keyword(tp.mma.accumulator), tp.tileM, tp.tileN, tp.tileRowsPerBlock,
-      tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
-      tp.sharedBytes(),
-      tp.paramsInRegisters ? "in registers" : "in shared memory");
+  return fmt::format("{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
+                     "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "
+                     "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
+                     "fragments {}",
+                     keyword(plan.backend), keyword(tp.mma.operand), tp.mma.name(),
+                     keyword(tp.mma.accumulator), tp.tileM, tp.tileN, tp.tileRowsPerBlock,
+                     tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
+                     tp.sharedBytes(), tp.paramsInRegisters ? "in registers" : "in shared memory");
 }
 
 } // namespace stencilc

@@ -20,17 +20,13 @@ namespace stencilc {
 
 namespace {
 
-int roundUp(int value, int multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-double convertVia(double value, const llvm::fltSemantics &semantics,
-                  llvm::RoundingMode mode) {
+double convertVia(double value, const llvm::fltSemantics &semantics, llvm::RoundingMode mode) {
   llvm::APFloat number(value);
   bool losesInfo = false;
   number.convert(semantics, mode, &losesInfo);
-  number.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven,
-                 &losesInfo);
+  number.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
   return number.convertToDouble();
 }
 
@@ -90,8 +86,7 @@ BlockDefaults blockDefaultsFor(Precision p) {
 /// operand (m x k) of a Vertical slice, the B operand (k x n) of a Row slice,
 /// spread over the 32 lanes.
 int registersPerFragment(const MmaShape &mma, SliceKind kind) {
-  const int elements =
-      (kind == SliceKind::Vertical ? mma.m : mma.n) * mma.k / 32;
+  const int elements = (kind == SliceKind::Vertical ? mma.m : mma.n) * mma.k / 32;
   return elements * static_cast<int>(elementBytes(mma.operand)) / 4;
 }
 
@@ -121,13 +116,11 @@ int rowFirstK(const TensorPlan &tp, int r) {
 
 /// The chunks of a row slice: K reaches the last column an MMA block reads.
 int rowChunks(const TensorPlan &tp, int r) {
-  return roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) /
-         tp.mma.k;
+  return roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) / tp.mma.k;
 }
 
 /// The star's vertical GEMM: P_v (M x K) times the window's output columns.
-SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
-                       bool includeCentre) {
+SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp, bool includeCentre) {
   const int r = spec.radius, M = tp.tileM, k = tp.mma.k;
   SliceGemm gemm;
   gemm.kind = SliceKind::Vertical;
@@ -143,8 +136,7 @@ SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
       }
       Offset o;
       o.d[0] = dy;
-      gemm.param.at(m, kk) =
-          roundCoefficient(spec.coefficient(o), spec.precision);
+      gemm.param.at(m, kk) = roundCoefficient(spec.coefficient(o), spec.precision);
     }
   }
   return gemm;
@@ -152,8 +144,8 @@ SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp,
 
 /// A row slice: the window rows of `dy` times B (K x N), B[kk][n] =
 /// w[dy][dx] at dx = firstK + kk - haloCols - n (rowFirstK, rowChunks).
-SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy,
-                  bool includeCentre, std::string label) {
+SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy, bool includeCentre,
+                  std::string label) {
   const int r = spec.radius, N = tp.mma.n, k = tp.mma.k, H = tp.haloCols;
   SliceGemm gemm;
   gemm.kind = SliceKind::Row;
@@ -171,8 +163,7 @@ SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy,
       Offset o;
       o.d[0] = dy;
       o.d[1] = dx;
-      gemm.param.at(kk, n) =
-          roundCoefficient(spec.coefficient(o), spec.precision);
+      gemm.param.at(kk, n) = roundCoefficient(spec.coefficient(o), spec.precision);
     }
   }
   return gemm;
@@ -185,32 +176,26 @@ bool hasTermWhere(const StencilSpec &spec, auto predicate) {
 
 /// The slice GEMMs of every tile. Slices with no non-zero coefficient are
 /// left out; the centre is counted in exactly one slice.
-std::vector<SliceGemm> sliceGemms(const StencilSpec &spec,
-                                  const TensorPlan &tp) {
+std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp) {
   std::vector<SliceGemm> gemms;
   const int r = spec.radius;
   // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
   // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
   if (spec.shape == Shape::Star &&
-      (2 * r + 1) * rowChunks(tp, r) >
-          verticalChunks(tp, r) + rowChunks(tp, r)) {
-    bool vertical =
-        hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
-    bool horizontal =
-        hasTermWhere(spec, [](const Offset &o) { return o.d[1] != 0; });
+      (2 * r + 1) * rowChunks(tp, r) > verticalChunks(tp, r) + rowChunks(tp, r)) {
+    bool vertical = hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
+    bool horizontal = hasTermWhere(spec, [](const Offset &o) { return o.d[1] != 0; });
     if (vertical) {
       gemms.push_back(verticalGemm(spec, tp, /*includeCentre=*/true));
     }
     if (horizontal || !vertical) {
-      gemms.push_back(rowGemm(spec, tp, 0, /*includeCentre=*/!vertical,
-                              "horizontal"));
+      gemms.push_back(rowGemm(spec, tp, 0, /*includeCentre=*/!vertical, "horizontal"));
     }
     return gemms;
   }
   for (int dy = -r; dy <= r; ++dy) {
     if (hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
-      gemms.push_back(rowGemm(spec, tp, dy, /*includeCentre=*/true,
-                              fmt::format("row dy={}", dy)));
+      gemms.push_back(rowGemm(spec, tp, dy, /*includeCentre=*/true, fmt::format("row dy={}", dy)));
     }
   }
   if (gemms.empty()) { // all-zero stencil: one slice of zeros keeps it uniform
@@ -235,23 +220,19 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
   for (const SliceGemm &g : tp.gemms) {
     const int K = g.chunkCount * tp.mma.k;
     if (g.kind == SliceKind::Vertical) {
-      tp.windowRows =
-          std::max(tp.windowRows, tp.blockRows() - M + g.firstK + K);
+      tp.windowRows = std::max(tp.windowRows, tp.blockRows() - M + g.firstK + K);
     } else {
-      tp.windowCols =
-          std::max(tp.windowCols, tp.blockCols() - tp.mma.n + g.firstK + K);
+      tp.windowCols = std::max(tp.windowCols, tp.blockCols() - tp.mma.n + g.firstK + K);
     }
   }
   tp.windowCols = roundUp(tp.windowCols, V);
   tp.windowPitch = tp.windowCols; // a multiple of 16 bytes
   const int opBytes = operandBytes(spec.precision);
-  while (padPitchForBanks &&
-         !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
+  while (padPitchForBanks && !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
     tp.windowPitch += V;
   }
   tp.loadedColBegin = (tp.haloCols - r) / V * V;
-  tp.loadedColEnd = std::min(
-      tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
+  tp.loadedColEnd = std::min(tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
 
   tp.windowBytes = tp.windowRows * tp.windowPitch * opBytes;
   tp.paramBytes = 0;
@@ -262,13 +243,9 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
 
 } // namespace
 
-std::string_view keyword(BackendKind b) {
-  return b == BackendKind::Tensor ? "tensor" : "simt";
-}
+std::string_view keyword(BackendKind b) { return b == BackendKind::Tensor ? "tensor" : "simt"; }
 
-std::string MmaShape::name() const {
-  return fmt::format("m{}n{}k{}", m, n, k);
-}
+std::string MmaShape::name() const { return fmt::format("m{}n{}k{}", m, n, k); }
 
 int TensorPlan::paramFragments() const {
   int total = 0;
@@ -291,11 +268,9 @@ int TensorPlan::paramFragmentRegisters() const {
 double roundToStorage(double value, Precision p) {
   switch (p) {
   case Precision::FP16:
-    return convertVia(value, llvm::APFloat::IEEEhalf(),
-                      llvm::RoundingMode::NearestTiesToEven);
+    return convertVia(value, llvm::APFloat::IEEEhalf(), llvm::RoundingMode::NearestTiesToEven);
   case Precision::BF16:
-    return convertVia(value, llvm::APFloat::BFloat(),
-                      llvm::RoundingMode::NearestTiesToEven);
+    return convertVia(value, llvm::APFloat::BFloat(), llvm::RoundingMode::NearestTiesToEven);
   case Precision::TF32:
   case Precision::FP32:
     return static_cast<double>(static_cast<float>(value));
@@ -307,23 +282,19 @@ double roundToStorage(double value, Precision p) {
 
 double roundCoefficient(double value, Precision p) {
   if (p == Precision::TF32) {
-    return convertVia(value, llvm::APFloat::FloatTF32(),
-                      llvm::RoundingMode::NearestTiesToEven);
+    return convertVia(value, llvm::APFloat::FloatTF32(), llvm::RoundingMode::NearestTiesToEven);
   }
   return roundToStorage(value, p);
 }
 
 double roundInputOperand(double value, Precision p) {
   if (p == Precision::TF32) {
-    return convertVia(value, llvm::APFloat::FloatTF32(),
-                      llvm::RoundingMode::NearestTiesToAway);
+    return convertVia(value, llvm::APFloat::FloatTF32(), llvm::RoundingMode::NearestTiesToAway);
   }
   return value;
 }
 
-int maxTensorRadius(Precision p) {
-  return p == Precision::FP64 ? 4 : 8;
-}
+int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
 
 std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
   if (spec.precision == Precision::FP32) {
@@ -338,8 +309,7 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
   if (spec.radius > maxTensorRadius(spec.precision)) {
     return fmt::format("radius {} is larger than {}, the most a {} fragment "
                        "allows",
-                       spec.radius, maxTensorRadius(spec.precision),
-                       keyword(spec.precision));
+                       spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
   }
   return std::nullopt;
 }
@@ -369,26 +339,23 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   TensorPlan &tp = plan.tensor;
   tp.mma = mmaShapeFor(spec.precision, options.arch);
   tp.tileM = tp.mma.m;
-  tp.nBlocks =
-      options.nBlocks ? options.nBlocks
-      : spec.precision == Precision::FP16 || spec.precision == Precision::BF16
-          ? 2
-          : 1;
+  tp.nBlocks = options.nBlocks ? options.nBlocks
+               : spec.precision == Precision::FP16 || spec.precision == Precision::BF16 ? 2
+                                                                                        : 1;
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
   tp.haloRows = spec.dims == 1 ? 0 : spec.radius;
   tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
 
   BlockDefaults defaults = blockDefaultsFor(spec.precision);
-  tp.tileRowsPerBlock = options.tileRowsPerBlock ? options.tileRowsPerBlock
-                                                 : defaults.rows / tp.tileM;
-  tp.tileColsPerBlock = options.tileColsPerBlock ? options.tileColsPerBlock
-                                                 : defaults.cols / tp.tileN;
+  tp.tileRowsPerBlock =
+      options.tileRowsPerBlock ? options.tileRowsPerBlock : defaults.rows / tp.tileM;
+  tp.tileColsPerBlock =
+      options.tileColsPerBlock ? options.tileColsPerBlock : defaults.cols / tp.tileN;
   int warps = options.warps ? options.warps : defaults.warps;
   tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
   tp.gemms = sliceGemms(spec.dims == 1 ? asRowOfA2DBox(spec) : spec, tp);
-  tp.paramsInRegisters =
-      tp.paramFragmentRegisters() <= options.paramRegisterBudget;
+  tp.paramsInRegisters = tp.paramFragmentRegisters() <= options.paramRegisterBudget;
 
   // Narrow the block until its shared memory fits: columns first (the halo
   // rows then stay a small part of the window), then rows.
@@ -405,8 +372,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   }
 
   plan.choice = fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
-                            keyword(spec.precision), tp.mma.name(),
-                            keyword(tp.mma.accumulator));
+                            keyword(spec.precision), tp.mma.name(), keyword(tp.mma.accumulator));
   return plan;
 }
 
@@ -416,14 +382,12 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
   // A sweep on another architecture measured this kernel when the MMA is
   // the same there (every precision but fp64 between sm_80 and sm_90).
   const MmaShape mma = mmaShapeFor(spec.precision, options.arch);
-  const TunedPlan *tuned = findTuned(
-      tunedPlans(), spec, options.arch, BackendKind::Tensor,
-      [&](std::string_view other) {
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor, [&](std::string_view other) {
         return mmaShapeFor(spec.precision, std::string(other)) == mma;
       });
-  return planTuned(tuned, options, options.arch, [&](const PlannerOptions &o) {
-    return planTensorWith(spec, o);
-  });
+  return planTuned(tuned, options, options.arch,
+                   [&](const PlannerOptions &o) { return planTensorWith(spec, o); });
 }
 
 } // namespace stencilc

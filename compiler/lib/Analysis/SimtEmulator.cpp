@@ -23,8 +23,7 @@ long long wrap(long long index, long long size) {
 }
 
 /// The value a read of point `i` (index order, possibly outside) sees.
-double readWithBoundary(const StencilSpec &spec, const GridND &in,
-                        std::array<long long, 3> i) {
+double readWithBoundary(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i) {
   bool inside = true;
   for (int a = 0; a < in.dims; ++a) {
     inside = inside && i[a] >= 0 && i[a] < in.n[a];
@@ -62,8 +61,8 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
   if (compute == Precision::FP64) {
     return std::fma(c, v, acc);
   }
-  return static_cast<double>(std::fma(static_cast<float>(c), static_cast<float>(v),
-                                      static_cast<float>(acc)));
+  return static_cast<double>(
+      std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
 }
 
 } // namespace
@@ -118,8 +117,8 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
         for (long long p = zBegin - rz; p <= zEnd - 1 + rz; ++p) {
           for (int row = 0; row < sp.planeRows; ++row) {
             for (int c = 0; c < sp.pitch; ++c) {
-              plane[std::size_t(row) * sp.pitch + c] = readWithBoundary(
-                  spec, in, fromInternal(dims, p, y0 - ry + row, x0 - H + c));
+              plane[std::size_t(row) * sp.pitch + c] =
+                  readWithBoundary(spec, in, fromInternal(dims, p, y0 - ry + row, x0 - H + c));
             }
           }
           for (int item = 0; item < itemCount; ++item) {
@@ -128,8 +127,8 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
               const int j = rz - slice.dz;
               for (const SimtTerm &t : slice.terms) {
                 for (int o = 0; o < O; ++o) {
-                  const double v = plane[std::size_t(row + ry + t.dy) * sp.pitch +
-                                         col + H + t.dx + o];
+                  const double v =
+                      plane[std::size_t(row + ry + t.dy) * sp.pitch + col + H + t.dx + o];
                   q(item, j, o) = multiplyAdd(t.coefficient, v, q(item, j, o), sp.compute);
                 }
               }
@@ -169,9 +168,9 @@ void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out) {
         }
         double sum = 0.0;
         for (const Term &t : spec.terms) {
-          sum += t.coefficient *
-                 readWithBoundary(spec, in,
-                                  {a + t.offset.d[0], b + t.offset.d[1], c + t.offset.d[2]});
+          sum +=
+              t.coefficient *
+              readWithBoundary(spec, in, {a + t.offset.d[0], b + t.offset.d[1], c + t.offset.d[2]});
         }
         out.at(i) = sum;
       }
@@ -179,8 +178,7 @@ void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out) {
   }
 }
 
-double relativeL2ErrorND(const StencilSpec &spec, const GridND &result,
-                         const GridND &reference) {
+double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference) {
   double diff = 0.0, norm = 0.0;
   for (long long a = 0; a < reference.n[0]; ++a) {
     for (long long b = 0; b < reference.n[1]; ++b) {

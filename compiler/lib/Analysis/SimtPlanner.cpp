@@ -19,9 +19,7 @@ namespace stencilc {
 
 namespace {
 
-int roundUp(int value, int multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
@@ -64,8 +62,7 @@ std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
     if (slices.empty() || slices.back().dz != dz) {
       slices.push_back(SimtSlice{dz, {}});
     }
-    slices.back().terms.push_back(
-        SimtTerm{dy, dx, roundToStorage(t.coefficient, compute)});
+    slices.back().terms.push_back(SimtTerm{dy, dx, roundToStorage(t.coefficient, compute)});
   }
   return slices;
 }
@@ -84,8 +81,7 @@ int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
 namespace {
 
 /// The simt plan with exactly the parameters `simt` asks for.
-Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options,
-                  const SimtOptions &simt) {
+Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
   Plan plan;
   plan.spec = spec;
   plan.backend = BackendKind::Simt;
@@ -177,8 +173,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options,
   if (sp.buffers > 2 && sp.sharedBytes() > simt.sharedMemoryLimit) {
     sp.buffers = 2;
   }
-  if (spec.dims == 1 || sp.sharedBytes() > simt.sharedMemoryLimit ||
-      sp.groupsPerThread > 8) {
+  if (spec.dims == 1 || sp.sharedBytes() > simt.sharedMemoryLimit || sp.groupsPerThread > 8) {
     sp.buffers = 1;
   }
   while (sp.sharedBytes() > simt.sharedMemoryLimit) {
@@ -203,8 +198,8 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options,
   }
 
   sp.slices = slicesOf(spec, sp.compute);
-  sp.unrolled = static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <=
-                simt.unrollLimit;
+  sp.unrolled =
+      static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
 
   switch (spec.precision) {
   case Precision::FP64:
@@ -229,13 +224,10 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options,
 
 } // namespace
 
-Plan planSimt(const StencilSpec &spec, const PlannerOptions &options,
-              const SimtOptions &simt) {
-  const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt);
-  return planTuned(tuned, simt, options.arch, [&](const SimtOptions &s) {
-    return planSimtWith(spec, options, s);
-  });
+Plan planSimt(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
+  const TunedPlan *tuned = findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt);
+  return planTuned(tuned, simt, options.arch,
+                   [&](const SimtOptions &s) { return planSimtWith(spec, options, s); });
 }
 
 } // namespace stencilc

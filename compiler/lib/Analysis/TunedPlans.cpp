@@ -26,15 +26,13 @@ void setIfOpen(int &field, int tuned) {
 
 } // namespace
 
-const TunedPlan *
-findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
-          std::string_view arch, BackendKind backend,
-          llvm::function_ref<bool(std::string_view)> sameKernelOn) {
+const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
+                           std::string_view arch, BackendKind backend,
+                           llvm::function_ref<bool(std::string_view)> sameKernelOn) {
   const TunedPlan *elsewhere = nullptr;
   for (const TunedPlan &t : table) {
-    if (t.shape != spec.shape || t.dims != spec.dims ||
-        t.radius != spec.radius || t.precision != spec.precision ||
-        t.backend != backend) {
+    if (t.shape != spec.shape || t.dims != spec.dims || t.radius != spec.radius ||
+        t.precision != spec.precision || t.backend != backend) {
       continue;
     }
     if (t.arch == arch) {
@@ -65,13 +63,12 @@ void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {
 }
 
 std::string tunedChoice(const TunedPlan &tuned, std::string_view arch) {
-  return fmt::format(
-      "; block from the --tune sweep{} (TunedPlans.inc: {:.0f} GStencil/s)",
-      tuned.arch == arch ? std::string()
-                         : fmt::format(" on {}, whose kernel for this stencil "
-                                       "is the same",
-                                       tuned.arch),
-      tuned.gstencils);
+  return fmt::format("; block from the --tune sweep{} (TunedPlans.inc: {:.0f} GStencil/s)",
+                     tuned.arch == arch ? std::string()
+                                        : fmt::format(" on {}, whose kernel for this stencil "
+                                                      "is the same",
+                                                      tuned.arch),
+                     tuned.gstencils);
 }
 
 } // namespace stencilc

@@ -14,15 +14,13 @@
 namespace stencilc::cfront {
 
 template <unsigned N>
-clang::DiagnosticBuilder reportError(clang::DiagnosticsEngine &diags,
-                                     clang::SourceLocation loc,
+clang::DiagnosticBuilder reportError(clang::DiagnosticsEngine &diags, clang::SourceLocation loc,
                                      const char (&format)[N]) {
   return diags.Report(loc, diags.getCustomDiagID(clang::DiagnosticsEngine::Error, format));
 }
 
 template <unsigned N>
-clang::DiagnosticBuilder reportNote(clang::DiagnosticsEngine &diags,
-                                    clang::SourceLocation loc,
+clang::DiagnosticBuilder reportNote(clang::DiagnosticsEngine &diags, clang::SourceLocation loc,
                                     const char (&format)[N]) {
   return diags.Report(loc, diags.getCustomDiagID(clang::DiagnosticsEngine::Note, format));
 }

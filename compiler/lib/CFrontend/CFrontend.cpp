@@ -186,8 +186,7 @@ void StencilConsumer::HandleTranslationUnit(clang::ASTContext &context) {
   }
   if (pragmas.empty()) {
     clang::SourceManager &sm = context.getSourceManager();
-    reportError(diags, clang::SourceLocation(),
-                "%0 has no loop nest marked '#pragma stencil'")
+    reportError(diags, clang::SourceLocation(), "%0 has no loop nest marked '#pragma stencil'")
         << sm.getFileEntryRefForID(sm.getMainFileID())->getName();
     return;
   }
@@ -235,8 +234,7 @@ public:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
                                                         llvm::StringRef) override {
     // The preprocessor owns the handler.
-    compiler.getPreprocessor().AddPragmaHandler(
-        new StencilPragmaHandler(pragmas, pragmaErrors));
+    compiler.getPreprocessor().AddPragmaHandler(new StencilPragmaHandler(pragmas, pragmaErrors));
     return std::make_unique<StencilConsumer>(pragmas, pragmaErrors, stencils);
   }
 
@@ -248,24 +246,21 @@ private:
 
 } // namespace
 
-bool translateFile(const TranslateOptions &options,
-                   std::vector<TranslatedStencil> &stencils) {
+bool translateFile(const TranslateOptions &options, std::vector<TranslatedStencil> &stencils) {
   // As a compiler driver would be called: flags, then the file. Our flags
   // come first so the user's win. -Wunknown-pragmas catches a misspelt
   // `#pragma stencl`, which would otherwise leave its nest silently alone.
-  std::vector<std::string> commandLine = {"stencilc-cfront", "-fsyntax-only",
-                                          "-Wunknown-pragmas"};
+  std::vector<std::string> commandLine = {"stencilc-cfront", "-fsyntax-only", "-Wunknown-pragmas"};
   if (!options.resourceDir.empty()) {
     commandLine.push_back("-resource-dir=" + options.resourceDir);
   }
-  commandLine.insert(commandLine.end(), options.compilerArgs.begin(),
-                     options.compilerArgs.end());
+  commandLine.insert(commandLine.end(), options.compilerArgs.begin(), options.compilerArgs.end());
   commandLine.push_back(options.sourcePath);
 
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions()));
-  clang::tooling::ToolInvocation invocation(
-      commandLine, std::make_unique<StencilAction>(stencils), files.get());
+  clang::tooling::ToolInvocation invocation(commandLine, std::make_unique<StencilAction>(stencils),
+                                            files.get());
   return invocation.run();
 }
 

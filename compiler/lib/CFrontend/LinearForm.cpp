@@ -217,8 +217,7 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
       break;
     }
     if (!quiet) {
-      reportError(diags, cast->getBeginLoc(),
-                  "unsupported conversion in a stencil update: '%0'")
+      reportError(diags, cast->getBeginLoc(), "unsupported conversion in a stencil update: '%0'")
           << text(cast) << cast->getSourceRange();
     }
     return std::nullopt;
@@ -230,10 +229,9 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
   }
   if (const auto *literal = dyn_cast<IntegerLiteral>(expr)) {
     Form form;
-    form.constant = CValue{false,
-                           llvm::APSInt(literal->getValue(),
-                                        !literal->getType()->isSignedIntegerType()),
-                           llvm::APFloat(0.0)};
+    form.constant =
+        CValue{false, llvm::APSInt(literal->getValue(), !literal->getType()->isSignedIntegerType()),
+               llvm::APFloat(0.0)};
     return form;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
@@ -366,8 +364,7 @@ std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {
 /// its initialiser gives it; elements the initialiser leaves out are zero.
 /// False, without a diagnostic, when `read` is no such element; true with
 /// `value` empty when it is one but cannot be a coefficient (reported).
-bool NestRecogniser::constantElement(const ArraySubscriptExpr *read,
-                                     std::optional<CValue> &value) {
+bool NestRecogniser::constantElement(const ArraySubscriptExpr *read, std::optional<CValue> &value) {
   std::vector<const Expr *> indices;
   const auto *ref = dyn_cast<DeclRefExpr>(splitSubscripts(read, indices));
   const auto *table = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
@@ -394,7 +391,8 @@ bool NestRecogniser::constantElement(const ArraySubscriptExpr *read,
   QualType type = read->getType();
   if (!type->isRealFloatingType() && !type->isIntegralOrEnumerationType()) {
     if (!quiet) {
-      reportError(diags, read->getBeginLoc(), "a coefficient must have an arithmetic type, not '%0'")
+      reportError(diags, read->getBeginLoc(),
+                  "a coefficient must have an arithmetic type, not '%0'")
           << type.getAsString() << read->getSourceRange();
     }
     return true;
@@ -505,15 +503,13 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
                 "the update reads two arrays, '%0' and '%1'; a stencil reads one input "
                 "array")
         << input->getName() << array->getName() << read->getSourceRange();
-    reportNote(diags, firstInputRead->getBeginLoc(), "'%0' is read here")
-        << input->getName();
+    reportNote(diags, firstInputRead->getBeginLoc(), "'%0' is read here") << input->getName();
     return std::nullopt;
   }
   if (indices.size() != loops.size()) {
     reportError(diags, base->getBeginLoc(),
                 "'%0' is read with %1 indices, but the loop nest has %2 loops")
-        << array->getName() << str(indices.size()) << str(loops.size())
-        << read->getSourceRange();
+        << array->getName() << str(indices.size()) << str(loops.size()) << read->getSourceRange();
     return std::nullopt;
   }
   if (!input) {
@@ -593,8 +589,9 @@ std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigne
           << text(shown) << shown->getSourceRange();
       return std::nullopt;
     }
-    int64_t value = constant->integer.isSigned() ? constant->integer.getSExtValue()
-                                                 : static_cast<int64_t>(constant->integer.getZExtValue());
+    int64_t value = constant->integer.isSigned()
+                        ? constant->integer.getSExtValue()
+                        : static_cast<int64_t>(constant->integer.getZExtValue());
     inner->offset += binary->getOpcode() == BO_Add ? value : -value;
     return inner;
   }

@@ -144,8 +144,7 @@ bool NestRecogniser::recogniseLoop(const ForStmt *loop, Loop &result) {
   }
   if (!result.upper) {
     SourceLocation loc = loop->getCond() ? loop->getCond()->getBeginLoc() : loop->getLParenLoc();
-    reportError(diags, loc,
-                "unsupported loop condition: expected '%0 < END' or '%0 <= LAST'")
+    reportError(diags, loc, "unsupported loop condition: expected '%0 < END' or '%0 <= LAST'")
         << result.var->getName();
     return false;
   }
@@ -259,8 +258,7 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
       return false;
     }
     if (std::find(axisVars.begin(), axisVars.end(), var) != axisVars.end()) {
-      reportError(diags, index->getBeginLoc(),
-                  "the loop variable '%0' indexes two axes of '%1'")
+      reportError(diags, index->getBeginLoc(), "the loop variable '%0' indexes two axes of '%1'")
           << var->getName() << output->getName();
       return false;
     }
@@ -279,8 +277,7 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
 /// pointer is allowed only outermost (`double *a`, `double (*a)[N]`): the
 /// rows of a `double **` are not one dense array.
 std::optional<std::vector<Extent>>
-NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc,
-                             QualType &elementType) {
+NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc, QualType &elementType) {
   QualType type = array->getType();
   if (const auto *param = dyn_cast<ParmVarDecl>(array)) {
     type = param->getOriginalType(); // `double a[n][m]` before it decays
@@ -401,10 +398,9 @@ bool NestRecogniser::checkLoopBounds(const Loop &loop, unsigned axis,
                                      const TranslatedStencil &stencil) {
   const bool fixed = stencil.spec.boundary == BoundaryKind::Fixed;
   const int64_t ring = fixed ? stencil.spec.radius : 0;
-  const std::string boundary =
-      fixed ? "a fixed boundary of radius " + str(stencil.spec.radius)
-            : "boundary " + std::string(keyword(stencil.spec.boundary)) +
-                  " (every point is updated)";
+  const std::string boundary = fixed ? "a fixed boundary of radius " + str(stencil.spec.radius)
+                                     : "boundary " + std::string(keyword(stencil.spec.boundary)) +
+                                           " (every point is updated)";
   const std::string var = loop.var->getName().str();
   bool ok = true;
 
@@ -596,8 +592,7 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
 
 } // namespace detail
 
-std::optional<TranslatedStencil> recogniseNest(const MarkedNest &nest,
-                                               clang::ASTContext &context) {
+std::optional<TranslatedStencil> recogniseNest(const MarkedNest &nest, clang::ASTContext &context) {
   return detail::NestRecogniser(nest, context).run();
 }
 

@@ -31,7 +31,6 @@ struct MarkedNest {
 /// Recognises the nest. The result has everything but the stencil's name,
 /// which is chosen once every nest of the file is known. Returns nullopt
 /// after reporting at least one error.
-std::optional<TranslatedStencil> recogniseNest(const MarkedNest &nest,
-                                               clang::ASTContext &context);
+std::optional<TranslatedStencil> recogniseNest(const MarkedNest &nest, clang::ASTContext &context);
 
 } // namespace stencilc::cfront

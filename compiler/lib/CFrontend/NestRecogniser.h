@@ -52,8 +52,7 @@ struct CValue {
     }
     llvm::APFloat value = real;
     bool losesInfo = false;
-    value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                  &losesInfo);
+    value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &losesInfo);
     return value.convertToDouble();
   }
 };
@@ -133,8 +132,9 @@ private:
   void noteRadius(const TranslatedStencil &stencil);
 
   std::string text(const clang::Stmt *stmt) const {
-    return clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(stmt->getSourceRange()),
-                                sourceManager, context.getLangOpts())
+    return clang::Lexer::getSourceText(
+               clang::CharSourceRange::getTokenRange(stmt->getSourceRange()), sourceManager,
+               context.getLangOpts())
         .str();
   }
 

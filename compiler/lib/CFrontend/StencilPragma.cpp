@@ -108,8 +108,7 @@ private:
   /// 'name' '(' identifier ')'
   bool parseName() {
     if (!tok.is(clang::tok::identifier)) {
-      reportError(diags, tok.getLocation(),
-                  "expected the stencil's name in 'name(...)', found %0")
+      reportError(diags, tok.getLocation(), "expected the stencil's name in 'name(...)', found %0")
           << found();
       return false;
     }
@@ -188,8 +187,7 @@ private:
       next();
     }
     if (!tok.is(clang::tok::numeric_constant)) {
-      reportError(diags, tok.getLocation(),
-                  "expected a number for 'constant(V)', found %0")
+      reportError(diags, tok.getLocation(), "expected a number for 'constant(V)', found %0")
           << found();
       return false;
     }

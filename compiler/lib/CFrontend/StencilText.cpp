@@ -15,9 +15,8 @@
 namespace stencilc::cfront {
 
 bool isReservedStencilWord(const std::string &word) {
-  static const char *const reserved[] = {"stencil", "precision", "boundary", "let",
-                                         "shape",   "radius",    "dims",     "weights",
-                                         "in",      "out"};
+  static const char *const reserved[] = {"stencil", "precision", "boundary", "let", "shape",
+                                         "radius",  "dims",      "weights",  "in",  "out"};
   for (const char *r : reserved) {
     if (word == r) {
       return true;
@@ -66,8 +65,7 @@ std::array<std::string, 3> indexNames(const TranslatedStencil &stencil) {
   return names;
 }
 
-std::string readText(const Offset &offset, const std::array<std::string, 3> &names,
-                     int dims) {
+std::string readText(const Offset &offset, const std::array<std::string, 3> &names, int dims) {
   std::string text = "in[";
   for (int a = 0; a < dims; ++a) {
     if (a) {
@@ -122,8 +120,8 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
 
 } // namespace
 
-void printStencilText(const std::vector<TranslatedStencil> &stencils,
-                      const std::string &sourcePath, llvm::raw_ostream &os) {
+void printStencilText(const std::vector<TranslatedStencil> &stencils, const std::string &sourcePath,
+                      llvm::raw_ostream &os) {
   os << "// Translated by stencilc-cfront from " << sourcePath
      << ": one stencil per '#pragma stencil' loop nest.\n";
   for (const TranslatedStencil &stencil : stencils) {

@@ -23,25 +23,18 @@ namespace {
 
 constexpr std::string_view KernelTemplate = "tensor2d.cu.tpl";
 
-std::string_view section(std::string_view name) {
-  return templateSection(KernelTemplate, name);
-}
+std::string_view section(std::string_view name) { return templateSection(KernelTemplate, name); }
 
-std::string kernelName(const Plan &plan) {
-  return plan.spec.name + "_tensor2d_kernel";
-}
+std::string kernelName(const Plan &plan) { return plan.spec.name + "_tensor2d_kernel"; }
 
-std::string namespaceName(const Plan &plan) {
-  return "stencilc_gen_" + plan.spec.name;
-}
+std::string namespaceName(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
 /// The template section with the MMA of a precision: fragment types, their
 /// loads and the mma.sync itself.
 void writeMma(CodeWriter &w, const MmaShape &mma) {
   switch (mma.operand) {
   case Precision::FP16:
-    w.fillWith(section("mma_m16n8k16"), fmt::arg("type", "f16"),
-               fmt::arg("pair_type", "__half2"),
+    w.fillWith(section("mma_m16n8k16"), fmt::arg("type", "f16"), fmt::arg("pair_type", "__half2"),
                fmt::arg("pack_pair", "__floats2half2_rn"));
     return;
   case Precision::BF16:
@@ -76,13 +69,12 @@ void writeCoefficientTable(CodeWriter &w, const StencilSpec &spec) {
   // cells, 4 MB) is named rather than written.
   constexpr long MaxCells = 4096;
   if (static_cast<long>(planes) * rows * n > MaxCells) {
-    w.line(
-        "//   coefficients: a {} table of {} points, too large to show here; "
-        "`stencilc --emit=spec` lists every one",
-        spec.dims == 3   ? fmt::format("{0} x {0} x {0}", n)
-        : spec.dims == 2 ? fmt::format("{0} x {0}", n)
-                         : fmt::format("{}-entry", n),
-        spec.points());
+    w.line("//   coefficients: a {} table of {} points, too large to show here; "
+           "`stencilc --emit=spec` lists every one",
+           spec.dims == 3   ? fmt::format("{0} x {0} x {0}", n)
+           : spec.dims == 2 ? fmt::format("{0} x {0}", n)
+                            : fmt::format("{}-entry", n),
+           spec.points());
     return;
   }
   auto coefficient = [&](int plane, int row, int col) {
@@ -166,24 +158,21 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
     return plan.backend == BackendKind::Tensor;
   });
   // Only the fp64 m16n8k4 MMA (planned for sm_90) needs more than sm_80.
-  const bool needsSm90 =
-      std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
-        return plan.backend == BackendKind::Tensor &&
-               plan.tensor.mma.operand == Precision::FP64 &&
-               plan.tensor.mma.m == 16;
-      });
-  w.line(!anyTensor ? "// sm_80 or newer (CUDA cores only)."
-         : needsSm90
-             ? "// sm_90 or newer (tensor-core MMAs through mma.sync, fp64 "
-               "m16n8k4)."
-             : "// sm_80 or newer (tensor-core MMAs through mma.sync).");
+  const bool needsSm90 = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
+    return plan.backend == BackendKind::Tensor && plan.tensor.mma.operand == Precision::FP64 &&
+           plan.tensor.mma.m == 16;
+  });
+  w.line(!anyTensor  ? "// sm_80 or newer (CUDA cores only)."
+         : needsSm90 ? "// sm_90 or newer (tensor-core MMAs through mma.sync, fp64 "
+                       "m16n8k4)."
+                     : "// sm_80 or newer (tensor-core MMAs through mma.sync).");
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
     w.line("//");
-    w.line("// stencil {} ({}:{}): {}D {} radius {}, {} points, {}, boundary {}",
-           spec.name, spec.sourceFile.empty() ? options.inputFile : spec.sourceFile,
-           spec.sourceLine, spec.dims, keyword(spec.shape), spec.radius,
-           spec.points(), keyword(spec.precision), boundaryDescription(spec));
+    w.line("// stencil {} ({}:{}): {}D {} radius {}, {} points, {}, boundary {}", spec.name,
+           spec.sourceFile.empty() ? options.inputFile : spec.sourceFile, spec.sourceLine,
+           spec.dims, keyword(spec.shape), spec.radius, spec.points(), keyword(spec.precision),
+           boundaryDescription(spec));
     writeCoefficientTable(w, spec);
     writeWrappedComment(w, "//   plan: ", summarizePlan(plan));
   }
@@ -210,17 +199,17 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
       width = std::max(width, cells.back().size());
     }
     if (g.kind == SliceKind::Vertical) {
-      w.line("// gemm {} ({}): P_v, {} x {}, the A operand (row m, column k)", i,
-             g.label, m.rows, m.cols);
+      w.line("// gemm {} ({}): P_v, {} x {}, the A operand (row m, column k)", i, g.label, m.rows,
+             m.cols);
     } else {
-      w.line("// gemm {} ({}): B, {} x {}, the B operand (row k, column n)", i,
-             g.label, m.rows, m.cols);
+      w.line("// gemm {} ({}): B, {} x {}, the B operand (row k, column n)", i, g.label, m.rows,
+             m.cols);
     }
     for (int row = 0; row < m.rows; ++row) {
       std::string text;
       for (int col = 0; col < m.cols; ++col) {
-        text += fmt::format("{}{:<{}}", col ? " " : "",
-                            cells[std::size_t(row) * m.cols + col], width);
+        text +=
+            fmt::format("{}{:<{}}", col ? " " : "", cells[std::size_t(row) * m.cols + col], width);
       }
       while (!text.empty() && text.back() == ' ') {
         text.pop_back();
@@ -242,8 +231,8 @@ struct GridText {
   std::string gridRows;                    //   rows readInput sees
   std::string blocksAcross;                // block tiles across
   std::string tileInside, rowPitch;        // tile_store_rows16
-  std::string rowsEven, rowsVectors; // rows start on a pair / a vector
-  std::string lineRows;              // launch
+  std::string rowsEven, rowsVectors;       // rows start on a pair / a vector
+  std::string lineRows;                    // launch
 };
 
 GridText gridText(const StencilSpec &spec) {
@@ -288,18 +277,15 @@ GridText gridText(const StencilSpec &spec) {
   return t;
 }
 
-void writeElementHelpers(CodeWriter &w, const Plan &plan,
-                         const GridText &grid) {
+void writeElementHelpers(CodeWriter &w, const Plan &plan, const GridText &grid) {
   const Precision p = plan.spec.precision;
   std::string toElement, storeBoth;
   switch (p) {
   case Precision::FP16:
   case Precision::BF16:
-    toElement = p == Precision::FP16 ? "__float2half_rn(value)"
-                                     : "__float2bfloat16_rn(value)";
+    toElement = p == Precision::FP16 ? "__float2half_rn(value)" : "__float2bfloat16_rn(value)";
     // packPair: the m16n8k16 section's rounding of two accumulators.
-    storeBoth =
-        "*reinterpret_cast<std::uint32_t*>(dst) = packPair(first, second);";
+    storeBoth = "*reinterpret_cast<std::uint32_t*>(dst) = packPair(first, second);";
     break;
   case Precision::TF32:
     toElement = "value";
@@ -316,8 +302,7 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan,
     llvm_unreachable("fp32 has no tensor-core kernel");
   }
   w.fillWith(section("element_helpers"), fmt::arg("to_element", toElement),
-             fmt::arg("store_both", storeBoth),
-             fmt::arg("pair_doc", grid.pairDoc),
+             fmt::arg("store_both", storeBoth), fmt::arg("pair_doc", grid.pairDoc),
              fmt::arg("pair_point", grid.pairPoint));
   w.line();
   writeBoundaryRead(w, plan.spec, KernelTemplate);
@@ -338,34 +323,30 @@ std::vector<int> parameterOffsets(const TensorPlan &tp) {
 /// Where chunk c of a slice's parameter matrix starts in `params`, and the
 /// matrix's row pitch.
 std::string parameterAddress(const SliceGemm &g, int offset) {
-  return g.kind == SliceKind::Vertical
-             ? fmt::format("&params[{} + c * kMmaK]", offset)
-             : fmt::format("&params[{} + c * kMmaK * kMmaN]", offset);
+  return g.kind == SliceKind::Vertical ? fmt::format("&params[{} + c * kMmaK]", offset)
+                                       : fmt::format("&params[{} + c * kMmaK * kMmaN]", offset);
 }
 std::string parameterPitch(const TensorPlan &tp, const SliceGemm &g) {
   return g.kind == SliceKind::Vertical ? std::to_string(g.chunkCount * tp.mma.k)
                                        : std::string("kMmaN");
 }
 
-void writeParameterFragments(CodeWriter &w, const TensorPlan &tp,
-                             const std::vector<int> &offsets) {
+void writeParameterFragments(CodeWriter &w, const TensorPlan &tp, const std::vector<int> &offsets) {
   w.line("// The parameter fragments, reused by every tile of the block.");
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     const SliceGemm &g = tp.gemms[i];
     const bool vertical = g.kind == SliceKind::Vertical;
     w.fillWith(section("param_fragments"),
                fmt::arg("fragment", vertical ? "FragmentA" : "FragmentB"),
-               fmt::arg("loader", vertical ? "loadA" : "loadB"),
-               fmt::arg("index", i), fmt::arg("label", g.label),
-               fmt::arg("chunks", g.chunkCount),
+               fmt::arg("loader", vertical ? "loadA" : "loadB"), fmt::arg("index", i),
+               fmt::arg("label", g.label), fmt::arg("chunks", g.chunkCount),
                fmt::arg("address", parameterAddress(g, offsets[i])),
                fmt::arg("ld", parameterPitch(tp, g)));
   }
   w.line();
 }
 
-void writeSliceGemms(CodeWriter &w, const TensorPlan &tp,
-                     const std::vector<int> &offsets) {
+void writeSliceGemms(CodeWriter &w, const TensorPlan &tp, const std::vector<int> &offsets) {
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     const SliceGemm &g = tp.gemms[i];
     const bool vertical = g.kind == SliceKind::Vertical;
@@ -375,22 +356,19 @@ void writeSliceGemms(CodeWriter &w, const TensorPlan &tp,
       param = fmt::format("param{}[c]", i);
     } else {
       param = "param";
-      paramLoad = fmt::format(
-          "const {} param = {}({}, {}, lane);",
-          vertical ? "FragmentA" : "FragmentB", vertical ? "loadA" : "loadB",
-          parameterAddress(g, offsets[i]), parameterPitch(tp, g));
+      paramLoad = fmt::format("const {} param = {}({}, {}, lane);",
+                              vertical ? "FragmentA" : "FragmentB", vertical ? "loadA" : "loadB",
+                              parameterAddress(g, offsets[i]), parameterPitch(tp, g));
     }
     if (vertical) {
-      w.fillWith(section("gemm_vertical"), fmt::arg("index", i),
-                 fmt::arg("label", g.label), fmt::arg("kdim", K),
-                 fmt::arg("chunks", g.chunkCount),
+      w.fillWith(section("gemm_vertical"), fmt::arg("index", i), fmt::arg("label", g.label),
+                 fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
                  fmt::arg("param_load", paramLoad), fmt::arg("param", param));
     } else {
-      w.fillWith(
-          section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
-          fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
-          fmt::arg("row", tp.haloRows + g.dy), fmt::arg("first_col", g.firstK),
-          fmt::arg("param_load", paramLoad), fmt::arg("param", param));
+      w.fillWith(section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
+                 fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
+                 fmt::arg("row", tp.haloRows + g.dy), fmt::arg("first_col", g.firstK),
+                 fmt::arg("param_load", paramLoad), fmt::arg("param", param));
     }
   }
 }
@@ -409,43 +387,34 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.line("// ===== stencil {} =====", spec.name);
   w.line("namespace {} {{", ns);
   w.line();
-  w.fillWith(section("constants"), fmt::arg("element", element),
-             fmt::arg("accumulator", elementTypeName(tp.mma.accumulator)),
-             fmt::arg("radius", spec.radius), fmt::arg("tile_m", tp.tileM),
-             fmt::arg("tile_n", tp.tileN), fmt::arg("n_blocks", tp.nBlocks),
-             fmt::arg("mma_n", tp.mma.n), fmt::arg("mma_k", tp.mma.k),
-             fmt::arg("tile_rows", tp.tileRowsPerBlock),
-             fmt::arg("tile_cols", tp.tileColsPerBlock),
-             fmt::arg("warps", tp.warps), fmt::arg("halo_cols", tp.haloCols),
-             fmt::arg("window_rows", tp.windowRows),
-             fmt::arg("pitch", tp.windowPitch),
-             fmt::arg("loaded_rows", tp.loadedRows),
-             fmt::arg("loaded_col_begin", tp.loadedColBegin),
-             fmt::arg("loaded_col_end", tp.loadedColEnd),
-             fmt::arg("vector_width", tp.vectorWidth),
-             fmt::arg("param_elements", paramElements),
-             fmt::arg("ring", fixed ? spec.radius : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
+  w.fillWith(
+      section("constants"), fmt::arg("element", element),
+      fmt::arg("accumulator", elementTypeName(tp.mma.accumulator)), fmt::arg("radius", spec.radius),
+      fmt::arg("tile_m", tp.tileM), fmt::arg("tile_n", tp.tileN), fmt::arg("n_blocks", tp.nBlocks),
+      fmt::arg("mma_n", tp.mma.n), fmt::arg("mma_k", tp.mma.k),
+      fmt::arg("tile_rows", tp.tileRowsPerBlock), fmt::arg("tile_cols", tp.tileColsPerBlock),
+      fmt::arg("warps", tp.warps), fmt::arg("halo_cols", tp.haloCols),
+      fmt::arg("window_rows", tp.windowRows), fmt::arg("pitch", tp.windowPitch),
+      fmt::arg("loaded_rows", tp.loadedRows), fmt::arg("loaded_col_begin", tp.loadedColBegin),
+      fmt::arg("loaded_col_end", tp.loadedColEnd), fmt::arg("vector_width", tp.vectorWidth),
+      fmt::arg("param_elements", paramElements), fmt::arg("ring", fixed ? spec.radius : 0),
+      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
   w.line();
   writeMma(w, tp.mma);
   writeParameterTables(w, plan);
   const GridText grid = gridText(spec);
   writeElementHelpers(w, plan, grid);
 
-  w.fillWith(
-      section("window_io"),
-      fmt::arg("store_staged",
-               CodeWriter::filled(section(spec.precision == Precision::TF32
-                                              ? "store_staged_tf32"
-                                              : "store_staged_plain"))),
-      fmt::arg("window_doc", grid.windowDoc),
-      fmt::arg("window_y", grid.windowY), fmt::arg("window_x", grid.windowX),
-      fmt::arg("grid_rows", grid.gridRows),
-      fmt::arg("rows_vectors", grid.rowsVectors));
+  w.fillWith(section("window_io"),
+             fmt::arg("store_staged", CodeWriter::filled(section(spec.precision == Precision::TF32
+                                                                     ? "store_staged_tf32"
+                                                                     : "store_staged_plain"))),
+             fmt::arg("window_doc", grid.windowDoc), fmt::arg("window_y", grid.windowY),
+             fmt::arg("window_x", grid.windowX), fmt::arg("grid_rows", grid.gridRows),
+             fmt::arg("rows_vectors", grid.rowsVectors));
   w.line();
   w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("blocks_across", grid.blocksAcross),
-             fmt::arg("rows_even", grid.rowsEven));
+             fmt::arg("blocks_across", grid.blocksAcross), fmt::arg("rows_even", grid.rowsEven));
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
@@ -461,10 +430,8 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
     w.fillWith(section("tile_store_m8n8"));
   } else if (elementBytes(plan.spec.precision) == 2 && tp.nBlocks % 2 == 0) {
     // Whole rows of 16-byte vectors, else (edge tiles) pair by pair.
-    w.fillWith(section("tile_store_rows16"),
-               fmt::arg("tile_inside", grid.tileInside),
-               fmt::arg("row_pitch", grid.rowPitch),
-               fmt::arg("rows_vectors", grid.rowsVectors));
+    w.fillWith(section("tile_store_rows16"), fmt::arg("tile_inside", grid.tileInside),
+               fmt::arg("row_pitch", grid.rowPitch), fmt::arg("rows_vectors", grid.rowsVectors));
     w.indent();
     w.fillWith(section("tile_store_m16n8"));
     w.closeScope();
@@ -479,10 +446,9 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
 
   // The C entry points are shared with the simt backend (HostApi.cpp).
   writeHostApi(w, plan, ns,
-               CodeWriter::filled(
-                   section("launch"), fmt::arg("kernel", kernelName(plan)),
-                   fmt::arg("line_rows", grid.lineRows),
-                   fmt::arg("blocks_across", grid.blocksAcross)));
+               CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
+                                  fmt::arg("line_rows", grid.lineRows),
+                                  fmt::arg("blocks_across", grid.blocksAcross)));
   w.line();
 }
 
@@ -520,10 +486,8 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
   const bool anyTensor = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
     return plan.backend == BackendKind::Tensor;
   });
-  w.fillWith(anyTensor ? section("file_includes")
-                       : templateSection("simt.cu.tpl", "file_includes"),
-             fmt::arg("header", options.headerInclude),
-             fmt::arg("extra_includes", extraIncludes));
+  w.fillWith(anyTensor ? section("file_includes") : templateSection("simt.cu.tpl", "file_includes"),
+             fmt::arg("header", options.headerInclude), fmt::arg("extra_includes", extraIncludes));
   w.line();
   for (const Plan &plan : plans) {
     if (plan.backend == BackendKind::Simt) {

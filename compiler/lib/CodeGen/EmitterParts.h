@@ -23,8 +23,7 @@ std::string sizeArguments(int dims);
 /// Closes the stencil's namespace `ns` and writes NAME_step (argument checks,
 /// then `launch`, code that launches the kernel and returns its status) and
 /// NAME_run for the plan's dimension, from templates/host_api.cu.tpl.
-void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
-                  std::string_view launch);
+void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch);
 
 /// Everything of one simt-backend stencil: constants, helpers, kernel and
 /// entry points (SimtEmitter.cpp).
@@ -33,8 +32,7 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan);
 /// The boundary rule of `spec` as the `read_fixed`, `read_constant` or
 /// `read_periodic` section of `kernelTemplate`; every backend's template has
 /// the three, filled with the same holes.
-void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec,
-                       std::string_view kernelTemplate);
+void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate);
 
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);

@@ -37,18 +37,15 @@ std::string sizeArguments(int dims) { return joined(dims, "{n}", ", "); }
 
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
-void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
-                  std::string_view launch) {
+void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {
   const StencilSpec &spec = plan.spec;
   const int dims = spec.dims;
   std::string ringCopy;
   if (spec.boundary == BoundaryKind::Fixed) {
-    ringCopy = CodeWriter::filled(
-        templateSection("host_api.cu.tpl", "ring_copy_fixed"));
+    ringCopy = CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_fixed"));
   }
   w.fillWith(templateSection("host_api.cu.tpl", "host_api"), fmt::arg("namespace", ns),
-             fmt::arg("name", spec.name),
-             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("name", spec.name), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("size_params", sizeParameters(dims)),
              fmt::arg("size_args", sizeArguments(dims)),
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
@@ -56,19 +53,18 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns,
              fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
 }
 
-void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec,
-                       std::string_view kernelTemplate) {
+void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate) {
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
     w.fillWith(templateSection(kernelTemplate, "read_fixed"));
     return;
   case BoundaryKind::Constant:
     // V is rounded to the element type, as a read of the grid would be.
-    w.fillWith(templateSection(kernelTemplate, "read_constant"),
-               fmt::arg("value_text", formatExact(spec.boundaryValue)),
-               fmt::arg("value_literal",
-                        numberLiteral(roundToStorage(spec.boundaryValue, spec.precision),
-                                      spec.precision != Precision::FP64)));
+    w.fillWith(
+        templateSection(kernelTemplate, "read_constant"),
+        fmt::arg("value_text", formatExact(spec.boundaryValue)),
+        fmt::arg("value_literal", numberLiteral(roundToStorage(spec.boundaryValue, spec.precision),
+                                                spec.precision != Precision::FP64)));
     return;
   case BoundaryKind::Periodic:
     w.fillWith(templateSection(kernelTemplate, "read_periodic"));

@@ -18,9 +18,7 @@ namespace {
 
 constexpr std::string_view KernelTemplate = "simt.cu.tpl";
 
-std::string_view section(std::string_view name) {
-  return templateSection(KernelTemplate, name);
-}
+std::string_view section(std::string_view name) { return templateSection(KernelTemplate, name); }
 
 std::string kernelName(const Plan &plan) { return plan.spec.name + "_simt_kernel"; }
 
@@ -47,10 +45,8 @@ void writeConstants(CodeWriter &w, const Plan &plan) {
              fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
              fmt::arg("threads", sp.threads), fmt::arg("vector_width", sp.vectorWidth),
              fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
-             fmt::arg("stages", sp.buffers),
-             fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-             fmt::arg("ring_y", fixed ? sp.radiusY : 0),
-             fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+             fmt::arg("stages", sp.buffers), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+             fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
              fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
   w.line();
 }
@@ -135,16 +131,15 @@ void writeSlices(CodeWriter &w, const SimtPlan &sp) {
 
 std::string launchCode(const Plan &plan) {
   const int dims = plan.spec.dims;
-  return CodeWriter::filled(
-      section("launch"),
-      fmt::arg("view", dims == 1   ? "1 x 1 x nx"
-                       : dims == 2 ? "ny x 1 x nx, the rows streamed"
-                                   : "nz x ny x nx, the planes streamed"),
-      fmt::arg("planes_z", dims == 1   ? "1"
-                           : dims == 2 ? "ny"
-                                       : "nz"),
-      fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
-      fmt::arg("kernel", kernelName(plan)));
+  return CodeWriter::filled(section("launch"),
+                            fmt::arg("view", dims == 1   ? "1 x 1 x nx"
+                                             : dims == 2 ? "ny x 1 x nx, the rows streamed"
+                                                         : "nz x ny x nx, the planes streamed"),
+                            fmt::arg("planes_z", dims == 1   ? "1"
+                                                 : dims == 2 ? "ny"
+                                                             : "nz"),
+                            fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
+                            fmt::arg("kernel", kernelName(plan)));
 }
 
 } // namespace

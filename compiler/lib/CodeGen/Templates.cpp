@@ -35,8 +35,8 @@ std::string_view templateSection(std::string_view file, std::string_view section
     }
     begin += marker.size();
     std::size_t end = tf.text.find(SectionMarker, begin);
-    std::string_view body = tf.text.substr(
-        begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+    std::string_view body =
+        tf.text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
     // Trailing blank lines separate sections in the file; they are not code.
     while (body.size() >= 2 && body.substr(body.size() - 2) == "\n\n") {
       body.remove_suffix(1);

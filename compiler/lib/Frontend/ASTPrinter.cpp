@@ -34,8 +34,7 @@ public:
 private:
   void line(unsigned depth, const std::string &text, llvm::SMLoc loc) {
     auto [lineNo, col] = positions.lineAndColumn(loc);
-    os << std::string(2 * depth, ' ') << text << " <" << lineNo << ":" << col
-       << ">\n";
+    os << std::string(2 * depth, ' ') << text << " <" << lineNo << ":" << col << ">\n";
   }
 
   void printStmt(const Stmt &stmt) {
@@ -43,9 +42,9 @@ private:
     case Stmt::Kind::Precision:
     case Stmt::Kind::Shape: {
       const auto &s = llvm::cast<WordStmt>(stmt);
-      line(1, fmt::format("{} {}",
-                          stmt.getKind() == Stmt::Kind::Precision ? "Precision" : "Shape",
-                          s.getWord().name),
+      line(1,
+           fmt::format("{} {}", stmt.getKind() == Stmt::Kind::Precision ? "Precision" : "Shape",
+                       s.getWord().name),
            stmt.getLoc());
       return;
     }
@@ -101,19 +100,17 @@ private:
   void printExpr(const Expr &expr, unsigned depth) {
     switch (expr.getKind()) {
     case Expr::Kind::Number:
-      line(depth, fmt::format("Number {}",
-                              std::string_view(llvm::cast<NumberExpr>(expr).getText())),
+      line(depth,
+           fmt::format("Number {}", std::string_view(llvm::cast<NumberExpr>(expr).getText())),
            expr.getLoc());
       return;
     case Expr::Kind::Name:
-      line(depth, fmt::format("Name '{}'",
-                              std::string_view(llvm::cast<NameExpr>(expr).getName())),
+      line(depth, fmt::format("Name '{}'", std::string_view(llvm::cast<NameExpr>(expr).getName())),
            expr.getLoc());
       return;
     case Expr::Kind::Read: {
       const auto &read = llvm::cast<ReadExpr>(expr);
-      line(depth, fmt::format("Read '{}'", std::string_view(read.getArray())),
-           expr.getLoc());
+      line(depth, fmt::format("Read '{}'", std::string_view(read.getArray())), expr.getLoc());
       for (const ExprPtr &index : read.getIndices()) {
         printExpr(*index, depth + 1);
       }
@@ -159,8 +156,7 @@ private:
 
 } // namespace
 
-void printAST(const Module &module, const llvm::SourceMgr &sourceMgr,
-              llvm::raw_ostream &os) {
+void printAST(const Module &module, const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os) {
   ASTPrinter(sourceMgr, os).print(module);
 }
 

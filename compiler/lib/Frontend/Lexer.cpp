@@ -81,8 +81,7 @@ Token Lexer::make(TokenKind kind, const char *start) const {
 void Lexer::skipWhitespaceAndComments() {
   while (cur != end) {
     char c = *cur;
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-        c == '\v') {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
       ++cur;
     } else if (c == '/' && cur + 1 != end && cur[1] == '/') {
       while (cur != end && *cur != '\n') {
@@ -95,8 +94,7 @@ void Lexer::skipWhitespaceAndComments() {
         ++cur;
       }
       if (cur == end) {
-        diags.error(llvm::SMLoc::getFromPointer(start),
-                    "unterminated '/*' comment");
+        diags.error(llvm::SMLoc::getFromPointer(start), "unterminated '/*' comment");
         return;
       }
       cur += 2;
@@ -123,8 +121,7 @@ Token Lexer::lexInvalidCharacter() {
   // A multi-byte UTF-8 character is reported once, not once per byte.
   unsigned length = llvm::getNumBytesForUTF8(byte);
   const auto *first = reinterpret_cast<const llvm::UTF8 *>(cur);
-  if (cur + length <= end &&
-      llvm::isLegalUTF8Sequence(first, first + length)) {
+  if (cur + length <= end && llvm::isLegalUTF8Sequence(first, first + length)) {
     cur += length;
     diags.error(llvm::SMLoc::getFromPointer(start),
                 fmt::format("unexpected character '{}' (only ASCII is allowed "
@@ -134,8 +131,7 @@ Token Lexer::lexInvalidCharacter() {
   }
   ++cur;
   diags.error(llvm::SMLoc::getFromPointer(start),
-              fmt::format("invalid byte 0x{:02X}: the file is not valid UTF-8",
-                          byte));
+              fmt::format("invalid byte 0x{:02X}: the file is not valid UTF-8", byte));
   return make(TokenKind::Invalid, start);
 }
 
@@ -162,8 +158,7 @@ Token Lexer::lexNumber() {
       ++cur;
     }
     if (cur == end || !isDigit(*cur)) {
-      diags.error(llvm::SMLoc::getFromPointer(exponent),
-                  "exponent has no digits");
+      diags.error(llvm::SMLoc::getFromPointer(exponent), "exponent has no digits");
     } else {
       while (cur != end && isDigit(*cur)) {
         ++cur;
@@ -176,9 +171,9 @@ Token Lexer::lexNumber() {
     while (cur != end && (isIdentBody(*cur) || *cur == '.')) {
       ++cur;
     }
-    diags.error(llvm::SMLoc::getFromPointer(suffix),
-                fmt::format("invalid suffix '{}' on number",
-                            std::string_view(suffix, cur - suffix)));
+    diags.error(
+        llvm::SMLoc::getFromPointer(suffix),
+        fmt::format("invalid suffix '{}' on number", std::string_view(suffix, cur - suffix)));
   }
   return Token{TokenKind::Number, llvm::StringRef(start, tokenEnd - start)};
 }

@@ -53,15 +53,13 @@ bool Parser::expect(TokenKind kind, llvm::StringRef what) {
   if (consumeIf(kind)) {
     return true;
   }
-  errorAtToken(fmt::format("expected {}, found {}", std::string_view(what),
-                           describe(tok)));
+  errorAtToken(fmt::format("expected {}, found {}", std::string_view(what), describe(tok)));
   return false;
 }
 
 std::optional<Identifier> Parser::expectIdentifier(llvm::StringRef what) {
   if (!tok.is(TokenKind::Identifier)) {
-    errorAtToken(fmt::format("expected {}, found {}", std::string_view(what),
-                             describe(tok)));
+    errorAtToken(fmt::format("expected {}, found {}", std::string_view(what), describe(tok)));
     return std::nullopt;
   }
   Identifier id{tok.text.str(), tok.range()};
@@ -175,9 +173,9 @@ StmtPtr Parser::parseStatement() {
     return parseUpdate();
   default:
     errorAtToken(fmt::format("expected a statement (precision, boundary, let, "
-                            "shape, radius, dims, weights or 'out[...] = ...'), "
-                            "found {}",
-                            describe(tok)));
+                             "shape, radius, dims, weights or 'out[...] = ...'), "
+                             "found {}",
+                             describe(tok)));
     return nullptr;
   }
 }
@@ -187,11 +185,11 @@ StmtPtr Parser::parseWordStatement(Stmt::Kind kind) {
   llvm::SMLoc start = tok.loc();
   std::string keywordText = tok.text.str();
   advance();
-  auto word = expectIdentifier(
-      fmt::format("a {} after '{}'",
-                  kind == Stmt::Kind::Precision ? "precision (fp16, bf16, tf32, fp32 or fp64)"
-                                                : "shape (star or box)",
-                  keywordText));
+  auto word = expectIdentifier(fmt::format("a {} after '{}'",
+                                           kind == Stmt::Kind::Precision
+                                               ? "precision (fp16, bf16, tf32, fp32 or fp64)"
+                                               : "shape (star or box)",
+                                           keywordText));
   if (!word || !expect(TokenKind::Semicolon, "';'")) {
     return nullptr;
   }
@@ -202,8 +200,7 @@ StmtPtr Parser::parseWordStatement(Stmt::Kind kind) {
 StmtPtr Parser::parseBoundary() {
   llvm::SMLoc start = tok.loc();
   advance();
-  auto word = expectIdentifier(
-      "a boundary kind (fixed, constant V or periodic) after 'boundary'");
+  auto word = expectIdentifier("a boundary kind (fixed, constant V or periodic) after 'boundary'");
   if (!word) {
     return nullptr;
   }
@@ -217,8 +214,7 @@ StmtPtr Parser::parseBoundary() {
   if (!expect(TokenKind::Semicolon, "';'")) {
     return nullptr;
   }
-  return std::make_unique<BoundaryStmt>(std::move(*word), std::move(value),
-                                        rangeFrom(start));
+  return std::make_unique<BoundaryStmt>(std::move(*word), std::move(value), rangeFrom(start));
 }
 
 /// let ::= 'let' IDENT '=' expr ';'
@@ -233,8 +229,7 @@ StmtPtr Parser::parseLet() {
   if (!value || !expect(TokenKind::Semicolon, "';'")) {
     return nullptr;
   }
-  return std::make_unique<LetStmt>(std::move(*name), std::move(value),
-                                   rangeFrom(start));
+  return std::make_unique<LetStmt>(std::move(*name), std::move(value), rangeFrom(start));
 }
 
 /// integer-stmt ::= ('radius' | 'dims') expr ';'
@@ -254,8 +249,7 @@ StmtPtr Parser::parseUpdate() {
   Identifier target{tok.text.str(), tok.range()};
   advance();
   if (!expect(TokenKind::LBracket,
-              fmt::format("'[' after '{}' (an update is 'out[i, j] = ...;')",
-                          target.name))) {
+              fmt::format("'[' after '{}' (an update is 'out[i, j] = ...;')", target.name))) {
     return nullptr;
   }
   std::vector<Identifier> indices;
@@ -274,8 +268,8 @@ StmtPtr Parser::parseUpdate() {
   if (!value || !expect(TokenKind::Semicolon, "';'")) {
     return nullptr;
   }
-  return std::make_unique<UpdateStmt>(std::move(target), std::move(indices),
-                                      std::move(value), rangeFrom(start));
+  return std::make_unique<UpdateStmt>(std::move(target), std::move(indices), std::move(value),
+                                      rangeFrom(start));
 }
 
 /// weights ::= 'weights' list ';'
@@ -283,8 +277,7 @@ StmtPtr Parser::parseWeights() {
   llvm::SMLoc start = tok.loc();
   advance();
   if (!tok.is(TokenKind::LBracket)) {
-    errorAtToken(fmt::format("expected '[' to open the weights table, found {}",
-                             describe(tok)));
+    errorAtToken(fmt::format("expected '[' to open the weights table, found {}", describe(tok)));
     return nullptr;
   }
   auto table = parseList();
@@ -341,8 +334,7 @@ ExprPtr Parser::parseExpr() {
     if (!rhs) {
       return nullptr;
     }
-    lhs = std::make_unique<BinaryExpr>(op, opLoc, std::move(lhs), std::move(rhs),
-                                       rangeFrom(start));
+    lhs = std::make_unique<BinaryExpr>(op, opLoc, std::move(lhs), std::move(rhs), rangeFrom(start));
   }
   return lhs;
 }
@@ -359,8 +351,7 @@ ExprPtr Parser::parseTerm() {
     if (!rhs) {
       return nullptr;
     }
-    lhs = std::make_unique<BinaryExpr>(op, opLoc, std::move(lhs), std::move(rhs),
-                                       rangeFrom(start));
+    lhs = std::make_unique<BinaryExpr>(op, opLoc, std::move(lhs), std::move(rhs), rangeFrom(start));
   }
   return lhs;
 }
@@ -411,8 +402,7 @@ ExprPtr Parser::parsePrimary() {
     if (!expect(TokenKind::RBracket, "',' or ']' after an index")) {
       return nullptr;
     }
-    return std::make_unique<ReadExpr>(name, nameRange, std::move(indices),
-                                      rangeFrom(start));
+    return std::make_unique<ReadExpr>(name, nameRange, std::move(indices), rangeFrom(start));
   }
   if (tok.is(TokenKind::LParen)) {
     advance();

@@ -92,8 +92,7 @@ std::string_view statementKeyword(Stmt::Kind kind) {
 
 class StencilChecker {
 public:
-  StencilChecker(const StencilDecl &decl, DiagnosticEngine &diags)
-      : decl(decl), diags(diags) {}
+  StencilChecker(const StencilDecl &decl, DiagnosticEngine &diags) : decl(decl), diags(diags) {}
 
   /// `line` is the line of the stencil's name.
   std::optional<StencilSpec> check(llvm::StringRef fileName, unsigned line);
@@ -108,8 +107,7 @@ private:
   void checkInteger(const IntegerStmt &stmt);
   void checkUpdate(const UpdateStmt &stmt);
   void checkWeights(const WeightsStmt &stmt);
-  bool checkTableList(const TableList &list, int level, int depth, size_t width,
-                      Offset &position);
+  bool checkTableList(const TableList &list, int level, int depth, size_t width, Offset &position);
   void checkDeclarations();
   void finishCoefficients();
 
@@ -221,17 +219,14 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
                             quotedNumber(expr.getText()), digits, MaxSignificantDigits));
     return std::nullopt;
   }
-  auto status = v.constant.convertFromString(expr.getText(),
-                                             APFloat::rmNearestTiesToEven);
+  auto status = v.constant.convertFromString(expr.getText(), APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
-    diags.error(expr.getLoc(),
-                fmt::format("invalid number {}", quotedNumber(expr.getText())));
+    diags.error(expr.getLoc(), fmt::format("invalid number {}", quotedNumber(expr.getText())));
     return std::nullopt;
   }
   if (!v.constant.isFinite()) {
-    diags.error(expr.getLoc(),
-                fmt::format("number {} is too large", quotedNumber(expr.getText())));
+    diags.error(expr.getLoc(), fmt::format("number {} is too large", quotedNumber(expr.getText())));
     return std::nullopt;
   }
   return v;
@@ -247,10 +242,9 @@ std::optional<LinearValue> StencilChecker::evalName(const NameExpr &expr) {
   }
   for (const Identifier &index : indexNames) {
     if (index.name == name) {
-      diags.error(expr.getLoc(),
-                  fmt::format("index '{}' cannot be used as a value; indices "
-                              "appear only inside 'in[...]'",
-                              std::string_view(name)));
+      diags.error(expr.getLoc(), fmt::format("index '{}' cannot be used as a value; indices "
+                                             "appear only inside 'in[...]'",
+                                             std::string_view(name)));
       return std::nullopt;
     }
   }
@@ -263,8 +257,7 @@ std::optional<LinearValue> StencilChecker::evalName(const NameExpr &expr) {
   return std::nullopt;
 }
 
-std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr,
-                                                        unsigned depth) {
+std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsigned depth) {
   // Only operators nest: a leaf just past the limit (the right side of the
   // deepest operator) must not report the same problem a second time.
   if (depth > Parser::MaxNesting &&
@@ -296,8 +289,7 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr,
         return form;
       }
     }
-    diags.error(expr.getLoc(),
-                fmt::format("offset must be a constant integer, found '{}'", name));
+    diags.error(expr.getLoc(), fmt::format("offset must be a constant integer, found '{}'", name));
     std::string list;
     for (const Identifier &index : indexNames) {
       list += (list.empty() ? "" : ", ") + index.name;
@@ -309,8 +301,7 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr,
     return std::nullopt;
   }
   case Expr::Kind::Read:
-    diags.error(expr.getLoc(),
-                "offset must be a constant integer, found a read of a grid");
+    diags.error(expr.getLoc(), "offset must be a constant integer, found a read of a grid");
     return std::nullopt;
   case Expr::Kind::Unary: {
     const auto &unary = llvm::cast<UnaryExpr>(expr);
@@ -391,30 +382,25 @@ std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned positio
   std::erase_if(form->names, [](const auto &entry) { return entry.second.isZero(); });
   auto it = form->names.find(expected);
   bool exactlyExpected = form->names.size() == 1 && it != form->names.end() &&
-                         it->second.compare(APFloat::getOne(quad())) ==
-                             APFloat::cmpEqual;
+                         it->second.compare(APFloat::getOne(quad())) == APFloat::cmpEqual;
   if (!exactlyExpected) {
     if (form->names.size() == 1 && it == form->names.end() &&
-        form->names.begin()->second.compare(APFloat::getOne(quad())) ==
-            APFloat::cmpEqual) {
+        form->names.begin()->second.compare(APFloat::getOne(quad())) == APFloat::cmpEqual) {
       std::string order;
       for (const Identifier &index : indexNames) {
         order += (order.empty() ? "" : ", ") + index.name;
       }
-      diags.error(expr.getLoc(),
-                  fmt::format("indices of 'in' must be in the order of out[{}]: "
-                              "found '{}' where '{}' belongs",
-                              order, form->names.begin()->first, expected));
+      diags.error(expr.getLoc(), fmt::format("indices of 'in' must be in the order of out[{}]: "
+                                             "found '{}' where '{}' belongs",
+                                             order, form->names.begin()->first, expected));
     } else if (form->names.empty()) {
-      diags.error(expr.getLoc(),
-                  fmt::format("index {} of 'in' must be '{}' plus or minus a "
-                              "constant integer, found a constant",
-                              position + 1, expected));
+      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+                                             "constant integer, found a constant",
+                                             position + 1, expected));
     } else {
-      diags.error(expr.getLoc(),
-                  fmt::format("index {} of 'in' must be '{}' plus or minus a "
-                              "constant integer",
-                              position + 1, expected));
+      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+                                             "constant integer",
+                                             position + 1, expected));
     }
     return std::nullopt;
   }
@@ -431,10 +417,9 @@ std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned positio
   }
   double offset = toDouble(form->constant);
   if (std::abs(offset) > MaxRadius) {
-    diags.error(constantLoc,
-                fmt::format("offset {} is larger than the largest supported "
-                            "radius, {}",
-                            valueText(form->constant), MaxRadius));
+    diags.error(constantLoc, fmt::format("offset {} is larger than the largest supported "
+                                         "radius, {}",
+                                         valueText(form->constant), MaxRadius));
     return std::nullopt;
   }
   return static_cast<int>(offset);
@@ -453,18 +438,16 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
       diags.error(expr.getLoc(), "'out' cannot be read; the right-hand side "
                                  "reads only 'in'");
     } else {
-      diags.error(expr.getLoc(),
-                  fmt::format("unknown grid '{}'; a stencil reads only 'in'",
-                              std::string_view(array)));
+      diags.error(expr.getLoc(), fmt::format("unknown grid '{}'; a stencil reads only 'in'",
+                                             std::string_view(array)));
     }
     return std::nullopt;
   }
   const auto &indices = expr.getIndices();
   if (indices.size() != indexNames.size()) {
     diags.error(expr.getLoc(),
-                fmt::format("'in' is read with {} {} but 'out' has {}",
-                            indices.size(), indices.size() == 1 ? "index" : "indices",
-                            indexNames.size()));
+                fmt::format("'in' is read with {} {} but 'out' has {}", indices.size(),
+                            indices.size() == 1 ? "index" : "indices", indexNames.size()));
     return std::nullopt;
   }
   Offset offset;
@@ -563,12 +546,10 @@ bool StencilChecker::chargeScaling(std::size_t coefficients, SMLoc opLoc) {
   if (scalings <= Limit) {
     return true;
   }
-  diags.error(
-      opLoc,
-      fmt::format("folding the constants of this stencil takes more than "
-                  "{} coefficient multiplications ({} reads scaled here); "
-                  "multiply the constant factors together first",
-                  Limit, coefficients));
+  diags.error(opLoc, fmt::format("folding the constants of this stencil takes more than "
+                                 "{} coefficient multiplications ({} reads scaled here); "
+                                 "multiply the constant factors together first",
+                                 Limit, coefficients));
   return false;
 }
 
@@ -655,8 +636,7 @@ std::optional<long> StencilChecker::foldInteger(const Expr &expr, llvm::StringRe
   }
   if (!v->constant.isInteger() || std::abs(toDouble(v->constant)) > 1e9) {
     diags.error(expr.getLoc(), fmt::format("{} must be an integer, found '{}'",
-                                           std::string_view(what),
-                                           valueText(v->constant)));
+                                           std::string_view(what), valueText(v->constant)));
     return std::nullopt;
   }
   return static_cast<long>(toDouble(v->constant));
@@ -671,8 +651,8 @@ bool StencilChecker::checkOnce(const Stmt &stmt) {
   if (inserted) {
     return true;
   }
-  diags.error(stmt.getLoc(), fmt::format("duplicate '{}' statement",
-                                         statementKeyword(stmt.getKind())));
+  diags.error(stmt.getLoc(),
+              fmt::format("duplicate '{}' statement", statementKeyword(stmt.getKind())));
   diags.note(it->second, "the first one is here");
   return false;
 }
@@ -700,8 +680,7 @@ void StencilChecker::checkShape(const WordStmt &stmt) {
     return;
   }
   diags.error(stmt.getWord().range.Start,
-              fmt::format("unknown shape '{}'; expected star or box",
-                          stmt.getWord().name));
+              fmt::format("unknown shape '{}'; expected star or box", stmt.getWord().name));
 }
 
 void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
@@ -711,10 +690,9 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
   const Identifier &word = stmt.getWord();
   auto kind = parseBoundaryKind(word.name);
   if (!kind) {
-    diags.error(word.range.Start,
-                fmt::format("unknown boundary '{}'; expected fixed, constant V "
-                            "or periodic",
-                            word.name));
+    diags.error(word.range.Start, fmt::format("unknown boundary '{}'; expected fixed, constant V "
+                                              "or periodic",
+                                              word.name));
     return;
   }
   spec.boundary = *kind;
@@ -741,10 +719,9 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
 void StencilChecker::checkLet(const LetStmt &stmt) {
   const Identifier &name = stmt.getName();
   if (name.name == "in" || name.name == "out") {
-    diags.error(name.range.Start,
-                fmt::format("'{}' is reserved for the grids and cannot name a "
-                            "constant",
-                            name.name));
+    diags.error(name.range.Start, fmt::format("'{}' is reserved for the grids and cannot name a "
+                                              "constant",
+                                              name.name));
     return;
   }
   if (auto it = lets.find(name.name); it != lets.end()) {
@@ -770,8 +747,7 @@ void StencilChecker::checkInteger(const IntegerStmt &stmt) {
   if (isRadius) {
     if (*value < 1 || *value > MaxRadius) {
       diags.error(stmt.getValue().getLoc(),
-                  fmt::format("radius must be between 1 and {}, found {}",
-                              MaxRadius, *value));
+                  fmt::format("radius must be between 1 and {}, found {}", MaxRadius, *value));
       return;
     }
     declaredRadius = {*value, stmt.getLoc()};
@@ -803,8 +779,7 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
   bool ok = true;
   if (stmt.getTarget().name != "out") {
     diags.error(stmt.getTarget().range.Start,
-                fmt::format("the update must assign to 'out', found '{}'",
-                            stmt.getTarget().name));
+                fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
     ok = false;
   }
   const auto &indices = stmt.getIndices();
@@ -819,24 +794,21 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
     const Identifier &index = indices[a];
     for (size_t b = 0; b < a; ++b) {
       if (indices[b].name == index.name) {
-        diags.error(index.range.Start,
-                    fmt::format("index '{}' appears twice in 'out'; indices "
-                                "must be distinct",
-                                index.name));
+        diags.error(index.range.Start, fmt::format("index '{}' appears twice in 'out'; indices "
+                                                   "must be distinct",
+                                                   index.name));
         ok = false;
       }
     }
     if (index.name == "in" || index.name == "out") {
-      diags.error(index.range.Start,
-                  fmt::format("'{}' is reserved for the grids and cannot name "
-                              "an index",
-                              index.name));
+      diags.error(index.range.Start, fmt::format("'{}' is reserved for the grids and cannot name "
+                                                 "an index",
+                                                 index.name));
       ok = false;
     }
     if (auto it = lets.find(index.name); it != lets.end()) {
       diags.error(index.range.Start,
-                  fmt::format("index '{}' has the name of a 'let' constant",
-                              index.name));
+                  fmt::format("index '{}' has the name of a 'let' constant", index.name));
       diags.note(it->second.loc, "the constant is defined here");
       ok = false;
     }
@@ -862,13 +834,12 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
   bodyLoc = stmt.getLoc();
 }
 
-bool StencilChecker::checkTableList(const TableList &list, int level, int depth,
-                                    size_t width, Offset &position) {
+bool StencilChecker::checkTableList(const TableList &list, int level, int depth, size_t width,
+                                    Offset &position) {
   if (list.entries.size() != width) {
-    diags.error(list.range.Start,
-                fmt::format("this list has {} entries, but the table's lists "
-                            "have {}; every list must have the same length",
-                            list.entries.size(), width));
+    diags.error(list.range.Start, fmt::format("this list has {} entries, but the table's lists "
+                                              "have {}; every list must have the same length",
+                                              list.entries.size(), width));
     return false;
   }
   int radius = static_cast<int>(width / 2);
@@ -878,18 +849,16 @@ bool StencilChecker::checkTableList(const TableList &list, int level, int depth,
     position.d[level] = static_cast<int>(k) - radius;
     bool innermost = level == depth - 1;
     if (innermost && entry.list) {
-      diags.error(entry.range.Start,
-                  fmt::format("expected a coefficient here, found a nested list "
-                              "(the table is {} deep)",
-                              depth));
+      diags.error(entry.range.Start, fmt::format("expected a coefficient here, found a nested list "
+                                                 "(the table is {} deep)",
+                                                 depth));
       ok = false;
       continue;
     }
     if (!innermost && entry.value) {
-      diags.error(entry.range.Start,
-                  fmt::format("expected a nested list here, found a coefficient "
-                              "(the table is {} deep)",
-                              depth));
+      diags.error(entry.range.Start, fmt::format("expected a nested list here, found a coefficient "
+                                                 "(the table is {} deep)",
+                                                 depth));
       ok = false;
       continue;
     }
@@ -929,17 +898,15 @@ void StencilChecker::checkWeights(const WeightsStmt &stmt) {
   }
   size_t width = table.entries.size();
   if (width % 2 == 0) {
-    diags.error(table.range.Start,
-                fmt::format("a weights list needs an odd number of entries "
-                            "(2r+1), found {}",
-                            width));
+    diags.error(table.range.Start, fmt::format("a weights list needs an odd number of entries "
+                                               "(2r+1), found {}",
+                                               width));
     return;
   }
   if (width > 2 * MaxRadius + 1) {
-    diags.error(table.range.Start,
-                fmt::format("a weights list of {} entries means radius {}, "
-                            "larger than the largest supported radius, {}",
-                            width, width / 2, MaxRadius));
+    diags.error(table.range.Start, fmt::format("a weights list of {} entries means radius {}, "
+                                               "larger than the largest supported radius, {}",
+                                               width, width / 2, MaxRadius));
     return;
   }
   Offset position;
@@ -999,25 +966,23 @@ void StencilChecker::finishCoefficients() {
     }
     double value = toDouble(read.coefficient);
     if (!std::isfinite(value)) {
-      diags.error(read.loc, fmt::format("coefficient of {} is too large for fp64",
-                                        readText(offset)));
+      diags.error(read.loc,
+                  fmt::format("coefficient of {} is too large for fp64", readText(offset)));
       continue;
     }
     APFloat rounded = read.coefficient;
     bool losesInfo = false;
     rounded.convert(*operand, APFloat::rmNearestTiesToEven, &losesInfo);
     if (rounded.isInfinity()) {
-      std::string limit = maxFinite ? fmt::format(" (largest finite value {})", maxFinite)
-                                    : std::string();
-      diags.error(read.loc, fmt::format("coefficient {} of {} overflows {}{}",
-                                        formatExact(value), readText(offset),
-                                        precision, limit));
+      std::string limit =
+          maxFinite ? fmt::format(" (largest finite value {})", maxFinite) : std::string();
+      diags.error(read.loc, fmt::format("coefficient {} of {} overflows {}{}", formatExact(value),
+                                        readText(offset), precision, limit));
       continue;
     }
     if (rounded.isZero()) {
       diags.warning(read.loc, fmt::format("coefficient {} of {} rounds to zero in {}",
-                                          formatExact(value), readText(offset),
-                                          precision));
+                                          formatExact(value), readText(offset), precision));
     }
     spec.terms.push_back(Term{offset, value});
   }
@@ -1040,8 +1005,7 @@ void StencilChecker::checkDeclarations() {
   spec.radius = radius;
   spec.shape = offAxis ? Shape::Box : Shape::Star;
   if (spec.terms.empty()) {
-    diags.error(bodyLoc, fmt::format("stencil '{}' has no non-zero coefficient",
-                                     spec.name));
+    diags.error(bodyLoc, fmt::format("stencil '{}' has no non-zero coefficient", spec.name));
     return;
   }
   if (radius == 0) {
@@ -1052,24 +1016,22 @@ void StencilChecker::checkDeclarations() {
   }
   if (declaredDims && declaredDims->first != spec.dims) {
     diags.error(declaredDims->second,
-                fmt::format("declared dims {}, but the body is {}-dimensional",
-                            declaredDims->first, spec.dims));
+                fmt::format("declared dims {}, but the body is {}-dimensional", declaredDims->first,
+                            spec.dims));
     diags.note(bodyDims->second, "the body is here");
   }
   if (declaredRadius && declaredRadius->first != radius) {
     diags.error(declaredRadius->second,
                 fmt::format("declared radius {}, but the body's radius is {}",
                             declaredRadius->first, radius));
-    diags.note(locOf(farthest), fmt::format("the farthest read, {}, is here",
-                                            readText(farthest->offset)));
+    diags.note(locOf(farthest),
+               fmt::format("the farthest read, {}, is here", readText(farthest->offset)));
   }
   if (declaredShape && spec.dims > 1 && declaredShape->first != spec.shape) {
     if (offAxis) {
-      diags.error(declaredShape->second,
-                  "declared shape star, but the body is a box: it reads off "
-                  "the axes");
-      diags.note(locOf(offAxis), fmt::format("{} lies off the axes",
-                                             readText(offAxis->offset)));
+      diags.error(declaredShape->second, "declared shape star, but the body is a box: it reads off "
+                                         "the axes");
+      diags.note(locOf(offAxis), fmt::format("{} lies off the axes", readText(offAxis->offset)));
     } else {
       diags.error(declaredShape->second,
                   "declared shape box, but the body is a star: every point it "
@@ -1081,8 +1043,7 @@ void StencilChecker::checkDeclarations() {
   }
 }
 
-std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName,
-                                                 unsigned line) {
+std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsigned line) {
   unsigned errorsBefore = diags.errorCount();
   spec.name = decl.name.name;
   spec.sourceFile = fileName.str();

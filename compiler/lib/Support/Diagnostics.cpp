@@ -12,13 +12,11 @@
 
 namespace stencilc {
 
-DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr,
-                                   llvm::raw_ostream &os)
+DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os)
     : sourceMgr(sourceMgr), os(os) {}
 
 void DiagnosticEngine::report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                              const llvm::Twine &message,
-                              llvm::ArrayRef<llvm::SMRange> ranges) {
+                              const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges) {
   if (kind == llvm::SourceMgr::DK_Error) {
     ++errors;
     lastSuppressed = errors > errorLimit;
@@ -43,9 +41,7 @@ bool DiagnosticEngine::reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKi
   // Never look further than the window either side of the caret: the cost
   // of a diagnostic must not grow with the length of its line.
   const char *bufferEnd = buffer.getBufferEnd();
-  auto endsLine = [bufferEnd](const char *p) {
-    return p == bufferEnd || *p == '\n' || *p == '\r';
-  };
+  auto endsLine = [bufferEnd](const char *p) { return p == bufferEnd || *p == '\n' || *p == '\r'; };
   const char *caret = loc.getPointer();
   const char *lineStart = caret - (column - 1);
   const char *end = caret;
@@ -83,11 +79,10 @@ bool DiagnosticEngine::reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKi
   // column is the caret's place in the window.
   llvm::StringRef file = buffer.getBufferIdentifier();
   llvm::WithColor(os, llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true)
-      << (file == "-" ? llvm::StringRef("<stdin>") : file) << ':' << line << ':' << column
-      << ": ";
+      << (file == "-" ? llvm::StringRef("<stdin>") : file) << ':' << line << ':' << column << ": ";
   llvm::SMDiagnostic diagnostic(sourceMgr, loc, "", static_cast<int>(line),
-                                static_cast<int>(shift + (caret - start)), kind,
-                                message.str(), shown, columnRanges);
+                                static_cast<int>(shift + (caret - start)), kind, message.str(),
+                                shown, columnRanges);
   diagnostic.print(nullptr, os, /*ShowColors=*/true, /*ShowKindLabel=*/true,
                    /*ShowLocation=*/false);
   return true;
@@ -150,8 +145,8 @@ std::pair<unsigned, unsigned> SourcePositions::lineAndColumn(llvm::SMLoc loc) {
 
 void DiagnosticEngine::finish() {
   if (errors > errorLimit) {
-    os << "stencilc: note: " << (errors - errorLimit)
-       << " more errors were not shown (" << errors << " in all)\n";
+    os << "stencilc: note: " << (errors - errorLimit) << " more errors were not shown (" << errors
+       << " in all)\n";
   }
   os.flush();
 }

@@ -26,9 +26,7 @@ std::string_view keyword(Precision p) {
   llvm_unreachable("unknown precision");
 }
 
-std::string_view keyword(Shape s) {
-  return s == Shape::Star ? "star" : "box";
-}
+std::string_view keyword(Shape s) { return s == Shape::Star ? "star" : "box"; }
 
 std::string_view keyword(BoundaryKind b) {
   switch (b) {
@@ -43,8 +41,8 @@ std::string_view keyword(BoundaryKind b) {
 }
 
 std::optional<Precision> parsePrecision(std::string_view word) {
-  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32,
-                      Precision::FP32, Precision::FP64}) {
+  for (Precision p :
+       {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32, Precision::FP64}) {
     if (keyword(p) == word) {
       return p;
     }
@@ -53,8 +51,7 @@ std::optional<Precision> parsePrecision(std::string_view word) {
 }
 
 std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
-  for (BoundaryKind b :
-       {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+  for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
     if (keyword(b) == word) {
       return b;
     }
@@ -102,8 +99,7 @@ unsigned elementBytes(Precision p) {
 }
 
 int Offset::nonZeroAxes() const {
-  return static_cast<int>(std::count_if(d.begin(), d.end(),
-                                        [](int v) { return v != 0; }));
+  return static_cast<int>(std::count_if(d.begin(), d.end(), [](int v) { return v != 0; }));
 }
 
 int Offset::chebyshevNorm() const {
@@ -115,9 +111,8 @@ int Offset::chebyshevNorm() const {
 }
 
 double StencilSpec::coefficient(const Offset &offset) const {
-  auto it = std::lower_bound(
-      terms.begin(), terms.end(), offset,
-      [](const Term &t, const Offset &o) { return t.offset < o; });
+  auto it = std::lower_bound(terms.begin(), terms.end(), offset,
+                             [](const Term &t, const Offset &o) { return t.offset < o; });
   return it != terms.end() && it->offset == offset ? it->coefficient : 0.0;
 }
 
@@ -147,8 +142,8 @@ void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
   os << "\n";
   os << "  points    " << spec.points() << "\n";
   for (const Term &t : spec.terms) {
-    os << "  coefficient " << offsetText(t.offset, spec.dims) << " = "
-       << formatExact(t.coefficient) << "\n";
+    os << "  coefficient " << offsetText(t.offset, spec.dims) << " = " << formatExact(t.coefficient)
+       << "\n";
   }
 }
 

@@ -33,8 +33,7 @@ void printHelp(llvm::raw_ostream &os) {
 
 bool isCSource(llvm::StringRef path) {
   llvm::StringRef extension = llvm::sys::path::extension(path);
-  return extension == ".c" || extension == ".cc" || extension == ".cpp" ||
-         extension == ".cxx";
+  return extension == ".c" || extension == ".cc" || extension == ".cpp" || extension == ".cxx";
 }
 
 } // namespace

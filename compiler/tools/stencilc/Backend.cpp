@@ -20,8 +20,7 @@
 
 namespace stencilc {
 
-Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
-                            llvm::ArrayRef<llvm::SMLoc> locs,
+Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
                             const BackendOptions &options, DiagnosticEngine &diags) {
   std::vector<Plan> plans;
   PlannerOptions plannerOptions = options.planner;

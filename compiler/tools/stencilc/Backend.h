@@ -46,9 +46,7 @@ struct Artefacts {
 /// Plans and generates code for `specs` (locs[i] is where specs[i] was
 /// defined, for diagnostics). Reports problems through `diags`; the artefacts
 /// are meaningful only when no error was reported.
-Artefacts generateArtefacts(const std::vector<StencilSpec> &specs,
-                            llvm::ArrayRef<llvm::SMLoc> locs,
-                            const BackendOptions &options,
-                            DiagnosticEngine &diags);
+Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
+                            const BackendOptions &options, DiagnosticEngine &diags);
 
 } // namespace stencilc

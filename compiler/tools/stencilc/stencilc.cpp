@@ -42,25 +42,25 @@ constexpr int ExitUsage = 2;
 
 cl::OptionCategory category("stencilc options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.stencil>"),
-                               cl::cat(category));
-cl::opt<std::string> outputFile("o", cl::desc("Write the CUDA source to <file> "
-                                              "and the header beside it"),
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.stencil>"), cl::cat(category));
+cl::opt<std::string> outputFile("o",
+                                cl::desc("Write the CUDA source to <file> "
+                                         "and the header beside it"),
                                 cl::value_desc("file.cu"), cl::cat(category));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("Write the header to <file> instead "
                                          "of beside the -o output"),
                                 cl::value_desc("file.h"), cl::cat(category));
-cl::opt<Emit> emit(
-    "emit", cl::desc("Print one artefact to stdout"), cl::init(Emit::None),
-    cl::values(clEnumValN(Emit::Stencil, "stencil",
-                          "the .stencil text (for C/C++ input: its translation)"),
-               clEnumValN(Emit::AST, "ast", "the syntax tree, as parsed"),
-               clEnumValN(Emit::Spec, "spec", "the checked StencilSpec"),
-               clEnumValN(Emit::Plan, "plan", "the decomposition chosen by the planner"),
-               clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
-               clEnumValN(Emit::Header, "header", "the generated header")),
-    cl::cat(category));
+cl::opt<Emit>
+    emit("emit", cl::desc("Print one artefact to stdout"), cl::init(Emit::None),
+         cl::values(clEnumValN(Emit::Stencil, "stencil",
+                               "the .stencil text (for C/C++ input: its translation)"),
+                    clEnumValN(Emit::AST, "ast", "the syntax tree, as parsed"),
+                    clEnumValN(Emit::Spec, "spec", "the checked StencilSpec"),
+                    clEnumValN(Emit::Plan, "plan", "the decomposition chosen by the planner"),
+                    clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
+                    clEnumValN(Emit::Header, "header", "the generated header")),
+         cl::cat(category));
 cl::opt<std::string> arch("arch",
                           cl::desc("GPU architecture the kernels may use: "
                                    "sm_80, sm_86, sm_89 or sm_90"),
@@ -71,8 +71,7 @@ cl::opt<BackendRequest> backend(
                clEnumValN(BackendRequest::Tensor, "tensor", "tensor-core kernels"),
                clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
     cl::cat(category));
-cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
-                               cl::cat(category));
+cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
 /// The plans' free parameters --plan-option sets, with their ranges.
 struct Knob {
   llvm::StringRef name;
@@ -85,20 +84,13 @@ const Knob Knobs[] = {
      [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }},
     {"tile-cols", 1, 16, 1, true,
      [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }},
-    {"warps", 1, 16, 1, true,
-     [](BackendOptions &o) -> int & { return o.planner.warps; }},
-    {"n-blocks", 1, 4, 1, true,
-     [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
-    {"threads", 32, 1024, 32, false,
-     [](BackendOptions &o) -> int & { return o.simt.threads; }},
-    {"tile-x", 1, 4096, 1, false,
-     [](BackendOptions &o) -> int & { return o.simt.tileX; }},
-    {"tile-y", 1, 256, 1, false,
-     [](BackendOptions &o) -> int & { return o.simt.tileY; }},
-    {"chunk-z", 1, 4096, 1, false,
-     [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
-    {"stages", 1, 8, 1, false,
-     [](BackendOptions &o) -> int & { return o.simt.stages; }},
+    {"warps", 1, 16, 1, true, [](BackendOptions &o) -> int & { return o.planner.warps; }},
+    {"n-blocks", 1, 4, 1, true, [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
+    {"threads", 32, 1024, 32, false, [](BackendOptions &o) -> int & { return o.simt.threads; }},
+    {"tile-x", 1, 4096, 1, false, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
+    {"tile-y", 1, 256, 1, false, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
+    {"chunk-z", 1, 4096, 1, false, [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
+    {"stages", 1, 8, 1, false, [](BackendOptions &o) -> int & { return o.simt.stages; }},
 };
 
 /// The knobs' names, those of one backend or (`lastJoin` before the last)
@@ -112,10 +104,7 @@ std::string knobNames(llvm::StringRef lastJoin, std::optional<bool> tensor) {
   }
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0                  ? ""
-             : i + 1 == names.size() ? lastJoin.str()
-                                     : ", ") +
-            names[i].str();
+    text += (i == 0 ? "" : i + 1 == names.size() ? lastJoin.str() : ", ") + names[i].str();
   }
   return text;
 }
@@ -125,8 +114,7 @@ const std::string PlanOptionHelp =
     " (tensor-core kernels); " + knobNames(", ", false) +
     " (CUDA-core kernels). Repeatable, or comma-separated";
 
-cl::list<std::string> planOptions("plan-option", cl::CommaSeparated,
-                                  cl::value_desc("name=value"),
+cl::list<std::string> planOptions("plan-option", cl::CommaSeparated, cl::value_desc("name=value"),
                                   cl::desc(PlanOptionHelp), cl::cat(category));
 
 /// The plan parameters of --plan-option, checked by main().
@@ -137,23 +125,20 @@ BackendOptions planKnobs;
 bool applyPlanOptions(BackendOptions &options) {
   for (const std::string &option : planOptions) {
     auto [name, valueText] = llvm::StringRef(option).split('=');
-    const Knob *knob =
-        std::find_if(std::begin(Knobs), std::end(Knobs),
-                     [&](const Knob &k) { return k.name == name; });
+    const Knob *knob = std::find_if(std::begin(Knobs), std::end(Knobs),
+                                    [&](const Knob &k) { return k.name == name; });
     if (knob == std::end(Knobs)) {
-      llvm::errs() << "stencilc: error: unknown --plan-option '" << name
-                   << "'; expected " << knobNames(" or ", std::nullopt) << "\n";
+      llvm::errs() << "stencilc: error: unknown --plan-option '" << name << "'; expected "
+                   << knobNames(" or ", std::nullopt) << "\n";
       return false;
     }
     int value = 0;
-    if (valueText.getAsInteger(10, value) || value < knob->min ||
-        value > knob->max || value % knob->multipleOf != 0) {
-      llvm::errs() << "stencilc: error: --plan-option " << name
-                   << " must be an integer from " << knob->min << " to "
-                   << knob->max
+    if (valueText.getAsInteger(10, value) || value < knob->min || value > knob->max ||
+        value % knob->multipleOf != 0) {
+      llvm::errs() << "stencilc: error: --plan-option " << name << " must be an integer from "
+                   << knob->min << " to " << knob->max
                    << (knob->multipleOf > 1
-                           ? " and a multiple of " +
-                                 std::to_string(knob->multipleOf)
+                           ? " and a multiple of " + std::to_string(knob->multipleOf)
                            : std::string())
                    << ", not '" << valueText << "'\n";
       return false;
@@ -185,19 +170,16 @@ void hideForeignOptions() {
 }
 
 void printVersion(llvm::raw_ostream &os) {
-  os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING
-     << ")\n";
+  os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
-bool writeAtomically(llvm::StringRef path, const std::string &contents,
-                     DiagnosticEngine &diags) {
+bool writeAtomically(llvm::StringRef path, const std::string &contents, DiagnosticEngine &diags) {
   llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     os << contents;
     return llvm::Error::success();
   });
   if (error) {
-    diags.fatalWithoutLocation("cannot write '" + path + "': " +
-                               llvm::toString(std::move(error)));
+    diags.fatalWithoutLocation("cannot write '" + path + "': " + llvm::toString(std::move(error)));
     return false;
   }
   return true;
@@ -206,16 +188,15 @@ bool writeAtomically(llvm::StringRef path, const std::string &contents,
 /// True for the C and C++ sources that stencilc-cfront translates.
 bool isCSource(llvm::StringRef path) {
   llvm::StringRef extension = llvm::sys::path::extension(path);
-  return extension == ".c" || extension == ".cc" || extension == ".cpp" ||
-         extension == ".cxx";
+  return extension == ".c" || extension == ".cc" || extension == ".cpp" || extension == ".cxx";
 }
 
 /// Runs stencilc-cfront, found beside this executable, on a C/C++ file and
 /// returns its .stencil translation as a buffer named "FILE (as .stencil)".
 /// Its diagnostics go straight to stderr; returns null after any error.
-std::unique_ptr<llvm::MemoryBuffer>
-translateCSource(const char *argv0, llvm::ArrayRef<std::string> compilerArgs,
-                 DiagnosticEngine &diags) {
+std::unique_ptr<llvm::MemoryBuffer> translateCSource(const char *argv0,
+                                                     llvm::ArrayRef<std::string> compilerArgs,
+                                                     DiagnosticEngine &diags) {
   static int addressInThisExecutable;
   std::string self = llvm::sys::fs::getMainExecutable(argv0, &addressInThisExecutable);
   llvm::SmallString<256> cfront(llvm::sys::path::parent_path(self));
@@ -236,18 +217,17 @@ translateCSource(const char *argv0, llvm::ArrayRef<std::string> compilerArgs,
   llvm::FileRemover removeTranslation(translation);
   std::vector<llvm::StringRef> args = {cfront, inputFile, "--"};
   args.insert(args.end(), compilerArgs.begin(), compilerArgs.end());
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(translation), std::nullopt};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(translation),
+                                                std::nullopt};
   std::string failure;
-  int status = llvm::sys::ExecuteAndWait(cfront, args, std::nullopt, redirects, 0, 0,
-                                         &failure);
+  int status = llvm::sys::ExecuteAndWait(cfront, args, std::nullopt, redirects, 0, 0, &failure);
   if (status == ExitInputError || status == ExitUsage) {
     return nullptr; // cfront has printed the diagnostics
   }
   if (status != ExitSuccess) { // it did not run, or it crashed
-    diags.fatalWithoutLocation("stencilc-cfront failed on '" + inputFile + "': " +
-                               (failure.empty() ? "exit status " + std::to_string(status)
-                                                : failure));
+    diags.fatalWithoutLocation(
+        "stencilc-cfront failed on '" + inputFile +
+        "': " + (failure.empty() ? "exit status " + std::to_string(status) : failure));
     return nullptr;
   }
   auto text = llvm::MemoryBuffer::getFile(translation, /*IsText=*/true);
@@ -256,8 +236,7 @@ translateCSource(const char *argv0, llvm::ArrayRef<std::string> compilerArgs,
                                "': " + text.getError().message());
     return nullptr;
   }
-  return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(),
-                                              inputFile + " (as .stencil)");
+  return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(), inputFile + " (as .stencil)");
 }
 
 /// Runs the stages on the loaded buffer; returns the exit status.
@@ -401,8 +380,7 @@ int main(int argc, char **argv) {
   } else {
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
     if (!buffer) {
-      diags.fatalWithoutLocation("cannot read '" + inputFile +
-                                 "': " + buffer.getError().message());
+      diags.fatalWithoutLocation("cannot read '" + inputFile + "': " + buffer.getError().message());
       return ExitInputError;
     }
     input = std::move(*buffer);
