@@ -31,7 +31,7 @@ constexpr int kWarps = {warps};
 constexpr int kThreads = kWarps * 32;
 constexpr int kTilesPerWarp = (kTilesPerBlock + kWarps - 1) / kWarps;
 constexpr int kHaloCols = {halo_cols};         // the radius rounded up to kVec
-constexpr int kWindowRows = {window_rows};     // shared-memory window, rows
+constexpr int kWindowRows = {window_rows};     // shared-memory window, rows{planes_doc}
 constexpr int kPitch = {pitch};                // window row pitch (16-byte multiple, padded against bank conflicts)
 constexpr int kLoadedRows = {loaded_rows};     // rows [0, kLoadedRows) hold input
 constexpr int kLoadedColBegin = {loaded_col_begin}; // columns [begin, end) hold input,
@@ -311,7 +311,7 @@ __device__ __forceinline__ Element readInput(const Element* __restrict__ in, lon
 /// 16-byte loads where the row allows, the boundary rule elsewhere, zeros
 /// outside the loaded part (only ever multiplied by 0). Every load of a thread
 /// is issued before any is used.
-__device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, int ny, int nx,
+__device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, {plane_params}int ny, int nx,
                                             long long blockRow, long long blockCol,
                                             uint4 (&staged)[kGroupsPerThread]) {{
   const bool vectorRows = {rows_vectors}reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
@@ -326,13 +326,13 @@ __device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, int 
     }}
     const long long y = {window_y};
     const long long x = {window_x};
-    if (vectorRows && y >= 0 && y < {grid_rows} && x >= 0 && x + kVec <= nx) {{
-      staged[i] = __ldg(reinterpret_cast<const uint4*>(in + y * nx + x));
+    if (vectorRows && {plane_inside}y >= 0 && y < {grid_rows} && x >= 0 && x + kVec <= nx) {{
+      staged[i] = __ldg(reinterpret_cast<const uint4*>(in + {grid_row} * nx + x));
     }} else {{
       alignas(16) Element values[kVec];
 #pragma unroll
       for (int e = 0; e < kVec; ++e) {{
-        values[e] = readInput(in, y, x + e, {grid_rows}, nx);
+        values[e] = readInput(in, {plane_at}y, x + e, {plane_size}{grid_rows}, nx);
       }}
       staged[i] = *reinterpret_cast<const uint4*>(values);
     }}
@@ -378,6 +378,89 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
   const int lane = threadIdx.x % 32;
   const bool pairs = {rows_even}reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
 
+//@ section kernel_head_3d
+/// One time step on tensor cores, streaming along z (2.5D blocking). A
+/// persistent block takes block columns: kBlockRows x kBlockCols outputs of
+/// the planes [z0, z0 + chunkZ). It walks them in order, keeping the windows
+/// of the kPlanes input planes z - kRadius .. z + kRadius as a ring of
+/// shared-memory slabs: each input plane is read once per block column, into
+/// registers while the plane before it is computed. The accumulators go
+/// straight from registers to global memory.
+__global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ outGrid, int nz, int ny, int nx, int chunkZ) {{
+  __shared__ __align__(128) Element window[kPlanes * kWindowRows * kPitch];
+  __shared__ __align__(16) Element params[kParamElements];
+
+  const int blocksAcross = (nx + kBlockCols - 1) / kBlockCols;
+  const long long columns = static_cast<long long>(blocksAcross) * ((ny + kBlockRows - 1) / kBlockRows);
+  const long long blockTiles = columns * ((nz + chunkZ - 1) / chunkZ);
+  uint4 staged[kGroupsPerThread];
+
+  // The parameter matrices, already rounded to the operand type: exact.
+  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
+    params[i] = Element(kParams[i]);
+  }}
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(outGrid) % (2 * sizeof(Element)) == 0;
+
+//@ section block_head_3d
+const long long blockRow = blockTile % columns / blocksAcross * kBlockRows;
+const long long blockCol = blockTile % blocksAcross * kBlockCols;
+const long long z0 = blockTile / columns * chunkZ;
+const long long zEnd = z0 + chunkZ < nz ? z0 + chunkZ : nz;
+// Input plane q lives in slab (q - z0 + kRadius) % kPlanes. First the planes
+// z0 - kRadius .. z0 + kRadius - 1, then z0 + kRadius on its way.
+for (int s = 0; s < 2 * kRadius; ++s) {{
+  fetchWindow(in, nz, z0 - kRadius + s, ny, nx, blockRow, blockCol, staged);
+  storeWindow(&window[s * kWindowRows * kPitch], staged);
+}}
+fetchWindow(in, nz, z0 + kRadius, ny, nx, blockRow, blockCol, staged);
+
+//@ section plane_head_3d
+const int step = static_cast<int>(z - z0);
+storeWindow(&window[(step + 2 * kRadius) % kPlanes * kWindowRows * kPitch], staged);
+__syncthreads();
+if (z + 1 < zEnd) {{
+  fetchWindow(in, nz, z + 1 + kRadius, ny, nx, blockRow, blockCol, staged);
+}}
+int slab[kPlanes]; // slab[dz + kRadius]: the first window row of input plane z + dz
+#pragma unroll
+for (int s = 0; s < kPlanes; ++s) {{
+  slab[s] = (step + s) % kPlanes * kWindowRows;
+}}
+Element* const out = outGrid + z * ny * nx; // output plane z
+const bool planeWritten = z >= kRing && z < nz - kRing;
+
+//@ section launch_3d
+// A persistent grid: as many blocks as fit on the GPU at once. The planes
+// are cut into chunks so that there are about that many block columns, each
+// block streaming one chunk.
+const long long columns = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
+                          ((ny + kBlockRows - 1) / kBlockRows);
+int device = 0;
+int multiprocessors = 0;
+int blocksPerMultiprocessor = 0;
+cudaError_t status = cudaGetDevice(&device);
+if (status == cudaSuccess) {{
+  status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+}}
+if (status == cudaSuccess) {{
+  status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, {kernel}, kThreads, 0);
+}}
+if (status != cudaSuccess) {{
+  return status;
+}}
+const long long resident = static_cast<long long>(multiprocessors) * (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
+long long chunks = (resident + columns - 1) / columns;
+chunks = chunks < nz ? chunks : nz;
+const int chunkZ = static_cast<int>((nz + chunks - 1) / chunks);
+const long long blockTiles = columns * ((nz + chunkZ - 1) / chunkZ);
+const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
+{kernel}<<<grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunkZ);
+return cudaGetLastError();
+
 //@ section block_head
 const long long blockRow = blockTile / blocksAcross * kBlockRows;
 const long long blockCol = blockTile % blocksAcross * kBlockCols;
@@ -420,7 +503,7 @@ FragmentC acc[kNBlocks];
 
 //@ section gemm_vertical
 {{ // gemm {index}, {label}: P_v (kTileM x {kdim}) * window rows [tileRow, +{kdim}), columns [tileCol + kHaloCols, +kTileN)
-  const Element* input = &window[tileRow * kPitch + tileCol + kHaloCols];
+  const Element* input = &window[({slab}tileRow) * kPitch + tileCol + kHaloCols];
 #pragma unroll
   for (int c = 0; c < {chunks}; ++c) {{
     {param_load}
@@ -433,7 +516,7 @@ FragmentC acc[kNBlocks];
 
 //@ section gemm_row
 {{ // gemm {index}, {label}: window rows [tileRow + {row}, +kTileM), columns [tileCol + j kMmaN + {first_col}, +{kdim}) * B ({kdim} x kMmaN) for MMA block j
-  const Element* input = &window[(tileRow + {row}) * kPitch + tileCol + {first_col}];
+  const Element* input = &window[({slab}tileRow + {row}) * kPitch + tileCol + {first_col}];
 #pragma unroll
   for (int c = 0; c < {chunks}; ++c) {{
     {param_load}

@@ -16,11 +16,14 @@
 #include "StencilFixtures.h"
 #include "stencilc/PlanEmulator.h"
 #include "stencilc/Planner.h"
+#include "stencilc/SimtEmulator.h"
 
 using namespace stencilc;
+using stencilc::testing::makeStencil;
 using stencilc::testing::makeStencil1D;
 using stencilc::testing::makeStencil2D;
 using stencilc::testing::randomGrid;
+using stencilc::testing::randomGridND;
 
 namespace {
 
@@ -117,6 +120,93 @@ TEST(EmulatorMatchesReference, Lines1D) {
       }
     }
   }
+}
+
+/// A 3D stencil streams plane by plane with a window slab per input plane:
+/// every shape, precision, boundary and both fp64 MMA shapes, at radii 1, 2
+/// and 4 (where the planes fit shared memory) on the smallest grid, grids thinner than a tile,
+/// odd sizes, and several blocks each way (a block of one tile forced).
+TEST(EmulatorMatchesReference, Volumes3D) {
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
+      if (p != Precision::FP64 && std::string(arch) == "sm_90") {
+        continue; // only fp64 plans differ by arch
+      }
+      for (Shape shape : {Shape::Star, Shape::Box}) {
+        for (int r : {1, 2, 4}) {
+          for (BoundaryKind boundary :
+               {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+            StencilSpec spec = makeStencil(3, shape, r, p, boundary, 500 + r);
+            if (tensorUnsupportedReason(spec)) {
+              ASSERT_GT(r, 2) << spec.name << ": radius 1 and 2 fit every precision";
+              continue; // too large for one block's shared memory
+            }
+            PlannerOptions options;
+            options.arch = arch;
+            for (int oneTile : {0, 1}) {
+              options.tileRowsPerBlock = options.tileColsPerBlock = oneTile;
+              Plan plan = planTensor(spec, options);
+              ASSERT_EQ(plan.tensor.planes, 2 * r + 1);
+              const int minimum = boundary == BoundaryKind::Fixed ? 2 * r + 1 : 1;
+              std::vector<std::array<int, 3>> sizes = {{minimum, minimum, minimum},
+                                                       {minimum + 2, 19, 21}};
+              if (r <= 2) {
+                sizes.push_back({5, 2 * plan.tensor.tileM + 3, plan.tensor.blockCols() + 5});
+              }
+              unsigned seed = 60;
+              for (std::array<int, 3> n : sizes) {
+                SCOPED_TRACE(::testing::Message()
+                             << spec.name << " " << arch << " " << keyword(boundary) << " one tile "
+                             << oneTile << " " << n[0] << "x" << n[1] << "x" << n[2]);
+                GridND in = randomGridND(3, n, p, seed++);
+                GridND emulated(3, n, Poison), reference(3, n, Poison);
+                emulateStep3D(plan, in, emulated);
+                referenceStepND(spec, in, reference);
+                int wrongWrites = 0;
+                for (long long z = 0; z < n[0]; ++z) {
+                  for (long long y = 0; y < n[1]; ++y) {
+                    for (long long x = 0; x < n[2]; ++x) {
+                      const bool written = emulated.at({z, y, x}) != Poison;
+                      wrongWrites += written != stepWritesPointND(spec, emulated, {z, y, x});
+                    }
+                  }
+                }
+                EXPECT_EQ(wrongWrites, 0);
+                EXPECT_LE(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(p));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The 3D slices: a box has one row slice per (dz, dy), a star the 2D star
+/// on the centre plane and one centre-only row slice per other plane, each
+/// reading its plane's slab of the window.
+TEST(Planner3D, SlicesPerPlane) {
+  Plan box = planTensor(makeStencil(3, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 3));
+  ASSERT_EQ(box.tensor.gemms.size(), 9u);
+  for (const SliceGemm &g : box.tensor.gemms) {
+    EXPECT_EQ(g.kind, SliceKind::Row);
+    EXPECT_EQ(box.tensor.sliceWindowRow(g),
+              (g.dz + 1) * box.tensor.windowRows + box.tensor.haloRows + g.dy);
+  }
+  Plan star = planTensor(makeStencil(3, Shape::Star, 2, Precision::FP64, BoundaryKind::Fixed, 3));
+  int centre = 0, other = 0;
+  for (const SliceGemm &g : star.tensor.gemms) {
+    if (g.dz == 0) {
+      ++centre;
+      continue;
+    }
+    ++other;
+    EXPECT_EQ(g.kind, SliceKind::Row);
+    EXPECT_EQ(g.dy, 0);
+  }
+  EXPECT_EQ(centre, 2); // the vertical and the horizontal GEMM
+  EXPECT_EQ(other, 4);
+  EXPECT_LE(star.tensor.sharedBytes(), PlannerOptions().sharedMemoryLimit);
 }
 
 /// fp64 planned for sm_90 runs on 16 x 8 tiles of the m16n8k4 MMA.

@@ -7,6 +7,7 @@
 #include "stencilc/Planner.h"
 
 using namespace stencilc;
+using stencilc::testing::makeStencil;
 using stencilc::testing::makeStencil2D;
 
 namespace {
@@ -139,10 +140,15 @@ TEST(Planner, RefusesWhatTensorCoresCannotDo) {
   EXPECT_TRUE(tensorUnsupportedReason(
       makeStencil2D(Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
 
-  StencilSpec threeD = makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 7);
-  threeD.dims = 3;
-  ASSERT_TRUE(tensorUnsupportedReason(threeD).has_value());
-  EXPECT_NE(tensorUnsupportedReason(threeD)->find("3D"), std::string::npos);
+  // 3D: the 2r + 1 window slabs and every plane's parameter matrices must
+  // fit one block's shared memory.
+  EXPECT_FALSE(tensorUnsupportedReason(
+      makeStencil(3, Shape::Box, 2, Precision::FP64, BoundaryKind::Fixed, 7)));
+  EXPECT_FALSE(tensorUnsupportedReason(
+      makeStencil(3, Shape::Star, 4, Precision::FP16, BoundaryKind::Fixed, 7)));
+  StencilSpec bigBox = makeStencil(3, Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 7);
+  ASSERT_TRUE(tensorUnsupportedReason(bigBox).has_value());
+  EXPECT_NE(tensorUnsupportedReason(bigBox)->find("shared memory"), std::string::npos);
 }
 
 /// Every plan the tensor path makes: each coefficient lands exactly once on

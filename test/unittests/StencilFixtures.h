@@ -1,6 +1,6 @@
 //===- StencilFixtures.h - Specs built in code for the analysis tests ------===//
 //
-// Star and box stencils of any radius with random convex coefficients (as
+// Star and box stencils of any dimension and radius with random convex coefficients (as
 // GENERATED_API.md's tolerances assume), and random grids of element-type
 // values, so the planner and emulator tests need no front end.
 //
@@ -15,6 +15,7 @@
 
 #include "stencilc/Plan.h"
 #include "stencilc/PlanEmulator.h"
+#include "stencilc/SimtEmulator.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc::testing {
@@ -67,14 +68,61 @@ inline StencilSpec makeStencil1D(int r, Precision precision, BoundaryKind bounda
   return makeRandomStencil(1, Shape::Star, r, precision, boundary, seed, boundaryValue);
 }
 
-/// A grid of values uniform in [0, 1), rounded to the element type.
-inline Grid2D randomGrid(int ny, int nx, Precision precision, unsigned seed) {
-  Grid2D grid(ny, nx);
+/// Values uniform in [0, 1), rounded to the element type.
+inline void fillRandom(std::vector<double> &values, Precision precision, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> value(0.0, 1.0);
-  for (double &v : grid.values) {
+  for (double &v : values) {
     v = roundToStorage(value(rng), precision);
   }
+}
+
+/// A 2D grid of random values of the element type.
+inline Grid2D randomGrid(int ny, int nx, Precision precision, unsigned seed) {
+  Grid2D grid(ny, nx);
+  fillRandom(grid.values, precision, seed);
+  return grid;
+}
+
+/// A star or box of `dims` dimensions and radius r, positive coefficients
+/// summing to 1 (a convex combination, as the tolerances assume).
+inline StencilSpec makeStencil(int dims, Shape shape, int r, Precision precision,
+                               BoundaryKind boundary, unsigned seed) {
+  StencilSpec spec;
+  spec.name = fmt::format("{}{}d_r{}_{}", keyword(shape), dims, r, keyword(precision));
+  spec.dims = dims;
+  spec.radius = r;
+  spec.shape = dims == 1 ? Shape::Star : shape;
+  spec.precision = precision;
+  spec.boundary = boundary;
+  spec.boundaryValue = 0.75;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> weight(0.1, 1.0);
+  const int lo0 = dims >= 1 ? -r : 0, lo1 = dims >= 2 ? -r : 0, lo2 = dims >= 3 ? -r : 0;
+  double total = 0.0;
+  for (int a = lo0; a <= -lo0; ++a) {
+    for (int b = lo1; b <= -lo1; ++b) {
+      for (int c = lo2; c <= -lo2; ++c) {
+        Offset o{{a, b, c}};
+        if (spec.shape == Shape::Star && o.nonZeroAxes() > 1) {
+          continue;
+        }
+        Term t{o, weight(rng)};
+        total += t.coefficient;
+        spec.terms.push_back(t);
+      }
+    }
+  }
+  for (Term &t : spec.terms) {
+    t.coefficient /= total;
+  }
+  return spec;
+}
+
+/// A grid of 1-3 dimensions of random values of the element type.
+inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, unsigned seed) {
+  GridND grid(dims, n);
+  fillRandom(grid.values, precision, seed);
   return grid;
 }
 

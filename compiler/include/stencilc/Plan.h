@@ -70,6 +70,9 @@ enum class SliceKind {
 /// One GEMM of every output tile: chunkCount MMAs along K.
 struct SliceGemm {
   SliceKind kind = SliceKind::Row;
+  /// The input plane a 3D slice reads (-r..r, its plane's window slab); 0 in
+  /// 1D and 2D.
+  int dz = 0;
   /// Row offset of a Row slice (-r..r); 0 for Vertical.
   int dy = 0;
   /// What the slice stands for, for comments: "vertical", "horizontal",
@@ -97,6 +100,14 @@ struct SliceGemm {
 /// and columns [loadedColBegin, loadedColEnd) are read that way; the rest of
 /// the window is only ever multiplied by zero parameters and is filled with
 /// zeros so that no NaN or Inf from stale memory can leak into a product.
+///
+/// A 3D stencil runs plane by plane along z (2.5D blocking): the window is
+/// `planes` = 2r + 1 slabs of windowRows rows, slab dz + r holding input
+/// plane z + dz laid out as above, and a slice GEMM of plane dz reads its
+/// slab. A box is every (dz, dy) row slice; a star is the 2D star on the
+/// centre slab plus the centre-only row slice of every other plane. The
+/// kernel keeps the slabs as a ring, so each input plane is read once per
+/// block while the block walks its chunk of planes.
 struct TensorPlan {
   MmaShape mma;
   /// Output tile: tileM (= mma.m) rows x tileN columns, the latter
@@ -114,6 +125,8 @@ struct TensorPlan {
   /// so that every tile's first output column is 16-byte aligned in the
   /// window as in the grid.
   int haloCols = 8;
+  /// Window slabs: 2r + 1 for 3D, 1 otherwise. windowRows is per slab.
+  int planes = 1;
   int windowRows = 0;
   int windowCols = 0;
   /// Row pitch in elements (a multiple of 16 bytes, padded so that the
@@ -134,6 +147,13 @@ struct TensorPlan {
   std::vector<SliceGemm> gemms;
 
   int blockRows() const { return tileRowsPerBlock * tileM; }
+  /// The window row a slice's first operand row lies in for the tile at the
+  /// block's first row: a Row slice's first input row, a Vertical slice's
+  /// first K row, each in its plane's slab.
+  int sliceWindowRow(const SliceGemm &g) const {
+    const int slab = (g.dz + planes / 2) * windowRows;
+    return slab + (g.kind == SliceKind::Row ? haloRows + g.dy : g.firstK);
+  }
   int blockCols() const { return tileColsPerBlock * tileN; }
   int threads() const { return warps * 32; }
   /// One parameter fragment per chunk of every slice GEMM.

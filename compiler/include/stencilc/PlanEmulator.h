@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "stencilc/Plan.h"
+#include "stencilc/SimtEmulator.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {
@@ -44,6 +45,11 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
 /// roundToStorage) into `out`, as the generated kernel computes it. Points
 /// the kernel does not write keep their value in `out`.
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
+
+/// One step of the 3D `plan` on `in` (a 3D grid of element-type values) into
+/// `out`, as the generated kernel computes it: plane by plane, each block's
+/// window holding the 2r + 1 input planes around the output plane.
+void emulateStep3D(const Plan &plan, const GridND &in, GridND &out);
 
 /// One step of the spec in float64, straight from the coefficients, writing
 /// the same points.

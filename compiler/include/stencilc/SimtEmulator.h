@@ -13,6 +13,8 @@
 #include <array>
 #include <vector>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
@@ -33,6 +35,15 @@ struct GridND {
   double &at(const std::array<long long, 3> &i) { return values[index(i)]; }
   double at(const std::array<long long, 3> &i) const { return values[index(i)]; }
 };
+
+/// What a read outside the grid sees under the spec's boundary rule: 0
+/// (fixed: only ring outputs read there), the constant, or (periodic)
+/// wrapped(), the read of the point wrapped onto the grid.
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped);
+
+/// The value a read of point `i` (index order, possibly outside the grid)
+/// sees under the spec's boundary rule.
+double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i);
 
 /// Whether one step writes the point: the interior for `fixed`, all else.
 bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/PlanEmulator.h"
+#include "stencilc/SimtEmulator.h"
 
 #include <cmath>
 
@@ -44,92 +45,82 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
   if (y >= 0 && x >= 0 && y < in.ny && x < in.nx) {
     return in.at(y, x);
   }
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    return 0.0;
-  case BoundaryKind::Constant:
-    return roundToStorage(spec.boundaryValue, spec.precision);
-  case BoundaryKind::Periodic:
-    return in.at(wrap(y, in.ny), wrap(x, in.nx));
-  }
-  llvm_unreachable("unknown boundary kind");
+  return readOutside(spec, [&] { return in.at(wrap(y, in.ny), wrap(x, in.nx)); });
 }
 
-void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
-  const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor;
-  const int M = tp.tileM, N = tp.tileN, n8 = tp.mma.n, k = tp.mma.k;
-  // The kernel's grid of outputs: the grid itself, or for a 1D line the
-  // line cut into rows of one block's width (output (y, x) is point
-  // y * W + x of the line), each row's window carrying its own halo.
-  const bool line = spec.dims == 1;
-  const long long W = tp.blockCols();
-  const long long rows = line ? (in.nx + W - 1) / W : in.ny;
-  const long long cols = line ? W : in.nx;
-  auto read = [&](long long y, long long x) {
-    return line ? boundaryRead(spec, in, 0, y * W + x) : boundaryRead(spec, in, y, x);
-  };
-  auto store = [&](long long y, long long x, double value) {
-    if (line) {
-      x += y * W;
-      y = 0;
-    }
-    if (stepWritesPoint(spec, in.ny, in.nx, y, x)) {
-      out.at(y, x) = roundToStorage(value, spec.precision);
-    }
-  };
-  const long long blocksDown = (rows + tp.blockRows() - 1) / tp.blockRows();
-  const long long blocksAcross = (cols + W - 1) / W;
-  std::vector<double> window(std::size_t(tp.windowRows) * tp.windowPitch);
-  std::vector<double> acc(std::size_t(M) * N);
+namespace {
 
-  for (long long by = 0; by < blocksDown; ++by) {
-    for (long long bx = 0; bx < blocksAcross; ++bx) {
-      const long long y0 = (long long)by * tp.blockRows();
-      const long long x0 = (long long)bx * tp.blockCols();
-      // The window fill: input with the boundary rule, zeros elsewhere.
-      std::fill(window.begin(), window.end(), 0.0);
-      for (int w = 0; w < tp.loadedRows; ++w) {
-        for (int c = tp.loadedColBegin; c < tp.loadedColEnd; ++c) {
-          double value = read(y0 - tp.haloRows + w, x0 - tp.haloCols + c);
-          window[std::size_t(w) * tp.windowPitch + c] = roundInputOperand(value, spec.precision);
+/// Fills slab `slab` of a block's window as the kernel's fetchWindow does:
+/// rows [0, loadedRows) x columns [loadedColBegin, loadedColEnd) with
+/// read(y, x) around the block at (y0, x0), rounded to the MMA operand, the
+/// rest zeros.
+void fillSlab(const Plan &plan, std::vector<double> &window, int slab, long long y0, long long x0,
+              auto read) {
+  const TensorPlan &tp = plan.tensor;
+  double *base = window.data() + std::size_t(slab) * tp.windowRows * tp.windowPitch;
+  std::fill(base, base + std::size_t(tp.windowRows) * tp.windowPitch, 0.0);
+  for (int w = 0; w < tp.loadedRows; ++w) {
+    for (int c = tp.loadedColBegin; c < tp.loadedColEnd; ++c) {
+      base[std::size_t(w) * tp.windowPitch + c] =
+          roundInputOperand(read(y0 - tp.haloRows + w, x0 - tp.haloCols + c), plan.spec.precision);
+    }
+  }
+}
+
+/// The accumulators (tileM x tileN, row-major) of the block's tile (tr, tc):
+/// every slice GEMM chunk by chunk out of the window, as the warp's MMAs.
+void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, int tc,
+               std::vector<double> &acc) {
+  const int M = tp.tileM, N = tp.tileN, n8 = tp.mma.n, k = tp.mma.k;
+  auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
+  std::fill(acc.begin(), acc.end(), 0.0);
+  for (const SliceGemm &g : tp.gemms) {
+    const int firstRow = tp.sliceWindowRow(g) + tr * M;
+    for (int chunk = 0; chunk < g.chunkCount; ++chunk) {
+      for (int m = 0; m < M; ++m) {
+        for (int n = 0; n < N; ++n) {
+          // Output n is column n % n8 of the tile's MMA block n / n8.
+          const int shift = n / n8 * n8, nn = n % n8;
+          double sum = 0.0;
+          for (int kk = 0; kk < k; ++kk) {
+            const int kIndex = chunk * k + kk;
+            double a, b;
+            if (g.kind == SliceKind::Vertical) {
+              a = g.param.at(m, kIndex);
+              b = win(firstRow + kIndex, tp.haloCols + tc * N + n);
+            } else {
+              a = win(firstRow + m, tc * N + shift + g.firstK + kIndex);
+              b = g.param.at(kIndex, nn);
+            }
+            sum += a * b;
+          }
+          double &cell = acc[std::size_t(m) * N + n];
+          cell = roundAccumulator(cell + sum, tp.mma.accumulator);
         }
       }
-      auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
+    }
+  }
+}
 
+/// Every block tile of a rows x cols grid of outputs: fill(window, y0, x0)
+/// fills the window of the block at (y0, x0), store(y, x, value) stores an
+/// output the kernel computes (it decides which points the step writes).
+void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, auto store) {
+  const TensorPlan &tp = plan.tensor;
+  const int M = tp.tileM, N = tp.tileN;
+  std::vector<double> window(std::size_t(tp.planes) * tp.windowRows * tp.windowPitch);
+  std::vector<double> acc(std::size_t(M) * N);
+  for (long long y0 = 0; y0 < rows; y0 += tp.blockRows()) {
+    for (long long x0 = 0; x0 < cols; x0 += tp.blockCols()) {
+      fill(window, y0, x0);
       for (int tr = 0; tr < tp.tileRowsPerBlock; ++tr) {
         for (int tc = 0; tc < tp.tileColsPerBlock; ++tc) {
           const long long gy0 = y0 + (long long)tr * M;
           const long long gx0 = x0 + (long long)tc * N;
-          if (gy0 >= rows || gx0 >= in.nx) {
+          if (gy0 >= rows || gx0 >= cols) {
             continue; // the kernel skips tiles outside the grid
           }
-          std::fill(acc.begin(), acc.end(), 0.0);
-          for (const SliceGemm &g : tp.gemms) {
-            for (int chunk = 0; chunk < g.chunkCount; ++chunk) {
-              for (int m = 0; m < M; ++m) {
-                for (int n = 0; n < N; ++n) {
-                  // Output n is column n % n8 of the tile's MMA block n / n8.
-                  const int shift = n / n8 * n8, nn = n % n8;
-                  double sum = 0.0;
-                  for (int kk = 0; kk < k; ++kk) {
-                    const int kIndex = chunk * k + kk;
-                    double a, b;
-                    if (g.kind == SliceKind::Vertical) {
-                      a = g.param.at(m, kIndex);
-                      b = win(tr * M + g.firstK + kIndex, tp.haloCols + tc * N + n);
-                    } else {
-                      a = win(tr * M + tp.haloRows + g.dy + m, tc * N + shift + g.firstK + kIndex);
-                      b = g.param.at(kIndex, nn);
-                    }
-                    sum += a * b;
-                  }
-                  double &cell = acc[std::size_t(m) * N + n];
-                  cell = roundAccumulator(cell + sum, tp.mma.accumulator);
-                }
-              }
-            }
-          }
+          tileGemms(tp, window, tr, tc, acc);
           for (int m = 0; m < M; ++m) {
             for (int n = 0; n < N; ++n) {
               store(gy0 + m, gx0 + n, acc[std::size_t(m) * N + n]);
@@ -138,6 +129,60 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
         }
       }
     }
+  }
+}
+
+} // namespace
+
+void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
+  const StencilSpec &spec = plan.spec;
+  // The kernel's grid of outputs: the grid itself, or for a 1D line the
+  // line cut into rows of one block's width (output (y, x) is point
+  // y * W + x of the line), each row's window carrying its own halo.
+  const bool line = spec.dims == 1;
+  const long long W = plan.tensor.blockCols();
+  const long long rows = line ? (in.nx + W - 1) / W : in.ny;
+  const long long cols = line ? W : in.nx;
+  auto read = [&](long long y, long long x) {
+    return line ? boundaryRead(spec, in, 0, y * W + x) : boundaryRead(spec, in, y, x);
+  };
+  emulateBlocks(
+      plan, rows, cols,
+      [&](std::vector<double> &window, long long y0, long long x0) {
+        fillSlab(plan, window, 0, y0, x0, read);
+      },
+      [&](long long y, long long x, double value) {
+        if (line) {
+          x += y * W;
+          y = 0;
+        }
+        if (stepWritesPoint(spec, in.ny, in.nx, y, x)) {
+          out.at(y, x) = roundToStorage(value, spec.precision);
+        }
+      });
+}
+
+void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor;
+  const int nz = in.n[0], ny = in.n[1], nx = in.n[2], r = tp.planes / 2;
+  // Plane by plane, as the kernel streams: slab s holds input plane z - r + s
+  // (the kernel's ring puts the same rows in a rotating slab).
+  for (long long z = 0; z < nz; ++z) {
+    emulateBlocks(
+        plan, ny, nx,
+        [&](std::vector<double> &window, long long y0, long long x0) {
+          for (int s = 0; s < tp.planes; ++s) {
+            fillSlab(plan, window, s, y0, x0, [&](long long y, long long x) {
+              return boundaryReadND(spec, in, {z - r + s, y, x});
+            });
+          }
+        },
+        [&](long long y, long long x, double value) {
+          if (y < ny && x < nx && stepWritesPointND(spec, out, {z, y, x})) {
+            out.at({z, y, x}) = roundToStorage(value, spec.precision);
+          }
+        });
   }
 }
 

@@ -204,6 +204,42 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp)
   return gemms;
 }
 
+/// Plane dz of a 3D stencil as the 2D stencil of its offsets (dy, dx): the
+/// centre plane keeps the stencil's shape, the others are boxes (a star's
+/// other planes hold only their centre point).
+StencilSpec planeOf(const StencilSpec &spec, int dz) {
+  StencilSpec plane = spec;
+  plane.dims = 2;
+  plane.shape = dz == 0 ? spec.shape : Shape::Box;
+  plane.terms.clear();
+  for (const Term &t : spec.terms) {
+    if (t.offset.d[0] == dz) {
+      plane.terms.push_back(t);
+      plane.terms.back().offset.d = {t.offset.d[1], t.offset.d[2], 0};
+    }
+  }
+  return plane;
+}
+
+/// The slice GEMMs of a 3D stencil: those of each plane that reads anything,
+/// each reading its plane's slab of the window.
+std::vector<SliceGemm> sliceGemms3D(const StencilSpec &spec, const TensorPlan &tp) {
+  std::vector<SliceGemm> gemms;
+  for (int dz = -spec.radius; dz <= spec.radius; ++dz) {
+    const StencilSpec plane = planeOf(spec, dz);
+    // An all-zero stencil keeps one slice of zeros (sliceGemms), on dz = 0.
+    if (plane.terms.empty() && (dz != 0 || !spec.terms.empty())) {
+      continue;
+    }
+    for (SliceGemm &g : sliceGemms(plane, tp)) {
+      g.dz = dz;
+      g.label = fmt::format("plane dz={} {}", dz, g.label);
+      gemms.push_back(std::move(g));
+    }
+  }
+  return gemms;
+}
+
 /// Whether a window pitch of `bytes` lets the fragment loads of 8 rows meet
 /// no bank conflict: rows 16 bytes apart modulo 32 for 4-byte loads and
 /// ldmatrix, 32 modulo 64 for the 8-byte loads of fp64.
@@ -234,7 +270,7 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
   tp.loadedColBegin = (tp.haloCols - r) / V * V;
   tp.loadedColEnd = std::min(tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
 
-  tp.windowBytes = tp.windowRows * tp.windowPitch * opBytes;
+  tp.windowBytes = tp.planes * tp.windowRows * tp.windowPitch * opBytes;
   tp.paramBytes = 0;
   for (const SliceGemm &g : tp.gemms) {
     tp.paramBytes += g.param.rows * g.param.cols * opBytes;
@@ -294,6 +330,10 @@ double roundInputOperand(double value, Precision p) {
   return value;
 }
 
+namespace {
+Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options);
+} // namespace
+
 int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
 
 std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
@@ -302,14 +342,23 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
                        "tensor cores do not offer (use tf32 to accept "
                        "tensor-core rounding)");
   }
-  if (spec.dims == 3) {
-    return std::string("3D stencils have no tensor-core kernel yet (1D and "
-                       "2D do)");
-  }
   if (spec.radius > maxTensorRadius(spec.precision)) {
     return fmt::format("radius {} is larger than {}, the most a {} fragment "
                        "allows",
                        spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
+  }
+  if (spec.dims == 3) {
+    // The 2r + 1 window slabs and every plane's parameter matrices share one
+    // block's shared memory; sm_90's fp64 MMA needs the taller tiles.
+    PlannerOptions options;
+    options.arch = "sm_90";
+    const Plan plan = planTensorWith(spec, options);
+    if (plan.tensor.sharedBytes() > options.sharedMemoryLimit) {
+      return fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
+                         "even for a block of one tile, more than the {} a block may use",
+                         plan.tensor.gemms.size(), plan.tensor.planes, plan.tensor.sharedBytes(),
+                         options.sharedMemoryLimit);
+    }
   }
   return std::nullopt;
 }
@@ -345,6 +394,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
   tp.haloRows = spec.dims == 1 ? 0 : spec.radius;
+  tp.planes = spec.dims == 3 ? 2 * spec.radius + 1 : 1;
   tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
 
   BlockDefaults defaults = blockDefaultsFor(spec.precision);
@@ -354,15 +404,21 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
       options.tileColsPerBlock ? options.tileColsPerBlock : defaults.cols / tp.tileN;
   int warps = options.warps ? options.warps : defaults.warps;
   tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
-  tp.gemms = sliceGemms(spec.dims == 1 ? asRowOfA2DBox(spec) : spec, tp);
+  tp.gemms = spec.dims == 3   ? sliceGemms3D(spec, tp)
+             : spec.dims == 1 ? sliceGemms(asRowOfA2DBox(spec), tp)
+                              : sliceGemms(spec, tp);
   tp.paramsInRegisters = tp.paramFragmentRegisters() <= options.paramRegisterBudget;
 
   // Narrow the block until its shared memory fits: columns first (the halo
-  // rows then stay a small part of the window), then rows.
+  // rows then stay a small part of the window), then rows. A 3D window holds
+  // 2r + 1 slabs and shrinks much further: there the longer side is halved,
+  // so that the halo stays a small part of each slab both ways.
   layOutWindow(spec, tp, options.padPitchForBanks);
   while (tp.sharedBytes() > options.sharedMemoryLimit &&
          (tp.tileColsPerBlock > 1 || tp.tileRowsPerBlock > 1)) {
-    if (tp.tileColsPerBlock > 1) {
+    const bool narrower =
+        spec.dims != 3 || tp.tileRowsPerBlock == 1 || tp.blockCols() >= tp.blockRows();
+    if (tp.tileColsPerBlock > 1 && narrower) {
       tp.tileColsPerBlock /= 2;
     } else {
       tp.tileRowsPerBlock /= 2;

@@ -22,29 +22,6 @@ long long wrap(long long index, long long size) {
   return r < 0 ? r + size : r;
 }
 
-/// The value a read of point `i` (index order, possibly outside) sees.
-double readWithBoundary(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i) {
-  bool inside = true;
-  for (int a = 0; a < in.dims; ++a) {
-    inside = inside && i[a] >= 0 && i[a] < in.n[a];
-  }
-  if (inside) {
-    return in.at(i);
-  }
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    return 0.0;
-  case BoundaryKind::Constant:
-    return roundToStorage(spec.boundaryValue, spec.precision);
-  case BoundaryKind::Periodic:
-    for (int a = 0; a < in.dims; ++a) {
-      i[a] = wrap(i[a], in.n[a]);
-    }
-    return in.at(i);
-  }
-  llvm_unreachable("unknown boundary kind");
-}
-
 /// Point (z, y, x) of the kernel's internal view in index order.
 std::array<long long, 3> fromInternal(int dims, long long z, long long y, long long x) {
   switch (dims) {
@@ -66,6 +43,34 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
 }
 
 } // namespace
+
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped) {
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    return 0.0;
+  case BoundaryKind::Constant:
+    return roundToStorage(spec.boundaryValue, spec.precision);
+  case BoundaryKind::Periodic:
+    return wrapped();
+  }
+  llvm_unreachable("unknown boundary kind");
+}
+
+double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i) {
+  bool inside = true;
+  for (int a = 0; a < in.dims; ++a) {
+    inside = inside && i[a] >= 0 && i[a] < in.n[a];
+  }
+  if (inside) {
+    return in.at(i);
+  }
+  return readOutside(spec, [&] {
+    for (int a = 0; a < in.dims; ++a) {
+      i[a] = wrap(i[a], in.n[a]);
+    }
+    return in.at(i);
+  });
+}
 
 GridND::GridND(int dims, std::array<int, 3> extents, double fill) : dims(dims), n(extents) {
   for (int a = dims; a < 3; ++a) {
@@ -118,7 +123,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
           for (int row = 0; row < sp.planeRows; ++row) {
             for (int c = 0; c < sp.pitch; ++c) {
               plane[std::size_t(row) * sp.pitch + c] =
-                  readWithBoundary(spec, in, fromInternal(dims, p, y0 - ry + row, x0 - H + c));
+                  boundaryReadND(spec, in, fromInternal(dims, p, y0 - ry + row, x0 - H + c));
             }
           }
           for (int item = 0; item < itemCount; ++item) {
@@ -170,7 +175,7 @@ void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out) {
         for (const Term &t : spec.terms) {
           sum +=
               t.coefficient *
-              readWithBoundary(spec, in, {a + t.offset.d[0], b + t.offset.d[1], c + t.offset.d[2]});
+              boundaryReadND(spec, in, {a + t.offset.d[0], b + t.offset.d[1], c + t.offset.d[2]});
         }
         out.at(i) = sum;
       }

@@ -25,7 +25,9 @@ constexpr std::string_view KernelTemplate = "tensor2d.cu.tpl";
 
 std::string_view section(std::string_view name) { return templateSection(KernelTemplate, name); }
 
-std::string kernelName(const Plan &plan) { return plan.spec.name + "_tensor2d_kernel"; }
+std::string kernelName(const Plan &plan) {
+  return plan.spec.name + (plan.spec.dims == 3 ? "_tensor3d_kernel" : "_tensor2d_kernel");
+}
 
 std::string namespaceName(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
@@ -233,9 +235,14 @@ struct GridText {
   std::string tileInside, rowPitch;        // tile_store_rows16
   std::string rowsEven, rowsVectors;       // rows start on a pair / a vector
   std::string lineRows;                    // launch
+  // 3D: fetchWindow reads one input plane z of nz (its extra parameters,
+  // the plane's bounds and row, readInput's z arguments), and the slice
+  // GEMMs read their plane's slab of the window.
+  std::string planeParams, planeInside, gridRow = "y", planeAt, planeSize;
+  std::string planesDoc;
 };
 
-GridText gridText(const StencilSpec &spec) {
+GridText gridText(const StencilSpec &spec, const TensorPlan &tp) {
   GridText t;
   if (spec.dims == 1) {
     t.pairDoc = "\n/// On the line: output (y, x) of a tile is its point "
@@ -274,6 +281,18 @@ GridText gridText(const StencilSpec &spec) {
   t.rowPitch = "nx";
   t.rowsEven = "nx % 2 == 0 && ";
   t.rowsVectors = "nx % kVec == 0 && ";
+  if (spec.dims == 3) {
+    t.windowDoc = "window[w][c] = in(z, blockRow - kRadius + w, blockCol - "
+                  "kHaloCols + c)\n/// (one slab: input plane z):";
+    t.planeParams = "int nz, long long z, ";
+    t.planeInside = "z >= 0 && z < nz && ";
+    t.gridRow = "(z * ny + y)";
+    t.planeAt = "z, ";
+    t.planeSize = "nz, ";
+    t.planesDoc = fmt::format("\nconstexpr int kPlanes = {}; // the window's slabs: input "
+                              "planes z - kRadius .. z + kRadius",
+                              tp.planes);
+  }
   return t;
 }
 
@@ -305,7 +324,8 @@ void writeElementHelpers(CodeWriter &w, const Plan &plan, const GridText &grid) 
              fmt::arg("store_both", storeBoth), fmt::arg("pair_doc", grid.pairDoc),
              fmt::arg("pair_point", grid.pairPoint));
   w.line();
-  writeBoundaryRead(w, plan.spec, KernelTemplate);
+  // A 3D window reads planes: the simt template's readInput of (z, y, x).
+  writeBoundaryRead(w, plan.spec, plan.spec.dims == 3 ? "simt.cu.tpl" : KernelTemplate);
   w.line();
 }
 
@@ -349,6 +369,9 @@ void writeParameterFragments(CodeWriter &w, const TensorPlan &tp, const std::vec
 void writeSliceGemms(CodeWriter &w, const TensorPlan &tp, const std::vector<int> &offsets) {
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     const SliceGemm &g = tp.gemms[i];
+    // 3D: the rows of the slice's input plane start at slab[dz + r].
+    const std::string slab =
+        tp.planes > 1 ? fmt::format("slab[{}] + ", g.dz + tp.planes / 2) : std::string();
     const bool vertical = g.kind == SliceKind::Vertical;
     const int K = g.chunkCount * tp.mma.k;
     std::string paramLoad, param;
@@ -363,12 +386,14 @@ void writeSliceGemms(CodeWriter &w, const TensorPlan &tp, const std::vector<int>
     if (vertical) {
       w.fillWith(section("gemm_vertical"), fmt::arg("index", i), fmt::arg("label", g.label),
                  fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
-                 fmt::arg("param_load", paramLoad), fmt::arg("param", param));
+                 fmt::arg("param_load", paramLoad), fmt::arg("param", param),
+                 fmt::arg("slab", slab));
     } else {
       w.fillWith(section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
                  fmt::arg("kdim", K), fmt::arg("chunks", g.chunkCount),
                  fmt::arg("row", tp.haloRows + g.dy), fmt::arg("first_col", g.firstK),
-                 fmt::arg("param_load", paramLoad), fmt::arg("param", param));
+                 fmt::arg("param_load", paramLoad), fmt::arg("param", param),
+                 fmt::arg("slab", slab));
     }
   }
 }
@@ -384,6 +409,7 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
     paramElements += g.param.rows * g.param.cols;
   }
 
+  const GridText grid = gridText(spec, tp);
   w.line("// ===== stencil {} =====", spec.name);
   w.line("namespace {} {{", ns);
   w.line();
@@ -398,11 +424,11 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
       fmt::arg("loaded_rows", tp.loadedRows), fmt::arg("loaded_col_begin", tp.loadedColBegin),
       fmt::arg("loaded_col_end", tp.loadedColEnd), fmt::arg("vector_width", tp.vectorWidth),
       fmt::arg("param_elements", paramElements), fmt::arg("ring", fixed ? spec.radius : 0),
-      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
+      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("planes_doc", grid.planesDoc));
   w.line();
   writeMma(w, tp.mma);
   writeParameterTables(w, plan);
-  const GridText grid = gridText(spec);
   writeElementHelpers(w, plan, grid);
 
   w.fillWith(section("window_io"),
@@ -411,17 +437,34 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
                                                                      : "store_staged_plain"))),
              fmt::arg("window_doc", grid.windowDoc), fmt::arg("window_y", grid.windowY),
              fmt::arg("window_x", grid.windowX), fmt::arg("grid_rows", grid.gridRows),
-             fmt::arg("rows_vectors", grid.rowsVectors));
+             fmt::arg("rows_vectors", grid.rowsVectors), fmt::arg("plane_params", grid.planeParams),
+             fmt::arg("plane_inside", grid.planeInside), fmt::arg("grid_row", grid.gridRow),
+             fmt::arg("plane_at", grid.planeAt), fmt::arg("plane_size", grid.planeSize));
   w.line();
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("blocks_across", grid.blocksAcross), fmt::arg("rows_even", grid.rowsEven));
+  const bool volume = spec.dims == 3;
+  if (volume) {
+    w.fillWith(section("kernel_head_3d"), fmt::arg("kernel", kernelName(plan)));
+  } else {
+    w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
+               fmt::arg("blocks_across", grid.blocksAcross), fmt::arg("rows_even", grid.rowsEven));
+  }
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
   if (tp.paramsInRegisters) {
     writeParameterFragments(w, tp, offsets);
   }
-  w.openScope("for (; blockTile < blockTiles; blockTile += gridDim.x)");
-  w.fillWith(section("block_head"));
+  if (volume) {
+    // Block columns, each streaming its chunk of planes through the ring.
+    w.openScope("for (long long blockTile = blockIdx.x; blockTile < blockTiles; blockTile += "
+                "gridDim.x)");
+    w.fillWith(section("block_head_3d"));
+    w.openScope("for (long long z = z0; z < zEnd; ++z)");
+    w.fillWith(section("plane_head_3d"));
+    w.openScope("if (planeWritten)"); // fixed: the ring planes are never stored
+  } else {
+    w.openScope("for (; blockTile < blockTiles; blockTile += gridDim.x)");
+    w.fillWith(section("block_head"));
+  }
   w.line("#pragma unroll");
   w.openScope("for (int i = 0; i < kTilesPerWarp; ++i)");
   w.fillWith(section("tile_head"));
@@ -439,16 +482,24 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
     w.fillWith(section("tile_store_m16n8"));
   }
   w.closeScope("", "tile loop");
+  if (volume) {
+    w.closeScope("", "planeWritten");
+  }
   w.fillWith(section("block_tail"));
+  if (volume) {
+    w.closeScope("", "plane loop");
+  }
   w.closeScope("", "block-tile loop");
   w.closeScope("", kernelName(plan));
   w.line();
 
   // The C entry points are shared with the simt backend (HostApi.cpp).
   writeHostApi(w, plan, ns,
-               CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
-                                  fmt::arg("line_rows", grid.lineRows),
-                                  fmt::arg("blocks_across", grid.blocksAcross)));
+               volume
+                   ? CodeWriter::filled(section("launch_3d"), fmt::arg("kernel", kernelName(plan)))
+                   : CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
+                                        fmt::arg("line_rows", grid.lineRows),
+                                        fmt::arg("blocks_across", grid.blocksAcross)));
   w.line();
 }
 
