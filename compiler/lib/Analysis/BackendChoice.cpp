@@ -110,17 +110,6 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const Simt
     }
     return plan;
   }
-  if (spec.dims == 3) {
-    // The 3D tensor kernel is new; the 3D simt kernels are measured (76-85 %
-    // of copy for fp64 and fp32 on an H100). Until the table holds a 3D
-    // measurement of the kind, the rule does not gamble on it.
-    Plan plan = planSimt(spec, options, simt);
-    plan.choice += fmt::format(", chosen by --backend=auto by rule (no measurement of a 3D {} {} "
-                               "stencil in BackendTable.inc): 3D stays on the CUDA-core kernel "
-                               "until the tensor-core one is measured faster",
-                               keyword(spec.shape), keyword(spec.precision));
-    return plan;
-  }
   const bool tensor = spec.points() >= RulePoints;
   Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
   plan.choice +=

@@ -167,9 +167,13 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
                       "the GEMM (K covers the halo)\n",
                       tp.haloRows, tp.haloCols, spec.radius, tp.vectorWidth);
   }
-  os << fmt::format("  window     {} x {} {} in shared memory, pitch {} "
+  os << fmt::format("  window     {}{} x {} {} in shared memory, pitch {} "
                     "({} bytes); input read into rows [0, {}), cols [{}, {}) "
                     "with {}-element vectors, the rest zero\n",
+                    tp.planes > 1 ? fmt::format("{} slabs (input planes z-{}..z+{}, a ring "
+                                                "streamed along z) of ",
+                                                tp.planes, tp.planes / 2, tp.planes / 2)
+                                  : "",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
                     tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
                     tp.vectorWidth);
