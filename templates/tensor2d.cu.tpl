@@ -368,14 +368,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
     fetchWindow(in, ny, nx, blockTile / blocksAcross * kBlockRows, blockTile % blocksAcross * kBlockCols, staged);
   }}
 
-  // The parameter matrices, already rounded to the operand type: exact.
-  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
-    params[i] = Element(kParams[i]);
-  }}
-  __syncthreads();
-
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
+  {params_to_shared}
   const bool pairs = {rows_even}reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
 
 //@ section kernel_head_3d
@@ -395,14 +388,7 @@ __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__
   const long long blockTiles = columns * ((nz + chunkZ - 1) / chunkZ);
   uint4 staged[kGroupsPerThread];
 
-  // The parameter matrices, already rounded to the operand type: exact.
-  for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
-    params[i] = Element(kParams[i]);
-  }}
-  __syncthreads();
-
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
+  {params_to_shared}
   const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(outGrid) % (2 * sizeof(Element)) == 0;
 
 //@ section block_head_3d
@@ -439,6 +425,26 @@ const bool planeWritten = z >= kRing && z < nz - kRing;
 // block streaming one chunk.
 const long long columns = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
                           ((ny + kBlockRows - 1) / kBlockRows);
+{resident_blocks}
+long long chunks = (resident + columns - 1) / columns;
+chunks = chunks < nz ? chunks : nz;
+const int chunkZ = static_cast<int>((nz + chunks - 1) / chunks);
+const long long blockTiles = columns * ((nz + chunkZ - 1) / chunkZ);
+const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
+{kernel}<<<grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunkZ);
+return cudaGetLastError();
+
+//@ section params_to_shared
+// The parameter matrices, already rounded to the operand type: exact.
+for (int i = threadIdx.x; i < kParamElements; i += kThreads) {{
+  params[i] = Element(kParams[i]);
+}}
+__syncthreads();
+
+const int warp = threadIdx.x / 32;
+const int lane = threadIdx.x % 32;
+
+//@ section resident_blocks
 int device = 0;
 int multiprocessors = 0;
 int blocksPerMultiprocessor = 0;
@@ -453,13 +459,6 @@ if (status != cudaSuccess) {{
   return status;
 }}
 const long long resident = static_cast<long long>(multiprocessors) * (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
-long long chunks = (resident + columns - 1) / columns;
-chunks = chunks < nz ? chunks : nz;
-const int chunkZ = static_cast<int>((nz + chunks - 1) / chunks);
-const long long blockTiles = columns * ((nz + chunkZ - 1) / chunkZ);
-const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
-{kernel}<<<grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunkZ);
-return cudaGetLastError();
 
 //@ section block_head
 const long long blockRow = blockTile / blocksAcross * kBlockRows;
@@ -563,20 +562,7 @@ for (int j = 0; j < kNBlocks; ++j) {{
 {line_rows}
 const long long blockTiles = static_cast<long long>({blocks_across}) *
                              ((ny + kBlockRows - 1) / kBlockRows);
-int device = 0;
-int multiprocessors = 0;
-int blocksPerMultiprocessor = 0;
-cudaError_t status = cudaGetDevice(&device);
-if (status == cudaSuccess) {{
-  status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-}}
-if (status == cudaSuccess) {{
-  status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, {kernel}, kThreads, 0);
-}}
-if (status != cudaSuccess) {{
-  return status;
-}}
-const long long resident = static_cast<long long>(multiprocessors) * (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
+{resident_blocks}
 const unsigned grid = static_cast<unsigned>(blockTiles < resident ? blockTiles : resident);
 {kernel}<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
 return cudaGetLastError();

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/PlanEmulator.h"
-#include "stencilc/SimtEmulator.h"
 
 #include <cmath>
 
@@ -142,7 +141,8 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   const bool line = spec.dims == 1;
   const long long W = plan.tensor.blockCols();
   const long long rows = line ? (in.nx + W - 1) / W : in.ny;
-  const long long cols = line ? W : in.nx;
+  // The kernel skips tiles from column nx on, the line's length in 1D.
+  const long long cols = line ? std::min<long long>(W, in.nx) : in.nx;
   auto read = [&](long long y, long long x) {
     return line ? boundaryRead(spec, in, 0, y * W + x) : boundaryRead(spec, in, y, x);
   };

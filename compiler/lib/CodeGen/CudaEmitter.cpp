@@ -442,11 +442,14 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
              fmt::arg("plane_at", grid.planeAt), fmt::arg("plane_size", grid.planeSize));
   w.line();
   const bool volume = spec.dims == 3;
+  const std::string paramsToShared = CodeWriter::filled(section("params_to_shared"));
   if (volume) {
-    w.fillWith(section("kernel_head_3d"), fmt::arg("kernel", kernelName(plan)));
+    w.fillWith(section("kernel_head_3d"), fmt::arg("kernel", kernelName(plan)),
+               fmt::arg("params_to_shared", paramsToShared));
   } else {
     w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-               fmt::arg("blocks_across", grid.blocksAcross), fmt::arg("rows_even", grid.rowsEven));
+               fmt::arg("blocks_across", grid.blocksAcross), fmt::arg("rows_even", grid.rowsEven),
+               fmt::arg("params_to_shared", paramsToShared));
   }
   w.indent();
   std::vector<int> offsets = parameterOffsets(tp);
@@ -494,12 +497,16 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   w.line();
 
   // The C entry points are shared with the simt backend (HostApi.cpp).
+  const std::string resident =
+      CodeWriter::filled(section("resident_blocks"), fmt::arg("kernel", kernelName(plan)));
   writeHostApi(w, plan, ns,
                volume
-                   ? CodeWriter::filled(section("launch_3d"), fmt::arg("kernel", kernelName(plan)))
+                   ? CodeWriter::filled(section("launch_3d"), fmt::arg("kernel", kernelName(plan)),
+                                        fmt::arg("resident_blocks", resident))
                    : CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
                                         fmt::arg("line_rows", grid.lineRows),
-                                        fmt::arg("blocks_across", grid.blocksAcross)));
+                                        fmt::arg("blocks_across", grid.blocksAcross),
+                                        fmt::arg("resident_blocks", resident)));
   w.line();
 }
 
