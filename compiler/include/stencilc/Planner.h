@@ -43,12 +43,14 @@ struct PlannerOptions {
 /// MMA multiplies zeros, and the CUDA-core path is the better kernel.
 int maxTensorRadius(Precision p);
 
-/// Why the tensor-core backend cannot compute `spec`, or nullopt when it can.
-/// The reason is one phrase fit for "cannot use tensor cores: <reason>".
-std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec);
+/// Why the tensor-core backend cannot compute `spec` planned with `options`,
+/// or nullopt when it can. The reason is one phrase fit for "cannot use
+/// tensor cores: <reason>".
+std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec,
+                                                   const PlannerOptions &options = {});
 
 /// Plans the tensor-core kernel of `spec`.
-/// Needs: tensorUnsupportedReason(spec) is nullopt.
+/// Needs: tensorUnsupportedReason(spec, options) is nullopt.
 /// Guarantees: every fragment load the plan implies is aligned to its unit
 /// (ldmatrix rows to 16 bytes, fp16/bf16 pairs to 4), every window element a
 /// GEMM reads is filled, and sharedBytes() fits the limit.

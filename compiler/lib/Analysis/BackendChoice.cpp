@@ -83,7 +83,7 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std:
 }
 
 Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
-  if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
+  if (std::optional<std::string> reason = tensorUnsupportedReason(spec, options)) {
     Plan plan = planSimt(spec, options, simt);
     plan.choice += fmt::format(", chosen by --backend=auto because the tensor-core "
                                "path cannot take it: {}",

@@ -330,13 +330,10 @@ double roundInputOperand(double value, Precision p) {
   return value;
 }
 
-namespace {
-Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options);
-} // namespace
-
 int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
 
-std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
+std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec,
+                                                   const PlannerOptions &options) {
   if (spec.precision == Precision::FP32) {
     return std::string("precision fp32 needs full fp32 arithmetic, which the "
                        "tensor cores do not offer (use tf32 to accept "
@@ -347,18 +344,15 @@ std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec) {
                        "allows",
                        spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
   }
-  if (spec.dims == 3) {
-    // The 2r + 1 window slabs and every plane's parameter matrices share one
-    // block's shared memory; sm_90's fp64 MMA needs the taller tiles.
-    PlannerOptions options;
-    options.arch = "sm_90";
-    const Plan plan = planTensorWith(spec, options);
-    if (plan.tensor.sharedBytes() > options.sharedMemoryLimit) {
-      return fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
-                         "even for a block of one tile, more than the {} a block may use",
-                         plan.tensor.gemms.size(), plan.tensor.planes, plan.tensor.sharedBytes(),
-                         options.sharedMemoryLimit);
-    }
+  // The planner narrows the block until its shared memory fits; a plan that
+  // still does not (3D: 2r + 1 window slabs and every plane's parameter
+  // matrices, with these options) cannot run.
+  const Plan plan = planTensor(spec, options);
+  if (plan.tensor.sharedBytes() > options.sharedMemoryLimit) {
+    return fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
+                       "even for the narrowest block, more than the {} a block may use",
+                       plan.tensor.gemms.size(), plan.tensor.planes, plan.tensor.sharedBytes(),
+                       options.sharedMemoryLimit);
   }
   return std::nullopt;
 }

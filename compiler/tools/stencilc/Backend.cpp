@@ -30,7 +30,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     const llvm::SMLoc loc = i < locs.size() ? locs[i] : llvm::SMLoc();
     switch (options.backend) {
     case BackendRequest::Tensor: {
-      if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
+      if (std::optional<std::string> reason = tensorUnsupportedReason(spec, plannerOptions)) {
         diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil "
                                      "'{}': {}",
                                      spec.name, *reason));
@@ -53,7 +53,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     // --backend=auto (SimtPlanner.h): measured table, else a documented rule.
     Plan plan = planAuto(spec, plannerOptions, options.simt);
     if (plan.backend == BackendKind::Simt) {
-      if (std::optional<std::string> reason = tensorUnsupportedReason(spec)) {
+      if (std::optional<std::string> reason = tensorUnsupportedReason(spec, plannerOptions)) {
         diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
                                     "tensor-core backend cannot take it: {}",
                                     spec.name, *reason));
