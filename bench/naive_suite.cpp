@@ -13,7 +13,7 @@
 int main(int argc, char **argv) {
   using namespace stencilc;
   const bench::Options options = bench::parseOptions(argc, argv);
-  const bench::Roofline roofline = bench::measureRoofline();
+  const bench::Roofline roofline = bench::measureRoofline(options.bench.hostGaps);
 
   std::vector<BenchResult> results;
   for (const auto &s : bench::suiteStencils()) {

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
 #undef STENCILC_ADD
   if (options.check)
     return check(stencils, options);
-  const bench::Roofline roofline = bench::measureRoofline();
+  const bench::Roofline roofline = bench::measureRoofline(options.bench.hostGaps);
 
   std::vector<BenchResult> results;
   for (std::size_t k = 0; k < stencils.size(); ++k) {

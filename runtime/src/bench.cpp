@@ -25,7 +25,7 @@ std::string deviceDescription() {
   return buf;
 }
 
-double measureCopyBandwidth(std::size_t bytes, int runs) {
+double measureCopyBandwidth(std::size_t bytes, int runs, bool hostGaps) {
   DeviceBuffer<unsigned char> src(bytes), dst(bytes);
   STENCILC_CHECK(cudaMemset(src.data(), 0x5A, bytes));
   cudaStream_t stream;
@@ -35,7 +35,7 @@ double measureCopyBandwidth(std::size_t bytes, int runs) {
         STENCILC_CHECK(
             cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream));
       },
-      3, runs, stream);
+      3, runs, stream, hostGaps);
   STENCILC_CHECK(cudaStreamDestroy(stream));
   return 2.0 * static_cast<double>(bytes) / (t.medianMs * 1e6);
 }
@@ -115,7 +115,7 @@ BenchResult bench(const StencilUnderTest &s, const Extents &e, const BenchOption
         const int b = i % buffers;
         STENCILC_CHECK(s.step(in[b].data(), out[b].data(), e, stream));
       },
-      options.warmup, options.runs, stream);
+      options.warmup, options.runs, stream, options.hostGaps);
   STENCILC_CHECK(cudaStreamDestroy(stream));
 
   const double written = static_cast<double>(writtenPoints(info, e));

@@ -167,6 +167,8 @@ struct BenchOptions {
   /// Input/output buffer pairs rotated between runs, at least; more are used
   /// when a pair is smaller than the L2 (so the L2 never holds the input).
   int minBuffers = 3;
+  /// Time the host's launch work too (timeMedian's `hostGaps`).
+  bool hostGaps = false;
 };
 
 struct BenchResult {
@@ -180,8 +182,9 @@ struct BenchResult {
 };
 
 /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes
-/// written, median of `runs` copies of `bytes`.
-double measureCopyBandwidth(std::size_t bytes, int runs);
+/// written, median of `runs` copies of `bytes` (timed as timeMedian does,
+/// with `hostGaps`).
+double measureCopyBandwidth(std::size_t bytes, int runs, bool hostGaps = false);
 
 /// Times one step of `s` on grid `e` (median of options.runs after warm-up,
 /// rotating buffers of fresh random data) and checks one step against the

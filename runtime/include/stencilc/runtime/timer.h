@@ -37,7 +37,15 @@ struct TimingStats {
 /// pair of events, and returns the median, min and max. `launch` receives
 /// the run index (so callers can rotate buffers) and must enqueue its work
 /// on `stream`; a launch error ends the program with file:line.
+///
+/// The events time the device's work only: before each start event a short
+/// kernel (200 us) holds the stream, so that what the host does to launch
+/// (argument checks, occupancy queries, the launch call itself) happens
+/// while the GPU is still busy, as it does when steps are queued back to
+/// back. With `hostGaps`, no hold: the stream is idle at the start event
+/// and the host's launch time counts (how the benchmark timed before
+/// 2026-11-22 08:00 UTC).
 TimingStats timeMedian(const std::function<void(int)> &launch, int warmup, int runs,
-                       cudaStream_t stream);
+                       cudaStream_t stream, bool hostGaps = false);
 
 } // namespace stencilc
