@@ -2,14 +2,20 @@
 """Picks the fastest --plan-option variant per suite stencil and backend
 (scripts/tune.sh) and prints the table entries the planners read.
 
-Usage: bench/tune.py VARIANTS.tsv BENCH.csv
+Usage: bench/tune.py VARIANTS.tsv BENCH.csv [--chosen OUT.csv]
 
 VARIANTS.tsv comes from `scripts/tune.sh gen`, BENCH.csv from the benchmark
 run over those variants. Only variants whose result passed its check count.
 Prints a table (default and best GStencil/s per stencil and backend), then
 the lines for compiler/lib/Analysis/TunedPlans.inc (where a variant beat the
 planner's default by at least MIN_GAIN) and for BackendTable.inc (the best
-of each backend, for stencils both take)."""
+of each backend, for stencils both take).
+
+--chosen writes, per stencil and backend, the benchmark row of the variant
+the planner now generates (the best where it entered TunedPlans.inc, else
+the default) under the suite stencil's name: a CSV that
+`bench/summarize.py --bench FULL.csv --bench OUT.csv --backend-table` lays
+over a full run's rows when the tuned plans were not yet in that run."""
 import csv
 import re
 import sys
@@ -25,15 +31,16 @@ def parse_options(text):
     return {k: int(v) for k, v in (item.split("=") for item in text.split(","))}
 
 
-def main(variants_path, bench_path):
+def main(variants_path, bench_path, chosen_path=None):
     variants = {row["variant"]: row for row in csv.DictReader(open(variants_path), delimiter="\t")}
-    speed = {}
+    speed, rows = {}, {}
     arch = None
     for row in csv.DictReader(open(bench_path)):
         if row["implementation"] != "api" or row["check"] != "PASS":
             continue
         if row["stencil"] in variants:
             speed[row["stencil"]] = float(row["gstencil_per_s"])
+            rows[row["stencil"]] = row
             found = re.search(r"\((sm_\d+)", row["device"])
             arch = arch or (found.group(1) if found else None)
     if arch is None:
@@ -43,7 +50,7 @@ def main(variants_path, bench_path):
     for name, v in variants.items():
         if name in speed:
             groups.setdefault((v["stencil"], v["backend"]), []).append(v)
-    tuned, best_of = [], {}
+    tuned, best_of, chosen = [], {}, []
     print(f"{'stencil':18} {'backend':7} {'default':>8} {'best':>8} {'gain':>6}  options")
     for (stencil, backend), members in sorted(groups.items()):
         default = next((m for m in members if m["options"] == "default"), None)
@@ -55,6 +62,9 @@ def main(variants_path, bench_path):
         best_of[(stencil, backend)] = (best, speed[best["variant"]])
         if default and best is not default and gain >= MIN_GAIN:
             tuned.append((best, speed[best["variant"]], base))
+            chosen.append(dict(rows[best["variant"]], stencil=stencil))
+        elif default:
+            chosen.append(dict(rows[default["variant"]], stencil=stencil))
 
     def key(v):
         return (f'"{arch}", {v["shape"].capitalize()}, {v["dims"]}, {v["radius"]}, '
@@ -71,9 +81,17 @@ def main(variants_path, bench_path):
         if backend != "tensor" or (stencil, "simt") not in best_of:
             continue
         print(f'{{{key(v)}, {s:.1f}, {best_of[(stencil, "simt")][1]:.1f}}}, // {stencil}')
+    if chosen_path and chosen:
+        with open(chosen_path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=list(chosen[0].keys()))
+            writer.writeheader()
+            writer.writerows(chosen)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) == 5 and sys.argv[3] == "--chosen":
+        main(sys.argv[1], sys.argv[2], sys.argv[4])
+    elif len(sys.argv) == 3:
+        main(sys.argv[1], sys.argv[2])
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])

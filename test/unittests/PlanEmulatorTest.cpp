@@ -7,6 +7,7 @@
 // must keep their poison, points it must write must lose it.
 //
 //===----------------------------------------------------------------------===//
+#include <array>
 #include <cmath>
 #include <tuple>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "stencilc/PlanEmulator.h"
 #include "stencilc/Planner.h"
 #include "stencilc/SimtEmulator.h"
+#include "stencilc/TunedPlans.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;
@@ -61,6 +63,28 @@ void checkOneGrid(const Plan &plan, int ny, int nx, unsigned seed) {
   EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
   double error = relativeL2Error(spec, emulated, reference);
   EXPECT_LE(error, relativeTolerance(spec.precision));
+}
+
+/// checkOneGrid for a 3D plan: nz x ny x nx = n.
+void checkOneVolume(const Plan &plan, std::array<int, 3> n, unsigned seed) {
+  const StencilSpec &spec = plan.spec;
+  SCOPED_TRACE(::testing::Message() << spec.name << " boundary " << keyword(spec.boundary) << " "
+                                    << n[0] << "x" << n[1] << "x" << n[2]);
+  GridND in = randomGridND(3, n, spec.precision, seed);
+  GridND emulated(3, n, Poison), reference(3, n, Poison);
+  emulateStep3D(plan, in, emulated);
+  referenceStepND(spec, in, reference);
+  int wrongWrites = 0;
+  for (long long z = 0; z < n[0]; ++z) {
+    for (long long y = 0; y < n[1]; ++y) {
+      for (long long x = 0; x < n[2]; ++x) {
+        const bool written = emulated.at({z, y, x}) != Poison;
+        wrongWrites += written != stepWritesPointND(spec, emulated, {z, y, x});
+      }
+    }
+  }
+  EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
+  EXPECT_LE(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(spec.precision));
 }
 
 using Case = std::tuple<Shape, Precision, BoundaryKind>;
@@ -155,24 +179,8 @@ TEST(EmulatorMatchesReference, Volumes3D) {
               }
               unsigned seed = 60;
               for (std::array<int, 3> n : sizes) {
-                SCOPED_TRACE(::testing::Message()
-                             << spec.name << " " << arch << " " << keyword(boundary) << " one tile "
-                             << oneTile << " " << n[0] << "x" << n[1] << "x" << n[2]);
-                GridND in = randomGridND(3, n, p, seed++);
-                GridND emulated(3, n, Poison), reference(3, n, Poison);
-                emulateStep3D(plan, in, emulated);
-                referenceStepND(spec, in, reference);
-                int wrongWrites = 0;
-                for (long long z = 0; z < n[0]; ++z) {
-                  for (long long y = 0; y < n[1]; ++y) {
-                    for (long long x = 0; x < n[2]; ++x) {
-                      const bool written = emulated.at({z, y, x}) != Poison;
-                      wrongWrites += written != stepWritesPointND(spec, emulated, {z, y, x});
-                    }
-                  }
-                }
-                EXPECT_EQ(wrongWrites, 0);
-                EXPECT_LE(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(p));
+                SCOPED_TRACE(::testing::Message() << arch << " one tile " << oneTile);
+                checkOneVolume(plan, n, seed++);
               }
             }
           }
@@ -180,6 +188,53 @@ TEST(EmulatorMatchesReference, Volumes3D) {
       }
     }
   }
+}
+
+/// Every tensor-core entry of the built-in TunedPlans.inc (the block shapes
+/// the --tune sweep measured fastest, which the planner takes on that arch):
+/// the plan it gives computes the stencil, for every boundary, on the
+/// smallest grid, odd sizes, partial blocks and several blocks.
+TEST(EmulatorMatchesReference, EveryTunedPlan) {
+  int entries = 0;
+  for (const TunedPlan &tuned : tunedPlans()) {
+    if (tuned.dims == 0 || tuned.backend != BackendKind::Tensor) {
+      continue; // the sentinel; the simt entries are SimtEmulatorTest's
+    }
+    ++entries;
+    for (BoundaryKind boundary :
+         {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+      StencilSpec spec =
+          makeStencil(tuned.dims, tuned.shape, tuned.radius, tuned.precision, boundary, 700);
+      PlannerOptions options;
+      options.arch = std::string(tuned.arch);
+      Plan plan = planTensor(spec, options);
+      const TensorPlan &tp = plan.tensor;
+      ASSERT_NE(plan.choice.find("--tune sweep"), std::string::npos)
+          << spec.name << ": the tuned plan was not taken";
+      const int minimum = boundary == BoundaryKind::Fixed ? 2 * tuned.radius + 1 : 1;
+      unsigned seed = 80;
+      switch (tuned.dims) {
+      case 1:
+        for (int n : {minimum, tp.blockCols() + 3, 2 * tp.blockRows() * tp.blockCols() + 1001}) {
+          checkOneGrid(plan, 1, n, seed++);
+        }
+        break;
+      case 2:
+        for (auto [ny, nx] : sizesFor(spec, tp)) {
+          checkOneGrid(plan, ny, nx, seed++);
+        }
+        break;
+      default:
+        for (std::array<int, 3> n : {std::array<int, 3>{minimum, minimum, minimum},
+                                     {minimum + 2, 2 * tp.tileM + 3, tp.blockCols() + 5},
+                                     {3, tp.blockRows() + 1, 2 * tp.blockCols() + 1}}) {
+          checkOneVolume(plan, n, seed++);
+        }
+        break;
+      }
+    }
+  }
+  EXPECT_GT(entries, 0);
 }
 
 /// The 3D slices: a box has one row slice per (dz, dy), a star the 2D star
