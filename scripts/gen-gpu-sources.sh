@@ -72,9 +72,9 @@ generate() { # group input [backend [arch [plan-option]]]
 for f in "$root"/test/GPU/*.stencil; do
   [[ -e $f ]] || continue
   generate test "$f"
-  # Under auto many 1D and 2D stencils run on CUDA cores: test the tensor-core
-  # kernel of each one too, unless the test names its backend itself.
-  grep -q '^// STENCILC-FLAGS:.*--backend' "$f" || generate test "$f" tensor
+  # Under auto many stencils run on CUDA cores: test the tensor-core kernel of
+  # each one too (the .tensor twin), unless the test itself asks for it.
+  grep -q '^// STENCILC-FLAGS:.*--backend=tensor' "$f" || generate test "$f" tensor
 done
 # The tensor backend's conformance set: every shape, radius 1..8,
 # precision and boundary; also as planned for sm_80 (fp64 on m8n8k4 rather

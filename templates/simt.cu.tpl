@@ -34,6 +34,7 @@ constexpr int kPitch = kTileX + 2 * kHaloX; // plane column c is x = tile start 
 constexpr int kGroupsPerRow = kPitch / kVec;
 constexpr int kGroups = kPlaneRows * kGroupsPerRow; // 16-byte loads per plane
 constexpr int kStages = {stages};         // plane buffers: 1 direct, 2 the next in registers, 3+ a cp.async ring
+{shared_bytes_constant}
 constexpr int kColGroups = kTileX / kOutX;
 constexpr int kItems = kTileY * kColGroups;  // kOutX outputs of one plane row each
 constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
@@ -207,7 +208,7 @@ __device__ __forceinline__ void fetchPlane(Element* plane, const Element* __rest
 /// shared memory once; each item adds the plane's slices into its queue of
 /// kQueue partial outputs, and the oldest, now complete, is stored.
 __global__ void __launch_bounds__(kThreads) {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
-  __shared__ __align__(16) Element planes[kStages][kPlaneRows * kPitch];
+  {shared_planes}
 
   const long long x0 = static_cast<long long>(blockIdx.x) * kTileX;
   const long long y0 = static_cast<long long>(blockIdx.y) * kTileY;
@@ -426,5 +427,22 @@ const dim3 grid(static_cast<unsigned>((colsX - 1) / kTileX + 1),
 if (grid.y > 65535u || grid.z > 65535u) {{
   return cudaErrorInvalidValue; // beyond the launch limits of this block shape
 }}
-{kernel}<<<grid, kThreads, 0, stream>>>(in, out, planesZ, rowsY, colsX, chunkZ);
+{opt_in}
+{kernel}<<<grid, kThreads, {shared_bytes}, stream>>>(in, out, planesZ, rowsY, colsX, chunkZ);
 return cudaGetLastError();
+
+//@ section planes_static
+__shared__ __align__(16) Element planes[kStages][kPlaneRows * kPitch];
+
+//@ section planes_dynamic
+// The planes pass the 48 KiB a block may declare statically: dynamic shared
+// memory, kSharedBytes of it (the launch opts in).
+extern __shared__ __align__(16) unsigned char sharedPlanes[];
+Element (*const planes)[kPlaneRows * kPitch] = reinterpret_cast<Element (*)[kPlaneRows * kPitch]>(sharedPlanes);
+
+//@ section opt_in
+// Past 48 KiB of shared memory a kernel must opt in, once per process.
+static const cudaError_t optIn = cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+if (optIn != cudaSuccess) {{
+  return optIn;
+}}

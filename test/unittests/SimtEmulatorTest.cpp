@@ -228,6 +228,44 @@ TEST(SimtPlanner, LaunchChunkKeepsTheGridBusy) {
   EXPECT_EQ(line.simt.chunkFor(1, 1, 1000003), 1);
 }
 
+/// A chunk asked for (chunk-z) is what every launch uses, thin grid or not.
+TEST(SimtPlanner, AskedChunkIsKept) {
+  SimtOptions asked;
+  asked.chunkZ = 64;
+  Plan plan = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1),
+                       PlannerOptions(), asked);
+  EXPECT_EQ(plan.simt.chunkFor(512, 512, 512), 64);
+  EXPECT_EQ(plan.simt.chunkFor(64, 64, 64), 64);
+}
+
+/// Plane buffers asked for may pass the static 48 KiB up to the arch's
+/// opt-in maximum (then the kernel takes dynamic shared memory); fewer
+/// buffers where even that is too little; the planner's own choice stays
+/// static.
+TEST(SimtPlanner, AskedBuffersUseTheOptInSharedMemory) {
+  const StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
+  SimtOptions asked;
+  asked.tileY = 32;
+  asked.stages = 8;
+  for (const char *arch : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
+    PlannerOptions options;
+    options.arch = arch;
+    const SimtPlan sp = planSimt(spec, options, asked).simt;
+    SCOPED_TRACE(arch);
+    EXPECT_LE(sp.sharedBytes(), maxDynamicSharedBytes(arch));
+    EXPECT_TRUE(sp.dynamicShared());
+    EXPECT_GT(sp.buffers, 2);
+    const SimtPlan own = planSimt(spec, options).simt;
+    EXPECT_FALSE(own.dynamicShared());
+  }
+  PlannerOptions sm90;
+  sm90.arch = "sm_90";
+  EXPECT_EQ(planSimt(spec, sm90, asked).simt.buffers, 8);
+  PlannerOptions sm86;
+  sm86.arch = "sm_86";
+  EXPECT_EQ(planSimt(spec, sm86, asked).simt.buffers, 5);
+}
+
 /// --backend=auto: the simt path for everything the tensor path cannot take,
 /// and a plan that says why.
 TEST(BackendChoice, SimtWhereTensorCannot) {

@@ -203,7 +203,8 @@ struct SimtPlan {
   /// Output planes per block: at most chunkZ; at launch, halved (not below
   /// minChunkZ) while the grid would have fewer than targetBlocks blocks, so
   /// that grids thin along z, and the last wave of a large one, keep every
-  /// SM busy (chunkFor()).
+  /// SM busy (chunkFor()). A chunk-z plan option fixes it (minChunkZ =
+  /// chunkZ).
   int chunkZ = 1;
   int minChunkZ = 1;
   long long targetBlocks = 0;
@@ -234,6 +235,9 @@ struct SimtPlan {
   int items() const { return tileX / outputsX * tileY; }
   int groupsPerPlane() const { return planeRows * pitch / vectorWidth; }
   int sharedBytes() const { return buffers * planeBytes; }
+  /// Whether the planes pass the 48 KiB a block may declare statically: the
+  /// kernel then takes them as dynamic shared memory, and the launch opts in.
+  bool dynamicShared() const { return sharedBytes() > 48 * 1024; }
   /// The planes per block a launch on nz x ny x nx (the kernel's view) uses.
   int chunkFor(long long nz, long long ny, long long nx) const;
 };

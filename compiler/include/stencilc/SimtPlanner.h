@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "stencilc/Plan.h"
 #include "stencilc/Planner.h"
@@ -30,11 +31,18 @@ struct SimtOptions {
   int stages = 0;
   /// 32-bit registers the queue of partial outputs may take per thread.
   int queueRegisterBudget = 64;
-  /// Static shared memory a block may use.
+  /// Shared memory a block may use when the plane buffers are the planner's
+  /// choice: the static limit. Buffers asked for (`stages`) may use up to
+  /// the arch's opt-in maximum (maxDynamicSharedBytes), as dynamic shared
+  /// memory where they pass this limit.
   int sharedMemoryLimit = 48 * 1024;
   /// Largest points x outputs per thread emitted as straight-line FMAs.
   int unrollLimit = 4096;
 };
+
+/// The most shared memory a block can opt in to on `arch` (sm_80: 163 KiB,
+/// sm_86 and sm_89: 99 KiB, sm_90: 227 KiB).
+int maxDynamicSharedBytes(std::string_view arch);
 
 /// Plans the simt kernel of `spec`. Needs: nothing (every spec the front end
 /// accepts). Guarantees: tileX is a multiple of vectorWidth and outputsX,

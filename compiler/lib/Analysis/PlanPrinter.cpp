@@ -65,11 +65,21 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
   case 1:
     return "none (1D: one plane, the line itself)";
   case 2:
+    if (sp.minChunkZ == sp.chunkZ) {
+      return fmt::format("along y (the rows), {} output rows per block (as the plan options "
+                         "ask); the queue holds {} partial rows per item",
+                         sp.chunkZ, sp.queueLength());
+    }
     return fmt::format("along y (the rows), up to {} output rows per block (halved at "
                        "launch, not below {}, while the grid has fewer than {} blocks); "
                        "the queue holds {} partial rows per item",
                        sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
   default:
+    if (sp.minChunkZ == sp.chunkZ) {
+      return fmt::format("along z (2.5D blocking), {} output planes per block (as the "
+                         "plan options ask); the queue holds {} partial planes per item",
+                         sp.chunkZ, sp.queueLength());
+    }
     return fmt::format("along z (2.5D blocking), up to {} output planes per block "
                        "(halved at launch, not below {}, while the grid has fewer than {} "
                        "blocks); the queue holds {} partial planes per item",
@@ -94,10 +104,16 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  halo       radius z {}, y {}, x {} (x halo {} columns: the radius "
                     "rounded up to a 16-byte vector of {})\n",
                     sp.radiusZ, sp.radiusY, sp.radiusX, sp.haloX, sp.vectorWidth);
-  os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}; "
+  os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}{}; "
                     "{} 16-byte loads per plane, {} per thread{}\n",
                     sp.planeRows, sp.pitch, elementTypeName(spec.precision), sp.planeBytes,
-                    sp.buffers, sp.buffers > 1 ? "s" : "", sp.groupsPerPlane(), sp.groupsPerThread,
+                    sp.buffers, sp.buffers > 1 ? "s" : "",
+                    sp.dynamicShared()
+                        ? fmt::format(" ({} bytes of dynamic shared memory: past the 48 KiB "
+                                      "a block declares statically)",
+                                      sp.sharedBytes())
+                        : std::string(),
+                    sp.groupsPerPlane(), sp.groupsPerThread,
                     sp.buffers > 2    ? fmt::format(", a ring: asynchronous copies (cp.async) "
                                                        "fetch {} planes ahead of the one computed",
                                                     sp.buffers - 1)

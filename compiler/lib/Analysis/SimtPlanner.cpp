@@ -69,6 +69,16 @@ std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
 
 } // namespace
 
+int maxDynamicSharedBytes(std::string_view arch) {
+  if (arch == "sm_90") {
+    return 227 * 1024;
+  }
+  if (arch == "sm_86" || arch == "sm_89") {
+    return 99 * 1024;
+  }
+  return 163 * 1024; // sm_80
+}
+
 int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
   const long long blocksXY = ((nx - 1) / tileX + 1) * ((ny - 1) / tileY + 1);
   int chunk = chunkZ;
@@ -135,8 +145,8 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
     sp.tileY = simt.tileY;
   }
   if (simt.chunkZ && spec.dims >= 2) {
-    sp.chunkZ = simt.chunkZ;
-    sp.minChunkZ = std::min(sp.minChunkZ, sp.chunkZ);
+    sp.chunkZ = simt.chunkZ; // as asked, not halved at launch
+    sp.minChunkZ = sp.chunkZ;
   }
   deriveGeometry(spec, sp);
 
@@ -165,18 +175,23 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
   // (not below 3), then the ring, then the second buffer, then rows, then
   // columns (keeping whole vectors) until it fits.
   // (1D has one plane per block: nothing to fetch ahead.)
+  // Buffers asked for may take the arch's opt-in maximum (dynamic shared
+  // memory); the planner's own choice stays within the static limit.
   const bool ring = (spec.dims == 3 && bytes <= 4) || (spec.dims == 2 && bytes == 2);
+  const int limit = simt.stages
+                        ? std::max(simt.sharedMemoryLimit, maxDynamicSharedBytes(options.arch))
+                        : simt.sharedMemoryLimit;
   sp.buffers = simt.stages ? simt.stages : ring ? 4 : 2;
-  while (sp.buffers > 3 && sp.sharedBytes() > simt.sharedMemoryLimit) {
+  while (sp.buffers > 3 && sp.sharedBytes() > limit) {
     --sp.buffers;
   }
-  if (sp.buffers > 2 && sp.sharedBytes() > simt.sharedMemoryLimit) {
+  if (sp.buffers > 2 && sp.sharedBytes() > limit) {
     sp.buffers = 2;
   }
-  if (spec.dims == 1 || sp.sharedBytes() > simt.sharedMemoryLimit || sp.groupsPerThread > 8) {
+  if (spec.dims == 1 || sp.sharedBytes() > limit || sp.groupsPerThread > 8) {
     sp.buffers = 1;
   }
-  while (sp.sharedBytes() > simt.sharedMemoryLimit) {
+  while (sp.sharedBytes() > limit) {
     if (sp.tileY > 1) {
       sp.tileY /= 2;
     } else if (sp.tileX > sp.vectorWidth && sp.tileX > sp.outputsX) {

@@ -47,7 +47,12 @@ void writeConstants(CodeWriter &w, const Plan &plan) {
              fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
              fmt::arg("stages", sp.buffers), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
              fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1));
+             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+             fmt::arg("shared_bytes_constant",
+                      sp.dynamicShared()
+                          ? "constexpr int kSharedBytes = kStages * kPlaneRows * kPitch * "
+                            "int(sizeof(Element)); // dynamic shared memory"
+                          : ""));
   w.line();
 }
 
@@ -131,15 +136,20 @@ void writeSlices(CodeWriter &w, const SimtPlan &sp) {
 
 std::string launchCode(const Plan &plan) {
   const int dims = plan.spec.dims;
-  return CodeWriter::filled(section("launch"),
-                            fmt::arg("view", dims == 1   ? "1 x 1 x nx"
-                                             : dims == 2 ? "ny x 1 x nx, the rows streamed"
-                                                         : "nz x ny x nx, the planes streamed"),
-                            fmt::arg("planes_z", dims == 1   ? "1"
-                                                 : dims == 2 ? "ny"
-                                                             : "nz"),
-                            fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
-                            fmt::arg("kernel", kernelName(plan)));
+  return CodeWriter::filled(
+      section("launch"),
+      fmt::arg("view", dims == 1   ? "1 x 1 x nx"
+                       : dims == 2 ? "ny x 1 x nx, the rows streamed"
+                                   : "nz x ny x nx, the planes streamed"),
+      fmt::arg("planes_z", dims == 1   ? "1"
+                           : dims == 2 ? "ny"
+                                       : "nz"),
+      fmt::arg("rows_y", dims == 3 ? "ny" : "1"), fmt::arg("kernel", kernelName(plan)),
+      fmt::arg("opt_in",
+               plan.simt.dynamicShared()
+                   ? CodeWriter::filled(section("opt_in"), fmt::arg("kernel", kernelName(plan)))
+                   : std::string()),
+      fmt::arg("shared_bytes", plan.simt.dynamicShared() ? "kSharedBytes" : "0"));
 }
 
 } // namespace
@@ -163,7 +173,10 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
   const char *stream = ring              ? "stream_async"
                        : sp.buffers == 2 ? "stream_prefetch"
                                          : "stream_direct";
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)));
+  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
+             fmt::arg("shared_planes",
+                      CodeWriter::filled(
+                          section(sp.dynamicShared() ? "planes_dynamic" : "planes_static"))));
   w.line();
   w.fillWith(section(ring ? "items_ring" : "items"));
   w.indent();
