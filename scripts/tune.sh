@@ -15,12 +15,18 @@
 #     OUTDIR/variants.tsv (variant, stencil, backend, shape, dims, radius,
 #     precision, plan options). Default OUTDIR: build-tune.
 #
-#   scripts/tune.sh run [OUTDIR]                    there, OUTDIR carried
+#   scripts/tune.sh run [OUTDIR] [--shard I/N]      there, OUTDIR carried
 #     Builds and runs the benchmark over OUTDIR (scripts/gpu-check.sh
 #     --no-tests: every variant timed, and checked against the float64
 #     reference), then bench/tune.py prints, per stencil and backend, the
 #     fastest variant against the default, and the lines for
-#     compiler/lib/Analysis/TunedPlans.inc and BackendTable.inc.
+#     compiler/lib/Analysis/TunedPlans.inc and BackendTable.inc. A sweep
+#     that would pass one device call's 10 minutes (about 100 variants of
+#     3D stencils) runs as N calls with --shard I/N, each timing every N-th
+#     variant into $OUT/bench-I-of-N.csv; then:
+#
+#   scripts/tune.sh pick [OUTDIR] CSV...            anywhere
+#     bench/tune.py over the shards' CSVs joined.
 #
 # Each grid point multiplies the benchmark's time (about 3 s a stencil and
 # backend on an H100): sweep a subset per device call with --only.
@@ -90,15 +96,37 @@ generate() {
 }
 
 run() {
-  local gen=${1:-build-tune}
+  local gen=build-tune shard=""
+  if [[ $# -gt 0 && $1 != --shard ]]; then gen=$1; shift; fi
+  if [[ ${1:-} == --shard ]]; then shard=$2; fi
   local out=${OUT:-$root/build-tune-gpu/out}
   mkdir -p "$out"
+  if [[ -n $shard ]]; then
+    GEN=$gen BUILD=${BUILD:-build-tune-gpu} OUT=$out "$root/scripts/gpu-check.sh" --no-tests \
+      --no-naive --bench-shard "$shard"
+    mv "$out/bench.csv" "$out/bench-${shard%/*}-of-${shard#*/}.csv"
+    echo "tune: shard $shard in $out/bench-${shard%/*}-of-${shard#*/}.csv;" \
+      "when every shard has run: scripts/tune.sh pick $gen CSV..."
+    return
+  fi
   GEN=$gen BUILD=${BUILD:-build-tune-gpu} OUT=$out "$root/scripts/gpu-check.sh" --no-tests --no-naive
   python3 "$root/bench/tune.py" "$gen/variants.tsv" "$out/bench.csv" | tee "$out/tune.txt"
+}
+
+pick() {
+  local gen=${1:?usage: $0 pick OUTDIR CSV...}
+  shift
+  local joined
+  joined=$(mktemp)
+  head -1 "$1" >"$joined"
+  for csv in "$@"; do tail -n +2 "$csv" >>"$joined"; done
+  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$joined"
+  rm -f "$joined"
 }
 
 case $mode in
 gen) generate "$@" ;;
 run) run "$@" ;;
-*) echo "usage: $0 gen [OUTDIR] [--only REGEX] | run [OUTDIR]" >&2; exit 2 ;;
+pick) pick "$@" ;;
+*) echo "usage: $0 gen [OUTDIR] [--only REGEX] | run [OUTDIR] [--shard I/N] | pick OUTDIR CSV..." >&2; exit 2 ;;
 esac
