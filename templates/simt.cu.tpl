@@ -441,8 +441,9 @@ extern __shared__ __align__(16) unsigned char sharedPlanes[];
 Element (*const planes)[kPlaneRows * kPitch] = reinterpret_cast<Element (*)[kPlaneRows * kPitch]>(sharedPlanes);
 
 //@ section opt_in
-// Past 48 KiB of shared memory a kernel must opt in, once per process.
-static const cudaError_t optIn = cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+// Past 48 KiB of shared memory a kernel must opt in (on the current device:
+// every launch, since the stream may be another device's).
+const cudaError_t optIn = cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
 if (optIn != cudaSuccess) {{
   return optIn;
 }}

@@ -66,8 +66,8 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
     return "none (1D: one plane, the line itself)";
   case 2:
     if (sp.minChunkZ == sp.chunkZ) {
-      return fmt::format("along y (the rows), {} output rows per block (as the plan options "
-                         "ask); the queue holds {} partial rows per item",
+      return fmt::format("along y (the rows), {} output rows per block (fixed: not halved "
+                         "at launch); the queue holds {} partial rows per item",
                          sp.chunkZ, sp.queueLength());
     }
     return fmt::format("along y (the rows), up to {} output rows per block (halved at "
@@ -76,8 +76,8 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
                        sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
   default:
     if (sp.minChunkZ == sp.chunkZ) {
-      return fmt::format("along z (2.5D blocking), {} output planes per block (as the "
-                         "plan options ask); the queue holds {} partial planes per item",
+      return fmt::format("along z (2.5D blocking), {} output planes per block (fixed: "
+                         "not halved at launch); the queue holds {} partial planes per item",
                          sp.chunkZ, sp.queueLength());
     }
     return fmt::format("along z (2.5D blocking), up to {} output planes per block "
