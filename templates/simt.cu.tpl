@@ -54,6 +54,19 @@ __device__ __forceinline__ Compute toCompute(Element value) {{ return {to_comput
 __device__ __forceinline__ Element toElement(Compute value) {{ return {to_element}; }}
 /// One fused multiply-add, rounded once (what the plan emulator models).
 __device__ __forceinline__ Compute madd(Compute c, Compute v, Compute acc) {{ return {fma}(c, v, acc); }}
+{read_pair}
+
+//@ section read_bf16_pair
+/// Element i of `at` (4-byte aligned) widened to fp32, read through its
+/// 32-bit word: a bf16 is the high half of an fp32, so the low element is
+/// the word shifted up and the high one the word masked (exact, as
+/// __bfloat162float). With i a constant the halves fold, and neighbouring
+/// words merge into wide shared-memory loads, as fp16's 2-byte reads do;
+/// element by element they do not.
+__device__ __forceinline__ Compute readPair(const Element* __restrict__ at, int i) {{
+  const unsigned word = reinterpret_cast<const unsigned*>(at)[i >> 1];
+  return __uint_as_float((i & 1) != 0 ? word & 0xFFFF0000u : word << 16);
+}}
 
 //@ section read_fixed
 /// boundary fixed: reads outside the grid feed only ring outputs, which are

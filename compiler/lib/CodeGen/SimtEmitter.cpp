@@ -33,6 +33,14 @@ std::string readIndex(int dy, int dx) {
   return text;
 }
 
+/// Whether the unrolled slices read a bf16 plane through 32-bit words
+/// (readPair): items of whole 16-byte vectors, so every item's `at` is
+/// 16-byte aligned and each read's half is known when the kernel compiles.
+bool readsPairs(const Plan &plan) {
+  const SimtPlan &sp = plan.simt;
+  return plan.spec.precision == Precision::BF16 && sp.unrolled && sp.outputsX == sp.vectorWidth;
+}
+
 void writeConstants(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt;
@@ -69,7 +77,9 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   }
   w.fillWith(section("element_helpers"), fmt::arg("to_compute", toCompute),
              fmt::arg("to_element", toElement),
-             fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"));
+             fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"),
+             fmt::arg("read_pair", readsPairs(plan) ? CodeWriter::filled(section("read_bf16_pair"))
+                                                    : std::string()));
   w.line();
   writeBoundaryRead(w, spec, KernelTemplate);
   w.line();
@@ -110,7 +120,9 @@ void writeTermTables(CodeWriter &w, const Plan &plan) {
   w.line();
 }
 
-void writeSlices(CodeWriter &w, const SimtPlan &sp) {
+void writeSlices(CodeWriter &w, const Plan &plan) {
+  const SimtPlan &sp = plan.simt;
+  const bool pairs = readsPairs(plan);
   int begin = 0;
   for (const SimtSlice &slice : sp.slices) {
     const int entry = sp.radiusZ - slice.dz;
@@ -118,10 +130,13 @@ void writeSlices(CodeWriter &w, const SimtPlan &sp) {
     if (sp.unrolled) {
       std::string fmas;
       for (const SimtTerm &t : slice.terms) {
-        fmas += fmt::format("{}queue[k][{}][o] = madd({}, toCompute(at[{}]), queue[k][{}][o]);",
+        const std::string index = readIndex(t.dy, t.dx);
+        fmas += fmt::format("{}queue[k][{}][o] = madd({}, {}, queue[k][{}][o]);",
                             fmas.empty() ? "" : "\n", entry,
                             numberLiteral(t.coefficient, computesInFloat(sp)),
-                            readIndex(t.dy, t.dx), entry);
+                            pairs ? fmt::format("readPair(at, {})", index)
+                                  : fmt::format("toCompute(at[{}])", index),
+                            entry);
       }
       w.fillWith(section("slice_unrolled"), fmt::arg("dz", slice.dz),
                  fmt::arg("count", slice.terms.size()), fmt::arg("entry", entry),
@@ -187,7 +202,7 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
                                       : "(itemRow[k] + kRadiusY) * kPitch + itemCol[k] + kHaloX"));
   w.indent();
   w.indent();
-  writeSlices(w, sp);
+  writeSlices(w, plan);
   w.dedent();
   w.dedent();
   w.fillWith(section("item_tail"));
