@@ -25,7 +25,7 @@
 #     3D stencils) runs as N calls with --shard I/N, each timing every N-th
 #     variant into $OUT/bench-I-of-N.csv; then:
 #
-#   scripts/tune.sh pick [OUTDIR] CSV...            anywhere
+#   scripts/tune.sh pick OUTDIR CSV...              anywhere
 #     bench/tune.py over the shards' CSVs joined.
 #
 # Each grid point multiplies the benchmark's time (about 3 s a stencil and
