@@ -24,6 +24,10 @@ namespace stencilc {
 enum class BackendKind { Tensor, Simt };
 std::string_view keyword(BackendKind b);
 
+/// The shared memory a kernel may declare statically; past it a launch must
+/// opt in (and the memory be dynamic).
+constexpr int StaticSharedMemoryBytes = 48 * 1024;
+
 /// A warp-level MMA shape D(m x n) = A(m x k) * B(k x n) + C with its operand
 /// and accumulator types.
 struct MmaShape {
@@ -237,7 +241,7 @@ struct SimtPlan {
   int sharedBytes() const { return buffers * planeBytes; }
   /// Whether the planes pass the 48 KiB a block may declare statically: the
   /// kernel then takes them as dynamic shared memory, and the launch opts in.
-  bool dynamicShared() const { return sharedBytes() > 48 * 1024; }
+  bool dynamicShared() const { return sharedBytes() > StaticSharedMemoryBytes; }
   /// The planes per block a launch on nz x ny x nx (the kernel's view) uses.
   int chunkFor(long long nz, long long ny, long long nx) const;
 };

@@ -24,7 +24,7 @@ struct PlannerOptions {
   int paramRegisterBudget = 64;
   /// Static shared memory a block may use (the launch needs no opt-in below
   /// 48 KiB).
-  int sharedMemoryLimit = 48 * 1024;
+  int sharedMemoryLimit = StaticSharedMemoryBytes;
   /// Overrides of the block geometry (0: the planner's default), for tuning
   /// and for tests that need several blocks on a small grid.
   int tileRowsPerBlock = 0;

@@ -35,7 +35,7 @@ struct SimtOptions {
   /// choice: the static limit. Buffers asked for (`stages`) may use up to
   /// the arch's opt-in maximum (maxDynamicSharedBytes), as dynamic shared
   /// memory where they pass this limit.
-  int sharedMemoryLimit = 48 * 1024;
+  int sharedMemoryLimit = StaticSharedMemoryBytes;
   /// Largest points x outputs per thread emitted as straight-line FMAs.
   int unrollLimit = 4096;
 };

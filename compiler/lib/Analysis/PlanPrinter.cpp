@@ -61,30 +61,21 @@ std::string boundaryText(const StencilSpec &spec) {
 // ---- simt plans (issue 4) ----------------------------------------------------
 
 std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
-  switch (spec.dims) {
-  case 1:
+  if (spec.dims == 1) {
     return "none (1D: one plane, the line itself)";
-  case 2:
-    if (sp.minChunkZ == sp.chunkZ) {
-      return fmt::format("along y (the rows), {} output rows per block (fixed: not halved "
-                         "at launch); the queue holds {} partial rows per item",
-                         sp.chunkZ, sp.queueLength());
-    }
-    return fmt::format("along y (the rows), up to {} output rows per block (halved at "
-                       "launch, not below {}, while the grid has fewer than {} blocks); "
-                       "the queue holds {} partial rows per item",
-                       sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
-  default:
-    if (sp.minChunkZ == sp.chunkZ) {
-      return fmt::format("along z (2.5D blocking), {} output planes per block (fixed: "
-                         "not halved at launch); the queue holds {} partial planes per item",
-                         sp.chunkZ, sp.queueLength());
-    }
-    return fmt::format("along z (2.5D blocking), up to {} output planes per block "
-                       "(halved at launch, not below {}, while the grid has fewer than {} "
-                       "blocks); the queue holds {} partial planes per item",
-                       sp.chunkZ, sp.minChunkZ, sp.targetBlocks, sp.queueLength());
   }
+  // 2D streams its rows, 3D its planes.
+  const bool rows = spec.dims == 2;
+  const char *unit = rows ? "row" : "plane";
+  const std::string perBlock =
+      sp.minChunkZ == sp.chunkZ
+          ? fmt::format("{} output {}s per block (fixed: not halved at launch)", sp.chunkZ, unit)
+          : fmt::format("up to {} output {}s per block (halved at launch, not below {}, while "
+                        "the grid has fewer than {} blocks)",
+                        sp.chunkZ, unit, sp.minChunkZ, sp.targetBlocks);
+  return fmt::format("{}, {}; the queue holds {} partial {}s per item",
+                     rows ? "along y (the rows)" : "along z (2.5D blocking)", perBlock,
+                     sp.queueLength(), unit);
 }
 
 void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
