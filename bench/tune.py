@@ -2,10 +2,10 @@
 """Picks the fastest --plan-option variant per suite stencil and backend
 (scripts/tune.sh) and prints the table entries the planners read.
 
-Usage: bench/tune.py VARIANTS.tsv BENCH.csv [--chosen OUT.csv]
+Usage: bench/tune.py VARIANTS.tsv BENCH.csv [BENCH.csv ...] [--chosen OUT.csv]
 
 VARIANTS.tsv comes from `scripts/tune.sh gen`, BENCH.csv from the benchmark
-run over those variants. Only variants whose result passed its check count.
+run over those variants (several: the shards of one sweep). Only variants whose result passed its check count.
 Prints a table (default and best GStencil/s per stencil and backend), then
 the lines for compiler/lib/Analysis/TunedPlans.inc (where a variant beat the
 planner's default by at least MIN_GAIN) and for BackendTable.inc (the best
@@ -31,11 +31,11 @@ def parse_options(text):
     return {k: int(v) for k, v in (item.split("=") for item in text.split(","))}
 
 
-def main(variants_path, bench_path, chosen_path=None):
+def main(variants_path, bench_paths, chosen_path=None):
     variants = {row["variant"]: row for row in csv.DictReader(open(variants_path), delimiter="\t")}
     speed, rows = {}, {}
     arch = None
-    for row in csv.DictReader(open(bench_path)):
+    for row in (row for path in bench_paths for row in csv.DictReader(open(path))):
         if row["implementation"] != "api" or row["check"] != "PASS":
             continue
         if row["stencil"] in variants:
@@ -44,7 +44,7 @@ def main(variants_path, bench_path, chosen_path=None):
             found = re.search(r"\((sm_\d+)", row["device"])
             arch = arch or (found.group(1) if found else None)
     if arch is None:
-        sys.exit("tune.py: no passing variant in " + bench_path)
+        sys.exit("tune.py: no passing variant in " + ", ".join(bench_paths))
 
     groups = {}
     for name, v in variants.items():
@@ -89,9 +89,9 @@ def main(variants_path, bench_path, chosen_path=None):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[3] == "--chosen":
-        main(sys.argv[1], sys.argv[2], sys.argv[4])
-    elif len(sys.argv) == 3:
-        main(sys.argv[1], sys.argv[2])
-    else:
+    args, chosen = sys.argv[1:], None
+    if len(args) >= 2 and args[-2] == "--chosen":
+        args, chosen = args[:-2], args[-1]
+    if len(args) < 2 or any(a.startswith("--") for a in args):
         sys.exit(__doc__)
+    main(args[0], args[1:], chosen)

@@ -26,7 +26,7 @@
 #     variant into $OUT/bench-I-of-N.csv; then:
 #
 #   scripts/tune.sh pick OUTDIR CSV...              anywhere
-#     bench/tune.py over the shards' CSVs joined.
+#     bench/tune.py over the shards' CSVs.
 #
 # Each grid point multiplies the benchmark's time (about 3 s a stencil and
 # backend on an H100): sweep a subset per device call with --only.
@@ -116,12 +116,7 @@ run() {
 pick() {
   local gen=${1:?usage: $0 pick OUTDIR CSV...}
   shift
-  local joined
-  joined=$(mktemp)
-  head -1 "$1" >"$joined"
-  for csv in "$@"; do tail -n +2 "$csv" >>"$joined"; done
-  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$joined"
-  rm -f "$joined"
+  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$@"
 }
 
 case $mode in
