@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "StencilFixtures.h"
+#include "stencilc/SimtPlanner.h"
 #include "stencilc/TunedPlans.h"
 
 using namespace stencilc;
@@ -51,6 +52,25 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
     EXPECT_EQ(carried, t.precision != Precision::FP64)
         << keyword(t.precision) << " radius " << t.radius;
   }
+}
+
+/// A CUDA-core entry measured on sm_90 serves sm_80 (stencilc's default),
+/// whose kernel differs only in the shared memory it may opt in to: every
+/// built-in one keeps to the static 48 KiB, so sm_80 gets its buffers.
+TEST(TunedPlans, SimtEntriesServeAnotherArchWithinStaticSharedMemory) {
+  int checked = 0;
+  for (const TunedPlan &t : tunedPlans()) {
+    if (t.dims != 2 || t.backend != BackendKind::Simt) {
+      continue;
+    }
+    StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
+    const Plan sm80 = planSimt(kind, PlannerOptions{}, SimtOptions{});
+    EXPECT_NE(sm80.choice.find("--tune sweep on sm_90"), std::string::npos) << sm80.choice;
+    EXPECT_EQ(sm80.simt.buffers, t.stages) << keyword(t.precision) << " radius " << t.radius;
+    EXPECT_FALSE(sm80.simt.dynamicShared());
+    ++checked;
+  }
+  EXPECT_GT(checked, 0) << "TunedPlans.inc holds no 2D CUDA-core entry";
 }
 
 TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {

@@ -240,9 +240,20 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
 } // namespace
 
 Plan planSimt(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
-  const TunedPlan *tuned = findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt);
-  return planTuned(tuned, simt, options.arch,
-                   [&](const SimtOptions &s) { return planSimtWith(spec, options, s); });
+  const auto planWith = [&](const SimtOptions &s) { return planSimtWith(spec, options, s); };
+  // A CUDA-core kernel depends on the architecture only through the shared
+  // memory it may opt in to: an entry measured on another architecture
+  // serves here when its plan keeps to the static 48 KiB every one has.
+  const TunedPlan *tuned = findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt,
+                                     [](std::string_view) { return true; });
+  if (tuned && tuned->arch != options.arch) {
+    SimtOptions withTuned = simt;
+    applyTuned(*tuned, withTuned);
+    if (planWith(withTuned).simt.dynamicShared()) {
+      tuned = nullptr;
+    }
+  }
+  return planTuned(tuned, simt, options.arch, planWith);
 }
 
 } // namespace stencilc
