@@ -31,6 +31,11 @@ def parse_options(text):
     return {k: int(v) for k, v in (item.split("=") for item in text.split(","))}
 
 
+def unlisted(variant):
+    """The variant's options that TunedPlans.inc has no field for."""
+    return sorted(set(parse_options(variant["options"])) - set(TENSOR_KEYS + SIMT_KEYS))
+
+
 def main(variants_path, bench_paths, chosen_path=None):
     variants = {row["variant"]: row for row in csv.DictReader(open(variants_path), delimiter="\t")}
     speed, rows = {}, {}
@@ -62,6 +67,7 @@ def main(variants_path, bench_paths, chosen_path=None):
         best_of[(stencil, backend)] = (best, speed[best["variant"]])
         if default and best is not default and gain >= MIN_GAIN:
             tuned.append((best, speed[best["variant"]], base))
+        if default and best is not default and gain >= MIN_GAIN and not unlisted(best):
             chosen.append(dict(rows[best["variant"]], stencil=stencil))
         elif default:
             chosen.append(dict(rows[default["variant"]], stencil=stencil))
@@ -73,6 +79,12 @@ def main(variants_path, bench_paths, chosen_path=None):
     print("\n// TunedPlans.inc")
     for v, s, base in tuned:
         options = parse_options(v["options"])
+        if unlisted(v):
+            # An option without a field (e.g. l2-prefetch) cannot enter the
+            # table; say so rather than write an entry that drops it.
+            print(f'// {v["stencil"]}: {v["options"]} ({s:.1f}, default {base:.1f}): '
+                  f'{", ".join(unlisted(v))} has no TunedPlans.inc field')
+            continue
         fields = [options.get(k, 0) for k in TENSOR_KEYS + SIMT_KEYS]
         print(f'{{{key(v)}, {v["backend"].capitalize()}, {", ".join(map(str, fields))}, '
               f'{s:.1f}}}, // {v["stencil"]}: default {base:.1f}')

@@ -100,12 +100,25 @@ __device__ __forceinline__ Element readInput(const Element* __restrict__ in, lon
   return in[(z * ny + y) * nx + x];
 }}
 
+//@ section load_prefetching
+/// One 16-byte read of the input through the read-only path, asking the L2
+/// to fetch the {bytes} bytes around it from memory (sm_80 and newer).
+__device__ __forceinline__ uint4 loadPrefetching(const Element* __restrict__ src) {{
+#if __CUDA_ARCH__ >= 800
+  uint4 v;
+  asm("ld.global.nc.L2::{bytes}B.v4.u32 {{%0, %1, %2, %3}}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(src));
+  return v;
+#else
+  return __ldg(reinterpret_cast<const uint4*>(src));
+#endif
+}}
+
 //@ section fetch_group
 /// The kVec elements of plane z, row y, columns [x, x + kVec): one 16-byte
 /// load where the whole vector lies in the grid, the boundary rule elsewhere.
 __device__ __forceinline__ uint4 fetchGroup(const Element* __restrict__ in, long long z, long long y, long long x, int nz, int ny, int nx, bool vectorRows) {{
   if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {{
-    return __ldg(reinterpret_cast<const uint4*>(in + (z * ny + y) * nx + x));
+    return {vector_load};
   }}
   alignas(16) Element values[kVec];
 #pragma unroll
@@ -168,7 +181,7 @@ constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
 /// (cp.async, sm_80 and newer; an ordinary load and store before that).
 __device__ __forceinline__ void copyAsync(Element* dst, const Element* src) {{
 #if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))), "l"(src) : "memory");
+  asm volatile("cp.async.cg.shared.global{l2_prefetch} [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))), "l"(src) : "memory");
 #else
   *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(src));
 #endif

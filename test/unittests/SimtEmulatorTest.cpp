@@ -238,6 +238,16 @@ TEST(SimtPlanner, AskedChunkIsKept) {
   EXPECT_EQ(plan.simt.chunkFor(64, 64, 64), 64);
 }
 
+/// The L2 prefetch size asked for reaches the plan; the planner's own
+/// choice is none (the default kernels keep the plain read-only loads).
+TEST(SimtPlanner, AskedL2PrefetchIsKept) {
+  const StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
+  EXPECT_EQ(planSimt(spec).simt.l2PrefetchBytes, 0);
+  SimtOptions asked;
+  asked.l2Prefetch = 128;
+  EXPECT_EQ(planSimt(spec, PlannerOptions(), asked).simt.l2PrefetchBytes, 128);
+}
+
 /// Plane buffers asked for may pass the static 48 KiB up to the arch's
 /// opt-in maximum (then the kernel takes dynamic shared memory); fewer
 /// buffers where even that is too little; the planner's own choice stays

@@ -228,6 +228,10 @@ struct SimtPlan {
   /// this one is computed (one barrier per plane either way); 1: fetched
   /// straight into shared memory.
   int buffers = 2;
+  /// 64, 128 or 256: each 16-byte read of the input (cp.async or a vector
+  /// load) asks the L2 to fetch that many bytes around it from memory (a
+  /// tuning option, --plan-option l2-prefetch); 0: no hint.
+  int l2PrefetchBytes = 0;
   int groupsPerThread = 0;
   int planeBytes = 0;
   /// Straight-line FMAs with the coefficients as literals, or (very large

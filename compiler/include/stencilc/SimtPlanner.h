@@ -29,6 +29,9 @@ struct SimtOptions {
   /// next plane through registers) or a ring of 3 or more filled by
   /// asynchronous copies; 0: the planner's choice.
   int stages = 0;
+  /// Bytes the L2 is asked to fetch from memory around each 16-byte read of
+  /// the input (PTX's L2::64B / 128B / 256B prefetch sizes); 0: no hint.
+  int l2Prefetch = 0;
   /// 32-bit registers the queue of partial outputs may take per thread.
   int queueRegisterBudget = 64;
   /// Shared memory a block may use when the plane buffers are the planner's

@@ -111,6 +111,11 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
                     : sp.buffers == 2 ? std::string(", the next plane fetched into registers "
                                                     "while this one is computed")
                                       : std::string(", fetched straight into shared memory"));
+  if (sp.l2PrefetchBytes) {
+    os << fmt::format("  prefetch   each 16-byte read of the input asks the L2 to fetch the {} "
+                      "bytes around it from memory\n",
+                      sp.l2PrefetchBytes);
+  }
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"

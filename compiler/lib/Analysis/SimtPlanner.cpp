@@ -182,6 +182,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
                         ? std::max(simt.sharedMemoryLimit, maxDynamicSharedBytes(options.arch))
                         : simt.sharedMemoryLimit;
   sp.buffers = simt.stages ? simt.stages : ring ? 4 : 2;
+  sp.l2PrefetchBytes = simt.l2Prefetch;
   while (sp.buffers > 3 && sp.sharedBytes() > limit) {
     --sp.buffers;
   }

@@ -83,10 +83,22 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   w.line();
   writeBoundaryRead(w, spec, KernelTemplate);
   w.line();
-  w.fillWith(section("fetch_group"));
+  // --plan-option l2-prefetch: the input's 16-byte reads carry the L2's
+  // prefetch size (default: none, the plain read-only load).
+  const int prefetch = plan.simt.l2PrefetchBytes;
+  if (prefetch) {
+    w.fillWith(section("load_prefetching"), fmt::arg("bytes", prefetch));
+    w.line();
+  }
+  w.fillWith(section("fetch_group"),
+             fmt::arg("vector_load",
+                      prefetch
+                          ? "loadPrefetching(in + (z * ny + y) * nx + x)"
+                          : "__ldg(reinterpret_cast<const uint4*>(in + (z * ny + y) * nx + x))"));
   w.line();
   if (plan.simt.buffers > 2) {
-    w.fillWith(section("async_copy"));
+    w.fillWith(section("async_copy"),
+               fmt::arg("l2_prefetch", prefetch ? fmt::format(".L2::{}B", prefetch) : ""));
     w.line();
   }
 }

@@ -17,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -76,21 +77,26 @@ cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), c
 struct Knob {
   llvm::StringRef name;
   int min, max, multipleOf;
-  bool tensor; ///< of the tensor-core plans, else of the CUDA-core ones
+  bool powerOfTwo; ///< only powers of two in [min, max]
+  bool tensor;     ///< of the tensor-core plans, else of the CUDA-core ones
   int &(*field)(BackendOptions &);
 };
 const Knob Knobs[] = {
-    {"tile-rows", 1, 16, 1, true,
+    {"tile-rows", 1, 16, 1, false, true,
      [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }},
-    {"tile-cols", 1, 16, 1, true,
+    {"tile-cols", 1, 16, 1, false, true,
      [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }},
-    {"warps", 1, 16, 1, true, [](BackendOptions &o) -> int & { return o.planner.warps; }},
-    {"n-blocks", 1, 4, 1, true, [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
-    {"threads", 32, 1024, 32, false, [](BackendOptions &o) -> int & { return o.simt.threads; }},
-    {"tile-x", 1, 4096, 1, false, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
-    {"tile-y", 1, 256, 1, false, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
-    {"chunk-z", 1, 4096, 1, false, [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
-    {"stages", 1, 8, 1, false, [](BackendOptions &o) -> int & { return o.simt.stages; }},
+    {"warps", 1, 16, 1, false, true, [](BackendOptions &o) -> int & { return o.planner.warps; }},
+    {"n-blocks", 1, 4, 1, false, true,
+     [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
+    {"threads", 32, 1024, 32, false, false,
+     [](BackendOptions &o) -> int & { return o.simt.threads; }},
+    {"tile-x", 1, 4096, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
+    {"tile-y", 1, 256, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
+    {"chunk-z", 1, 4096, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
+    {"stages", 1, 8, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.stages; }},
+    {"l2-prefetch", 64, 256, 64, true, false,
+     [](BackendOptions &o) -> int & { return o.simt.l2Prefetch; }},
 };
 
 /// The knobs' names, those of one backend or (`lastJoin` before the last)
@@ -134,10 +140,11 @@ bool applyPlanOptions(BackendOptions &options) {
     }
     int value = 0;
     if (valueText.getAsInteger(10, value) || value < knob->min || value > knob->max ||
-        value % knob->multipleOf != 0) {
-      llvm::errs() << "stencilc: error: --plan-option " << name << " must be an integer from "
-                   << knob->min << " to " << knob->max
-                   << (knob->multipleOf > 1
+        value % knob->multipleOf != 0 || (knob->powerOfTwo && !llvm::isPowerOf2_32(value))) {
+      llvm::errs() << "stencilc: error: --plan-option " << name << " must be "
+                   << (knob->powerOfTwo ? "a power of two" : "an integer") << " from " << knob->min
+                   << " to " << knob->max
+                   << (knob->multipleOf > 1 && !knob->powerOfTwo
                            ? " and a multiple of " + std::to_string(knob->multipleOf)
                            : std::string())
                    << ", not '" << valueText << "'\n";
