@@ -7,6 +7,7 @@
 #include "Backend.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,6 +61,22 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
       }
     }
     plans.push_back(std::move(plan));
+  }
+  // A --plan-option of the other backend's plans does not reach a stencil:
+  // say so rather than let a tuning run measure the default unawares.
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const bool tensor = plans[i].backend == BackendKind::Tensor;
+    const std::vector<std::string> &ignored =
+        tensor ? options.simtPlanOptions : options.tensorPlanOptions;
+    if (!ignored.empty()) {
+      diags.warning(i < locs.size() ? locs[i] : llvm::SMLoc(),
+                    fmt::format("--plan-option {} {} to {} kernels; stencil '{}' runs on {} "
+                                "and ignores {}",
+                                fmt::join(ignored, ", "), ignored.size() > 1 ? "apply" : "applies",
+                                tensor ? "CUDA-core" : "tensor-core", plans[i].spec.name,
+                                tensor ? "tensor cores" : "CUDA cores",
+                                ignored.size() > 1 ? "them" : "it"));
+    }
   }
 
   Artefacts artefacts;

@@ -151,6 +151,10 @@ bool applyPlanOptions(BackendOptions &options) {
       return false;
     }
     knob->field(options) = value;
+    auto &given = knob->tensor ? options.tensorPlanOptions : options.simtPlanOptions;
+    if (std::find(given.begin(), given.end(), name.str()) == given.end()) {
+      given.push_back(name.str());
+    }
   }
   return true;
 }
