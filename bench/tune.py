@@ -65,9 +65,10 @@ def main(variants_path, bench_paths, chosen_path=None):
         print(f"{stencil:18} {backend:7} {base:8.1f} {speed[best['variant']]:8.1f} "
               f"{gain * 100:5.1f}%  {best['options']}")
         best_of[(stencil, backend)] = (best, speed[best["variant"]])
-        if default and best is not default and gain >= MIN_GAIN:
+        enters = default and best is not default and gain >= MIN_GAIN
+        if enters:
             tuned.append((best, speed[best["variant"]], base))
-        if default and best is not default and gain >= MIN_GAIN and not unlisted(best):
+        if enters and not unlisted(best):
             chosen.append(dict(rows[best["variant"]], stencil=stencil))
         elif default:
             chosen.append(dict(rows[default["variant"]], stencil=stencil))
@@ -78,12 +79,12 @@ def main(variants_path, bench_paths, chosen_path=None):
 
     print("\n// TunedPlans.inc")
     for v, s, base in tuned:
-        options = parse_options(v["options"])
-        if unlisted(v):
+        options, others = parse_options(v["options"]), unlisted(v)
+        if others:
             # An option without a field (e.g. l2-prefetch) cannot enter the
             # table; say so rather than write an entry that drops it.
             print(f'// {v["stencil"]}: {v["options"]} ({s:.1f}, default {base:.1f}): '
-                  f'{", ".join(unlisted(v))} has no TunedPlans.inc field')
+                  f'{", ".join(others)} has no TunedPlans.inc field')
             continue
         fields = [options.get(k, 0) for k in TENSOR_KEYS + SIMT_KEYS]
         print(f'{{{key(v)}, {v["backend"].capitalize()}, {", ".join(map(str, fields))}, '

@@ -34,8 +34,8 @@ TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
 /// builds the same kernel there, and only there.
 TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
   StencilSpec spec = makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
-  auto same = [](std::string_view) { return true; };
-  auto different = [](std::string_view) { return false; };
+  auto same = [](const TunedPlan &) { return true; };
+  auto different = [](const TunedPlan &) { return false; };
   EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, same), &Table[0]);
   EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, different), nullptr);
   EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);

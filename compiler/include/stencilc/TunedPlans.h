@@ -39,12 +39,12 @@ struct TunedPlan {
 
 /// The entry of `table` for this shape, dims, radius, precision and
 /// backend on `arch`; failing that, one measured on another architecture
-/// for which `sameKernelOn(thatArch)` says the planner builds the same
-/// kernel for this kind (so the measurement is of the code `arch` gets);
-/// else null.
+/// for which `sameKernelOn(entry)` says the planner builds the same kernel
+/// with it on `arch` (so the measurement is of the code `arch` gets); else
+/// null.
 const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
                            std::string_view arch, BackendKind backend,
-                           llvm::function_ref<bool(std::string_view)> sameKernelOn = nullptr);
+                           llvm::function_ref<bool(const TunedPlan &)> sameKernelOn = nullptr);
 
 /// The built-in table (TunedPlans.inc).
 llvm::ArrayRef<TunedPlan> tunedPlans();

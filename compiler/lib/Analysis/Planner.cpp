@@ -433,8 +433,8 @@ Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
   // the same there (every precision but fp64 between sm_80 and sm_90).
   const MmaShape mma = mmaShapeFor(spec.precision, options.arch);
   const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor, [&](std::string_view other) {
-        return mmaShapeFor(spec.precision, std::string(other)) == mma;
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor, [&](const TunedPlan &t) {
+        return mmaShapeFor(spec.precision, std::string(t.arch)) == mma;
       });
   return planTuned(tuned, options, options.arch,
                    [&](const PlannerOptions &o) { return planTensorWith(spec, o); });

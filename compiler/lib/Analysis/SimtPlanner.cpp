@@ -245,15 +245,12 @@ Plan planSimt(const StencilSpec &spec, const PlannerOptions &options, const Simt
   // A CUDA-core kernel depends on the architecture only through the shared
   // memory it may opt in to: an entry measured on another architecture
   // serves here when its plan keeps to the static 48 KiB every one has.
-  const TunedPlan *tuned = findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt,
-                                     [](std::string_view) { return true; });
-  if (tuned && tuned->arch != options.arch) {
-    SimtOptions withTuned = simt;
-    applyTuned(*tuned, withTuned);
-    if (planWith(withTuned).simt.dynamicShared()) {
-      tuned = nullptr;
-    }
-  }
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt, [&](const TunedPlan &t) {
+        SimtOptions withTuned = simt;
+        applyTuned(t, withTuned);
+        return !planWith(withTuned).simt.dynamicShared();
+      });
   return planTuned(tuned, simt, options.arch, planWith);
 }
 

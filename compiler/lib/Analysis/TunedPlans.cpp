@@ -28,7 +28,7 @@ void setIfOpen(int &field, int tuned) {
 
 const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
                            std::string_view arch, BackendKind backend,
-                           llvm::function_ref<bool(std::string_view)> sameKernelOn) {
+                           llvm::function_ref<bool(const TunedPlan &)> sameKernelOn) {
   const TunedPlan *elsewhere = nullptr;
   for (const TunedPlan &t : table) {
     if (t.shape != spec.shape || t.dims != spec.dims || t.radius != spec.radius ||
@@ -38,7 +38,7 @@ const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &s
     if (t.arch == arch) {
       return &t;
     }
-    if (!elsewhere && sameKernelOn && sameKernelOn(t.arch)) {
+    if (!elsewhere && sameKernelOn && sameKernelOn(t)) {
       elsewhere = &t;
     }
   }

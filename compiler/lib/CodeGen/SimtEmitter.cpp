@@ -90,11 +90,12 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
     w.fillWith(section("load_prefetching"), fmt::arg("bytes", prefetch));
     w.line();
   }
+  const char *address = "in + (z * ny + y) * nx + x";
   w.fillWith(section("fetch_group"),
              fmt::arg("vector_load",
                       prefetch
-                          ? "loadPrefetching(in + (z * ny + y) * nx + x)"
-                          : "__ldg(reinterpret_cast<const uint4*>(in + (z * ny + y) * nx + x))"));
+                          ? fmt::format("loadPrefetching({})", address)
+                          : fmt::format("__ldg(reinterpret_cast<const uint4*>({}))", address)));
   w.line();
   if (plan.simt.buffers > 2) {
     w.fillWith(section("async_copy"),

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -95,7 +96,7 @@ const Knob Knobs[] = {
     {"tile-y", 1, 256, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
     {"chunk-z", 1, 4096, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
     {"stages", 1, 8, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.stages; }},
-    {"l2-prefetch", 64, 256, 64, true, false,
+    {"l2-prefetch", 64, 256, 1, true, false,
      [](BackendOptions &o) -> int & { return o.simt.l2Prefetch; }},
 };
 
@@ -144,7 +145,7 @@ bool applyPlanOptions(BackendOptions &options) {
       llvm::errs() << "stencilc: error: --plan-option " << name << " must be "
                    << (knob->powerOfTwo ? "a power of two" : "an integer") << " from " << knob->min
                    << " to " << knob->max
-                   << (knob->multipleOf > 1 && !knob->powerOfTwo
+                   << (knob->multipleOf > 1
                            ? " and a multiple of " + std::to_string(knob->multipleOf)
                            : std::string())
                    << ", not '" << valueText << "'\n";
@@ -152,7 +153,7 @@ bool applyPlanOptions(BackendOptions &options) {
     }
     knob->field(options) = value;
     auto &given = knob->tensor ? options.tensorPlanOptions : options.simtPlanOptions;
-    if (std::find(given.begin(), given.end(), name.str()) == given.end()) {
+    if (!llvm::is_contained(given, name)) {
       given.push_back(name.str());
     }
   }
