@@ -2,7 +2,8 @@
 """Picks the fastest --plan-option variant per suite stencil and backend
 (scripts/tune.sh) and prints the table entries the planners read.
 
-Usage: bench/tune.py VARIANTS.tsv BENCH.csv [BENCH.csv ...] [--chosen OUT.csv]
+Usage: bench/tune.py VARIANTS.tsv BENCH.csv [BENCH.csv ...] [--base TunedPlans.inc]
+                     [--chosen OUT.csv]
 
 VARIANTS.tsv comes from `scripts/tune.sh gen`, BENCH.csv from the benchmark
 run over those variants (several: the shards of one sweep). Only variants whose result passed its check count.
@@ -11,18 +12,26 @@ the lines for compiler/lib/Analysis/TunedPlans.inc (where a variant beat the
 planner's default by at least MIN_GAIN) and for BackendTable.inc (the best
 of each backend, for stencils both take).
 
+--base names the TunedPlans.inc the variants were generated with (`scripts/
+tune.sh gen` copies it beside variants.tsv). A variant's options were laid
+over that table's entry for its kind (the planner fills what an option leaves
+open from it), so the entry printed for a winner keeps the base entry's
+fields the variant did not set.
+
 --chosen writes, per stencil and backend, the benchmark row of the variant
 the planner now generates (the best where it entered TunedPlans.inc, else
 the default) under the suite stencil's name: a CSV that
 `bench/summarize.py --bench FULL.csv --bench OUT.csv --backend-table` lays
 over a full run's rows when the tuned plans were not yet in that run."""
+import argparse
 import csv
 import re
 import sys
 
 MIN_GAIN = 0.02  # below this, keep the planner's default: within the noise
 TENSOR_KEYS = ["tile-rows", "tile-cols", "warps", "n-blocks"]
-SIMT_KEYS = ["threads", "tile-x", "tile-y", "chunk-z", "stages"]
+SIMT_KEYS = ["threads", "tile-x", "tile-y", "chunk-z", "stages", "l2-prefetch"]
+ENTRY = re.compile(r'^\{"(sm_\d+)", (\w+), (\d+), (\d+), (\w+), (\w+), ([\d, ]+), [\d.]+\},')
 
 
 def parse_options(text):
@@ -36,7 +45,23 @@ def unlisted(variant):
     return sorted(set(parse_options(variant["options"])) - set(TENSOR_KEYS + SIMT_KEYS))
 
 
-def main(variants_path, bench_paths, chosen_path=None):
+def read_base(path):
+    """TunedPlans.inc's fields per kind: {(arch, shape, dims, radius,
+    precision, backend): {option: value}}, as the variants' keys spell them."""
+    base = {}
+    for line in open(path, encoding="utf-8") if path else []:
+        m = ENTRY.match(line)
+        if m:
+            values = [int(x) for x in m.group(7).split(",")]
+            key = (m.group(1),) + tuple(x.lower() for x in m.group(2, 3, 4, 5, 6))
+            if len(values) != len(TENSOR_KEYS + SIMT_KEYS):
+                sys.exit(f"tune.py: {path}: an entry with {len(values)} fields: {line.strip()}")
+            base[key] = dict(zip(TENSOR_KEYS + SIMT_KEYS, values))
+    return base
+
+
+def main(variants_path, bench_paths, chosen_path=None, base_path=None):
+    base_entries = read_base(base_path)
     variants = {row["variant"]: row for row in csv.DictReader(open(variants_path), delimiter="\t")}
     speed, rows = {}, {}
     arch = None
@@ -86,6 +111,8 @@ def main(variants_path, bench_paths, chosen_path=None):
             print(f'// {v["stencil"]}: {v["options"]} ({s:.1f}, default {base:.1f}): '
                   f'{", ".join(others)} has no TunedPlans.inc field')
             continue
+        kind = (arch, v["shape"], v["dims"], v["radius"], v["precision"], v["backend"])
+        options = {**base_entries.get(kind, {}), **options}
         fields = [options.get(k, 0) for k in TENSOR_KEYS + SIMT_KEYS]
         print(f'{{{key(v)}, {v["backend"].capitalize()}, {", ".join(map(str, fields))}, '
               f'{s:.1f}}}, // {v["stencil"]}: default {base:.1f}')
@@ -102,9 +129,10 @@ def main(variants_path, bench_paths, chosen_path=None):
 
 
 if __name__ == "__main__":
-    args, chosen = sys.argv[1:], None
-    if len(args) >= 2 and args[-2] == "--chosen":
-        args, chosen = args[:-2], args[-1]
-    if len(args) < 2 or any(a.startswith("--") for a in args):
-        sys.exit(__doc__)
-    main(args[0], args[1:], chosen)
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("variants")
+    parser.add_argument("bench", nargs="+")
+    parser.add_argument("--chosen")
+    parser.add_argument("--base")
+    args = parser.parse_args()
+    main(args.variants, args.bench, args.chosen, args.base)

@@ -13,7 +13,9 @@
 #     stencil renamed NAME_tune_tK / NAME_tune_sK (K = the grid point). Writes
 #     OUTDIR/bench/*, OUTDIR/manifest.txt (for the GPU build) and
 #     OUTDIR/variants.tsv (variant, stencil, backend, shape, dims, radius,
-#     precision, plan options). Default OUTDIR: build-tune.
+#     precision, plan options), and a copy of the TunedPlans.inc the
+#     variants were planned over (tune.py --base: a winner's entry keeps
+#     the fields it did not set). Default OUTDIR: build-tune.
 #
 #   scripts/tune.sh run [OUTDIR] [--shard I/N]      there, OUTDIR carried
 #     Builds and runs the benchmark over OUTDIR (scripts/gpu-check.sh
@@ -62,6 +64,7 @@ generate() {
   : >"$out/failed.txt"
   : >"$out/unavailable.txt"
   printf 'variant\tstencil\tbackend\tshape\tdims\tradius\tprecision\toptions\n' >"$out/variants.tsv"
+  cp "$root/compiler/lib/Analysis/TunedPlans.inc" "$out/TunedPlans.inc"
   local count=0
   for input in "$root"/examples/suite/*.stencil; do
     local name key
@@ -110,13 +113,14 @@ run() {
     return
   fi
   GEN=$gen BUILD=${BUILD:-build-tune-gpu} OUT=$out "$root/scripts/gpu-check.sh" --no-tests --no-naive
-  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$out/bench.csv" | tee "$out/tune.txt"
+  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$out/bench.csv" --base "$gen/TunedPlans.inc" |
+    tee "$out/tune.txt"
 }
 
 pick() {
   local gen=${1:?usage: $0 pick OUTDIR CSV...}
   shift
-  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$@"
+  python3 "$root/bench/tune.py" "$gen/variants.tsv" "$@" --base "$gen/TunedPlans.inc"
 }
 
 case $mode in

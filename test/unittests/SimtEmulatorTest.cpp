@@ -238,14 +238,20 @@ TEST(SimtPlanner, AskedChunkIsKept) {
   EXPECT_EQ(plan.simt.chunkFor(64, 64, 64), 64);
 }
 
-/// The L2 prefetch size asked for reaches the plan; the planner's own
-/// choice is none (the default kernels keep the plain read-only loads).
+/// The L2 prefetch size asked for reaches the plan, over a measured one
+/// (TunedPlans.inc: 256 for star3d7p fp32 on sm_90); the planner's own
+/// choice, where nothing was measured, is none (plain read-only loads).
 TEST(SimtPlanner, AskedL2PrefetchIsKept) {
-  const StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
-  EXPECT_EQ(planSimt(spec).simt.l2PrefetchBytes, 0);
+  const StencilSpec star = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
+  const StencilSpec box = makeStencil(3, Shape::Box, 2, Precision::FP32, BoundaryKind::Fixed, 1);
+  PlannerOptions sm90;
+  sm90.arch = "sm_90";
+  EXPECT_EQ(planSimt(box, sm90, SimtOptions()).simt.l2PrefetchBytes, 0);
+  EXPECT_EQ(planSimt(star, sm90, SimtOptions()).simt.l2PrefetchBytes, 256);
   SimtOptions asked;
   asked.l2Prefetch = 128;
-  EXPECT_EQ(planSimt(spec, PlannerOptions(), asked).simt.l2PrefetchBytes, 128);
+  EXPECT_EQ(planSimt(star, sm90, asked).simt.l2PrefetchBytes, 128);
+  EXPECT_EQ(planSimt(box, sm90, asked).simt.l2PrefetchBytes, 128);
 }
 
 /// Plane buffers asked for may pass the static 48 KiB up to the arch's

@@ -12,10 +12,10 @@ using stencilc::testing::makeStencil2D;
 namespace {
 
 const TunedPlan Table[] = {
-    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4, 4, 0, 0, 0, 0, 0,
+    {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4, 4, 0, 0, 0, 0, 0, 0,
      600.0},
     {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0, 0, 256, 0, 0, 16, 4,
-     590.0},
+     128, 590.0},
 };
 
 TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
@@ -66,7 +66,11 @@ TEST(TunedPlans, SimtEntriesServeAnotherArchWithinStaticSharedMemory) {
     StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
     const Plan sm80 = planSimt(kind, PlannerOptions{}, SimtOptions{});
     EXPECT_NE(sm80.choice.find("--tune sweep on sm_90"), std::string::npos) << sm80.choice;
-    EXPECT_EQ(sm80.simt.buffers, t.stages) << keyword(t.precision) << " radius " << t.radius;
+    if (t.stages) {
+      EXPECT_EQ(sm80.simt.buffers, t.stages) << keyword(t.precision) << " radius " << t.radius;
+    }
+    EXPECT_EQ(sm80.simt.l2PrefetchBytes, t.l2Prefetch)
+        << keyword(t.precision) << " radius " << t.radius;
     EXPECT_FALSE(sm80.simt.dynamicShared());
     ++checked;
   }
@@ -77,7 +81,8 @@ TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   PlannerOptions options;
   options.warps = 8; // explicit: kept
   SimtOptions simt;
-  simt.stages = 2; // explicit: kept
+  simt.stages = 2;       // explicit: kept
+  simt.l2Prefetch = 256; // explicit: kept
   applyTuned(Table[0], options);
   EXPECT_EQ(options.tileRowsPerBlock, 2);
   EXPECT_EQ(options.tileColsPerBlock, 16);
@@ -87,7 +92,11 @@ TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   EXPECT_EQ(simt.threads, 256);
   EXPECT_EQ(simt.chunkZ, 16);
   EXPECT_EQ(simt.stages, 2);
+  EXPECT_EQ(simt.l2Prefetch, 256);
   EXPECT_EQ(simt.tileX, 0); // the tuned entry left it to the planner
+  SimtOptions open;
+  applyTuned(Table[1], open);
+  EXPECT_EQ(open.l2Prefetch, 128);
 }
 
 /// The built-in table holds only measured entries, each for a backend
@@ -99,7 +108,7 @@ TEST(TunedPlans, BuiltInEntriesAreWellFormed) {
     }
     EXPECT_GT(t.gstencils, 0.0);
     if (t.backend == BackendKind::Tensor) {
-      EXPECT_EQ(t.threads + t.tileX + t.tileY + t.chunkZ + t.stages, 0);
+      EXPECT_EQ(t.threads + t.tileX + t.tileY + t.chunkZ + t.stages + t.l2Prefetch, 0);
     } else {
       EXPECT_EQ(t.tileRows + t.tileCols + t.warps + t.nBlocks, 0);
     }

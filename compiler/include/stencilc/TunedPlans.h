@@ -32,9 +32,9 @@ struct TunedPlan {
   int radius;
   Precision precision;
   BackendKind backend;
-  int tileRows, tileCols, warps, nBlocks;    ///< tensor
-  int threads, tileX, tileY, chunkZ, stages; ///< simt
-  double gstencils;                          ///< what it measured
+  int tileRows, tileCols, warps, nBlocks;                ///< tensor
+  int threads, tileX, tileY, chunkZ, stages, l2Prefetch; ///< simt
+  double gstencils;                                      ///< what it measured
 };
 
 /// The entry of `table` for this shape, dims, radius, precision and

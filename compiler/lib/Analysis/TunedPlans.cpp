@@ -15,7 +15,7 @@ using namespace table;
 const TunedPlan Table[] = {
 #include "TunedPlans.inc"
     // A sentinel, never matched (dims 0), so that an empty table compiles.
-    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
+    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
 };
 
 void setIfOpen(int &field, int tuned) {
@@ -60,6 +60,7 @@ void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {
   setIfOpen(simt.tileY, tuned.tileY);
   setIfOpen(simt.chunkZ, tuned.chunkZ);
   setIfOpen(simt.stages, tuned.stages);
+  setIfOpen(simt.l2Prefetch, tuned.l2Prefetch);
 }
 
 std::string tunedChoice(const TunedPlan &tuned, std::string_view arch) {
