@@ -15,11 +15,15 @@ scripts/gpu-check.sh and scripts/bench.sh.
   --markdown    instead of the table, the one docs/performance.md shows: a
                 row per stencil in the suite's order (1D, 2D, 3D; by points;
                 fp64, fp32, tf32, fp16, bf16), each backend's GStencil/s and
-                % of copy (bold at or above 90 %), the faster one (what
-                --backend=auto takes when BackendTable.inc holds this run)
+                % of copy (truncated to 0.1; bold at or above 90 %), the faster one (what
+                --backend=auto takes when BackendTable.inc holds this run),
+                and whether issue 5's target is met: the faster backend at
+                90 % of copy or more; for 2D and 3D tf32, within 5 % of the
+                time of the same stencil in fp32 (1D tf32: both)
 """
 import argparse
 import csv
+import math
 import os
 import re
 import sys
@@ -150,22 +154,44 @@ def markdown(paths):
     def cell(r):
         if r is None:
             return "—"
-        text = f'{float(r["gstencil_per_s"]):.1f} ({float(r["percent_of_copy"]):.1f} %)'
+        # Truncated, not rounded: 89.99 % shows as 89.9, not as a 90.0 that missed.
+        percent = math.floor(float(r["percent_of_copy"]) * 10) / 10
+        text = f'{float(r["gstencil_per_s"]):.1f} ({percent:.1f} %)'
         return f"**{text}**" if float(r["percent_of_copy"]) >= 90.0 else text
 
-    print("| stencil | grid | naive | tensor (% copy) | simt (% copy) | faster | check |")
-    print("|---|---|---:|---:|---:|---|---|")
+    def fastest(name):
+        """The faster passing backend's row of `name`, or None."""
+        ran = [best[(name, b)] for b in ("tensor", "simt")
+               if (name, b) in best and best[(name, b)]["check"] == "PASS"]
+        return max(ran, key=lambda r: float(r["gstencil_per_s"]), default=None)
+
+    def target(name, row):
+        if row is None:
+            return "—"
+        kind, _, precision = name.rpartition("_")
+        at_roofline = float(row["percent_of_copy"]) >= 90.0
+        if precision != "tf32":
+            return "met" if at_roofline else "missed"
+        fp32 = fastest(kind + "_fp32")
+        if fp32 is None:
+            return "—"
+        # 1D has its own 90 % target in every precision, tf32 included.
+        near_fp32 = float(fp32["gstencil_per_s"]) / float(row["gstencil_per_s"]) <= 1.05
+        return "met" if near_fp32 and (at_roofline or "1d" not in kind) else "missed"
+
+    print("| stencil | grid | naive | tensor (% copy) | simt (% copy) | faster | target | check |")
+    print("|---|---|---:|---:|---:|---|---|---|")
     status = 0
     for name in sorted(stencils, key=rank):
         rows = {b: best.get((name, b)) for b in ("tensor", "simt", "naive")}
         present = [r for r in rows.values() if r]
-        ran = [b for b in ("tensor", "simt") if rows[b] and rows[b]["check"] == "PASS"]
-        faster = max(ran, key=lambda b: float(rows[b]["gstencil_per_s"])) if ran else "—"
+        row = fastest(name)
         check = "PASS" if all(r["check"] == "PASS" for r in present) else "FAIL"
         status |= check != "PASS"
         naive = f'{float(rows["naive"]["gstencil_per_s"]):.1f}' if rows["naive"] else "—"
         print(f'| {name} | {present[0]["size"]} | {naive} | {cell(rows["tensor"])} | '
-              f'{cell(rows["simt"])} | {faster} | {check} |')
+              f'{cell(rows["simt"])} | {row["backend"] if row else "—"} | {target(name, row)} | '
+              f'{check} |')
     return status
 
 
