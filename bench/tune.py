@@ -49,13 +49,17 @@ def read_base(path):
     """TunedPlans.inc's fields per kind: {(arch, shape, dims, radius,
     precision, backend): {option: value}}, as the variants' keys spell them."""
     base = {}
-    for line in open(path, encoding="utf-8") if path else []:
-        m = ENTRY.match(line)
-        if m:
+    if not path:
+        return base
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = ENTRY.match(line)
+            if not m:
+                continue
             values = [int(x) for x in m.group(7).split(",")]
-            key = (m.group(1),) + tuple(x.lower() for x in m.group(2, 3, 4, 5, 6))
             if len(values) != len(TENSOR_KEYS + SIMT_KEYS):
                 sys.exit(f"tune.py: {path}: an entry with {len(values)} fields: {line.strip()}")
+            key = (m.group(1),) + tuple(x.lower() for x in m.group(2, 3, 4, 5, 6))
             base[key] = dict(zip(TENSOR_KEYS + SIMT_KEYS, values))
     return base
 
