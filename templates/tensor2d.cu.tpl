@@ -327,7 +327,7 @@ __device__ __forceinline__ void fetchWindow(const Element* __restrict__ in, {pla
     const long long y = {window_y};
     const long long x = {window_x};
     if (vectorRows && {plane_inside}y >= 0 && y < {grid_rows} && x >= 0 && x + kVec <= nx) {{
-      staged[i] = __ldg(reinterpret_cast<const uint4*>(in + {grid_row} * nx + x));
+      staged[i] = {vector_load};
     }} else {{
       alignas(16) Element values[kVec];
 #pragma unroll

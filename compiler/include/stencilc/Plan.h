@@ -141,6 +141,10 @@ struct TensorPlan {
   int loadedColEnd = 0;
   /// Elements per 16-byte vector: the unit of global loads.
   int vectorWidth = 8;
+  /// 64, 128 or 256: each 16-byte read of the input window asks the L2 to
+  /// fetch that many bytes around it from memory (--plan-option
+  /// l2-prefetch, or TunedPlans.inc); 0: plain read-only loads.
+  int l2PrefetchBytes = 0;
   /// Parameter fragments are loaded once per block into registers (small
   /// plans) or re-read from shared memory for every tile (large ones).
   bool paramsInRegisters = true;

@@ -33,6 +33,9 @@ struct PlannerOptions {
   /// MMA blocks side by side in one output tile (its accumulators are
   /// independent, and row slices share their A fragments across them).
   int nBlocks = 0;
+  /// The L2 prefetch size (64, 128 or 256 bytes) of the input window's
+  /// 16-byte reads (--plan-option l2-prefetch); 0: plain read-only loads.
+  int l2Prefetch = 0;
   /// Pads the window pitch so that the 8 rows of a fragment load fall in
   /// different banks (rows stay 16-byte aligned, as ldmatrix requires).
   bool padPitchForBanks = true;

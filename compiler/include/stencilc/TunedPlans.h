@@ -32,9 +32,10 @@ struct TunedPlan {
   int radius;
   Precision precision;
   BackendKind backend;
-  int tileRows, tileCols, warps, nBlocks;                ///< tensor
-  int threads, tileX, tileY, chunkZ, stages, l2Prefetch; ///< simt
-  double gstencils;                                      ///< what it measured
+  int tileRows, tileCols, warps, nBlocks;    ///< tensor
+  int threads, tileX, tileY, chunkZ, stages; ///< simt
+  int l2Prefetch;                            ///< both
+  double gstencils;                          ///< what it measured
 };
 
 /// The entry of `table` for this shape, dims, radius, precision and

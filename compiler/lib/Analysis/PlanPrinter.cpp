@@ -78,6 +78,15 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
                      sp.queueLength(), unit);
 }
 
+/// The plan line of an L2 prefetch size (both backends); none without one.
+void printPrefetch(int bytes, llvm::raw_ostream &os) {
+  if (bytes) {
+    os << fmt::format("  prefetch   each 16-byte read of the input asks the L2 to fetch the {} "
+                      "bytes around it from memory\n",
+                      bytes);
+  }
+}
+
 void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt;
@@ -111,11 +120,7 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
                     : sp.buffers == 2 ? std::string(", the next plane fetched into registers "
                                                     "while this one is computed")
                                       : std::string(", fetched straight into shared memory"));
-  if (sp.l2PrefetchBytes) {
-    os << fmt::format("  prefetch   each 16-byte read of the input asks the L2 to fetch the {} "
-                      "bytes around it from memory\n",
-                      sp.l2PrefetchBytes);
-  }
+  printPrefetch(sp.l2PrefetchBytes, os);
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"
@@ -189,6 +194,7 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
                     tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
                     tp.vectorWidth);
+  printPrefetch(tp.l2PrefetchBytes, os);
   os << fmt::format("  shared     {} bytes: window {}, parameters {}; the "
                     "accumulators are stored from registers\n",
                     tp.sharedBytes(), tp.windowBytes, tp.paramBytes);

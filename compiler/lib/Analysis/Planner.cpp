@@ -386,6 +386,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
                : spec.precision == Precision::FP16 || spec.precision == Precision::BF16 ? 2
                                                                                         : 1;
   tp.tileN = tp.nBlocks * tp.mma.n;
+  tp.l2PrefetchBytes = options.l2Prefetch;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
   tp.haloRows = spec.dims == 1 ? 0 : spec.radius;
   tp.planes = spec.dims == 3 ? 2 * spec.radius + 1 : 1;

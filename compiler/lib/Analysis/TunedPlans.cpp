@@ -52,6 +52,7 @@ void applyTuned(const TunedPlan &tuned, PlannerOptions &options) {
   setIfOpen(options.tileColsPerBlock, tuned.tileCols);
   setIfOpen(options.warps, tuned.warps);
   setIfOpen(options.nBlocks, tuned.nBlocks);
+  setIfOpen(options.l2Prefetch, tuned.l2Prefetch);
 }
 
 void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {

@@ -431,15 +431,19 @@ void writeStencil(CodeWriter &w, const Plan &plan) {
   writeParameterTables(w, plan);
   writeElementHelpers(w, plan, grid);
 
-  w.fillWith(section("window_io"),
+  // --plan-option l2-prefetch: the window's 16-byte reads carry the L2's
+  // prefetch size (default: none, the plain read-only load).
+  const std::string load =
+      writeVectorLoad(w, tp.l2PrefetchBytes, fmt::format("in + {} * nx + x", grid.gridRow));
+  w.fillWith(section("window_io"), fmt::arg("vector_load", load),
              fmt::arg("store_staged", CodeWriter::filled(section(spec.precision == Precision::TF32
                                                                      ? "store_staged_tf32"
                                                                      : "store_staged_plain"))),
              fmt::arg("window_doc", grid.windowDoc), fmt::arg("window_y", grid.windowY),
              fmt::arg("window_x", grid.windowX), fmt::arg("grid_rows", grid.gridRows),
              fmt::arg("rows_vectors", grid.rowsVectors), fmt::arg("plane_params", grid.planeParams),
-             fmt::arg("plane_inside", grid.planeInside), fmt::arg("grid_row", grid.gridRow),
-             fmt::arg("plane_at", grid.planeAt), fmt::arg("plane_size", grid.planeSize));
+             fmt::arg("plane_inside", grid.planeInside), fmt::arg("plane_at", grid.planeAt),
+             fmt::arg("plane_size", grid.planeSize));
   w.line();
   const bool volume = spec.dims == 3;
   const std::string paramsToShared = CodeWriter::filled(section("params_to_shared"));

@@ -34,6 +34,13 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan);
 /// the three, filled with the same holes.
 void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate);
 
+/// The 16-byte read of the input at `address` (a `const Element*`): the
+/// plain read-only load, or, with an L2 prefetch size (`prefetchBytes` 64,
+/// 128 or 256; --plan-option l2-prefetch), a call of loadPrefetching, whose
+/// definition (simt.cu.tpl's `load_prefetching`, for both backends) it then
+/// writes to `w` first.
+std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view address);
+
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 

@@ -53,6 +53,15 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::str
              fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
 }
 
+std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view address) {
+  if (!prefetchBytes) {
+    return fmt::format("__ldg(reinterpret_cast<const uint4*>({}))", address);
+  }
+  w.fillWith(templateSection("simt.cu.tpl", "load_prefetching"), fmt::arg("bytes", prefetchBytes));
+  w.line();
+  return fmt::format("loadPrefetching({})", address);
+}
+
 void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate) {
   switch (spec.boundary) {
   case BoundaryKind::Fixed:

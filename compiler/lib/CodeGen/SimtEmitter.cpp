@@ -86,16 +86,8 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   // --plan-option l2-prefetch: the input's 16-byte reads carry the L2's
   // prefetch size (default: none, the plain read-only load).
   const int prefetch = plan.simt.l2PrefetchBytes;
-  if (prefetch) {
-    w.fillWith(section("load_prefetching"), fmt::arg("bytes", prefetch));
-    w.line();
-  }
-  const char *address = "in + (z * ny + y) * nx + x";
-  w.fillWith(section("fetch_group"),
-             fmt::arg("vector_load",
-                      prefetch
-                          ? fmt::format("loadPrefetching({})", address)
-                          : fmt::format("__ldg(reinterpret_cast<const uint4*>({}))", address)));
+  const std::string load = writeVectorLoad(w, prefetch, "in + (z * ny + y) * nx + x");
+  w.fillWith(section("fetch_group"), fmt::arg("vector_load", load));
   w.line();
   if (plan.simt.buffers > 2) {
     w.fillWith(section("async_copy"),

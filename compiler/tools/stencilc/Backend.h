@@ -29,8 +29,8 @@ struct BackendOptions {
   /// choice); `planner.arch` is ignored in favour of `arch`.
   PlannerOptions planner;
   SimtOptions simt;
-  /// The --plan-option names given for each backend's plans, so that a
-  /// stencil planned on the other backend can say it ignores them.
+  /// The --plan-option names given that only one backend's plans have, so
+  /// that a stencil planned on the other backend can say it ignores them.
   std::vector<std::string> tensorPlanOptions, simtPlanOptions;
   /// The input file as given on the command line (for comments).
   std::string inputFile;

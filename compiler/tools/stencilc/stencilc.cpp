@@ -47,7 +47,8 @@ cl::OptionCategory category("stencilc options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.stencil>"), cl::cat(category));
 cl::opt<std::string> outputFile("o",
                                 cl::desc("Write the CUDA source to <file> "
-                                         "and the header beside it"),
+                                         "and the header beside it ('-': the "
+                                         "source on stdout, as --emit=cuda)"),
                                 cl::value_desc("file.cu"), cl::cat(category));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("Write the header to <file> instead "
@@ -74,29 +75,33 @@ cl::opt<BackendRequest> backend(
                clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
     cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
-/// The plans' free parameters --plan-option sets, with their ranges.
+/// The plans' free parameters --plan-option sets, with their ranges, and
+/// where each lives in the tensor-core and the CUDA-core options (null: that
+/// backend's plans have no such parameter).
 struct Knob {
   llvm::StringRef name;
   int min, max, multipleOf;
   bool powerOfTwo; ///< only powers of two in [min, max]
-  bool tensor;     ///< of the tensor-core plans, else of the CUDA-core ones
-  int &(*field)(BackendOptions &);
+  int &(*tensor)(BackendOptions &);
+  int &(*simt)(BackendOptions &);
 };
 const Knob Knobs[] = {
-    {"tile-rows", 1, 16, 1, false, true,
-     [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }},
-    {"tile-cols", 1, 16, 1, false, true,
-     [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }},
-    {"warps", 1, 16, 1, false, true, [](BackendOptions &o) -> int & { return o.planner.warps; }},
-    {"n-blocks", 1, 4, 1, false, true,
-     [](BackendOptions &o) -> int & { return o.planner.nBlocks; }},
-    {"threads", 32, 1024, 32, false, false,
+    {"tile-rows", 1, 16, 1, false,
+     [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }, nullptr},
+    {"tile-cols", 1, 16, 1, false,
+     [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }, nullptr},
+    {"warps", 1, 16, 1, false, [](BackendOptions &o) -> int & { return o.planner.warps; }, nullptr},
+    {"n-blocks", 1, 4, 1, false, [](BackendOptions &o) -> int & { return o.planner.nBlocks; },
+     nullptr},
+    {"threads", 32, 1024, 32, false, nullptr,
      [](BackendOptions &o) -> int & { return o.simt.threads; }},
-    {"tile-x", 1, 4096, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
-    {"tile-y", 1, 256, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
-    {"chunk-z", 1, 4096, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
-    {"stages", 1, 8, 1, false, false, [](BackendOptions &o) -> int & { return o.simt.stages; }},
-    {"l2-prefetch", 64, 256, 1, true, false,
+    {"tile-x", 1, 4096, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
+    {"tile-y", 1, 256, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
+    {"chunk-z", 1, 4096, 1, false, nullptr,
+     [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
+    {"stages", 1, 8, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.stages; }},
+    {"l2-prefetch", 64, 256, 1, true,
+     [](BackendOptions &o) -> int & { return o.planner.l2Prefetch; },
      [](BackendOptions &o) -> int & { return o.simt.l2Prefetch; }},
 };
 
@@ -105,7 +110,7 @@ const Knob Knobs[] = {
 std::string knobNames(llvm::StringRef lastJoin, std::optional<bool> tensor) {
   std::vector<llvm::StringRef> names;
   for (const Knob &k : Knobs) {
-    if (!tensor || k.tensor == *tensor) {
+    if (!tensor || (*tensor ? k.tensor : k.simt)) {
       names.push_back(k.name);
     }
   }
@@ -151,10 +156,17 @@ bool applyPlanOptions(BackendOptions &options) {
                    << ", not '" << valueText << "'\n";
       return false;
     }
-    knob->field(options) = value;
-    auto &given = knob->tensor ? options.tensorPlanOptions : options.simtPlanOptions;
-    if (!llvm::is_contained(given, name)) {
-      given.push_back(name.str());
+    if (knob->tensor) {
+      knob->tensor(options) = value;
+    }
+    if (knob->simt) {
+      knob->simt(options) = value;
+    }
+    if (!knob->tensor || !knob->simt) {
+      auto &given = knob->tensor ? options.tensorPlanOptions : options.simtPlanOptions;
+      if (!llvm::is_contained(given, name)) {
+        given.push_back(name.str());
+      }
     }
   }
   return true;
@@ -293,7 +305,9 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   }
 
   // Where the outputs go: -o, or the input's stem in the current directory.
-  std::string cudaPath = outputFile;
+  // `-o -` is stdout, the .cu alone (no header file named "-.h").
+  const bool toStdout = outputFile == "-";
+  std::string cudaPath = toStdout ? std::string() : std::string(outputFile);
   if (cudaPath.empty()) {
     cudaPath = llvm::sys::path::stem(inputFile).str() + ".cu";
   }
@@ -313,7 +327,7 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   if (diags.hasErrors()) {
     return ExitInputError;
   }
-  switch (emit) {
+  switch (toStdout && emit == Emit::None ? Emit::Cuda : emit) {
   case Emit::Plan:
     llvm::outs() << artefacts.plan;
     return ExitSuccess;
