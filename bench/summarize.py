@@ -75,15 +75,21 @@ SUITE_ORDER = ["heat1d", "star1d5p", "star2d5p", "box2d9p", "star2d9p", "box2d25
 PRECISION_ORDER = ["fp64", "fp32", "tf32", "fp16", "bf16"]
 
 
-def bench(paths):
+def read_rows(paths):
+    """The rows of the benchmark CSVs `paths`, in order."""
     rows = []
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                rows += list(csv.DictReader(f))
-        except FileNotFoundError:
-            print(f"(no benchmark results: {path} missing)")
-            return 1
+        with open(path, encoding="utf-8") as f:
+            rows += list(csv.DictReader(f))
+    return rows
+
+
+def bench(paths):
+    try:
+        rows = read_rows(paths)
+    except FileNotFoundError as missing:
+        print(f"(no benchmark results: {missing.filename} missing)")
+        return 1
     if not rows:
         print("(no benchmark rows)")
         return 1
@@ -119,13 +125,11 @@ SUITE_LINE = re.compile(r"benchmark suite, (star|box) of radius (\d+) in (\d)D")
 def backend_table(paths, suite_dir):
     """The BackendTable.inc lines of the suite stencils both backends ran."""
     speed, arch = {}, None
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                if r["implementation"] == "api" and r["check"] == "PASS":
-                    speed[(r["stencil"], r["backend"])] = float(r["gstencil_per_s"])
-                    found = re.search(r"\((sm_\d+)", r["device"])
-                    arch = arch or (found.group(1) if found else None)
+    for r in read_rows(paths):
+        if r["implementation"] == "api" and r["check"] == "PASS":
+            speed[(r["stencil"], r["backend"])] = float(r["gstencil_per_s"])
+            found = re.search(r"\((sm_\d+)", r["device"])
+            arch = arch or (found.group(1) if found else None)
     for stencil in sorted({s for s, _ in speed}):
         if (stencil, "tensor") not in speed or (stencil, "simt") not in speed:
             continue
@@ -180,11 +184,7 @@ def target(best, name, row):
 
 def markdown(paths):
     """The docs table: one row per suite stencil, later CSVs winning."""
-    rows = []
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            rows += list(csv.DictReader(f))
-    best = latest_rows(rows)
+    best = latest_rows(read_rows(paths))
     stencils = {s for s, _ in best}
 
     def rank(name):
