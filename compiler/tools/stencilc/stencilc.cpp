@@ -48,7 +48,8 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.stencil>"), cl::
 cl::opt<std::string> outputFile("o",
                                 cl::desc("Write the CUDA source to <file> "
                                          "and the header beside it ('-': the "
-                                         "source on stdout, as --emit=cuda)"),
+                                         "source on stdout, and the header only "
+                                         "where --header names it)"),
                                 cl::value_desc("file.cu"), cl::cat(category));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("Write the header to <file> instead "
@@ -305,7 +306,8 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   }
 
   // Where the outputs go: -o, or the input's stem in the current directory.
-  // `-o -` is stdout, the .cu alone (no header file named "-.h").
+  // `-o -` is stdout: the .cu, and a header file only where --header names
+  // one (never one named "-.h").
   const bool toStdout = outputFile == "-";
   std::string cudaPath = toStdout ? std::string() : std::string(outputFile);
   if (cudaPath.empty()) {
@@ -325,6 +327,10 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   options.headerInclude = llvm::sys::path::filename(headerPath).str();
   Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
   if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  if (toStdout && emit == Emit::None && !headerFile.empty() &&
+      !writeAtomically(headerPath, artefacts.header, diags)) {
     return ExitInputError;
   }
   switch (toStdout && emit == Emit::None ? Emit::Cuda : emit) {
