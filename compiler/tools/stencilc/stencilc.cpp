@@ -375,6 +375,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
     return ExitUsage;
   }
+  // The .cu includes the header by its file name, so it needs one.
+  if (headerFile == "-") {
+    llvm::errs() << "stencilc: error: --header needs a file name (the .cu includes the header "
+                    "by it); --emit=header prints the header on stdout\n";
+    return ExitUsage;
+  }
   static const char *const knownArchs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
   if (std::find(std::begin(knownArchs), std::end(knownArchs), arch.getValue()) ==
       std::end(knownArchs)) {
