@@ -198,6 +198,19 @@ void printVersion(llvm::raw_ostream &os) {
   os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
+/// Whether two output paths name one file: the same path once made absolute
+/// and free of `.` and `..`, or the same existing file (links).
+bool sameFile(llvm::StringRef a, llvm::StringRef b) {
+  auto normal = [](llvm::StringRef path) {
+    llvm::SmallString<256> full(path);
+    llvm::sys::fs::make_absolute(full);
+    llvm::sys::path::remove_dots(full, /*remove_dot_dot=*/true);
+    return std::string(full);
+  };
+  bool equivalent = false;
+  return normal(a) == normal(b) || (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent);
+}
+
 bool writeAtomically(llvm::StringRef path, const std::string &contents, DiagnosticEngine &diags) {
   llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     os << contents;
@@ -318,6 +331,15 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     llvm::SmallString<256> path(cudaPath);
     llvm::sys::path::replace_extension(path, ".h");
     headerPath = std::string(path);
+  }
+
+  // The .cu includes the header: one file cannot be both (`-o x.h`, or
+  // --header naming the -o file).
+  if (!(toStdout && headerFile.empty()) && emit == Emit::None && sameFile(cudaPath, headerPath)) {
+    diags.fatalWithoutLocation("the CUDA source and the header would both be '" + headerPath +
+                               "'; name the source with -o FILE.cu, or the header with "
+                               "--header");
+    return ExitUsage;
   }
 
   BackendOptions options = planKnobs;
