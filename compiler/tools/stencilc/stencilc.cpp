@@ -333,9 +333,20 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     headerPath = std::string(path);
   }
 
-  // The .cu includes the header: one file cannot be both (`-o x.h`, or
-  // --header naming the -o file).
-  if (!(toStdout && headerFile.empty()) && emit == Emit::None && sameFile(cudaPath, headerPath)) {
+  // The files this run writes: neither may be the input, and the .cu, which
+  // includes the header, cannot be the header too (`-o x.h`, or --header
+  // naming the -o file).
+  const bool writesCuda = emit == Emit::None && !toStdout;
+  const bool writesHeader = emit == Emit::None && (!toStdout || !headerFile.empty());
+  for (const auto &[writes, path] :
+       {std::pair(writesCuda, cudaPath), std::pair(writesHeader, headerPath)}) {
+    if (writes && inputFile != "-" && sameFile(inputFile, path)) {
+      diags.fatalWithoutLocation("the output '" + path + "' is the input file; name another with " +
+                                 (path == cudaPath ? "-o" : "--header"));
+      return ExitUsage;
+    }
+  }
+  if (writesCuda && sameFile(cudaPath, headerPath)) {
     diags.fatalWithoutLocation("the CUDA source and the header would both be '" + headerPath +
                                "'; name the source with -o FILE.cu, or the header with "
                                "--header");
@@ -351,8 +362,7 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   if (diags.hasErrors()) {
     return ExitInputError;
   }
-  if (toStdout && emit == Emit::None && !headerFile.empty() &&
-      !writeAtomically(headerPath, artefacts.header, diags)) {
+  if (toStdout && writesHeader && !writeAtomically(headerPath, artefacts.header, diags)) {
     return ExitInputError;
   }
   switch (toStdout && emit == Emit::None ? Emit::Cuda : emit) {
