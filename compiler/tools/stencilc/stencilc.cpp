@@ -318,13 +318,20 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     return ExitSuccess;
   }
 
-  // Where the outputs go: -o, or the input's stem in the current directory.
+  // Where the outputs go: -o, or the input's stem in the current directory
+  // (standard input has none to offer: -o is needed to write files).
   // `-o -` is stdout: the .cu, and a header file only where --header names
   // one (never one named "-.h").
   const bool toStdout = outputFile == "-";
+  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
+    diags.fatalWithoutLocation("the input is standard input, which names no output: name it with "
+                               "-o FILE.cu (or -o - for standard output)");
+    return ExitUsage;
+  }
   std::string cudaPath = toStdout ? std::string() : std::string(outputFile);
   if (cudaPath.empty()) {
-    cudaPath = llvm::sys::path::stem(inputFile).str() + ".cu";
+    // Standard input is "stdin" here, as it is "<stdin>" in diagnostics.
+    cudaPath = (inputFile == "-" ? "stdin" : llvm::sys::path::stem(inputFile).str()) + ".cu";
   }
   std::string headerPath = headerFile;
   if (headerPath.empty()) {
