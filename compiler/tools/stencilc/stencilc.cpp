@@ -211,14 +211,46 @@ bool sameFile(llvm::StringRef a, llvm::StringRef b) {
   return normal(a) == normal(b) || (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent);
 }
 
-bool writeAtomically(llvm::StringRef path, const std::string &contents, DiagnosticEngine &diags) {
-  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << contents;
-    return llvm::Error::success();
-  });
-  if (error) {
-    diags.fatalWithoutLocation("cannot write '" + path + "': " + llvm::toString(std::move(error)));
+/// An output file and what it is to hold.
+struct Output {
+  std::string path;
+  const std::string &contents;
+};
+
+/// Writes the outputs whole or not at all: each goes to a temporary file
+/// beside it first, and only when every one of them is written are they
+/// renamed into place, so a path that cannot be written (a missing
+/// directory, say) leaves none of the others created or changed.
+bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
+  std::vector<llvm::sys::fs::TempFile> temps;
+  auto fail = [&](const Output &output, std::error_code error) {
+    diags.fatalWithoutLocation("cannot write '" + output.path + "': " + error.message());
+    for (llvm::sys::fs::TempFile &temp : temps) {
+      llvm::consumeError(temp.discard());
+    }
     return false;
+  };
+  for (const Output &output : outputs) {
+    llvm::Expected<llvm::sys::fs::TempFile> temp =
+        llvm::sys::fs::TempFile::create(output.path + ".tmp-%%%%%%");
+    if (!temp) {
+      return fail(output, llvm::errorToErrorCode(temp.takeError()));
+    }
+    temps.push_back(std::move(*temp));
+    llvm::raw_fd_ostream os(temps.back().FD, /*shouldClose=*/false);
+    os << output.contents;
+    os.flush();
+    if (os.has_error()) {
+      std::error_code error = os.error();
+      os.clear_error();
+      return fail(output, error);
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (llvm::Error error = temps[i].keep(outputs[i].path)) {
+      temps.erase(temps.begin(), temps.begin() + i + 1);
+      return fail(outputs[i], llvm::errorToErrorCode(std::move(error)));
+    }
   }
   return true;
 }
@@ -369,7 +401,7 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   if (diags.hasErrors()) {
     return ExitInputError;
   }
-  if (toStdout && writesHeader && !writeAtomically(headerPath, artefacts.header, diags)) {
+  if (toStdout && writesHeader && !writeAll({{headerPath, artefacts.header}}, diags)) {
     return ExitInputError;
   }
   switch (toStdout && emit == Emit::None ? Emit::Cuda : emit) {
@@ -385,8 +417,7 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   default:
     break;
   }
-  if (!writeAtomically(headerPath, artefacts.header, diags) ||
-      !writeAtomically(cudaPath, artefacts.cuda, diags)) {
+  if (!writeAll({{headerPath, artefacts.header}, {cudaPath, artefacts.cuda}}, diags)) {
     return ExitInputError;
   }
   return ExitSuccess;
