@@ -445,6 +445,14 @@ int main(int argc, char **argv) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
     return ExitUsage;
   }
+  // --emit prints; an output file named beside it would silently not be
+  // written.
+  if (emit != Emit::None && !outputFile.empty() && outputFile != "-") {
+    llvm::errs() << "stencilc: error: --emit prints to standard output and writes no file; "
+                    "drop -o '"
+                 << outputFile << "', or drop --emit to write it\n";
+    return ExitUsage;
+  }
   // The .cu includes the header by its file name, so it needs one.
   if (headerFile == "-") {
     llvm::errs() << "stencilc: error: --header needs a file name (the .cu includes the header "
