@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "llvm/ADT/STLExtras.h"
@@ -255,6 +256,59 @@ bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
   return true;
 }
 
+/// Where a run's artefacts go.
+struct OutputPaths {
+  std::string cudaPath;   ///< also names the header where --header does not
+  std::string headerPath; ///< the .cu includes the header by its file name
+  bool writesCuda = false;
+  bool writesHeader = false;
+};
+
+/// The output paths from -o, --header and the input: -o, or the input's stem
+/// in the current directory (standard input has none to offer, so -o is
+/// needed to write files). `-o -` is stdout: the .cu, and a header file only
+/// where --header names one (never one named "-.h"). Reports the choices
+/// that cannot work and returns nothing for them: an output that is the
+/// input, or a header that is the .cu (`-o x.h`, --header naming the -o
+/// file).
+std::optional<OutputPaths> planOutputs(DiagnosticEngine &diags) {
+  const bool toStdout = outputFile == "-";
+  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
+    diags.fatalWithoutLocation("the input is standard input, which names no output: name it with "
+                               "-o FILE.cu (or -o - for standard output)");
+    return std::nullopt;
+  }
+  OutputPaths out;
+  out.cudaPath = toStdout ? std::string() : std::string(outputFile);
+  if (out.cudaPath.empty()) {
+    // Standard input is "stdin" here, as it is "<stdin>" in diagnostics.
+    out.cudaPath = (inputFile == "-" ? "stdin" : llvm::sys::path::stem(inputFile).str()) + ".cu";
+  }
+  out.headerPath = headerFile;
+  if (out.headerPath.empty()) {
+    llvm::SmallString<256> path(out.cudaPath);
+    llvm::sys::path::replace_extension(path, ".h");
+    out.headerPath = std::string(path);
+  }
+  out.writesCuda = emit == Emit::None && !toStdout;
+  out.writesHeader = emit == Emit::None && (!toStdout || !headerFile.empty());
+  for (const auto &[writes, path, option] :
+       {std::tuple(out.writesCuda, out.cudaPath, "-o"),
+        std::tuple(out.writesHeader, out.headerPath, "--header")}) {
+    if (writes && inputFile != "-" && sameFile(inputFile, path)) {
+      diags.fatalWithoutLocation("the output '" + path + "' is the input file; name another with " +
+                                 option);
+      return std::nullopt;
+    }
+  }
+  if (out.writesCuda && sameFile(out.cudaPath, out.headerPath)) {
+    diags.fatalWithoutLocation("the CUDA source and the header would both be '" + out.headerPath +
+                               "'; name the source with -o FILE.cu, or the header with --header");
+    return std::nullopt;
+  }
+  return out;
+}
+
 /// True for the C and C++ sources that stencilc-cfront translates.
 bool isCSource(llvm::StringRef path) {
   llvm::StringRef extension = llvm::sys::path::extension(path);
@@ -350,45 +404,8 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     return ExitSuccess;
   }
 
-  // Where the outputs go: -o, or the input's stem in the current directory
-  // (standard input has none to offer: -o is needed to write files).
-  // `-o -` is stdout: the .cu, and a header file only where --header names
-  // one (never one named "-.h").
-  const bool toStdout = outputFile == "-";
-  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
-    diags.fatalWithoutLocation("the input is standard input, which names no output: name it with "
-                               "-o FILE.cu (or -o - for standard output)");
-    return ExitUsage;
-  }
-  std::string cudaPath = toStdout ? std::string() : std::string(outputFile);
-  if (cudaPath.empty()) {
-    // Standard input is "stdin" here, as it is "<stdin>" in diagnostics.
-    cudaPath = (inputFile == "-" ? "stdin" : llvm::sys::path::stem(inputFile).str()) + ".cu";
-  }
-  std::string headerPath = headerFile;
-  if (headerPath.empty()) {
-    llvm::SmallString<256> path(cudaPath);
-    llvm::sys::path::replace_extension(path, ".h");
-    headerPath = std::string(path);
-  }
-
-  // The files this run writes: neither may be the input, and the .cu, which
-  // includes the header, cannot be the header too (`-o x.h`, or --header
-  // naming the -o file).
-  const bool writesCuda = emit == Emit::None && !toStdout;
-  const bool writesHeader = emit == Emit::None && (!toStdout || !headerFile.empty());
-  for (const auto &[writes, path] :
-       {std::pair(writesCuda, cudaPath), std::pair(writesHeader, headerPath)}) {
-    if (writes && inputFile != "-" && sameFile(inputFile, path)) {
-      diags.fatalWithoutLocation("the output '" + path + "' is the input file; name another with " +
-                                 (path == cudaPath ? "-o" : "--header"));
-      return ExitUsage;
-    }
-  }
-  if (writesCuda && sameFile(cudaPath, headerPath)) {
-    diags.fatalWithoutLocation("the CUDA source and the header would both be '" + headerPath +
-                               "'; name the source with -o FILE.cu, or the header with "
-                               "--header");
+  std::optional<OutputPaths> outputs = planOutputs(diags);
+  if (!outputs) {
     return ExitUsage;
   }
 
@@ -396,15 +413,22 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
   options.backend = backend;
   options.arch = arch;
   options.inputFile = inputFile;
-  options.headerInclude = llvm::sys::path::filename(headerPath).str();
+  options.headerInclude = llvm::sys::path::filename(outputs->headerPath).str();
   Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
   if (diags.hasErrors()) {
     return ExitInputError;
   }
-  if (toStdout && writesHeader && !writeAll({{headerPath, artefacts.header}}, diags)) {
+  std::vector<Output> files;
+  if (outputs->writesHeader) {
+    files.push_back({outputs->headerPath, artefacts.header});
+  }
+  if (outputs->writesCuda) {
+    files.push_back({outputs->cudaPath, artefacts.cuda});
+  }
+  if (!writeAll(files, diags)) {
     return ExitInputError;
   }
-  switch (toStdout && emit == Emit::None ? Emit::Cuda : emit) {
+  switch (outputFile == "-" && emit == Emit::None ? Emit::Cuda : emit) {
   case Emit::Plan:
     llvm::outs() << artefacts.plan;
     return ExitSuccess;
@@ -416,9 +440,6 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     return ExitSuccess;
   default:
     break;
-  }
-  if (!writeAll({{headerPath, artefacts.header}, {cudaPath, artefacts.cuda}}, diags)) {
-    return ExitInputError;
   }
   return ExitSuccess;
 }
