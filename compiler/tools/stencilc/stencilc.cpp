@@ -221,7 +221,9 @@ struct Output {
 /// Writes the outputs whole or not at all: each goes to a temporary file
 /// beside it first, and only when every one of them is written are they
 /// renamed into place, so a path that cannot be written (a missing
-/// directory, say) leaves none of the others created or changed.
+/// directory, say) leaves none of the others created or changed. Only a
+/// rename that fails after all were written (the directories took the
+/// temporaries, so this is rare) can leave an earlier output renamed.
 bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
   std::vector<llvm::sys::fs::TempFile> temps;
   auto fail = [&](const Output &output, std::error_code error) {
