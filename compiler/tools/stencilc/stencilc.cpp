@@ -269,16 +269,28 @@ struct OutputPaths {
 /// The output paths from -o, --header and the input: -o, or the input's stem
 /// in the current directory (standard input has none to offer, so -o is
 /// needed to write files). `-o -` is stdout: the .cu, and a header file only
-/// where --header names one (never one named "-.h"). Reports the choices
-/// that cannot work and returns nothing for them: an output that is the
-/// input, or a header that is the .cu (`-o x.h`, --header naming the -o
-/// file).
-std::optional<OutputPaths> planOutputs(DiagnosticEngine &diags) {
-  const bool toStdout = outputFile == "-";
-  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
-    diags.fatalWithoutLocation("the input is standard input, which names no output: name it with "
-                               "-o FILE.cu (or -o - for standard output)");
+/// where --header names one (never one named "-.h"). Reports (on `errs`) the
+/// choices that cannot work and returns nothing for them: -o FILE beside
+/// --emit (which prints), --header -, an output that is the input, or a
+/// header that is the .cu (`-o x.h`, --header naming the -o file). Needs
+/// nothing of the input's text, so it runs before the input is read.
+std::optional<OutputPaths> planOutputs(llvm::raw_ostream &errs) {
+  auto refuse = [&](const llvm::Twine &message) {
+    errs << "stencilc: error: " << message << "\n";
     return std::nullopt;
+  };
+  const bool toStdout = outputFile == "-";
+  if (emit != Emit::None && !outputFile.empty() && !toStdout) {
+    return refuse("--emit prints to standard output and writes no file; drop -o '" + outputFile +
+                  "', or drop --emit to write it");
+  }
+  if (headerFile == "-") {
+    return refuse("--header needs a file name (the .cu includes the header by it); "
+                  "--emit=header prints the header on stdout");
+  }
+  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
+    return refuse("the input is standard input, which names no output: name it with -o FILE.cu "
+                  "(or -o - for standard output)");
   }
   OutputPaths out;
   out.cudaPath = toStdout ? std::string() : std::string(outputFile);
@@ -298,15 +310,12 @@ std::optional<OutputPaths> planOutputs(DiagnosticEngine &diags) {
        {std::tuple(out.writesCuda, out.cudaPath, "-o"),
         std::tuple(out.writesHeader, out.headerPath, "--header")}) {
     if (writes && inputFile != "-" && sameFile(inputFile, path)) {
-      diags.fatalWithoutLocation("the output '" + path + "' is the input file; name another with " +
-                                 option);
-      return std::nullopt;
+      return refuse("the output '" + path + "' is the input file; name another with " + option);
     }
   }
   if (out.writesCuda && sameFile(out.cudaPath, out.headerPath)) {
-    diags.fatalWithoutLocation("the CUDA source and the header would both be '" + out.headerPath +
-                               "'; name the source with -o FILE.cu, or the header with --header");
-    return std::nullopt;
+    return refuse("the CUDA source and the header would both be '" + out.headerPath +
+                  "'; name the source with -o FILE.cu, or the header with --header");
   }
   return out;
 }
@@ -366,7 +375,8 @@ std::unique_ptr<llvm::MemoryBuffer> translateCSource(const char *argv0,
 }
 
 /// Runs the stages on the loaded buffer; returns the exit status.
-int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &diags) {
+int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &outputs,
+            DiagnosticEngine &diags) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
   if (emit == Emit::Stencil) {
     llvm::outs() << text;
@@ -406,26 +416,21 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &dia
     return ExitSuccess;
   }
 
-  std::optional<OutputPaths> outputs = planOutputs(diags);
-  if (!outputs) {
-    return ExitUsage;
-  }
-
   BackendOptions options = planKnobs;
   options.backend = backend;
   options.arch = arch;
   options.inputFile = inputFile;
-  options.headerInclude = llvm::sys::path::filename(outputs->headerPath).str();
+  options.headerInclude = llvm::sys::path::filename(outputs.headerPath).str();
   Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
   if (diags.hasErrors()) {
     return ExitInputError;
   }
   std::vector<Output> files;
-  if (outputs->writesHeader) {
-    files.push_back({outputs->headerPath, artefacts.header});
+  if (outputs.writesHeader) {
+    files.push_back({outputs.headerPath, artefacts.header});
   }
-  if (outputs->writesCuda) {
-    files.push_back({outputs->cudaPath, artefacts.cuda});
+  if (outputs.writesCuda) {
+    files.push_back({outputs.cudaPath, artefacts.cuda});
   }
   if (!writeAll(files, diags)) {
     return ExitInputError;
@@ -468,20 +473,6 @@ int main(int argc, char **argv) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
     return ExitUsage;
   }
-  // --emit prints; an output file named beside it would silently not be
-  // written.
-  if (emit != Emit::None && !outputFile.empty() && outputFile != "-") {
-    llvm::errs() << "stencilc: error: --emit prints to standard output and writes no file; "
-                    "drop -o '"
-                 << outputFile << "', or drop --emit to write it\n";
-    return ExitUsage;
-  }
-  // The .cu includes the header by its file name, so it needs one.
-  if (headerFile == "-") {
-    llvm::errs() << "stencilc: error: --header needs a file name (the .cu includes the header "
-                    "by it); --emit=header prints the header on stdout\n";
-    return ExitUsage;
-  }
   static const char *const knownArchs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
   if (std::find(std::begin(knownArchs), std::end(knownArchs), arch.getValue()) ==
       std::end(knownArchs)) {
@@ -497,6 +488,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "stencilc: error: arguments after '--' are compiler flags for a C "
                     "or C++ input (.c, .cc, .cpp, .cxx), not for '"
                  << inputFile << "'\n";
+    return ExitUsage;
+  }
+
+  std::optional<OutputPaths> outputs = planOutputs(llvm::errs());
+  if (!outputs) {
     return ExitUsage;
   }
 
@@ -525,7 +521,7 @@ int main(int argc, char **argv) {
     input = std::move(*buffer);
   }
   unsigned id = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  int status = compile(sourceMgr, id, diags);
+  int status = compile(sourceMgr, id, *outputs, diags);
   diags.finish();
   return status;
 }
