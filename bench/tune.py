@@ -29,8 +29,11 @@ import re
 import sys
 
 MIN_GAIN = 0.02  # below this, keep the planner's default: within the noise
-TENSOR_KEYS = ["tile-rows", "tile-cols", "warps", "n-blocks"]
-SIMT_KEYS = ["threads", "tile-x", "tile-y", "chunk-z", "stages", "l2-prefetch"]
+# The --plan-option names of TunedPlans.inc's fields, in the entry's order:
+# the tensor-core ones, the CUDA-core ones, then those of both backends.
+FIELDS = ["tile-rows", "tile-cols", "warps", "n-blocks",
+          "threads", "tile-x", "tile-y", "chunk-z", "stages",
+          "l2-prefetch"]
 ENTRY = re.compile(r'^\{"(sm_\d+)", (\w+), (\d+), (\d+), (\w+), (\w+), ([\d, ]+), [\d.]+\},')
 
 
@@ -42,7 +45,7 @@ def parse_options(text):
 
 def unlisted(variant):
     """The variant's options that TunedPlans.inc has no field for."""
-    return sorted(set(parse_options(variant["options"])) - set(TENSOR_KEYS + SIMT_KEYS))
+    return sorted(set(parse_options(variant["options"])) - set(FIELDS))
 
 
 def read_base(path):
@@ -57,10 +60,10 @@ def read_base(path):
             if not m:
                 continue
             values = [int(x) for x in m.group(7).split(",")]
-            if len(values) != len(TENSOR_KEYS + SIMT_KEYS):
+            if len(values) != len(FIELDS):
                 sys.exit(f"tune.py: {path}: an entry with {len(values)} fields: {line.strip()}")
             key = (m.group(1),) + tuple(x.lower() for x in m.group(2, 3, 4, 5, 6))
-            base[key] = dict(zip(TENSOR_KEYS + SIMT_KEYS, values))
+            base[key] = dict(zip(FIELDS, values))
     return base
 
 
@@ -117,7 +120,7 @@ def main(variants_path, bench_paths, chosen_path=None, base_path=None):
             continue
         kind = (arch, v["shape"], v["dims"], v["radius"], v["precision"], v["backend"])
         options = {**base_entries.get(kind, {}), **options}
-        fields = [options.get(k, 0) for k in TENSOR_KEYS + SIMT_KEYS]
+        fields = [options.get(k, 0) for k in FIELDS]
         print(f'{{{key(v)}, {v["backend"].capitalize()}, {", ".join(map(str, fields))}, '
               f'{s:.1f}}}, // {v["stencil"]}: default {base:.1f}')
     print("\n// BackendTable.inc")
