@@ -10,7 +10,7 @@ scripts/gpu-check.sh and scripts/bench.sh.
                 (repeatable: the CSVs of a suite run in shards, one table)
   --backend-table SUITE_DIR
                 instead of the table, the lines of
-                compiler/lib/Analysis/BackendTable.inc: each suite stencil
+                compiler/lib/Backends/Common/BackendTable.inc: each suite stencil
                 (SUITE_DIR/NAME.stencil) that both backends ran and passed
   --markdown    instead of the table, the one docs/performance.md shows: a
                 row per stencil in the suite's order (1D, 2D, 3D; by points;

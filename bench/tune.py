@@ -8,7 +8,7 @@ Usage: bench/tune.py VARIANTS.tsv BENCH.csv [BENCH.csv ...] [--base TunedPlans.i
 VARIANTS.tsv comes from `scripts/tune.sh gen`, BENCH.csv from the benchmark
 run over those variants (several: the shards of one sweep). Only variants whose result passed its check count.
 Prints a table (default and best GStencil/s per stencil and backend), then
-the lines for compiler/lib/Analysis/TunedPlans.inc (where a variant beat the
+the lines for compiler/lib/Backends/Common/TunedPlans.inc (where a variant beat the
 planner's default by at least MIN_GAIN) and for BackendTable.inc (the best
 of each backend, for stencils both take).
 

@@ -2,7 +2,7 @@
 # clang-format (the repository's .clang-format: LLVM style, 100 columns) over
 # the hand-written C++ and CUDA sources. With --check, changes nothing and
 # exits 1 naming every file that is not formatted (a CTest test runs this).
-# Left out: the code templates (templates/, text with placeholders), the
+# Left out: the code templates (*.tpl, text with placeholders), the
 # measured tables (*.inc) and test inputs whose line numbers tests check
 # (test/CFrontend, test/GPU/Inputs, examples/c).
 # Usage: scripts/format.sh [--check]   CLANG_FORMAT (default clang-format-19)
@@ -15,7 +15,7 @@ if ! command -v "$tool" >/dev/null 2>&1; then
   exit 77
 fi
 mapfile -t files < <(git ls-files -- '*.cpp' '*.h' '*.cu' '*.cuh' 2>/dev/null |
-  grep -v -e '^templates/' -e '^test/CFrontend/' -e '^test/GPU/Inputs/' -e '^examples/c/')
+  grep -v -e '\.tpl$' -e '^test/CFrontend/' -e '^test/GPU/Inputs/' -e '^examples/c/')
 if ((${#files[@]} == 0)); then
   echo "format.sh: no sources (not a git checkout?)" >&2
   exit 2

@@ -22,7 +22,7 @@
 #     --no-tests: every variant timed, and checked against the float64
 #     reference), then bench/tune.py prints, per stencil and backend, the
 #     fastest variant against the default, and the lines for
-#     compiler/lib/Analysis/TunedPlans.inc and BackendTable.inc. A sweep
+#     compiler/lib/Backends/Common/TunedPlans.inc and BackendTable.inc. A sweep
 #     that would pass one device call's 10 minutes (about 100 variants of
 #     3D stencils) runs as N calls with --shard I/N, each timing every N-th
 #     variant into $OUT/bench-I-of-N.csv; then:
@@ -64,7 +64,7 @@ generate() {
   : >"$out/failed.txt"
   : >"$out/unavailable.txt"
   printf 'variant\tstencil\tbackend\tshape\tdims\tradius\tprecision\toptions\n' >"$out/variants.tsv"
-  cp "$root/compiler/lib/Analysis/TunedPlans.inc" "$out/TunedPlans.inc"
+  cp "$root/compiler/lib/Backends/Common/TunedPlans.inc" "$out/TunedPlans.inc"
   local count=0
   for input in "$root"/examples/suite/*.stencil; do
     local name key

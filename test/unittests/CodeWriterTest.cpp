@@ -1,8 +1,8 @@
 //===- CodeWriterTest.cpp - Indentation, scopes, templates, literals -------===//
 #include <gtest/gtest.h>
 
-#include "stencilc/CodeGen.h"
-#include "stencilc/CodeWriter.h"
+#include "Backends/Common/CodeGen.h"
+#include "Backends/Common/CodeWriter.h"
 
 using namespace stencilc;
 

@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 
 #include "StencilFixtures.h"
-#include "stencilc/PlanEmulator.h"
-#include "stencilc/Planner.h"
-#include "stencilc/SimtEmulator.h"
-#include "stencilc/TunedPlans.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Tensor/TensorPlanner.h"
+#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Common/TunedPlans.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "StencilFixtures.h"
-#include "stencilc/Planner.h"
+#include "Backends/Tensor/TensorPlanner.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

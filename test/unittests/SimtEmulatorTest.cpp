@@ -19,9 +19,9 @@
 #include <gtest/gtest.h>
 
 #include "StencilFixtures.h"
-#include "stencilc/PlanEmulator.h"
-#include "stencilc/SimtEmulator.h"
-#include "stencilc/SimtPlanner.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Common/BackendChoice.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

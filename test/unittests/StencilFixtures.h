@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include "stencilc/Plan.h"
-#include "stencilc/PlanEmulator.h"
-#include "stencilc/SimtEmulator.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Simt/SimtEmulator.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc::testing {

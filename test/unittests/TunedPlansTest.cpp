@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "StencilFixtures.h"
-#include "stencilc/SimtPlanner.h"
-#include "stencilc/TunedPlans.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Common/TunedPlans.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil2D;

@@ -26,7 +26,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "Backend.h"
+#include "stencilc/Pipeline.h"
 #include "stencilc/Diagnostics.h"
 #include "stencilc/Parser.h"
 #include "stencilc/Sema.h"

@@ -1,0 +1,125 @@
+//===- BackendChoice.cpp - What `--backend=auto` picks, and why -------------===//
+//
+// The tensor-core path takes only what tensorUnsupportedReason() allows; for
+// those stencils the choice between it and the simt path comes from
+// measurements (BackendTable.inc, written from the benchmark's output on a
+// GPU, keyed by shape x dims x radius x precision x arch). A stencil with no
+// measurement falls back to a rule, and the plan says so.
+//
+//===----------------------------------------------------------------------===//
+#include <cstdlib>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "Backends/Common/TableNames.h"
+#include "Backends/Common/BackendChoice.h"
+
+namespace stencilc {
+
+namespace {
+
+struct TableEntry {
+  std::string_view arch;
+  Shape shape;
+  int dims;
+  int radius;
+  Precision precision;
+  double tensorGStencils;
+  double simtGStencils;
+};
+
+using namespace table;
+
+const std::vector<TableEntry> Table = {
+#include "BackendTable.inc"
+};
+
+/// Without any measurement of the shape and precision: tensor cores for
+/// stencils of 25 points or more, where the CUDA cores' FMAs (not the bytes)
+/// may start to bound a single step; below that a single step is memory bound
+/// and the simt kernel, which moves each byte once without MMA padding, is
+/// the expected winner.
+constexpr std::size_t RulePoints = 25;
+
+bool sameKind(const TableEntry &e, const StencilSpec &spec) {
+  return e.shape == spec.shape && e.dims == spec.dims && e.precision == spec.precision;
+}
+
+/// The measured entry of the same shape, dimension and precision whose
+/// radius is nearest to the spec's (the larger radius on a tie), preferring
+/// the target arch.
+const TableEntry *nearestRadius(const StencilSpec &spec, std::string_view arch) {
+  const TableEntry *best = nullptr;
+  auto better = [&](const TableEntry &e) {
+    if (!best) {
+      return true;
+    }
+    const int d = std::abs(e.radius - spec.radius), bd = std::abs(best->radius - spec.radius);
+    if (d != bd) {
+      return d < bd;
+    }
+    if (e.radius != best->radius) {
+      return e.radius > best->radius;
+    }
+    return e.arch == arch && best->arch != arch;
+  };
+  for (const TableEntry &e : Table) {
+    if (sameKind(e, spec) && better(e)) {
+      best = &e;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std::string_view arch) {
+  const TableEntry *e = nearestRadius(spec, arch);
+  if (!e || e->radius != spec.radius) {
+    return std::nullopt;
+  }
+  return BackendMeasurement{e->tensorGStencils, e->simtGStencils};
+}
+
+Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
+  if (std::optional<std::string> reason = tensorUnsupportedReason(spec, options)) {
+    Plan plan = planSimt(spec, options, simt);
+    plan.choice += fmt::format(", chosen by --backend=auto because the tensor-core "
+                               "path cannot take it: {}",
+                               *reason);
+    return plan;
+  }
+  if (const TableEntry *e = nearestRadius(spec, options.arch)) {
+    const bool tensor = e->tensorGStencils > e->simtGStencils;
+    Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
+    const std::string where = e->arch == options.arch
+                                  ? fmt::format("on {}", e->arch)
+                                  : fmt::format("on {} (no {} measurement)", e->arch, options.arch);
+    if (e->radius == spec.radius) {
+      plan.choice += fmt::format(", chosen by --backend=auto because it measured faster {}: "
+                                 "tensor {:.0f} vs simt {:.0f} GStencil/s (BackendTable.inc)",
+                                 where, e->tensorGStencils, e->simtGStencils);
+    } else {
+      plan.choice += fmt::format(
+          ", chosen by --backend=auto from the nearest measurement (no radius {} entry in "
+          "BackendTable.inc): the {}D {} {} of radius {} measured tensor {:.0f} vs simt "
+          "{:.0f} GStencil/s {}",
+          spec.radius, spec.dims, keyword(spec.shape), keyword(spec.precision), e->radius,
+          e->tensorGStencils, e->simtGStencils, where);
+    }
+    return plan;
+  }
+  const bool tensor = spec.points() >= RulePoints;
+  Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
+  plan.choice +=
+      fmt::format(", chosen by --backend=auto by rule (no measurement of a {}D {} {} stencil in "
+                  "BackendTable.inc): {} points is {} {}, so the step is expected to be {}",
+                  spec.dims, keyword(spec.shape), keyword(spec.precision), spec.points(),
+                  tensor ? "at least" : "fewer than", RulePoints,
+                  tensor ? "arithmetic bound, where tensor cores pay"
+                         : "memory bound, where the simt kernel moves each byte once");
+  return plan;
+}
+
+} // namespace stencilc

@@ -1,0 +1,48 @@
+//===- CodeGen.h - CUDA source and C header from plans ----------*- C++ -*-===//
+//
+// The code generator turns the plans of one input file into one .cu (every
+// kernel and the C entry points) and one .h (the C API of GENERATED_API.md
+// and each stencil's stencilc_stencil_info). It fills the skeletons of
+// templates/ through a CodeWriter; it reports nothing: the plans it gets are
+// ones the planner accepted.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+struct CodeGenOptions {
+  /// The input file as given on the command line (for the header comment).
+  std::string inputFile;
+  /// What the .cu writes in its #include of the header.
+  std::string headerInclude;
+  /// The compiler version, for the header comment.
+  std::string compilerVersion;
+};
+
+/// The .cu text for `plans` (all tensor-backend plans).
+std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions &options);
+
+/// The .h text for `plans`.
+std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options);
+
+/// A section of a template file embedded from templates/ (e.g.
+/// templateSection("tensor.cu.tpl", "kernel_head")). Asking for a section
+/// that does not exist is a bug in stencilc.
+std::string_view templateSection(std::string_view file, std::string_view section);
+
+/// The #include lines the element types of `plans` need (cuda_fp16.h,
+/// cuda_bf16.h), one a line, or nothing.
+std::string elementTypeIncludes(const std::vector<Plan> &plans);
+
+/// A C/CUDA literal of a number that is exact in the operand type: a float
+/// literal (`0.125f`) when `asFloat`, else a double literal (`0.1`).
+std::string numberLiteral(double value, bool asFloat);
+
+} // namespace stencilc

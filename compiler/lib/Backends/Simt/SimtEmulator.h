@@ -1,0 +1,63 @@
+//===- SimtEmulator.h - Runs a simt Plan on the CPU as the kernel would -*- C++ -*-===//
+//
+// The CPU model of Simt/templates/simt.cu.tpl: block by block, plane by plane, the
+// same plane window (with the boundary rule), the same queue of partial
+// outputs and the same FMAs in the same order in the same arithmetic type
+// (fp32 for fp32/tf32/fp16/bf16, fp64 for fp64), the same points stored.
+// With explicit FMAs in the kernel this is bit for bit what the GPU computes.
+// The unit tests compare it with a float64 stencil of any dimension.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include "stencilc/Plan.h"
+#include "stencilc/Spec.h"
+
+namespace stencilc {
+
+/// A grid of 1, 2 or 3 dimensions, row-major, the contiguous axis last;
+/// extents in index order (outermost first), only the first `dims` used.
+struct GridND {
+  int dims = 1;
+  std::array<int, 3> n{1, 1, 1};
+  std::vector<double> values;
+
+  GridND() = default;
+  GridND(int dims, std::array<int, 3> extents, double fill = 0.0);
+  std::size_t points() const { return values.size(); }
+  /// The linear index of a point given in index order.
+  std::size_t index(const std::array<long long, 3> &i) const;
+  double &at(const std::array<long long, 3> &i) { return values[index(i)]; }
+  double at(const std::array<long long, 3> &i) const { return values[index(i)]; }
+};
+
+/// What a read outside the grid sees under the spec's boundary rule: 0
+/// (fixed: only ring outputs read there), the constant, or (periodic)
+/// wrapped(), the read of the point wrapped onto the grid.
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped);
+
+/// The value a read of point `i` (index order, possibly outside the grid)
+/// sees under the spec's boundary rule.
+double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i);
+
+/// Whether one step writes the point: the interior for `fixed`, all else.
+bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
+                       const std::array<long long, 3> &i);
+
+/// One step of the simt `plan` (backend Simt) on `in` (element-type values)
+/// into `out`, as the generated kernel computes it. Unwritten points keep
+/// their value.
+void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out);
+
+/// One step of the spec in float64, straight from the coefficients.
+void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out);
+
+/// ||result - reference|| / ||reference|| over the points a step writes.
+double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference);
+
+} // namespace stencilc

@@ -1,0 +1,257 @@
+//===- SimtPlanner.cpp - The CUDA-core (simt) plan of any stencil ----------===//
+//
+// Chooses the block geometry of the streaming kernel described at SimtPlan
+// (Plan.h) and groups the stencil's reads into per-plane slices. The default
+// geometry gives every block rows of 256 bytes or more, several outputs per
+// thread and one 16-byte vector per item; it then shrinks where a large
+// radius would overflow the registers (the queue) or shared memory (the
+// plane).
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Common/TunedPlans.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace stencilc {
+
+namespace {
+
+int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+/// Fills the quantities that follow from the free parameters.
+void deriveGeometry(const StencilSpec &spec, SimtPlan &sp) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  sp.haloX = roundUp(sp.radiusX, sp.vectorWidth);
+  sp.planeRows = sp.tileY + 2 * sp.radiusY;
+  sp.pitch = sp.tileX + 2 * sp.haloX;
+  sp.planeBytes = sp.planeRows * sp.pitch * bytes;
+  sp.itemsPerThread = ceilDiv(sp.items(), sp.threads);
+  sp.groupsPerThread = ceilDiv(sp.groupsPerPlane(), sp.threads);
+}
+
+int queueRegisters(const SimtPlan &sp) {
+  const int perValue = sp.compute == Precision::FP64 ? 2 : 1;
+  return sp.itemsPerThread * sp.queueLength() * sp.outputsX * perValue;
+}
+
+/// The stencil's reads grouped by plane offset, in the spec's offset order
+/// (which the kernel and the emulator both follow).
+std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
+  std::vector<SimtSlice> slices;
+  for (const Term &t : spec.terms) {
+    int dz = 0, dy = 0, dx = 0;
+    switch (spec.dims) {
+    case 1:
+      dx = t.offset.d[0];
+      break;
+    case 2:
+      dz = t.offset.d[0];
+      dx = t.offset.d[1];
+      break;
+    default:
+      dz = t.offset.d[0];
+      dy = t.offset.d[1];
+      dx = t.offset.d[2];
+      break;
+    }
+    if (slices.empty() || slices.back().dz != dz) {
+      slices.push_back(SimtSlice{dz, {}});
+    }
+    slices.back().terms.push_back(SimtTerm{dy, dx, roundToStorage(t.coefficient, compute)});
+  }
+  return slices;
+}
+
+} // namespace
+
+int maxDynamicSharedBytes(std::string_view arch) {
+  if (arch == "sm_90") {
+    return 227 * 1024;
+  }
+  if (arch == "sm_86" || arch == "sm_89") {
+    return 99 * 1024;
+  }
+  return 163 * 1024; // sm_80
+}
+
+int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
+  const long long blocksXY = ((nx - 1) / tileX + 1) * ((ny - 1) / tileY + 1);
+  int chunk = chunkZ;
+  while (chunk > minChunkZ && blocksXY * ((nz - 1) / chunk + 1) < targetBlocks) {
+    chunk = std::max(minChunkZ, chunk / 2);
+  }
+  return chunk;
+}
+
+namespace {
+
+/// The simt plan with exactly the parameters `simt` asks for.
+Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
+  Plan plan;
+  plan.spec = spec;
+  plan.backend = BackendKind::Simt;
+  plan.arch = options.arch;
+
+  SimtPlan &sp = plan.simt;
+  const int r = spec.radius;
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
+  sp.vectorWidth = 16 / bytes;
+  sp.outputsX = sp.vectorWidth;
+  sp.radiusX = r;
+  sp.radiusY = spec.dims == 3 ? r : 0;
+  sp.radiusZ = spec.dims >= 2 ? r : 0;
+  switch (spec.dims) {
+  case 1: // one line: 2 vectors per thread, no streaming
+    sp.threads = 256;
+    sp.tileX = sp.threads * sp.outputsX * 2;
+    sp.tileY = 1;
+    sp.chunkZ = 1;
+    break;
+  case 2: // rows streamed: a wide row segment, 32 rows per block
+    sp.threads = 128;
+    sp.tileX = sp.threads * sp.outputsX;
+    sp.tileY = 1;
+    sp.chunkZ = 32;
+    sp.minChunkZ = 8;
+    sp.targetBlocks = 4096;
+    break;
+  default: // planes streamed: 256-byte rows (512 for 4-byte types), 16 rows,
+           // up to 64 planes per block
+    sp.threads = bytes == 4 ? 256 : 128;
+    sp.tileX = (bytes == 4 ? 512 : 256) / bytes;
+    sp.tileY = 16;
+    sp.chunkZ = 64;
+    sp.minChunkZ = 16;
+    sp.targetBlocks = 8192;
+    break;
+  }
+  if (simt.threads) {
+    sp.threads = simt.threads;
+    // 1D and 2D size the row segment by the threads, as the defaults above.
+    if (!simt.tileX && spec.dims <= 2) {
+      sp.tileX = sp.threads * sp.outputsX * (spec.dims == 1 ? 2 : 1);
+    }
+  }
+  if (simt.tileX) {
+    sp.tileX = roundUp(simt.tileX, sp.vectorWidth);
+  }
+  if (simt.tileY && spec.dims == 3) {
+    sp.tileY = simt.tileY;
+  }
+  if (simt.chunkZ && spec.dims >= 2) {
+    sp.chunkZ = simt.chunkZ; // as asked, not halved at launch
+    sp.minChunkZ = sp.chunkZ;
+  }
+  deriveGeometry(spec, sp);
+
+  // The queue of partial outputs lives in registers: shrink the work per
+  // thread until it fits (more threads, fewer rows, then one output per item).
+  while (queueRegisters(sp) > simt.queueRegisterBudget) {
+    if (sp.itemsPerThread > 1 && sp.threads < 256) {
+      sp.threads *= 2;
+    } else if (sp.itemsPerThread > 1 && sp.tileY > 1) {
+      sp.tileY /= 2;
+    } else if (sp.itemsPerThread > 1 && sp.tileX > sp.threads * sp.outputsX) {
+      sp.tileX = sp.threads * sp.outputsX;
+    } else if (sp.outputsX > 1) {
+      sp.outputsX = 1;
+      sp.tileX = std::max(sp.vectorWidth, std::min(sp.tileX, sp.threads));
+    } else {
+      break; // one value per queue entry: the radius decides
+    }
+    deriveGeometry(spec, sp);
+  }
+
+  // The planes live in shared memory: a ring of 4 filled by asynchronous
+  // copies where that measured faster (3D fp32/tf32, 2D and 3D fp16/bf16 on
+  // the H100, bench/results/2026-11-21-simt-h100-tuning2.txt), else two
+  // buffers, the next plane fetched through registers. Give up ring stages
+  // (not below 3), then the ring, then the second buffer, then rows, then
+  // columns (keeping whole vectors) until it fits.
+  // (1D has one plane per block: nothing to fetch ahead.)
+  // Buffers asked for may take the arch's opt-in maximum (dynamic shared
+  // memory); the planner's own choice stays within the static limit.
+  const bool ring = (spec.dims == 3 && bytes <= 4) || (spec.dims == 2 && bytes == 2);
+  const int limit = simt.stages
+                        ? std::max(simt.sharedMemoryLimit, maxDynamicSharedBytes(options.arch))
+                        : simt.sharedMemoryLimit;
+  sp.buffers = simt.stages ? simt.stages : ring ? 4 : 2;
+  sp.l2PrefetchBytes = simt.l2Prefetch;
+  while (sp.buffers > 3 && sp.sharedBytes() > limit) {
+    --sp.buffers;
+  }
+  if (sp.buffers > 2 && sp.sharedBytes() > limit) {
+    sp.buffers = 2;
+  }
+  if (spec.dims == 1 || sp.sharedBytes() > limit || sp.groupsPerThread > 8) {
+    sp.buffers = 1;
+  }
+  while (sp.sharedBytes() > limit) {
+    if (sp.tileY > 1) {
+      sp.tileY /= 2;
+    } else if (sp.tileX > sp.vectorWidth && sp.tileX > sp.outputsX) {
+      sp.tileX = std::max(sp.vectorWidth, roundUp(sp.tileX / 2, sp.vectorWidth));
+    } else {
+      break;
+    }
+    deriveGeometry(spec, sp);
+  }
+  // Blocks with few items (large radius) need fewer threads.
+  while (sp.threads > 32 && sp.threads / 2 >= sp.items()) {
+    sp.threads /= 2;
+    deriveGeometry(spec, sp);
+  }
+  // A thread holds its part of the next plane in registers (two buffers) or
+  // keeps where it lies (a ring): both only up to 8 16-byte groups a thread.
+  if (sp.groupsPerThread > 8) {
+    sp.buffers = 1;
+  }
+
+  sp.slices = slicesOf(spec, sp.compute);
+  sp.unrolled =
+      static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
+
+  switch (spec.precision) {
+  case Precision::FP64:
+    plan.choice = "CUDA cores: fp64 loads and fp64 FMAs";
+    break;
+  case Precision::FP32:
+    plan.choice = "CUDA cores: fp32 loads and fp32 FMAs";
+    break;
+  case Precision::TF32:
+    plan.choice = "CUDA cores: tf32 on the simt path is plain fp32 arithmetic "
+                  "(inputs and coefficients are not rounded to tf32)";
+    break;
+  case Precision::FP16:
+  case Precision::BF16:
+    plan.choice = fmt::format("CUDA cores: {} loads in 16-byte vectors, widened to "
+                              "fp32; fp32 FMAs; one rounding to {} on store",
+                              keyword(spec.precision), keyword(spec.precision));
+    break;
+  }
+  return plan;
+}
+
+} // namespace
+
+Plan planSimt(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
+  const auto planWith = [&](const SimtOptions &s) { return planSimtWith(spec, options, s); };
+  // A CUDA-core kernel depends on the architecture only through the shared
+  // memory it may opt in to: an entry measured on another architecture
+  // serves here when its plan keeps to the static 48 KiB every one has.
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt, [&](const TunedPlan &t) {
+        SimtOptions withTuned = simt;
+        applyTuned(t, withTuned);
+        return !planWith(withTuned).simt.dynamicShared();
+      });
+  return planTuned(tuned, simt, options.arch, planWith);
+}
+
+} // namespace stencilc

@@ -1,0 +1,444 @@
+//===- Planner.cpp - The tensor-core decomposition of a 2D stencil ---------===//
+//
+// Builds the slice GEMMs of ARCHITECTURE.md ("The tensor-core method") with
+// the halo inside the GEMM (K covers the halo), and chooses the block and
+// shared-memory geometry. See Plan.h for what each field means.
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Tensor/TensorPlanner.h"
+#include "Backends/Common/TunedPlans.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/ErrorHandling.h"
+
+namespace stencilc {
+
+namespace {
+
+int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+double convertVia(double value, const llvm::fltSemantics &semantics, llvm::RoundingMode mode) {
+  llvm::APFloat number(value);
+  bool losesInfo = false;
+  number.convert(semantics, mode, &losesInfo);
+  number.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return number.convertToDouble();
+}
+
+/// The number of an "sm_NN" architecture name (80 for anything else).
+int smVersion(const std::string &arch) {
+  if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0) {
+    return std::atoi(arch.c_str() + 3);
+  }
+  return 80;
+}
+
+/// The mma.sync shape for a precision: sm_80's shapes, and on sm_90 the
+/// fp64 m16n8k4, which does twice the work of m8n8k4 per instruction
+/// (+26 % on the 49-point fp64 box on an H100; m16n8k16, measured too, was
+/// no faster there and 12 % slower on the 25-point box).
+MmaShape mmaShapeFor(Precision p, const std::string &arch) {
+  switch (p) {
+  case Precision::FP16:
+  case Precision::BF16:
+    return {16, 8, 16, p, Precision::FP32};
+  case Precision::TF32:
+    return {16, 8, 8, p, Precision::FP32};
+  case Precision::FP64:
+    if (smVersion(arch) >= 90) {
+      return {16, 8, 4, p, Precision::FP64};
+    }
+    return {8, 8, 4, p, Precision::FP64};
+  case Precision::FP32:
+    break;
+  }
+  llvm_unreachable("no MMA shape for fp32: the planner refuses it first");
+}
+
+/// The default block geometry per precision (output rows, output columns,
+/// warps): a block of 64 x 128 (fp16, bf16) or 64 x 64 outputs reads a
+/// window a little taller and wider than its outputs, so the halo costs
+/// little, and fits several blocks in an SM's shared memory.
+struct BlockDefaults {
+  int rows, cols, warps;
+};
+
+BlockDefaults blockDefaultsFor(Precision p) {
+  switch (p) {
+  case Precision::FP16:
+  case Precision::BF16:
+    return {64, 128, 8};
+  case Precision::TF32:
+  case Precision::FP64:
+    return {64, 64, 8};
+  case Precision::FP32:
+    break;
+  }
+  llvm_unreachable("no block geometry for fp32 on tensor cores");
+}
+
+/// 32-bit registers one thread holds for a parameter fragment: the A
+/// operand (m x k) of a Vertical slice, the B operand (k x n) of a Row slice,
+/// spread over the 32 lanes.
+int registersPerFragment(const MmaShape &mma, SliceKind kind) {
+  const int elements = (kind == SliceKind::Vertical ? mma.m : mma.n) * mma.k / 32;
+  return elements * static_cast<int>(elementBytes(mma.operand)) / 4;
+}
+
+/// Elements a thread reads from a window row as one unit when it loads an A
+/// fragment: a pair for fp16 and bf16, so a Row slice's K starts on an even
+/// column.
+int operandLoadWidth(Precision operand) {
+  return operand == Precision::FP16 || operand == Precision::BF16 ? 2 : 1;
+}
+
+/// Bytes of one element of the operand type in shared memory (tf32 is held
+/// as float).
+int operandBytes(Precision p) { return static_cast<int>(elementBytes(p)); }
+
+/// The chunks of the star's vertical GEMM: K spans the M + 2r rows a tile
+/// reads.
+int verticalChunks(const TensorPlan &tp, int r) {
+  return roundUp(tp.tileM + 2 * r, tp.mma.k) / tp.mma.k;
+}
+
+/// Where a row slice's K starts: the first column any output of an MMA
+/// block reads, rounded down to the A fragment's load unit.
+int rowFirstK(const TensorPlan &tp, int r) {
+  const int unit = operandLoadWidth(tp.mma.operand);
+  return (tp.haloCols - r) / unit * unit;
+}
+
+/// The chunks of a row slice: K reaches the last column an MMA block reads.
+int rowChunks(const TensorPlan &tp, int r) {
+  return roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) / tp.mma.k;
+}
+
+/// The star's vertical GEMM: P_v (M x K) times the window's output columns.
+SliceGemm verticalGemm(const StencilSpec &spec, const TensorPlan &tp, bool includeCentre) {
+  const int r = spec.radius, M = tp.tileM, k = tp.mma.k;
+  SliceGemm gemm;
+  gemm.kind = SliceKind::Vertical;
+  gemm.label = "vertical";
+  gemm.firstK = 0;
+  gemm.chunkCount = verticalChunks(tp, r);
+  gemm.param = ParameterMatrix(M, gemm.chunkCount * k);
+  for (int m = 0; m < M; ++m) {
+    for (int kk = 0; kk < gemm.param.cols; ++kk) {
+      int dy = gemm.firstK + kk - m - r;
+      if (std::abs(dy) > r || (dy == 0 && !includeCentre)) {
+        continue;
+      }
+      Offset o;
+      o.d[0] = dy;
+      gemm.param.at(m, kk) = roundCoefficient(spec.coefficient(o), spec.precision);
+    }
+  }
+  return gemm;
+}
+
+/// A row slice: the window rows of `dy` times B (K x N), B[kk][n] =
+/// w[dy][dx] at dx = firstK + kk - haloCols - n (rowFirstK, rowChunks).
+SliceGemm rowGemm(const StencilSpec &spec, const TensorPlan &tp, int dy, bool includeCentre,
+                  std::string label) {
+  const int r = spec.radius, N = tp.mma.n, k = tp.mma.k, H = tp.haloCols;
+  SliceGemm gemm;
+  gemm.kind = SliceKind::Row;
+  gemm.dy = dy;
+  gemm.label = std::move(label);
+  gemm.firstK = rowFirstK(tp, r);
+  gemm.chunkCount = rowChunks(tp, r);
+  gemm.param = ParameterMatrix(gemm.chunkCount * k, N);
+  for (int kk = 0; kk < gemm.param.rows; ++kk) {
+    for (int n = 0; n < N; ++n) {
+      int dx = gemm.firstK + kk - H - n;
+      if (std::abs(dx) > r || (dy == 0 && dx == 0 && !includeCentre)) {
+        continue;
+      }
+      Offset o;
+      o.d[0] = dy;
+      o.d[1] = dx;
+      gemm.param.at(kk, n) = roundCoefficient(spec.coefficient(o), spec.precision);
+    }
+  }
+  return gemm;
+}
+
+bool hasTermWhere(const StencilSpec &spec, auto predicate) {
+  return std::any_of(spec.terms.begin(), spec.terms.end(),
+                     [&](const Term &t) { return predicate(t.offset); });
+}
+
+/// The slice GEMMs of every tile. Slices with no non-zero coefficient are
+/// left out; the centre is counted in exactly one slice.
+std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp) {
+  std::vector<SliceGemm> gemms;
+  const int r = spec.radius;
+  // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
+  // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
+  if (spec.shape == Shape::Star &&
+      (2 * r + 1) * rowChunks(tp, r) > verticalChunks(tp, r) + rowChunks(tp, r)) {
+    bool vertical = hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
+    bool horizontal = hasTermWhere(spec, [](const Offset &o) { return o.d[1] != 0; });
+    if (vertical) {
+      gemms.push_back(verticalGemm(spec, tp, /*includeCentre=*/true));
+    }
+    if (horizontal || !vertical) {
+      gemms.push_back(rowGemm(spec, tp, 0, /*includeCentre=*/!vertical, "horizontal"));
+    }
+    return gemms;
+  }
+  for (int dy = -r; dy <= r; ++dy) {
+    if (hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
+      gemms.push_back(rowGemm(spec, tp, dy, /*includeCentre=*/true, fmt::format("row dy={}", dy)));
+    }
+  }
+  if (gemms.empty()) { // all-zero stencil: one slice of zeros keeps it uniform
+    gemms.push_back(rowGemm(spec, tp, 0, true, "row dy=0"));
+  }
+  return gemms;
+}
+
+/// Plane dz of a 3D stencil as the 2D stencil of its offsets (dy, dx): the
+/// centre plane keeps the stencil's shape, the others are boxes (a star's
+/// other planes hold only their centre point).
+StencilSpec planeOf(const StencilSpec &spec, int dz) {
+  StencilSpec plane = spec;
+  plane.dims = 2;
+  plane.shape = dz == 0 ? spec.shape : Shape::Box;
+  plane.terms.clear();
+  for (const Term &t : spec.terms) {
+    if (t.offset.d[0] == dz) {
+      plane.terms.push_back(t);
+      plane.terms.back().offset.d = {t.offset.d[1], t.offset.d[2], 0};
+    }
+  }
+  return plane;
+}
+
+/// The slice GEMMs of a 3D stencil: those of each plane that reads anything,
+/// each reading its plane's slab of the window.
+std::vector<SliceGemm> sliceGemms3D(const StencilSpec &spec, const TensorPlan &tp) {
+  std::vector<SliceGemm> gemms;
+  for (int dz = -spec.radius; dz <= spec.radius; ++dz) {
+    const StencilSpec plane = planeOf(spec, dz);
+    // An all-zero stencil keeps one slice of zeros (sliceGemms), on dz = 0.
+    if (plane.terms.empty() && (dz != 0 || !spec.terms.empty())) {
+      continue;
+    }
+    for (SliceGemm &g : sliceGemms(plane, tp)) {
+      g.dz = dz;
+      g.label = fmt::format("plane dz={} {}", dz, g.label);
+      gemms.push_back(std::move(g));
+    }
+  }
+  return gemms;
+}
+
+/// Whether a window pitch of `bytes` lets the fragment loads of 8 rows meet
+/// no bank conflict: rows 16 bytes apart modulo 32 for 4-byte loads and
+/// ldmatrix, 32 modulo 64 for the 8-byte loads of fp64.
+bool pitchAvoidsConflicts(int bytes, Precision operand) {
+  return operand == Precision::FP64 ? bytes % 64 == 32 : bytes % 32 == 16;
+}
+
+/// Fills in the window and shared-memory sizes for the current block shape.
+void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks) {
+  const int r = spec.radius, M = tp.tileM, V = tp.vectorWidth;
+  tp.loadedRows = tp.blockRows() + 2 * tp.haloRows;
+  tp.windowRows = tp.loadedRows;
+  tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
+  for (const SliceGemm &g : tp.gemms) {
+    const int K = g.chunkCount * tp.mma.k;
+    if (g.kind == SliceKind::Vertical) {
+      tp.windowRows = std::max(tp.windowRows, tp.blockRows() - M + g.firstK + K);
+    } else {
+      tp.windowCols = std::max(tp.windowCols, tp.blockCols() - tp.mma.n + g.firstK + K);
+    }
+  }
+  tp.windowCols = roundUp(tp.windowCols, V);
+  tp.windowPitch = tp.windowCols; // a multiple of 16 bytes
+  const int opBytes = operandBytes(spec.precision);
+  while (padPitchForBanks && !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
+    tp.windowPitch += V;
+  }
+  tp.loadedColBegin = (tp.haloCols - r) / V * V;
+  tp.loadedColEnd = std::min(tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
+
+  tp.windowBytes = tp.planes * tp.windowRows * tp.windowPitch * opBytes;
+  tp.paramBytes = 0;
+  for (const SliceGemm &g : tp.gemms) {
+    tp.paramBytes += g.param.rows * g.param.cols * opBytes;
+  }
+}
+
+} // namespace
+
+std::string_view keyword(BackendKind b) { return b == BackendKind::Tensor ? "tensor" : "simt"; }
+
+std::string MmaShape::name() const { return fmt::format("m{}n{}k{}", m, n, k); }
+
+int TensorPlan::paramFragments() const {
+  int total = 0;
+  for (const SliceGemm &g : gemms) {
+    total += g.chunkCount;
+  }
+  return total;
+}
+
+int TensorPlan::mmasPerTile() const { return nBlocks * paramFragments(); }
+
+int TensorPlan::paramFragmentRegisters() const {
+  int registers = 0;
+  for (const SliceGemm &g : gemms) {
+    registers += g.chunkCount * registersPerFragment(mma, g.kind);
+  }
+  return registers;
+}
+
+double roundToStorage(double value, Precision p) {
+  switch (p) {
+  case Precision::FP16:
+    return convertVia(value, llvm::APFloat::IEEEhalf(), llvm::RoundingMode::NearestTiesToEven);
+  case Precision::BF16:
+    return convertVia(value, llvm::APFloat::BFloat(), llvm::RoundingMode::NearestTiesToEven);
+  case Precision::TF32:
+  case Precision::FP32:
+    return static_cast<double>(static_cast<float>(value));
+  case Precision::FP64:
+    return value;
+  }
+  llvm_unreachable("unknown precision");
+}
+
+double roundCoefficient(double value, Precision p) {
+  if (p == Precision::TF32) {
+    return convertVia(value, llvm::APFloat::FloatTF32(), llvm::RoundingMode::NearestTiesToEven);
+  }
+  return roundToStorage(value, p);
+}
+
+double roundInputOperand(double value, Precision p) {
+  if (p == Precision::TF32) {
+    return convertVia(value, llvm::APFloat::FloatTF32(), llvm::RoundingMode::NearestTiesToAway);
+  }
+  return value;
+}
+
+int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
+
+std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec,
+                                                   const PlannerOptions &options) {
+  if (spec.precision == Precision::FP32) {
+    return std::string("precision fp32 needs full fp32 arithmetic, which the "
+                       "tensor cores do not offer (use tf32 to accept "
+                       "tensor-core rounding)");
+  }
+  if (spec.radius > maxTensorRadius(spec.precision)) {
+    return fmt::format("radius {} is larger than {}, the most a {} fragment "
+                       "allows",
+                       spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
+  }
+  // The planner narrows the block until its shared memory fits; a plan that
+  // still does not (3D: 2r + 1 window slabs and every plane's parameter
+  // matrices, with these options) cannot run.
+  const Plan plan = planTensor(spec, options);
+  if (plan.tensor.sharedBytes() > options.sharedMemoryLimit) {
+    return fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
+                       "even for the narrowest block, more than the {} a block may use",
+                       plan.tensor.gemms.size(), plan.tensor.planes, plan.tensor.sharedBytes(),
+                       options.sharedMemoryLimit);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// A 1D stencil as the 2D box of one row (offsets (0, dx)): the kernel
+/// computes the line as rows of consecutive points, each row's window
+/// carrying its own halo, so the one row slice dy = 0 is the whole stencil.
+StencilSpec asRowOfA2DBox(const StencilSpec &spec) {
+  StencilSpec row = spec;
+  row.dims = 2;
+  row.shape = Shape::Box;
+  for (Term &t : row.terms) {
+    t.offset.d = {0, t.offset.d[0], 0};
+  }
+  return row;
+}
+
+/// The tensor-core plan with exactly the parameters `options` asks for.
+Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
+  Plan plan;
+  plan.spec = spec;
+  plan.backend = BackendKind::Tensor;
+  plan.arch = options.arch;
+
+  TensorPlan &tp = plan.tensor;
+  tp.mma = mmaShapeFor(spec.precision, options.arch);
+  tp.tileM = tp.mma.m;
+  tp.nBlocks = options.nBlocks ? options.nBlocks
+               : spec.precision == Precision::FP16 || spec.precision == Precision::BF16 ? 2
+                                                                                        : 1;
+  tp.tileN = tp.nBlocks * tp.mma.n;
+  tp.l2PrefetchBytes = options.l2Prefetch;
+  tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
+  tp.haloRows = spec.dims == 1 ? 0 : spec.radius;
+  tp.planes = spec.dims == 3 ? 2 * spec.radius + 1 : 1;
+  tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
+
+  BlockDefaults defaults = blockDefaultsFor(spec.precision);
+  tp.tileRowsPerBlock =
+      options.tileRowsPerBlock ? options.tileRowsPerBlock : defaults.rows / tp.tileM;
+  tp.tileColsPerBlock =
+      options.tileColsPerBlock ? options.tileColsPerBlock : defaults.cols / tp.tileN;
+  int warps = options.warps ? options.warps : defaults.warps;
+  tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
+  tp.gemms = spec.dims == 3   ? sliceGemms3D(spec, tp)
+             : spec.dims == 1 ? sliceGemms(asRowOfA2DBox(spec), tp)
+                              : sliceGemms(spec, tp);
+  tp.paramsInRegisters = tp.paramFragmentRegisters() <= options.paramRegisterBudget;
+
+  // Narrow the block until its shared memory fits: columns first (the halo
+  // rows then stay a small part of the window), then rows. A 3D window holds
+  // 2r + 1 slabs and shrinks much further: there the longer side is halved,
+  // so that the halo stays a small part of each slab both ways.
+  layOutWindow(spec, tp, options.padPitchForBanks);
+  while (tp.sharedBytes() > options.sharedMemoryLimit &&
+         (tp.tileColsPerBlock > 1 || tp.tileRowsPerBlock > 1)) {
+    const bool narrower =
+        spec.dims != 3 || tp.tileRowsPerBlock == 1 || tp.blockCols() >= tp.blockRows();
+    if (tp.tileColsPerBlock > 1 && narrower) {
+      tp.tileColsPerBlock /= 2;
+    } else {
+      tp.tileRowsPerBlock /= 2;
+    }
+    tp.warps = std::min(tp.warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
+    layOutWindow(spec, tp, options.padPitchForBanks);
+  }
+
+  plan.choice = fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
+                            keyword(spec.precision), tp.mma.name(), keyword(tp.mma.accumulator));
+  return plan;
+}
+
+} // namespace
+
+Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
+  // A sweep on another architecture measured this kernel when the MMA is
+  // the same there (every precision but fp64 between sm_80 and sm_90).
+  const MmaShape mma = mmaShapeFor(spec.precision, options.arch);
+  const TunedPlan *tuned =
+      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor, [&](const TunedPlan &t) {
+        return mmaShapeFor(spec.precision, std::string(t.arch)) == mma;
+      });
+  return planTuned(tuned, options, options.arch,
+                   [&](const PlannerOptions &o) { return planTensorWith(spec, o); });
+}
+
+} // namespace stencilc
