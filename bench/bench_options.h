@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "stencilc/runtime/check.h"
-#include "stencilc/runtime/harness.h"
+#include "stencilc/testing/harness.h"
 
 namespace stencilc::bench {
 

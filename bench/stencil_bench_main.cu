@@ -17,7 +17,7 @@
 
 #include "bench_options.h"
 #include "stencilc/runtime/check.h"
-#include "stencilc/runtime/harness.h"
+#include "stencilc/testing/harness.h"
 
 #ifndef STENCILC_FOR_EACH_STENCIL
 #error                                                                                             \

@@ -55,13 +55,15 @@ if nvcc and gpu_present():
 
 # GPU suite (test/GPU, REQUIRES: cuda-gpu): %gpu_harness compiles the
 # conformance driver's translation unit (stencil_list.py --main) with a
-# generated .cu for the GPU in this machine, against the runtime library of
-# this build.
+# generated .cu for the GPU in this machine, against the test support and
+# runtime libraries of this build.
 if nvcc:
     config.substitutions.append((
         "%gpu_harness",
         f"{nvcc} -std=c++17 -O2 -arch=native"
         f" -I{os.path.join(config.stencilc_src_root, 'runtime', 'include')}"
+        f" -I{os.path.join(config.stencilc_src_root, 'test', 'support', 'include')}"
+        f" {os.path.join(config.stencilc_obj_root, 'test-support', 'libstencilc_testing.a')}"
         f" {os.path.join(config.stencilc_obj_root, 'runtime', 'libstencilc_runtime.a')}"))
     config.substitutions.append((
         "%gpu_list",

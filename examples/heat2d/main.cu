@@ -13,6 +13,9 @@
 #include "heat2d.h"
 #include "png.h"
 #include "stencilc/runtime/runtime.h"
+#include "stencilc/testing/compare.h"
+#include "stencilc/testing/extents.h"
+#include "stencilc/testing/reference.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // For every shape x radius x precision x boundary, runs the plan through the
 // emulator on fresh random grids (sizes that are and are not tile multiples,
 // the smallest legal ones, several blocks) and compares with the float64
-// stencil within GENERATED_API.md's tolerance; points a step must not write
+// stencil within docs/generated-code.md's tolerance; points a step must not write
 // must keep their poison, points it must write must lose it.
 //
 //===----------------------------------------------------------------------===//
@@ -14,11 +14,11 @@
 
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
+#include "Backends/Common/TunedPlans.h"
+#include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorPlanner.h"
-#include "Backends/Simt/SimtEmulator.h"
-#include "Backends/Common/TunedPlans.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

@@ -5,7 +5,7 @@
 // queue and FMAs in the arithmetic type) on fresh random grids at sizes that
 // are and are not multiples of the block, the smallest legal ones and grids
 // thinner than one block, and compares with the float64 stencil within
-// GENERATED_API.md's tolerance. Points a step must not write keep their
+// docs/generated-code.md's tolerance. Points a step must not write keep their
 // poison; points it must write lose it. Also checks the planner's promises
 // for every dimension, precision and radius 1..32, and --backend=auto.
 //
@@ -18,10 +18,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
-#include "Backends/Tensor/TensorEmulator.h"
-#include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Common/BackendChoice.h"
+#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

@@ -1,7 +1,7 @@
 //===- StencilFixtures.h - Specs built in code for the analysis tests ------===//
 //
 // Star and box stencils of any dimension and radius with random convex coefficients (as
-// GENERATED_API.md's tolerances assume), and random grids of element-type
+// docs/generated-code.md's tolerances assume), and random grids of element-type
 // values, so the planner and emulator tests need no front end.
 //
 //===----------------------------------------------------------------------===//
@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "stencilc/Plan.h"
-#include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc::testing {

@@ -2,7 +2,7 @@
 // kernel with one deliberate fault.
 #include "broken.h"
 
-#include "stencilc/runtime/naive.h"
+#include "stencilc/testing/naive.h"
 
 using stencilc::Extents;
 

@@ -2,7 +2,7 @@
 // runtime's naive kernel (which makes the contract's argument checks).
 #include "standins.h"
 
-#include "stencilc/runtime/naive.h"
+#include "stencilc/testing/naive.h"
 
 using stencilc::Extents;
 

@@ -1,5 +1,5 @@
 // standins.h - hand-made stand-ins for generated stencils, in the exact form
-// GENERATED_API.md gives the generated header (C functions NAME_step and
+// docs/generated-code.md gives the generated header (C functions NAME_step and
 // NAME_run, a static NAME_info). Their kernels are the runtime's naive
 // kernel (standins.cu), so the GPU harness can be tested before, and apart
 // from, the code generator. Coefficients are convex and asymmetric, so a

@@ -5,7 +5,7 @@
 // header and defines STENCILC_FOR_EACH_STENCIL(X) as X(name) for each
 // stencil in it (`stencil_list.py --main` writes such a unit). For every
 // stencil it checks the argument validation, then runs the conformance suite
-// (runtime/include/stencilc/runtime/harness.h) and prints one line per case.
+// (runtime/include/stencilc/testing/harness.h) and prints one line per case.
 // Exit status 0 when every case passes, 1 otherwise, 77 when there is no GPU.
 //
 //   stencil_test [--max-points N] [--naive]
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "stencilc/runtime/check.h"
-#include "stencilc/runtime/harness.h"
+#include "stencilc/testing/harness.h"
 
 #ifndef STENCILC_FOR_EACH_STENCIL
 #error                                                                                             \

@@ -84,7 +84,7 @@ const char *shapeName(stencilc_shape s);
 /// "tensor" or "simt".
 const char *backendName(stencilc_backend b);
 
-/// The relative L2 error one step may have (GENERATED_API.md): fp64 1e-12,
+/// The relative L2 error one step may have (docs/generated-code.md): fp64 1e-12,
 /// fp32 2e-6, tf32 5e-3, fp16 5e-3, bf16 3e-2.
 double tolerance(stencilc_precision p);
 

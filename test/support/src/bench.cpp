@@ -5,12 +5,12 @@
 #include <fstream>
 
 #include "stencilc/runtime/check.h"
-#include "stencilc/runtime/compare.h"
 #include "stencilc/runtime/device_buffer.h"
-#include "stencilc/runtime/fill.h"
-#include "stencilc/runtime/harness.h"
-#include "stencilc/runtime/reference.h"
 #include "stencilc/runtime/timer.h"
+#include "stencilc/testing/compare.h"
+#include "stencilc/testing/fill.h"
+#include "stencilc/testing/harness.h"
+#include "stencilc/testing/reference.h"
 
 namespace stencilc {
 

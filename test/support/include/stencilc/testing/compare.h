@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "stencilc/runtime/element.h"
-#include "stencilc/runtime/extents.h"
+#include "stencilc/testing/extents.h"
 
 namespace stencilc {
 

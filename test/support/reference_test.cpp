@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "stencilc/runtime/compare.h"
-#include "stencilc/runtime/fill.h"
-#include "stencilc/runtime/reference.h"
+#include "stencilc/testing/compare.h"
+#include "stencilc/testing/fill.h"
+#include "stencilc/testing/reference.h"
 
 using namespace stencilc;
 

@@ -1,5 +1,5 @@
 // naive.cu - the one-point-per-thread stencil kernel and its launchers.
-#include "stencilc/runtime/naive.h"
+#include "stencilc/testing/naive.h"
 
 #include <cstdlib>
 

@@ -1,5 +1,5 @@
 // extents.cpp - grid sizes, the 3D view, and the contract's argument checks.
-#include "stencilc/runtime/extents.h"
+#include "stencilc/testing/extents.h"
 
 namespace stencilc {
 

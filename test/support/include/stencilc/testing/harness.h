@@ -17,9 +17,9 @@
 #include <cuda_runtime_api.h>
 
 #include "stencilc/runtime/element.h"
-#include "stencilc/runtime/extents.h"
-#include "stencilc/runtime/naive.h"
 #include "stencilc/runtime/stencil_info.h"
+#include "stencilc/testing/extents.h"
+#include "stencilc/testing/naive.h"
 
 namespace stencilc {
 

@@ -1,5 +1,5 @@
 // fill.cpp - counter-based random inputs and NaN poisoning.
-#include "stencilc/runtime/fill.h"
+#include "stencilc/testing/fill.h"
 
 #include <atomic>
 #include <chrono>

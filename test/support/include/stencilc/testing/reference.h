@@ -1,5 +1,5 @@
 // reference.h - the float64 CPU reference: applies any stencil described by
-// a stencilc_stencil_info, with the boundary semantics of GENERATED_API.md.
+// a stencilc_stencil_info, with the boundary semantics of docs/generated-code.md.
 //
 //  - fixed:      writes only the interior (n - 2r points per axis); the ring
 //                of `out` is left as it was.
@@ -12,8 +12,8 @@
 
 #include <vector>
 
-#include "stencilc/runtime/extents.h"
 #include "stencilc/runtime/stencil_info.h"
+#include "stencilc/testing/extents.h"
 
 namespace stencilc {
 

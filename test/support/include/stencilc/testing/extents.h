@@ -53,7 +53,7 @@ std::size_t writtenPoints(const stencilc_stencil_info &info, const Extents &e);
 /// otherwise.
 int minimumSize(const stencilc_stencil_info &info);
 
-/// The argument checks every NAME_step / NAME_run makes (GENERATED_API.md):
+/// The argument checks every NAME_step / NAME_run makes (docs/generated-code.md):
 /// cudaErrorInvalidValue for a size below minimumSize, a null pointer,
 /// in == out, or negative steps; cudaSuccess otherwise. Pass steps = 0 for a
 /// step.

@@ -6,13 +6,13 @@
 // the coefficients (rounded once to the accumulator type: float for
 // fp16/bf16/tf32/fp32, double for fp64) and the points' offsets travel in
 // the kernel's parameters, so they sit in the constant bank. Boundaries are
-// those of GENERATED_API.md.
+// those of docs/generated-code.md.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
-#include "stencilc/runtime/extents.h"
 #include "stencilc/runtime/stencil_info.h"
+#include "stencilc/testing/extents.h"
 
 namespace stencilc {
 

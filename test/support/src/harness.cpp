@@ -1,7 +1,7 @@
 // harness.cpp - the conformance run of a stencil behind the generated API:
 // fresh random inputs, poisoned outputs, every contract size, 1 and several
 // steps, the float64 reference, and the argument checks.
-#include "stencilc/runtime/harness.h"
+#include "stencilc/testing/harness.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -9,10 +9,10 @@
 #include <cstring>
 
 #include "stencilc/runtime/check.h"
-#include "stencilc/runtime/compare.h"
 #include "stencilc/runtime/device_buffer.h"
-#include "stencilc/runtime/fill.h"
-#include "stencilc/runtime/reference.h"
+#include "stencilc/testing/compare.h"
+#include "stencilc/testing/fill.h"
+#include "stencilc/testing/reference.h"
 
 namespace stencilc {
 

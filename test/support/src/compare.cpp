@@ -1,12 +1,12 @@
 // compare.cpp - relative L2 error plus the ring / unwritten / NaN checks.
-#include "stencilc/runtime/compare.h"
+#include "stencilc/testing/compare.h"
 
 #include <cmath>
 #include <cstdio>
 #include <mutex>
 
 #include "parallel.h"
-#include "stencilc/runtime/fill.h"
+#include "stencilc/testing/fill.h"
 
 namespace stencilc {
 

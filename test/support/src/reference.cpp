@@ -1,5 +1,5 @@
 // reference.cpp - the float64 CPU reference of any stencilc_stencil_info.
-#include "stencilc/runtime/reference.h"
+#include "stencilc/testing/reference.h"
 
 #include <cstdlib>
 #include <cstring>

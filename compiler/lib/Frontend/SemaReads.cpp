@@ -1,0 +1,297 @@
+//===- SemaReads.cpp - Reads of in and the update ---------------------------===//
+//
+// A read's index expressions must be the update's index names plus constant
+// integer offsets, in order; the update's right-hand side must be linear in
+// the reads.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaChecker.h"
+
+#include "stencilc/Parser.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "llvm/Support/Casting.h"
+
+namespace stencilc::sema {
+
+using llvm::APFloat;
+using llvm::SMLoc;
+
+std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsigned depth) {
+  // Only operators nest: a leaf just past the limit (the right side of the
+  // deepest operator) must not report the same problem a second time.
+  if (depth > Parser::MaxNesting &&
+      (expr.getKind() == Expr::Kind::Unary || expr.getKind() == Expr::Kind::Binary)) {
+    diags.error(expr.getLoc(), "index expression is too complex");
+    return std::nullopt;
+  }
+  switch (expr.getKind()) {
+  case Expr::Kind::Number: {
+    auto value = evalNumber(llvm::cast<NumberExpr>(expr));
+    if (!value) {
+      return std::nullopt;
+    }
+    IndexForm form;
+    form.constant = value->constant;
+    return form;
+  }
+  case Expr::Kind::Name: {
+    const auto &nameExpr = llvm::cast<NameExpr>(expr);
+    std::string name = nameExpr.getName().str();
+    IndexForm form;
+    if (auto it = lets.find(name); it != lets.end()) {
+      form.constant = it->second.value;
+      return form;
+    }
+    for (const Identifier &index : indexNames) {
+      if (index.name == name) {
+        form.names.emplace(name, APFloat::getOne(quad()));
+        return form;
+      }
+    }
+    diags.error(expr.getLoc(), fmt::format("offset must be a constant integer, found '{}'", name));
+    std::string list;
+    for (const Identifier &index : indexNames) {
+      list += (list.empty() ? "" : ", ") + index.name;
+    }
+    diags.note(expr.getLoc(), fmt::format("'{}' is neither an index of out[{}] nor a "
+                                          "'let' constant",
+                                          name, list));
+    noteIfDefinedLater(name);
+    return std::nullopt;
+  }
+  case Expr::Kind::Read:
+    diags.error(expr.getLoc(), "offset must be a constant integer, found a read of a grid");
+    return std::nullopt;
+  case Expr::Kind::Unary: {
+    const auto &unary = llvm::cast<UnaryExpr>(expr);
+    auto form = decomposeIndex(unary.getOperand(), depth + 1);
+    if (form && unary.getOp() == '-') {
+      form->constant.changeSign();
+      for (auto &[name, c] : form->names) {
+        c.changeSign();
+      }
+    }
+    return form;
+  }
+  case Expr::Kind::Binary: {
+    const auto &binary = llvm::cast<BinaryExpr>(expr);
+    auto lhs = decomposeIndex(binary.getLHS(), depth + 1);
+    auto rhs = decomposeIndex(binary.getRHS(), depth + 1);
+    if (!lhs || !rhs) {
+      return std::nullopt;
+    }
+    char op = binary.getOp();
+    if (op == '+' || op == '-') {
+      if (op == '-') {
+        rhs->constant.changeSign();
+        for (auto &[name, c] : rhs->names) {
+          c.changeSign();
+        }
+      }
+      lhs->constant.add(rhs->constant, APFloat::rmNearestTiesToEven);
+      for (auto &[name, c] : rhs->names) {
+        auto [it, inserted] = lhs->names.emplace(name, c);
+        if (!inserted) {
+          it->second.add(c, APFloat::rmNearestTiesToEven);
+        }
+      }
+      return lhs;
+    }
+    // '*' and '/' keep an index only when the other side is a constant.
+    if (op == '/' && !rhs->names.empty()) {
+      diags.error(binary.getOpLoc(), "an index cannot be a divisor");
+      return std::nullopt;
+    }
+    if (!lhs->names.empty() && !rhs->names.empty()) {
+      diags.error(binary.getOpLoc(), "an index cannot be multiplied by an index");
+      return std::nullopt;
+    }
+    // Division scales the dividend; a product scales the side with the index.
+    bool scaleRight = op == '*' && lhs->names.empty();
+    IndexForm &scaled = scaleRight ? *rhs : *lhs;
+    const APFloat factor = scaleRight ? lhs->constant : rhs->constant;
+    if (op == '/' && factor.isZero()) {
+      diags.error(binary.getOpLoc(), "division by zero");
+      return std::nullopt;
+    }
+    auto apply = [&](APFloat &value) {
+      if (op == '*') {
+        value.multiply(factor, APFloat::rmNearestTiesToEven);
+      } else {
+        value.divide(factor, APFloat::rmNearestTiesToEven);
+      }
+    };
+    apply(scaled.constant);
+    for (auto &[name, c] : scaled.names) {
+      apply(c);
+    }
+    return std::move(scaled);
+  }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned position) {
+  auto form = decomposeIndex(expr, 0);
+  if (!form) {
+    return std::nullopt;
+  }
+  const std::string &expected = indexNames[position].name;
+  // Drop names whose coefficients cancel (`i + j - j`).
+  std::erase_if(form->names, [](const auto &entry) { return entry.second.isZero(); });
+  auto it = form->names.find(expected);
+  bool exactlyExpected = form->names.size() == 1 && it != form->names.end() &&
+                         it->second.compare(APFloat::getOne(quad())) == APFloat::cmpEqual;
+  if (!exactlyExpected) {
+    if (form->names.size() == 1 && it == form->names.end() &&
+        form->names.begin()->second.compare(APFloat::getOne(quad())) == APFloat::cmpEqual) {
+      std::string order;
+      for (const Identifier &index : indexNames) {
+        order += (order.empty() ? "" : ", ") + index.name;
+      }
+      diags.error(expr.getLoc(), fmt::format("indices of 'in' must be in the order of out[{}]: "
+                                             "found '{}' where '{}' belongs",
+                                             order, form->names.begin()->first, expected));
+    } else if (form->names.empty()) {
+      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+                                             "constant integer, found a constant",
+                                             position + 1, expected));
+    } else {
+      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+                                             "constant integer",
+                                             position + 1, expected));
+    }
+    return std::nullopt;
+  }
+  // Point at the constant part where the index is `name +/- constant`.
+  SMLoc constantLoc = expr.getLoc();
+  if (const auto *binary = llvm::dyn_cast<BinaryExpr>(&expr);
+      binary && llvm::isa<NameExpr>(binary->getLHS())) {
+    constantLoc = binary->getRHS().getLoc();
+  }
+  if (!form->constant.isInteger()) {
+    diags.error(constantLoc, fmt::format("offset must be a constant integer, found '{}'",
+                                         valueText(form->constant)));
+    return std::nullopt;
+  }
+  double offset = toDouble(form->constant);
+  if (std::abs(offset) > MaxRadius) {
+    diags.error(constantLoc, fmt::format("offset {} is larger than the largest supported "
+                                         "radius, {}",
+                                         valueText(form->constant), MaxRadius));
+    return std::nullopt;
+  }
+  return static_cast<int>(offset);
+}
+
+std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
+  llvm::StringRef array = expr.getArray();
+  if (!readsAllowed) {
+    diags.error(expr.getLoc(), fmt::format("{} must be a constant; it cannot "
+                                           "read a grid",
+                                           constantContext));
+    return std::nullopt;
+  }
+  if (array != "in") {
+    if (array == "out") {
+      diags.error(expr.getLoc(), "'out' cannot be read; the right-hand side "
+                                 "reads only 'in'");
+    } else {
+      diags.error(expr.getLoc(), fmt::format("unknown grid '{}'; a stencil reads only 'in'",
+                                             std::string_view(array)));
+    }
+    return std::nullopt;
+  }
+  const auto &indices = expr.getIndices();
+  if (indices.size() != indexNames.size()) {
+    diags.error(expr.getLoc(),
+                fmt::format("'in' is read with {} {} but 'out' has {}", indices.size(),
+                            indices.size() == 1 ? "index" : "indices", indexNames.size()));
+    return std::nullopt;
+  }
+  Offset offset;
+  bool ok = true;
+  for (unsigned a = 0; a < indices.size(); ++a) {
+    auto component = checkIndex(*indices[a], a);
+    if (!component) {
+      ok = false;
+      continue;
+    }
+    offset.d[a] = *component;
+  }
+  if (!ok) {
+    return std::nullopt;
+  }
+  LinearValue v;
+  v.loc = expr.getLoc();
+  v.reads.emplace(offset, Read{APFloat::getOne(quad()), expr.getLoc()});
+  return v;
+}
+
+void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
+  if (!checkBodyOnce(seen, stmt, diags)) {
+    return;
+  }
+  bool ok = true;
+  if (stmt.getTarget().name != "out") {
+    diags.error(stmt.getTarget().range.Start,
+                fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
+    ok = false;
+  }
+  const auto &indices = stmt.getIndices();
+  if (indices.size() > 3) {
+    diags.error(indices[3].range.Start,
+                fmt::format("'out' has {} indices; at most 3 dimensions are "
+                            "supported",
+                            indices.size()));
+    return;
+  }
+  for (size_t a = 0; a < indices.size(); ++a) {
+    const Identifier &index = indices[a];
+    for (size_t b = 0; b < a; ++b) {
+      if (indices[b].name == index.name) {
+        diags.error(index.range.Start, fmt::format("index '{}' appears twice in 'out'; indices "
+                                                   "must be distinct",
+                                                   index.name));
+        ok = false;
+      }
+    }
+    if (index.name == "in" || index.name == "out") {
+      diags.error(index.range.Start, fmt::format("'{}' is reserved for the grids and cannot name "
+                                                 "an index",
+                                                 index.name));
+      ok = false;
+    }
+    if (auto it = lets.find(index.name); it != lets.end()) {
+      diags.error(index.range.Start,
+                  fmt::format("index '{}' has the name of a 'let' constant", index.name));
+      diags.note(it->second.loc, "the constant is defined here");
+      ok = false;
+    }
+  }
+  if (!ok) {
+    return;
+  }
+  indexNames = indices;
+  bodyDims = {static_cast<int>(indices.size()), stmt.getLoc()};
+  readsAllowed = true;
+  auto value = eval(stmt.getValue());
+  readsAllowed = false;
+  if (!value) {
+    return;
+  }
+  if (value->isConstant()) {
+    diags.error(stmt.getValue().getLoc(),
+                "the right-hand side does not read 'in'; a stencil is a sum of "
+                "coefficients times reads of 'in'");
+    return;
+  }
+  coefficients = std::move(value->reads);
+  bodyLoc = stmt.getLoc();
+}
+
+} // namespace stencilc::sema

@@ -1,0 +1,159 @@
+//===- SemaShape.cpp - Precision, shape, boundary, radius and dims ----------===//
+//
+// The statements that describe the stencil, and the declared shape, radius
+// and dims against what the body says.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaChecker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace stencilc::sema {
+
+using llvm::APFloat;
+using llvm::SMLoc;
+
+void StencilChecker::checkPrecision(const WordStmt &stmt) {
+  if (!checkOnce(stmt)) {
+    return;
+  }
+  if (auto p = parsePrecision(stmt.getWord().name)) {
+    spec.precision = *p;
+    return;
+  }
+  diags.error(stmt.getWord().range.Start,
+              fmt::format("unknown precision '{}'; expected fp16, bf16, tf32, "
+                          "fp32 or fp64",
+                          stmt.getWord().name));
+}
+
+void StencilChecker::checkShape(const WordStmt &stmt) {
+  if (!checkOnce(stmt)) {
+    return;
+  }
+  if (auto s = parseShape(stmt.getWord().name)) {
+    declaredShape = {*s, stmt.getLoc()};
+    return;
+  }
+  diags.error(stmt.getWord().range.Start,
+              fmt::format("unknown shape '{}'; expected star or box", stmt.getWord().name));
+}
+
+void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
+  if (!checkOnce(stmt)) {
+    return;
+  }
+  const Identifier &word = stmt.getWord();
+  auto kind = parseBoundaryKind(word.name);
+  if (!kind) {
+    diags.error(word.range.Start, fmt::format("unknown boundary '{}'; expected fixed, constant V "
+                                              "or periodic",
+                                              word.name));
+    return;
+  }
+  spec.boundary = *kind;
+  if (*kind != BoundaryKind::Constant) {
+    if (stmt.getValue()) {
+      diags.error(stmt.getValue()->getLoc(),
+                  fmt::format("'boundary {}' takes no value", word.name));
+    }
+    return;
+  }
+  if (!stmt.getValue()) {
+    diags.error(word.range.End, "'boundary constant' needs the value read "
+                                "outside the grid, e.g. 'boundary constant 0;'");
+    return;
+  }
+  if (auto v = evalConstantOnly(*stmt.getValue(), "the boundary value")) {
+    spec.boundaryValue = toDouble(v->constant);
+    if (!std::isfinite(spec.boundaryValue)) {
+      diags.error(stmt.getValue()->getLoc(), "boundary value is too large for fp64");
+    }
+  }
+}
+
+void StencilChecker::checkInteger(const IntegerStmt &stmt) {
+  if (!checkOnce(stmt)) {
+    return;
+  }
+  bool isRadius = stmt.getKind() == Stmt::Kind::Radius;
+  auto value = foldInteger(stmt.getValue(), isRadius ? "the radius" : "dims");
+  if (!value) {
+    return;
+  }
+  if (isRadius) {
+    if (*value < 1 || *value > MaxRadius) {
+      diags.error(stmt.getValue().getLoc(),
+                  fmt::format("radius must be between 1 and {}, found {}", MaxRadius, *value));
+      return;
+    }
+    declaredRadius = {*value, stmt.getLoc()};
+  } else {
+    if (*value < 1 || *value > 3) {
+      diags.error(stmt.getValue().getLoc(),
+                  fmt::format("dims must be 1, 2 or 3, found {}", *value));
+      return;
+    }
+    declaredDims = {*value, stmt.getLoc()};
+  }
+}
+
+void StencilChecker::checkDeclarations() {
+  int radius = 0;
+  const Term *farthest = nullptr;
+  const Term *offAxis = nullptr;
+  for (const Term &t : spec.terms) {
+    if (t.offset.chebyshevNorm() > radius) {
+      radius = t.offset.chebyshevNorm();
+      farthest = &t;
+    }
+    if (!offAxis && t.offset.nonZeroAxes() > 1) {
+      offAxis = &t;
+    }
+  }
+  auto locOf = [&](const Term *t) { return coefficients.at(t->offset).loc; };
+  spec.radius = radius;
+  spec.shape = offAxis ? Shape::Box : Shape::Star;
+  if (spec.terms.empty()) {
+    diags.error(bodyLoc, fmt::format("stencil '{}' has no non-zero coefficient", spec.name));
+    return;
+  }
+  if (radius == 0) {
+    diags.error(bodyLoc, fmt::format("stencil '{}' reads only the centre point; a "
+                                     "stencil needs a radius of at least 1",
+                                     spec.name));
+    return;
+  }
+  if (declaredDims && declaredDims->first != spec.dims) {
+    diags.error(declaredDims->second,
+                fmt::format("declared dims {}, but the body is {}-dimensional", declaredDims->first,
+                            spec.dims));
+    diags.note(bodyDims->second, "the body is here");
+  }
+  if (declaredRadius && declaredRadius->first != radius) {
+    diags.error(declaredRadius->second,
+                fmt::format("declared radius {}, but the body's radius is {}",
+                            declaredRadius->first, radius));
+    diags.note(locOf(farthest),
+               fmt::format("the farthest read, {}, is here", readText(farthest->offset)));
+  }
+  if (declaredShape && spec.dims > 1 && declaredShape->first != spec.shape) {
+    if (offAxis) {
+      diags.error(declaredShape->second, "declared shape star, but the body is a box: it reads off "
+                                         "the axes");
+      diags.note(locOf(offAxis), fmt::format("{} lies off the axes", readText(offAxis->offset)));
+    } else {
+      diags.error(declaredShape->second,
+                  "declared shape box, but the body is a star: every point it "
+                  "reads lies on an axis");
+    }
+  }
+  if (declaredShape && spec.dims == 1) {
+    spec.shape = declaredShape->first; // in 1D the two coincide
+  }
+}
+
+} // namespace stencilc::sema

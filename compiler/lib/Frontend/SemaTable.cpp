@@ -1,0 +1,155 @@
+//===- SemaTable.cpp - The weights table and the coefficients ---------------===//
+//
+// The table form's nesting and widths, and the final coefficient list of
+// either form.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaChecker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace stencilc::sema {
+
+using llvm::APFloat;
+using llvm::SMLoc;
+
+bool StencilChecker::checkTableList(const TableList &list, int level, int depth, size_t width,
+                                    Offset &position) {
+  if (list.entries.size() != width) {
+    diags.error(list.range.Start, fmt::format("this list has {} entries, but the table's lists "
+                                              "have {}; every list must have the same length",
+                                              list.entries.size(), width));
+    return false;
+  }
+  int radius = static_cast<int>(width / 2);
+  bool ok = true;
+  for (size_t k = 0; k < list.entries.size(); ++k) {
+    const TableEntry &entry = list.entries[k];
+    position.d[level] = static_cast<int>(k) - radius;
+    bool innermost = level == depth - 1;
+    if (innermost && entry.list) {
+      diags.error(entry.range.Start, fmt::format("expected a coefficient here, found a nested list "
+                                                 "(the table is {} deep)",
+                                                 depth));
+      ok = false;
+      continue;
+    }
+    if (!innermost && entry.value) {
+      diags.error(entry.range.Start, fmt::format("expected a nested list here, found a coefficient "
+                                                 "(the table is {} deep)",
+                                                 depth));
+      ok = false;
+      continue;
+    }
+    if (!innermost) {
+      ok &= checkTableList(*entry.list, level + 1, depth, width, position);
+      continue;
+    }
+    auto v = evalConstantOnly(*entry.value, "a weights entry");
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (!v->constant.isZero()) {
+      coefficients.emplace(position, Read{v->constant, entry.range.Start});
+    }
+  }
+  position.d[level] = 0;
+  return ok;
+}
+
+void StencilChecker::checkWeights(const WeightsStmt &stmt) {
+  if (!checkBodyOnce(seen, stmt, diags)) {
+    return;
+  }
+  const TableList &table = stmt.getTable();
+  // The depth is that of the first entry at every level.
+  int depth = 1;
+  for (const TableList *list = &table; !list->entries.empty() && list->entries[0].list;
+       list = list->entries[0].list.get()) {
+    ++depth;
+    if (depth > 3) {
+      diags.error(list->entries[0].range.Start,
+                  "the weights table is nested more than 3 deep; at most 3 "
+                  "dimensions are supported");
+      return;
+    }
+  }
+  size_t width = table.entries.size();
+  if (width % 2 == 0) {
+    diags.error(table.range.Start, fmt::format("a weights list needs an odd number of entries "
+                                               "(2r+1), found {}",
+                                               width));
+    return;
+  }
+  if (width > 2 * MaxRadius + 1) {
+    diags.error(table.range.Start, fmt::format("a weights list of {} entries means radius {}, "
+                                               "larger than the largest supported radius, {}",
+                                               width, width / 2, MaxRadius));
+    return;
+  }
+  Offset position;
+  if (!checkTableList(table, 0, depth, width, position)) {
+    coefficients.clear();
+    return;
+  }
+  bodyDims = {depth, stmt.getLoc()};
+  bodyLoc = stmt.getLoc();
+}
+
+/// Rounds the folded coefficients to double and checks them against the
+/// operand type of the kernels.
+void StencilChecker::finishCoefficients() {
+  const llvm::fltSemantics *operand = nullptr;
+  unsigned maxFinite = 0;
+  switch (spec.precision) {
+  case Precision::FP16:
+    operand = &APFloat::IEEEhalf();
+    maxFinite = 65504;
+    break;
+  case Precision::BF16:
+    operand = &APFloat::BFloat();
+    break;
+  case Precision::TF32:
+    operand = &APFloat::FloatTF32();
+    break;
+  case Precision::FP32:
+    operand = &APFloat::IEEEsingle();
+    break;
+  case Precision::FP64:
+    operand = &APFloat::IEEEdouble();
+    break;
+  }
+  std::string precision(keyword(spec.precision));
+  for (const auto &[offset, read] : coefficients) {
+    if (read.coefficient.isZero()) {
+      continue; // reads that cancel out are not reads
+    }
+    double value = toDouble(read.coefficient);
+    if (!std::isfinite(value)) {
+      diags.error(read.loc,
+                  fmt::format("coefficient of {} is too large for fp64", readText(offset)));
+      continue;
+    }
+    APFloat rounded = read.coefficient;
+    bool losesInfo = false;
+    rounded.convert(*operand, APFloat::rmNearestTiesToEven, &losesInfo);
+    if (rounded.isInfinity()) {
+      std::string limit =
+          maxFinite ? fmt::format(" (largest finite value {})", maxFinite) : std::string();
+      diags.error(read.loc, fmt::format("coefficient {} of {} overflows {}{}", formatExact(value),
+                                        readText(offset), precision, limit));
+      continue;
+    }
+    if (rounded.isZero()) {
+      diags.warning(read.loc, fmt::format("coefficient {} of {} rounds to zero in {}",
+                                          formatExact(value), readText(offset), precision));
+    }
+    spec.terms.push_back(Term{offset, value});
+  }
+}
+
+} // namespace stencilc::sema
