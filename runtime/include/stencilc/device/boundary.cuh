@@ -1,0 +1,103 @@
+// stencilc/device/boundary.cuh - the boundary rules of the stencil language
+// as policy types: what a kernel reads at a point of the input, inside the
+// grid or outside it.
+//
+// Each policy has two static `read` functions: a 2D one of (y, x) in an
+// ny x nx grid and a 3D one of (z, y, x) in an nz x ny x nx grid, the grid
+// stored row-major with x contiguous. Coordinates may lie outside the grid
+// by any amount (a halo may be wider than the grid). A 1D grid is a 2D or 3D
+// one of extent 1 in the other axes.
+//
+//   FixedBoundary             outside reads give 0. They only feed the ring
+//                             of outputs a step leaves unwritten, so no
+//                             garbage enters a sum.
+//   PeriodicBoundary          reads wrap around every axis.
+//   ConstantBoundary<Value>   outside reads give Value::value converted to
+//                             the element type, where Value is a struct
+//                             with `static constexpr float value` (or
+//                             double for fp64 grids), e.g.
+//                               struct Half { static constexpr float value = 0.5f; };
+//                             The conversion is the element type's
+//                             constructor, Element(Value::value), so the
+//                             literal should already be exact in the
+//                             element type.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace stencilc {
+namespace device {
+
+/// Reads outside the grid give zero.
+struct FixedBoundary {
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
+                                                 long long x, int ny, int nx) {
+    if (y < 0 || y >= ny || x < 0 || x >= nx) {
+      return Element(0.0f);
+    }
+    return in[y * nx + x];
+  }
+
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
+                                                 long long y, long long x, int nz, int ny, int nx) {
+    if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
+      return Element(0.0f);
+    }
+    return in[(z * ny + y) * nx + x];
+  }
+};
+
+/// Reads wrap around each axis.
+struct PeriodicBoundary {
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
+                                                 long long x, int ny, int nx) {
+    y %= ny;
+    x %= nx;
+    if (y < 0) {
+      y += ny;
+    }
+    if (x < 0) {
+      x += nx;
+    }
+    return in[y * nx + x];
+  }
+
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
+                                                 long long y, long long x, int nz, int ny, int nx) {
+    z %= nz;
+    y %= ny;
+    x %= nx;
+    z += z < 0 ? nz : 0;
+    y += y < 0 ? ny : 0;
+    x += x < 0 ? nx : 0;
+    return in[(z * ny + y) * nx + x];
+  }
+};
+
+/// Reads outside the grid give Value::value, converted to the element type.
+template <class Value> struct ConstantBoundary {
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
+                                                 long long x, int ny, int nx) {
+    if (y < 0 || y >= ny || x < 0 || x >= nx) {
+      return Element(Value::value);
+    }
+    return in[y * nx + x];
+  }
+
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
+                                                 long long y, long long x, int nz, int ny, int nx) {
+    if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
+      return Element(Value::value);
+    }
+    return in[(z * ny + y) * nx + x];
+  }
+};
+
+} // namespace device
+} // namespace stencilc

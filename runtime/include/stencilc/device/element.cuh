@@ -1,0 +1,59 @@
+// stencilc/device/element.cuh - the element types of a grid and the
+// arithmetic on them: fp16 (__half), bf16 (__nv_bfloat16), fp32 and tf32
+// (float in memory) and fp64 (double).
+//
+// A kernel widens each element it reads to its arithmetic type (float, or
+// double for fp64), which is exact, accumulates with fused multiply-adds
+// rounded once each (what stencilc's plan emulator models), and rounds the
+// result to the element type once, to nearest even, when it stores it.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <type_traits>
+
+namespace stencilc {
+namespace device {
+
+/// An element widened to the arithmetic type (exact).
+__device__ __forceinline__ float toCompute(__half value) { return __half2float(value); }
+__device__ __forceinline__ float toCompute(__nv_bfloat16 value) { return __bfloat162float(value); }
+__device__ __forceinline__ float toCompute(float value) { return value; }
+__device__ __forceinline__ double toCompute(double value) { return value; }
+
+/// A result rounded to the element type, as stored: toElement<Element>(v),
+/// v a float (fp16, bf16, fp32, tf32) or a double (fp64).
+template <class Element, class Compute>
+__device__ __forceinline__ Element toElement(Compute value) {
+  if constexpr (std::is_same_v<Element, __half>) {
+    static_assert(std::is_same_v<Compute, float>, "fp16 results are floats");
+    return __float2half_rn(value);
+  } else if constexpr (std::is_same_v<Element, __nv_bfloat16>) {
+    static_assert(std::is_same_v<Compute, float>, "bf16 results are floats");
+    return __float2bfloat16_rn(value);
+  } else {
+    static_assert(std::is_same_v<Element, Compute>, "fp32, tf32 and fp64 results are stored as is");
+    return value;
+  }
+}
+
+/// c * v + acc, rounded once.
+__device__ __forceinline__ float madd(float c, float v, float acc) { return __fmaf_rn(c, v, acc); }
+__device__ __forceinline__ double madd(double c, double v, double acc) {
+  return __fma_rn(c, v, acc);
+}
+
+/// Element i of `at` (4-byte aligned) widened to fp32, read through its
+/// 32-bit word: a bf16 is the high half of an fp32, so the low element is the
+/// word shifted up and the high one the word masked (exact, as
+/// __bfloat162float). With i a constant the halves fold, and reads of
+/// neighbouring words merge into wide shared-memory loads, as fp16's 2-byte
+/// reads do; element by element they do not.
+__device__ __forceinline__ float readPair(const __nv_bfloat16 *__restrict__ at, int i) {
+  const unsigned word = reinterpret_cast<const unsigned *>(at)[i >> 1];
+  return __uint_as_float((i & 1) != 0 ? word & 0xFFFF0000u : word << 16);
+}
+
+} // namespace device
+} // namespace stencilc
