@@ -10,8 +10,10 @@
 # For every source `a.stencil` stencilc writes `a.cu` and `a.h` into
 # <binary dir>/<target>.stencilc/ when the target is built (not at configure
 # time); editing a .stencil file or rebuilding stencilc regenerates. The
-# library links stencilc::runtime and exposes the generated headers, so a
-# consumer writes `#include "a.h"`. The oldest ARCH is passed to stencilc as
+# library links stencilc::runtime, whose include directory (in the build
+# tree, or installed) holds the device headers the generated .cu includes
+# (<stencilc/device/...>), and exposes the generated headers, so a consumer
+# writes `#include "a.h"`. The oldest ARCH is passed to stencilc as
 # --arch (the generated code also runs on the newer ones); all of them become
 # the library's CUDA_ARCHITECTURES.
 include_guard(GLOBAL)

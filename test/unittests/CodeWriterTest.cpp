@@ -40,9 +40,9 @@ TEST(CodeWriter, FillKeepsTemplateIndentationAndDropsEmptyHoles) {
 }
 
 TEST(Templates, SectionsAreEmbeddedAndSeparated) {
-  std::string_view head = templateSection("tensor.cu.tpl", "tile_head");
-  EXPECT_NE(head.find("const int tileRow"), std::string_view::npos);
-  EXPECT_EQ(head.find("//@ section"), std::string_view::npos);
+  std::string_view launch = templateSection("simt.cu.tpl", "launch");
+  EXPECT_NE(launch.find("simt::launch<Stencil>"), std::string_view::npos);
+  EXPECT_EQ(launch.find("//@ section"), std::string_view::npos);
   EXPECT_NE(templateSection("header.h.tpl", "file_tail").find("#endif"), std::string_view::npos);
 }
 

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "Backends/Common/CodeWriter.h"
 #include "stencilc/Plan.h"
@@ -20,13 +21,32 @@ std::string sizeParameters(int dims);
 /// "nz, ny, nx" and friends.
 std::string sizeArguments(int dims);
 
-/// Closes the stencil's namespace `ns` and writes NAME_step (argument checks,
-/// then `launch`, code that launches the kernel and returns its status) and
-/// NAME_run for the plan's dimension, from Common/templates/host_api.cu.tpl.
+/// Writes NAME_step (argument checks, then `launch`, code that launches the
+/// kernel and returns its status) and NAME_run for the plan's dimension, from
+/// Common/templates/host_api.cu.tpl, after the stencil's namespace `ns` (which
+/// they use) is closed.
+void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
+                      std::string_view launch);
+
+/// Closes the stencil's namespace `ns`, then writeEntryPoints.
 void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch);
 
-/// Everything of one simt-backend stencil: constants, helpers, kernel and
-/// entry points (SimtEmitter.cpp).
+/// The boundary rule of a stencil as a policy of stencilc/device/boundary.cuh:
+/// the type's name in a scope that uses namespace stencilc::device, and for
+/// a constant boundary the struct BoundaryValue (giving the constant) that
+/// it names, to be written before it (empty otherwise).
+struct BoundaryPolicy {
+  std::string type;
+  std::string valueStruct;
+};
+BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
+
+/// `cells` as the body of a C array initializer: `perLine` cells a line,
+/// each followed by a comma and right-aligned to the widest.
+std::string alignedTable(const std::vector<std::string> &cells, std::size_t perLine);
+
+/// Everything of one simt-backend stencil: its plan's numbers, its reads,
+/// its kernel and entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
 /// The boundary rule of `spec` as the `read_fixed`, `read_constant` or

@@ -1,4 +1,6 @@
 //===- HostApi.cpp - The C entry points every generated stencil shares ------===//
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "Backends/Common/CodeGen.h"
@@ -37,7 +39,8 @@ std::string sizeArguments(int dims) { return joined(dims, "{n}", ", "); }
 
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
-void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {
+void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
+                      std::string_view launch) {
   const StencilSpec &spec = plan.spec;
   const int dims = spec.dims;
   std::string ringCopy;
@@ -51,6 +54,47 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::str
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
              fmt::arg("size_product", joined(dims, "static_cast<size_t>({n})", " * ")),
              fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
+}
+
+void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {
+  w.line("}} // namespace {}", ns);
+  w.line();
+  writeEntryPoints(w, plan, ns, launch);
+}
+
+BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    return {"FixedBoundary", ""};
+  case BoundaryKind::Periodic:
+    return {"PeriodicBoundary", ""};
+  case BoundaryKind::Constant:
+    break;
+  }
+  // V is rounded to the element type, as a read of the grid would be; its
+  // literal is a float (a double for fp64), converted as Element(literal).
+  const bool asFloat = spec.precision != Precision::FP64;
+  return {"ConstantBoundary<BoundaryValue>",
+          CodeWriter::filled(
+              templateSection("host_api.cu.tpl", "boundary_value"),
+              fmt::arg("value_text", formatExact(spec.boundaryValue)),
+              fmt::arg("type", asFloat ? "float" : "double"),
+              fmt::arg("literal", numberLiteral(roundToStorage(spec.boundaryValue, spec.precision),
+                                                asFloat)))};
+}
+
+std::string alignedTable(const std::vector<std::string> &cells, std::size_t perLine) {
+  std::size_t width = 0;
+  for (const std::string &cell : cells) {
+    width = std::max(width, cell.size());
+  }
+  std::string text;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    text += fmt::format("{:>{}},", cells[i], width);
+    const bool lineEnds = (i + 1) % perLine == 0 || i + 1 == cells.size();
+    text += lineEnds ? (i + 1 == cells.size() ? "" : "\n") : " ";
+  }
+  return text;
 }
 
 std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view address) {

@@ -1,10 +1,10 @@
 //===- SimtEmitter.cpp - The CUDA-core kernel of one stencil ---------------===//
 //
-// Writes a simt plan as CUDA: the plan's numbers as constants, the element
-// helpers and boundary read, the streaming kernel of Simt/templates/simt.cu.tpl
-// with the plan's slices as straight-line FMAs whose coefficients are
-// literals (or loops over a coefficient table for very large stencils), and
-// the shared C entry points (HostApi.cpp).
+// Writes a simt plan as CUDA (Simt/templates/simt.cu.tpl): the plan's
+// numbers as a Params struct for runtime/include/stencilc/device/simt.cuh,
+// the plan's slices as straight-line FMAs whose coefficients are literals
+// (or loops over a coefficient table for very large stencils), a kernel
+// that runs simt::step, and the shared C entry points (HostApi.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include <fmt/format.h>
@@ -41,63 +41,8 @@ bool readsPairs(const Plan &plan) {
   return plan.spec.precision == Precision::BF16 && sp.unrolled && sp.outputsX == sp.vectorWidth;
 }
 
-void writeConstants(CodeWriter &w, const Plan &plan) {
-  const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
-  const bool fixed = spec.boundary == BoundaryKind::Fixed;
-  w.fillWith(section("constants"), fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("radius_z", sp.radiusZ), fmt::arg("radius_y", sp.radiusY),
-             fmt::arg("radius_x", sp.radiusX), fmt::arg("tile_x", sp.tileX),
-             fmt::arg("tile_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
-             fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
-             fmt::arg("threads", sp.threads), fmt::arg("vector_width", sp.vectorWidth),
-             fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
-             fmt::arg("stages", sp.buffers), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-             fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-             fmt::arg("shared_bytes_constant",
-                      sp.dynamicShared()
-                          ? "constexpr int kSharedBytes = kStages * kPlaneRows * kPitch * "
-                            "int(sizeof(Element)); // dynamic shared memory"
-                          : ""));
-  w.line();
-}
-
-void writeHelpers(CodeWriter &w, const Plan &plan) {
-  const StencilSpec &spec = plan.spec;
-  const Precision p = spec.precision;
-  std::string toCompute = "value", toElement = "value";
-  if (p == Precision::FP16) {
-    toCompute = "__half2float(value)";
-    toElement = "__float2half_rn(value)";
-  } else if (p == Precision::BF16) {
-    toCompute = "__bfloat162float(value)";
-    toElement = "__float2bfloat16_rn(value)";
-  }
-  w.fillWith(section("element_helpers"), fmt::arg("to_compute", toCompute),
-             fmt::arg("to_element", toElement),
-             fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"),
-             fmt::arg("read_pair", readsPairs(plan) ? CodeWriter::filled(section("read_bf16_pair"))
-                                                    : std::string()));
-  w.line();
-  writeBoundaryRead(w, spec, KernelTemplate);
-  w.line();
-  // --plan-option l2-prefetch: the input's 16-byte reads carry the L2's
-  // prefetch size (default: none, the plain read-only load).
-  const int prefetch = plan.simt.l2PrefetchBytes;
-  const std::string load = writeVectorLoad(w, prefetch, "in + (z * ny + y) * nx + x");
-  w.fillWith(section("fetch_group"), fmt::arg("vector_load", load));
-  w.line();
-  if (plan.simt.buffers > 2) {
-    w.fillWith(section("async_copy"),
-               fmt::arg("l2_prefetch", prefetch ? fmt::format(".L2::{}B", prefetch) : ""));
-    w.line();
-  }
-}
-
-/// The reads of a looped plan as two tables, eight entries a line.
-void writeTermTables(CodeWriter &w, const Plan &plan) {
+/// The reads of a looped plan as two tables (kOffsets, kCoefficients).
+std::string termTables(const Plan &plan) {
   const SimtPlan &sp = plan.simt;
   std::vector<std::string> offsets, coefficients;
   for (const SimtSlice &slice : sp.slices) {
@@ -106,28 +51,18 @@ void writeTermTables(CodeWriter &w, const Plan &plan) {
       coefficients.push_back(numberLiteral(t.coefficient, computesInFloat(sp)));
     }
   }
-  auto table = [&](std::string_view head, const std::vector<std::string> &cells) {
-    w.openScope(fmt::format("{}[{}] =", head, cells.size()));
-    for (std::size_t i = 0; i < cells.size(); i += 8) {
-      std::string text;
-      for (std::size_t j = i; j < std::min(cells.size(), i + 8); ++j) {
-        text += cells[j] + ",";
-        text += j + 1 < std::min(cells.size(), i + 8) ? " " : "";
-      }
-      w.line(text);
-    }
-    w.closeScope(";");
-  };
-  w.line("// The reads of every slice in accumulation order (too many to unroll):");
-  w.line("// kOffsets[t] = dy * kPitch + dx, and the coefficient rounded once.");
-  table("static __device__ const int kOffsets", offsets);
-  table("static __device__ const Compute kCoefficients", coefficients);
-  w.line();
+  return CodeWriter::filled(section("term_tables"), fmt::arg("count", offsets.size()),
+                            fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+                            fmt::arg("offsets", alignedTable(offsets, 8)),
+                            fmt::arg("coefficients", alignedTable(coefficients, 8)));
 }
 
-void writeSlices(CodeWriter &w, const Plan &plan) {
+/// The body of Stencil::addPlane: each slice's reads as FMAs, or as a loop
+/// over its part of the tables.
+std::string addPlaneBody(const Plan &plan) {
   const SimtPlan &sp = plan.simt;
   const bool pairs = readsPairs(plan);
+  CodeWriter w;
   int begin = 0;
   for (const SimtSlice &slice : sp.slices) {
     const int entry = sp.radiusZ - slice.dz;
@@ -136,12 +71,14 @@ void writeSlices(CodeWriter &w, const Plan &plan) {
       std::string fmas;
       for (const SimtTerm &t : slice.terms) {
         const std::string index = readIndex(t.dy, t.dx);
-        fmas += fmt::format("{}queue[k][{}][o] = madd({}, {}, queue[k][{}][o]);",
-                            fmas.empty() ? "" : "\n", entry,
-                            numberLiteral(t.coefficient, computesInFloat(sp)),
-                            pairs ? fmt::format("readPair(at, {})", index)
-                                  : fmt::format("toCompute(at[{}])", index),
-                            entry);
+        if (!fmas.empty()) {
+          fmas += '\n';
+        }
+        fmas += CodeWriter::filled(
+            section("fma"), fmt::arg("entry", entry),
+            fmt::arg("coefficient", numberLiteral(t.coefficient, computesInFloat(sp))),
+            fmt::arg("read", pairs ? fmt::format("readPair(at, {})", index)
+                                   : fmt::format("toCompute(at[{}])", index)));
       }
       w.fillWith(section("slice_unrolled"), fmt::arg("dz", slice.dz),
                  fmt::arg("count", slice.terms.size()), fmt::arg("entry", entry),
@@ -152,71 +89,52 @@ void writeSlices(CodeWriter &w, const Plan &plan) {
     }
     begin = end;
   }
+  std::string text = w.take();
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
 }
 
 std::string launchCode(const Plan &plan) {
   const int dims = plan.spec.dims;
-  return CodeWriter::filled(
-      section("launch"),
-      fmt::arg("view", dims == 1   ? "1 x 1 x nx"
-                       : dims == 2 ? "ny x 1 x nx, the rows streamed"
-                                   : "nz x ny x nx, the planes streamed"),
-      fmt::arg("planes_z", dims == 1   ? "1"
-                           : dims == 2 ? "ny"
-                                       : "nz"),
-      fmt::arg("rows_y", dims == 3 ? "ny" : "1"), fmt::arg("kernel", kernelName(plan)),
-      fmt::arg("opt_in",
-               plan.simt.dynamicShared()
-                   ? CodeWriter::filled(section("opt_in"), fmt::arg("kernel", kernelName(plan)))
-                   : std::string()),
-      fmt::arg("shared_bytes", plan.simt.dynamicShared() ? "kSharedBytes" : "0"));
+  return CodeWriter::filled(section("launch"),
+                            fmt::arg("view", dims == 1   ? "1 x 1 x nx"
+                                             : dims == 2 ? "ny x 1 x nx, the rows streamed"
+                                                         : "nz x ny x nx, the planes streamed"),
+                            fmt::arg("planes_z", dims == 1   ? "1"
+                                                 : dims == 2 ? "ny"
+                                                             : "nz"),
+                            fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
+                            fmt::arg("kernel", kernelName(plan)));
 }
 
 } // namespace
 
 void writeSimtStencil(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt;
+  const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = stencilNamespace(plan);
-  w.line("// ===== stencil {} =====", plan.spec.name);
-  w.line("namespace {} {{", ns);
+  const BoundaryPolicy boundary = boundaryPolicy(spec);
+  w.fillWith(section("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
+             fmt::arg("boundary_value", boundary.valueStruct),
+             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+             fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),
+             fmt::arg("radius_y", sp.radiusY), fmt::arg("radius_x", sp.radiusX),
+             fmt::arg("tile_x", sp.tileX), fmt::arg("tile_y", sp.tileY),
+             fmt::arg("chunk_z", sp.chunkZ), fmt::arg("min_chunk_z", sp.minChunkZ),
+             fmt::arg("target_blocks", sp.targetBlocks), fmt::arg("threads", sp.threads),
+             fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
+             fmt::arg("stages", sp.buffers), fmt::arg("prefetch_bytes", sp.l2PrefetchBytes),
+             fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+             fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+             fmt::arg("term_tables", sp.unrolled ? std::string() : termTables(plan)),
+             fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
   w.line();
-  writeConstants(w, plan);
-  writeHelpers(w, plan);
-  if (!sp.unrolled) {
-    writeTermTables(w, plan);
-  }
-
-  // How planes reach shared memory: straight (1 buffer), the next one through
-  // registers (2), or a ring of 3 or more filled by asynchronous copies,
-  // whose threads also keep their items' addresses (items_ring).
-  const bool ring = sp.buffers > 2;
-  const char *stream = ring              ? "stream_async"
-                       : sp.buffers == 2 ? "stream_prefetch"
-                                         : "stream_direct";
-  w.fillWith(section("kernel_head"), fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("shared_planes",
-                      CodeWriter::filled(
-                          section(sp.dynamicShared() ? "planes_dynamic" : "planes_static"))));
-  w.line();
-  w.fillWith(section(ring ? "items_ring" : "items"));
-  w.indent();
-  w.fillWith(section(stream));
-  w.indent();
-  w.fillWith(section("item_head"),
-             fmt::arg("item_at", ring ? "itemAt[k]"
-                                      : "(itemRow[k] + kRadiusY) * kPitch + itemCol[k] + kHaloX"));
-  w.indent();
-  w.indent();
-  writeSlices(w, plan);
-  w.dedent();
-  w.dedent();
-  w.fillWith(section("item_tail"));
-  w.fillWith(section(ring ? "store_and_shift_ring" : "store_and_shift"));
-  w.dedent();
-  w.fillWith(section(fmt::format("{}_tail", stream)));
-  w.closeScope("", kernelName(plan));
-  w.line();
-  writeHostApi(w, plan, ns, launchCode(plan));
+  writeEntryPoints(w, plan, ns, launchCode(plan));
   w.line();
 }
 

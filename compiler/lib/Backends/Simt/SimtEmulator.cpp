@@ -1,10 +1,10 @@
 //===- SimtEmulator.cpp - A CPU model of the generated simt kernel ---------===//
 //
-// Mirrors Simt/templates/simt.cu.tpl: the internal nz x ny x nx view of the grid,
-// the blocks, the plane walk of each block, the plane window filled with the
-// boundary rule, the item -> (row, column) mapping, the queue and its shift,
-// and the stores. Every multiply-add is one fused operation rounded to the
-// arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly).
+// Mirrors runtime/include/stencilc/device/simt.cuh: the internal
+// nz x ny x nx view of the grid, the blocks, the plane walk of each block,
+// the plane window filled with the boundary rule, the item -> (row, column)
+// mapping, the queue and its shift, and the stores. Every multiply-add is one fused operation
+// rounded to the arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly).
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtEmulator.h"

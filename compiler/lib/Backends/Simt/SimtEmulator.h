@@ -1,6 +1,7 @@
 //===- SimtEmulator.h - Runs a simt Plan on the CPU as the kernel would -*- C++ -*-===//
 //
-// The CPU model of Simt/templates/simt.cu.tpl: block by block, plane by plane, the
+// The CPU model of the simt kernel (stencilc/device/simt.cuh, with the FMAs
+// of Simt/templates/simt.cu.tpl): block by block, plane by plane, the
 // same plane window (with the boundary rule), the same queue of partial
 // outputs and the same FMAs in the same order in the same arithmetic type
 // (fp32 for fp32/tf32/fp16/bf16, fp64 for fp64), the same points stored.

@@ -1,11 +1,10 @@
-// host_api.cu.tpl - the C entry points of every generated stencil, whatever
-// its backend and dimension (GENERATED_API.md): argument validation, the
-// launch (filled in by the backend) and the NAME_run ping-pong.
+// host_api.cu.tpl - what every generated stencil has, whatever its backend
+// and dimension: the C entry points (argument validation,
+// the launch, filled in by the backend, and the NAME_run ping-pong) and the
+// constant of a constant boundary.
 // Filled with fmt named arguments ({name}); literal braces are doubled.
 
 //@ section host_api
-}} // namespace {namespace}
-
 extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, {size_params}, cudaStream_t stream) {{
   using namespace {namespace};
   if (in == nullptr || out == nullptr || in == out || {size_too_small}) {{
@@ -45,3 +44,9 @@ status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
 if (status != cudaSuccess) {{
   return status;
 }}
+
+//@ section boundary_value
+/// boundary constant {value_text}: what a read outside the grid gives.
+struct BoundaryValue {{
+  static constexpr {type} value = {literal};
+}};

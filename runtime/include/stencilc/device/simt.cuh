@@ -1,0 +1,538 @@
+// stencilc/device/simt.cuh - the CUDA-core ("simt") stencil kernel of
+// stencilc, less the stencil itself.
+//
+// A generated kernel sees its grid as nz x ny x nx (1D: 1 x 1 x n, 2D:
+// ny x 1 x nx, 3D as is) and streams it along z (2.5D blocking). A block
+// owns kTileY x kTileX outputs of chunkZ consecutive planes. It walks the
+// input planes those outputs need, reading each into shared memory once (a
+// plane window of kPlaneRows x kPitch elements: the tile and its halo). A
+// thread owns kItemsPerThread items, each kOutX consecutive outputs of one
+// row, and for each item a queue of kQueue partial sums: the output planes
+// p + kRadiusZ down to p - kRadiusZ that input plane p contributes to. After
+// a plane is added, the oldest entry is complete; it is stored and the
+// queue moves on.
+//
+// What depends on the stencil comes from the generated code, as a class
+// `S` derived from Geometry<Params> (Params: the plan's numbers, listed at
+// Geometry) with one more member:
+//
+//   static __device__ void addPlane(const Element* __restrict__ at, int o,
+//                                   Compute (&queue)[kQueue][kOutX]);
+//
+// which adds the reads of one input plane into the queue of an item, for
+// its output o: at[dy * kPitch + dx + o] is the input at offset (dy, dx) of
+// output o, and queue entry kRadiusZ - dz takes the slice dz.
+//
+// How planes reach shared memory (kStages): 1 fetched straight into shared
+// memory (streamDirect); 2 the next plane fetched into registers while this
+// one is computed (streamPrefetch); 3 or more a ring of planes filled by
+// cp.async, kStages - 1 ahead (streamAsync). One barrier per plane in the
+// last two.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "stencilc/device/boundary.cuh"
+#include "stencilc/device/element.cuh"
+#include "stencilc/device/memory.cuh"
+
+namespace stencilc {
+namespace device {
+namespace simt {
+
+/// The bytes of shared memory a block may declare statically; beyond them
+/// the planes are dynamic shared memory and the launch opts in.
+constexpr int kStaticSharedBytes = 48 * 1024;
+
+/// The sizes of a simt kernel, from the plan's numbers in Params:
+///   Element, Compute   the grid's element type and the arithmetic type
+///   Boundary           a boundary policy of boundary.cuh
+///   kRadiusZ, kRadiusY, kRadiusX  the radius along the streamed axis, the
+///                      plane's rows and the contiguous axis
+///   kTileX, kTileY     outputs per block along x and y
+///   kChunkZ, kMinChunkZ  output planes per block: at most kChunkZ, halved
+///                      at launch (not below kMinChunkZ) while the grid
+///                      has fewer than kTargetBlocks blocks
+///   kThreads           threads per block
+///   kOutX              consecutive x outputs per item (kVec or 1)
+///   kHaloX             kRadiusX rounded up to kVec: tiles start 16-byte aligned
+///   kStages            plane buffers (see above)
+///   kPrefetchBytes     the L2 prefetch of each 16-byte read (0, 64, 128, 256)
+///   kRingZ, kRingY, kRingX  the points a step leaves unwritten at each edge
+template <class Params> struct Geometry : Params {
+  using Element = typename Params::Element;
+  using Compute = typename Params::Compute;
+  /// Elements per 16-byte vector.
+  static constexpr int kVec = 16 / static_cast<int>(sizeof(Element));
+  static constexpr int kPlaneRows = Params::kTileY + 2 * Params::kRadiusY;
+  /// Plane column c is x = tile start - kHaloX + c.
+  static constexpr int kPitch = Params::kTileX + 2 * Params::kHaloX;
+  static constexpr int kPlaneSize = kPlaneRows * kPitch;
+  static constexpr int kGroupsPerRow = kPitch / kVec;
+  /// 16-byte loads per plane, and per thread.
+  static constexpr int kGroups = kPlaneRows * kGroupsPerRow;
+  static constexpr int kGroupsPerThread = (kGroups + Params::kThreads - 1) / Params::kThreads;
+  static constexpr int kColGroups = Params::kTileX / Params::kOutX;
+  /// Items of kOutX outputs of one plane row each: per block, and per thread.
+  static constexpr int kItems = Params::kTileY * kColGroups;
+  static constexpr int kItemsPerThread = (kItems + Params::kThreads - 1) / Params::kThreads;
+  /// Partial outputs of an item's z column.
+  static constexpr int kQueue = 2 * Params::kRadiusZ + 1;
+  static constexpr int kSharedBytes =
+      Params::kStages * kPlaneSize * static_cast<int>(sizeof(Element));
+  static constexpr bool kDynamicShared = kSharedBytes > kStaticSharedBytes;
+
+  static_assert(Params::kTileX % kVec == 0 && Params::kHaloX % kVec == 0,
+                "plane rows are whole 16-byte vectors");
+  static_assert(Params::kTileX % Params::kOutX == 0 && Params::kHaloX >= Params::kRadiusX,
+                "items tile the block; the halo covers the radius");
+};
+
+/// The kVec elements of plane z, row y, columns [x, x + kVec): one 16-byte
+/// load where the whole vector lies in the grid, the boundary rule elsewhere.
+template <class S>
+__device__ __forceinline__ uint4 fetchGroup(const typename S::Element *__restrict__ in, long long z,
+                                            long long y, long long x, int nz, int ny, int nx,
+                                            bool vectorRows) {
+  using Element = typename S::Element;
+  if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
+    return loadVector<S::kPrefetchBytes>(in + (z * ny + y) * nx + x);
+  }
+  alignas(16) Element values[S::kVec];
+#pragma unroll
+  for (int e = 0; e < S::kVec; ++e) {
+    values[e] = S::Boundary::read(in, z, y, x + e, nz, ny, nx);
+  }
+  return *reinterpret_cast<const uint4 *>(values);
+}
+
+/// A group at the grid's edge, element by element with the boundary rule
+/// (out of line: the rare case keeps no registers of the plane loop).
+template <class S>
+static __device__ __noinline__ void
+fetchEdgeGroup(typename S::Element *dst, const typename S::Element *__restrict__ in, long long z,
+               long long y, long long x, int nz, int ny, int nx) {
+  *reinterpret_cast<uint4 *>(dst) = fetchGroup<S>(in, z, y, x, nz, ny, nx, false);
+}
+
+/// Where a block's groups come from, for the cp.async ring: group k of the
+/// thread (plane element g * kVec, g = threadIdx.x + k * kThreads) starts at
+/// offset[k] = y * nx + x of its plane; vector[k] says whether it is a whole
+/// 16-byte vector inside the plane's rows and columns. Neither changes with
+/// the plane.
+template <class S> struct GroupSources {
+  long long offset[S::kGroupsPerThread];
+  bool vector[S::kGroupsPerThread];
+
+  __device__ __forceinline__ GroupSources(long long y0, long long x0, int ny, int nx,
+                                          bool vectorRows) {
+#pragma unroll
+    for (int k = 0; k < S::kGroupsPerThread; ++k) {
+      const int g = threadIdx.x + k * S::kThreads;
+      const long long y = y0 - S::kRadiusY + g / S::kGroupsPerRow;
+      const long long x = x0 - S::kHaloX + g % S::kGroupsPerRow * S::kVec;
+      offset[k] = y * nx + x;
+      vector[k] = g < S::kGroups && vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx;
+    }
+  }
+};
+
+/// This thread's part of input plane z of the block's window into `plane`:
+/// whole vectors of planes inside the grid by asynchronous copies, the
+/// other groups with the boundary rule (an ordinary store).
+template <class S>
+__device__ __forceinline__ void
+fetchPlane(typename S::Element *plane, const typename S::Element *__restrict__ in, long long z,
+           const GroupSources<S> &sources, long long y0, long long x0, int nz, int ny, int nx) {
+  using Element = typename S::Element;
+  const bool zInside = z >= 0 && z < nz;
+  const Element *__restrict__ source = in + (zInside ? z : 0) * (static_cast<long long>(ny) * nx);
+#pragma unroll
+  for (int k = 0; k < S::kGroupsPerThread; ++k) {
+    const int g = threadIdx.x + k * S::kThreads;
+    if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
+      if (zInside && sources.vector[k]) {
+        copyAsync<S::kPrefetchBytes>(&plane[g * S::kVec], source + sources.offset[k]);
+      } else {
+        fetchEdgeGroup<S>(&plane[g * S::kVec], in, z, y0 - S::kRadiusY + g / S::kGroupsPerRow,
+                          x0 - S::kHaloX + g % S::kGroupsPerRow * S::kVec, nz, ny, nx);
+      }
+    }
+  }
+}
+
+/// Group g of input plane z of the block's window, fetched with fetchGroup.
+template <class S>
+__device__ __forceinline__ uint4 fetchWindowGroup(const typename S::Element *__restrict__ in,
+                                                  long long z, int g, long long y0, long long x0,
+                                                  int nz, int ny, int nx, bool vectorRows) {
+  return fetchGroup<S>(in, z, y0 - S::kRadiusY + g / S::kGroupsPerRow,
+                       x0 - S::kHaloX + g % S::kGroupsPerRow * S::kVec, nz, ny, nx, vectorRows);
+}
+
+/// Stores an item's kOutX finished outputs at dst, point x of its row: as
+/// one 16-byte vector where `whole` (the item lies inside the written
+/// columns and the row is vector aligned), else point by point inside the
+/// written columns.
+template <class S>
+__device__ __forceinline__ void storeItem(typename S::Element *dst, long long x, int nx, bool whole,
+                                          const typename S::Compute (&done)[S::kOutX]) {
+  using Element = typename S::Element;
+  if constexpr (S::kOutX == S::kVec) {
+    if (whole) {
+      alignas(16) Element packed[S::kVec];
+#pragma unroll
+      for (int o = 0; o < S::kOutX; ++o) {
+        packed[o] = toElement<Element>(done[o]);
+      }
+      storeVector(dst, *reinterpret_cast<const uint4 *>(packed));
+      return;
+    }
+  }
+#pragma unroll
+  for (int o = 0; o < S::kOutX; ++o) {
+    if (x + o >= S::kRingX && x + o < nx - S::kRingX) {
+      dst[o] = toElement<Element>(done[o]);
+    }
+  }
+}
+
+/// Moves an item's queue on by one plane: entry j takes entry j + 1, and the
+/// last starts again from 0.
+template <class S>
+__device__ __forceinline__ void shiftQueue(typename S::Compute (&queue)[S::kQueue][S::kOutX]) {
+  using Compute = typename S::Compute;
+#pragma unroll
+  for (int o = 0; o < S::kOutX; ++o) {
+#pragma unroll
+    for (int j = 0; j + 1 < S::kQueue; ++j) {
+      queue[j][o] = queue[j + 1][o];
+    }
+    queue[S::kQueue - 1][o] = Compute(0);
+  }
+}
+
+/// The plane buffers of a block in shared memory, kStages of kPlaneSize
+/// elements: declared statically up to 48 KiB, else dynamic shared memory
+/// (kSharedBytes of it, which the launch asks for).
+template <class S> __device__ __forceinline__ auto planeBuffers() {
+  using Element = typename S::Element;
+  if constexpr (S::kDynamicShared) {
+    extern __shared__ __align__(16) unsigned char sharedPlanes[];
+    return reinterpret_cast<Element(*)[S::kPlaneSize]>(sharedPlanes);
+  } else {
+    __shared__ __align__(16) Element planes[S::kStages][S::kPlaneSize];
+    return planes;
+  }
+}
+
+/// A block's part of the step: its tile's first column x0 and row y0, its
+/// output planes [zBegin, zEnd), the input planes [pFirst, pLast] those
+/// need, and whether the input and output rows are whole, aligned 16-byte
+/// vectors.
+struct Block {
+  long long x0, y0, zBegin, zEnd, pFirst, pLast;
+  bool vectorRows, vectorOut;
+};
+
+template <class S>
+__device__ __forceinline__ Block blockPart(const void *in, const void *out, int nz, int nx,
+                                           int chunkZ) {
+  Block b;
+  b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
+  b.y0 = static_cast<long long>(blockIdx.y) * S::kTileY;
+  b.zBegin = static_cast<long long>(blockIdx.z) * chunkZ;
+  b.zEnd = b.zBegin + chunkZ < nz ? b.zBegin + chunkZ : nz;
+  b.pFirst = b.zBegin - S::kRadiusZ;
+  b.pLast = b.zEnd - 1 + S::kRadiusZ;
+  b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  b.vectorOut = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  return b;
+}
+
+/// This thread's items and their queues, for the direct and the register
+/// schemes: item k is outputs [col[k], col[k] + kOutX) of plane row row[k],
+/// where active[k] (a block's last thread may have fewer items).
+template <class S> struct Items {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  int row[S::kItemsPerThread];
+  int col[S::kItemsPerThread];
+  bool active[S::kItemsPerThread];
+  Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
+
+  __device__ __forceinline__ Items() {
+#pragma unroll
+    for (int k = 0; k < S::kItemsPerThread; ++k) {
+      const int item = threadIdx.x + k * S::kThreads;
+      active[k] = item < S::kItems;
+      row[k] = active[k] ? item / S::kColGroups : 0;
+      col[k] = active[k] ? item % S::kColGroups * S::kOutX : 0;
+#pragma unroll
+      for (int j = 0; j < S::kQueue; ++j) {
+#pragma unroll
+        for (int o = 0; o < S::kOutX; ++o) {
+          queue[k][j][o] = Compute(0);
+        }
+      }
+    }
+  }
+
+  /// Where item k's first output is in the plane window.
+  __device__ __forceinline__ int planeIndex(int k) const {
+    return (row[k] + S::kRadiusY) * S::kPitch + col[k] + S::kHaloX;
+  }
+
+  /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
+  __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
+                                                const Block &b, int nz, int ny, int nx) {
+    const long long z = p - S::kRadiusZ;
+    const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
+#pragma unroll
+    for (int k = 0; k < S::kItemsPerThread; ++k) {
+      const long long y = b.y0 + row[k];
+      const long long x = b.x0 + col[k];
+      if (storePlane && active[k] && y >= S::kRingY && y < ny - S::kRingY) {
+        const bool whole = b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
+        storeItem<S>(out + (z * ny + y) * nx + x, x, nx, whole, queue[k][0]);
+      }
+      shiftQueue<S>(queue[k]);
+    }
+  }
+};
+
+/// This thread's items for the cp.async ring, with what does not change
+/// with the plane worked out once: where each is in the plane window (at)
+/// and in an output plane (offset = y * nx + x), whether its row is stored,
+/// and whether its outputs are stored as one 16-byte vector.
+template <class S> struct RingItems {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  long long planeSize; // elements of a plane
+  int at[S::kItemsPerThread];
+  int col[S::kItemsPerThread];
+  long long offset[S::kItemsPerThread];
+  bool storeRow[S::kItemsPerThread];
+  bool storeWhole[S::kItemsPerThread];
+  Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
+
+  __device__ __forceinline__ RingItems(const Block &b, int ny, int nx) {
+    planeSize = static_cast<long long>(ny) * nx;
+#pragma unroll
+    for (int k = 0; k < S::kItemsPerThread; ++k) {
+      const int item = threadIdx.x + k * S::kThreads;
+      const bool active = item < S::kItems;
+      const int row = active ? item / S::kColGroups : 0;
+      col[k] = active ? item % S::kColGroups * S::kOutX : 0;
+      at[k] = (row + S::kRadiusY) * S::kPitch + col[k] + S::kHaloX;
+      const long long y = b.y0 + row;
+      const long long x = b.x0 + col[k];
+      offset[k] = y * nx + x;
+      storeRow[k] = active && y >= S::kRingY && y < ny - S::kRingY;
+      storeWhole[k] =
+          S::kOutX == S::kVec && b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
+#pragma unroll
+      for (int j = 0; j < S::kQueue; ++j) {
+#pragma unroll
+        for (int o = 0; o < S::kOutX; ++o) {
+          queue[k][j][o] = Compute(0);
+        }
+      }
+    }
+  }
+
+  __device__ __forceinline__ int planeIndex(int k) const { return at[k]; }
+
+  /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
+  __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
+                                                const Block &b, int nz, int, int nx) {
+    const long long z = p - S::kRadiusZ;
+    const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
+    Element *const planeOut = out + (storePlane ? z : 0) * planeSize;
+#pragma unroll
+    for (int k = 0; k < S::kItemsPerThread; ++k) {
+      if (storePlane && storeRow[k]) {
+        storeItem<S>(planeOut + offset[k], b.x0 + col[k], nx, storeWhole[k], queue[k][0]);
+      }
+      shiftQueue<S>(queue[k]);
+    }
+  }
+};
+
+/// Adds a plane in shared memory to every item's queue (S::addPlane), then
+/// stores the outputs it completes.
+template <class S, class ItemSet>
+__device__ __forceinline__ void consumePlane(const typename S::Element *__restrict__ plane,
+                                             ItemSet &items, typename S::Element *__restrict__ out,
+                                             long long p, const Block &b, int nz, int ny, int nx) {
+  using Element = typename S::Element;
+#pragma unroll
+  for (int k = 0; k < S::kItemsPerThread; ++k) {
+    const Element *__restrict__ at = &plane[items.planeIndex(k)];
+#pragma unroll
+    for (int o = 0; o < S::kOutX; ++o) {
+      S::addPlane(at, o, items.queue[k]);
+    }
+  }
+  items.storeAndShift(out, p, b, nz, ny, nx);
+}
+
+/// kStages 1: each plane straight into shared memory, one buffer (a 1D
+/// block has one plane, and a very large plane leaves no room for a second).
+template <class S, class ItemSet>
+__device__ __forceinline__ void streamDirect(typename S::Element (*planes)[S::kPlaneSize],
+                                             const typename S::Element *__restrict__ in,
+                                             typename S::Element *__restrict__ out, const Block &b,
+                                             int nz, int ny, int nx, ItemSet &items) {
+  for (long long p = b.pFirst; p <= b.pLast; ++p) {
+    for (int g = threadIdx.x; g < S::kGroups; g += S::kThreads) {
+      *reinterpret_cast<uint4 *>(&planes[0][g * S::kVec]) =
+          fetchWindowGroup<S>(in, p, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
+    }
+    __syncthreads();
+    consumePlane<S>(planes[0], items, out, p, b, nz, ny, nx);
+    __syncthreads(); // the plane is overwritten next
+  }
+}
+
+/// kStages 2: the first plane straight into shared memory; then each
+/// plane's successor is fetched into registers while the plane is computed
+/// (two buffers, one barrier per plane).
+template <class S, class ItemSet>
+__device__ __forceinline__ void
+streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
+               const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
+               const Block &b, int nz, int ny, int nx, ItemSet &items) {
+  for (int g = threadIdx.x; g < S::kGroups; g += S::kThreads) {
+    *reinterpret_cast<uint4 *>(&planes[0][g * S::kVec]) =
+        fetchWindowGroup<S>(in, b.pFirst, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
+  }
+  __syncthreads();
+  for (long long p = b.pFirst; p <= b.pLast; ++p) {
+    const int buffer = static_cast<int>(p - b.pFirst) & 1;
+    uint4 next[S::kGroupsPerThread];
+#pragma unroll
+    for (int k = 0; k < S::kGroupsPerThread; ++k) {
+      const int g = threadIdx.x + k * S::kThreads;
+      next[k] = make_uint4(0u, 0u, 0u, 0u);
+      if (p < b.pLast && g < S::kGroups) {
+        next[k] = fetchWindowGroup<S>(in, p + 1, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
+      }
+    }
+    consumePlane<S>(planes[buffer], items, out, p, b, nz, ny, nx);
+#pragma unroll
+    for (int k = 0; k < S::kGroupsPerThread; ++k) {
+      const int g = threadIdx.x + k * S::kThreads;
+      if (p < b.pLast && g < S::kGroups) {
+        *reinterpret_cast<uint4 *>(&planes[buffer ^ 1][g * S::kVec]) = next[k];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+/// kStages 3 or more: planes arrive by asynchronous copies (cp.async) into a
+/// ring of kStages buffers, kStages - 1 planes ahead of the one computed:
+/// one barrier per plane, and no registers hold data in flight.
+template <class S, class ItemSet>
+__device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPlaneSize],
+                                            const typename S::Element *__restrict__ in,
+                                            typename S::Element *__restrict__ out, const Block &b,
+                                            int nz, int ny, int nx, ItemSet &items) {
+  const GroupSources<S> sources(b.y0, b.x0, ny, nx, b.vectorRows);
+#pragma unroll
+  for (int s = 0; s + 1 < S::kStages; ++s) {
+    if (b.pFirst + s <= b.pLast) {
+      fetchPlane<S>(planes[s], in, b.pFirst + s, sources, b.y0, b.x0, nz, ny, nx);
+    }
+    commitCopies();
+  }
+  int buffer = 0; // plane p's
+  for (long long p = b.pFirst; p <= b.pLast; ++p) {
+    waitCopies<S::kStages - 2>(); // this thread's copies of plane p have landed ...
+    __syncthreads();              // ... and everybody's; plane p - 1's buffer is free
+    if (p + S::kStages - 1 <= b.pLast) {
+      fetchPlane<S>(planes[buffer == 0 ? S::kStages - 1 : buffer - 1], in, p + S::kStages - 1,
+                    sources, b.y0, b.x0, nz, ny, nx);
+    }
+    commitCopies();
+    consumePlane<S>(planes[buffer], items, out, p, b, nz, ny, nx);
+    buffer = buffer + 1 == S::kStages ? 0 : buffer + 1;
+  }
+}
+
+/// One time step of the block (the whole body of a generated kernel):
+/// chunkZ is the planes per block of the launch (launch()).
+template <class S>
+__device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
+                                     typename S::Element *__restrict__ out, int nz, int ny, int nx,
+                                     int chunkZ) {
+  const auto planes = planeBuffers<S>();
+  const Block b = blockPart<S>(in, out, nz, nx, chunkZ);
+  if constexpr (S::kStages > 2) {
+    RingItems<S> items(b, ny, nx);
+    streamAsync<S>(planes, in, out, b, nz, ny, nx, items);
+  } else if constexpr (S::kStages == 2) {
+    Items<S> items;
+    streamPrefetch<S>(planes, in, out, b, nz, ny, nx, items);
+  } else {
+    Items<S> items;
+    streamDirect<S>(planes, in, out, b, nz, ny, nx, items);
+  }
+}
+
+/// The planes per block for a grid of planesZ x rowsY x colsX (the kernel's
+/// view): kChunkZ, halved (not below kMinChunkZ) while the grid would have
+/// fewer than kTargetBlocks blocks (a thin grid, or a last wave left mostly
+/// idle).
+template <class S> inline int chunkFor(int planesZ, int rowsY, int colsX) {
+  const long long blocksXY =
+      static_cast<long long>((colsX - 1) / S::kTileX + 1) * ((rowsY - 1) / S::kTileY + 1);
+  int chunkZ = S::kChunkZ;
+  while (chunkZ > S::kMinChunkZ && blocksXY * ((planesZ - 1) / chunkZ + 1) < S::kTargetBlocks) {
+    chunkZ = chunkZ / 2 > S::kMinChunkZ ? chunkZ / 2 : S::kMinChunkZ;
+  }
+  return chunkZ;
+}
+
+/// The blocks of a launch on planesZ x rowsY x colsX with chunkZ planes per
+/// block.
+template <class S> inline dim3 gridFor(int planesZ, int rowsY, int colsX, int chunkZ) {
+  return dim3(static_cast<unsigned>((colsX - 1) / S::kTileX + 1),
+              static_cast<unsigned>((rowsY - 1) / S::kTileY + 1),
+              static_cast<unsigned>((planesZ - 1) / chunkZ + 1));
+}
+
+/// Launches `kernel` (a __global__ function that runs step<S>) on `stream`
+/// for one step on a grid of planesZ x rowsY x colsX, and returns the
+/// launch's status: cudaErrorInvalidValue where the grid passes the launch
+/// limits of this block shape. Past 48 KiB of planes the kernel opts in to
+/// the dynamic shared memory first (on the current device: every launch,
+/// since the stream may be another device's).
+template <class S>
+inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S::Element *, int,
+                                         int, int, int),
+                          const typename S::Element *in, typename S::Element *out, int planesZ,
+                          int rowsY, int colsX, cudaStream_t stream) {
+  const int chunkZ = chunkFor<S>(planesZ, rowsY, colsX);
+  const dim3 grid = gridFor<S>(planesZ, rowsY, colsX, chunkZ);
+  if (grid.y > 65535u || grid.z > 65535u) {
+    return cudaErrorInvalidValue;
+  }
+  if constexpr (S::kDynamicShared) {
+    const cudaError_t optIn =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSharedBytes);
+    if (optIn != cudaSuccess) {
+      return optIn;
+    }
+  }
+  kernel<<<grid, S::kThreads, S::kDynamicShared ? S::kSharedBytes : 0, stream>>>(
+      in, out, planesZ, rowsY, colsX, chunkZ);
+  return cudaGetLastError();
+}
+
+} // namespace simt
+} // namespace device
+} // namespace stencilc
