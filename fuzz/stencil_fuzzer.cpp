@@ -20,10 +20,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "stencilc/Pipeline.h"
 #include "stencilc/AST.h"
 #include "stencilc/Diagnostics.h"
 #include "stencilc/Parser.h"
+#include "stencilc/Pipeline.h"
 #include "stencilc/Sema.h"
 #include "stencilc/Spec.h"
 

@@ -14,11 +14,11 @@
 
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
+#include "Backends/Common/TunedPlans.h"
+#include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorPlanner.h"
-#include "Backends/Simt/SimtEmulator.h"
-#include "Backends/Common/TunedPlans.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
 #include "Backends/Tensor/TensorPlanner.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

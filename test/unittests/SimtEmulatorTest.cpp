@@ -18,10 +18,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
-#include "Backends/Tensor/TensorEmulator.h"
-#include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Common/BackendChoice.h"
+#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;

@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "stencilc/Plan.h"
-#include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc::testing {

@@ -2,9 +2,9 @@
 //---------===//
 #include <gtest/gtest.h>
 
-#include "StencilFixtures.h"
-#include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Common/TunedPlans.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::makeStencil2D;

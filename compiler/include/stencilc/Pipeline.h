@@ -13,9 +13,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SMLoc.h"
 
-#include "stencilc/Diagnostics.h"
-#include "Backends/Tensor/TensorPlanner.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorPlanner.h"
+#include "stencilc/Diagnostics.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {

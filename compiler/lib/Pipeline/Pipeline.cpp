@@ -11,9 +11,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "Backends/Common/BackendChoice.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Tensor/TensorPlanner.h"
-#include "Backends/Common/BackendChoice.h"
 
 #ifndef STENCILC_VERSION
 #define STENCILC_VERSION "unknown"

@@ -26,9 +26,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "stencilc/Pipeline.h"
 #include "stencilc/Diagnostics.h"
 #include "stencilc/Parser.h"
+#include "stencilc/Pipeline.h"
 #include "stencilc/Sema.h"
 #include "stencilc/Spec.h"
 

@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "Backends/Common/TableNames.h"
 #include "Backends/Common/BackendChoice.h"
+#include "Backends/Common/TableNames.h"
 
 namespace stencilc {
 

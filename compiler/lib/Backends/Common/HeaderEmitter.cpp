@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/CodeWriter.h"
+#include "Backends/Common/EmitterParts.h"
 
 namespace stencilc {
 

@@ -1,8 +1,8 @@
 //===- HostApi.cpp - The C entry points every generated stencil shares ------===//
 #include <fmt/format.h>
 
-#include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/CodeGen.h"
+#include "Backends/Common/EmitterParts.h"
 
 namespace stencilc {
 

@@ -16,9 +16,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
-#include "stencilc/Plan.h"
-#include "Backends/Tensor/TensorPlanner.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorPlanner.h"
+#include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include <fmt/format.h>
 
-#include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/CodeGen.h"
+#include "Backends/Common/EmitterParts.h"
 
 namespace stencilc {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "stencilc/Plan.h"
 #include "Backends/Tensor/TensorPlanner.h"
+#include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {

@@ -13,9 +13,9 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
-#include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/CodeWriter.h"
+#include "Backends/Common/EmitterParts.h"
 
 namespace stencilc {
 

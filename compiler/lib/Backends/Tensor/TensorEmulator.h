@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "stencilc/Plan.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {
