@@ -89,9 +89,9 @@ void printPrefetch(int bytes, llvm::raw_ostream &os) {
 
 void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   os << "plan " << spec.name << "\n";
-  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice << ")\n";
+  os << "  backend    " << keyword(plan.backend()) << " (" << plan.choice << ")\n";
   os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius " << spec.radius
      << ", " << spec.points() << " points, " << keyword(spec.precision) << "\n";
   os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
@@ -139,7 +139,7 @@ void printSimtPlan(const Plan &plan, llvm::raw_ostream &os) {
 }
 
 std::string summarizeSimtPlan(const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   return fmt::format(
       "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, up to {} planes "
       "per block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
@@ -152,14 +152,14 @@ std::string summarizeSimtPlan(const Plan &plan) {
 } // namespace
 
 void printPlan(const Plan &plan, llvm::raw_ostream &os) {
-  if (plan.backend == BackendKind::Simt) {
+  if (plan.backend() == BackendKind::Simt) {
     printSimtPlan(plan, os);
     return;
   }
   const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   os << "plan " << spec.name << "\n";
-  os << "  backend    " << keyword(plan.backend) << " (" << plan.choice << ")\n";
+  os << "  backend    " << keyword(plan.backend()) << " (" << plan.choice << ")\n";
   os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius " << spec.radius
      << ", " << spec.points() << " points, " << keyword(spec.precision) << "\n";
   os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
@@ -215,10 +215,10 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
 }
 
 std::string summarizePlan(const Plan &plan) {
-  if (plan.backend == BackendKind::Simt) {
+  if (plan.backend() == BackendKind::Simt) {
     return summarizeSimtPlan(plan);
   }
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   std::string gemms;
   for (const SliceGemm &g : tp.gemms) {
     gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label, g.chunkCount);
@@ -227,7 +227,7 @@ std::string summarizePlan(const Plan &plan) {
                      "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "
                      "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
                      "fragments {}",
-                     keyword(plan.backend), keyword(tp.mma.operand), tp.mma.name(),
+                     keyword(plan.backend()), keyword(tp.mma.operand), tp.mma.name(),
                      keyword(tp.mma.accumulator), tp.tileM, tp.tileN, tp.tileRowsPerBlock,
                      tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
                      tp.sharedBytes(), tp.paramsInRegisters ? "in registers" : "in shared memory");

@@ -37,13 +37,13 @@ std::string readIndex(int dy, int dx) {
 /// (readPair): items of whole 16-byte vectors, so every item's `at` is
 /// 16-byte aligned and each read's half is known when the kernel compiles.
 bool readsPairs(const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   return plan.spec.precision == Precision::BF16 && sp.unrolled && sp.outputsX == sp.vectorWidth;
 }
 
 void writeConstants(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   w.fillWith(section("constants"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
@@ -77,7 +77,7 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   }
   w.fillWith(section("element_helpers"), fmt::arg("to_compute", toCompute),
              fmt::arg("to_element", toElement),
-             fmt::arg("fma", computesInFloat(plan.simt) ? "__fmaf_rn" : "__fma_rn"),
+             fmt::arg("fma", computesInFloat(plan.simt()) ? "__fmaf_rn" : "__fma_rn"),
              fmt::arg("read_pair", readsPairs(plan) ? CodeWriter::filled(section("read_bf16_pair"))
                                                     : std::string()));
   w.line();
@@ -85,11 +85,11 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
   w.line();
   // --plan-option l2-prefetch: the input's 16-byte reads carry the L2's
   // prefetch size (default: none, the plain read-only load).
-  const int prefetch = plan.simt.l2PrefetchBytes;
+  const int prefetch = plan.simt().l2PrefetchBytes;
   const std::string load = writeVectorLoad(w, prefetch, "in + (z * ny + y) * nx + x");
   w.fillWith(section("fetch_group"), fmt::arg("vector_load", load));
   w.line();
-  if (plan.simt.buffers > 2) {
+  if (plan.simt().buffers > 2) {
     w.fillWith(section("async_copy"),
                fmt::arg("l2_prefetch", prefetch ? fmt::format(".L2::{}B", prefetch) : ""));
     w.line();
@@ -98,7 +98,7 @@ void writeHelpers(CodeWriter &w, const Plan &plan) {
 
 /// The reads of a looped plan as two tables, eight entries a line.
 void writeTermTables(CodeWriter &w, const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   std::vector<std::string> offsets, coefficients;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &t : slice.terms) {
@@ -126,7 +126,7 @@ void writeTermTables(CodeWriter &w, const Plan &plan) {
 }
 
 void writeSlices(CodeWriter &w, const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const bool pairs = readsPairs(plan);
   int begin = 0;
   for (const SimtSlice &slice : sp.slices) {
@@ -166,16 +166,16 @@ std::string launchCode(const Plan &plan) {
                                        : "nz"),
       fmt::arg("rows_y", dims == 3 ? "ny" : "1"), fmt::arg("kernel", kernelName(plan)),
       fmt::arg("opt_in",
-               plan.simt.dynamicShared()
+               plan.simt().dynamicShared()
                    ? CodeWriter::filled(section("opt_in"), fmt::arg("kernel", kernelName(plan)))
                    : std::string()),
-      fmt::arg("shared_bytes", plan.simt.dynamicShared() ? "kSharedBytes" : "0"));
+      fmt::arg("shared_bytes", plan.simt().dynamicShared() ? "kSharedBytes" : "0"));
 }
 
 } // namespace
 
 void writeSimtStencil(CodeWriter &w, const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const std::string ns = stencilNamespace(plan);
   w.line("// ===== stencil {} =====", plan.spec.name);
   w.line("namespace {} {{", ns);
