@@ -27,13 +27,25 @@ import argparse
 import csv
 import re
 import sys
+from pathlib import Path
 
 MIN_GAIN = 0.02  # below this, keep the planner's default: within the noise
 # The --plan-option names of TunedPlans.inc's fields, in the entry's order:
-# the tensor-core ones, the CUDA-core ones, then those of both backends.
-FIELDS = ["tile-rows", "tile-cols", "warps", "n-blocks",
-          "threads", "tile-x", "tile-y", "chunk-z", "stages",
-          "l2-prefetch"]
+# read from the table that declares every plan option (PlanOptions.def), so
+# that a new option is a new field here without an edit.
+PLAN_OPTIONS_DEF = (Path(__file__).resolve().parent.parent / "compiler" / "include" /
+                    "stencilc" / "PlanOptions.def")
+
+
+def read_fields(path=PLAN_OPTIONS_DEF):
+    names = re.findall(r'^STENCILC_PLAN_OPTION\(\w+, "([\w-]+)"',
+                       path.read_text(encoding="utf-8"), re.MULTILINE)
+    if not names:
+        sys.exit(f"tune.py: {path}: no STENCILC_PLAN_OPTION entries")
+    return names
+
+
+FIELDS = read_fields()
 ENTRY = re.compile(r'^\{"(sm_\d+)", (\w+), (\d+), (\d+), (\w+), (\w+), ([\d, ]+), [\d.]+\},')
 
 

@@ -21,10 +21,9 @@ write_basic_package_version_file(
   "${PROJECT_BINARY_DIR}/stencilcConfigVersion.cmake"
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 
+# StencilcHelpers.cmake as StencilcTargets.cmake wrote it into the build tree,
+# where the build-tree package finds it beside its config too.
 install(FILES "${PROJECT_BINARY_DIR}/stencilcConfig.cmake"
               "${PROJECT_BINARY_DIR}/stencilcConfigVersion.cmake"
-              "${PROJECT_SOURCE_DIR}/cmake/StencilcHelpers.cmake"
+              "${PROJECT_BINARY_DIR}/StencilcHelpers.cmake"
         DESTINATION "${STENCILC_INSTALL_CMAKEDIR}")
-# The build-tree package finds the helpers beside its config too.
-configure_file("${PROJECT_SOURCE_DIR}/cmake/StencilcHelpers.cmake"
-               "${PROJECT_BINARY_DIR}/StencilcHelpers.cmake" COPYONLY)

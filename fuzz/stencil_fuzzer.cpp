@@ -71,16 +71,16 @@ void generate(const std::vector<StencilSpec> &specs, const std::vector<llvm::SML
               llvm::SourceMgr &sourceMgr, size_t inputSize) {
   struct Request {
     BackendRequest backend;
-    const char *arch;
+    Arch target;
   };
-  static const Request requests[] = {{BackendRequest::Auto, "sm_80"},
-                                     {BackendRequest::Tensor, "sm_90"},
-                                     {BackendRequest::Simt, "sm_86"}};
+  static const Request requests[] = {{BackendRequest::Auto, Arch::Sm80},
+                                     {BackendRequest::Tensor, Arch::Sm90},
+                                     {BackendRequest::Simt, Arch::Sm86}};
   const Request &request = requests[inputSize % std::size(requests)];
   DiagnosticEngine diags(sourceMgr, llvm::nulls());
   BackendOptions options;
   options.backend = request.backend;
-  options.arch = request.arch;
+  options.plan.target = request.target;
   options.inputFile = "fuzz.stencil";
   options.headerInclude = "fuzz.h";
   generateArtefacts(specs, locs, options, diags);

@@ -32,6 +32,8 @@ config.substitutions.append(("%src_root", config.stencilc_src_root))
 config.substitutions.append(("%runtime_include",
                              os.path.join(config.stencilc_src_root, "runtime", "include")))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%obj_root", config.stencilc_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
 
 nvcc = config.nvcc if config.nvcc and os.path.exists(config.nvcc) else shutil.which("nvcc")
 if nvcc:

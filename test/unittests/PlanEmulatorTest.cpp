@@ -26,6 +26,8 @@ using stencilc::testing::makeStencil1D;
 using stencilc::testing::makeStencil2D;
 using stencilc::testing::randomGrid;
 using stencilc::testing::randomGridND;
+using stencilc::testing::tensorPlan;
+using stencilc::testing::tensorRefusal;
 
 namespace {
 
@@ -95,9 +97,9 @@ TEST_P(EmulatorMatchesReference, EveryRadiusAndSize) {
   auto [shape, precision, boundary] = GetParam();
   for (int r = 1; r <= maxTensorRadius(precision); ++r) {
     StencilSpec spec = makeStencil2D(shape, r, precision, boundary, 100 + r);
-    Plan plan = planTensor(spec);
+    Plan plan = tensorPlan(spec);
     unsigned seed = 1;
-    for (auto [ny, nx] : sizesFor(spec, plan.tensor)) {
+    for (auto [ny, nx] : sizesFor(spec, plan.tensor())) {
       checkOneGrid(plan, ny, nx, seed++);
     }
   }
@@ -121,23 +123,23 @@ INSTANTIATE_TEST_SUITE_P(AllTensorStencils, EmulatorMatchesReference,
 /// lines shorter than a tile, of exactly one and of several blocks, and of
 /// odd lengths that end inside a row.
 TEST(EmulatorMatchesReference, Lines1D) {
-  for (const char *arch : {"sm_80", "sm_90"}) {
+  for (Arch arch : {Arch::Sm80, Arch::Sm90}) {
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
-      if (p != Precision::FP64 && std::string(arch) == "sm_90") {
+      if (p != Precision::FP64 && arch == Arch::Sm90) {
         continue; // only fp64 plans differ by arch
       }
       for (BoundaryKind boundary :
            {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
         for (int r = 1; r <= maxTensorRadius(p); ++r) {
-          PlannerOptions options;
-          options.arch = arch;
-          Plan plan = planTensor(makeStencil1D(r, p, boundary, 300 + r), options);
-          ASSERT_EQ(plan.tensor.haloRows, 0);
-          ASSERT_EQ(plan.tensor.gemms.size(), 1u);
-          const int block = plan.tensor.blockRows() * plan.tensor.blockCols();
+          PlanOptions options;
+          options.target = arch;
+          Plan plan = tensorPlan(makeStencil1D(r, p, boundary, 300 + r), options);
+          ASSERT_EQ(plan.tensor().haloRows, 0);
+          ASSERT_EQ(plan.tensor().gemms.size(), 1u);
+          const int block = plan.tensor().blockRows() * plan.tensor().blockCols();
           const int minimum = boundary == BoundaryKind::Fixed ? 2 * r + 1 : 1;
           unsigned seed = 40;
-          for (int n : {minimum, 37, plan.tensor.blockCols() + 3, block, 2 * block + 1001}) {
+          for (int n : {minimum, 37, plan.tensor().blockCols() + 3, block, 2 * block + 1001}) {
             checkOneGrid(plan, 1, n, seed++);
           }
         }
@@ -151,9 +153,9 @@ TEST(EmulatorMatchesReference, Lines1D) {
 /// and 4 (where the planes fit shared memory) on the smallest grid, grids thinner than a tile,
 /// odd sizes, and several blocks each way (a block of one tile forced).
 TEST(EmulatorMatchesReference, Volumes3D) {
-  for (const char *arch : {"sm_80", "sm_90"}) {
+  for (Arch arch : {Arch::Sm80, Arch::Sm90}) {
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
-      if (p != Precision::FP64 && std::string(arch) == "sm_90") {
+      if (p != Precision::FP64 && arch == Arch::Sm90) {
         continue; // only fp64 plans differ by arch
       }
       for (Shape shape : {Shape::Star, Shape::Box}) {
@@ -161,25 +163,25 @@ TEST(EmulatorMatchesReference, Volumes3D) {
           for (BoundaryKind boundary :
                {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
             StencilSpec spec = makeStencil(3, shape, r, p, boundary, 500 + r);
-            PlannerOptions options;
-            options.arch = arch;
-            if (tensorUnsupportedReason(spec, options)) {
+            PlanOptions options;
+            options.target = arch;
+            if (tensorRefusal(spec, options)) {
               ASSERT_GT(r, 2) << spec.name << ": radius 1 and 2 fit every precision";
               continue; // too large for one block's shared memory
             }
             for (int oneTile : {0, 1}) {
-              options.tileRowsPerBlock = options.tileColsPerBlock = oneTile;
-              Plan plan = planTensor(spec, options);
-              ASSERT_EQ(plan.tensor.planes, 2 * r + 1);
+              options.tileRows = options.tileCols = oneTile;
+              Plan plan = tensorPlan(spec, options);
+              ASSERT_EQ(plan.tensor().planes, 2 * r + 1);
               const int minimum = boundary == BoundaryKind::Fixed ? 2 * r + 1 : 1;
               std::vector<std::array<int, 3>> sizes = {{minimum, minimum, minimum},
                                                        {minimum + 2, 19, 21}};
               if (r <= 2) {
-                sizes.push_back({5, 2 * plan.tensor.tileM + 3, plan.tensor.blockCols() + 5});
+                sizes.push_back({5, 2 * plan.tensor().tileM + 3, plan.tensor().blockCols() + 5});
               }
               unsigned seed = 60;
               for (std::array<int, 3> n : sizes) {
-                SCOPED_TRACE(::testing::Message() << arch << " one tile " << oneTile);
+                SCOPED_TRACE(::testing::Message() << keyword(arch) << " one tile " << oneTile);
                 checkOneVolume(plan, n, seed++);
               }
             }
@@ -205,10 +207,10 @@ TEST(EmulatorMatchesReference, EveryTunedPlan) {
          {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
       StencilSpec spec =
           makeStencil(tuned.dims, tuned.shape, tuned.radius, tuned.precision, boundary, 700);
-      PlannerOptions options;
-      options.arch = std::string(tuned.arch);
-      Plan plan = planTensor(spec, options);
-      const TensorPlan &tp = plan.tensor;
+      PlanOptions options;
+      options.target = tuned.arch;
+      Plan plan = tensorPlan(spec, options);
+      const TensorPlan &tp = plan.tensor();
       ASSERT_NE(plan.choice.find("--tune sweep"), std::string::npos)
           << spec.name << ": the tuned plan was not taken";
       const int minimum = boundary == BoundaryKind::Fixed ? 2 * tuned.radius + 1 : 1;
@@ -241,16 +243,16 @@ TEST(EmulatorMatchesReference, EveryTunedPlan) {
 /// on the centre plane and one centre-only row slice per other plane, each
 /// reading its plane's slab of the window.
 TEST(Planner3D, SlicesPerPlane) {
-  Plan box = planTensor(makeStencil(3, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 3));
-  ASSERT_EQ(box.tensor.gemms.size(), 9u);
-  for (const SliceGemm &g : box.tensor.gemms) {
+  Plan box = tensorPlan(makeStencil(3, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 3));
+  ASSERT_EQ(box.tensor().gemms.size(), 9u);
+  for (const SliceGemm &g : box.tensor().gemms) {
     EXPECT_EQ(g.kind, SliceKind::Row);
-    EXPECT_EQ(box.tensor.sliceWindowRow(g),
-              (g.dz + 1) * box.tensor.windowRows + box.tensor.haloRows + g.dy);
+    EXPECT_EQ(box.tensor().sliceWindowRow(g),
+              (g.dz + 1) * box.tensor().windowRows + box.tensor().haloRows + g.dy);
   }
-  Plan star = planTensor(makeStencil(3, Shape::Star, 2, Precision::FP64, BoundaryKind::Fixed, 3));
+  Plan star = tensorPlan(makeStencil(3, Shape::Star, 2, Precision::FP64, BoundaryKind::Fixed, 3));
   int centre = 0, other = 0;
-  for (const SliceGemm &g : star.tensor.gemms) {
+  for (const SliceGemm &g : star.tensor().gemms) {
     if (g.dz == 0) {
       ++centre;
       continue;
@@ -261,21 +263,21 @@ TEST(Planner3D, SlicesPerPlane) {
   }
   EXPECT_EQ(centre, 2); // the vertical and the horizontal GEMM
   EXPECT_EQ(other, 4);
-  EXPECT_LE(star.tensor.sharedBytes(), PlannerOptions().sharedMemoryLimit);
+  EXPECT_LE(star.tensor().sharedBytes(), PlanOptions().sharedMemoryLimit);
 }
 
 /// fp64 planned for sm_90 runs on 16 x 8 tiles of the m16n8k4 MMA.
 TEST(EmulatorMatchesReference, Fp64OnSm90) {
-  PlannerOptions sm90;
-  sm90.arch = "sm_90";
+  PlanOptions sm90;
+  sm90.target = Arch::Sm90;
   for (Shape shape : {Shape::Star, Shape::Box}) {
     for (BoundaryKind boundary :
          {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
       for (int r = 1; r <= maxTensorRadius(Precision::FP64); ++r) {
-        Plan plan = planTensor(makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
-        ASSERT_EQ(plan.tensor.mma.name(), "m16n8k4");
+        Plan plan = tensorPlan(makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
+        ASSERT_EQ(plan.tensor().mma.name(), "m16n8k4");
         unsigned seed = 21;
-        for (auto [ny, nx] : sizesFor(plan.spec, plan.tensor)) {
+        for (auto [ny, nx] : sizesFor(plan.spec, plan.tensor())) {
           checkOneGrid(plan, ny, nx, seed++);
         }
       }
@@ -285,11 +287,11 @@ TEST(EmulatorMatchesReference, Fp64OnSm90) {
 
 /// Small blocks put many blocks and block edges on a small grid.
 TEST(EmulatorMatchesReference, ManySmallBlocks) {
-  PlannerOptions options;
-  options.tileRowsPerBlock = 1;
-  options.tileColsPerBlock = 2;
+  PlanOptions options;
+  options.tileRows = 1;
+  options.tileCols = 2;
   for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
-    Plan plan = planTensor(makeStencil2D(Shape::Box, 3, Precision::FP16, boundary, 7), options);
+    Plan plan = tensorPlan(makeStencil2D(Shape::Box, 3, Precision::FP16, boundary, 7), options);
     checkOneGrid(plan, 53, 71, 11);
   }
 }
@@ -298,16 +300,16 @@ TEST(EmulatorMatchesReference, ManySmallBlocks) {
 /// between blocks, fp16/bf16 stored as 16-byte rows two blocks at a time),
 /// in every precision and on both MMA shapes of fp64.
 TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
-  for (const char *arch : {"sm_80", "sm_90"}) {
+  for (Arch arch : {Arch::Sm80, Arch::Sm90}) {
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
       for (int nBlocks : {2, 3, 4}) {
-        PlannerOptions options;
-        options.arch = arch;
+        PlanOptions options;
+        options.target = arch;
         options.nBlocks = nBlocks;
         for (Shape shape : {Shape::Star, Shape::Box}) {
           Plan plan =
-              planTensor(makeStencil2D(shape, 2, p, BoundaryKind::Periodic, 30 + nBlocks), options);
-          ASSERT_EQ(plan.tensor.nBlocks, nBlocks);
+              tensorPlan(makeStencil2D(shape, 2, p, BoundaryKind::Periodic, 30 + nBlocks), options);
+          ASSERT_EQ(plan.tensor().nBlocks, nBlocks);
           checkOneGrid(plan, 37, 101, 17);
         }
       }
@@ -317,7 +319,7 @@ TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
 
 /// Periodic reads wrap even when the halo is wider than the grid.
 TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
-  Plan plan = planTensor(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
+  Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
   checkOneGrid(plan, 3, 2, 13);
   checkOneGrid(plan, 1, 1, 14);
 }
@@ -325,8 +327,8 @@ TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
 /// A plan that drops a coefficient is caught: the check is not vacuous.
 TEST(EmulatorMatchesReference, DetectsAWrongParameterMatrix) {
   StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP64, BoundaryKind::Periodic, 15);
-  Plan plan = planTensor(spec);
-  ParameterMatrix &pv = plan.tensor.gemms[0].param;
+  Plan plan = tensorPlan(spec);
+  ParameterMatrix &pv = plan.tensor().gemms[0].param;
   for (int m = 0; m < pv.rows; ++m) {
     pv.at(m, m) = 0.0; // the dy = -2 coefficient
   }

@@ -9,6 +9,8 @@
 using namespace stencilc;
 using stencilc::testing::makeStencil;
 using stencilc::testing::makeStencil2D;
+using stencilc::testing::tensorPlan;
+using stencilc::testing::tensorRefusal;
 
 namespace {
 
@@ -18,7 +20,7 @@ const Precision TensorPrecisions[] = {Precision::FP16, Precision::BF16, Precisio
 /// For output (m, n) of a tile, the coefficient each input offset receives
 /// over all slice GEMMs of the plan.
 std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m, int n) {
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   const int k = tp.mma.k, r = plan.spec.radius;
   std::map<std::pair<int, int>, double> weights;
   for (const SliceGemm &g : tp.gemms) {
@@ -41,10 +43,10 @@ std::map<std::pair<int, int>, double> effectiveStencil(const Plan &plan, int m, 
 
 TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
   StencilSpec spec = makeStencil2D(Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1);
-  PlannerOptions defaults;
+  PlanOptions defaults;
   defaults.nBlocks = 2; // the planner's default (the tuned table asks for 4)
-  Plan plan = planTensor(spec, defaults);
-  const TensorPlan &tp = plan.tensor;
+  Plan plan = tensorPlan(spec, defaults);
+  const TensorPlan &tp = plan.tensor();
   EXPECT_EQ(tp.mma.name(), "m16n8k16");
   EXPECT_EQ(tp.tileM, 16);
   EXPECT_EQ(tp.tileN, 16); // two MMAs across
@@ -73,21 +75,21 @@ TEST(Planner, StarSplitsIntoVerticalAndHorizontalGemms) {
 
 TEST(Planner, StarOfRadiusOneRunsAsRowsWhereThatCostsNoMore) {
   // fp16: three rows of one MMA each, as many as vertical (2) + horizontal (1).
-  Plan fp16 = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1));
-  ASSERT_EQ(fp16.tensor.gemms.size(), 3u);
-  for (const SliceGemm &g : fp16.tensor.gemms) {
+  Plan fp16 = tensorPlan(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1));
+  ASSERT_EQ(fp16.tensor().gemms.size(), 3u);
+  for (const SliceGemm &g : fp16.tensor().gemms) {
     EXPECT_EQ(g.kind, SliceKind::Row);
     EXPECT_EQ(g.chunkCount, 1);
   }
   // tf32: rows would take 3 x 2 MMAs, vertical + horizontal 3 + 2.
-  Plan tf32 = planTensor(makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 1));
-  ASSERT_EQ(tf32.tensor.gemms.size(), 2u);
-  EXPECT_EQ(tf32.tensor.gemms[0].kind, SliceKind::Vertical);
+  Plan tf32 = tensorPlan(makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 1));
+  ASSERT_EQ(tf32.tensor().gemms.size(), 2u);
+  EXPECT_EQ(tf32.tensor().gemms[0].kind, SliceKind::Vertical);
 }
 
 TEST(Planner, BoxHasOneRowSlicePerRow) {
-  Plan plan = planTensor(makeStencil2D(Shape::Box, 2, Precision::FP64, BoundaryKind::Periodic, 2));
-  const TensorPlan &tp = plan.tensor;
+  Plan plan = tensorPlan(makeStencil2D(Shape::Box, 2, Precision::FP64, BoundaryKind::Periodic, 2));
+  const TensorPlan &tp = plan.tensor();
   EXPECT_EQ(tp.mma.name(), "m8n8k4");
   EXPECT_EQ(tp.mma.accumulator, Precision::FP64);
   ASSERT_EQ(tp.gemms.size(), 5u);
@@ -102,10 +104,10 @@ TEST(Planner, BoxHasOneRowSlicePerRow) {
 
 TEST(Planner, Sm90RunsFp64OnTheLargerMma) {
   StencilSpec spec = makeStencil2D(Shape::Box, 3, Precision::FP64, BoundaryKind::Fixed, 2);
-  PlannerOptions sm90;
-  sm90.arch = "sm_90";
+  PlanOptions sm90;
+  sm90.target = Arch::Sm90;
   sm90.nBlocks = 1; // one MMA block a tile (the tuned table asks for 4)
-  const TensorPlan tp = planTensor(spec, sm90).tensor;
+  const TensorPlan tp = tensorPlan(spec, sm90).tensor();
   EXPECT_EQ(tp.mma.name(), "m16n8k4");
   EXPECT_EQ(tp.tileM, 16);
   EXPECT_EQ(tp.tileN, 8);
@@ -113,42 +115,41 @@ TEST(Planner, Sm90RunsFp64OnTheLargerMma) {
   // B fragment one double (2 registers) a lane.
   EXPECT_EQ(tp.mmasPerTile(), 7 * 4);
   EXPECT_EQ(tp.paramFragmentRegisters(), 7 * 4 * 2);
-  EXPECT_EQ(planTensor(spec).tensor.mma.name(), "m8n8k4"); // sm_80
+  EXPECT_EQ(tensorPlan(spec).tensor().mma.name(), "m8n8k4"); // sm_80
 }
 
 TEST(Planner, CoefficientsAreRoundedOnceToTheOperandType) {
   StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::TF32, BoundaryKind::Fixed, 3);
   spec.terms[0].coefficient = 0.1;
-  Plan plan = planTensor(spec);
+  Plan plan = tensorPlan(spec);
   double rounded = roundCoefficient(0.1, Precision::TF32);
   EXPECT_NE(rounded, 0.1);
   EXPECT_NE(rounded, static_cast<double>(0.1f));
   // terms[0] is offset (-1, 0): P_v[0][0].
-  EXPECT_EQ(plan.tensor.gemms[0].param.at(0, 0), rounded);
+  EXPECT_EQ(plan.tensor().gemms[0].param.at(0, 0), rounded);
 }
 
 TEST(Planner, RefusesWhatTensorCoresCannotDo) {
   StencilSpec fp32 = makeStencil2D(Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 4);
-  ASSERT_TRUE(tensorUnsupportedReason(fp32).has_value());
-  EXPECT_NE(tensorUnsupportedReason(fp32)->find("fp32"), std::string::npos);
+  ASSERT_TRUE(tensorRefusal(fp32).has_value());
+  EXPECT_NE(tensorRefusal(fp32)->find("fp32"), std::string::npos);
 
   StencilSpec wide = makeStencil2D(Shape::Box, 5, Precision::FP64, BoundaryKind::Fixed, 5);
-  ASSERT_TRUE(tensorUnsupportedReason(wide).has_value());
-  EXPECT_NE(tensorUnsupportedReason(wide)->find("radius 5"), std::string::npos);
-  EXPECT_FALSE(tensorUnsupportedReason(
-      makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 6)));
-  EXPECT_TRUE(tensorUnsupportedReason(
-      makeStencil2D(Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
+  ASSERT_TRUE(tensorRefusal(wide).has_value());
+  EXPECT_NE(tensorRefusal(wide)->find("radius 5"), std::string::npos);
+  EXPECT_FALSE(
+      tensorRefusal(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 6)));
+  EXPECT_TRUE(tensorRefusal(makeStencil2D(Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
 
   // 3D: the 2r + 1 window slabs and every plane's parameter matrices must
   // fit one block's shared memory.
-  EXPECT_FALSE(tensorUnsupportedReason(
-      makeStencil(3, Shape::Box, 2, Precision::FP64, BoundaryKind::Fixed, 7)));
-  EXPECT_FALSE(tensorUnsupportedReason(
-      makeStencil(3, Shape::Star, 4, Precision::FP16, BoundaryKind::Fixed, 7)));
+  EXPECT_FALSE(
+      tensorRefusal(makeStencil(3, Shape::Box, 2, Precision::FP64, BoundaryKind::Fixed, 7)));
+  EXPECT_FALSE(
+      tensorRefusal(makeStencil(3, Shape::Star, 4, Precision::FP16, BoundaryKind::Fixed, 7)));
   StencilSpec bigBox = makeStencil(3, Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 7);
-  ASSERT_TRUE(tensorUnsupportedReason(bigBox).has_value());
-  EXPECT_NE(tensorUnsupportedReason(bigBox)->find("shared memory"), std::string::npos);
+  ASSERT_TRUE(tensorRefusal(bigBox).has_value());
+  EXPECT_NE(tensorRefusal(bigBox)->find("shared memory"), std::string::npos);
 }
 
 /// Every plan the tensor path makes: each coefficient lands exactly once on
@@ -160,8 +161,8 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
     for (Precision p : TensorPrecisions) {
       for (int r = 1; r <= maxTensorRadius(p); ++r) {
         StencilSpec spec = makeStencil2D(shape, r, p, BoundaryKind::Fixed, r);
-        Plan plan = planTensor(spec);
-        const TensorPlan &tp = plan.tensor;
+        Plan plan = tensorPlan(spec);
+        const TensorPlan &tp = plan.tensor();
         SCOPED_TRACE(spec.name);
         const int bytes = elementBytes(p);
         const int k = tp.mma.k, M = tp.tileM, N = tp.tileN;
@@ -218,24 +219,24 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
 }
 
 TEST(Planner, LargeParameterSetsMoveToSharedMemory) {
-  Plan small = planTensor(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 8));
-  EXPECT_TRUE(small.tensor.paramsInRegisters);
-  Plan large = planTensor(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
-  EXPECT_FALSE(large.tensor.paramsInRegisters);
-  EXPECT_LE(large.tensor.sharedBytes(), 48 * 1024);
+  Plan small = tensorPlan(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 8));
+  EXPECT_TRUE(small.tensor().paramsInRegisters);
+  Plan large = tensorPlan(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
+  EXPECT_FALSE(large.tensor().paramsInRegisters);
+  EXPECT_LE(large.tensor().sharedBytes(), 48 * 1024);
 }
 
 TEST(Planner, BlockOverridesAreHonoured) {
-  PlannerOptions options;
-  options.tileRowsPerBlock = 2;
-  options.tileColsPerBlock = 1;
+  PlanOptions options;
+  options.tileRows = 2;
+  options.tileCols = 1;
   options.warps = 4;
   options.nBlocks = 2;
-  Plan plan = planTensor(makeStencil2D(Shape::Star, 2, Precision::BF16, BoundaryKind::Constant, 10),
+  Plan plan = tensorPlan(makeStencil2D(Shape::Star, 2, Precision::BF16, BoundaryKind::Constant, 10),
                          options);
-  EXPECT_EQ(plan.tensor.blockRows(), 32);
-  EXPECT_EQ(plan.tensor.blockCols(), 16);
-  EXPECT_EQ(plan.tensor.warps, 2); // never more warps than tiles
+  EXPECT_EQ(plan.tensor().blockRows(), 32);
+  EXPECT_EQ(plan.tensor().blockCols(), 16);
+  EXPECT_EQ(plan.tensor().warps, 2); // never more warps than tiles
 }
 
 } // namespace

@@ -20,6 +20,7 @@
 
 #include "Backends/Common/BackendChoice.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "StencilFixtures.h"
 
@@ -63,7 +64,7 @@ void checkOneGrid(const Plan &plan, std::array<int, 3> n, unsigned seed) {
 /// blocks, and a grid thinner than one block.
 std::vector<std::array<int, 3>> sizesFor(const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const int least = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
   switch (spec.dims) {
   case 1:
@@ -83,8 +84,8 @@ std::vector<std::array<int, 3>> sizesFor(const Plan &plan) {
 }
 
 /// Small blocks so that small grids span many blocks, planes and chunks.
-SimtOptions smallBlocks(int dims) {
-  SimtOptions o;
+PlanOptions smallBlocks(int dims) {
+  PlanOptions o;
   o.threads = 32;
   o.tileX = dims == 1 ? 64 : 16;
   o.tileY = 4;
@@ -105,7 +106,7 @@ TEST_P(SimtEmulatorMatchesReference, RadiiAndSizes) {
   unsigned seed = 1;
   for (int r : radii) {
     StencilSpec spec = makeStencil(dims, shape, r, precision, boundary, 100 + r);
-    Plan plan = planSimt(spec, {}, smallBlocks(dims));
+    Plan plan = planSimt(spec, smallBlocks(dims));
     for (const std::array<int, 3> &n : sizesFor(plan)) {
       checkOneGrid(plan, n, seed++);
     }
@@ -113,7 +114,7 @@ TEST_P(SimtEmulatorMatchesReference, RadiiAndSizes) {
   // The default geometry, at one size per radius 1 stencil.
   StencilSpec spec = makeStencil(dims, shape, 1, precision, boundary, 7);
   Plan plan = planSimt(spec);
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   checkOneGrid(plan,
                dims == 1   ? std::array<int, 3>{sp.tileX + 9}
                : dims == 2 ? std::array<int, 3>{sp.chunkZ + 3, sp.tileX + 5}
@@ -150,7 +151,7 @@ TEST(SimtEmulatorMatchesReference, RadiusThirtyTwo) {
   }
   Plan box2d =
       planSimt(makeStencil(2, Shape::Box, 32, Precision::FP64, BoundaryKind::Constant, 11));
-  EXPECT_FALSE(box2d.simt.unrolled) << "4225 points should use the coefficient table";
+  EXPECT_FALSE(box2d.simt().unrolled) << "4225 points should use the coefficient table";
   checkOneGrid(box2d, {70, 75, 1}, 12);
 }
 
@@ -163,7 +164,7 @@ TEST(SimtEmulatorMatchesReference, NarrowTypesRoundOnceOnStore) {
   emulateSimtStep(plan, in, out);
   for (int x = 0; x < 100; ++x) {
     float acc = 0.0f;
-    for (const SimtTerm &t : plan.simt.slices[0].terms) {
+    for (const SimtTerm &t : plan.simt().slices[0].terms) {
       acc = std::fma(static_cast<float>(t.coefficient),
                      static_cast<float>(in.at({(x + t.dx + 100) % 100, 0, 0})), acc);
     }
@@ -174,8 +175,8 @@ TEST(SimtEmulatorMatchesReference, NarrowTypesRoundOnceOnStore) {
 /// A plan that loses a read is caught: the comparison is not vacuous.
 TEST(SimtEmulatorMatchesReference, DetectsADroppedRead) {
   StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 5);
-  Plan plan = planSimt(spec, {}, smallBlocks(3));
-  plan.simt.slices.front().terms.clear(); // the dz = -1 read
+  Plan plan = planSimt(spec, smallBlocks(3));
+  plan.simt().slices.front().terms.clear(); // the dz = -1 read
   GridND in = randomGridND(3, {9, 10, 11}, spec.precision, 6);
   GridND emulated(3, {9, 10, 11}), reference(3, {9, 10, 11});
   emulateSimtStep(plan, in, emulated);
@@ -191,7 +192,7 @@ TEST(SimtPlanner, GeometryInvariants) {
       for (int r = 1; r <= 32; ++r) {
         StencilSpec spec = makeStencil(dims, Shape::Star, r, p, BoundaryKind::Fixed, 1);
         Plan plan = planSimt(spec);
-        const SimtPlan &sp = plan.simt;
+        const SimtPlan &sp = plan.simt();
         SCOPED_TRACE(::testing::Message() << spec.name);
         EXPECT_EQ(sp.vectorWidth * static_cast<int>(elementBytes(p)), 16);
         EXPECT_EQ(sp.compute, p == Precision::FP64 ? Precision::FP64 : Precision::FP32);
@@ -220,22 +221,22 @@ TEST(SimtPlanner, GeometryInvariants) {
 TEST(SimtPlanner, LaunchChunkKeepsTheGridBusy) {
   Plan fp32 = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1));
   Plan fp64 = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 1));
-  EXPECT_EQ(fp32.simt.chunkFor(512, 512, 512), 16);
-  EXPECT_EQ(fp64.simt.chunkFor(512, 512, 512), 32);
-  EXPECT_EQ(fp32.simt.chunkFor(64, 64, 64), fp32.simt.minChunkZ);
-  EXPECT_EQ(fp32.simt.chunkFor(4096, 2048, 2048), fp32.simt.chunkZ);
+  EXPECT_EQ(fp32.simt().chunkFor(512, 512, 512), 16);
+  EXPECT_EQ(fp64.simt().chunkFor(512, 512, 512), 32);
+  EXPECT_EQ(fp32.simt().chunkFor(64, 64, 64), fp32.simt().minChunkZ);
+  EXPECT_EQ(fp32.simt().chunkFor(4096, 2048, 2048), fp32.simt().chunkZ);
   Plan line = planSimt(makeStencil(1, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1));
-  EXPECT_EQ(line.simt.chunkFor(1, 1, 1000003), 1);
+  EXPECT_EQ(line.simt().chunkFor(1, 1, 1000003), 1);
 }
 
 /// A chunk asked for (chunk-z) is what every launch uses, thin grid or not.
 TEST(SimtPlanner, AskedChunkIsKept) {
-  SimtOptions asked;
+  PlanOptions asked;
   asked.chunkZ = 64;
-  Plan plan = planSimt(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1),
-                       PlannerOptions(), asked);
-  EXPECT_EQ(plan.simt.chunkFor(512, 512, 512), 64);
-  EXPECT_EQ(plan.simt.chunkFor(64, 64, 64), 64);
+  Plan plan =
+      planSimt(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1), asked);
+  EXPECT_EQ(plan.simt().chunkFor(512, 512, 512), 64);
+  EXPECT_EQ(plan.simt().chunkFor(64, 64, 64), 64);
 }
 
 /// The L2 prefetch size asked for reaches the plan, over a measured one
@@ -244,14 +245,14 @@ TEST(SimtPlanner, AskedChunkIsKept) {
 TEST(SimtPlanner, AskedL2PrefetchIsKept) {
   const StencilSpec star = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
   const StencilSpec box = makeStencil(3, Shape::Box, 2, Precision::FP32, BoundaryKind::Fixed, 1);
-  PlannerOptions sm90;
-  sm90.arch = "sm_90";
-  EXPECT_EQ(planSimt(box, sm90, SimtOptions()).simt.l2PrefetchBytes, 0);
-  EXPECT_EQ(planSimt(star, sm90, SimtOptions()).simt.l2PrefetchBytes, 256);
-  SimtOptions asked;
+  PlanOptions sm90;
+  sm90.target = Arch::Sm90;
+  EXPECT_EQ(planSimt(box, sm90).simt().l2PrefetchBytes, 0);
+  EXPECT_EQ(planSimt(star, sm90).simt().l2PrefetchBytes, 256);
+  PlanOptions asked = sm90;
   asked.l2Prefetch = 128;
-  EXPECT_EQ(planSimt(star, sm90, asked).simt.l2PrefetchBytes, 128);
-  EXPECT_EQ(planSimt(box, sm90, asked).simt.l2PrefetchBytes, 128);
+  EXPECT_EQ(planSimt(star, asked).simt().l2PrefetchBytes, 128);
+  EXPECT_EQ(planSimt(box, asked).simt().l2PrefetchBytes, 128);
 }
 
 /// Plane buffers asked for may pass the static 48 KiB up to the arch's
@@ -260,26 +261,25 @@ TEST(SimtPlanner, AskedL2PrefetchIsKept) {
 /// static.
 TEST(SimtPlanner, AskedBuffersUseTheOptInSharedMemory) {
   const StencilSpec spec = makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1);
-  SimtOptions asked;
+  PlanOptions asked;
   asked.tileY = 32;
   asked.stages = 8;
-  for (const char *arch : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
-    PlannerOptions options;
-    options.arch = arch;
-    const SimtPlan sp = planSimt(spec, options, asked).simt;
-    SCOPED_TRACE(arch);
-    EXPECT_LE(sp.sharedBytes(), maxDynamicSharedBytes(arch));
+  for (const ArchInfo &arch : Archs) {
+    asked.target = arch.arch;
+    const SimtPlan sp = planSimt(spec, asked).simt();
+    SCOPED_TRACE(arch.name);
+    EXPECT_LE(sp.sharedBytes(), arch.maxDynamicSharedBytes);
     EXPECT_TRUE(sp.dynamicShared());
     EXPECT_GT(sp.buffers, 2);
-    const SimtPlan own = planSimt(spec, options).simt;
+    PlanOptions options;
+    options.target = arch.arch;
+    const SimtPlan own = planSimt(spec, options).simt();
     EXPECT_FALSE(own.dynamicShared());
   }
-  PlannerOptions sm90;
-  sm90.arch = "sm_90";
-  EXPECT_EQ(planSimt(spec, sm90, asked).simt.buffers, 8);
-  PlannerOptions sm86;
-  sm86.arch = "sm_86";
-  EXPECT_EQ(planSimt(spec, sm86, asked).simt.buffers, 5);
+  asked.target = Arch::Sm90;
+  EXPECT_EQ(planSimt(spec, asked).simt().buffers, 8);
+  asked.target = Arch::Sm86;
+  EXPECT_EQ(planSimt(spec, asked).simt().buffers, 5);
 }
 
 /// --backend=auto: the simt path for everything the tensor path cannot take,
@@ -288,11 +288,11 @@ TEST(BackendChoice, SimtWhereTensorCannot) {
   for (auto [dims, p] : {std::pair{1, Precision::FP32}, std::pair{3, Precision::FP32},
                          std::pair{2, Precision::FP32}}) {
     Plan plan = planAuto(makeStencil(dims, Shape::Star, 1, p, BoundaryKind::Fixed, 1));
-    EXPECT_EQ(plan.backend, BackendKind::Simt);
+    EXPECT_EQ(plan.backend(), BackendKind::Simt);
     EXPECT_NE(plan.choice.find("cannot take it"), std::string::npos) << plan.choice;
   }
   Plan large = planAuto(makeStencil(2, Shape::Star, 9, Precision::FP16, BoundaryKind::Fixed, 1));
-  EXPECT_EQ(large.backend, BackendKind::Simt);
+  EXPECT_EQ(large.backend(), BackendKind::Simt);
 }
 
 TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
@@ -301,11 +301,11 @@ TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
       for (int r = 1; r <= maxTensorRadius(p); ++r) {
         StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Fixed, 1);
         Plan plan = planAuto(spec);
-        std::optional<BackendMeasurement> m = measuredBackends(spec, "sm_90");
+        std::optional<BackendMeasurement> m = measuredBackends(spec, Arch::Sm90);
         SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
         if (m) {
-          EXPECT_EQ(plan.backend, m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
-                                                                        : BackendKind::Simt);
+          EXPECT_EQ(plan.backend(), m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor
+                                                                          : BackendKind::Simt);
           EXPECT_NE(plan.choice.find("measured faster"), std::string::npos);
         } else {
           // Another radius of the same shape and precision, or the rule.
@@ -326,14 +326,14 @@ TEST(BackendChoice, MeasuredKeysFollowTheTable) {
       for (Shape shape : {Shape::Star, Shape::Box}) {
         for (int r = 1; r <= maxTensorRadius(p); ++r) {
           StencilSpec spec = makeStencil(dims, shape, r, p, BoundaryKind::Fixed, 1);
-          std::optional<BackendMeasurement> m = measuredBackends(spec, "sm_90");
+          std::optional<BackendMeasurement> m = measuredBackends(spec, Arch::Sm90);
           if (!m) {
             continue;
           }
           ++measured[dims];
-          PlannerOptions options;
-          options.arch = "sm_90";
-          EXPECT_EQ(planAuto(spec, options).backend,
+          PlanOptions options;
+          options.target = Arch::Sm90;
+          EXPECT_EQ(planAuto(spec, options).backend(),
                     m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor : BackendKind::Simt)
               << spec.name;
         }

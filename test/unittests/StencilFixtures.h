@@ -8,6 +8,9 @@
 #pragma once
 
 #include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -15,6 +18,7 @@
 
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
@@ -124,6 +128,25 @@ inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, 
   GridND grid(dims, n);
   fillRandom(grid.values, precision, seed);
   return grid;
+}
+
+/// The tensor-core plan of a stencil the tensor cores take. A refusal is a
+/// bug in the test: it prints the reason and stops.
+inline Plan tensorPlan(const StencilSpec &spec, const PlanOptions &options = {}) {
+  PlanOrRefusal planned = planTensor(spec, options);
+  if (!planned) {
+    std::fprintf(stderr, "the tensor cores refused %s: %s\n", spec.name.c_str(),
+                 planned.reason().c_str());
+    std::abort();
+  }
+  return *std::move(planned);
+}
+
+/// Why the tensor cores refuse a stencil, or nothing when they plan it.
+inline std::optional<std::string> tensorRefusal(const StencilSpec &spec,
+                                                const PlanOptions &options = {}) {
+  PlanOrRefusal planned = planTensor(spec, options);
+  return planned ? std::nullopt : std::optional<std::string>(planned.reason());
 }
 
 } // namespace stencilc::testing

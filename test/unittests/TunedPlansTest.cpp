@@ -8,6 +8,8 @@
 
 using namespace stencilc;
 using stencilc::testing::makeStencil2D;
+using stencilc::testing::tensorPlan;
+using stencilc::testing::tensorRefusal;
 
 namespace {
 
@@ -20,14 +22,14 @@ const TunedPlan Table[] = {
 
 TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {
   StencilSpec spec = makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
-  ASSERT_NE(findTuned(Table, spec, "sm_90", BackendKind::Tensor), nullptr);
-  EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Tensor)->tileCols, 16);
-  EXPECT_EQ(findTuned(Table, spec, "sm_90", BackendKind::Simt)->threads, 256);
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
+  ASSERT_NE(findTuned(Table, spec, Arch::Sm90, BackendKind::Tensor), nullptr);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm90, BackendKind::Tensor)->tileCols, 16);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm90, BackendKind::Simt)->threads, 256);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor), nullptr);
   StencilSpec wider = makeStencil2D(Shape::Box, 2, Precision::FP16, BoundaryKind::Fixed, 2);
-  EXPECT_EQ(findTuned(Table, wider, "sm_90", BackendKind::Tensor), nullptr);
+  EXPECT_EQ(findTuned(Table, wider, Arch::Sm90, BackendKind::Tensor), nullptr);
   StencilSpec bf16 = makeStencil2D(Shape::Box, 1, Precision::BF16, BoundaryKind::Fixed, 3);
-  EXPECT_EQ(findTuned(Table, bf16, "sm_90", BackendKind::Tensor), nullptr);
+  EXPECT_EQ(findTuned(Table, bf16, Arch::Sm90, BackendKind::Tensor), nullptr);
 }
 
 /// An entry measured on another architecture serves where the planner
@@ -36,9 +38,9 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
   StencilSpec spec = makeStencil2D(Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1);
   auto same = [](const TunedPlan &) { return true; };
   auto different = [](const TunedPlan &) { return false; };
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, same), &Table[0]);
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor, different), nullptr);
-  EXPECT_EQ(findTuned(Table, spec, "sm_80", BackendKind::Tensor), nullptr);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor, same), &Table[0]);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor, different), nullptr);
+  EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor), nullptr);
   // The built-in table through the planner: an fp16 kind tuned on sm_90 is
   // planned the same for sm_80; fp64, whose MMA differs, is not.
   for (const TunedPlan &t : tunedPlans()) {
@@ -46,9 +48,9 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
       continue;
     }
     StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
-    const Plan sm80 = planTensor(kind, PlannerOptions{});
+    const Plan sm80 = tensorPlan(kind, PlanOptions{});
     const bool carried =
-        sm80.tensor.nBlocks == t.nBlocks && sm80.choice.find("--tune") != std::string::npos;
+        sm80.tensor().nBlocks == t.nBlocks && sm80.choice.find("--tune") != std::string::npos;
     EXPECT_EQ(carried, t.precision != Precision::FP64)
         << keyword(t.precision) << " radius " << t.radius;
   }
@@ -64,28 +66,28 @@ TEST(TunedPlans, SimtEntriesServeAnotherArchWithinStaticSharedMemory) {
       continue;
     }
     StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
-    const Plan sm80 = planSimt(kind, PlannerOptions{}, SimtOptions{});
+    const Plan sm80 = planSimt(kind, PlanOptions{});
     EXPECT_NE(sm80.choice.find("--tune sweep on sm_90"), std::string::npos) << sm80.choice;
     if (t.stages) {
-      EXPECT_EQ(sm80.simt.buffers, t.stages) << keyword(t.precision) << " radius " << t.radius;
+      EXPECT_EQ(sm80.simt().buffers, t.stages) << keyword(t.precision) << " radius " << t.radius;
     }
-    EXPECT_EQ(sm80.simt.l2PrefetchBytes, t.l2Prefetch)
+    EXPECT_EQ(sm80.simt().l2PrefetchBytes, t.l2Prefetch)
         << keyword(t.precision) << " radius " << t.radius;
-    EXPECT_FALSE(sm80.simt.dynamicShared());
+    EXPECT_FALSE(sm80.simt().dynamicShared());
     ++checked;
   }
   EXPECT_GT(checked, 0) << "TunedPlans.inc holds no 2D CUDA-core entry";
 }
 
 TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
-  PlannerOptions options;
+  PlanOptions options;
   options.warps = 8; // explicit: kept
-  SimtOptions simt;
+  PlanOptions simt;
   simt.stages = 2;       // explicit: kept
   simt.l2Prefetch = 256; // explicit: kept
   applyTuned(Table[0], options);
-  EXPECT_EQ(options.tileRowsPerBlock, 2);
-  EXPECT_EQ(options.tileColsPerBlock, 16);
+  EXPECT_EQ(options.tileRows, 2);
+  EXPECT_EQ(options.tileCols, 16);
   EXPECT_EQ(options.warps, 8);
   EXPECT_EQ(options.nBlocks, 4);
   EXPECT_EQ(options.l2Prefetch, 256); // both backends' plans take a prefetch size
@@ -95,7 +97,7 @@ TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   EXPECT_EQ(simt.stages, 2);
   EXPECT_EQ(simt.l2Prefetch, 256);
   EXPECT_EQ(simt.tileX, 0); // the tuned entry left it to the planner
-  SimtOptions open;
+  PlanOptions open;
   applyTuned(Table[1], open);
   EXPECT_EQ(open.l2Prefetch, 128);
 }

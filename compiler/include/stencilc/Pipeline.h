@@ -13,9 +13,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SMLoc.h"
 
-#include "Backends/Simt/SimtPlanner.h"
-#include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/Diagnostics.h"
+#include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {
@@ -24,14 +23,12 @@ enum class BackendRequest { Auto, Tensor, Simt };
 
 struct BackendOptions {
   BackendRequest backend = BackendRequest::Auto;
-  std::string arch = "sm_80";
-  /// Free parameters of the plans set by --plan-option (0: the planner's
-  /// choice); `planner.arch` is ignored in favour of `arch`.
-  PlannerOptions planner;
-  SimtOptions simt;
-  /// The --plan-option names given that only one backend's plans have, so
-  /// that a stencil planned on the other backend can say it ignores them.
-  std::vector<std::string> tensorPlanOptions, simtPlanOptions;
+  /// The target architecture and the free parameters of the plans set by
+  /// --plan-option (0: the planner's choice).
+  PlanOptions plan;
+  /// The --plan-option names given, in the order given, so that a stencil
+  /// planned on a backend that lacks one can say it ignores it.
+  std::vector<std::string> planOptionsGiven;
   /// The input file as given on the command line (for comments).
   std::string inputFile;
   /// The file name the .cu should #include for its header.

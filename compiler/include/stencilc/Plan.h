@@ -4,16 +4,20 @@
 // generator and the PlanEmulator both execute: the backend, the MMA shape, the
 // slice GEMMs with their parameter matrices as numbers, the tile and block
 // geometry and the shared-memory window. It is plain data; printPlan() gives
-// the `--emit=plan` text. The CUDA-core backend's geometry is SimtPlan.
+// the `--emit=plan` text. The CUDA-core backend's geometry is SimtPlan; a
+// Plan holds one of the two beside the spec, the target and the schedule.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cassert>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "stencilc/Spec.h"
+#include "stencilc/Target.h"
 
 namespace llvm {
 class raw_ostream;
@@ -254,14 +258,64 @@ struct SimtPlan {
   int chunkFor(long long nz, long long ny, long long nx) const;
 };
 
+/// How the time steps of a run map onto kernel launches. Temporal fusion
+/// (several steps per launch) will put its fused-step count here; today
+/// every plan computes one step per launch, and no code reads this field
+/// beyond that.
+struct Schedule {
+  int fusedSteps = 1;
+};
+
+/// The `T` that `v` holds, const as `v` is. Needs: `v` holds a `T`.
+template <typename T, typename Variant> auto &alternative(Variant &v) {
+  assert(std::holds_alternative<T>(v));
+  return *std::get_if<T>(&v);
+}
+
 struct Plan {
   StencilSpec spec;
-  BackendKind backend = BackendKind::Tensor;
+  /// The architecture planned for.
+  Arch target = Arch::Sm80;
+  Schedule schedule;
+  /// The kernel of the backend chosen: which alternative is backend().
+  std::variant<TensorPlan, SimtPlan> kernel;
   /// Why this backend, in one line (printed in the plan and the .cu header).
   std::string choice;
-  std::string arch = "sm_80";
-  TensorPlan tensor;
-  SimtPlan simt; ///< meaningful when backend == Simt
+
+  BackendKind backend() const {
+    return std::holds_alternative<TensorPlan>(kernel) ? BackendKind::Tensor : BackendKind::Simt;
+  }
+  /// The tensor-core kernel. Needs: backend() == BackendKind::Tensor.
+  const TensorPlan &tensor() const { return alternative<TensorPlan>(kernel); }
+  TensorPlan &tensor() { return alternative<TensorPlan>(kernel); }
+  /// The CUDA-core kernel. Needs: backend() == BackendKind::Simt.
+  const SimtPlan &simt() const { return alternative<SimtPlan>(kernel); }
+  SimtPlan &simt() { return alternative<SimtPlan>(kernel); }
+};
+
+/// What a backend's planner gives for one stencil: its plan, or why that
+/// backend cannot take the stencil (one phrase, fit for "cannot use tensor
+/// cores: <reason>"). Planning once and keeping this answers both "can it?"
+/// and "how?".
+class PlanOrRefusal {
+public:
+  PlanOrRefusal(Plan plan) : value(std::move(plan)) {}
+  static PlanOrRefusal refused(std::string reason) { return PlanOrRefusal(std::move(reason)); }
+
+  /// Whether there is a plan.
+  explicit operator bool() const { return std::holds_alternative<Plan>(value); }
+  /// The plan. Needs: *this.
+  const Plan &operator*() const & { return alternative<Plan>(value); }
+  Plan &operator*() & { return alternative<Plan>(value); }
+  Plan &&operator*() && { return std::move(alternative<Plan>(value)); }
+  const Plan *operator->() const { return &**this; }
+  Plan *operator->() { return &**this; }
+  /// Why there is no plan. Needs: !*this.
+  const std::string &reason() const { return alternative<std::string>(value); }
+
+private:
+  explicit PlanOrRefusal(std::string reason) : value(std::move(reason)) {}
+  std::variant<Plan, std::string> value;
 };
 
 /// Rounds a value held in memory as `p`'s element type: fp16/bf16 round to

@@ -89,4 +89,8 @@ void printSpec(const StencilSpec &spec, llvm::raw_ostream &os);
 /// Shortest decimal text that reads back as exactly `value`.
 std::string formatExact(double value);
 
+/// `items` joined by ", ", and by `lastJoin` before the last one, for
+/// messages: "a, b or c".
+std::string joinList(const std::vector<std::string_view> &items, std::string_view lastJoin);
+
 } // namespace stencilc

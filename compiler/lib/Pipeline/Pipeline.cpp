@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "stencilc/Pipeline.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +15,7 @@
 
 #include "Backends/Common/BackendChoice.h"
 #include "Backends/Common/CodeGen.h"
+#include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorPlanner.h"
 
 #ifndef STENCILC_VERSION
@@ -21,53 +24,71 @@
 
 namespace stencilc {
 
+namespace {
+
+/// The plan of one stencil for `options.backend`, each backend's planner run
+/// at most once; null after reporting why the requested backend cannot take
+/// it.
+std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
+                                const BackendOptions &options, DiagnosticEngine &diags) {
+  switch (options.backend) {
+  case BackendRequest::Tensor: {
+    PlanOrRefusal tensor = planTensor(spec, options.plan);
+    if (!tensor) {
+      diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil "
+                                   "'{}': {}",
+                                   spec.name, tensor.reason()));
+      return std::nullopt;
+    }
+    tensor->choice += ", as --backend=tensor requested";
+    return *std::move(tensor);
+  }
+  case BackendRequest::Simt: {
+    Plan plan = planSimt(spec, options.plan);
+    plan.choice += ", as --backend=simt requested";
+    return plan;
+  }
+  case BackendRequest::Auto:
+    break;
+  }
+  // --backend=auto (BackendChoice.h): measured table, else a documented rule.
+  PlanOrRefusal tensor = planTensor(spec, options.plan);
+  if (!tensor) {
+    diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
+                                "tensor-core backend cannot take it: {}",
+                                spec.name, tensor.reason()));
+  }
+  return planAuto(spec, std::move(tensor), options.plan);
+}
+
+/// The --plan-option names given that `backend`'s plans do not have.
+std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, BackendKind backend) {
+  std::vector<std::string> ignored;
+  for (const std::string &name : options.planOptionsGiven) {
+    const PlanOptionInfo *option = findPlanOption(name);
+    if (option && !option->appliesTo(backend)) {
+      ignored.push_back(name);
+    }
+  }
+  return ignored;
+}
+
+} // namespace
+
 Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
                             const BackendOptions &options, DiagnosticEngine &diags) {
   std::vector<Plan> plans;
-  PlannerOptions plannerOptions = options.planner;
-  plannerOptions.arch = options.arch;
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const StencilSpec &spec = specs[i];
-    const llvm::SMLoc loc = i < locs.size() ? locs[i] : llvm::SMLoc();
-    switch (options.backend) {
-    case BackendRequest::Tensor: {
-      if (std::optional<std::string> reason = tensorUnsupportedReason(spec, plannerOptions)) {
-        diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil "
-                                     "'{}': {}",
-                                     spec.name, *reason));
-        continue;
-      }
-      Plan plan = planTensor(spec, plannerOptions);
-      plan.choice += ", as --backend=tensor requested";
-      plans.push_back(std::move(plan));
-      continue;
+    if (std::optional<Plan> plan =
+            planStencil(specs[i], i < locs.size() ? locs[i] : llvm::SMLoc(), options, diags)) {
+      plans.push_back(std::move(*plan));
     }
-    case BackendRequest::Simt: {
-      Plan plan = planSimt(spec, plannerOptions, options.simt);
-      plan.choice += ", as --backend=simt requested";
-      plans.push_back(std::move(plan));
-      continue;
-    }
-    case BackendRequest::Auto:
-      break;
-    }
-    // --backend=auto (SimtPlanner.h): measured table, else a documented rule.
-    Plan plan = planAuto(spec, plannerOptions, options.simt);
-    if (plan.backend == BackendKind::Simt) {
-      if (std::optional<std::string> reason = tensorUnsupportedReason(spec, plannerOptions)) {
-        diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
-                                    "tensor-core backend cannot take it: {}",
-                                    spec.name, *reason));
-      }
-    }
-    plans.push_back(std::move(plan));
   }
   // A --plan-option of the other backend's plans does not reach a stencil:
   // say so rather than let a tuning run measure the default unawares.
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    const bool tensor = plans[i].backend == BackendKind::Tensor;
-    const std::vector<std::string> &ignored =
-        tensor ? options.simtPlanOptions : options.tensorPlanOptions;
+    const bool tensor = plans[i].backend() == BackendKind::Tensor;
+    const std::vector<std::string> ignored = ignoredPlanOptions(options, plans[i].backend());
     if (!ignored.empty()) {
       diags.warning(i < locs.size() ? locs[i] : llvm::SMLoc(),
                     fmt::format("--plan-option {} {} to {} kernels; stencil '{}' runs on {} "

@@ -147,4 +147,13 @@ void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
   }
 }
 
+std::string joinList(const std::vector<std::string_view> &items, std::string_view lastJoin) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    text += i == 0 ? "" : i + 1 == items.size() ? std::string(lastJoin) : std::string(", ");
+    text += items[i];
+  }
+  return text;
+}
+
 } // namespace stencilc

@@ -26,11 +26,15 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fmt/format.h>
+
 #include "stencilc/Diagnostics.h"
 #include "stencilc/Parser.h"
 #include "stencilc/Pipeline.h"
+#include "stencilc/PlanOptions.h"
 #include "stencilc/Sema.h"
 #include "stencilc/Spec.h"
+#include "stencilc/Target.h"
 
 namespace cl = llvm::cl;
 using namespace stencilc;
@@ -66,10 +70,9 @@ cl::opt<Emit>
                     clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
                     clEnumValN(Emit::Header, "header", "the generated header")),
          cl::cat(category));
-cl::opt<std::string> arch("arch",
-                          cl::desc("GPU architecture the kernels may use: "
-                                   "sm_80, sm_86, sm_89 or sm_90"),
-                          cl::init("sm_80"), cl::cat(category));
+const std::string ArchHelp = "GPU architecture the kernels may use: " + archNames(" or ");
+cl::opt<std::string> arch("arch", cl::desc(ArchHelp), cl::init(std::string(keyword(Arch::Sm80))),
+                          cl::cat(category));
 cl::opt<BackendRequest> backend(
     "backend", cl::desc("Which kernels to generate"), cl::init(BackendRequest::Auto),
     cl::values(clEnumValN(BackendRequest::Auto, "auto", "the compiler's choice per stencil"),
@@ -77,56 +80,41 @@ cl::opt<BackendRequest> backend(
                clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
     cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
-/// The plans' free parameters --plan-option sets, with their ranges, and
-/// where each lives in the tensor-core and the CUDA-core options (null: that
-/// backend's plans have no such parameter).
-struct Knob {
-  llvm::StringRef name;
-  int min, max, multipleOf;
-  bool powerOfTwo; ///< only powers of two in [min, max]
-  int &(*tensor)(BackendOptions &);
-  int &(*simt)(BackendOptions &);
-};
-const Knob Knobs[] = {
-    {"tile-rows", 1, 16, 1, false,
-     [](BackendOptions &o) -> int & { return o.planner.tileRowsPerBlock; }, nullptr},
-    {"tile-cols", 1, 16, 1, false,
-     [](BackendOptions &o) -> int & { return o.planner.tileColsPerBlock; }, nullptr},
-    {"warps", 1, 16, 1, false, [](BackendOptions &o) -> int & { return o.planner.warps; }, nullptr},
-    {"n-blocks", 1, 4, 1, false, [](BackendOptions &o) -> int & { return o.planner.nBlocks; },
-     nullptr},
-    {"threads", 32, 1024, 32, false, nullptr,
-     [](BackendOptions &o) -> int & { return o.simt.threads; }},
-    {"tile-x", 1, 4096, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.tileX; }},
-    {"tile-y", 1, 256, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.tileY; }},
-    {"chunk-z", 1, 4096, 1, false, nullptr,
-     [](BackendOptions &o) -> int & { return o.simt.chunkZ; }},
-    {"stages", 1, 8, 1, false, nullptr, [](BackendOptions &o) -> int & { return o.simt.stages; }},
-    {"l2-prefetch", 64, 256, 1, true,
-     [](BackendOptions &o) -> int & { return o.planner.l2Prefetch; },
-     [](BackendOptions &o) -> int & { return o.simt.l2Prefetch; }},
-};
-
-/// The knobs' names, those of one backend or (`lastJoin` before the last)
-/// all of them.
-std::string knobNames(llvm::StringRef lastJoin, std::optional<bool> tensor) {
-  std::vector<llvm::StringRef> names;
-  for (const Knob &k : Knobs) {
-    if (!tensor || (*tensor ? k.tensor : k.simt)) {
-      names.push_back(k.name);
+/// The --plan-option names, those of one backend's plans or (`lastJoin`
+/// before the last) all of them.
+std::string planOptionNames(llvm::StringRef lastJoin, std::optional<BackendKind> backend) {
+  std::vector<std::string_view> names;
+  for (const PlanOptionInfo &o : PlanOptionTable) {
+    if (!backend || o.appliesTo(*backend)) {
+      names.push_back(o.name);
     }
   }
-  std::string text;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == names.size() ? lastJoin.str() : ", ") + names[i].str();
-  }
-  return text;
+  return joinList(names, lastJoin);
 }
 
-const std::string PlanOptionHelp =
-    "Set a free parameter of the plans, for tuning: " + knobNames(", ", true) +
-    " (tensor-core kernels); " + knobNames(", ", false) +
-    " (CUDA-core kernels). Repeatable, or comma-separated";
+/// The values a --plan-option takes: "an integer from 1 to 16".
+std::string planOptionRange(const PlanOptionInfo &o) {
+  return (o.powerOfTwo ? "a power of two" : "an integer") +
+         fmt::format(" from {} to {}", o.min, o.max) +
+         (o.multipleOf > 1 ? fmt::format(" and a multiple of {}", o.multipleOf) : std::string());
+}
+
+/// --plan-option's help: the names per backend, then a line per option.
+std::string planOptionHelp() {
+  std::string help = "Set a free parameter of the plans, for tuning: " +
+                     planOptionNames(", ", BackendKind::Tensor) + " (tensor-core kernels); " +
+                     planOptionNames(", ", BackendKind::Simt) +
+                     " (CUDA-core kernels). Repeatable, or comma-separated";
+  for (const PlanOptionInfo &o : PlanOptionTable) {
+    help += fmt::format("\n  {:<12} {}: {}; {}", o.name,
+                        o.backends == PlanOptionBackends::Both     ? "both"
+                        : o.backends == PlanOptionBackends::Tensor ? "tensor"
+                                                                   : "simt",
+                        o.help, planOptionRange(o));
+  }
+  return help;
+}
+const std::string PlanOptionHelp = planOptionHelp();
 
 cl::list<std::string> planOptions("plan-option", cl::CommaSeparated, cl::value_desc("name=value"),
                                   cl::desc(PlanOptionHelp), cl::cat(category));
@@ -139,36 +127,22 @@ BackendOptions planKnobs;
 bool applyPlanOptions(BackendOptions &options) {
   for (const std::string &option : planOptions) {
     auto [name, valueText] = llvm::StringRef(option).split('=');
-    const Knob *knob = std::find_if(std::begin(Knobs), std::end(Knobs),
-                                    [&](const Knob &k) { return k.name == name; });
-    if (knob == std::end(Knobs)) {
+    const PlanOptionInfo *knob = findPlanOption(name);
+    if (!knob) {
       llvm::errs() << "stencilc: error: unknown --plan-option '" << name << "'; expected "
-                   << knobNames(" or ", std::nullopt) << "\n";
+                   << planOptionNames(" or ", std::nullopt) << "\n";
       return false;
     }
     int value = 0;
     if (valueText.getAsInteger(10, value) || value < knob->min || value > knob->max ||
         value % knob->multipleOf != 0 || (knob->powerOfTwo && !llvm::isPowerOf2_32(value))) {
       llvm::errs() << "stencilc: error: --plan-option " << name << " must be "
-                   << (knob->powerOfTwo ? "a power of two" : "an integer") << " from " << knob->min
-                   << " to " << knob->max
-                   << (knob->multipleOf > 1
-                           ? " and a multiple of " + std::to_string(knob->multipleOf)
-                           : std::string())
-                   << ", not '" << valueText << "'\n";
+                   << planOptionRange(*knob) << ", not '" << valueText << "'\n";
       return false;
     }
-    if (knob->tensor) {
-      knob->tensor(options) = value;
-    }
-    if (knob->simt) {
-      knob->simt(options) = value;
-    }
-    if (!knob->tensor || !knob->simt) {
-      auto &given = knob->tensor ? options.tensorPlanOptions : options.simtPlanOptions;
-      if (!llvm::is_contained(given, name)) {
-        given.push_back(name.str());
-      }
+    options.plan.*knob->field = value;
+    if (!llvm::is_contained(options.planOptionsGiven, name)) {
+      options.planOptionsGiven.push_back(name.str());
     }
   }
   return true;
@@ -418,7 +392,6 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &ou
 
   BackendOptions options = planKnobs;
   options.backend = backend;
-  options.arch = arch;
   options.inputFile = inputFile;
   options.headerInclude = llvm::sys::path::filename(outputs.headerPath).str();
   Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
@@ -473,11 +446,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
     return ExitUsage;
   }
-  static const char *const knownArchs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
-  if (std::find(std::begin(knownArchs), std::end(knownArchs), arch.getValue()) ==
-      std::end(knownArchs)) {
-    llvm::errs() << "stencilc: error: unknown --arch '" << arch
-                 << "'; expected sm_80, sm_86, sm_89 or sm_90\n";
+  if (std::optional<Arch> target = parseArch(arch.getValue())) {
+    planKnobs.plan.target = *target;
+  } else {
+    llvm::errs() << "stencilc: error: unknown --arch '" << arch << "'; expected "
+                 << archNames(" or ") << "\n";
     return ExitUsage;
   }
   if (!applyPlanOptions(planKnobs)) {

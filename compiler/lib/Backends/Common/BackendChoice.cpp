@@ -1,6 +1,6 @@
 //===- BackendChoice.cpp - What `--backend=auto` picks, and why -------------===//
 //
-// The tensor-core path takes only what tensorUnsupportedReason() allows; for
+// The tensor-core path takes only what planTensor() can plan; for
 // those stencils the choice between it and the simt path comes from
 // measurements (BackendTable.inc, written from the benchmark's output on a
 // GPU, keyed by shape x dims x radius x precision x arch). A stencil with no
@@ -14,13 +14,15 @@
 
 #include "Backends/Common/BackendChoice.h"
 #include "Backends/Common/TableNames.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorPlanner.h"
 
 namespace stencilc {
 
 namespace {
 
 struct TableEntry {
-  std::string_view arch;
+  table::ArchName arch;
   Shape shape;
   int dims;
   int radius;
@@ -49,7 +51,7 @@ bool sameKind(const TableEntry &e, const StencilSpec &spec) {
 /// The measured entry of the same shape, dimension and precision whose
 /// radius is nearest to the spec's (the larger radius on a tie), preferring
 /// the target arch.
-const TableEntry *nearestRadius(const StencilSpec &spec, std::string_view arch) {
+const TableEntry *nearestRadius(const StencilSpec &spec, Arch arch) {
   const TableEntry *best = nullptr;
   auto better = [&](const TableEntry &e) {
     if (!best) {
@@ -74,7 +76,7 @@ const TableEntry *nearestRadius(const StencilSpec &spec, std::string_view arch) 
 
 } // namespace
 
-std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std::string_view arch) {
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, Arch arch) {
   const TableEntry *e = nearestRadius(spec, arch);
   if (!e || e->radius != spec.radius) {
     return std::nullopt;
@@ -82,20 +84,24 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std:
   return BackendMeasurement{e->tensorGStencils, e->simtGStencils};
 }
 
-Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
-  if (std::optional<std::string> reason = tensorUnsupportedReason(spec, options)) {
-    Plan plan = planSimt(spec, options, simt);
+Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptions &options) {
+  if (!tensorPlan) {
+    Plan plan = planSimt(spec, options);
     plan.choice += fmt::format(", chosen by --backend=auto because the tensor-core "
                                "path cannot take it: {}",
-                               *reason);
+                               tensorPlan.reason());
     return plan;
   }
-  if (const TableEntry *e = nearestRadius(spec, options.arch)) {
+  const auto chosen = [&](bool tensor) {
+    return tensor ? *std::move(tensorPlan) : planSimt(spec, options);
+  };
+  if (const TableEntry *e = nearestRadius(spec, options.target)) {
     const bool tensor = e->tensorGStencils > e->simtGStencils;
-    Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
-    const std::string where = e->arch == options.arch
-                                  ? fmt::format("on {}", e->arch)
-                                  : fmt::format("on {} (no {} measurement)", e->arch, options.arch);
+    Plan plan = chosen(tensor);
+    const std::string where =
+        e->arch == options.target
+            ? fmt::format("on {}", keyword(e->arch))
+            : fmt::format("on {} (no {} measurement)", keyword(e->arch), keyword(options.target));
     if (e->radius == spec.radius) {
       plan.choice += fmt::format(", chosen by --backend=auto because it measured faster {}: "
                                  "tensor {:.0f} vs simt {:.0f} GStencil/s (BackendTable.inc)",
@@ -111,7 +117,7 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const Simt
     return plan;
   }
   const bool tensor = spec.points() >= RulePoints;
-  Plan plan = tensor ? planTensor(spec, options) : planSimt(spec, options, simt);
+  Plan plan = chosen(tensor);
   plan.choice +=
       fmt::format(", chosen by --backend=auto by rule (no measurement of a {}D {} {} stencil in "
                   "BackendTable.inc): {} points is {} {}, so the step is expected to be {}",
@@ -120,6 +126,10 @@ Plan planAuto(const StencilSpec &spec, const PlannerOptions &options, const Simt
                   tensor ? "arithmetic bound, where tensor cores pay"
                          : "memory bound, where the simt kernel moves each byte once");
   return plan;
+}
+
+Plan planAuto(const StencilSpec &spec, const PlanOptions &options) {
+  return planAuto(spec, planTensor(spec, options), options);
 }
 
 } // namespace stencilc

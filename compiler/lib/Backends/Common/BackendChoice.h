@@ -8,12 +8,11 @@
 #pragma once
 
 #include <optional>
-#include <string_view>
 
-#include "Backends/Simt/SimtPlanner.h"
-#include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/Plan.h"
+#include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
+#include "stencilc/Target.h"
 
 namespace stencilc {
 
@@ -24,13 +23,15 @@ struct BackendMeasurement {
 };
 
 /// The table entry for `spec` on `arch`, if the benchmark measured it.
-std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, std::string_view arch);
+std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, Arch arch);
 
-/// What `--backend=auto` plans for `spec`: the tensor-core plan when that
-/// path can take the stencil and is measured (or, without a measurement,
-/// expected by the documented rule) to be faster, else the simt plan. The
-/// plan's `choice` says which and why.
-Plan planAuto(const StencilSpec &spec, const PlannerOptions &options = {},
-              const SimtOptions &simt = {});
+/// What `--backend=auto` plans for `spec`, given the tensor-core planner's
+/// answer for it with the same options (planned once, by the caller): that
+/// plan when the tensor cores can take the stencil and are measured (or,
+/// without a measurement, expected by the documented rule) to be faster, else
+/// the simt plan, planned here. The plan's `choice` says which and why.
+Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensor, const PlanOptions &options);
+/// The same, planning the tensor-core answer itself.
+Plan planAuto(const StencilSpec &spec, const PlanOptions &options = {});
 
 } // namespace stencilc

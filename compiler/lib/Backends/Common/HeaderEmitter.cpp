@@ -75,10 +75,10 @@ std::string boundaryNote(const StencilSpec &spec) {
 /// when `separator` is ", "; only the stencil's dimensions otherwise).
 std::string tileText(const Plan &plan, std::string_view separator) {
   std::vector<int> tile;
-  if (plan.backend == BackendKind::Tensor) {
-    tile = {plan.tensor.blockRows(), plan.tensor.blockCols()};
+  if (plan.backend() == BackendKind::Tensor) {
+    tile = {plan.tensor().blockRows(), plan.tensor().blockCols()};
   } else {
-    const SimtPlan &sp = plan.simt;
+    const SimtPlan &sp = plan.simt();
     switch (plan.spec.dims) {
     case 1:
       tile = {sp.tileX};
@@ -124,7 +124,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("description", fmt::format("{}D {} stencil of radius {}, {} points, {}",
                                                    spec.dims, keyword(spec.shape), spec.radius,
                                                    spec.points(), keyword(spec.precision))),
-               fmt::arg("backend", keyword(plan.backend)),
+               fmt::arg("backend", keyword(plan.backend())),
                fmt::arg("tile_text", tileText(plan, " x ")), fmt::arg("tile", tileText(plan, ", ")),
                fmt::arg("size_params", sizeParameters(spec.dims)),
                fmt::arg("extent_text", extentText(spec.dims)),
@@ -143,7 +143,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
                fmt::arg("boundary", "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary))),
                fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
-               fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend))));
+               fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))));
   }
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));

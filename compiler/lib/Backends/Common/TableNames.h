@@ -7,10 +7,24 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
+
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
+#include "stencilc/Target.h"
 
 namespace stencilc::table {
+
+/// An architecture as the tables write it ("sm_90"): the name is looked up
+/// in Targets.def when the table compiles, so an entry for an architecture
+/// stencilc does not know is a compile error.
+struct ArchName {
+  Arch arch = Arch::Sm80;
+
+  constexpr ArchName() = default;
+  consteval ArchName(const char *name) : arch(parseArch(name).value()) {}
+  constexpr operator Arch() const { return arch; }
+};
 
 constexpr Shape Star = Shape::Star;
 constexpr Shape Box = Shape::Box;

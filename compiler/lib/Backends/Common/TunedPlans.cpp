@@ -1,10 +1,9 @@
-//===- TunedPlans.cpp - Plan parameters the --tune sweep measured best
-//------===//
+//===- TunedPlans.cpp - Plan parameters the --tune sweep measured best ----===//
 #include "Backends/Common/TunedPlans.h"
 
-#include <fmt/format.h>
+#include <iterator>
 
-#include "Backends/Common/TableNames.h"
+#include <fmt/format.h>
 
 namespace stencilc {
 
@@ -15,19 +14,13 @@ using namespace table;
 const TunedPlan Table[] = {
 #include "TunedPlans.inc"
     // A sentinel, never matched (dims 0), so that an empty table compiles.
-    {"", Star, 0, 0, FP64, Simt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0},
+    {},
 };
-
-void setIfOpen(int &field, int tuned) {
-  if (field == 0) {
-    field = tuned;
-  }
-}
 
 } // namespace
 
-const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec,
-                           std::string_view arch, BackendKind backend,
+const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &spec, Arch arch,
+                           BackendKind backend,
                            llvm::function_ref<bool(const TunedPlan &)> sameKernelOn) {
   const TunedPlan *elsewhere = nullptr;
   for (const TunedPlan &t : table) {
@@ -47,29 +40,28 @@ const TunedPlan *findTuned(llvm::ArrayRef<TunedPlan> table, const StencilSpec &s
 
 llvm::ArrayRef<TunedPlan> tunedPlans() { return Table; }
 
-void applyTuned(const TunedPlan &tuned, PlannerOptions &options) {
-  setIfOpen(options.tileRowsPerBlock, tuned.tileRows);
-  setIfOpen(options.tileColsPerBlock, tuned.tileCols);
-  setIfOpen(options.warps, tuned.warps);
-  setIfOpen(options.nBlocks, tuned.nBlocks);
-  setIfOpen(options.l2Prefetch, tuned.l2Prefetch);
+void applyTuned(const TunedPlan &tuned, PlanOptions &options) {
+  // TunedPlan's option fields are PlanOptions.def's, in its order.
+  const int fields[] = {
+#define STENCILC_PLAN_OPTION(Field, Name, Backends, Min, Max, MultipleOf, PowerOfTwo, Help)        \
+  tuned.Field,
+#include "stencilc/PlanOptions.def"
+  };
+  for (std::size_t i = 0; i < std::size(PlanOptionTable); ++i) {
+    const PlanOptionInfo &option = PlanOptionTable[i];
+    int &field = options.*option.field;
+    if (option.appliesTo(tuned.backend) && field == 0) {
+      field = fields[i];
+    }
+  }
 }
 
-void applyTuned(const TunedPlan &tuned, SimtOptions &simt) {
-  setIfOpen(simt.threads, tuned.threads);
-  setIfOpen(simt.tileX, tuned.tileX);
-  setIfOpen(simt.tileY, tuned.tileY);
-  setIfOpen(simt.chunkZ, tuned.chunkZ);
-  setIfOpen(simt.stages, tuned.stages);
-  setIfOpen(simt.l2Prefetch, tuned.l2Prefetch);
-}
-
-std::string tunedChoice(const TunedPlan &tuned, std::string_view arch) {
+std::string tunedChoice(const TunedPlan &tuned, Arch arch) {
   return fmt::format("; block from the --tune sweep{} (TunedPlans.inc: {:.0f} GStencil/s)",
                      tuned.arch == arch ? std::string()
                                         : fmt::format(" on {}, whose kernel for this stencil "
                                                       "is the same",
-                                                      tuned.arch),
+                                                      keyword(tuned.arch)),
                      tuned.gstencils);
 }
 

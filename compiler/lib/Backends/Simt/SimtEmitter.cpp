@@ -37,13 +37,13 @@ std::string readIndex(int dy, int dx) {
 /// (readPair): items of whole 16-byte vectors, so every item's `at` is
 /// 16-byte aligned and each read's half is known when the kernel compiles.
 bool readsPairs(const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   return plan.spec.precision == Precision::BF16 && sp.unrolled && sp.outputsX == sp.vectorWidth;
 }
 
 /// The reads of a looped plan as two tables (kOffsets, kCoefficients).
 std::string termTables(const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   std::vector<std::string> offsets, coefficients;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &t : slice.terms) {
@@ -60,7 +60,7 @@ std::string termTables(const Plan &plan) {
 /// The body of Stencil::addPlane: each slice's reads as FMAs, or as a loop
 /// over its part of the tables.
 std::string addPlaneBody(const Plan &plan) {
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const bool pairs = readsPairs(plan);
   CodeWriter w;
   int begin = 0;
@@ -113,7 +113,7 @@ std::string launchCode(const Plan &plan) {
 
 void writeSimtStencil(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);

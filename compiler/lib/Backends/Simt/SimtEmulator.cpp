@@ -96,7 +96,7 @@ bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
 
 void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt;
+  const SimtPlan &sp = plan.simt();
   const int dims = spec.dims;
   // The kernel's view: nz x ny x nx.
   const long long nz = dims == 1 ? 1 : in.n[0];

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Common/PlannerRuns.h"
 #include "Backends/Common/TunedPlans.h"
 
 #include <algorithm>
@@ -69,16 +70,6 @@ std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
 
 } // namespace
 
-int maxDynamicSharedBytes(std::string_view arch) {
-  if (arch == "sm_90") {
-    return 227 * 1024;
-  }
-  if (arch == "sm_86" || arch == "sm_89") {
-    return 99 * 1024;
-  }
-  return 163 * 1024; // sm_80
-}
-
 int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
   const long long blocksXY = ((nx - 1) / tileX + 1) * ((ny - 1) / tileY + 1);
   int chunk = chunkZ;
@@ -91,13 +82,12 @@ int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
 namespace {
 
 /// The simt plan with exactly the parameters `simt` asks for.
-Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
+Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   Plan plan;
   plan.spec = spec;
-  plan.backend = BackendKind::Simt;
-  plan.arch = options.arch;
+  plan.target = simt.target;
 
-  SimtPlan &sp = plan.simt;
+  SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
   const int r = spec.radius;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
@@ -179,7 +169,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
   // memory); the planner's own choice stays within the static limit.
   const bool ring = (spec.dims == 3 && bytes <= 4) || (spec.dims == 2 && bytes == 2);
   const int limit = simt.stages
-                        ? std::max(simt.sharedMemoryLimit, maxDynamicSharedBytes(options.arch))
+                        ? std::max(simt.sharedMemoryLimit, info(simt.target).maxDynamicSharedBytes)
                         : simt.sharedMemoryLimit;
   sp.buffers = simt.stages ? simt.stages : ring ? 4 : 2;
   sp.l2PrefetchBytes = simt.l2Prefetch;
@@ -240,18 +230,19 @@ Plan planSimtWith(const StencilSpec &spec, const PlannerOptions &options, const 
 
 } // namespace
 
-Plan planSimt(const StencilSpec &spec, const PlannerOptions &options, const SimtOptions &simt) {
-  const auto planWith = [&](const SimtOptions &s) { return planSimtWith(spec, options, s); };
+Plan planSimt(const StencilSpec &spec, const PlanOptions &options) {
+  ++plannerRuns().simt;
+  const auto planWith = [&](const PlanOptions &o) { return planSimtWith(spec, o); };
   // A CUDA-core kernel depends on the architecture only through the shared
   // memory it may opt in to: an entry measured on another architecture
   // serves here when its plan keeps to the static 48 KiB every one has.
   const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.arch, BackendKind::Simt, [&](const TunedPlan &t) {
-        SimtOptions withTuned = simt;
+      findTuned(tunedPlans(), spec, options.target, BackendKind::Simt, [&](const TunedPlan &t) {
+        PlanOptions withTuned = options;
         applyTuned(t, withTuned);
-        return !planWith(withTuned).simt.dynamicShared();
+        return !planWith(withTuned).simt().dynamicShared();
       });
-  return planTuned(tuned, simt, options.arch, planWith);
+  return planTuned(tuned, options, planWith);
 }
 
 } // namespace stencilc

@@ -157,12 +157,12 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
          options.inputFile.empty() ? std::string("<stdin>") : options.inputFile);
   w.line("// Needs only the CUDA toolkit and the stencilc runtime headers; C++17,");
   const bool anyTensor = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
-    return plan.backend == BackendKind::Tensor;
+    return plan.backend() == BackendKind::Tensor;
   });
   // Only the fp64 m16n8k4 MMA (planned for sm_90) needs more than sm_80.
   const bool needsSm90 = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
-    return plan.backend == BackendKind::Tensor && plan.tensor.mma.operand == Precision::FP64 &&
-           plan.tensor.mma.m == 16;
+    return plan.backend() == BackendKind::Tensor && plan.tensor().mma.operand == Precision::FP64 &&
+           plan.tensor().mma.m == 16;
   });
   w.line(!anyTensor  ? "// sm_80 or newer (CUDA cores only)."
          : needsSm90 ? "// sm_90 or newer (tensor-core MMAs through mma.sync, fp64 "
@@ -182,7 +182,7 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
 
 /// kParams: every slice's parameter matrix, one row a line, columns aligned.
 void writeParameterTables(CodeWriter &w, const Plan &plan) {
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   const bool asFloat = tablesAreFloat(plan.spec.precision);
   w.line("// The parameter matrices of the slice GEMMs (ARCHITECTURE.md), rounded once");
   w.line("// to {} and written exactly. Every block copies them to shared "
@@ -400,7 +400,7 @@ void writeSliceGemms(CodeWriter &w, const TensorPlan &tp, const std::vector<int>
 
 void writeStencil(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = namespaceName(plan);
   const std::string element(elementTypeName(spec.precision));
@@ -546,13 +546,13 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
   const std::string extraIncludes = elementTypeIncludes(plans);
   // simt-only files need no <mma.h> (simt.cu.tpl's includes).
   const bool anyTensor = std::any_of(plans.begin(), plans.end(), [](const Plan &plan) {
-    return plan.backend == BackendKind::Tensor;
+    return plan.backend() == BackendKind::Tensor;
   });
   w.fillWith(anyTensor ? section("file_includes") : templateSection("simt.cu.tpl", "file_includes"),
              fmt::arg("header", options.headerInclude), fmt::arg("extra_includes", extraIncludes));
   w.line();
   for (const Plan &plan : plans) {
-    if (plan.backend == BackendKind::Simt) {
+    if (plan.backend() == BackendKind::Simt) {
       writeSimtStencil(w, plan); // SimtEmitter.cpp
     } else {
       writeStencil(w, plan);

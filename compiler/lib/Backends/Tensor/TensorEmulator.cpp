@@ -55,7 +55,7 @@ namespace {
 /// rest zeros.
 void fillSlab(const Plan &plan, std::vector<double> &window, int slab, long long y0, long long x0,
               auto read) {
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   double *base = window.data() + std::size_t(slab) * tp.windowRows * tp.windowPitch;
   std::fill(base, base + std::size_t(tp.windowRows) * tp.windowPitch, 0.0);
   for (int w = 0; w < tp.loadedRows; ++w) {
@@ -105,7 +105,7 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 /// fills the window of the block at (y0, x0), store(y, x, value) stores an
 /// output the kernel computes (it decides which points the step writes).
 void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, auto store) {
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   const int M = tp.tileM, N = tp.tileN;
   std::vector<double> window(std::size_t(tp.planes) * tp.windowRows * tp.windowPitch);
   std::vector<double> acc(std::size_t(M) * N);
@@ -139,7 +139,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   // line cut into rows of one block's width (output (y, x) is point
   // y * W + x of the line), each row's window carrying its own halo.
   const bool line = spec.dims == 1;
-  const long long W = plan.tensor.blockCols();
+  const long long W = plan.tensor().blockCols();
   const long long rows = line ? (in.nx + W - 1) / W : in.ny;
   // The kernel skips tiles from column nx on, the line's length in 1D.
   const long long cols = line ? std::min<long long>(W, in.nx) : in.nx;
@@ -164,7 +164,7 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
 
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor;
+  const TensorPlan &tp = plan.tensor();
   const int nz = in.n[0], ny = in.n[1], nx = in.n[2], r = tp.planes / 2;
   // Plane by plane, as the kernel streams: slab s holds input plane z - r + s
   // (the kernel's ring puts the same rows in a rotating slab).

@@ -6,10 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Tensor/TensorPlanner.h"
+#include "Backends/Common/PlannerRuns.h"
 #include "Backends/Common/TunedPlans.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -30,19 +33,11 @@ double convertVia(double value, const llvm::fltSemantics &semantics, llvm::Round
   return number.convertToDouble();
 }
 
-/// The number of an "sm_NN" architecture name (80 for anything else).
-int smVersion(const std::string &arch) {
-  if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0) {
-    return std::atoi(arch.c_str() + 3);
-  }
-  return 80;
-}
-
-/// The mma.sync shape for a precision: sm_80's shapes, and on sm_90 the
-/// fp64 m16n8k4, which does twice the work of m8n8k4 per instruction
-/// (+26 % on the 49-point fp64 box on an H100; m16n8k16, measured too, was
-/// no faster there and 12 % slower on the 25-point box).
-MmaShape mmaShapeFor(Precision p, const std::string &arch) {
+/// The mma.sync shape for a precision: sm_80's shapes, and where the target
+/// has it (sm_90) the fp64 m16n8k4, which does twice the work of m8n8k4 per
+/// instruction (+26 % on the 49-point fp64 box on an H100; m16n8k16,
+/// measured too, was no faster there and 12 % slower on the 25-point box).
+MmaShape mmaShapeFor(Precision p, Arch target) {
   switch (p) {
   case Precision::FP16:
   case Precision::BF16:
@@ -50,7 +45,7 @@ MmaShape mmaShapeFor(Precision p, const std::string &arch) {
   case Precision::TF32:
     return {16, 8, 8, p, Precision::FP32};
   case Precision::FP64:
-    if (smVersion(arch) >= 90) {
+    if (info(target).hasFp64M16n8k4) {
       return {16, 8, 4, p, Precision::FP64};
     }
     return {8, 8, 4, p, Precision::FP64};
@@ -332,31 +327,6 @@ double roundInputOperand(double value, Precision p) {
 
 int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
 
-std::optional<std::string> tensorUnsupportedReason(const StencilSpec &spec,
-                                                   const PlannerOptions &options) {
-  if (spec.precision == Precision::FP32) {
-    return std::string("precision fp32 needs full fp32 arithmetic, which the "
-                       "tensor cores do not offer (use tf32 to accept "
-                       "tensor-core rounding)");
-  }
-  if (spec.radius > maxTensorRadius(spec.precision)) {
-    return fmt::format("radius {} is larger than {}, the most a {} fragment "
-                       "allows",
-                       spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
-  }
-  // The planner narrows the block until its shared memory fits; a plan that
-  // still does not (3D: 2r + 1 window slabs and every plane's parameter
-  // matrices, with these options) cannot run.
-  const Plan plan = planTensor(spec, options);
-  if (plan.tensor.sharedBytes() > options.sharedMemoryLimit) {
-    return fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
-                       "even for the narrowest block, more than the {} a block may use",
-                       plan.tensor.gemms.size(), plan.tensor.planes, plan.tensor.sharedBytes(),
-                       options.sharedMemoryLimit);
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 /// A 1D stencil as the 2D box of one row (offsets (0, dx)): the kernel
@@ -372,15 +342,29 @@ StencilSpec asRowOfA2DBox(const StencilSpec &spec) {
   return row;
 }
 
+/// Why the tensor cores cannot take `spec` at all, whatever the geometry.
+std::optional<std::string> unsupportedKind(const StencilSpec &spec) {
+  if (spec.precision == Precision::FP32) {
+    return std::string("precision fp32 needs full fp32 arithmetic, which the "
+                       "tensor cores do not offer (use tf32 to accept "
+                       "tensor-core rounding)");
+  }
+  if (spec.radius > maxTensorRadius(spec.precision)) {
+    return fmt::format("radius {} is larger than {}, the most a {} fragment "
+                       "allows",
+                       spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
+  }
+  return std::nullopt;
+}
+
 /// The tensor-core plan with exactly the parameters `options` asks for.
-Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
+Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   Plan plan;
   plan.spec = spec;
-  plan.backend = BackendKind::Tensor;
-  plan.arch = options.arch;
+  plan.target = options.target;
 
-  TensorPlan &tp = plan.tensor;
-  tp.mma = mmaShapeFor(spec.precision, options.arch);
+  TensorPlan &tp = plan.kernel.emplace<TensorPlan>();
+  tp.mma = mmaShapeFor(spec.precision, options.target);
   tp.tileM = tp.mma.m;
   tp.nBlocks = options.nBlocks ? options.nBlocks
                : spec.precision == Precision::FP16 || spec.precision == Precision::BF16 ? 2
@@ -393,10 +377,8 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
   tp.haloCols = roundUp(spec.radius, tp.vectorWidth);
 
   BlockDefaults defaults = blockDefaultsFor(spec.precision);
-  tp.tileRowsPerBlock =
-      options.tileRowsPerBlock ? options.tileRowsPerBlock : defaults.rows / tp.tileM;
-  tp.tileColsPerBlock =
-      options.tileColsPerBlock ? options.tileColsPerBlock : defaults.cols / tp.tileN;
+  tp.tileRowsPerBlock = options.tileRows ? options.tileRows : defaults.rows / tp.tileM;
+  tp.tileColsPerBlock = options.tileCols ? options.tileCols : defaults.cols / tp.tileN;
   int warps = options.warps ? options.warps : defaults.warps;
   tp.warps = std::min(warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
   tp.gemms = spec.dims == 3   ? sliceGemms3D(spec, tp)
@@ -429,16 +411,30 @@ Plan planTensorWith(const StencilSpec &spec, const PlannerOptions &options) {
 
 } // namespace
 
-Plan planTensor(const StencilSpec &spec, const PlannerOptions &options) {
+PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options) {
+  ++plannerRuns().tensor;
+  if (std::optional<std::string> reason = unsupportedKind(spec)) {
+    return PlanOrRefusal::refused(std::move(*reason));
+  }
   // A sweep on another architecture measured this kernel when the MMA is
   // the same there (every precision but fp64 between sm_80 and sm_90).
-  const MmaShape mma = mmaShapeFor(spec.precision, options.arch);
+  const MmaShape mma = mmaShapeFor(spec.precision, options.target);
   const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.arch, BackendKind::Tensor, [&](const TunedPlan &t) {
-        return mmaShapeFor(spec.precision, std::string(t.arch)) == mma;
-      });
-  return planTuned(tuned, options, options.arch,
-                   [&](const PlannerOptions &o) { return planTensorWith(spec, o); });
+      findTuned(tunedPlans(), spec, options.target, BackendKind::Tensor,
+                [&](const TunedPlan &t) { return mmaShapeFor(spec.precision, t.arch) == mma; });
+  Plan plan =
+      planTuned(tuned, options, [&](const PlanOptions &o) { return planTensorWith(spec, o); });
+  // The planner narrows the block until its shared memory fits; a plan that
+  // still does not (3D: 2r + 1 window slabs and every plane's parameter
+  // matrices, with these options) cannot run.
+  const TensorPlan &tp = plan.tensor();
+  if (tp.sharedBytes() > options.sharedMemoryLimit) {
+    return PlanOrRefusal::refused(
+        fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
+                    "even for the narrowest block, more than the {} a block may use",
+                    tp.gemms.size(), tp.planes, tp.sharedBytes(), options.sharedMemoryLimit));
+  }
+  return plan;
 }
 
 } // namespace stencilc

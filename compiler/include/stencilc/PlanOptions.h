@@ -1,0 +1,82 @@
+//===- PlanOptions.h - What the caller leaves open or fixes in a plan -*- C++ -*-===//
+//
+// The planners' inputs beside the spec: the target architecture, the free
+// parameters --plan-option sets (one field per line of PlanOptions.def, 0
+// leaving it to the planner) and the limits the planners work within.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string_view>
+
+#include "stencilc/Plan.h"
+#include "stencilc/Target.h"
+
+namespace stencilc {
+
+/// Which backends' plans have a --plan-option.
+enum class PlanOptionBackends { Tensor, Simt, Both };
+
+struct PlanOptions {
+  Arch target = Arch::Sm80;
+
+  // The --plan-option parameters (PlanOptions.def gives each one's meaning
+  // and range); 0: the planner's choice, or the --tune table's.
+#define STENCILC_PLAN_OPTION(Field, Name, Backends, Min, Max, MultipleOf, PowerOfTwo, Help)        \
+  int Field = 0;
+#include "stencilc/PlanOptions.def"
+
+  /// Tensor cores: parameter fragments stay in registers while they need at
+  /// most this many 32-bit registers per thread; beyond, they are re-read
+  /// from shared memory.
+  int paramRegisterBudget = 64;
+  /// Tensor cores: pads the window pitch so that the 8 rows of a fragment
+  /// load fall in different banks (rows stay 16-byte aligned, as ldmatrix
+  /// requires).
+  bool padPitchForBanks = true;
+  /// CUDA cores: 32-bit registers the queue of partial outputs may take per
+  /// thread.
+  int queueRegisterBudget = 64;
+  /// CUDA cores: the most points x outputs per thread emitted as
+  /// straight-line FMAs.
+  int unrollLimit = 4096;
+  /// Shared memory a block may use (the launch needs no opt-in below the
+  /// static 48 KiB). The CUDA-core plane buffers that `stages` asks for may
+  /// use up to the target's opt-in maximum instead, as dynamic shared memory
+  /// where they pass this limit.
+  int sharedMemoryLimit = StaticSharedMemoryBytes;
+};
+
+/// One --plan-option: a line of PlanOptions.def.
+struct PlanOptionInfo {
+  std::string_view name;
+  PlanOptionBackends backends;
+  int min, max, multipleOf;
+  bool powerOfTwo; ///< only powers of two in [min, max]
+  std::string_view help;
+  int PlanOptions::*field;
+
+  constexpr bool appliesTo(BackendKind b) const {
+    return backends == PlanOptionBackends::Both ||
+           (backends == PlanOptionBackends::Tensor) == (b == BackendKind::Tensor);
+  }
+};
+
+/// Every --plan-option, in PlanOptions.def's order.
+inline constexpr PlanOptionInfo PlanOptionTable[] = {
+#define STENCILC_PLAN_OPTION(Field, Name, Backends, Min, Max, MultipleOf, PowerOfTwo, Help)        \
+  {Name, PlanOptionBackends::Backends, Min, Max, MultipleOf, PowerOfTwo, Help, &PlanOptions::Field},
+#include "stencilc/PlanOptions.def"
+};
+
+/// The option of a name, or null.
+constexpr const PlanOptionInfo *findPlanOption(std::string_view name) {
+  for (const PlanOptionInfo &o : PlanOptionTable) {
+    if (o.name == name) {
+      return &o;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace stencilc

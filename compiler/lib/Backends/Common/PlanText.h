@@ -1,0 +1,36 @@
+//===- PlanText.h - The parts of the `--emit=plan` text ---------*- C++ -*-===//
+//
+// Internal to the plan printer: printPlan() (Common/PlanPrinter.cpp) writes
+// the frame every plan shares, then the room of the plan's backend writes
+// the rest, with the lines both backends print taken from here.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+
+#include "stencilc/Plan.h"
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace stencilc {
+
+/// The boundary line's text: what reads outside the grid see, and which
+/// points are written.
+std::string boundaryText(const StencilSpec &spec);
+/// The plan line of an L2 prefetch size (both backends); none without one.
+void printPrefetch(int bytes, llvm::raw_ostream &os);
+
+/// The tensor-core lines after the frame (Tensor/TensorPlanPrinter.cpp).
+void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os);
+/// A tensor-core plan in one paragraph (for the .cu header comment).
+std::string summarizeTensorPlan(const Plan &plan);
+
+/// The CUDA-core lines after the frame (Simt/SimtPlanPrinter.cpp).
+void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os);
+/// A CUDA-core plan in one paragraph (for the .cu header comment).
+std::string summarizeSimtPlan(const Plan &plan);
+
+} // namespace stencilc

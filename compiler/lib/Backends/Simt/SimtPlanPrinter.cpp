@@ -1,0 +1,97 @@
+//===- SimtPlanPrinter.cpp - The CUDA-core part of `--emit=plan` -----------===//
+//
+// The lines of a simt plan after the frame (Common/PlanPrinter.cpp):
+// arithmetic, block, streaming, halo, plane buffers and the slices; and the
+// plan in one paragraph.
+//
+//===----------------------------------------------------------------------===//
+#include <fmt/format.h>
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "Backends/Common/PlanText.h"
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+namespace {
+
+std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
+  if (spec.dims == 1) {
+    return "none (1D: one plane, the line itself)";
+  }
+  // 2D streams its rows, 3D its planes.
+  const bool rows = spec.dims == 2;
+  const char *unit = rows ? "row" : "plane";
+  const std::string perBlock =
+      sp.minChunkZ == sp.chunkZ
+          ? fmt::format("{} output {}s per block (fixed: not halved at launch)", sp.chunkZ, unit)
+          : fmt::format("up to {} output {}s per block (halved at launch, not below {}, while "
+                        "the grid has fewer than {} blocks)",
+                        sp.chunkZ, unit, sp.minChunkZ, sp.targetBlocks);
+  return fmt::format("{}, {}; the queue holds {} partial {}s per item",
+                     rows ? "along y (the rows)" : "along z (2.5D blocking)", perBlock,
+                     sp.queueLength(), unit);
+}
+
+} // namespace
+
+void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
+                    sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
+                    elementTypeName(spec.precision));
+  os << fmt::format("  block      {} threads; {} x {} outputs per plane ({} items of {} "
+                    "consecutive x outputs, {} per thread)\n",
+                    sp.threads, sp.tileY, sp.tileX, sp.items(), sp.outputsX, sp.itemsPerThread);
+  os << "  stream     " << simtStreamText(spec, sp) << "\n";
+  os << fmt::format("  halo       radius z {}, y {}, x {} (x halo {} columns: the radius "
+                    "rounded up to a 16-byte vector of {})\n",
+                    sp.radiusZ, sp.radiusY, sp.radiusX, sp.haloX, sp.vectorWidth);
+  os << fmt::format("  plane      {} x {} {} in shared memory ({} bytes), {} buffer{}{}; "
+                    "{} 16-byte loads per plane, {} per thread{}\n",
+                    sp.planeRows, sp.pitch, elementTypeName(spec.precision), sp.planeBytes,
+                    sp.buffers, sp.buffers > 1 ? "s" : "",
+                    sp.dynamicShared()
+                        ? fmt::format(" ({} bytes of dynamic shared memory: past the 48 KiB "
+                                      "a block declares statically)",
+                                      sp.sharedBytes())
+                        : std::string(),
+                    sp.groupsPerPlane(), sp.groupsPerThread,
+                    sp.buffers > 2    ? fmt::format(", a ring: asynchronous copies (cp.async) "
+                                                       "fetch {} planes ahead of the one computed",
+                                                    sp.buffers - 1)
+                    : sp.buffers == 2 ? std::string(", the next plane fetched into registers "
+                                                    "while this one is computed")
+                                      : std::string(", fetched straight into shared memory"));
+  printPrefetch(sp.l2PrefetchBytes, os);
+  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
+                    sp.unrolled ? "straight-line FMAs with literal coefficients"
+                                : "loops over a coefficient table",
+                    keyword(sp.compute));
+  for (const SimtSlice &slice : sp.slices) {
+    std::string terms;
+    for (const SimtTerm &t : slice.terms) {
+      terms += fmt::format("{}({},{}) {}", terms.empty() ? "" : ", ", t.dy, t.dx,
+                           formatExact(t.coefficient));
+    }
+    os << fmt::format("  slice dz={} -> queue entry {}: {} reads (dy,dx) c: {}\n", slice.dz,
+                      sp.radiusZ - slice.dz, slice.terms.size(),
+                      slice.terms.size() <= 32 ? terms : std::string("(table)"));
+  }
+}
+
+std::string summarizeSimtPlan(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  return fmt::format(
+      "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, up to {} planes "
+      "per block streamed with a queue of {}; {} x {} plane in shared memory ({} buffer{}); "
+      "{} outputs per item, {} items per thread; {}",
+      keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
+      sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX, sp.itemsPerThread,
+      sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
+}
+
+} // namespace stencilc

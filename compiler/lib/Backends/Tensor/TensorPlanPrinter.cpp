@@ -1,0 +1,125 @@
+//===- TensorPlanPrinter.cpp - The tensor-core part of `--emit=plan` -------===//
+//
+// The lines of a tensor-core plan after the frame (Common/PlanPrinter.cpp):
+// MMA shape, tile, block, halo, window, shared memory, and every slice GEMM
+// with its parameter matrix; and the plan in one paragraph.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "Backends/Common/PlanText.h"
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+namespace {
+
+/// A matrix as an aligned table, one row a line, each line prefixed.
+void printMatrix(const ParameterMatrix &matrix, std::string_view prefix, llvm::raw_ostream &os) {
+  std::vector<std::string> cells(matrix.values.size());
+  std::size_t width = 1;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = formatExact(matrix.values[i]);
+    width = std::max(width, cells[i].size());
+  }
+  for (int r = 0; r < matrix.rows; ++r) {
+    std::string line(prefix);
+    for (int c = 0; c < matrix.cols; ++c) {
+      line += fmt::format("{}{:>{}}", c ? " " : "", cells[std::size_t(r) * matrix.cols + c], width);
+    }
+    os << line << "\n";
+  }
+}
+
+std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
+  const int K = g.chunkCount * tp.mma.k;
+  const int M = tp.tileM, N = tp.mma.n;
+  if (g.kind == SliceKind::Vertical) {
+    return fmt::format("P_v ({} x {}) * window rows [tile+{}, tile+{}), "
+                       "cols [tile+{}, tile+{})",
+                       M, K, g.firstK, g.firstK + K, tp.haloCols, tp.haloCols + N);
+  }
+  const int row = tp.haloRows + g.dy;
+  return fmt::format("window rows [tile+{}, tile+{}), cols [tile+{}, "
+                     "tile+{}) * B ({} x {})",
+                     row, row + M, g.firstK, g.firstK + K, K, N);
+}
+
+} // namespace
+
+void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
+     << keyword(tp.mma.operand) << " -> " << keyword(tp.mma.accumulator) << " (mma.sync)\n";
+  os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n", tp.tileM, tp.tileN,
+                    tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
+  os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
+                    "{} tiles per warp\n",
+                    tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(), tp.blockCols(),
+                    tp.warps,
+                    (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) / tp.warps);
+  if (spec.dims == 1) {
+    os << fmt::format("  halo       the line runs as rows of {} points; each "
+                      "window row holds its row and {} points of halo on each "
+                      "side (radius {} rounded up to a {}-element vector); "
+                      "inside the GEMM (K covers the halo)\n",
+                      tp.blockCols(), tp.haloCols, spec.radius, tp.vectorWidth);
+  } else {
+    os << fmt::format("  halo       {} rows above and below; {} columns left "
+                      "and right (radius {} rounded up to a {}-element "
+                      "vector, so every tile starts 16-byte aligned); inside "
+                      "the GEMM (K covers the halo)\n",
+                      tp.haloRows, tp.haloCols, spec.radius, tp.vectorWidth);
+  }
+  os << fmt::format("  window     {}{} x {} {} in shared memory, pitch {} "
+                    "({} bytes); input read into rows [0, {}), cols [{}, {}) "
+                    "with {}-element vectors, the rest zero\n",
+                    tp.planes > 1 ? fmt::format("{} slabs (input planes z-{}..z+{}, a ring "
+                                                "streamed along z) of ",
+                                                tp.planes, tp.planes / 2, tp.planes / 2)
+                                  : "",
+                    tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
+                    tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
+                    tp.vectorWidth);
+  printPrefetch(tp.l2PrefetchBytes, os);
+  os << fmt::format("  shared     {} bytes: window {}, parameters {}; the "
+                    "accumulators are stored from registers\n",
+                    tp.sharedBytes(), tp.windowBytes, tp.paramBytes);
+  os << fmt::format("  parameters {} ({} registers per thread for {} "
+                    "fragments)\n",
+                    tp.paramsInRegisters ? "in registers, loaded once per block"
+                                         : "re-read from shared memory per "
+                                           "tile",
+                    tp.paramFragmentRegisters(), tp.paramFragments());
+  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+    const SliceGemm &g = tp.gemms[i];
+    os << fmt::format("  gemm {} {}: {}; {} MMAs\n", i, g.label, gemmShapeText(tp, g),
+                      g.chunkCount);
+    printMatrix(g.param, "      ", os);
+  }
+}
+
+std::string summarizeTensorPlan(const Plan &plan) {
+  const TensorPlan &tp = plan.tensor();
+  std::string gemms;
+  for (const SliceGemm &g : tp.gemms) {
+    gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label, g.chunkCount);
+  }
+  return fmt::format("{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
+                     "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "
+                     "slice GEMMs per tile: {}; {} bytes of shared memory; parameter "
+                     "fragments {}",
+                     keyword(plan.backend()), keyword(tp.mma.operand), tp.mma.name(),
+                     keyword(tp.mma.accumulator), tp.tileM, tp.tileN, tp.tileRowsPerBlock,
+                     tp.tileColsPerBlock, tp.warps, tp.haloRows, tp.haloCols, gemms,
+                     tp.sharedBytes(), tp.paramsInRegisters ? "in registers" : "in shared memory");
+}
+
+} // namespace stencilc
