@@ -40,9 +40,9 @@ TEST(CodeWriter, FillKeepsTemplateIndentationAndDropsEmptyHoles) {
 }
 
 TEST(Templates, SectionsAreEmbeddedAndSeparated) {
-  std::string_view head = templateSection("tensor2d.cu.tpl", "tile_head");
-  EXPECT_NE(head.find("const int tileRow"), std::string_view::npos);
-  EXPECT_EQ(head.find("//@ section"), std::string_view::npos);
+  std::string_view gemm = templateSection("tensor.cu.tpl", "gemm_row");
+  EXPECT_NE(gemm.find("Block::gemmRow("), std::string_view::npos);
+  EXPECT_EQ(gemm.find("//@ section"), std::string_view::npos);
   EXPECT_NE(templateSection("header.h.tpl", "file_tail").find("#endif"), std::string_view::npos);
 }
 

@@ -44,4 +44,8 @@ std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view a
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 
+/// Everything of one tensor-backend stencil: geometry, parameter tables,
+/// kernel and entry points (TensorEmitter.cpp).
+void writeTensorStencil(CodeWriter &w, const Plan &plan);
+
 } // namespace stencilc
