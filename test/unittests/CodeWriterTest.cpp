@@ -43,6 +43,9 @@ TEST(Templates, SectionsAreEmbeddedAndSeparated) {
   std::string_view launch = templateSection("simt.cu.tpl", "launch");
   EXPECT_NE(launch.find("simt::launch<Stencil>"), std::string_view::npos);
   EXPECT_EQ(launch.find("//@ section"), std::string_view::npos);
+  std::string_view gemm = templateSection("tensor.cu.tpl", "gemm_row");
+  EXPECT_NE(gemm.find("Block::gemmRow("), std::string_view::npos);
+  EXPECT_EQ(gemm.find("//@ section"), std::string_view::npos);
   EXPECT_NE(templateSection("header.h.tpl", "file_tail").find("#endif"), std::string_view::npos);
 }
 

@@ -49,19 +49,11 @@ std::string alignedTable(const std::vector<std::string> &cells, std::size_t perL
 /// its kernel and entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
-/// The boundary rule of `spec` as the `read_fixed`, `read_constant` or
-/// `read_periodic` section of `kernelTemplate`; every backend's template has
-/// the three, filled with the same holes.
-void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate);
-
-/// The 16-byte read of the input at `address` (a `const Element*`): the
-/// plain read-only load, or, with an L2 prefetch size (`prefetchBytes` 64,
-/// 128 or 256; --plan-option l2-prefetch), a call of loadPrefetching, whose
-/// definition (simt.cu.tpl's `load_prefetching`, for both backends) it then
-/// writes to `w` first.
-std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view address);
-
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
+
+/// Everything of one tensor-backend stencil: geometry, parameter tables,
+/// kernel and entry points (TensorEmitter.cpp).
+void writeTensorStencil(CodeWriter &w, const Plan &plan);
 
 } // namespace stencilc

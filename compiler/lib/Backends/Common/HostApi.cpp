@@ -97,32 +97,4 @@ std::string alignedTable(const std::vector<std::string> &cells, std::size_t perL
   return text;
 }
 
-std::string writeVectorLoad(CodeWriter &w, int prefetchBytes, std::string_view address) {
-  if (!prefetchBytes) {
-    return fmt::format("__ldg(reinterpret_cast<const uint4*>({}))", address);
-  }
-  w.fillWith(templateSection("simt.cu.tpl", "load_prefetching"), fmt::arg("bytes", prefetchBytes));
-  w.line();
-  return fmt::format("loadPrefetching({})", address);
-}
-
-void writeBoundaryRead(CodeWriter &w, const StencilSpec &spec, std::string_view kernelTemplate) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    w.fillWith(templateSection(kernelTemplate, "read_fixed"));
-    return;
-  case BoundaryKind::Constant:
-    // V is rounded to the element type, as a read of the grid would be.
-    w.fillWith(
-        templateSection(kernelTemplate, "read_constant"),
-        fmt::arg("value_text", formatExact(spec.boundaryValue)),
-        fmt::arg("value_literal", numberLiteral(roundToStorage(spec.boundaryValue, spec.precision),
-                                                spec.precision != Precision::FP64)));
-    return;
-  case BoundaryKind::Periodic:
-    w.fillWith(templateSection(kernelTemplate, "read_periodic"));
-    return;
-  }
-}
-
 } // namespace stencilc

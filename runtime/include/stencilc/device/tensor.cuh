@@ -1,0 +1,611 @@
+// stencilc/device/tensor.cuh - the fixed parts of a tensor-core stencil
+// kernel (the TCStencil method: each output tile is a sum of MMA products of
+// input windows with banded parameter matrices).
+//
+// C++17. Everything here is the same for every stencil; what is a stencil's
+// own comes in as a geometry type G (the generated code defines one):
+//
+//   using Element;             the grid's element type in memory
+//   using Mma;                 the MMA shape (mma.cuh), of the same Element
+//   using Boundary;            FixedBoundary, PeriodicBoundary or
+//                              ConstantBoundary<V> (boundary.cuh)
+//   kDims                      1, 2 or 3; a 1D line runs as rows of
+//                              kBlockCols points, row w of a window holding
+//                              one row and its halo on both sides
+//   kRadius, kRing             the radius; the points a step leaves unwritten
+//                              at each edge (kRadius for fixed, else 0)
+//   kTileM, kTileN, kNBlocks   output tile: kTileM rows x kNBlocks MMA blocks
+//                              of Mma::kN columns (kTileN)
+//   kTileRows, kTileCols       output tiles per block tile, down and across
+//   kWarps                     warps per block
+//   kHaloCols                  the radius rounded up to whole 16-byte vectors
+//   kWindowRows, kPitch        the shared-memory window of one block tile
+//                              (of one input plane in 3D) and its row pitch
+//   kLoadedRows,               the part of the window that holds input; the
+//   kLoadedColBegin/End        rest holds zeros
+//   kVec                       elements per 16-byte vector
+//   kPlanes                    3D: window slabs, input planes z - r .. z + r
+//   kParamElements             elements of all parameter matrices
+//   kPrefetchBytes             L2 prefetch of the window's 16-byte loads
+//                              (0, 64, 128 or 256; memory.cuh)
+//
+// TensorBlock<G> gives the derived constants, the window fetch (global
+// memory to registers, so that it overlaps the MMAs of the tile before) and
+// store (registers to shared memory), the walk of a persistent block over
+// block tiles (2D) or over block columns and their plane ring (3D), the
+// parameter fragments (from shared memory, or held in registers), the two
+// kinds of slice GEMM, the tile store and the host-side launch.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include <stencilc/device/boundary.cuh>
+#include <stencilc/device/element.cuh>
+#include <stencilc/device/memory.cuh>
+#include <stencilc/device/mma.cuh>
+
+namespace stencilc {
+namespace device {
+
+template <class G> struct TensorBlock {
+  using Element = typename G::Element;
+  using Mma = typename G::Mma;
+  using Boundary = typename G::Boundary;
+  using Accumulator = typename Mma::Accumulator;
+  using FragmentA = typename Mma::FragmentA;
+  using FragmentB = typename Mma::FragmentB;
+  using FragmentC = typename Mma::FragmentC;
+
+  static constexpr int kDims = G::kDims;
+  static constexpr int kRadius = G::kRadius;
+  static constexpr int kRing = G::kRing;
+  static constexpr int kMmaN = Mma::kN;
+  static constexpr int kMmaK = Mma::kK; // one chunk of a slice GEMM
+  static constexpr int kTileM = G::kTileM;
+  static constexpr int kTileN = G::kTileN;
+  static constexpr int kNBlocks = G::kNBlocks;
+  static constexpr int kTileRows = G::kTileRows;
+  static constexpr int kTileCols = G::kTileCols;
+  static constexpr int kTilesPerBlock = kTileRows * kTileCols;
+  static constexpr int kBlockRows = kTileRows * kTileM; // outputs per block tile, down
+  static constexpr int kBlockCols = kTileCols * kTileN; // outputs per block tile, across
+  static constexpr int kWarps = G::kWarps;
+  static constexpr int kThreads = kWarps * 32;
+  static constexpr int kTilesPerWarp = (kTilesPerBlock + kWarps - 1) / kWarps;
+  static constexpr int kHaloCols = G::kHaloCols;
+  static constexpr int kWindowRows = G::kWindowRows;
+  static constexpr int kPitch = G::kPitch;
+  static constexpr int kVec = G::kVec;
+  static constexpr int kPlanes = kDims == 3 ? G::kPlanes : 1;
+  static constexpr int kWindowElements = kPlanes * kWindowRows * kPitch;
+  static constexpr int kGroupsPerRow = kPitch / kVec; // 16-byte groups of a window row
+  static constexpr int kGroups = kWindowRows * kGroupsPerRow;
+  static constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
+
+  static_assert(kDims >= 1 && kDims <= 3, "a grid has 1, 2 or 3 dimensions");
+  static_assert(std::is_same_v<Element, typename Mma::Element>, "the MMA reads the grid's type");
+  static_assert(kTileM == Mma::kM && kTileN == kNBlocks * kMmaN,
+                "a tile is MMA blocks side by side");
+  static_assert(kVec * sizeof(Element) == 16, "a vector is 16 bytes");
+  static_assert(kPitch * sizeof(Element) % 16 == 0, "window rows must stay 16-byte aligned");
+  static_assert(kHaloCols % kVec == 0 && kTileN % kVec == 0,
+                "tiles start on 16-byte aligned columns");
+  static_assert(kDims != 1 || kHaloCols >= kRadius, "each window row carries its row's halo");
+
+  /// The 16-byte groups of a window this thread fetches and stores.
+  using Staged = uint4[kGroupsPerThread];
+
+  // --- the window --------------------------------------------------------
+
+  /// Reads the input window of the block tile at (blockRow, blockCol) into
+  /// registers (1D and 2D): window[w][c] = in(blockRow - kRadius + w,
+  /// blockCol - kHaloCols + c), on a 1D line in[(blockRow + w) kBlockCols -
+  /// kHaloCols + c]. 16-byte loads where the row allows, the boundary rule
+  /// elsewhere, zeros outside the loaded part (only ever multiplied by 0).
+  /// Every load of a thread is issued before any is used.
+  static __device__ __forceinline__ void fetchWindow(const Element *__restrict__ in, int ny, int nx,
+                                                     long long blockRow, long long blockCol,
+                                                     Staged &staged) {
+    static_assert(kDims != 3, "a 3D window is one plane: fetchWindow(in, nz, z, ...)");
+    fetch(in, 1, 0, ny, nx, blockRow, blockCol, staged);
+  }
+
+  /// The same for input plane z of nz (3D): one slab of the window.
+  static __device__ __forceinline__ void fetchWindow(const Element *__restrict__ in, int nz,
+                                                     long long z, int ny, int nx,
+                                                     long long blockRow, long long blockCol,
+                                                     Staged &staged) {
+    static_assert(kDims == 3, "only a 3D window has planes");
+    fetch(in, nz, z, ny, nx, blockRow, blockCol, staged);
+  }
+
+  /// Writes a fetched window (one slab in 3D) into shared memory; tf32
+  /// operands enter it rounded as the MMA reads them (to nearest, ties away
+  /// from zero).
+  static __device__ __forceinline__ void storeWindow(Element *window, const Staged &staged) {
+#pragma unroll
+    for (int i = 0; i < kGroupsPerThread; ++i) {
+      const int group = threadIdx.x + i * kThreads;
+      if (group < kGroups) {
+        if constexpr (std::is_same_v<Mma, MmaM16N8K8Tf32>) {
+          *reinterpret_cast<float4 *>(&window[group * kVec]) = make_float4(
+              roundToTf32(__uint_as_float(staged[i].x)), roundToTf32(__uint_as_float(staged[i].y)),
+              roundToTf32(__uint_as_float(staged[i].z)), roundToTf32(__uint_as_float(staged[i].w)));
+        } else {
+          *reinterpret_cast<uint4 *>(&window[group * kVec]) = staged[i];
+        }
+      }
+    }
+  }
+
+  // --- the walk of a persistent block (1D and 2D) ------------------------
+
+  /// The block tiles of the grid, kBlockRows x kBlockCols outputs each, in
+  /// row-major order.
+  struct BlockTiles {
+    int across;      // block tiles across the grid
+    long long count; // block tiles in all
+
+    __device__ __forceinline__ long long row(long long tile) const {
+      return tile / across * kBlockRows;
+    }
+    __device__ __forceinline__ long long col(long long tile) const {
+      return tile % across * kBlockCols;
+    }
+  };
+
+  static __host__ __device__ __forceinline__ BlockTiles blockTiles(int ny, int nx) {
+    const int across = kDims == 1 ? 1 : (nx + kBlockCols - 1) / kBlockCols;
+    return {across, static_cast<long long>(across) * ((ny + kBlockRows - 1) / kBlockRows)};
+  }
+
+  /// Fetches the window of block tile `tile` into registers, if there is one.
+  static __device__ __forceinline__ void fetchBlockTile(const Element *__restrict__ in, int ny,
+                                                        int nx, const BlockTiles &tiles,
+                                                        long long tile, Staged &staged) {
+    if (tile < tiles.count) {
+      fetchWindow(in, ny, nx, tiles.row(tile), tiles.col(tile), staged);
+    }
+  }
+
+  /// Enters block tile `tile`, whose window is in `staged`: stores it to
+  /// shared memory for every warp and sends the fetch of the block's next
+  /// block tile on its way.
+  static __device__ __forceinline__ void enterBlockTile(const Element *__restrict__ in, int ny,
+                                                        int nx, const BlockTiles &tiles,
+                                                        long long tile, Element *window,
+                                                        Staged &staged) {
+    storeWindow(window, staged);
+    __syncthreads();
+    fetchBlockTile(in, ny, nx, tiles, tile + gridDim.x, staged);
+  }
+
+  // --- the walk of a persistent block (3D, the plane ring) ---------------
+
+  /// The block columns of a volume: kBlockRows x kBlockCols outputs of
+  /// chunkZ consecutive planes each.
+  struct BlockColumns {
+    int across;          // block columns across a plane
+    long long perPlanes; // block columns of one chunk of planes
+    long long count;     // block columns in all
+  };
+
+  /// One block column: its first output row and column, its planes [z0, zEnd).
+  struct BlockColumn {
+    long long row, col, z0, zEnd;
+  };
+
+  static __host__ __device__ __forceinline__ BlockColumns blockColumns(int nz, int ny, int nx,
+                                                                       int chunkZ) {
+    const int across = (nx + kBlockCols - 1) / kBlockCols;
+    const long long perPlanes =
+        static_cast<long long>(across) * ((ny + kBlockRows - 1) / kBlockRows);
+    return {across, perPlanes, perPlanes * ((nz + chunkZ - 1) / chunkZ)};
+  }
+
+  /// Block column `tile`, and the input planes z0 - kRadius .. z0 + kRadius -
+  /// 1 of its window stored in the ring; input plane z0 + kRadius is on its
+  /// way. Input plane q lives in slab (q - z0 + kRadius) % kPlanes.
+  static __device__ __forceinline__ BlockColumn enterBlockColumn(const Element *__restrict__ in,
+                                                                 int nz, int ny, int nx, int chunkZ,
+                                                                 const BlockColumns &columns,
+                                                                 long long tile, Element *window,
+                                                                 Staged &staged) {
+    BlockColumn c;
+    c.row = tile % columns.perPlanes / columns.across * kBlockRows;
+    c.col = tile % columns.across * kBlockCols;
+    c.z0 = tile / columns.perPlanes * chunkZ;
+    c.zEnd = c.z0 + chunkZ < nz ? c.z0 + chunkZ : nz;
+    for (int s = 0; s < 2 * kRadius; ++s) {
+      fetchWindow(in, nz, c.z0 - kRadius + s, ny, nx, c.row, c.col, staged);
+      storeWindow(&window[s * kWindowRows * kPitch], staged);
+    }
+    fetchWindow(in, nz, c.z0 + kRadius, ny, nx, c.row, c.col, staged);
+    return c;
+  }
+
+  /// Enters output plane z of the column: its last input plane joins the
+  /// ring, for every warp, and the next one is sent on its way. slab[dz +
+  /// kRadius] is then the first window row of input plane z + dz.
+  static __device__ __forceinline__ void enterPlane(const Element *__restrict__ in, int nz, int ny,
+                                                    int nx, const BlockColumn &column, long long z,
+                                                    Element *window, Staged &staged,
+                                                    int (&slab)[kPlanes]) {
+    const int step = static_cast<int>(z - column.z0);
+    storeWindow(&window[(step + 2 * kRadius) % kPlanes * kWindowRows * kPitch], staged);
+    __syncthreads();
+    if (z + 1 < column.zEnd) {
+      fetchWindow(in, nz, z + 1 + kRadius, ny, nx, column.row, column.col, staged);
+    }
+#pragma unroll
+    for (int s = 0; s < kPlanes; ++s) {
+      slab[s] = (step + s) % kPlanes * kWindowRows;
+    }
+  }
+
+  /// Whether a step writes output plane z (fixed: not the ring planes).
+  static __device__ __forceinline__ bool planeWritten(long long z, int nz) {
+    return z >= kRing && z < nz - kRing;
+  }
+
+  // --- the parameter matrices --------------------------------------------
+
+  /// Copies the parameter matrices (already rounded to the operand type,
+  /// so the conversion is exact) from `table` into shared memory, for every
+  /// warp.
+  template <class Table>
+  static __device__ __forceinline__ void copyParams(Element *params, const Table *table) {
+    for (int i = threadIdx.x; i < G::kParamElements; i += kThreads) {
+      params[i] = Element(table[i]);
+    }
+    __syncthreads();
+  }
+
+  /// A slice GEMM's parameter fragments kept in registers for the whole
+  /// kernel (loaded once per block).
+  template <class Fragment, int Chunks> struct RegisterParams {
+    static constexpr int kChunks = Chunks;
+    Fragment chunk[Chunks];
+
+    __device__ __forceinline__ const Fragment &at(int c, int) const { return chunk[c]; }
+  };
+
+  /// The parameter matrix of a vertical slice, P_v (kTileM x Chunks kMmaK,
+  /// rows ld apart), in shared memory: the A operand, one chunk of kMmaK
+  /// columns per MMA.
+  template <int Chunks> struct VerticalParams {
+    using Fragment = FragmentA;
+    static constexpr int kChunks = Chunks;
+    const Element *matrix;
+    int ld;
+
+    __device__ __forceinline__ FragmentA at(int c, int lane) const {
+      return Mma::loadA(matrix + c * kMmaK, ld, lane);
+    }
+  };
+
+  /// The parameter matrix of a row slice, B (Chunks kMmaK x kMmaN), in
+  /// shared memory: the B operand, one chunk of kMmaK rows per MMA.
+  template <int Chunks> struct RowParams {
+    using Fragment = FragmentB;
+    static constexpr int kChunks = Chunks;
+    const Element *matrix;
+
+    __device__ __forceinline__ FragmentB at(int c, int lane) const {
+      return Mma::loadB(matrix + c * kMmaK * kMmaN, kMmaN, lane);
+    }
+  };
+
+  /// Every chunk's fragment of a parameter matrix in shared memory, loaded
+  /// into registers.
+  template <class Shared>
+  static __device__ __forceinline__ RegisterParams<typename Shared::Fragment, Shared::kChunks>
+  inRegisters(const Shared &params, int lane) {
+    RegisterParams<typename Shared::Fragment, Shared::kChunks> r;
+#pragma unroll
+    for (int c = 0; c < Shared::kChunks; ++c) {
+      r.chunk[c] = params.at(c, lane);
+    }
+    return r;
+  }
+
+  template <int Chunks>
+  static __device__ __forceinline__ VerticalParams<Chunks> verticalParams(const Element *matrix,
+                                                                          int ld) {
+    return {matrix, ld};
+  }
+  template <int Chunks>
+  static __device__ __forceinline__ RowParams<Chunks> rowParams(const Element *matrix) {
+    return {matrix};
+  }
+
+  // --- output tiles --------------------------------------------------------
+
+  /// Output tile `index` of a block tile: kTileM x kTileN outputs at (row,
+  /// col) of the block tile, (outRow, outCol) of the grid.
+  struct Tile {
+    int index, row, col;
+    long long outRow, outCol;
+
+    /// Whether the tile exists and starts inside the grid.
+    __device__ __forceinline__ bool inGrid(int ny, int nx) const {
+      return !((kTilesPerBlock % kWarps != 0 && index >= kTilesPerBlock) || outRow >= ny ||
+               outCol >= nx);
+    }
+  };
+
+  static __device__ __forceinline__ Tile tile(int index, long long blockRow, long long blockCol) {
+    Tile t;
+    t.index = index;
+    t.row = index / kTileCols * kTileM;
+    t.col = index % kTileCols * kTileN;
+    t.outRow = blockRow + t.row;
+    t.outCol = blockCol + t.col;
+    return t;
+  }
+
+  /// A vertical slice GEMM: acc[j] += P_v (kTileM x K) * window rows
+  /// [firstRow + tile row, +K), columns [tile col + kHaloCols + j kMmaN,
+  /// +kMmaN), K = Chunks kMmaK. firstRow: 0, or in 3D the slab of the
+  /// slice's input plane.
+  template <class Params>
+  static __device__ __forceinline__ void gemmVertical(FragmentC (&acc)[kNBlocks],
+                                                      const Element *window, Tile t, int firstRow,
+                                                      const Params &params, int lane) {
+    const Element *input = &window[(firstRow + t.row) * kPitch + t.col + kHaloCols];
+#pragma unroll
+    for (int c = 0; c < Params::kChunks; ++c) {
+      const FragmentA param = params.at(c, lane);
+#pragma unroll
+      for (int j = 0; j < kNBlocks; ++j) {
+        Mma::mma(acc[j], param, Mma::loadB(input + c * kMmaK * kPitch + j * kMmaN, kPitch, lane));
+      }
+    }
+  }
+
+  /// A row slice GEMM: acc[j] += window rows [firstRow + tile row + row,
+  /// +kTileM), columns [tile col + firstCol + j kMmaN, +K) * B (K x kMmaN),
+  /// K = Chunks kMmaK. row: the slice's row of the window; firstRow: 0, or
+  /// in 3D the slab of the slice's input plane.
+  template <class Params>
+  static __device__ __forceinline__ void gemmRow(FragmentC (&acc)[kNBlocks], const Element *window,
+                                                 Tile t, int firstRow, int row, int firstCol,
+                                                 const Params &params, int lane) {
+    const Element *input = &window[(firstRow + t.row + row) * kPitch + t.col + firstCol];
+#pragma unroll
+    for (int c = 0; c < Params::kChunks; ++c) {
+      const FragmentB param = params.at(c, lane);
+#pragma unroll
+      for (int j = 0; j < kNBlocks; ++j) {
+        Mma::mma(acc[j], Mma::loadA(input + j * kMmaN + c * kMmaK, kPitch, lane), param);
+      }
+    }
+  }
+
+  /// Whether output pairs (y, x), (y, x + 1) with x even are aligned to be
+  /// stored as one access: the rows start on a pair and so does `out`.
+  static __device__ __forceinline__ bool pairsAligned(const Element *out, int nx) {
+    return (kDims == 1 || nx % 2 == 0) &&
+           reinterpret_cast<std::uintptr_t>(out) % (2 * sizeof(Element)) == 0;
+  }
+
+  /// Stores the outputs of tile t that a step writes, straight from the
+  /// accumulators: for 16-bit elements and an even kNBlocks, rows of 16-byte
+  /// vectors (MMA blocks two by two) where the whole tile is written; pair
+  /// by pair elsewhere. `out` is the grid (3D: its output plane).
+  static __device__ __forceinline__ void storeTile(Element *__restrict__ out, Tile t,
+                                                   const FragmentC (&acc)[kNBlocks], int ny, int nx,
+                                                   bool pairs, int lane) {
+    if constexpr (kTileM == 8) {
+#pragma unroll
+      for (int j = 0; j < kNBlocks; ++j) {
+        storePair(out, t.outRow + lane / 4, t.outCol + j * kMmaN + lane % 4 * 2, acc[j].x[0],
+                  acc[j].x[1], ny, nx, pairs);
+      }
+    } else if constexpr (sizeof(Element) == 2 && kNBlocks % 2 == 0) {
+      // (The conditions are written out here: behind a function of their
+      // own, the compiler lays the branches out differently.)
+      if constexpr (kDims == 1) {
+        const bool vectors = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+        if (vectors && t.outRow * kBlockCols + t.outCol >= kRing &&
+            (t.outRow + kTileM - 1) * kBlockCols + t.outCol + kTileN <= nx - kRing) {
+          storeRows16(out, t, kBlockCols, acc, lane);
+        } else {
+          storePairs16x8(out, t, acc, ny, nx, pairs, lane);
+        }
+      } else {
+        const bool vectors = nx % kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+        if (vectors && t.outRow >= kRing && t.outRow + kTileM <= ny - kRing && t.outCol >= kRing &&
+            t.outCol + kTileN <= nx - kRing) {
+          storeRows16(out, t, nx, acc, lane);
+        } else {
+          storePairs16x8(out, t, acc, ny, nx, pairs, lane);
+        }
+      }
+    } else {
+      storePairs16x8(out, t, acc, ny, nx, pairs, lane);
+    }
+  }
+
+  // --- the launch (host) ---------------------------------------------------
+
+  /// How many blocks of `kernel` fit on the current device at once.
+  template <class Kernel> static cudaError_t residentBlocks(Kernel kernel, long long &resident) {
+    int device = 0;
+    int multiprocessors = 0;
+    int blocksPerMultiprocessor = 0;
+    cudaError_t status = cudaGetDevice(&device);
+    if (status == cudaSuccess) {
+      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (status == cudaSuccess) {
+      status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, kernel,
+                                                             kThreads, 0);
+    }
+    if (status != cudaSuccess) {
+      return status;
+    }
+    resident = static_cast<long long>(multiprocessors) *
+               (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
+    return cudaSuccess;
+  }
+
+  /// Launches a 2D kernel(in, out, ny, nx) as a persistent grid: as many
+  /// blocks as fit on the GPU at once, each walking block tiles, so its
+  /// parameter fragments are loaded once and loads overlap the MMAs.
+  static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
+                            Element *out, int ny, int nx, cudaStream_t stream) {
+    const long long tiles = blockTiles(ny, nx).count;
+    long long resident = 0;
+    const cudaError_t status = residentBlocks(kernel, resident);
+    if (status != cudaSuccess) {
+      return status;
+    }
+    const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    kernel<<<grid, kThreads, 0, stream>>>(in, out, ny, nx);
+    return cudaGetLastError();
+  }
+
+  /// Launches a 1D kernel(in, out, rows, n): the line of n points runs as
+  /// rows of kBlockCols points.
+  static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
+                            Element *out, int n, cudaStream_t stream) {
+    static_assert(kDims == 1, "a line of n points");
+    return launch(kernel, in, out, (n + kBlockCols - 1) / kBlockCols, n, stream);
+  }
+
+  /// Launches a 3D kernel(in, out, nz, ny, nx, chunkZ) as a persistent grid:
+  /// the planes are cut into chunks so that there are about as many block
+  /// columns as blocks fit on the GPU at once, each block streaming one chunk.
+  static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int, int, int),
+                            const Element *in, Element *out, int nz, int ny, int nx,
+                            cudaStream_t stream) {
+    const long long perPlanes = blockColumns(1, ny, nx, 1).perPlanes;
+    long long resident = 0;
+    const cudaError_t status = residentBlocks(kernel, resident);
+    if (status != cudaSuccess) {
+      return status;
+    }
+    long long chunks = (resident + perPlanes - 1) / perPlanes;
+    chunks = chunks < nz ? chunks : nz;
+    const int chunkZ = static_cast<int>((nz + chunks - 1) / chunks);
+    const long long columns = blockColumns(nz, ny, nx, chunkZ).count;
+    const unsigned grid = static_cast<unsigned>(columns < resident ? columns : resident);
+    kernel<<<grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunkZ);
+    return cudaGetLastError();
+  }
+
+  static __device__ __forceinline__ void fetch(const Element *__restrict__ in, int nz, long long z,
+                                               int ny, int nx, long long blockRow,
+                                               long long blockCol, Staged &staged) {
+    const bool vectorRows =
+        (kDims == 1 || nx % kVec == 0) && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+#pragma unroll
+    for (int i = 0; i < kGroupsPerThread; ++i) {
+      const int group = threadIdx.x + i * kThreads;
+      const int row = group / kGroupsPerRow;
+      const int col = group % kGroupsPerRow * kVec;
+      staged[i] = make_uint4(0u, 0u, 0u, 0u);
+      if (group >= kGroups || row >= G::kLoadedRows || col < G::kLoadedColBegin ||
+          col >= G::kLoadedColEnd) {
+        continue;
+      }
+      if constexpr (kDims == 1) {
+        const long long x = (blockRow + row) * kBlockCols - kHaloCols + col;
+        staged[i] = fetchGroup(in, 1, 0, 1, 0, x, nx, vectorRows);
+      } else {
+        staged[i] = fetchGroup(in, nz, z, ny, blockRow - kRadius + row, blockCol - kHaloCols + col,
+                               nx, vectorRows);
+      }
+    }
+  }
+
+  /// The kVec elements of row y, columns [x, x + kVec) (of plane z in 3D):
+  /// one 16-byte load where the whole vector lies in the grid, the boundary
+  /// rule elsewhere.
+  static __device__ __forceinline__ uint4 fetchGroup(const Element *__restrict__ in, int nz,
+                                                     long long z, int ny, long long y, long long x,
+                                                     int nx, bool vectorRows) {
+    if constexpr (kDims == 3) {
+      if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {
+        return loadVector<G::kPrefetchBytes>(in + (z * ny + y) * nx + x);
+      }
+    } else {
+      if (vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {
+        return loadVector<G::kPrefetchBytes>(in + y * nx + x);
+      }
+    }
+    alignas(16) Element values[kVec];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      if constexpr (kDims == 3) {
+        values[e] = Boundary::read(in, z, y, x + e, nz, ny, nx);
+      } else {
+        values[e] = Boundary::read(in, y, x + e, ny, nx);
+      }
+    }
+    return *reinterpret_cast<const uint4 *>(values);
+  }
+
+  /// Stores the outputs (y, x) and (y, x + 1) where the step writes them: as
+  /// one access inside the written region when `pairs` (x is even there),
+  /// one by one at its edges. On a 1D line output (y, x) of a tile is point
+  /// y kBlockCols + x.
+  static __device__ __forceinline__ void storePair(Element *__restrict__ out, long long y,
+                                                   long long x, Accumulator first,
+                                                   Accumulator second, int ny, int nx, bool pairs) {
+    if constexpr (kDims == 1) {
+      x += y * kBlockCols;
+      storePairAt(out + x, x, first, second, nx, pairs);
+    } else {
+      if (y < kRing || y >= ny - kRing) {
+        return;
+      }
+      storePairAt(out + y * nx + x, x, first, second, nx, pairs);
+    }
+  }
+
+  /// storePair's stores at dst, point x of its row.
+  static __device__ __forceinline__ void storePairAt(Element *dst, long long x, Accumulator first,
+                                                     Accumulator second, int nx, bool pairs) {
+    if (pairs && x >= kRing && x + 2 <= nx - kRing) {
+      storeTwo(dst, first, second);
+      return;
+    }
+    if (x >= kRing && x < nx - kRing) {
+      dst[0] = toElement<Element>(first);
+    }
+    if (x + 1 >= kRing && x + 1 < nx - kRing) {
+      dst[1] = toElement<Element>(second);
+    }
+  }
+
+  /// The tile stored as rows of 16-byte vectors, MMA blocks two by two
+  /// (rows pitch apart).
+  static __device__ __forceinline__ void storeRows16(Element *__restrict__ out, Tile t, int pitch,
+                                                     const FragmentC (&acc)[kNBlocks], int lane) {
+#pragma unroll
+    for (int j = 0; j < kNBlocks; j += 2) {
+      Mma::storeRows16(out + t.outRow * pitch + t.outCol + j * kMmaN, pitch, acc[j], acc[j + 1],
+                       lane);
+    }
+  }
+
+  /// The m16n8 tile store pair by pair: rows g and g + 8 of every MMA block.
+  static __device__ __forceinline__ void storePairs16x8(Element *__restrict__ out, Tile t,
+                                                        const FragmentC (&acc)[kNBlocks], int ny,
+                                                        int nx, bool pairs, int lane) {
+#pragma unroll
+    for (int j = 0; j < kNBlocks; ++j) {
+      const long long col = t.outCol + j * kMmaN + lane % 4 * 2;
+      storePair(out, t.outRow + lane / 4, col, acc[j].x[0], acc[j].x[1], ny, nx, pairs);
+      storePair(out, t.outRow + lane / 4 + 8, col, acc[j].x[2], acc[j].x[3], ny, nx, pairs);
+    }
+  }
+};
+
+} // namespace device
+} // namespace stencilc
