@@ -1,0 +1,414 @@
+// fused_test.cu - stencilc/device/fused.cuh on the GPU: `steps` steps of a
+// 2D stencil as passes of T fused steps (fused::run) against a CPU
+// reference that does the same single steps with the same arithmetic
+// (std::fma in the order of the stencil's terms, in float for fp16 and
+// fp32, double for fp64, rounded to the element type every step), bit for
+// bit at every point:
+//  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2);
+//  - fp32, fp64 and fp16; fixed, constant 0.75 and periodic boundaries;
+//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 1000x1337;
+//  - T 2 and 4 (strips of 64 columns, 32 threads, batches of 3 rows,
+//    chunks of 16 rows: several strips and chunks even at 17x19), and the
+//    benchmark's geometry at T 4;
+//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 at 17x19 and 1000x1337).
+// The scratch buffer b is NaN before each run; the result must be in a.
+// Also run's argument checks.
+//
+// With --bench: 100 steps of star5p and box9p, fp32 and fp64, at 8192^2,
+// T 1 (single steps through this kernel), 2, 4, 6 and 8; CUDA events, 2
+// warm-up runs, the median of 5, each on fresh random inputs in (0, 1);
+// prints GStencil/s (8192^2 x 100 / time) beside T x the copy roofline of
+// the same run (copy GB/s / (2 x element bytes)).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <cuda_fp16.h>
+
+#include "device_test.h"
+#include "stencilc/device/fused.cuh"
+#include "stencilc/runtime/device_buffer.h"
+#include "stencilc/runtime/timer.h"
+
+// The kernels' parameter structs are outside the anonymous namespace: nvcc
+// warns of their unused members there.
+namespace fused_test {
+
+using stencilc::device::fused::Term;
+
+/// Star 5-point, radius 1 (coefficients summing to about 1).
+struct Star5 {
+  static constexpr int kRadius = 1, kTerms = 5;
+  static constexpr const char *kName = "star5p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {
+        {0, 0, C(0.5)}, {-1, 0, C(0.125)}, {1, 0, C(0.13)}, {0, -1, C(0.12)}, {0, 1, C(0.125)}};
+    return terms[i];
+  }
+};
+
+/// Box 9-point, radius 1.
+struct Box9 {
+  static constexpr int kRadius = 1, kTerms = 9;
+  static constexpr const char *kName = "box9p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {{-1, -1, C(0.1)}, {-1, 0, C(0.11)}, {-1, 1, C(0.09)},
+                                 {0, -1, C(0.1)},  {0, 0, C(0.2)},   {0, 1, C(0.1)},
+                                 {1, -1, C(0.1)},  {1, 0, C(0.1)},   {1, 1, C(0.1)}};
+    return terms[i];
+  }
+};
+
+/// Star 9-point, radius 2.
+struct Star9 {
+  static constexpr int kRadius = 2, kTerms = 9;
+  static constexpr const char *kName = "star9p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {{0, 0, C(0.4)},  {-2, 0, C(0.05)}, {-1, 0, C(0.1)},
+                                 {1, 0, C(0.1)},  {2, 0, C(0.05)},  {0, -2, C(0.05)},
+                                 {0, -1, C(0.1)}, {0, 1, C(0.1)},   {0, 2, C(0.05)}};
+    return terms[i];
+  }
+};
+
+/// The constant boundary's value (exact in every element type).
+struct ThreeQuarters {
+  static constexpr float value = 0.75f;
+};
+
+template <class E, class BoundaryRule, class St, int T, int Width = 64, int Threads = 32,
+          int Batch = 3, int ChunkY = 16>
+struct Params {
+  using Element = E;
+  using Compute = std::conditional_t<std::is_same_v<E, double>, double, float>;
+  using Boundary = BoundaryRule;
+  using Stencil = St;
+  static constexpr int kSteps = T;
+  static constexpr int kWidth = Width;
+  static constexpr int kThreads = Threads;
+  static constexpr int kBatch = Batch;
+  static constexpr int kChunkY = ChunkY;
+};
+
+} // namespace fused_test
+
+namespace {
+
+using namespace stencilc;
+using device_test::Tally;
+using fused_test::Params;
+namespace fused = stencilc::device::fused;
+
+enum class Kind { Fixed, Constant, Periodic };
+const char *kindName(Kind k) {
+  return k == Kind::Fixed ? "fixed" : k == Kind::Constant ? "constant" : "periodic";
+}
+template <Kind K> struct BoundaryOf;
+template <> struct BoundaryOf<Kind::Fixed> {
+  using type = device::FixedBoundary;
+};
+template <> struct BoundaryOf<Kind::Constant> {
+  using type = device::ConstantBoundary<fused_test::ThreeQuarters>;
+};
+template <> struct BoundaryOf<Kind::Periodic> {
+  using type = device::PeriodicBoundary;
+};
+
+template <class E> const char *typeName() {
+  return std::is_same_v<E, double> ? "fp64" : std::is_same_v<E, float> ? "fp32" : "fp16";
+}
+
+template <class E> using ComputeOf = std::conditional_t<std::is_same_v<E, double>, double, float>;
+
+template <class E> E fromCompute(ComputeOf<E> v) {
+  if constexpr (std::is_same_v<E, __half>) {
+    return __float2half_rn(v);
+  } else {
+    return v;
+  }
+}
+template <class E> ComputeOf<E> toCompute(E v) {
+  if constexpr (std::is_same_v<E, __half>) {
+    return __half2float(v);
+  } else {
+    return v;
+  }
+}
+
+/// Deterministic values in (0, 1), never zero.
+template <class E> std::vector<E> randomGrid(long long count, std::uint64_t seed) {
+  std::vector<E> values(count);
+  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (long long i = 0; i < count; ++i) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    const double u = static_cast<double>((s >> 40) | 1) / 16777216.0; // (0, 1)
+    values[i] = fromCompute<E>(static_cast<ComputeOf<E>>(u));
+  }
+  return values;
+}
+
+/// One single step on the CPU, in -> out: the points a step computes get
+/// the terms' FMAs in order, in the compute type, rounded to E; the others
+/// (the fixed ring, nothing else inside the grid) keep their value.
+template <class E, class St>
+void referenceStep(const std::vector<E> &in, std::vector<E> &out, int ny, int nx, Kind kind) {
+  using C = ComputeOf<E>;
+  constexpr int r = St::kRadius;
+  const E outside = fromCompute<E>(static_cast<C>(fused_test::ThreeQuarters::value));
+  auto rows = [&](int yFirst, int yLast) {
+    for (int y = yFirst; y < yLast; ++y) {
+      for (int x = 0; x < nx; ++x) {
+        const long long i = static_cast<long long>(y) * nx + x;
+        if (kind == Kind::Fixed && (y < r || y >= ny - r || x < r || x >= nx - r)) {
+          out[i] = in[i];
+          continue;
+        }
+        C acc = C(0);
+        for (int t = 0; t < St::kTerms; ++t) {
+          const fused::Term<C> term = St::template term<C>(t);
+          long long yy = y + term.dy, xx = x + term.dx;
+          E v;
+          if (kind == Kind::Periodic) {
+            yy = ((yy % ny) + ny) % ny;
+            xx = ((xx % nx) + nx) % nx;
+            v = in[yy * nx + xx];
+          } else if (yy < 0 || yy >= ny || xx < 0 || xx >= nx) {
+            v = outside; // constant only: fixed reads inside the grid
+          } else {
+            v = in[yy * nx + xx];
+          }
+          acc = std::fma(term.c, toCompute<E>(v), acc);
+        }
+        out[i] = fromCompute<E>(acc);
+      }
+    }
+  };
+  const int workers = std::max(1, std::min<int>(std::thread::hardware_concurrency(), ny / 8));
+  if (workers == 1) {
+    rows(0, ny);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back(rows, static_cast<int>(static_cast<long long>(ny) * w / workers),
+                         static_cast<int>(static_cast<long long>(ny) * (w + 1) / workers));
+  }
+  for (std::thread &t : threads) {
+    t.join();
+  }
+}
+
+/// The reference after each step count of `wanted`.
+template <class E, class St>
+std::map<int, std::vector<E>> referenceRuns(const std::vector<E> &input, int ny, int nx, Kind kind,
+                                            const std::vector<int> &wanted) {
+  std::map<int, std::vector<E>> result;
+  std::vector<E> a = input, b = input;
+  const int last = *std::max_element(wanted.begin(), wanted.end());
+  for (int s = 1; s <= last; ++s) {
+    referenceStep<E, St>(a, b, ny, nx, kind);
+    std::swap(a, b);
+    if (std::find(wanted.begin(), wanted.end(), s) != wanted.end()) {
+      result[s] = a;
+    }
+  }
+  return result;
+}
+
+template <class E> double asDouble(E v) { return static_cast<double>(toCompute<E>(v)); }
+
+/// Runs fused::run<S> on `input` for `steps` and compares a with `want`.
+template <class S>
+void checkRun(Tally &tally, const std::vector<typename S::Element> &input,
+              const std::vector<typename S::Element> &want, int ny, int nx, int steps, Kind kind,
+              const char *what) {
+  using E = typename S::Element;
+  const long long points = static_cast<long long>(ny) * nx;
+  DeviceBuffer<E> a(points), b(points);
+  a.upload(input);
+  STENCILC_CHECK(cudaMemset(b.data(), 0xFF, b.bytes())); // NaN in every type
+  STENCILC_CHECK(fused::run<S>(a.data(), b.data(), ny, nx, steps, nullptr));
+  STENCILC_CHECK(cudaDeviceSynchronize());
+  const std::vector<E> got = a.download();
+  long long wrong = 0, first = -1;
+  for (long long i = 0; i < points; ++i) {
+    if (!Tally::sameBits(got[i], want[i])) {
+      wrong += 1;
+      first = first < 0 ? i : first;
+    }
+  }
+  char text[256];
+  std::snprintf(text, sizeof text, "%s %s %s T=%d %dx%d steps=%d: %lld wrong", what, typeName<E>(),
+                kindName(kind), S::kSteps, ny, nx, steps, wrong);
+  if (wrong != 0) {
+    std::printf("  first mismatch at (y %lld, x %lld): got %.17g, want %.17g\n", first / nx,
+                first % nx, asDouble(got[first]), asDouble(want[first]));
+  }
+  tally.check(wrong == 0, text, wrong);
+}
+
+template <class E, class St, Kind K> void checkStencil(Tally &tally) {
+  using B = typename BoundaryOf<K>::type;
+  using T2 = fused::Geometry<Params<E, B, St, 2>>;
+  using T4 = fused::Geometry<Params<E, B, St, 4>>;
+  using Bench4 = fused::Geometry<Params<E, B, St, 4, 256, 256, 4, 256>>;
+  const int least = fused::minExtent<B>(St::kRadius);
+  const int sizes[][2] = {{1, 1}, {3, 3}, {17, 19}, {1000, 1337}};
+  for (const auto &size : sizes) {
+    const int ny = size[0], nx = size[1];
+    if (ny < least || nx < least) {
+      continue;
+    }
+    const bool large = ny >= 17;
+    std::vector<int> wanted = {1, 2, 3, 4, 5, 8, 9, 14};
+    if (large) {
+      wanted.push_back(100);
+    }
+    const std::vector<E> input = randomGrid<E>(static_cast<long long>(ny) * nx, ny * 7 + nx);
+    const auto ref = referenceRuns<E, St>(input, ny, nx, K, wanted);
+    for (int T : {2, 4}) {
+      std::vector<int> counts = {1, T - 1, T, T + 1, 3 * T + 2};
+      if (large) {
+        counts.push_back(100);
+      }
+      for (int steps : counts) {
+        if (T == 2) {
+          checkRun<T2>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+        } else {
+          checkRun<T4>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+        }
+      }
+    }
+    if constexpr (!std::is_same_v<E, __half> && !std::is_same_v<St, fused_test::Star9>) {
+      if (K == Kind::Fixed && large) {
+        for (int steps : {5, 100}) {
+          checkRun<Bench4>(tally, input, ref.at(steps), ny, nx, steps, K,
+                           St::kName); // the benchmark's geometry
+        }
+      }
+    }
+  }
+}
+
+template <class E, class St> void checkAllBoundaries(Tally &tally) {
+  checkStencil<E, St, Kind::Fixed>(tally);
+  checkStencil<E, St, Kind::Constant>(tally);
+  checkStencil<E, St, Kind::Periodic>(tally);
+}
+
+void checkArguments(Tally &tally) {
+  using S = fused::Geometry<Params<float, device::FixedBoundary, fused_test::Star9, 2>>;
+  DeviceBuffer<float> a(100), b(100);
+  tally.check(fused::run<S>(a.data(), a.data(), 10, 10, 1, nullptr) == cudaErrorInvalidValue,
+              "run refuses a == b");
+  tally.check(fused::run<S>(nullptr, b.data(), 10, 10, 1, nullptr) == cudaErrorInvalidValue,
+              "run refuses a null pointer");
+  tally.check(fused::run<S>(a.data(), b.data(), 10, 10, -1, nullptr) == cudaErrorInvalidValue,
+              "run refuses steps < 0");
+  tally.check(fused::run<S>(a.data(), b.data(), 4, 10, 1, nullptr) == cudaErrorInvalidValue,
+              "run refuses a fixed grid below 2r + 1");
+  tally.check(fused::run<S>(a.data(), b.data(), 10, 10, 0, nullptr) == cudaSuccess,
+              "run does nothing for 0 steps");
+}
+
+// ---- the benchmark ----
+
+template <class E> __global__ void fillRandom(E *grid, long long count, unsigned seed) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9E3779B97F4A7C15ull ^
+                           (static_cast<unsigned long long>(seed) << 32);
+    h ^= h >> 31, h *= 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
+    grid[i] = static_cast<E>(static_cast<double>((h >> 40) | 1) / 16777216.0); // (0, 1)
+  }
+}
+
+constexpr int kBenchN = 8192;
+constexpr int kBenchSteps = 100;
+constexpr int kBenchRuns = 5;
+
+/// The median milliseconds of kBenchRuns runs (after 2 warm-ups) of
+/// `work`, each after fresh random inputs in a.
+template <class E, class Work> double medianMs(E *a, long long count, Work work) {
+  EventTimer timer;
+  std::vector<double> ms;
+  for (int run = 0; run < 2 + kBenchRuns; ++run) {
+    fillRandom<E><<<1024, 256>>>(a, count, 1234u + run);
+    STENCILC_CHECK_LAUNCH();
+    STENCILC_CHECK(cudaDeviceSynchronize());
+    timer.start(nullptr);
+    work();
+    const float t = timer.stopMs(nullptr);
+    if (run >= 2) {
+      ms.push_back(t);
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+template <class E, class St, int T> void benchOne(double copyGBs) {
+  using S = fused::Geometry<Params<E, device::FixedBoundary, St, T, 256, 256, 4, 256>>;
+  const long long count = static_cast<long long>(kBenchN) * kBenchN;
+  DeviceBuffer<E> a(count), b(count);
+  const double ms = medianMs(a.data(), count, [&] {
+    STENCILC_CHECK(fused::run<S>(a.data(), b.data(), kBenchN, kBenchN, kBenchSteps, nullptr));
+  });
+  const double gstencils = static_cast<double>(count) * kBenchSteps / (ms * 1e6);
+  const double roof = T * copyGBs / (2.0 * sizeof(E));
+  std::printf(
+      "bench %-7s %s T=%d  %8.3f ms  %7.1f GStencil/s  T x copy roofline %7.1f  (%.0f %%)\n",
+      St::kName, typeName<E>(), T, ms, gstencils, roof, 100.0 * gstencils / roof);
+}
+
+template <class E, class St> void benchStencil(double copyGBs) {
+  benchOne<E, St, 1>(copyGBs);
+  benchOne<E, St, 2>(copyGBs);
+  benchOne<E, St, 4>(copyGBs);
+  benchOne<E, St, 6>(copyGBs);
+  benchOne<E, St, 8>(copyGBs);
+}
+
+int bench() {
+  const long long bytes = static_cast<long long>(kBenchN) * kBenchN * sizeof(double);
+  DeviceBuffer<double> from(bytes / sizeof(double)), to(bytes / sizeof(double));
+  const double copyMs = medianMs(from.data(), bytes / static_cast<long long>(sizeof(double)), [&] {
+    STENCILC_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice));
+  });
+  const double copyGBs = 2.0 * bytes / (copyMs * 1e6);
+  std::printf("copy %lld MiB device to device: %.3f ms, %.1f GB/s (read + write)\n", bytes >> 20,
+              copyMs, copyGBs);
+  benchStencil<float, fused_test::Star5>(copyGBs);
+  benchStencil<double, fused_test::Star5>(copyGBs);
+  benchStencil<float, fused_test::Box9>(copyGBs);
+  benchStencil<double, fused_test::Box9>(copyGBs);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  device_test::skipWithoutDevice();
+  if (argc > 1 && std::strcmp(argv[1], "--bench") == 0) {
+    return bench();
+  }
+  Tally tally;
+  checkArguments(tally);
+  checkAllBoundaries<float, fused_test::Star5>(tally);
+  checkAllBoundaries<float, fused_test::Box9>(tally);
+  checkAllBoundaries<float, fused_test::Star9>(tally);
+  checkAllBoundaries<double, fused_test::Star5>(tally);
+  checkAllBoundaries<double, fused_test::Box9>(tally);
+  checkAllBoundaries<double, fused_test::Star9>(tally);
+  checkAllBoundaries<__half, fused_test::Star5>(tally);
+  checkAllBoundaries<__half, fused_test::Box9>(tally);
+  checkAllBoundaries<__half, fused_test::Star9>(tally);
+  return tally.finish("fused");
+}
