@@ -12,7 +12,8 @@
 //    benchmark's geometry at T 4;
 //  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 at 17x19 and 1000x1337).
 // The scratch buffer b is NaN before each run; the result must be in a.
-// Also run's argument checks.
+// Also run's argument checks. --max-points N skips the grids of more
+// than N points (for compute-sanitizer).
 //
 // With --bench: 100 steps of star5p and box9p, fp32 and fp64, at 8192^2,
 // T 1 (single steps through this kernel), 2, 4, 6 and 8; CUDA events, 2
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -254,6 +256,10 @@ void checkRun(Tally &tally, const std::vector<typename S::Element> &input,
   tally.check(wrong == 0, text, wrong);
 }
 
+/// The largest grid checked (--max-points N, as scripts/gpu-check.sh
+/// --sanitize passes it): the rest are skipped.
+long long maxPoints = 1LL << 40;
+
 template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   using B = typename BoundaryOf<K>::type;
   using T2 = fused::Geometry<Params<E, B, St, 2>>;
@@ -263,7 +269,7 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   const int sizes[][2] = {{1, 1}, {3, 3}, {17, 19}, {1000, 1337}};
   for (const auto &size : sizes) {
     const int ny = size[0], nx = size[1];
-    if (ny < least || nx < least) {
+    if (ny < least || nx < least || static_cast<long long>(ny) * nx > maxPoints) {
       continue;
     }
     const bool large = ny >= 17;
@@ -398,6 +404,9 @@ int main(int argc, char **argv) {
   device_test::skipWithoutDevice();
   if (argc > 1 && std::strcmp(argv[1], "--bench") == 0) {
     return bench();
+  }
+  if (argc > 2 && std::strcmp(argv[1], "--max-points") == 0) {
+    maxPoints = std::atoll(argv[2]);
   }
   Tally tally;
   checkArguments(tally);
