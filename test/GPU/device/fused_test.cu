@@ -6,11 +6,12 @@
 // bit at every point:
 //  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2);
 //  - fp32, fp64 and fp16; fixed, constant 0.75 and periodic boundaries;
-//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 1000x1337;
+//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 (rows
+//    of whole 16-byte vectors: the vector loads), 1000x1337;
 //  - T 2 and 4 (strips of 64 columns, 32 threads, batches of 3 rows,
-//    chunks of 16 rows: several strips and chunks even at 17x19), and the
-//    benchmark's geometry at T 4;
-//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 at 17x19 and 1000x1337).
+//    chunks of 16 rows: two chunks at 17x19, several strips and chunks
+//    from 200x256 on), and the benchmark's geometry at T 4 (fixed);
+//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19 up).
 // The scratch buffer b is NaN before each run; the result must be in a.
 // Also run's argument checks. --max-points N skips the grids of more
 // than N points (for compute-sanitizer).
@@ -266,7 +267,9 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   using T4 = fused::Geometry<Params<E, B, St, 4>>;
   using Bench4 = fused::Geometry<Params<E, B, St, 4, 256, 256, 4, 256>>;
   const int least = fused::minExtent<B>(St::kRadius);
-  const int sizes[][2] = {{1, 1}, {3, 3}, {17, 19}, {1000, 1337}};
+  // 200 x 256: rows of whole 16-byte vectors, the vector loads' path (the
+  // other sizes go element by element).
+  const int sizes[][2] = {{1, 1}, {3, 3}, {17, 19}, {200, 256}, {1000, 1337}};
   for (const auto &size : sizes) {
     const int ny = size[0], nx = size[1];
     if (ny < least || nx < least || static_cast<long long>(ny) * nx > maxPoints) {
