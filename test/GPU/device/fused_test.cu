@@ -16,11 +16,7 @@
 // Also run's argument checks. --max-points N skips the grids of more
 // than N points (for compute-sanitizer).
 //
-// With --bench: 100 steps of star5p and box9p, fp32 and fp64, at 8192^2,
-// T 1 (single steps through this kernel), 2, 4, 6 and 8; CUDA events, 2
-// warm-up runs, the median of 5, each on fresh random inputs in (0, 1);
-// prints GStencil/s (8192^2 x 100 / time) beside T x the copy roofline of
-// the same run (copy GB/s / (2 x element bytes)).
+// With --bench: the timing mode of fused_bench.cu.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -36,71 +32,12 @@
 #include <cuda_fp16.h>
 
 #include "device_test.h"
+#include "fused_test.h"
 #include "stencilc/device/fused.cuh"
 #include "stencilc/runtime/device_buffer.h"
-#include "stencilc/runtime/timer.h"
 
 // The kernels' parameter structs are outside the anonymous namespace: nvcc
 // warns of their unused members there.
-namespace fused_test {
-
-using stencilc::device::fused::Term;
-
-/// Star 5-point, radius 1 (coefficients summing to about 1).
-struct Star5 {
-  static constexpr int kRadius = 1, kTerms = 5;
-  static constexpr const char *kName = "star5p";
-  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
-    constexpr Term<C> terms[] = {
-        {0, 0, C(0.5)}, {-1, 0, C(0.125)}, {1, 0, C(0.13)}, {0, -1, C(0.12)}, {0, 1, C(0.125)}};
-    return terms[i];
-  }
-};
-
-/// Box 9-point, radius 1.
-struct Box9 {
-  static constexpr int kRadius = 1, kTerms = 9;
-  static constexpr const char *kName = "box9p";
-  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
-    constexpr Term<C> terms[] = {{-1, -1, C(0.1)}, {-1, 0, C(0.11)}, {-1, 1, C(0.09)},
-                                 {0, -1, C(0.1)},  {0, 0, C(0.2)},   {0, 1, C(0.1)},
-                                 {1, -1, C(0.1)},  {1, 0, C(0.1)},   {1, 1, C(0.1)}};
-    return terms[i];
-  }
-};
-
-/// Star 9-point, radius 2.
-struct Star9 {
-  static constexpr int kRadius = 2, kTerms = 9;
-  static constexpr const char *kName = "star9p";
-  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
-    constexpr Term<C> terms[] = {{0, 0, C(0.4)},  {-2, 0, C(0.05)}, {-1, 0, C(0.1)},
-                                 {1, 0, C(0.1)},  {2, 0, C(0.05)},  {0, -2, C(0.05)},
-                                 {0, -1, C(0.1)}, {0, 1, C(0.1)},   {0, 2, C(0.05)}};
-    return terms[i];
-  }
-};
-
-/// The constant boundary's value (exact in every element type).
-struct ThreeQuarters {
-  static constexpr float value = 0.75f;
-};
-
-template <class E, class BoundaryRule, class St, int T, int Width = 64, int Threads = 32,
-          int Batch = 3, int ChunkY = 16>
-struct Params {
-  using Element = E;
-  using Compute = std::conditional_t<std::is_same_v<E, double>, double, float>;
-  using Boundary = BoundaryRule;
-  using Stencil = St;
-  static constexpr int kSteps = T;
-  static constexpr int kWidth = Width;
-  static constexpr int kThreads = Threads;
-  static constexpr int kBatch = Batch;
-  static constexpr int kChunkY = ChunkY;
-};
-
-} // namespace fused_test
 
 namespace {
 
@@ -327,86 +264,12 @@ void checkArguments(Tally &tally) {
               "run does nothing for 0 steps");
 }
 
-// ---- the benchmark ----
-
-template <class E> __global__ void fillRandom(E *grid, long long count, unsigned seed) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9E3779B97F4A7C15ull ^
-                           (static_cast<unsigned long long>(seed) << 32);
-    h ^= h >> 31, h *= 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
-    grid[i] = static_cast<E>(static_cast<double>((h >> 40) | 1) / 16777216.0); // (0, 1)
-  }
-}
-
-constexpr int kBenchN = 8192;
-constexpr int kBenchSteps = 100;
-constexpr int kBenchRuns = 5;
-
-/// The median milliseconds of kBenchRuns runs (after 2 warm-ups) of
-/// `work`, each after fresh random inputs in a.
-template <class E, class Work> double medianMs(E *a, long long count, Work work) {
-  EventTimer timer;
-  std::vector<double> ms;
-  for (int run = 0; run < 2 + kBenchRuns; ++run) {
-    fillRandom<E><<<1024, 256>>>(a, count, 1234u + run);
-    STENCILC_CHECK_LAUNCH();
-    STENCILC_CHECK(cudaDeviceSynchronize());
-    timer.start(nullptr);
-    work();
-    const float t = timer.stopMs(nullptr);
-    if (run >= 2) {
-      ms.push_back(t);
-    }
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-template <class E, class St, int T> void benchOne(double copyGBs) {
-  using S = fused::Geometry<Params<E, device::FixedBoundary, St, T, 256, 256, 4, 256>>;
-  const long long count = static_cast<long long>(kBenchN) * kBenchN;
-  DeviceBuffer<E> a(count), b(count);
-  const double ms = medianMs(a.data(), count, [&] {
-    STENCILC_CHECK(fused::run<S>(a.data(), b.data(), kBenchN, kBenchN, kBenchSteps, nullptr));
-  });
-  const double gstencils = static_cast<double>(count) * kBenchSteps / (ms * 1e6);
-  const double roof = T * copyGBs / (2.0 * sizeof(E));
-  std::printf(
-      "bench %-7s %s T=%d  %8.3f ms  %7.1f GStencil/s  T x copy roofline %7.1f  (%.0f %%)\n",
-      St::kName, typeName<E>(), T, ms, gstencils, roof, 100.0 * gstencils / roof);
-}
-
-template <class E, class St> void benchStencil(double copyGBs) {
-  benchOne<E, St, 1>(copyGBs);
-  benchOne<E, St, 2>(copyGBs);
-  benchOne<E, St, 4>(copyGBs);
-  benchOne<E, St, 6>(copyGBs);
-  benchOne<E, St, 8>(copyGBs);
-}
-
-int bench() {
-  const long long bytes = static_cast<long long>(kBenchN) * kBenchN * sizeof(double);
-  DeviceBuffer<double> from(bytes / sizeof(double)), to(bytes / sizeof(double));
-  const double copyMs = medianMs(from.data(), bytes / static_cast<long long>(sizeof(double)), [&] {
-    STENCILC_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice));
-  });
-  const double copyGBs = 2.0 * bytes / (copyMs * 1e6);
-  std::printf("copy %lld MiB device to device: %.3f ms, %.1f GB/s (read + write)\n", bytes >> 20,
-              copyMs, copyGBs);
-  benchStencil<float, fused_test::Star5>(copyGBs);
-  benchStencil<double, fused_test::Star5>(copyGBs);
-  benchStencil<float, fused_test::Box9>(copyGBs);
-  benchStencil<double, fused_test::Box9>(copyGBs);
-  return 0;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   device_test::skipWithoutDevice();
   if (argc > 1 && std::strcmp(argv[1], "--bench") == 0) {
-    return bench();
+    return fused_test::bench();
   }
   if (argc > 2 && std::strcmp(argv[1], "--max-points") == 0) {
     maxPoints = std::atoll(argv[2]);
