@@ -17,8 +17,8 @@
 //   2. computes kBatch rows of each level t = 1 .. Levels from level t - 1,
 //      level t lagging level t - 1 by r rows (level t's rows are
 //      [q - t r, q - t r + kBatch) when level 0 has received rows up to
-//      q + kBatch), one barrier after each level; level Levels goes to
-//      global memory;
+//      q + kBatch), a barrier after each level but the last; level Levels
+//      goes to global memory (T = 1: a barrier after it too);
 //   3. puts the loaded rows into level 0's ring, and a barrier.
 //
 // Per point and per level the value is what a stored single step gives:
