@@ -229,6 +229,10 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
     diags.error(expr.getLoc(), fmt::format("number {} is too large", quotedNumber(expr.getText())));
     return std::nullopt;
   }
+  if ((*status & APFloat::opUnderflow) && v.constant.isZero()) {
+    diags.warning(expr.getLoc(), fmt::format("number {} is too small: it underflows to zero",
+                                             quotedNumber(expr.getText())));
+  }
   return v;
 }
 
@@ -968,6 +972,12 @@ void StencilChecker::finishCoefficients() {
     if (!std::isfinite(value)) {
       diags.error(read.loc,
                   fmt::format("coefficient of {} is too large for fp64", readText(offset)));
+      continue;
+    }
+    if (value == 0.0) { // not zero, but too small for a double: no read at all
+      diags.warning(read.loc, fmt::format("coefficient of {} underflows to zero in fp64; the "
+                                          "term is dropped",
+                                          readText(offset)));
       continue;
     }
     APFloat rounded = read.coefficient;
