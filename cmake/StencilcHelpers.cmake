@@ -9,7 +9,8 @@
 #
 # For every source `a.stencil` stencilc writes `a.cu` and `a.h` into
 # <binary dir>/<target>.stencilc/ when the target is built (not at configure
-# time); editing a .stencil file or rebuilding stencilc regenerates. The
+# time); editing a .stencil file, a header a C source includes, or
+# rebuilding stencilc regenerates. The
 # library links stencilc::runtime and exposes the generated headers, so a
 # consumer writes `#include "a.h"`. The oldest ARCH is passed to stencilc as
 # --arch (the generated code also runs on the newer ones); all of them become
@@ -108,12 +109,17 @@ function(stencilc_add_library target)
     list(APPEND seen_stems ${stem})
     set(cu "${out_dir}/${stem}.cu")
     set(header "${out_dir}/${stem}.h")
+    # stencilc's depfile names what the source includes (a C file's
+    # headers), so editing one of them regenerates too.
+    set(depfile "${out_dir}/${stem}.d")
     add_custom_command(
       OUTPUT "${cu}" "${header}"
       COMMAND ${CMAKE_COMMAND} -E make_directory "${out_dir}"
       COMMAND stencilc::stencilc "${source_path}" -o "${cu}" --header "${header}"
+              -MD -MF "${depfile}"
               --arch=${stencilc_arch} --backend=${arg_BACKEND} ${arg_OPTIONS}
       DEPENDS "${source_path}" ${compiler} ${front_end}
+      DEPFILE "${depfile}"
       COMMENT "stencilc ${source} -> ${target}.stencilc/${stem}.cu"
       VERBATIM)
     list(APPEND generated_sources "${cu}" "${header}")

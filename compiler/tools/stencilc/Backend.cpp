@@ -13,6 +13,7 @@
 
 #include "stencilc/CodeGen.h"
 #include "stencilc/Planner.h"
+#include "stencilc/PrintableText.h"
 #include "stencilc/SimtPlanner.h"
 
 #ifndef STENCILC_VERSION
@@ -55,9 +56,9 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     Plan plan = planAuto(spec, plannerOptions, options.simt);
     if (plan.backend == BackendKind::Simt) {
       if (std::optional<std::string> reason = tensorUnsupportedReason(spec, plannerOptions)) {
-        diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
-                                    "tensor-core backend cannot take it: {}",
-                                    spec.name, *reason));
+        diags.standaloneNote(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
+                                              "tensor-core backend cannot take it: {}",
+                                              spec.name, *reason));
       }
     }
     plans.push_back(std::move(plan));
@@ -91,8 +92,13 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     printPlan(plans[i], planText);
   }
   planText.flush();
+  // Names the user chose reach the generated files' comments only escaped:
+  // a newline or a "*/" in a file name must not end the comment.
+  for (Plan &plan : plans) {
+    plan.spec.sourceFile = commentText(plan.spec.sourceFile);
+  }
   CodeGenOptions codegen;
-  codegen.inputFile = options.inputFile;
+  codegen.inputFile = commentText(options.inputFile);
   codegen.headerInclude = options.headerInclude;
   codegen.compilerVersion = STENCILC_VERSION;
   artefacts.cuda = emitCudaSource(plans, codegen);
