@@ -146,8 +146,14 @@ Token Lexer::lexInvalidCharacter() {
       diags.error(llvm::SMLoc::getFromPointer(start),
                   fmt::format("unexpected character '{}'", static_cast<char>(byte)));
     } else {
+      // A run of one control character (a file of NUL bytes) is one error,
+      // not one per byte.
+      while (cur != end && *cur == *start) {
+        ++cur;
+      }
       diags.error(llvm::SMLoc::getFromPointer(start),
-                  fmt::format("unexpected control character 0x{:02X}", byte));
+                  fmt::format("unexpected control character 0x{:02X}{}", byte,
+                              cur - start > 1 ? fmt::format(" ({} in a row)", cur - start) : ""));
     }
     return make(TokenKind::Invalid, start);
   }
@@ -163,8 +169,12 @@ Token Lexer::lexInvalidCharacter() {
     return make(TokenKind::Invalid, start);
   }
   ++cur;
+  while (cur != end && *cur == *start) { // a run of one byte is one error
+    ++cur;
+  }
   diags.error(llvm::SMLoc::getFromPointer(start),
-              fmt::format("invalid byte 0x{:02X}: the file is not valid UTF-8", byte));
+              fmt::format("invalid byte 0x{:02X}{}: the file is not valid UTF-8", byte,
+                          cur - start > 1 ? fmt::format(" ({} in a row)", cur - start) : ""));
   return make(TokenKind::Invalid, start);
 }
 
