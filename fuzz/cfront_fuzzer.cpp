@@ -62,12 +62,16 @@ void checkTranslated(const std::vector<cfront::TranslatedStencil> &stencils) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string contents(reinterpret_cast<const char *>(data), size);
   cfront::TranslateOptions options;
-  options.sourcePath = size % 2 ? "fuzz.cpp" : "fuzz.c";
+  // An absolute path: the in-memory file system has no working directory.
+  options.sourcePath = size % 2 ? "/stencilc-fuzz/fuzz.cpp" : "/stencilc-fuzz/fuzz.c";
   options.contents = &contents;
   options.resourceDir = STENCILC_CLANG_RESOURCE_DIR;
   std::vector<std::string> dependencies;
   options.dependencies = &dependencies;
-  clang::TextDiagnosticPrinter printer(llvm::nulls(), new clang::DiagnosticOptions());
+  // CFRONT_FUZZER_VERBOSE=1 shows the diagnostics, to see what an input does.
+  static const bool verbose = std::getenv("CFRONT_FUZZER_VERBOSE") != nullptr;
+  clang::TextDiagnosticPrinter printer(verbose ? llvm::errs() : llvm::nulls(),
+                                       new clang::DiagnosticOptions());
   options.diagnostics = &printer;
 
   std::vector<cfront::TranslatedStencil> stencils;
