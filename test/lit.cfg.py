@@ -73,6 +73,14 @@ if nvcc:
         f"{os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_list.py')}"
         f" --main {os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_test_main.cu')}"))
 
+# `mount-namespace` where an unprivileged mount namespace can be made
+# (`unshare -rm`): a test hides /proc in one.
+try:
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30).returncode == 0:
+        config.available_features.add("mount-namespace")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
 # The C front end (test/CFrontend, REQUIRES via its lit.local.cfg): `cfront`
 # when this build made stencilc-cfront (STENCILC_BUILD_CFRONT).
 cfront_option = getattr(config, "stencilc_cfront", "").upper()

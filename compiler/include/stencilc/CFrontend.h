@@ -21,6 +21,9 @@
 namespace llvm {
 class raw_ostream;
 }
+namespace clang {
+class DiagnosticConsumer;
+}
 
 namespace stencilc::cfront {
 
@@ -46,6 +49,15 @@ struct TranslateOptions {
   std::vector<std::string> compilerArgs;
   /// Clang's resource directory, for its builtin headers.
   std::string resourceDir;
+  /// Warnings are errors (Clang's -Werror, before the user's flags).
+  bool warningsAsErrors = false;
+  /// Where set, receives the files read (the source and its #includes, not
+  /// system headers), for a depfile.
+  std::vector<std::string> *dependencies = nullptr;
+  /// Where set, the source's text, parsed instead of the file (the fuzzer).
+  const std::string *contents = nullptr;
+  /// Where set, takes the diagnostics instead of stderr.
+  clang::DiagnosticConsumer *diagnostics = nullptr;
 };
 
 /// Parses the file and recognises every `#pragma stencil` loop nest.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -44,8 +45,14 @@ private:
 
 class DiagnosticEngine {
 public:
-  /// Errors past this many are counted but not printed.
+  /// Errors past this many are counted but not printed (0: no limit).
   static constexpr unsigned DefaultErrorLimit = 50;
+  /// Warnings and notes that belong to no error or warning past this many
+  /// are counted but not printed (0: no limit).
+  static constexpr unsigned DefaultNoteLimit = 50;
+  /// A name (a run of letters, digits and '_') longer than this is cut to
+  /// this many characters and "..." in a message.
+  static constexpr unsigned MaxNameInMessage = 64;
   /// A source line longer than this is shown as a window of this width
   /// around the caret, so diagnostics on a huge line stay small.
   static constexpr unsigned MaxShownColumns = 240;
@@ -57,20 +64,24 @@ public:
   void warning(llvm::SMLoc loc, const llvm::Twine &message,
                llvm::ArrayRef<llvm::SMRange> ranges = {});
   /// A note attaches to the error or warning just reported; it is dropped
-  /// when that diagnostic was suppressed by the error limit.
+  /// when that diagnostic was suppressed by its limit.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
+  /// A note of its own (not about the last error or warning), counted
+  /// against the note limit like a warning.
+  void standaloneNote(llvm::SMLoc loc, const llvm::Twine &message);
   /// An error that has no place in a source buffer (a missing file, a bad
   /// flag value): printed as `stencilc: error: message`.
   void fatalWithoutLocation(const llvm::Twine &message);
 
   void setWarningsAsErrors(bool on) { warningsAsErrors = on; }
   void setErrorLimit(unsigned limit) { errorLimit = limit; }
+  void setNoteLimit(unsigned limit) { noteLimit = limit; }
 
   unsigned errorCount() const { return errors; }
   unsigned warningCount() const { return warnings; }
   bool hasErrors() const { return errors != 0; }
 
-  /// Prints "N errors generated." when any error was reported past the limit.
+  /// Says how many errors, warnings and notes the limits kept back.
   void finish();
 
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
@@ -78,10 +89,14 @@ public:
 private:
   void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
               llvm::ArrayRef<llvm::SMRange> ranges);
-  /// Prints a diagnostic whose source line is longer than MaxShownColumns;
-  /// returns false, printing nothing, when the line is short.
-  bool reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
-                        llvm::ArrayRef<llvm::SMRange> ranges);
+  /// Prints a diagnostic whose source line is longer than MaxShownColumns
+  /// or holds control characters, as a window of the line with those
+  /// characters escaped; returns false, printing nothing, for a short,
+  /// plain line.
+  bool reportInWindow(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const std::string &message,
+                      llvm::ArrayRef<llvm::SMRange> ranges);
+  /// Whether one more warning or standalone note may be printed.
+  bool takeNoteSlot();
 
   llvm::SourceMgr &sourceMgr;
   SourcePositions positions{sourceMgr};
@@ -89,6 +104,9 @@ private:
   unsigned errors = 0;
   unsigned warnings = 0;
   unsigned errorLimit = DefaultErrorLimit;
+  unsigned notesShown = 0;      ///< warnings and standalone notes printed
+  unsigned notesSuppressed = 0; ///< and those kept back by the note limit
+  unsigned noteLimit = DefaultNoteLimit;
   bool warningsAsErrors = false;
   bool lastSuppressed = false;
 };

@@ -65,7 +65,8 @@ struct Token {
 
 class Lexer {
 public:
-  /// Lexes `buffer`, which must stay alive as long as the tokens do.
+  /// Lexes `buffer`, which must stay alive as long as the tokens do. A
+  /// UTF-8 byte order mark at its start is skipped.
   Lexer(llvm::StringRef buffer, DiagnosticEngine &diags);
 
   /// Returns the next token; EndOfFile forever once the buffer is done.
@@ -73,6 +74,9 @@ public:
 
 private:
   void skipWhitespaceAndComments();
+  /// Reports the first NUL byte or invalid UTF-8 sequence in a comment's
+  /// text [from, to): comments may hold any character, but must be text.
+  void checkCommentText(const char *from, const char *to);
   Token lexNumber();
   Token lexIdentifier();
   Token make(TokenKind kind, const char *start) const;

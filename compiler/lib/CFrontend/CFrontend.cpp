@@ -17,8 +17,10 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include "CDiagnostics.h"
 #include "LoopNest.h"
@@ -226,22 +228,39 @@ void StencilConsumer::HandleTranslationUnit(clang::ASTContext &context) {
   }
 }
 
-/// Installs the pragma handler before parsing starts.
+/// Installs the pragma handlers (and the dependency collector) before
+/// parsing starts.
 class StencilAction : public clang::ASTFrontendAction {
 public:
-  explicit StencilAction(std::vector<TranslatedStencil> &stencils) : stencils(stencils) {}
+  StencilAction(std::vector<TranslatedStencil> &stencils, std::vector<std::string> *dependencies)
+      : stencils(stencils), dependencies(dependencies) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
                                                         llvm::StringRef) override {
-    // The preprocessor owns the handler.
-    compiler.getPreprocessor().AddPragmaHandler(new StencilPragmaHandler(pragmas, pragmaErrors));
+    clang::Preprocessor &pp = compiler.getPreprocessor();
+    // The preprocessor owns the handlers.
+    pp.AddPragmaHandler(new StencilPragmaHandler(pragmas, pragmaErrors));
+    pp.AddPragmaHandler(new UnknownPragmaHandler());
+    if (dependencies) {
+      collector = std::make_shared<clang::DependencyCollector>();
+      collector->attachToPreprocessor(pp);
+    }
     return std::make_unique<StencilConsumer>(pragmas, pragmaErrors, stencils);
+  }
+
+  void EndSourceFileAction() override {
+    if (collector) {
+      dependencies->assign(collector->getDependencies().begin(),
+                           collector->getDependencies().end());
+    }
   }
 
 private:
   std::vector<StencilPragma> pragmas;
   unsigned pragmaErrors = 0;
   std::vector<TranslatedStencil> &stencils;
+  std::vector<std::string> *dependencies;
+  std::shared_ptr<clang::DependencyCollector> collector;
 };
 
 } // namespace
@@ -251,16 +270,30 @@ bool translateFile(const TranslateOptions &options, std::vector<TranslatedStenci
   // come first so the user's win. -Wunknown-pragmas catches a misspelt
   // `#pragma stencl`, which would otherwise leave its nest silently alone.
   std::vector<std::string> commandLine = {"stencilc-cfront", "-fsyntax-only", "-Wunknown-pragmas"};
+  if (options.warningsAsErrors) {
+    commandLine.push_back("-Werror");
+  }
   if (!options.resourceDir.empty()) {
     commandLine.push_back("-resource-dir=" + options.resourceDir);
   }
   commandLine.insert(commandLine.end(), options.compilerArgs.begin(), options.compilerArgs.end());
   commandLine.push_back(options.sourcePath);
 
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::getRealFileSystem();
+  if (options.contents) {
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    memory->addFile(options.sourcePath, 0, llvm::MemoryBuffer::getMemBuffer(*options.contents));
+    overlay->pushOverlay(memory);
+    fileSystem = overlay;
+  }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions()));
-  clang::tooling::ToolInvocation invocation(commandLine, std::make_unique<StencilAction>(stencils),
-                                            files.get());
+      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+  clang::tooling::ToolInvocation invocation(
+      commandLine, std::make_unique<StencilAction>(stencils, options.dependencies), files.get());
+  if (options.diagnostics) {
+    invocation.setDiagnosticConsumer(options.diagnostics);
+  }
   return invocation.run();
 }
 

@@ -11,6 +11,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include "CDiagnostics.h"
@@ -176,6 +177,18 @@ void NestRecogniser::reportTermWithoutRead(const Expr *term) {
 /// expr ::= literal | constant-name | read | '(' expr ')' | ('-'|'+') expr
 ///        | expr ('+'|'-'|'*'|'/') expr | cast | any other constant Clang folds
 std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
+  if (depth >= MaxNesting) {
+    if (!quiet && !tooDeepReported) {
+      reportError(diags, expr->getBeginLoc(),
+                  "the expression is nested too deeply: more than %0 levels of parentheses, "
+                  "signs and casts")
+          << str(MaxNesting);
+      tooDeepReported = true;
+    }
+    return std::nullopt;
+  }
+  ++depth;
+  auto leave = llvm::make_scope_exit([this] { --depth; });
   if (const auto *paren = dyn_cast<ParenExpr>(expr)) {
     return analyse(paren->getSubExpr());
   }
@@ -408,14 +421,40 @@ bool NestRecogniser::constantElement(const ArraySubscriptExpr *read, std::option
   return true;
 }
 
+/// A chain `a + b - c * d ...` is a left-deep tree as deep as it is long:
+/// its left spine is walked in a loop, from the innermost operator out, so
+/// that a sum of ten thousand terms does not recurse ten thousand deep. The
+/// order of the operations is the recursive one, C's.
 std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
-  BinaryOperatorKind opcode = op->getOpcode();
-  // Both sides first, so one run reports the errors of both.
-  std::optional<Form> lhs = analyse(op->getLHS());
-  std::optional<Form> rhs = analyse(op->getRHS());
-  if (!lhs || !rhs) {
-    return std::nullopt;
+  auto isArithmetic = [](BinaryOperatorKind opcode) {
+    return opcode == BO_Add || opcode == BO_Sub || opcode == BO_Mul || opcode == BO_Div;
+  };
+  std::vector<const BinaryOperator *> spine;
+  const Expr *leftmost = op;
+  while (const auto *binary = dyn_cast<BinaryOperator>(leftmost)) {
+    if (!isArithmetic(binary->getOpcode())) {
+      break;
+    }
+    spine.push_back(binary);
+    leftmost = binary->getLHS();
+    while (const auto *paren = dyn_cast<ParenExpr>(leftmost)) {
+      leftmost = paren->getSubExpr();
+    }
   }
+  std::optional<Form> result = analyse(leftmost);
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+    // Both sides first, so one run reports the errors of both.
+    std::optional<Form> rhs = analyse((*it)->getRHS());
+    result = result && rhs ? combine(*it, std::move(*result), std::move(*rhs)) : std::nullopt;
+  }
+  return result;
+}
+
+/// One operator of the update on its analysed operands.
+std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhsForm, Form rhsForm) {
+  BinaryOperatorKind opcode = op->getOpcode();
+  const Form *lhs = &lhsForm;
+  const Form *rhs = &rhsForm;
   Form result;
   if (lhs->isConstant() && rhs->isConstant()) {
     result.constant = arithmetic(opcode, *lhs->constant, *rhs->constant, op->getOperatorLoc());
@@ -431,7 +470,7 @@ std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
       reportTermWithoutRead(lhs->isConstant() ? op->getLHS() : op->getRHS());
       return std::nullopt;
     }
-    result.terms = lhs->terms;
+    result.terms = std::move(lhsForm.terms);
     double sign = opcode == BO_Add ? 1.0 : -1.0;
     for (const auto &[offset, coefficient] : rhs->terms) {
       result.terms[offset] += sign * coefficient;
@@ -447,7 +486,7 @@ std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
       return std::nullopt;
     }
     const Form &scale = lhs->isConstant() ? *lhs : *rhs;
-    result.terms = lhs->isConstant() ? rhs->terms : lhs->terms;
+    result.terms = std::move(lhs->isConstant() ? rhsForm.terms : lhsForm.terms);
     double factor = scale.constant->toDouble();
     for (auto &[offset, coefficient] : result.terms) {
       coefficient *= factor;
@@ -469,7 +508,7 @@ std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
       }
       return std::nullopt;
     }
-    result.terms = lhs->terms;
+    result.terms = std::move(lhsForm.terms);
     for (auto &[offset, coefficient] : result.terms) {
       coefficient /= divisor;
     }
@@ -515,7 +554,8 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
   if (!input) {
     input = array;
     firstInputRead = read;
-    if (!arrayExtents(array, base->getBeginLoc(), inputElement)) {
+    if (!checkDistinct(array, base->getBeginLoc()) ||
+        !arrayExtents(array, base->getBeginLoc(), inputElement)) {
       return std::nullopt;
     }
   }
@@ -547,8 +587,14 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
 
 /// index ::= var | var ('+'|'-') constant | constant '+' var
 std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigned axis,
-                                                      const std::string &array) {
+                                                      const std::string &array, unsigned level) {
   const Expr *bare = index->IgnoreParenImpCasts();
+  if (level >= MaxNesting) {
+    reportError(diags, bare->getBeginLoc(),
+                "index %0 of '%1' is too complex: more than %2 levels of '+' and '-'")
+        << str(axis + 1) << array << str(MaxNesting) << bare->getSourceRange();
+    return std::nullopt;
+  }
   const VarDecl *want = axisVars[axis];
   auto notAffine = [&]() -> std::optional<IndexForm> {
     reportError(diags, bare->getBeginLoc(),
@@ -578,7 +624,7 @@ std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigne
     }
     const Expr *varSide = varOnLeft ? binary->getLHS() : binary->getRHS();
     const Expr *constSide = varOnLeft ? binary->getRHS() : binary->getLHS();
-    std::optional<IndexForm> inner = analyseIndex(varSide, axis, array);
+    std::optional<IndexForm> inner = analyseIndex(varSide, axis, array, level + 1);
     if (!inner) {
       return std::nullopt;
     }

@@ -149,6 +149,10 @@ bool NestRecogniser::recogniseLoop(const ForStmt *loop, Loop &result) {
     return false;
   }
   result.condition = cond;
+  if (!checkNoSideEffects(result.lower, "start", result.var) ||
+      !checkNoSideEffects(loop->getCond(), "condition", result.var)) {
+    return false;
+  }
   if (!isLoopStep(loop->getInc(), result.var)) {
     reportError(diags, loop->getInc() ? loop->getInc()->getBeginLoc() : loop->getRParenLoc(),
                 "unsupported loop step: the loop must count up by one ('++%0', '%0++' "
@@ -157,6 +161,25 @@ bool NestRecogniser::recogniseLoop(const ForStmt *loop, Loop &result) {
     return false;
   }
   return true;
+}
+
+/// A loop's start and condition must be expressions of the sizes: C
+/// evaluates the condition before every iteration, so `i < n-- - 1` or
+/// `i < next() - 1` would run a different number of iterations than the
+/// kernel, which takes the sizes once. Constant expressions (a constexpr
+/// call) are fine.
+bool NestRecogniser::checkNoSideEffects(const Expr *expr, const char *what, const VarDecl *var) {
+  Expr::EvalResult constant;
+  if (!expr->HasSideEffects(context, /*IncludePossibleEffects=*/true) ||
+      (!expr->isValueDependent() && expr->EvaluateAsRValue(constant, context) &&
+       !constant.HasSideEffects)) {
+    return true;
+  }
+  reportError(diags, expr->getBeginLoc(),
+              "the %0 of the loop over '%1' may have side effects ('%2'); loop bounds must be "
+              "expressions of the sizes without calls, assignments or volatile reads")
+      << what << var->getName() << text(expr) << expr->getSourceRange();
+  return false;
 }
 
 bool NestRecogniser::isLoopStep(const Expr *step, const VarDecl *var) {
@@ -215,6 +238,90 @@ const VarDecl *NestRecogniser::arrayOf(const Expr *base, const char *role) {
   return nullptr;
 }
 
+namespace {
+
+/// The first place in `stmt` that may change `var` or let it be changed
+/// later: an assignment to it, an increment, or its address taken.
+const Expr *findChange(const Stmt *stmt, const VarDecl *var) {
+  if (!stmt) {
+    return nullptr;
+  }
+  auto isVar = [var](const Expr *e) {
+    const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *binary = dyn_cast<BinaryOperator>(stmt)) {
+    if (binary->isAssignmentOp() && isVar(binary->getLHS())) {
+      return binary;
+    }
+  } else if (const auto *unary = dyn_cast<UnaryOperator>(stmt)) {
+    if ((unary->isIncrementDecrementOp() || unary->getOpcode() == UO_AddrOf) &&
+        isVar(unary->getSubExpr())) {
+      return unary;
+    }
+  } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(stmt)) {
+    if (call->isAssignmentOp() && call->getNumArgs() > 0 && isVar(call->getArg(0))) {
+      return call;
+    }
+  }
+  for (const Stmt *child : stmt->children()) {
+    if (const Expr *change = findChange(child, var)) {
+      return change;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+/// The generated kernel reads one buffer and writes another, so the arrays
+/// of the update must be distinct objects, or parameters the caller passes
+/// (the generated API checks those at run time). A pointer or reference
+/// declared anywhere else, or a parameter the function reassigns, may point
+/// into the other array (`double (*b)[n] = a;`, `b = a + 1`, a union member
+/// through a reference): the nest would be an in-place update, which the
+/// front end cannot prove is not the case, so it is refused.
+bool NestRecogniser::checkDistinct(const VarDecl *array, SourceLocation useLoc) {
+  QualType type = array->getType();
+  const bool indirect = type->isReferenceType() || type->isPointerType();
+  if (!indirect) {
+    return true;
+  }
+  const auto *param = dyn_cast<ParmVarDecl>(array);
+  if (!param) {
+    const Expr *init = array->getInit();
+    if (init) {
+      reportError(diags, useLoc,
+                  "'%0' is a %1 set from '%2', so it may alias the other array of the "
+                  "update; a stencil writes a buffer distinct from the one it reads: pass "
+                  "both arrays as parameters, or use the arrays themselves")
+          << array->getName() << (type->isReferenceType() ? "reference" : "pointer") << text(init);
+      reportNote(diags, init->getBeginLoc(), "'%0' is set here")
+          << array->getName() << init->getSourceRange();
+    } else {
+      reportError(diags, useLoc,
+                  "'%0' is a pointer that is not a parameter, so it may alias the other array "
+                  "of the update; a stencil writes a buffer distinct from the one it reads: "
+                  "pass both arrays as parameters, or use the arrays themselves")
+          << array->getName();
+      reportNote(diags, array->getLocation(), "'%0' is declared here") << array->getName();
+    }
+    return false;
+  }
+  const Stmt *body = nest.function ? nest.function->getBody() : nullptr;
+  if (const Expr *change = findChange(body, array)) {
+    reportError(diags, useLoc,
+                "the parameter '%0' is changed in the function ('%1'), so it may alias the "
+                "other array of the update; a stencil writes a buffer distinct from the one "
+                "it reads")
+        << array->getName() << text(change);
+    reportNote(diags, change->getBeginLoc(), "'%0' is changed here")
+        << array->getName() << change->getSourceRange();
+    return false;
+  }
+  return true;
+}
+
 const Expr *splitSubscripts(const Expr *expr, std::vector<const Expr *> &indices) {
   const Expr *base = expr->IgnoreParens();
   while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(base)) {
@@ -236,7 +343,7 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
     return false;
   }
   output = arrayOf(base, "array written");
-  if (!output) {
+  if (!output || !checkDistinct(output, base->getBeginLoc())) {
     return false;
   }
   if (indices.size() != loops.size()) {
@@ -344,8 +451,11 @@ bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
 
 /// Splits a bound into `base + k` with k an integer constant; base is null
 /// when the whole bound is a constant.
-std::pair<const Expr *, int64_t> NestRecogniser::splitBound(const Expr *bound) {
+std::pair<const Expr *, int64_t> NestRecogniser::splitBound(const Expr *bound, unsigned level) {
   bound = bound->IgnoreParenImpCasts();
+  if (level >= MaxNesting) {
+    return {bound, 0}; // reported as a bound that does not match
+  }
   if (std::optional<CValue> value = foldQuietly(bound); value && !value->isFloat) {
     return {nullptr, value->integer.getSExtValue()};
   }
@@ -353,13 +463,13 @@ std::pair<const Expr *, int64_t> NestRecogniser::splitBound(const Expr *bound) {
     if (binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub) {
       std::optional<CValue> right = foldQuietly(binary->getRHS());
       if (right && !right->isFloat) {
-        auto [base, k] = splitBound(binary->getLHS());
+        auto [base, k] = splitBound(binary->getLHS(), level + 1);
         int64_t value = right->integer.getSExtValue();
         return {base, binary->getOpcode() == BO_Add ? k + value : k - value};
       }
       std::optional<CValue> left = foldQuietly(binary->getLHS());
       if (left && !left->isFloat && binary->getOpcode() == BO_Add) {
-        auto [base, k] = splitBound(binary->getRHS());
+        auto [base, k] = splitBound(binary->getRHS(), level + 1);
         return {base, k + left->integer.getSExtValue()};
       }
     }

@@ -28,6 +28,11 @@ namespace stencilc::cfront::detail {
 /// Offsets beyond this are rejected as the .stencil language rejects them.
 constexpr int MaxRadius = 32;
 
+/// Nesting of the update's expression (parentheses, signs, casts; a chain
+/// `a + b + c ...` is walked in a loop and counts once), of an index and of
+/// a loop bound, as deep as the .stencil parser's limit.
+constexpr unsigned MaxNesting = 256;
+
 /// `for (var = lower; var < upper; ++var)`, or `var <= upper` when inclusive.
 struct Loop {
   const clang::ForStmt *stmt = nullptr;
@@ -100,12 +105,14 @@ private:
   // --- The loops -----------------------------------------------------------
   bool collectLoops();
   bool recogniseLoop(const clang::ForStmt *loop, Loop &result);
+  bool checkNoSideEffects(const clang::Expr *expr, const char *what, const clang::VarDecl *var);
   bool isLoopStep(const clang::Expr *step, const clang::VarDecl *var);
   const Loop *loopOf(const clang::VarDecl *var) const;
 
   // --- The write ------------------------------------------------------------
   bool recogniseWrite(const clang::Expr *target);
   const clang::VarDecl *arrayOf(const clang::Expr *base, const char *role);
+  bool checkDistinct(const clang::VarDecl *array, clang::SourceLocation useLoc);
   std::optional<std::vector<Extent>> arrayExtents(const clang::VarDecl *array,
                                                   clang::SourceLocation useLoc,
                                                   clang::QualType &elementType);
@@ -114,10 +121,11 @@ private:
   std::optional<Form> analyse(const clang::Expr *expr);
   std::optional<Form> analyseRead(const clang::ArraySubscriptExpr *read);
   std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
+  std::optional<Form> combine(const clang::BinaryOperator *op, Form lhs, Form rhs);
   std::optional<Form> analyseName(const clang::DeclRefExpr *ref);
   bool constantElement(const clang::ArraySubscriptExpr *read, std::optional<CValue> &value);
   std::optional<IndexForm> analyseIndex(const clang::Expr *index, unsigned axis,
-                                        const std::string &array);
+                                        const std::string &array, unsigned level = 0);
   std::optional<CValue> foldQuietly(const clang::Expr *expr);
   std::optional<CValue> convert(const CValue &value, clang::QualType to, clang::SourceLocation loc);
   std::optional<CValue> arithmetic(clang::BinaryOperatorKind op, const CValue &lhs,
@@ -127,7 +135,7 @@ private:
   // --- The bounds -------------------------------------------------------------
   bool checkBounds(const TranslatedStencil &stencil);
   bool checkLoopBounds(const Loop &loop, unsigned axis, const TranslatedStencil &stencil);
-  std::pair<const clang::Expr *, int64_t> splitBound(const clang::Expr *bound);
+  std::pair<const clang::Expr *, int64_t> splitBound(const clang::Expr *bound, unsigned level = 0);
   bool mentionsLoopVariable(const clang::Stmt *stmt) const;
   void noteRadius(const TranslatedStencil &stencil);
 
@@ -161,6 +169,9 @@ private:
   std::map<Offset, const clang::Expr *> readAt;
   std::set<const clang::VarDecl *> foldingVars;
   bool radiusNoted = false;
+  /// How deep analyse() is, and whether the nesting limit was reported.
+  unsigned depth = 0;
+  bool tooDeepReported = false;
 };
 
 } // namespace stencilc::cfront::detail

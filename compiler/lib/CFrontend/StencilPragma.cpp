@@ -1,6 +1,7 @@
 //===- StencilPragma.cpp - Parsing the clauses of `#pragma stencil` -------===//
 #include "StencilPragma.h"
 
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/LiteralSupport.h"
 #include "clang/Lex/Preprocessor.h"
@@ -241,6 +242,18 @@ void StencilPragmaHandler::HandlePragma(clang::Preprocessor &pp,
   ClauseParser(pp, pragma).parse();
   errors += client.getNumErrors() - before;
   pragmas.push_back(std::move(pragma));
+}
+
+void UnknownPragmaHandler::HandlePragma(clang::Preprocessor &pp,
+                                        clang::PragmaIntroducer /*introducer*/,
+                                        clang::Token &firstToken) {
+  pp.Diag(firstToken, clang::diag::warn_pragma_ignored);
+  const clang::IdentifierInfo *name = firstToken.getIdentifierInfo();
+  if (name && llvm::StringRef(name->getName().lower()).edit_distance("stencil", true, 3) <= 2) {
+    reportNote(pp.getDiagnostics(), firstToken.getLocation(),
+               "did you mean '#pragma stencil'? The loop nest under an unknown pragma is not "
+               "compiled");
+  }
 }
 
 } // namespace stencilc::cfront

@@ -57,4 +57,16 @@ private:
   unsigned &errors;
 };
 
+/// Every pragma of the root namespace that no other handler knows: warns
+/// as Clang would (-Wunknown-pragmas), and where the name is close to
+/// `stencil` (`#pragma stencl`), adds a note naming that spelling, since
+/// the nest under it is otherwise silently left alone.
+class UnknownPragmaHandler : public clang::PragmaHandler {
+public:
+  UnknownPragmaHandler() : clang::PragmaHandler("") {}
+
+  void HandlePragma(clang::Preprocessor &pp, clang::PragmaIntroducer introducer,
+                    clang::Token &firstToken) override;
+};
+
 } // namespace stencilc::cfront

@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "stencilc/CFrontend.h"
+#include "stencilc/PrintableText.h"
 
 namespace stencilc::cfront {
 
@@ -85,7 +86,7 @@ std::string readText(const Offset &offset, const std::array<std::string, 3> &nam
 void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
   const StencilSpec &spec = stencil.spec;
   std::array<std::string, 3> names = indexNames(stencil);
-  os << "// " << stencil.origin << ": ";
+  os << "// " << printableText(stencil.origin) << ": ";
   if (!stencil.functionName.empty()) {
     os << "the loop nest in " << stencil.functionName << "() ";
   }
@@ -122,7 +123,7 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
 
 void printStencilText(const std::vector<TranslatedStencil> &stencils, const std::string &sourcePath,
                       llvm::raw_ostream &os) {
-  os << "// Translated by stencilc-cfront from " << sourcePath
+  os << "// Translated by stencilc-cfront from " << printableText(sourcePath)
      << ": one stencil per '#pragma stencil' loop nest.\n";
   for (const TranslatedStencil &stencil : stencils) {
     os << "\n";

@@ -72,7 +72,37 @@ static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 static bool isIdentBody(char c) { return isIdentStart(c) || isDigit(c); }
 
 Lexer::Lexer(llvm::StringRef buffer, DiagnosticEngine &diags)
-    : buffer(buffer), cur(buffer.begin()), end(buffer.end()), diags(diags) {}
+    : buffer(buffer), cur(buffer.begin()), end(buffer.end()), diags(diags) {
+  if (buffer.starts_with("\xEF\xBB\xBF")) { // a UTF-8 byte order mark
+    cur += 3;
+  }
+}
+
+void Lexer::checkCommentText(const char *from, const char *to) {
+  // Reports the first bad byte only: one error per comment is enough.
+  while (from != to) {
+    auto byte = static_cast<unsigned char>(*from);
+    if (byte == 0) {
+      diags.error(llvm::SMLoc::getFromPointer(from),
+                  "NUL byte in a comment: the file is not a text file");
+      return;
+    }
+    if (byte < 0x80) {
+      ++from;
+      continue;
+    }
+    unsigned length = llvm::getNumBytesForUTF8(byte);
+    const auto *first = reinterpret_cast<const llvm::UTF8 *>(from);
+    if (static_cast<size_t>(to - from) < length ||
+        !llvm::isLegalUTF8Sequence(first, first + length)) {
+      diags.error(
+          llvm::SMLoc::getFromPointer(from),
+          fmt::format("invalid byte 0x{:02X} in a comment: the file is not valid UTF-8", byte));
+      return;
+    }
+    from += length;
+  }
+}
 
 Token Lexer::make(TokenKind kind, const char *start) const {
   return Token{kind, llvm::StringRef(start, cur - start)};
@@ -84,15 +114,18 @@ void Lexer::skipWhitespaceAndComments() {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
       ++cur;
     } else if (c == '/' && cur + 1 != end && cur[1] == '/') {
+      const char *start = cur;
       while (cur != end && *cur != '\n') {
         ++cur;
       }
+      checkCommentText(start, cur);
     } else if (c == '/' && cur + 1 != end && cur[1] == '*') {
       const char *start = cur;
       cur += 2;
       while (cur != end && !(*cur == '*' && cur + 1 != end && cur[1] == '/')) {
         ++cur;
       }
+      checkCommentText(start, cur);
       if (cur == end) {
         diags.error(llvm::SMLoc::getFromPointer(start), "unterminated '/*' comment");
         return;
@@ -113,8 +146,14 @@ Token Lexer::lexInvalidCharacter() {
       diags.error(llvm::SMLoc::getFromPointer(start),
                   fmt::format("unexpected character '{}'", static_cast<char>(byte)));
     } else {
+      // A run of one control character (a file of NUL bytes) is one error,
+      // not one per byte.
+      while (cur != end && *cur == *start) {
+        ++cur;
+      }
       diags.error(llvm::SMLoc::getFromPointer(start),
-                  fmt::format("unexpected control character 0x{:02X}", byte));
+                  fmt::format("unexpected control character 0x{:02X}{}", byte,
+                              cur - start > 1 ? fmt::format(" ({} in a row)", cur - start) : ""));
     }
     return make(TokenKind::Invalid, start);
   }
@@ -130,8 +169,12 @@ Token Lexer::lexInvalidCharacter() {
     return make(TokenKind::Invalid, start);
   }
   ++cur;
+  while (cur != end && *cur == *start) { // a run of one byte is one error
+    ++cur;
+  }
   diags.error(llvm::SMLoc::getFromPointer(start),
-              fmt::format("invalid byte 0x{:02X}: the file is not valid UTF-8", byte));
+              fmt::format("invalid byte 0x{:02X}{}: the file is not valid UTF-8", byte,
+                          cur - start > 1 ? fmt::format(" ({} in a row)", cur - start) : ""));
   return make(TokenKind::Invalid, start);
 }
 

@@ -74,6 +74,10 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
     diags.error(expr.getLoc(), fmt::format("number {} is too large", quotedNumber(expr.getText())));
     return std::nullopt;
   }
+  if ((*status & APFloat::opUnderflow) && v.constant.isZero()) {
+    diags.warning(expr.getLoc(), fmt::format("number {} is too small: it underflows to zero",
+                                             quotedNumber(expr.getText())));
+  }
   return v;
 }
 

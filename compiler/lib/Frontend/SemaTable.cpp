@@ -134,6 +134,12 @@ void StencilChecker::finishCoefficients() {
                   fmt::format("coefficient of {} is too large for fp64", readText(offset)));
       continue;
     }
+    if (value == 0.0) { // not zero, but too small for a double: no read at all
+      diags.warning(read.loc, fmt::format("coefficient of {} underflows to zero in fp64; the "
+                                          "term is dropped",
+                                          readText(offset)));
+      continue;
+    }
     APFloat rounded = read.coefficient;
     bool losesInfo = false;
     rounded.convert(*operand, APFloat::rmNearestTiesToEven, &losesInfo);

@@ -17,6 +17,7 @@
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorPlanner.h"
+#include "stencilc/PrintableText.h"
 
 #ifndef STENCILC_VERSION
 #define STENCILC_VERSION "unknown"
@@ -54,9 +55,9 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
   // --backend=auto (BackendChoice.h): measured table, else a documented rule.
   PlanOrRefusal tensor = planTensor(spec, options.plan);
   if (!tensor) {
-    diags.note(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
-                                "tensor-core backend cannot take it: {}",
-                                spec.name, tensor.reason()));
+    diags.standaloneNote(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
+                                          "tensor-core backend cannot take it: {}",
+                                          spec.name, tensor.reason()));
   }
   return planAuto(spec, std::move(tensor), options.plan);
 }
@@ -112,8 +113,13 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     printPlan(plans[i], planText);
   }
   planText.flush();
+  // Names the user chose reach the generated files' comments only escaped:
+  // a newline or a "*/" in a file name must not end the comment.
+  for (Plan &plan : plans) {
+    plan.spec.sourceFile = commentText(plan.spec.sourceFile);
+  }
   CodeGenOptions codegen;
-  codegen.inputFile = options.inputFile;
+  codegen.inputFile = commentText(options.inputFile);
   codegen.headerInclude = options.headerInclude;
   codegen.compilerVersion = STENCILC_VERSION;
   artefacts.cuda = emitCudaSource(plans, codegen);

@@ -10,28 +10,66 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
+#include "stencilc/PrintableText.h"
+
 namespace stencilc {
 
 DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os)
     : sourceMgr(sourceMgr), os(os) {}
 
+namespace {
+
+bool isNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// A message as printed: control characters escaped, and every name longer
+/// than MaxNameInMessage cut, so that a huge identifier is not repeated
+/// whole in every diagnostic that names it.
+std::string shownMessage(llvm::StringRef message) {
+  std::string out;
+  out.reserve(std::min<size_t>(message.size(), 4096));
+  for (size_t i = 0; i < message.size();) {
+    size_t j = i;
+    while (j < message.size() && isNameChar(message[j])) {
+      ++j;
+    }
+    if (j == i) {
+      appendPrintable(out, message[i++]);
+      continue;
+    }
+    llvm::StringRef name = message.slice(i, j);
+    if (name.size() > DiagnosticEngine::MaxNameInMessage) {
+      out += name.take_front(DiagnosticEngine::MaxNameInMessage);
+      out += "...";
+    } else {
+      out += name;
+    }
+    i = j;
+  }
+  return out;
+}
+
+} // namespace
+
 void DiagnosticEngine::report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                               const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges) {
   if (kind == llvm::SourceMgr::DK_Error) {
     ++errors;
-    lastSuppressed = errors > errorLimit;
+    lastSuppressed = errorLimit != 0 && errors > errorLimit;
     if (lastSuppressed) {
       return;
     }
   }
-  if (!reportOnLongLine(loc, kind, message, ranges)) {
-    sourceMgr.PrintMessage(os, loc, kind, message, ranges);
+  std::string text = shownMessage(message.str());
+  if (!reportInWindow(loc, kind, text, ranges)) {
+    sourceMgr.PrintMessage(os, loc, kind, text, ranges);
   }
 }
 
-bool DiagnosticEngine::reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                                        const llvm::Twine &message,
-                                        llvm::ArrayRef<llvm::SMRange> ranges) {
+bool DiagnosticEngine::reportInWindow(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                                      const std::string &message,
+                                      llvm::ArrayRef<llvm::SMRange> ranges) {
   unsigned id = loc.isValid() ? sourceMgr.FindBufferContainingLoc(loc) : 0;
   if (id == 0) {
     return false;
@@ -44,23 +82,32 @@ bool DiagnosticEngine::reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKi
   auto endsLine = [bufferEnd](const char *p) { return p == bufferEnd || *p == '\n' || *p == '\r'; };
   const char *caret = loc.getPointer();
   const char *lineStart = caret - (column - 1);
-  const char *end = caret;
-  while (!endsLine(end) && static_cast<size_t>(end - lineStart) <= MaxShownColumns) {
-    ++end;
-  }
-  if (endsLine(end) && static_cast<size_t>(end - lineStart) <= MaxShownColumns) {
-    return false; // a short line: SourceMgr prints it whole
+  if (static_cast<size_t>(caret - lineStart) <= MaxShownColumns) {
+    const char *end = lineStart;
+    bool plain = true;
+    while (!endsLine(end) && static_cast<size_t>(end - lineStart) <= MaxShownColumns) {
+      plain &= !isControlByte(*end);
+      ++end;
+    }
+    if (plain && endsLine(end) && static_cast<size_t>(end - lineStart) <= MaxShownColumns) {
+      return false; // a short, plain line: SourceMgr prints it whole
+    }
   }
   const size_t half = MaxShownColumns / 2;
   const char *start = static_cast<size_t>(caret - lineStart) > half ? caret - half : lineStart;
-  end = caret;
+  const char *end = caret;
   while (!endsLine(end) && static_cast<size_t>(end - caret) < half) {
     ++end;
   }
   const bool lineGoesOn = !endsLine(end);
+  // The window as shown, and where each of its bytes lands in it.
   std::string shown = start != lineStart ? "..." : "";
-  const size_t shift = shown.size();
-  shown.append(start, end);
+  std::vector<unsigned> columnOf(static_cast<size_t>(end - start) + 1);
+  for (const char *p = start; p != end; ++p) {
+    columnOf[p - start] = static_cast<unsigned>(shown.size());
+    appendPrintable(shown, *p);
+  }
+  columnOf[end - start] = static_cast<unsigned>(shown.size());
   if (lineGoesOn) {
     shown += "...";
   }
@@ -72,19 +119,29 @@ bool DiagnosticEngine::reportOnLongLine(llvm::SMLoc loc, llvm::SourceMgr::DiagKi
     const char *from = std::max(range.Start.getPointer(), start);
     const char *to = std::min(range.End.getPointer(), end);
     if (from < to) {
-      columnRanges.emplace_back(shift + (from - start), shift + (to - start));
+      columnRanges.emplace_back(columnOf[from - start], columnOf[to - start]);
     }
   }
   // The location is printed here, with the real column; the diagnostic's own
   // column is the caret's place in the window.
   llvm::StringRef file = buffer.getBufferIdentifier();
   llvm::WithColor(os, llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true)
-      << (file == "-" ? llvm::StringRef("<stdin>") : file) << ':' << line << ':' << column << ": ";
+      << printableText(file == "-" ? llvm::StringRef("<stdin>") : file) << ':' << line << ':'
+      << column << ": ";
   llvm::SMDiagnostic diagnostic(sourceMgr, loc, "", static_cast<int>(line),
-                                static_cast<int>(shift + (caret - start)), kind, message.str(),
-                                shown, columnRanges);
+                                static_cast<int>(columnOf[caret - start]), kind, message, shown,
+                                columnRanges);
   diagnostic.print(nullptr, os, /*ShowColors=*/true, /*ShowKindLabel=*/true,
                    /*ShowLocation=*/false);
+  return true;
+}
+
+bool DiagnosticEngine::takeNoteSlot() {
+  if (noteLimit != 0 && notesShown >= noteLimit) {
+    ++notesSuppressed;
+    return false;
+  }
+  ++notesShown;
   return true;
 }
 
@@ -100,8 +157,10 @@ void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message,
     return;
   }
   ++warnings;
-  lastSuppressed = false;
-  report(loc, llvm::SourceMgr::DK_Warning, message, ranges);
+  lastSuppressed = !takeNoteSlot();
+  if (!lastSuppressed) {
+    report(loc, llvm::SourceMgr::DK_Warning, message, ranges);
+  }
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
@@ -111,10 +170,17 @@ void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
   report(loc, llvm::SourceMgr::DK_Note, message, {});
 }
 
+void DiagnosticEngine::standaloneNote(llvm::SMLoc loc, const llvm::Twine &message) {
+  lastSuppressed = !takeNoteSlot();
+  if (!lastSuppressed) {
+    report(loc, llvm::SourceMgr::DK_Note, message, {});
+  }
+}
+
 void DiagnosticEngine::fatalWithoutLocation(const llvm::Twine &message) {
   ++errors;
   lastSuppressed = false;
-  os << "stencilc: error: " << message << "\n";
+  os << "stencilc: error: " << printableText(message.str()) << "\n";
 }
 
 std::pair<unsigned, unsigned> SourcePositions::lineAndColumn(llvm::SMLoc loc) {
@@ -144,9 +210,13 @@ std::pair<unsigned, unsigned> SourcePositions::lineAndColumn(llvm::SMLoc loc) {
 }
 
 void DiagnosticEngine::finish() {
-  if (errors > errorLimit) {
+  if (errorLimit != 0 && errors > errorLimit) {
     os << "stencilc: note: " << (errors - errorLimit) << " more errors were not shown (" << errors
        << " in all)\n";
+  }
+  if (notesSuppressed != 0) {
+    os << "stencilc: note: " << notesSuppressed << " more warnings and notes were not shown ("
+       << (notesShown + notesSuppressed) << " in all)\n";
   }
   os.flush();
 }

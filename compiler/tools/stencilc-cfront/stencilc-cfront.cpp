@@ -13,10 +13,12 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "stencilc/CFrontend.h"
+#include "stencilc/PrintableText.h"
 
 namespace {
 
@@ -25,10 +27,13 @@ constexpr int ExitInputError = 1;
 constexpr int ExitUsage = 2;
 
 void printHelp(llvm::raw_ostream &os) {
-  os << "USAGE: stencilc-cfront <file.c|.cc|.cpp|.cxx> [-- <compiler flags>...]\n\n"
+  os << "USAGE: stencilc-cfront [--Werror] [--deps <file>] <file.c|.cc|.cpp|.cxx>\n"
+        "                       [-- <compiler flags>...]\n\n"
         "Prints the .stencil text of every loop nest marked '#pragma stencil'.\n"
-        "Flags after '--' go to Clang (-I, -D, -std=...). Normally run by\n"
-        "stencilc, which compiles the text to CUDA.\n";
+        "Flags after '--' go to Clang (-I, -D, -std=...). --Werror makes warnings\n"
+        "errors; --deps writes the files read (the source and its #includes), each\n"
+        "ended by a NUL byte. Normally run by stencilc, which compiles the text to\n"
+        "CUDA.\n";
 }
 
 bool isCSource(llvm::StringRef path) {
@@ -40,6 +45,8 @@ bool isCSource(llvm::StringRef path) {
 
 int main(int argc, char **argv) {
   std::string input;
+  std::string depsFile;
+  bool warningsAsErrors = false;
   std::vector<std::string> compilerArgs;
   bool afterDashes = false;
   for (int i = 1; i < argc; ++i) {
@@ -55,6 +62,14 @@ int main(int argc, char **argv) {
       llvm::outs() << "stencilc-cfront version " << STENCILC_VERSION << " (Clang "
                    << LLVM_VERSION_STRING << ")\n";
       return ExitSuccess;
+    } else if (arg == "--Werror") {
+      warningsAsErrors = true;
+    } else if (arg == "--deps") {
+      if (i + 1 == argc) {
+        llvm::errs() << "stencilc-cfront: error: --deps needs a file name\n";
+        return ExitUsage;
+      }
+      depsFile = argv[++i];
     } else if (arg.starts_with("-")) {
       llvm::errs() << "stencilc-cfront: error: unknown option '" << arg
                    << "' (compiler flags go after '--')\n";
@@ -76,13 +91,39 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
 
+  // One message for a file that cannot be read, not three of Clang's driver.
+  if (auto file = llvm::MemoryBuffer::getFile(input); !file) {
+    llvm::errs() << "stencilc-cfront: error: cannot read '" << stencilc::printableText(input)
+                 << "': " << file.getError().message() << "\n";
+    return ExitInputError;
+  }
+
   stencilc::cfront::TranslateOptions options;
   options.sourcePath = input;
   options.compilerArgs = std::move(compilerArgs);
   options.resourceDir = STENCILC_CLANG_RESOURCE_DIR;
+  options.warningsAsErrors = warningsAsErrors;
+  std::vector<std::string> dependencies;
+  if (!depsFile.empty()) {
+    options.dependencies = &dependencies;
+  }
   std::vector<stencilc::cfront::TranslatedStencil> stencils;
   if (!stencilc::cfront::translateFile(options, stencils)) {
     return ExitInputError;
+  }
+  if (!depsFile.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream deps(depsFile, error);
+    for (const std::string &file : dependencies) {
+      deps << file << '\0';
+    }
+    deps.close();
+    if (error || deps.has_error()) {
+      llvm::errs() << "stencilc-cfront: error: cannot write '" << depsFile
+                   << "': " << (error ? error : deps.error()).message() << "\n";
+      deps.clear_error();
+      return ExitInputError;
+    }
   }
   stencilc::cfront::printStencilText(stencils, input, llvm::outs());
   return ExitSuccess;

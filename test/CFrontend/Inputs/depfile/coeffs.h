@@ -1,0 +1,1 @@
+#define ALPHA 0.25
