@@ -1,7 +1,7 @@
 //===- CodeGen.h - CUDA source and C header from plans ----------*- C++ -*-===//
 //
 // The code generator turns the plans of one input file into one .cu (every
-// kernel and the C entry points) and one .h (the C API of GENERATED_API.md
+// kernel and the C entry points) and one .h (the C API of docs/generated-code.md
 // and each stencil's stencilc_stencil_info). It fills the skeletons of
 // templates/ through a CodeWriter; it reports nothing: the plans it gets are
 // ones the planner accepted.

@@ -1,6 +1,6 @@
 //===- Planner.cpp - The tensor-core decomposition of a 2D stencil ---------===//
 //
-// Builds the slice GEMMs of ARCHITECTURE.md ("The tensor-core method") with
+// Builds the slice GEMMs of docs/design.md ("The tensor-core method") with
 // the halo inside the GEMM (K covers the halo), and chooses the block and
 // shared-memory geometry. See Plan.h for what each field means.
 //

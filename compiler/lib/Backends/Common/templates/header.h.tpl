@@ -1,5 +1,5 @@
 // header.h.tpl - skeletons of the generated header: the C API of each
-// stencil (GENERATED_API.md) and its machine-readable description.
+// stencil (docs/generated-code.md) and its machine-readable description.
 // Filled with fmt named arguments ({name}); literal braces are doubled.
 
 //@ section file_head
