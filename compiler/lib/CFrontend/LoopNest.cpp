@@ -14,6 +14,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include "CDiagnostics.h"
 #include "NestRecogniser.h"
@@ -241,33 +242,41 @@ const VarDecl *NestRecogniser::arrayOf(const Expr *base, const char *role) {
 namespace {
 
 /// The first place in `stmt` that may change `var` or let it be changed
-/// later: an assignment to it, an increment, or its address taken.
-const Expr *findChange(const Stmt *stmt, const VarDecl *var) {
-  if (!stmt) {
-    return nullptr;
-  }
+/// later: an assignment to it, an increment, or its address taken. Walks
+/// the tree with an explicit stack, in the same pre-order as a recursive
+/// walk: a sum of many terms is a tree as deep as it is long, too deep for
+/// the call stack.
+const Expr *findChange(const Stmt *root, const VarDecl *var) {
   auto isVar = [var](const Expr *e) {
     const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return ref && ref->getDecl() == var;
   };
-  if (const auto *binary = dyn_cast<BinaryOperator>(stmt)) {
-    if (binary->isAssignmentOp() && isVar(binary->getLHS())) {
-      return binary;
+  llvm::SmallVector<const Stmt *, 64> pending{root};
+  while (!pending.empty()) {
+    const Stmt *stmt = pending.pop_back_val();
+    if (!stmt) {
+      continue;
     }
-  } else if (const auto *unary = dyn_cast<UnaryOperator>(stmt)) {
-    if ((unary->isIncrementDecrementOp() || unary->getOpcode() == UO_AddrOf) &&
-        isVar(unary->getSubExpr())) {
-      return unary;
+    if (const auto *binary = dyn_cast<BinaryOperator>(stmt)) {
+      if (binary->isAssignmentOp() && isVar(binary->getLHS())) {
+        return binary;
+      }
+    } else if (const auto *unary = dyn_cast<UnaryOperator>(stmt)) {
+      if ((unary->isIncrementDecrementOp() || unary->getOpcode() == UO_AddrOf) &&
+          isVar(unary->getSubExpr())) {
+        return unary;
+      }
+    } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(stmt)) {
+      if (call->isAssignmentOp() && call->getNumArgs() > 0 && isVar(call->getArg(0))) {
+        return call;
+      }
     }
-  } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(stmt)) {
-    if (call->isAssignmentOp() && call->getNumArgs() > 0 && isVar(call->getArg(0))) {
-      return call;
+    // Children pushed last to first, so the first child is visited next.
+    const std::size_t mark = pending.size();
+    for (const Stmt *child : stmt->children()) {
+      pending.push_back(child);
     }
-  }
-  for (const Stmt *child : stmt->children()) {
-    if (const Expr *change = findChange(child, var)) {
-      return change;
-    }
+    std::reverse(pending.begin() + mark, pending.end());
   }
   return nullptr;
 }
