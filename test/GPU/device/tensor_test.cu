@@ -350,6 +350,17 @@ __global__ void walk3d(const float *in, float *visits, int nz, int ny, int nx, i
   }
 }
 
+/// Every one of the `cells` counters at `d` (device) was visited exactly once.
+void checkVisitedOnce(const float *d, long long cells, const char *title) {
+  std::vector<float> visits(cells);
+  STENCILC_CHECK(cudaMemcpy(visits.data(), d, cells * sizeof(float), cudaMemcpyDeviceToHost));
+  long long wrong = 0;
+  for (float v : visits) {
+    wrong += v != 1.0f ? 1 : 0;
+  }
+  tally().check(wrong == 0, title, wrong);
+}
+
 template <class G> void checkWalk2d(int ny, int nx) {
   using Block = sd::TensorBlock<G>;
   const long long count = Block::blockTiles(ny, nx).count;
@@ -357,15 +368,9 @@ template <class G> void checkWalk2d(int ny, int nx) {
   STENCILC_CHECK(cudaMalloc(&d, count * sizeof(float)));
   STENCILC_CHECK(cudaMemset(d, 0, count * sizeof(float)));
   STENCILC_CHECK(Block::launch(walk2d<G>, d, d, ny, nx, 0));
-  std::vector<float> visits(count);
-  STENCILC_CHECK(cudaMemcpy(visits.data(), d, count * sizeof(float), cudaMemcpyDeviceToHost));
-  long long wrong = 0;
-  for (float v : visits) {
-    wrong += v != 1.0f ? 1 : 0;
-  }
   char title[160];
   std::snprintf(title, sizeof title, "launch 2D %dx%d", ny, nx);
-  tally().check(wrong == 0, title, wrong);
+  checkVisitedOnce(d, count, title);
   cudaFree(d);
 }
 
@@ -383,15 +388,9 @@ template <class G> void checkWalk3d(int nz, int ny, int nx) {
   STENCILC_CHECK(cudaMemcpy(din, in.data(), points * sizeof(float), cudaMemcpyHostToDevice));
   STENCILC_CHECK(cudaMemset(d, 0, cells * sizeof(float)));
   STENCILC_CHECK(Block::launch(walk3d<G>, din, d, nz, ny, nx, 0));
-  std::vector<float> visits(cells);
-  STENCILC_CHECK(cudaMemcpy(visits.data(), d, cells * sizeof(float), cudaMemcpyDeviceToHost));
-  long long wrong = 0;
-  for (float v : visits) {
-    wrong += v != 1.0f ? 1 : 0;
-  }
   char title[160];
   std::snprintf(title, sizeof title, "launch 3D %dx%dx%d", nz, ny, nx);
-  tally().check(wrong == 0, title, wrong);
+  checkVisitedOnce(d, cells, title);
   cudaFree(din);
   cudaFree(d);
 }
