@@ -39,6 +39,41 @@ void printPrefetch(int bytes, llvm::raw_ostream &os) {
   }
 }
 
+namespace {
+
+/// The schedule's lines: how NAME_run maps its steps onto launches, and the
+/// fused kernel's tile, halo, redundant work and budgets.
+void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps == 1) {
+    os << fmt::format("  run        {}_run launches one step at a time{}\n", spec.name,
+                      s.why.empty() ? "" : ": " + s.why);
+    return;
+  }
+  const FusedKernel &k = s.fused;
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
+                    s.fusedSteps, spec.name, s.why, spec.name);
+  os << fmt::format("  fused      {} threads; strips of {} columns, {} stored: a halo of {} "
+                    "columns each side (T x r = {}, whole 16-byte vectors of {}); {} output rows "
+                    "per block, {} rows a level at a time\n",
+                    k.threads, k.width, k.storedColumns(), k.halo, s.fusedSteps * spec.radius,
+                    16 / bytes, k.chunkRows, k.batch);
+  os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
+                    "columns, and the rows beside a block's own that each level recomputes); "
+                    "shared memory {} rings of {} x {} {}: {} bytes{}; {} 16-byte loads staged "
+                    "in registers per thread and batch\n",
+                    100.0 * k.redundantShare, s.fusedSteps, k.batch + 2 * spec.radius, k.width,
+                    elementTypeName(spec.precision), k.sharedBytes,
+                    k.sharedBytes > StaticSharedMemoryBytes
+                        ? " (dynamic: past the 48 KiB a block declares statically)"
+                        : "",
+                    k.groupsPerThread);
+}
+
+} // namespace
+
 void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   os << "plan " << spec.name << "\n";
@@ -50,10 +85,19 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   } else {
     printTensorPlanBody(plan, os);
   }
+  printSchedule(plan, os);
 }
 
 std::string summarizePlan(const Plan &plan) {
-  return plan.backend() == BackendKind::Simt ? summarizeSimtPlan(plan) : summarizeTensorPlan(plan);
+  const std::string kernel =
+      plan.backend() == BackendKind::Simt ? summarizeSimtPlan(plan) : summarizeTensorPlan(plan);
+  if (plan.schedule.fusedSteps == 1) {
+    return kernel;
+  }
+  const FusedKernel &k = plan.schedule.fused;
+  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/fused.cuh: strips of {} "
+                     "columns with a halo of {}, {} rows per block)",
+                     kernel, plan.schedule.fusedSteps, k.width, k.halo, k.chunkRows);
 }
 
 } // namespace stencilc

@@ -34,6 +34,8 @@ std::array<long long, 3> fromInternal(int dims, long long z, long long y, long l
   }
 }
 
+} // namespace
+
 double multiplyAdd(double c, double v, double acc, Precision compute) {
   if (compute == Precision::FP64) {
     return std::fma(c, v, acc);
@@ -41,8 +43,6 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
   return static_cast<double>(
       std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
 }
-
-} // namespace
 
 double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped) {
   switch (spec.boundary) {
