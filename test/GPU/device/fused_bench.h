@@ -95,17 +95,17 @@ template <class E> struct Grids {
   bool haveReference = false;
 };
 
-/// A geometry to time: T, kWidth, kThreads, kBatch, kChunkY.
-template <int T, int Width, int Threads, int Batch, int ChunkY> struct G {};
+/// A geometry to time: T, kWidth, kThreads, kBatch, kChunkY, kMinBlocks.
+template <int T, int Width, int Threads, int Batch, int ChunkY, int MinBlocks = 1> struct G {};
 
 /// Times one geometry, then checks it against the reference (the first
 /// geometry timed keeps its result as the reference). Returns whether it
 /// matched.
-template <class E, class St, int T, int Width, int Threads, int Batch, int ChunkY>
-bool benchOne(double copyGBs, Grids<E> &grids, G<T, Width, Threads, Batch, ChunkY>) {
+template <class E, class St, int T, int Width, int Threads, int Batch, int ChunkY, int MinBlocks>
+bool benchOne(double copyGBs, Grids<E> &grids, G<T, Width, Threads, Batch, ChunkY, MinBlocks>) {
   namespace fused = stencilc::device::fused;
-  using S = fused::Geometry<
-      Params<E, stencilc::device::FixedBoundary, St, T, Width, Threads, Batch, ChunkY>>;
+  using S = fused::Geometry<WithMinBlocks<
+      Params<E, stencilc::device::FixedBoundary, St, T, Width, Threads, Batch, ChunkY>, MinBlocks>>;
   constexpr long long count = Grids<E>::kCount;
   E *const a = grids.a.data();
   E *const b = grids.b.data();
@@ -130,10 +130,10 @@ bool benchOne(double copyGBs, Grids<E> &grids, G<T, Width, Threads, Batch, Chunk
   }
   const double gstencils = static_cast<double>(count) * kBenchSteps / (ms * 1e6);
   const double roof = T * copyGBs / (2.0 * sizeof(E));
-  std::printf("bench %-8s %s T=%d width %3d threads %3d batch %d chunk %4d  %8.3f ms  %7.1f "
-              "GStencil/s  T x copy roofline %7.1f (%3.0f %%)  %s\n",
-              St::kName, benchTypeName<E>(), T, Width, Threads, Batch, ChunkY, ms, gstencils, roof,
-              100.0 * gstencils / roof,
+  std::printf("bench %-8s %s T=%d width %3d threads %3d batch %d chunk %4d minblocks %d  %8.3f ms  "
+              "%7.1f GStencil/s  T x copy roofline %7.1f (%3.0f %%)  %s\n",
+              St::kName, benchTypeName<E>(), T, Width, Threads, Batch, ChunkY, MinBlocks, ms,
+              gstencils, roof, 100.0 * gstencils / roof,
               reference        ? "(the reference)"
               : different == 0 ? "= reference bit for bit"
                                : "DIFFERS FROM THE REFERENCE");
@@ -161,50 +161,51 @@ template <class E, class St> struct Sweep;
   template <> struct Sweep<E, St> {                                                                \
     using type = std::tuple<__VA_ARGS__>;                                                          \
   };
-// r 1: wide strips and deep fusion.
-FUSED_SWEEP(double, Star5, G<1, 64, 128, 4, 256>, G<4, 64, 128, 4, 256>, G<6, 64, 128, 4, 256>,
-            G<8, 64, 128, 4, 256>, G<4, 128, 128, 2, 256>, G<6, 128, 128, 2, 256>,
-            G<6, 64, 128, 4, 512>)
-FUSED_SWEEP(float, Star5, G<1, 128, 128, 4, 256>, G<4, 128, 128, 4, 256>, G<6, 128, 128, 4, 256>,
-            G<8, 128, 128, 2, 256>, G<6, 128, 128, 2, 256>, G<8, 128, 128, 2, 512>,
-            G<4, 256, 128, 2, 256>)
-FUSED_SWEEP(__half, Star5, G<1, 256, 128, 4, 256>, G<4, 256, 128, 2, 256>, G<6, 256, 128, 2, 256>,
-            G<8, 256, 128, 2, 256>, G<4, 256, 128, 4, 256>, G<8, 256, 128, 2, 512>)
-FUSED_SWEEP(__nv_bfloat16, Star5, G<1, 256, 128, 4, 256>, G<4, 256, 128, 2, 256>,
-            G<6, 256, 128, 2, 256>, G<8, 256, 128, 2, 256>, G<4, 256, 128, 4, 256>,
-            G<8, 256, 128, 2, 512>)
-FUSED_SWEEP(double, Box9, G<1, 64, 128, 4, 256>, G<4, 64, 128, 4, 256>, G<6, 64, 128, 4, 256>,
-            G<8, 64, 128, 2, 256>, G<4, 128, 128, 2, 256>, G<6, 64, 128, 4, 512>)
-FUSED_SWEEP(float, Box9, G<1, 128, 128, 4, 256>, G<4, 128, 128, 4, 256>, G<6, 128, 128, 2, 256>,
-            G<8, 128, 128, 2, 256>, G<6, 128, 128, 4, 256>, G<8, 128, 128, 2, 512>)
-FUSED_SWEEP(__half, Box9, G<1, 256, 128, 4, 256>, G<4, 256, 128, 2, 256>, G<6, 256, 128, 2, 256>,
-            G<8, 256, 128, 1, 256>, G<4, 256, 128, 4, 256>)
-FUSED_SWEEP(__nv_bfloat16, Box9, G<1, 256, 128, 4, 256>, G<4, 256, 128, 2, 256>,
-            G<6, 256, 128, 2, 256>, G<8, 256, 128, 1, 256>, G<4, 256, 128, 4, 256>)
+// r 1: deep fusion; the sixth number caps the registers (kMinBlocks).
+FUSED_SWEEP(double, Star5, G<1, 64, 128, 4, 256>, G<6, 64, 128, 4, 256>, G<6, 64, 128, 4, 256, 4>,
+            G<8, 64, 128, 4, 256, 3>, G<8, 64, 128, 2, 256, 4>, G<6, 128, 128, 2, 256, 2>,
+            G<8, 128, 128, 2, 256, 2>)
+FUSED_SWEEP(float, Star5, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>, G<8, 128, 128, 2, 256, 4>,
+            G<8, 128, 128, 4, 256, 3>, G<6, 128, 128, 4, 256, 4>, G<8, 256, 128, 2, 256, 2>)
+FUSED_SWEEP(__half, Star5, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>,
+            G<8, 128, 128, 2, 256, 4>, G<6, 128, 128, 4, 256, 4>, G<8, 256, 128, 2, 256>,
+            G<8, 128, 128, 4, 256, 3>)
+FUSED_SWEEP(__nv_bfloat16, Star5, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>,
+            G<8, 128, 128, 2, 256, 4>, G<6, 128, 128, 4, 256, 4>, G<8, 256, 128, 2, 256>,
+            G<8, 128, 128, 4, 256, 3>)
+FUSED_SWEEP(double, Box9, G<1, 64, 128, 4, 256>, G<4, 64, 128, 4, 256>, G<4, 64, 128, 4, 256, 4>,
+            G<6, 64, 128, 4, 256, 3>, G<6, 64, 128, 2, 256, 4>, G<8, 64, 128, 2, 256, 3>)
+FUSED_SWEEP(float, Box9, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>, G<8, 128, 128, 2, 256, 3>,
+            G<6, 128, 128, 2, 256, 4>, G<8, 128, 128, 4, 256, 2>)
+FUSED_SWEEP(__half, Box9, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>, G<8, 128, 128, 2, 256, 3>,
+            G<6, 128, 128, 2, 256, 4>, G<6, 256, 128, 2, 256>)
+FUSED_SWEEP(__nv_bfloat16, Box9, G<1, 128, 128, 4, 256>, G<8, 128, 128, 2, 256>,
+            G<8, 128, 128, 2, 256, 3>, G<6, 128, 128, 2, 256, 4>, G<6, 256, 128, 2, 256>)
 // r 2 and 3: more registers per level, fewer levels.
-FUSED_SWEEP(double, Star9, G<1, 64, 128, 4, 256>, G<2, 64, 128, 4, 256>, G<3, 64, 128, 4, 256>,
-            G<4, 64, 128, 2, 256>, G<2, 128, 128, 2, 256>, G<3, 128, 128, 2, 256>)
-FUSED_SWEEP(float, Star9, G<1, 128, 128, 4, 256>, G<2, 128, 128, 4, 256>, G<3, 128, 128, 2, 256>,
-            G<4, 128, 128, 2, 256>, G<4, 128, 128, 4, 256>, G<3, 256, 128, 2, 256>)
-FUSED_SWEEP(__half, Star9, G<1, 256, 128, 4, 256>, G<2, 256, 128, 2, 256>, G<3, 256, 128, 2, 256>,
-            G<4, 256, 128, 2, 256>, G<4, 256, 128, 1, 256>)
-FUSED_SWEEP(__nv_bfloat16, Star9, G<1, 256, 128, 4, 256>, G<2, 256, 128, 2, 256>,
-            G<3, 256, 128, 2, 256>, G<4, 256, 128, 2, 256>, G<4, 256, 128, 1, 256>)
-FUSED_SWEEP(double, Box25, G<1, 64, 128, 4, 256>, G<2, 64, 128, 2, 256>, G<2, 64, 128, 4, 256>,
-            G<3, 64, 128, 2, 256>, G<2, 128, 128, 1, 256>)
-FUSED_SWEEP(float, Box25, G<1, 128, 128, 4, 256>, G<2, 128, 128, 4, 256>, G<2, 128, 128, 2, 256>,
-            G<3, 128, 128, 2, 256>, G<3, 128, 128, 1, 256>)
-FUSED_SWEEP(__half, Box25, G<1, 256, 128, 4, 256>, G<2, 256, 128, 2, 256>, G<2, 256, 128, 1, 256>,
-            G<3, 256, 128, 1, 256>)
-FUSED_SWEEP(__nv_bfloat16, Box25, G<1, 256, 128, 4, 256>, G<2, 256, 128, 2, 256>,
-            G<2, 256, 128, 1, 256>, G<3, 256, 128, 1, 256>)
-FUSED_SWEEP(double, Box49, G<1, 128, 128, 2, 256>, G<2, 128, 128, 2, 256>, G<2, 128, 128, 1, 256>,
-            G<1, 128, 128, 4, 256>)
-FUSED_SWEEP(float, Box49, G<1, 128, 128, 4, 256>, G<2, 128, 128, 2, 256>, G<2, 128, 128, 1, 256>,
-            G<3, 128, 128, 1, 256>)
-FUSED_SWEEP(__half, Box49, G<1, 256, 128, 2, 256>, G<2, 256, 128, 1, 256>, G<2, 256, 128, 2, 256>)
-FUSED_SWEEP(__nv_bfloat16, Box49, G<1, 256, 128, 2, 256>, G<2, 256, 128, 1, 256>,
-            G<2, 256, 128, 2, 256>)
+FUSED_SWEEP(double, Star9, G<1, 64, 128, 4, 256>, G<3, 64, 128, 4, 256>, G<3, 64, 128, 4, 256, 4>,
+            G<4, 64, 128, 2, 256, 3>, G<4, 64, 128, 4, 256, 3>)
+FUSED_SWEEP(float, Star9, G<1, 128, 128, 4, 256>, G<4, 128, 128, 2, 256>, G<4, 128, 128, 2, 256, 3>,
+            G<5, 128, 128, 2, 256, 2>, G<6, 128, 128, 2, 256, 2>)
+FUSED_SWEEP(__half, Star9, G<1, 128, 128, 4, 256>, G<4, 128, 128, 2, 256>,
+            G<4, 128, 128, 2, 256, 3>, G<6, 128, 128, 2, 256, 2>, G<4, 256, 128, 2, 256>)
+FUSED_SWEEP(__nv_bfloat16, Star9, G<1, 128, 128, 4, 256>, G<4, 128, 128, 2, 256>,
+            G<4, 128, 128, 2, 256, 3>, G<6, 128, 128, 2, 256, 2>, G<4, 256, 128, 2, 256>)
+FUSED_SWEEP(double, Box25, G<1, 64, 128, 4, 256>, G<2, 64, 128, 4, 256>, G<2, 64, 128, 4, 256, 3>,
+            G<2, 64, 128, 2, 256, 4>)
+FUSED_SWEEP(float, Box25, G<1, 128, 128, 4, 256>, G<2, 128, 128, 4, 256>, G<2, 128, 128, 4, 256, 3>,
+            G<3, 128, 128, 2, 256, 2>)
+FUSED_SWEEP(__half, Box25, G<1, 128, 128, 4, 256>, G<2, 128, 128, 4, 256>,
+            G<2, 128, 128, 4, 256, 3>, G<3, 128, 128, 2, 256, 2>)
+FUSED_SWEEP(__nv_bfloat16, Box25, G<1, 128, 128, 4, 256>, G<2, 128, 128, 4, 256>,
+            G<2, 128, 128, 4, 256, 3>, G<3, 128, 128, 2, 256, 2>)
+FUSED_SWEEP(double, Box49, G<1, 128, 128, 2, 256>, G<1, 128, 128, 1, 256>,
+            G<2, 128, 128, 1, 256, 2>, G<1, 128, 128, 2, 256, 3>)
+FUSED_SWEEP(float, Box49, G<1, 128, 128, 4, 256>, G<2, 128, 128, 1, 256>, G<2, 128, 128, 1, 256, 2>,
+            G<1, 128, 128, 2, 256, 3>, G<1, 256, 128, 2, 256>, G<2, 256, 128, 1, 256, 2>)
+FUSED_SWEEP(__half, Box49, G<1, 128, 128, 4, 256>, G<2, 128, 128, 1, 256>,
+            G<2, 128, 128, 1, 256, 2>, G<1, 128, 128, 2, 256, 3>)
+FUSED_SWEEP(__nv_bfloat16, Box49, G<1, 128, 128, 4, 256>, G<2, 128, 128, 1, 256>,
+            G<2, 128, 128, 1, 256, 2>, G<1, 128, 128, 2, 256, 3>)
 #undef FUSED_SWEEP
 
 /// Times one element type and stencil at each geometry of its sweep;

@@ -8,8 +8,9 @@
 //    fp64 and fp16; star 5 and box 9 in bf16; box 25-point (r 2) in fp32
 //    and box 49-point (r 3) in fp32 and fp64; fixed, constant 0.75 and
 //    periodic boundaries;
-//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 (rows
-//    of whole 16-byte vectors: the vector loads), 1000x1337;
+//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 and
+//    64x1024 (rows of whole 16-byte vectors: the vector loads, and warps
+//    of the interior path), 1000x1337;
 //  - T 2 and 4 (one warp per block on the narrowest strip, batches of 3
 //    rows, chunks of 16 rows: two chunks at 17x19, several strips and
 //    chunks from 200x256 on), steps 1, T - 1, T, T + 1, 3T + 2 and 100

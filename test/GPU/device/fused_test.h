@@ -76,10 +76,15 @@ struct ThreeQuarters {
 };
 
 /// The narrowest strip of a warp for element E and stencil St: 32 threads
-/// of whole 16-byte vectors, at least r columns each.
+/// of at least r columns each, 4 or 8 bytes or whole 16-byte vectors.
 template <class E, class St> constexpr int narrowestWidth() {
-  constexpr int vec = 16 / static_cast<int>(sizeof(E));
-  return 32 * ((St::kRadius + vec - 1) / vec * vec);
+  constexpr int size = static_cast<int>(sizeof(E));
+  int cols = St::kRadius;
+  while (cols * size < 4 || (cols * size > 8 && cols * size % 16 != 0) ||
+         (cols * size < 16 && 16 % (cols * size) != 0)) {
+    ++cols;
+  }
+  return 32 * cols;
 }
 
 template <class E, class BoundaryRule, class St, int T, int Width = narrowestWidth<E, St>(),
@@ -94,6 +99,11 @@ struct Params {
   static constexpr int kThreads = Threads;
   static constexpr int kBatch = Batch;
   static constexpr int kChunkY = ChunkY;
+};
+
+/// P with kMinBlocks = M (Params has none: the kernel's default, 1).
+template <class P, int M> struct WithMinBlocks : P {
+  static constexpr int kMinBlocks = M;
 };
 
 /// The timing mode (fused_bench.cu); returns the exit status.

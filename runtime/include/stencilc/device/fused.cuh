@@ -1,25 +1,27 @@
 // stencilc/device/fused.cuh - the CUDA-core kernel for 2D that fuses
 // several time steps into one pass over memory (temporal blocking in the
-// manner of EBISU and AN5D), less the stencil itself. Issue 19; the
-// compiler does not emit it yet.
+// manner of EBISU and AN5D), less the stencil itself. Issue 19.
 //
-// A block owns a strip of kTileX output columns and kChunkY output rows of
-// an ny x nx grid and streams down the rows. It keeps, in shared memory, a
-// ring of kRing = kBatch + 2r rows of kWidth columns per fused level: level
-// 0 is the input, level t the result of t steps. The strip of a level is
-// kWidth = kTileX + 2 kHalo columns wide, kHalo being kSteps * r rounded up
-// to a 16-byte vector: the redundant halo that the levels eat into, r
-// columns per level, so that level kSteps is right on the kTileX columns
-// it stores. Each iteration of the stream:
+// Each warp owns a strip of kWidth columns (32 threads, each kWidth / 32
+// adjacent columns) and kChunkY output rows of an ny x nx grid, and streams
+// down the rows on its own: no shared memory, no barrier. The strip stores
+// its middle kTileX = kWidth - 2 kHalo columns, kHalo being kSteps * r
+// rounded up to a whole memory access: the redundant halo that the levels
+// eat into, r columns per level, so that level kSteps is right on the
+// kTileX columns it stores. Level 0 is the input, level t the result of t
+// steps; each thread keeps, per level 0 .. Levels - 1, a window of
+// kRing = kBatch + 2r rows of its columns and the r columns either side, in
+// registers. Each iteration of the stream:
 //
-//   1. starts the 16-byte loads of the next kBatch input rows into
-//      registers (the boundary rule element by element at the grid's edge);
-//   2. computes kBatch rows of each level t = 1 .. Levels from level t - 1,
-//      level t lagging level t - 1 by r rows (level t's rows are
-//      [q - t r, q - t r + kBatch) when level 0 has received rows up to
-//      q + kBatch), a barrier after each level but the last; level Levels
-//      goes to global memory (T = 1: a barrier after it too);
-//   3. puts the loaded rows into level 0's ring, and a barrier.
+//   1. the kBatch input rows loaded in the iteration before become level
+//      0's new window rows, and the loads of the next kBatch rows start
+//      (the boundary rule element by element at the grid's edge);
+//   2. kBatch rows of each level t = 1 .. Levels are computed from level
+//      t - 1's window, level t lagging level t - 1 by r rows (level t's
+//      rows are [q - t r, q - t r + kBatch) when level 0 has rows up to
+//      q + kBatch); each new row's side columns come from the threads
+//      beside by warp shuffles; level Levels goes to global memory;
+//   3. each window carries its last 2r rows on.
 //
 // Per point and per level the value is what a stored single step gives:
 // the terms' FMAs in the order of the stencil's term list, accumulated in
@@ -37,9 +39,10 @@
 //                             extension of the grid, halo included.
 //
 // The rows and columns of a level whose inputs are not yet (or no longer)
-// in the block's window are computed too, from stale ring rows, but only
-// ever feed points of later levels that are themselves outside the part
-// the block stores. The result of `steps` steps is therefore bit-identical
+// in the warp's window are computed too, from stale window rows (zero at
+// first) or, at the strip's two outer threads, from the thread's own
+// values, but only ever feed points of later levels that are themselves
+// outside the part the warp stores. The result of `steps` steps is therefore bit-identical
 // to `steps` single steps at every point, for any grid size (a grid smaller
 // than the strip or than the halo included).
 //
@@ -96,6 +99,25 @@ template <class Boundary> constexpr int minExtent(int radius) {
   return std::is_same_v<Boundary, FixedBoundary> ? 2 * radius + 1 : 1;
 }
 
+/// The type of a memory access of 4, 8 or 16 bytes.
+template <int Bytes> struct VectorOf {
+  using type = uint4;
+};
+template <> struct VectorOf<8> {
+  using type = uint2;
+};
+template <> struct VectorOf<4> {
+  using type = unsigned;
+};
+
+/// Params::kMinBlocks, or 1 where Params has none.
+template <class Params, class = void> struct MinBlocksOf {
+  static constexpr int value = 1;
+};
+template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::kMinBlocks)>> {
+  static constexpr int value = Params::kMinBlocks;
+};
+
 /// The sizes of a fused kernel, from Params:
 ///   Element, Compute   the grid's element type and the arithmetic type
 ///   Boundary           a boundary policy of boundary.cuh
@@ -103,12 +125,16 @@ template <class Boundary> constexpr int minExtent(int radius) {
 ///   kSteps             T, the steps fused per pass (1 .. 8)
 ///   kWidth             the columns of one warp's strip, halo included:
 ///                      32 x the columns per thread, each thread owning
-///                      kWidth / 32 adjacent columns (whole 16-byte
-///                      vectors, and at least r of them)
+///                      kWidth / 32 adjacent columns (at least r of them,
+///                      4 bytes or more, whole 16-byte vectors past 16
+///                      bytes), loaded and stored kVec at a time
 ///   kThreads           threads per block, a multiple of 32: the block's
 ///                      warps take kThreads / 32 strips side by side
 ///   kBatch             rows per level per iteration of the stream
 ///   kChunkY            output rows per block (per warp)
+///   kMinBlocks         optional (1 where absent): blocks per multiprocessor
+///                      the compiler must fit in registers (the second
+///                      argument of __launch_bounds__)
 /// Each level of a warp lives in registers; nothing is in shared memory.
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
@@ -116,14 +142,21 @@ template <class Params> struct Geometry : Params {
   using Stencil = typename Params::Stencil;
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
-  static constexpr int kVec = 16 / static_cast<int>(sizeof(Element));
-  /// The redundant halo each side: kSteps * r, whole vectors.
+  static constexpr int kColsPerThread = Params::kWidth / 32;
+  /// Elements per memory access: a thread's columns, up to a 16-byte
+  /// vector (4- and 8-byte accesses where a thread has fewer bytes).
+  static constexpr int kAccessBytes = kColsPerThread * static_cast<int>(sizeof(Element)) < 16
+                                          ? kColsPerThread * static_cast<int>(sizeof(Element))
+                                          : 16;
+  static constexpr int kVec = kAccessBytes / static_cast<int>(sizeof(Element));
+  using Vector = typename VectorOf<kAccessBytes>::type;
+  /// The redundant halo each side: kSteps * r, whole accesses.
   static constexpr int kHalo = (Params::kSteps * kRadius + kVec - 1) / kVec * kVec;
   /// The columns a warp stores.
   static constexpr int kTileX = Params::kWidth - 2 * kHalo;
-  static constexpr int kColsPerThread = Params::kWidth / 32;
   static constexpr int kWarps = Params::kThreads / 32;
-  /// A thread's columns as 16-byte vectors.
+  static constexpr int kMinBlocks = MinBlocksOf<Params>::value;
+  /// A thread's columns as accesses.
   static constexpr int kGroupsPerThread = kColsPerThread / kVec;
   /// Rows of a level's window in registers: a batch and the 2r rows
   /// before it.
@@ -132,8 +165,9 @@ template <class Params> struct Geometry : Params {
   static_assert(Params::kSteps >= 1 && Params::kSteps <= 8, "1 to 8 fused steps");
   static_assert(kRadius >= 1, "a stencil of radius 0 needs no kernel");
   static_assert(Params::kThreads % 32 == 0, "whole warps");
-  static_assert(Params::kWidth % (32 * kVec) == 0,
-                "a warp's strip is whole 16-byte vectors per thread");
+  static_assert(Params::kWidth % 32 == 0 && kColsPerThread % kVec == 0 &&
+                    (kAccessBytes == 4 || kAccessBytes == 8 || kAccessBytes == 16),
+                "a thread's columns are whole 4-, 8- or 16-byte accesses");
   static_assert(kColsPerThread >= kRadius, "the neighbours come from the next thread only");
   static_assert(kTileX >= kVec, "the halo leaves columns to store");
   static_assert(Params::kChunkY >= 1 && Params::kBatch >= 1, "rows per block and per batch");
@@ -143,22 +177,23 @@ template <class Params> struct Geometry : Params {
   static constexpr int sharedBytes(int) { return 0; }
 };
 
-/// The kVec elements of row y, columns [x, x + kVec): one 16-byte load
-/// where the whole vector is in the grid (and `vectorRows`), the boundary
-/// rule element by element elsewhere.
+/// The kVec elements of row y, columns [x, x + kVec): one load where the
+/// whole access is in the grid (and `vectorRows`), the boundary rule
+/// element by element elsewhere.
 template <class S>
-__device__ __forceinline__ uint4 fetchGroup(const typename S::Element *__restrict__ in, long long y,
-                                            long long x, int ny, int nx, bool vectorRows) {
+__device__ __forceinline__ typename S::Vector fetchGroup(const typename S::Element *__restrict__ in,
+                                                         long long y, long long x, int ny, int nx,
+                                                         bool vectorRows) {
   using Element = typename S::Element;
   if (vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
-    return loadVector<0>(in + y * nx + x);
+    return __ldg(reinterpret_cast<const typename S::Vector *>(in + y * nx + x));
   }
   alignas(16) Element values[S::kVec];
 #pragma unroll
   for (int e = 0; e < S::kVec; ++e) {
     values[e] = S::Boundary::read(in, y, x + e, ny, nx);
   }
-  return *reinterpret_cast<const uint4 *>(values);
+  return *reinterpret_cast<const typename S::Vector *>(values);
 }
 
 /// One row of a level in a thread's registers: its kColsPerThread columns
@@ -201,34 +236,25 @@ __device__ __forceinline__ void roundRow(typename S::Compute (&v)[S::kColsPerThr
   }
 }
 
-/// The 16-byte vector g of a thread's row values (already rounded).
+/// The access g of a thread's row values (already rounded).
 template <class S>
-__device__ __forceinline__ uint4 packGroup(const typename S::Compute (&v)[S::kColsPerThread],
-                                           int g) {
+__device__ __forceinline__ typename S::Vector
+packGroup(const typename S::Compute (&v)[S::kColsPerThread], int g) {
   using Element = typename S::Element;
   alignas(16) Element values[S::kVec];
 #pragma unroll
   for (int e = 0; e < S::kVec; ++e) {
     values[e] = toElement<Element>(v[g * S::kVec + e]);
   }
-  return *reinterpret_cast<const uint4 *>(values);
+  return *reinterpret_cast<const typename S::Vector *>(values);
 }
 
-/// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
-/// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY rows
-/// per block along blockIdx.y, kWarps strips of kTileX stored columns along
-/// blockIdx.x. Each warp streams down its strip on its own: per iteration
-/// it loads the next kBatch input rows (16-byte vectors, started before the
-/// computing of the current ones), and computes kBatch rows of each level t
-/// from the window of level t - 1 (level t lagging level t - 1 by r rows),
-/// in registers: each thread its columns, the r columns either side coming
-/// from the threads beside by warp shuffles, once per row. Level t is right
-/// on the strip's columns [t r, kWidth - t r) and from the chunk's row
-/// yBegin - (Levels - t) r on.
-template <class S, int Levels>
-__device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
-                                     typename S::Element *__restrict__ out, int ny, int nx) {
-  static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+/// A warp's stream down its strip (see pass below); Interior: no point it
+/// reads is within r of the grid's edge.
+template <class S, int Levels, bool Interior>
+__device__ __forceinline__ void stream(const typename S::Element *__restrict__ in,
+                                       typename S::Element *__restrict__ out, int ny, int nx,
+                                       int x0, int yBegin, int yEnd, bool vectorRows) {
   using Compute = typename S::Compute;
   using Computes = fused::Computes<typename S::Boundary>;
   constexpr int r = S::kRadius;
@@ -237,20 +263,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr int G = S::kGroupsPerThread;
   constexpr int kLag = Levels * r; // level Levels lags the input by this
   const int lane = static_cast<int>(threadIdx.x % 32);
-  const long long x0 =
-      (static_cast<long long>(blockIdx.x) * S::kWarps + threadIdx.x / 32) * S::kTileX;
-  if (x0 >= nx) {
-    return; // the whole warp: no barrier follows
-  }
-  const long long yBegin = static_cast<long long>(blockIdx.y) * S::kChunkY;
-  const long long yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
-  const long long xFirst = x0 - S::kHalo + lane * W; // the thread's first column
-  const bool vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const int xFirst = x0 - S::kHalo + lane * W; // the thread's first column
   bool colComputed[W];
 #pragma unroll
   for (int w = 0; w < W; ++w) {
-    colComputed[w] = Computes::axis(xFirst + w, nx, r);
+    colComputed[w] = Interior || Computes::axis(xFirst + w, nx, r);
   }
   // The window of each level 0 .. Levels - 1: rows [0, 2r) carried from the
   // iteration before, [2r, 2r + kBatch) this iteration's.
@@ -265,26 +282,31 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
       }
     }
   }
-  const long long pFirst = yBegin - kLag; // the first input row
-  uint4 groups[B][G];
-  auto fetch = [&](long long p) {
+  const int pFirst = yBegin - kLag; // the first input row
+  typename S::Vector groups[B][G];
+  auto fetch = [&](int p) {
 #pragma unroll
     for (int i = 0; i < B; ++i) {
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
+        if constexpr (Interior) {
+          groups[i][g] = __ldg(reinterpret_cast<const typename S::Vector *>(
+              in + static_cast<long long>(p + i) * nx + xFirst + g * S::kVec));
+        } else {
+          groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
+        }
       }
     }
   };
   fetch(pFirst);
   // q: the first input row of the iteration.
-  for (long long q = pFirst; q - kLag < yEnd; q += B) {
+  for (int q = pFirst; q - kLag < yEnd; q += B) {
 #pragma unroll
     for (int i = 0; i < B; ++i) {
 #pragma unroll
       for (int g = 0; g < G; ++g) {
         alignas(16) typename S::Element values[S::kVec];
-        *reinterpret_cast<uint4 *>(values) = groups[i][g];
+        *reinterpret_cast<typename S::Vector *>(values) = groups[i][g];
 #pragma unroll
         for (int e = 0; e < S::kVec; ++e) {
           win[0][2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
@@ -297,11 +319,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
     }
 #pragma unroll
     for (int t = 1; t <= Levels; ++t) {
-      const long long y0 = q - static_cast<long long>(t) * r;
+      const int y0 = q - t * r;
       const Row<S>(&from)[S::kRing] = win[t - 1];
 #pragma unroll
       for (int j = 0; j < B; ++j) {
-        const bool rowComputed = Computes::axis(y0 + j, ny, r);
+        const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
         Compute value[W];
 #pragma unroll
         for (int w = 0; w < W; ++w) {
@@ -314,9 +336,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
           value[w] = acc;
         }
         roundRow<S>(value);
+        if constexpr (!Interior) {
 #pragma unroll
-        for (int w = 0; w < W; ++w) {
-          value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+          for (int w = 0; w < W; ++w) {
+            value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+          }
         }
         if (t < Levels) {
 #pragma unroll
@@ -325,24 +349,29 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
           }
           shareSides<S>(win[t < Levels ? t : 0][2 * r + j]);
         } else {
-          const long long y = y0 + j;
+          const int y = y0 + j;
           if (y >= yBegin && y < yEnd) {
 #pragma unroll
             for (int g = 0; g < G; ++g) {
               const int c = lane * W + g * S::kVec; // in the strip
-              const long long x = xFirst + g * S::kVec;
+              const int x = xFirst + g * S::kVec;
               if (c < S::kHalo || c >= S::kHalo + S::kTileX) {
                 continue;
               }
+              typename S::Element *const at = out + static_cast<long long>(y) * nx + x;
               // A point not computed holds its input's value: storing it
               // is right.
-              if (vectorRows && x + S::kVec <= nx) {
-                storeVector(out + y * nx + x, packGroup<S>(value, g));
+              if (Interior || (vectorRows && x + S::kVec <= nx)) {
+                if constexpr (S::kAccessBytes == 16) {
+                  storeVector(at, packGroup<S>(value, g));
+                } else {
+                  *reinterpret_cast<typename S::Vector *>(at) = packGroup<S>(value, g);
+                }
               } else {
 #pragma unroll
                 for (int e = 0; e < S::kVec; ++e) {
                   if (x + e < nx) {
-                    out[y * nx + x + e] = toElement<typename S::Element>(value[g * S::kVec + e]);
+                    at[e] = toElement<typename S::Element>(value[g * S::kVec + e]);
                   }
                 }
               }
@@ -362,9 +391,51 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   }
 }
 
+/// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
+/// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY rows
+/// per block along blockIdx.y, kWarps strips of kTileX stored columns along
+/// blockIdx.x. Each warp streams down its strip on its own (stream above):
+/// per iteration it loads the next kBatch input rows (16-byte vectors,
+/// started before the computing of the current ones), and computes kBatch
+/// rows of each level t from the window of level t - 1 (level t lagging
+/// level t - 1 by r rows), in registers: each thread its columns, the r
+/// columns either side coming from the threads beside by warp shuffles,
+/// once per row. Level t is right on the strip's columns [t r, kWidth - t r)
+/// and from the chunk's row yBegin - (Levels - t) r on. A warp whose every
+/// row and column read is at least r inside the grid (rows of whole aligned
+/// vectors) takes the interior version: no boundary rule, every point
+/// computed, plain vector loads and stores.
+template <class S, int Levels>
+__device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
+                                     typename S::Element *__restrict__ out, int ny, int nx) {
+  static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+  constexpr int r = S::kRadius;
+  constexpr int kLag = Levels * r;
+  const long long x0 =
+      (static_cast<long long>(blockIdx.x) * S::kWarps + threadIdx.x / 32) * S::kTileX;
+  if (x0 >= nx) {
+    return; // the whole warp: no barrier follows
+  }
+  const int yBegin = static_cast<int>(blockIdx.y) * S::kChunkY;
+  const int yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
+  const bool vectorRows = nx % S::kVec == 0 &&
+                          reinterpret_cast<std::uintptr_t>(in) % S::kAccessBytes == 0 &&
+                          reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0;
+  // The rows read: [yBegin - kLag, yEnd + kLag + kBatch); the columns: the
+  // strip.
+  const bool interior = vectorRows && yBegin - kLag >= r &&
+                        static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
+                        x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r;
+  if (interior) {
+    stream<S, Levels, true>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, true);
+  } else {
+    stream<S, Levels, false>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, vectorRows);
+  }
+}
+
 /// The kernel of a pass of Levels fused steps.
 template <class S, int Levels>
-__global__ void __launch_bounds__(S::kThreads)
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
   pass<S, Levels>(in, out, ny, nx);
