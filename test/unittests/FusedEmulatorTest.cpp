@@ -141,6 +141,7 @@ TEST(FusedPlans, AHaloShortOfTStepsShows) {
   ASSERT_EQ(plan.schedule.fusedSteps, 3);
   plan.schedule.fused.halo = 3 * spec.radius - 1;
   plan.schedule.fused.width = 2 * plan.schedule.fused.halo + 8;
+  plan.schedule.fused.chunkRows = 4;
   GridND grid = randomGridND(2, {9, 30, 1}, spec.precision, 5);
   emulateRun(plan, grid, 3);
   EXPECT_TRUE(anyNaN(grid));
@@ -170,30 +171,37 @@ TEST(FusedPlans, FuseOneIsTheStepKernel) {
   EXPECT_FALSE(plan.schedule.lowered);
 }
 
-TEST(FusedPlans, RingsFitTheTargetsSharedMemory) {
-  for (Arch arch : {Arch::Sm80, Arch::Sm86, Arch::Sm89, Arch::Sm90}) {
-    for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
+/// Every fused plan keeps fused.cuh's rules: whole warps, a thread's
+/// columns at least the radius and whole 4-, 8- or 16-byte accesses, a halo
+/// of T x r or more in whole accesses, and columns left to store.
+TEST(FusedPlans, GeometryKeepsTheKernelsRules) {
+  for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16, Precision::BF16}) {
+    for (Shape shape : {Shape::Star, Shape::Box}) {
       for (int r : {1, 2, 3, 4, 6, 8, 16, 32}) {
         for (int fuse : {0, 2, 8}) {
-          const StencilSpec spec = makeStencil(2, Shape::Box, r, p, BoundaryKind::Periodic, r);
+          const StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Periodic, r);
           PlanOptions options;
-          options.target = arch;
           options.fusedSteps = fuse;
           const Plan plan = planSimt(spec, options);
           const Schedule &s = plan.schedule;
-          SCOPED_TRACE(::testing::Message() << keyword(arch) << " " << keyword(p) << " r " << r
+          SCOPED_TRACE(::testing::Message() << keyword(shape) << " " << keyword(p) << " r " << r
                                             << " fuse " << fuse << ": " << s.why);
           EXPECT_GE(s.fusedSteps, 1);
-          EXPECT_LE(s.fusedSteps, fuse ? fuse : 8);
-          EXPECT_EQ(s.lowered, fuse > 1 && s.fusedSteps < fuse);
+          EXPECT_LE(s.fusedSteps, 8);
+          EXPECT_EQ(s.fusedSteps, fuse ? fuse : s.fusedSteps);
+          EXPECT_FALSE(s.lowered);
           if (s.fusedSteps > 1) {
             const FusedKernel &k = s.fused;
-            const int vec = 16 / static_cast<int>(elementBytes(p));
-            EXPECT_LE(k.sharedBytes, info(arch).maxDynamicSharedBytes);
+            const int bytes = static_cast<int>(elementBytes(p));
+            const int vec = k.accessBytes / bytes;
+            EXPECT_EQ(k.threads % 32, 0);
+            EXPECT_EQ(k.width % 32, 0);
+            EXPECT_GE(k.columnsPerThread(), r);
+            EXPECT_TRUE(k.accessBytes == 4 || k.accessBytes == 8 || k.accessBytes == 16);
+            EXPECT_EQ(k.columnsPerThread() % vec, 0);
             EXPECT_GE(k.halo, s.fusedSteps * r);
             EXPECT_EQ(k.halo % vec, 0);
             EXPECT_GE(k.storedColumns(), vec);
-            EXPECT_EQ(k.width % k.threads, 0);
             EXPECT_GE(k.redundantShare, 0.0);
             EXPECT_LT(k.redundantShare, 1.0);
           }

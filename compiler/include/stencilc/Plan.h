@@ -260,28 +260,34 @@ struct SimtPlan {
 
 /// The kernel NAME_run uses for its passes when it fuses steps
 /// (Schedule::fusedSteps > 1): the 2D CUDA-core kernel of
-/// runtime/include/stencilc/device/fused.cuh. A block owns a strip of
-/// `width` columns and `chunkRows` output rows and streams down the rows,
-/// `batch` rows of each fused level at a time, keeping a ring of batch + 2r
-/// rows per level in shared memory. The `halo` columns at each side of a
-/// strip are computed by both neighbouring blocks (the redundant halo the
-/// levels eat into, r columns a level); the middle width - 2 halo are stored.
+/// runtime/include/stencilc/device/fused.cuh. Each warp owns a strip of
+/// `width` columns (32 threads of width / 32 adjacent columns each) and a
+/// block's `chunkRows` output rows, and streams down the rows `batch` rows
+/// of each fused level at a time, every level's window in registers (no
+/// shared memory). The `halo` columns at each side of a strip are computed
+/// by the neighbouring strips too (the redundant halo the levels eat into,
+/// r columns a level); the middle width - 2 halo are stored.
 struct FusedKernel {
   int width = 0;
+  /// Threads per block: threads / 32 strips side by side.
   int threads = 0;
   int batch = 0;
   int chunkRows = 0;
-  /// T * r rounded up to a 16-byte vector.
+  /// Blocks per multiprocessor the register allocator must fit
+  /// (__launch_bounds__'s second argument).
+  int minBlocks = 1;
+  /// T * r rounded up to a whole memory access.
   int halo = 0;
-  /// T rings (levels 0 .. T - 1) of batch + 2r rows by width elements.
-  int sharedBytes = 0;
-  /// 16-byte loads a thread stages in registers per batch of input rows.
-  int groupsPerThread = 0;
-  /// Of the point-levels a pass computes, the share that no stored point
-  /// needs: the halo columns and the rows above a block's first output row
+  /// Bytes of one load or store of a thread's columns: 4, 8 or 16.
+  int accessBytes = 0;
+  /// Of the point-levels a pass computes, the share that no stored point of
+  /// the strip needs: the halo columns, and the rows beside a block's own
   /// that each level recomputes.
   double redundantShare = 0.0;
+  /// Where the geometry comes from (a measurement, or the rule).
+  std::string source;
 
+  int columnsPerThread() const { return width / 32; }
   int storedColumns() const { return width - 2 * halo; }
 };
 

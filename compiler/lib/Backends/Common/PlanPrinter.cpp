@@ -52,24 +52,20 @@ void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
     return;
   }
   const FusedKernel &k = s.fused;
-  const int bytes = static_cast<int>(elementBytes(spec.precision));
   os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
                     s.fusedSteps, spec.name, s.why, spec.name);
-  os << fmt::format("  fused      {} threads; strips of {} columns, {} stored: a halo of {} "
-                    "columns each side (T x r = {}, whole 16-byte vectors of {}); {} output rows "
-                    "per block, {} rows a level at a time\n",
-                    k.threads, k.width, k.storedColumns(), k.halo, s.fusedSteps * spec.radius,
-                    16 / bytes, k.chunkRows, k.batch);
+  os << fmt::format("  fused      {} threads ({} warps, a strip each); strips of {} columns, {} "
+                    "stored: a halo of {} columns each side (T x r = {}, whole {}-byte accesses); "
+                    "{} output rows per block, {} rows a level at a time; geometry {}\n",
+                    k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
+                    s.fusedSteps * spec.radius, k.accessBytes, k.chunkRows, k.batch, k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
-                    "columns, and the rows beside a block's own that each level recomputes); "
-                    "shared memory {} rings of {} x {} {}: {} bytes{}; {} 16-byte loads staged "
-                    "in registers per thread and batch\n",
-                    100.0 * k.redundantShare, s.fusedSteps, k.batch + 2 * spec.radius, k.width,
-                    elementTypeName(spec.precision), k.sharedBytes,
-                    k.sharedBytes > StaticSharedMemoryBytes
-                        ? " (dynamic: past the 48 KiB a block declares statically)"
-                        : "",
-                    k.groupsPerThread);
+                    "columns, and the rows beside a block's own that each level recomputes); no "
+                    "shared memory: each thread keeps T windows of {} rows by {} {} columns in "
+                    "registers, {} blocks per multiprocessor asked of the register allocator\n",
+                    100.0 * k.redundantShare, k.batch + 2 * spec.radius,
+                    k.columnsPerThread() + 2 * spec.radius, elementTypeName(spec.precision),
+                    k.minBlocks);
 }
 
 } // namespace
@@ -95,8 +91,8 @@ std::string summarizePlan(const Plan &plan) {
     return kernel;
   }
   const FusedKernel &k = plan.schedule.fused;
-  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/fused.cuh: strips of {} "
-                     "columns with a halo of {}, {} rows per block)",
+  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/fused.cuh: warp strips "
+                     "of {} columns with a halo of {}, {} rows per block)",
                      kernel, plan.schedule.fusedSteps, k.width, k.halo, k.chunkRows);
 }
 

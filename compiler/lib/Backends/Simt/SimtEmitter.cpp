@@ -134,7 +134,7 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
              fmt::arg("boundary", boundary.type), fmt::arg("width", k.width),
              fmt::arg("halo", k.halo), fmt::arg("threads", k.threads), fmt::arg("batch", k.batch),
-             fmt::arg("chunk", k.chunkRows));
+             fmt::arg("chunk", k.chunkRows), fmt::arg("min_blocks", k.minBlocks));
 }
 
 } // namespace

@@ -10,7 +10,7 @@
 #include "Backends/Simt/SimtPlanner.h"
 
 #include <algorithm>
-#include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -18,20 +18,51 @@ namespace stencilc {
 
 namespace {
 
-/// The planner's own T, where no --plan-option fuse or measured entry gives
-/// one: the fused kernel's first measurements (docs/performance.md,
-/// "Temporal fusion") peaked at T = 8 for 4-byte and 2-byte elements and
-/// T = 4 for fp64 at radius 1; a radius of r widens the halo and the rings
-/// r-fold, so T shrinks with it.
-int defaultFusedSteps(const StencilSpec &spec) {
-  const int base = spec.precision == Precision::FP64 ? 4 : 8;
-  return std::max(1, base / spec.radius);
+/// The fused kernel's best geometry as measured on an H100 for one kind of
+/// stencil (8192^2, 100 steps, bench/results/2026-11-24-2203-fused2d-bench-
+/// h100.txt); tf32 runs as fp32 on CUDA cores, bf16 as fp16.
+struct MeasuredFusion {
+  Shape shape;
+  int radius;
+  int elementBytes;
+  int steps, width, threads, batch, chunkRows, minBlocks;
+  double gstencils;
+};
+
+constexpr MeasuredFusion Measured[] = {
+    {Shape::Star, 1, 8, 8, 64, 128, 4, 96, 3, 934},
+    {Shape::Star, 1, 4, 8, 128, 128, 4, 64, 2, 1888},
+    {Shape::Star, 1, 2, 8, 128, 128, 4, 64, 3, 1816},
+    {Shape::Box, 1, 8, 6, 64, 128, 4, 128, 3, 678},
+    {Shape::Box, 1, 4, 8, 128, 64, 2, 96, 6, 1380},
+    {Shape::Box, 1, 2, 8, 128, 128, 3, 96, 3, 1355},
+    {Shape::Star, 2, 8, 4, 64, 128, 6, 128, 2, 473},
+    {Shape::Star, 2, 4, 6, 128, 128, 2, 128, 2, 895},
+    {Shape::Star, 2, 2, 4, 128, 128, 4, 96, 3, 1115},
+    {Shape::Box, 2, 8, 3, 64, 128, 4, 128, 2, 260},
+    {Shape::Box, 2, 4, 4, 128, 128, 2, 128, 2, 488},
+    {Shape::Box, 2, 2, 2, 128, 128, 4, 128, 3, 574},
+    // Radius 3 boxes measured fastest unfused (T = 1) in every precision.
+    {Shape::Box, 3, 8, 1, 128, 128, 3, 64, 1, 131},
+    {Shape::Box, 3, 4, 1, 128, 128, 4, 128, 1, 291},
+    {Shape::Box, 3, 2, 1, 128, 128, 4, 128, 1, 308},
+};
+
+const MeasuredFusion *measured(const StencilSpec &spec) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  for (const MeasuredFusion &m : Measured) {
+    if (m.shape == spec.shape && m.radius == spec.radius && m.elementBytes == bytes) {
+      return &m;
+    }
+  }
+  return nullptr;
 }
 
 /// Why `spec` cannot fuse at all on CUDA cores, or empty.
 std::string unfusable(const StencilSpec &spec) {
   if (spec.dims != 2) {
-    return fmt::format("the CUDA-core backend has no fused kernel for {}D stencils yet", spec.dims);
+    return fmt::format("the CUDA-core backend has no fused kernel for {}D stencils yet",
+                       spec.dims);
   }
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
@@ -42,31 +73,44 @@ std::string unfusable(const StencilSpec &spec) {
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));
 }
 
+/// The rule for kinds not measured: the measured T fell about as 8 / r for
+/// stars and 8 / r^2 for boxes.
+int ruleSteps(const StencilSpec &spec) {
+  const int r = spec.radius;
+  return std::max(1, spec.shape == Shape::Star ? 8 / r : 8 / (r * r));
+}
+
+/// The columns a thread owns: at least the radius (its neighbours' columns
+/// come from the next thread only), whole 4-, 8- or 16-byte accesses, and
+/// no fewer than the measured widths (2 fp64, 4 fp32, 4 fp16 columns).
+int columnsPerThread(const StencilSpec &spec) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  int cols = std::max(spec.radius, bytes == 2 ? 4 : 16 / bytes);
+  if (cols * bytes > 16) {
+    cols = (cols * bytes + 15) / 16 * 16 / bytes;
+  }
+  while ((cols * bytes) % 4 != 0 || (cols * bytes > 8 && cols * bytes < 16)) {
+    ++cols;
+  }
+  return cols;
+}
+
 /// Fills the derived sizes of `k` for T steps of `spec`.
 void deriveFused(const StencilSpec &spec, int steps, FusedKernel &k) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
-  const int vec = 16 / bytes;
   const int r = spec.radius;
-  k.threads = std::gcd(k.width, 256);
+  k.accessBytes = std::min(k.columnsPerThread() * bytes, 16);
+  const int vec = k.accessBytes / bytes;
   k.halo = (steps * r + vec - 1) / vec * vec;
-  k.sharedBytes = steps * (k.batch + 2 * r) * k.width * bytes;
-  const int groups = k.batch * (k.width / vec);
-  k.groupsPerThread = (groups + k.threads - 1) / k.threads;
-  // Level t computes every column but the outermost r of the strip, over the
-  // block's rows and the (T - t) r rows on either side that later levels
-  // read; only the stored columns of the block's own rows are its share.
+  // Level t computes every column of the strip, over the block's rows and
+  // the (T - t) r rows on either side that later levels read; only the
+  // stored columns of the block's own rows are the strip's share.
   double computed = 0.0;
   for (int t = 1; t <= steps; ++t) {
-    computed += double(k.chunkRows + 2 * (steps - t) * r) * (k.width - 2 * r);
+    computed += double(k.chunkRows + 2 * (steps - t) * r) * k.width;
   }
   const double useful = double(steps) * k.chunkRows * k.storedColumns();
   k.redundantShare = computed > 0.0 ? 1.0 - useful / computed : 0.0;
-}
-
-/// The narrowest strip that still stores a whole 16-byte vector (and a
-/// whole warp of columns).
-int narrowestWidth(const FusedKernel &k, int vec) {
-  return (2 * k.halo + std::max(vec, 32) + 31) / 32 * 32;
 }
 
 } // namespace
@@ -85,49 +129,49 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
     s.lowered = asked > 1;
     return;
   }
-  int steps = asked ? asked : defaultFusedSteps(spec);
-  s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-                : fmt::format("the planner's choice for a {} of radius {} in {}",
-                              keyword(spec.shape), spec.radius, keyword(spec.precision));
-  const int limit = info(options.target).maxDynamicSharedBytes;
-  const int vec = 16 / static_cast<int>(elementBytes(spec.precision));
-  // Give up rows per batch, then strip width, then (where T was not asked
-  // for) steps, until the rings fit the shared memory a block may opt in to.
-  while (steps > 1) {
-    FusedKernel k;
-    k.width = 256;
-    k.batch = 8;
-    k.chunkRows = 256;
+  const MeasuredFusion *m = measured(spec);
+  const int steps = asked ? asked : m ? m->steps : ruleSteps(spec);
+  if (steps == 1) {
+    s.why = m ? fmt::format("a {} of radius {} in {} measured fastest unfused ({:.0f} "
+                            "GStencil/s fused with T = 1 on an H100)",
+                            keyword(spec.shape), spec.radius, keyword(spec.precision),
+                            m->gstencils)
+              : fmt::format("by rule, a {} of radius {} fuses no steps (T = 8 / r{})",
+                            keyword(spec.shape), spec.radius,
+                            spec.shape == Shape::Star ? "" : "^2");
+    return;
+  }
+  FusedKernel k;
+  if (m) {
+    k.width = m->width;
+    k.threads = m->threads;
+    k.batch = m->batch;
+    k.chunkRows = m->chunkRows;
+    k.minBlocks = m->minBlocks;
+    k.source = fmt::format("as measured best for this kind on an H100 ({:.0f} GStencil/s at "
+                           "T = {})",
+                           m->gstencils, m->steps);
+  } else {
+    k.width = 32 * columnsPerThread(spec);
+    k.threads = 128;
+    k.batch = 4;
+    k.chunkRows = 128;
+    k.minBlocks = 2;
+    k.source = "by rule: this kind has no measurement";
+  }
+  // A strip must store at least one access past its halos: widen it.
+  deriveFused(spec, steps, k);
+  while (k.storedColumns() < k.accessBytes / static_cast<int>(elementBytes(spec.precision))) {
+    k.width *= 2;
     deriveFused(spec, steps, k);
-    while (k.sharedBytes > limit && k.batch > 1) {
-      k.batch /= 2;
-      deriveFused(spec, steps, k);
-    }
-    while (k.sharedBytes > limit && k.width > narrowestWidth(k, vec)) {
-      k.width = std::max(narrowestWidth(k, vec), k.width - 32);
-      deriveFused(spec, steps, k);
-    }
-    if (k.width < narrowestWidth(k, vec)) {
-      k.width = narrowestWidth(k, vec);
-      deriveFused(spec, steps, k);
-    }
-    if (k.sharedBytes <= limit) {
-      s.fusedSteps = steps;
-      s.fused = k;
-      return;
-    }
-    if (steps == asked) {
-      s.why = fmt::format("fuse={} needs {} bytes of shared memory for its rings even with "
-                          "strips of {} columns and batches of 1 row; {} has {}",
-                          asked, k.sharedBytes, k.width, keyword(options.target), limit);
-      s.lowered = true;
-    }
-    --steps;
   }
-  if (!asked) {
-    s.why = fmt::format("no T above 1 fits the {} bytes of shared memory {} has", limit,
-                        keyword(options.target));
-  }
+  s.fusedSteps = steps;
+  s.fused = k;
+  s.why = asked ? fmt::format("--plan-option fuse={}", asked)
+          : m   ? fmt::format("measured best for a {} of radius {} in {} on an H100",
+                              keyword(spec.shape), spec.radius, keyword(spec.precision))
+                : fmt::format("by rule for a {} of radius {}: no measurement of this kind",
+                              keyword(spec.shape), spec.radius);
 }
 
 } // namespace stencilc

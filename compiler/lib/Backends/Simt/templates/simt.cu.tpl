@@ -103,10 +103,11 @@ struct FusedParams {{
   using Boundary = {boundary};
   using Stencil = FusedStencil;
   static constexpr int kSteps = {steps}; // T: steps per pass over memory
-  static constexpr int kWidth = {width}; // strip columns, a halo of {halo} each side included
-  static constexpr int kThreads = {threads};
+  static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each side included
+  static constexpr int kThreads = {threads}; // a strip per warp, side by side
   static constexpr int kBatch = {batch}; // rows of each level computed at a time
   static constexpr int kChunkY = {chunk}; // output rows per block
+  static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator
 }};
 using Fused = fused::Geometry<FusedParams>;
 
