@@ -10,10 +10,9 @@ namespace fused3d = stencilc::device::fused3d;
 struct Star7 {
   static constexpr int kRadius = 1, kTerms = 7;
   template <class C> static __host__ __device__ constexpr fused3d::Term<C> term(int i) {
-    constexpr fused3d::Term<C> terms[] = {{0, 0, 0, C(0.4)},  {-1, 0, 0, C(0.1)},
-                                          {1, 0, 0, C(0.1)},  {0, -1, 0, C(0.1)},
-                                          {0, 1, 0, C(0.1)},  {0, 0, -1, C(0.1)},
-                                          {0, 0, 1, C(0.1)}};
+    constexpr fused3d::Term<C> terms[] = {
+        {0, 0, 0, C(0.4)}, {-1, 0, 0, C(0.1)}, {1, 0, 0, C(0.1)}, {0, -1, 0, C(0.1)},
+        {0, 1, 0, C(0.1)}, {0, 0, -1, C(0.1)}, {0, 0, 1, C(0.1)}};
     return terms[i];
   }
 };
@@ -23,7 +22,7 @@ template <class E, class C> struct Params {
   using Compute = C;
   using Boundary = stencilc::device::FixedBoundary;
   using Stencil = Star7;
-  static constexpr int kSteps = 4, kWidth = 64, kHeight = 32, kThreads = 256, kBatch = 1,
+  static constexpr int kSteps = 4, kWidth = 64, kHeight = 32, kThreads = 256, kBatch = 1, kRows = 8,
                        kChunkZ = 64;
 };
 

@@ -30,9 +30,10 @@ namespace fused1d = stencilc::device::fused1d;
 
 long long maxPoints = 1LL << 40;
 
-template <class S> void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
-                                 const std::vector<typename S::Element> &want, Shape g, int steps,
-                                 Kind kind, const char *what) {
+template <class S>
+void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
+              const std::vector<typename S::Element> &want, Shape g, int steps, Kind kind,
+              const char *what) {
   checkRun(tally, input, want, g, steps, S::kSteps, kind, what,
            [&](typename S::Element *a, typename S::Element *b) {
              return fused1d::run<S>(a, b, g.nx, steps, nullptr);

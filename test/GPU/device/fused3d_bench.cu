@@ -26,11 +26,10 @@ bool bench(double copy, Grids<E> &grids) {
   using S = fused3d::Geometry<
       Params3<E, stencilc::device::FixedBoundary, St, T, W, H, Threads, Batch, Chunk, Rows>>;
   char geometry[96];
-  std::snprintf(geometry, sizeof geometry, "%dx%d thr %d batch %d chunk %d rows %d", W, H,
-                Threads, Batch, Chunk, Rows);
-  return benchOne<E>(St::kName, T, geometry, kSteps, copy, grids, [](E *a, E *b) {
-    return fused3d::run<S>(a, b, kN, kN, kN, kSteps, nullptr);
-  });
+  std::snprintf(geometry, sizeof geometry, "%dx%d thr %d batch %d chunk %d rows %d", W, H, Threads,
+                Batch, Chunk, Rows);
+  return benchOne<E>(St::kName, T, geometry, kSteps, copy, grids,
+                     [](E *a, E *b) { return fused3d::run<S>(a, b, kN, kN, kN, kSteps, nullptr); });
 }
 
 template <class St> bool benchFp32(double copy) {

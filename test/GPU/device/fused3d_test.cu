@@ -31,9 +31,10 @@ namespace fused3d = stencilc::device::fused3d;
 
 long long maxPoints = 1LL << 40;
 
-template <class S> void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
-                                 const std::vector<typename S::Element> &want, Shape g, int steps,
-                                 Kind kind, const char *what) {
+template <class S>
+void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
+              const std::vector<typename S::Element> &want, Shape g, int steps, Kind kind,
+              const char *what) {
   checkRun(tally, input, want, g, steps, S::kSteps, kind, what,
            [&](typename S::Element *a, typename S::Element *b) {
              return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
@@ -90,8 +91,7 @@ void checkArguments(Tally &tally) {
               "run refuses a == b");
   tally.check(fused3d::run<S>(nullptr, b.data(), 10, 10, 10, 1, nullptr) == cudaErrorInvalidValue,
               "run refuses a null pointer");
-  tally.check(fused3d::run<S>(a.data(), b.data(), 10, 10, 10, -1, nullptr) ==
-                  cudaErrorInvalidValue,
+  tally.check(fused3d::run<S>(a.data(), b.data(), 10, 10, 10, -1, nullptr) == cudaErrorInvalidValue,
               "run refuses steps < 0");
   tally.check(fused3d::run<S>(a.data(), b.data(), 10, 2, 10, 1, nullptr) == cudaErrorInvalidValue,
               "run refuses a fixed grid below 2r + 1");

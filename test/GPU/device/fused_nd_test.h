@@ -34,8 +34,8 @@ struct Star7 {
   static constexpr const char *kName = "star3d7p";
   template <class C> static __host__ __device__ constexpr device::fused3d::Term<C> term(int i) {
     constexpr device::fused3d::Term<C> terms[] = {
-        {0, 0, 0, C(0.4)},   {-1, 0, 0, C(0.1)},  {1, 0, 0, C(0.11)}, {0, -1, 0, C(0.09)},
-        {0, 1, 0, C(0.1)},   {0, 0, -1, C(0.1)},  {0, 0, 1, C(0.1)}};
+        {0, 0, 0, C(0.4)}, {-1, 0, 0, C(0.1)}, {1, 0, 0, C(0.11)}, {0, -1, 0, C(0.09)},
+        {0, 1, 0, C(0.1)}, {0, 0, -1, C(0.1)}, {0, 0, 1, C(0.1)}};
     return terms[i];
   }
 };
@@ -139,8 +139,8 @@ template <class E> std::vector<E> randomGrid(long long count, std::uint64_t seed
   std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
   for (long long i = 0; i < count; ++i) {
     s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    values[i] = fromCompute<E>(static_cast<ComputeOf<E>>(static_cast<double>((s >> 40) | 1) /
-                                                         16777216.0));
+    values[i] =
+        fromCompute<E>(static_cast<ComputeOf<E>>(static_cast<double>((s >> 40) | 1) / 16777216.0));
   }
   return values;
 }

@@ -94,10 +94,9 @@ template <class Params> struct Geometry : Params {
 /// points. Last: stored to `out` (the block's segment inside the grid),
 /// else written to `to`.
 template <class S, bool Last>
-__device__ __forceinline__ void computeLevel(const typename S::Element *from,
-                                             typename S::Element *to,
-                                             typename S::Element *__restrict__ out, long long x0,
-                                             int nx) {
+__device__ __forceinline__ void
+computeLevel(const typename S::Element *from, typename S::Element *to,
+             typename S::Element *__restrict__ out, long long x0, int nx) {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
   constexpr int r = S::kRadius;
@@ -119,8 +118,8 @@ __device__ __forceinline__ void computeLevel(const typename S::Element *from,
       const Term<Compute> term = S::Stencil::template term<Compute>(t);
       acc = madd(term.c, toCompute(window[r + term.dx]), acc);
     }
-    const Element value = Computes<typename S::Boundary>::axis(x, nx, r) ? toElement<Element>(acc)
-                                                                        : window[r];
+    const Element value =
+        Computes<typename S::Boundary>::axis(x, nx, r) ? toElement<Element>(acc) : window[r];
     if constexpr (Last) {
       if (c >= S::kHalo && c < S::kHalo + S::kTile && x < nx) {
         out[x] = value;
@@ -207,8 +206,8 @@ template <class S>
 inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nx, int steps,
                        cudaStream_t stream) {
   using Element = typename S::Element;
-  if (a == nullptr || b == nullptr || a == b ||
-      nx < minExtent<typename S::Boundary>(S::kRadius) || steps < 0) {
+  if (a == nullptr || b == nullptr || a == b || nx < minExtent<typename S::Boundary>(S::kRadius) ||
+      steps < 0) {
     return cudaErrorInvalidValue;
   }
   Element *src = a;

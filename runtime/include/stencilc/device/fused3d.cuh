@@ -162,9 +162,9 @@ __device__ __forceinline__ void fetchBatch(uint4 (&groups)[S::kGroupsPerThread],
     const int g = threadIdx.x + k * S::kThreads;
     if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
       const int inPlane = g % kPerPlane;
-      groups[k] = fetchGroup<S>(in, p + g / kPerPlane, b.y0 - S::kHaloY + inPlane / S::kGroupsPerRow,
-                                b.x0 - S::kHaloX + inPlane % S::kGroupsPerRow * S::kVec, nz, ny,
-                                nx, b.vectorRows);
+      groups[k] = fetchGroup<S>(
+          in, p + g / kPerPlane, b.y0 - S::kHaloY + inPlane / S::kGroupsPerRow,
+          b.x0 - S::kHaloX + inPlane % S::kGroupsPerRow * S::kVec, nz, ny, nx, b.vectorRows);
     }
   }
 }
