@@ -529,6 +529,10 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
     return std::nullopt;
   }
   if (array == output) {
+    if (readOfOutputReported) {
+      return std::nullopt; // one error per cause: a Gauss-Seidel sweep reads it at every term
+    }
+    readOfOutputReported = true;
     reportError(diags, base->getBeginLoc(),
                 "the update reads '%0', the array it writes; a stencil writes a "
                 "different array from the one it reads")
@@ -538,6 +542,9 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
     return std::nullopt;
   }
   if (input && array != input) {
+    if (!secondInputsReported.insert(array).second) {
+      return std::nullopt; // reported at its first read
+    }
     reportError(diags, base->getBeginLoc(),
                 "the update reads two arrays, '%0' and '%1'; a stencil reads one input "
                 "array")

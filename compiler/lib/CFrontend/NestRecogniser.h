@@ -20,6 +20,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include "LoopNest.h"
 
@@ -164,6 +165,10 @@ private:
 
   const clang::VarDecl *input = nullptr;
   const clang::Expr *firstInputRead = nullptr;
+  /// Reads already reported, so that a cause gets one error however many
+  /// terms share it: a read of the output, a second input array.
+  bool readOfOutputReported = false;
+  llvm::SmallPtrSet<const clang::VarDecl *, 2> secondInputsReported;
   clang::QualType inputElement;
   /// The first read at each offset, for notes.
   std::map<Offset, const clang::Expr *> readAt;
