@@ -342,7 +342,8 @@ const Expr *splitSubscripts(const Expr *expr, std::vector<const Expr *> &indices
   return base;
 }
 
-/// write ::= array '[' var ']' ... with each loop variable once, no offsets.
+/// write ::= array '[' var ']' ... with each loop variable once, no offsets;
+///         | array '[' flattened ']' (Indices.cpp)
 bool NestRecogniser::recogniseWrite(const Expr *target) {
   std::vector<const Expr *> indices;
   const Expr *base = splitSubscripts(target, indices);
@@ -355,6 +356,9 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
   output = arrayOf(base, "array written");
   if (!output || !checkDistinct(output, base->getBeginLoc())) {
     return false;
+  }
+  if (indices.size() == 1 && loops.size() > 1) {
+    return recogniseFlattenedWrite(indices[0], base->getBeginLoc()); // `out[i*nx + j]`
   }
   if (indices.size() != loops.size()) {
     reportError(diags, target->getBeginLoc(),

@@ -81,6 +81,11 @@ struct Extent {
   const clang::ValueDecl *decl = nullptr;
 };
 
+/// A product of variables (sorted), and a sum of such products with integer
+/// coefficients: a flattened index such as `(i-1)*nx + j` expanded.
+using Monomial = std::vector<const clang::VarDecl *>;
+using Polynomial = std::map<Monomial, int64_t>;
+
 /// An index of a read: `var + offset`, or a constant when var is null.
 struct IndexForm {
   const clang::VarDecl *var = nullptr;
@@ -117,6 +122,18 @@ private:
   std::optional<std::vector<Extent>> arrayExtents(const clang::VarDecl *array,
                                                   clang::SourceLocation useLoc,
                                                   clang::QualType &elementType);
+
+  // --- The indices (Indices.cpp) ----------------------------------------------
+  /// The offset of a read with one index per axis.
+  std::optional<Offset> offsetOf(const std::vector<const clang::Expr *> &indices,
+                                 const clang::VarDecl *array);
+  std::optional<Polynomial> expandIndex(const clang::Expr *expr, unsigned level = 0);
+  clang::QualType flatElementType(const clang::VarDecl *array, clang::SourceLocation useLoc);
+  /// `out[i*nx + j]`: sets the axes, their strides and extents; false after
+  /// an error.
+  bool recogniseFlattenedWrite(const clang::Expr *index, clang::SourceLocation baseLoc);
+  /// The offset of a read `in[(i-1)*nx + j]` of a flattened nest.
+  std::optional<Offset> flattenedOffset(const clang::Expr *index, const clang::VarDecl *array);
 
   // --- The right-hand side ----------------------------------------------------
   std::optional<Form> analyse(const clang::Expr *expr);
@@ -161,6 +178,9 @@ private:
   const clang::VarDecl *output = nullptr;
   std::vector<const clang::VarDecl *> axisVars; ///< the loop variable of each axis of the write
   std::vector<Extent> outputExtents;
+  /// For a flattened write (`out[i*nx + j]`): the stride of each axis, the
+  /// sizes of the axes inside it ({nx} for i, {} for j); empty otherwise.
+  std::vector<Monomial> flatStrides;
   clang::QualType outputElement;
 
   const clang::VarDecl *input = nullptr;
