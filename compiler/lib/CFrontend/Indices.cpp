@@ -195,16 +195,18 @@ QualType NestRecogniser::flatElementType(const VarDecl *array, SourceLocation us
     type = param->getOriginalType();
   }
   type = type.getNonReferenceType();
-  QualType element;
-  if (const ArrayType *arrayType = context.getAsArrayType(type)) {
+  QualType element = vectorElement(type);
+  if (!element.isNull()) {
+    // std::vector<float>
+  } else if (const ArrayType *arrayType = context.getAsArrayType(type)) {
     element = arrayType->getElementType();
   } else if (type->isPointerType()) {
     element = type->getPointeeType();
   }
   if (element.isNull() || !element->isRealFloatingType()) {
     reportError(diags, useLoc,
-                "'%0' has type '%1': a flattened index needs a one-dimensional array or "
-                "pointer of float or double")
+                "'%0' has type '%1': a flattened index needs a one-dimensional array, "
+                "pointer or std::vector of floating-point elements")
         << array->getName() << array->getType().getAsString();
     return QualType();
   }

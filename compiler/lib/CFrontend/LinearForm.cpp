@@ -250,6 +250,9 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
     return analyseName(ref);
   }
+  if (vectorSubscript(expr)) {
+    return analyseRead(expr); // v[i*nx + j] on a std::vector
+  }
   if (const auto *read = dyn_cast<ArraySubscriptExpr>(expr)) {
     std::optional<CValue> element;
     if (!constantElement(read, element)) {
@@ -518,7 +521,7 @@ std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhsFo
 }
 
 /// read ::= array ('[' var (('+'|'-') constant)? ']')+ in the write's order
-std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) {
+std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
   std::vector<const Expr *> indices;
   const Expr *base = splitSubscripts(read, indices);
   if (quiet) {

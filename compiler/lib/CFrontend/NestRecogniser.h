@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
@@ -95,6 +97,11 @@ struct IndexForm {
 inline std::string str(int64_t value) { return std::to_string(value); }
 
 /// Splits `a[e0][e1]...` into the base and the indices, outermost first.
+/// `v[i]` on a std::vector (or any class's operator[]): the call, or null.
+const clang::CXXOperatorCallExpr *vectorSubscript(const clang::Expr *expr);
+/// The element type of a std::vector<T>, or a null type for any other type.
+clang::QualType vectorElement(clang::QualType type);
+
 const clang::Expr *splitSubscripts(const clang::Expr *expr,
                                    std::vector<const clang::Expr *> &indices);
 
@@ -137,7 +144,7 @@ private:
 
   // --- The right-hand side ----------------------------------------------------
   std::optional<Form> analyse(const clang::Expr *expr);
-  std::optional<Form> analyseRead(const clang::ArraySubscriptExpr *read);
+  std::optional<Form> analyseRead(const clang::Expr *read);
   std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
   std::optional<Form> combine(const clang::BinaryOperator *op, Form lhs, Form rhs);
   std::optional<Form> analyseName(const clang::DeclRefExpr *ref);
