@@ -47,6 +47,39 @@ bool holds(const Monomial &m, const VarDecl *var) {
 
 } // namespace
 
+const CXXOperatorCallExpr *vectorSubscript(const Expr *expr) {
+  const auto *call = dyn_cast<CXXOperatorCallExpr>(expr->IgnoreParens());
+  return call && call->getOperator() == OO_Subscript && call->getNumArgs() == 2 ? call : nullptr;
+}
+
+QualType vectorElement(QualType type) {
+  const auto *record =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!record || !record->isInStdNamespace() || record->getName() != "vector" ||
+      record->getTemplateArgs().size() == 0 ||
+      record->getTemplateArgs()[0].getKind() != TemplateArgument::Type) {
+    return QualType();
+  }
+  return record->getTemplateArgs()[0].getAsType();
+}
+
+const Expr *splitSubscripts(const Expr *expr, std::vector<const Expr *> &indices) {
+  const Expr *base = expr->IgnoreParens();
+  while (true) {
+    if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(base)) {
+      indices.push_back(subscript->getIdx());
+      base = subscript->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *call = vectorSubscript(base)) {
+      indices.push_back(call->getArg(1));
+      base = call->getArg(0)->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  std::reverse(indices.begin(), indices.end());
+  return base;
+}
+
 /// index ::= var | var ('+'|'-') constant | constant '+' var
 std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigned axis,
                                                       const std::string &array, unsigned level) {
