@@ -27,6 +27,13 @@ class DiagnosticConsumer;
 
 namespace stencilc::cfront {
 
+/// A place in the C source, as Clang presumes it (#line honoured).
+struct SourcePoint {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
 /// One recognised loop nest: the spec it denotes and what the printed
 /// .stencil text names after the C source.
 struct TranslatedStencil {
@@ -37,6 +44,10 @@ struct TranslatedStencil {
   std::array<std::string, 3> indexNames;
   /// "file.c:LINE" of the loop nest's first `for`.
   std::string origin;
+  /// The `#pragma stencil` (the text's header lines come from it) and the
+  /// assignment (its update lines).
+  SourcePoint pragmaAt;
+  SourcePoint updateAt;
   std::string functionName;
   std::string outputArray;
   std::string inputArray;
@@ -69,8 +80,10 @@ bool translateFile(const TranslateOptions &options, std::vector<TranslatedStenci
 /// Prints the .stencil text for `stencils`, one `stencil` definition per
 /// loop nest, coefficients written as the shortest decimals that read back
 /// as exactly the folded doubles.
+/// Where `lineOrigins` is set, it receives the place in the C source of each
+/// line printed (line 1 first; an empty file for the file's header comment).
 void printStencilText(const std::vector<TranslatedStencil> &stencils, const std::string &sourcePath,
-                      llvm::raw_ostream &os);
+                      llvm::raw_ostream &os, std::vector<SourcePoint> *lineOrigins = nullptr);
 
 /// True for the words the .stencil lexer reserves (`stencil`, `let`, ...)
 /// and the grid names `in` and `out`: none can name a stencil or an index.

@@ -9,7 +9,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -43,12 +46,30 @@ private:
   size_t columnBase = 0; ///< offset just past the last line break before `offset`
 };
 
+/// The warnings stencilc can give, each with a name for -W flags
+/// (Warnings.def).
+enum class Warning {
+#define STENCILC_WARNING(Id, Name, Help) Id,
+#include "stencilc/Warnings.def"
+};
+
+struct WarningInfo {
+  Warning id;
+  const char *name; ///< as in -Wname
+  const char *help;
+};
+
+/// Every warning, in the order of Warnings.def.
+llvm::ArrayRef<WarningInfo> warningTable();
+/// The warning of that -W name, if any.
+std::optional<Warning> findWarning(llvm::StringRef name);
+
 class DiagnosticEngine {
 public:
   /// Errors past this many are counted but not printed (0: no limit).
   static constexpr unsigned DefaultErrorLimit = 50;
-  /// Warnings and notes that belong to no error or warning past this many
-  /// are counted but not printed (0: no limit).
+  /// Warnings and remarks past this many are counted but not printed (0: no
+  /// limit).
   static constexpr unsigned DefaultNoteLimit = 50;
   /// A name (a run of letters, digits and '_') longer than this is cut to
   /// this many characters and "..." in a message.
@@ -59,36 +80,58 @@ public:
 
   DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
-  void error(llvm::SMLoc loc, const llvm::Twine &message,
-             llvm::ArrayRef<llvm::SMRange> ranges = {});
-  void warning(llvm::SMLoc loc, const llvm::Twine &message,
+  /// An error; `fixIts` are printed under the caret line, clang's way
+  /// (the text to insert or to replace the range with).
+  void error(llvm::SMLoc loc, const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges = {},
+             llvm::ArrayRef<llvm::SMFixIt> fixIts = {});
+  /// A warning, shown with its `[-Wname]` unless -w or -Wno-name silence
+  /// it, and an error (`[-Werror,-Wname]`) under --Werror.
+  void warning(Warning which, llvm::SMLoc loc, const llvm::Twine &message,
                llvm::ArrayRef<llvm::SMRange> ranges = {});
+  /// What an automatic choice was (a backend, say): printed as `remark:`
+  /// only when remarks are on (-v), counted against the note limit.
+  void remark(llvm::SMLoc loc, const llvm::Twine &message);
   /// A note attaches to the error or warning just reported; it is dropped
   /// when that diagnostic was suppressed by its limit.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
-  /// A note of its own (not about the last error or warning), counted
-  /// against the note limit like a warning.
-  void standaloneNote(llvm::SMLoc loc, const llvm::Twine &message);
   /// An error that has no place in a source buffer (a missing file, a bad
   /// flag value): printed as `stencilc: error: message`.
   void fatalWithoutLocation(const llvm::Twine &message);
 
   void setWarningsAsErrors(bool on) { warningsAsErrors = on; }
+  /// -w: no warning is shown or counted, not even under --Werror.
+  void setWarningsSilenced(bool on) { warningsSilenced = on; }
+  /// -Wname (on) and -Wno-name (off).
+  void setWarningEnabled(Warning which, bool on) { disabled[index(which)] = !on; }
+  /// -Wno-error=name (off): the warning stays a warning under --Werror.
+  void setWarningErrorUnderWerror(Warning which, bool on) { notError[index(which)] = !on; }
+  /// Applies one -W flag's text (after the W): `name`, `no-name` or
+  /// `no-error=name`; false for a name no warning has.
+  bool applyWarningFlag(llvm::StringRef flag);
+  void setRemarksShown(bool on) { remarksShown = on; }
+  /// Reports every diagnostic at `map(loc)` instead of `loc` (a C input's
+  /// translation mapped back to the C file); where it moves a location, the
+  /// diagnostic's ranges and fix-its, which belong to the old text, are
+  /// dropped.
+  void setLocationMap(std::function<llvm::SMLoc(llvm::SMLoc)> map) { locationMap = std::move(map); }
   void setErrorLimit(unsigned limit) { errorLimit = limit; }
   void setNoteLimit(unsigned limit) { noteLimit = limit; }
 
   unsigned errorCount() const { return errors; }
   unsigned warningCount() const { return warnings; }
   bool hasErrors() const { return errors != 0; }
+  /// Whether the next error will be printed (not past the error limit): a
+  /// costly suggestion is looked for only then.
+  bool nextErrorShown() const { return errorLimit == 0 || errors < errorLimit; }
 
-  /// Says how many errors, warnings and notes the limits kept back.
+  /// Says how many errors, warnings and remarks the limits kept back.
   void finish();
 
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
   void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
-              llvm::ArrayRef<llvm::SMRange> ranges);
+              llvm::ArrayRef<llvm::SMRange> ranges, llvm::ArrayRef<llvm::SMFixIt> fixIts = {});
   /// Prints a diagnostic whose source line is longer than MaxShownColumns
   /// or holds control characters, as a window of the line with those
   /// characters escaped; returns false, printing nothing, for a short,
@@ -97,6 +140,11 @@ private:
                       llvm::ArrayRef<llvm::SMRange> ranges);
   /// Whether one more warning or standalone note may be printed.
   bool takeNoteSlot();
+  static size_t index(Warning which) { return static_cast<size_t>(which); }
+  static constexpr size_t WarningCount = 0
+#define STENCILC_WARNING(Id, Name, Help) +1
+#include "stencilc/Warnings.def"
+      ;
 
   llvm::SourceMgr &sourceMgr;
   SourcePositions positions{sourceMgr};
@@ -108,6 +156,11 @@ private:
   unsigned notesSuppressed = 0; ///< and those kept back by the note limit
   unsigned noteLimit = DefaultNoteLimit;
   bool warningsAsErrors = false;
+  bool warningsSilenced = false;
+  bool remarksShown = false;
+  std::function<llvm::SMLoc(llvm::SMLoc)> locationMap;
+  std::array<bool, WarningCount> disabled{};
+  std::array<bool, WarningCount> notError{};
   bool lastSuppressed = false;
 };
 

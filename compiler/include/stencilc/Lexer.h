@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
@@ -51,6 +52,8 @@ enum class TokenKind {
 
 /// How a token kind is written, for diagnostics ("'{'", "identifier").
 std::string_view spelling(TokenKind kind);
+/// The keywords, unquoted ("stencil", "precision", ...), for suggestions.
+std::vector<std::string_view> keywordSpellings();
 
 struct Token {
   TokenKind kind = TokenKind::EndOfFile;

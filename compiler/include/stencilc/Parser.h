@@ -65,6 +65,9 @@ private:
     bool tooDeep() const { return parser.nesting > MaxNesting; }
   };
   bool reportTooDeep();
+  /// Reports "unknown keyword 'W'; did you mean 'K'?" with a fix-it when the
+  /// identifier `word` is a likely misspelling of one of `keywords`.
+  bool reportMisspeltKeyword(const Token &word, llvm::ArrayRef<std::string_view> keywords);
 
   Lexer lexer;
   DiagnosticEngine &diags;

@@ -31,6 +31,11 @@ std::string_view keyword(BoundaryKind b);
 std::optional<Precision> parsePrecision(std::string_view word);
 std::optional<BoundaryKind> parseBoundaryKind(std::string_view word);
 std::optional<Shape> parseShape(std::string_view word);
+/// Every keyword parsePrecision, parseBoundaryKind and parseShape accept, in
+/// enumerator order (for "did you mean ...?").
+std::vector<std::string_view> precisionKeywords();
+std::vector<std::string_view> boundaryKeywords();
+std::vector<std::string_view> shapeKeywords();
 
 /// The CUDA element type in memory: __half, __nv_bfloat16, float or double.
 std::string_view elementTypeName(Precision p);

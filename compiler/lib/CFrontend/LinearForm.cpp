@@ -250,6 +250,9 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
     return analyseName(ref);
   }
+  if (vectorSubscript(expr)) {
+    return analyseRead(expr); // v[i*nx + j] on a std::vector
+  }
   if (const auto *read = dyn_cast<ArraySubscriptExpr>(expr)) {
     std::optional<CValue> element;
     if (!constantElement(read, element)) {
@@ -518,7 +521,7 @@ std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhsFo
 }
 
 /// read ::= array ('[' var (('+'|'-') constant)? ']')+ in the write's order
-std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) {
+std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
   std::vector<const Expr *> indices;
   const Expr *base = splitSubscripts(read, indices);
   if (quiet) {
@@ -529,6 +532,10 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
     return std::nullopt;
   }
   if (array == output) {
+    if (readOfOutputReported) {
+      return std::nullopt; // one error per cause: a Gauss-Seidel sweep reads it at every term
+    }
+    readOfOutputReported = true;
     reportError(diags, base->getBeginLoc(),
                 "the update reads '%0', the array it writes; a stencil writes a "
                 "different array from the one it reads")
@@ -538,6 +545,9 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
     return std::nullopt;
   }
   if (input && array != input) {
+    if (!secondInputsReported.insert(array).second) {
+      return std::nullopt; // reported at its first read
+    }
     reportError(diags, base->getBeginLoc(),
                 "the update reads two arrays, '%0' and '%1'; a stencil reads one input "
                 "array")
@@ -545,7 +555,13 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
     reportNote(diags, firstInputRead->getBeginLoc(), "'%0' is read here") << input->getName();
     return std::nullopt;
   }
-  if (indices.size() != loops.size()) {
+  if (!flatStrides.empty() && indices.size() != 1) {
+    reportError(diags, base->getBeginLoc(),
+                "'%0' is read with %1 indices, but the write is flattened (one index)")
+        << array->getName() << str(indices.size()) << read->getSourceRange();
+    return std::nullopt;
+  }
+  if (flatStrides.empty() && indices.size() != loops.size()) {
     reportError(diags, base->getBeginLoc(),
                 "'%0' is read with %1 indices, but the loop nest has %2 loops")
         << array->getName() << str(indices.size()) << str(loops.size()) << read->getSourceRange();
@@ -554,11 +570,31 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
   if (!input) {
     input = array;
     firstInputRead = read;
-    if (!checkDistinct(array, base->getBeginLoc()) ||
-        !arrayExtents(array, base->getBeginLoc(), inputElement)) {
+    if (!checkDistinct(array, base->getBeginLoc())) {
+      return std::nullopt;
+    }
+    if (!flatStrides.empty()) {
+      inputElement = flatElementType(array, base->getBeginLoc());
+      if (inputElement.isNull()) {
+        return std::nullopt;
+      }
+    } else if (!arrayExtents(array, base->getBeginLoc(), inputElement)) {
       return std::nullopt;
     }
   }
+  std::optional<Offset> offset =
+      flatStrides.empty() ? offsetOf(indices, array) : flattenedOffset(indices[0], array);
+  if (!offset) {
+    return std::nullopt;
+  }
+  readAt.emplace(*offset, read);
+  Form form;
+  form.terms[*offset] = 1.0;
+  return form;
+}
+
+std::optional<Offset> NestRecogniser::offsetOf(const std::vector<const Expr *> &indices,
+                                               const VarDecl *array) {
   Offset offset;
   bool ok = true;
   for (unsigned axis = 0; axis < indices.size(); ++axis) {
@@ -579,69 +615,7 @@ std::optional<Form> NestRecogniser::analyseRead(const ArraySubscriptExpr *read) 
   if (!ok) {
     return std::nullopt;
   }
-  readAt.emplace(offset, read);
-  Form form;
-  form.terms[offset] = 1.0;
-  return form;
-}
-
-/// index ::= var | var ('+'|'-') constant | constant '+' var
-std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigned axis,
-                                                      const std::string &array, unsigned level) {
-  const Expr *bare = index->IgnoreParenImpCasts();
-  if (level >= MaxNesting) {
-    reportError(diags, bare->getBeginLoc(),
-                "index %0 of '%1' is too complex: more than %2 levels of '+' and '-'")
-        << str(axis + 1) << array << str(MaxNesting) << bare->getSourceRange();
-    return std::nullopt;
-  }
-  const VarDecl *want = axisVars[axis];
-  auto notAffine = [&]() -> std::optional<IndexForm> {
-    reportError(diags, bare->getBeginLoc(),
-                "index %0 of '%1' must be '%2' plus or minus a constant integer")
-        << str(axis + 1) << array << want->getName() << bare->getSourceRange();
-    return std::nullopt;
-  };
-  if (const auto *ref = dyn_cast<DeclRefExpr>(bare)) {
-    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && loopOf(var)) {
-      if (var != want) {
-        reportError(diags, ref->getLocation(),
-                    "indices of '%0' must be in the order of the write to '%1': found "
-                    "'%2' where '%3' belongs")
-            << array << output->getName() << var->getName() << want->getName();
-        return std::nullopt;
-      }
-      return IndexForm{var, 0};
-    }
-  }
-  const auto *binary = dyn_cast<BinaryOperator>(bare);
-  if (binary && (binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub)) {
-    // One side holds the loop variable, the other must fold to an integer.
-    bool varOnLeft = mentionsLoopVariable(binary->getLHS());
-    bool varOnRight = mentionsLoopVariable(binary->getRHS());
-    if (varOnLeft == varOnRight || (varOnRight && binary->getOpcode() == BO_Sub)) {
-      return notAffine();
-    }
-    const Expr *varSide = varOnLeft ? binary->getLHS() : binary->getRHS();
-    const Expr *constSide = varOnLeft ? binary->getRHS() : binary->getLHS();
-    std::optional<IndexForm> inner = analyseIndex(varSide, axis, array, level + 1);
-    if (!inner) {
-      return std::nullopt;
-    }
-    std::optional<CValue> constant = foldQuietly(constSide);
-    if (!constant || constant->isFloat) {
-      const Expr *shown = constSide->IgnoreParenImpCasts();
-      reportError(diags, shown->getBeginLoc(), "offset must be a constant integer, found '%0'")
-          << text(shown) << shown->getSourceRange();
-      return std::nullopt;
-    }
-    int64_t value = constant->integer.isSigned()
-                        ? constant->integer.getSExtValue()
-                        : static_cast<int64_t>(constant->integer.getZExtValue());
-    inner->offset += binary->getOpcode() == BO_Add ? value : -value;
-    return inner;
-  }
-  return notAffine();
+  return offset;
 }
 
 } // namespace stencilc::cfront::detail

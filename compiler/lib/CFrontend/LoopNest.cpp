@@ -3,8 +3,9 @@
 // The nest      for (v0 = l0; v0 < u0; ++v0) ... { B[v..] = EXPR; }
 // becomes       out[v..] = sum of coefficient * in[v + offset ..]
 //
-// This file reads the loops and the write, checks the bounds against the
-// boundary and assembles the result; LinearForm.cpp reads the right-hand side.
+// This file reads the loops and the write and assembles the result;
+// LoopBounds.cpp checks the bounds against the boundary, LinearForm.cpp reads
+// the right-hand side.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopNest.h"
@@ -331,17 +332,8 @@ bool NestRecogniser::checkDistinct(const VarDecl *array, SourceLocation useLoc) 
   return true;
 }
 
-const Expr *splitSubscripts(const Expr *expr, std::vector<const Expr *> &indices) {
-  const Expr *base = expr->IgnoreParens();
-  while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(base)) {
-    indices.push_back(subscript->getIdx());
-    base = subscript->getBase()->IgnoreParenImpCasts();
-  }
-  std::reverse(indices.begin(), indices.end());
-  return base;
-}
-
-/// write ::= array '[' var ']' ... with each loop variable once, no offsets.
+/// write ::= array '[' var ']' ... with each loop variable once, no offsets;
+///         | array '[' flattened ']' (Indices.cpp)
 bool NestRecogniser::recogniseWrite(const Expr *target) {
   std::vector<const Expr *> indices;
   const Expr *base = splitSubscripts(target, indices);
@@ -354,6 +346,9 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
   output = arrayOf(base, "array written");
   if (!output || !checkDistinct(output, base->getBeginLoc())) {
     return false;
+  }
+  if (indices.size() == 1 && loops.size() > 1) {
+    return recogniseFlattenedWrite(indices[0], base->getBeginLoc()); // `out[i*nx + j]`
   }
   if (indices.size() != loops.size()) {
     reportError(diags, target->getBeginLoc(),
@@ -417,6 +412,8 @@ NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc, QualTy
       type = arrayType->getElementType();
     } else if (type->isPointerType() && axis == 0) {
       type = type->getPointeeType();
+    } else if (QualType element = vectorElement(type); !element.isNull() && axis == 0) {
+      type = element; // std::vector<float>: a 1D array, or a flattened one
     } else {
       reportError(diags, useLoc,
                   "'%0' has type '%1': a stencil needs a dense array (a C array, a VLA "
@@ -454,143 +451,6 @@ bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
     }
   }
   return false;
-}
-
-// --- The bounds -----------------------------------------------------------------------
-
-/// Splits a bound into `base + k` with k an integer constant; base is null
-/// when the whole bound is a constant.
-std::pair<const Expr *, int64_t> NestRecogniser::splitBound(const Expr *bound, unsigned level) {
-  bound = bound->IgnoreParenImpCasts();
-  if (level >= MaxNesting) {
-    return {bound, 0}; // reported as a bound that does not match
-  }
-  if (std::optional<CValue> value = foldQuietly(bound); value && !value->isFloat) {
-    return {nullptr, value->integer.getSExtValue()};
-  }
-  if (const auto *binary = dyn_cast<BinaryOperator>(bound)) {
-    if (binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub) {
-      std::optional<CValue> right = foldQuietly(binary->getRHS());
-      if (right && !right->isFloat) {
-        auto [base, k] = splitBound(binary->getLHS(), level + 1);
-        int64_t value = right->integer.getSExtValue();
-        return {base, binary->getOpcode() == BO_Add ? k + value : k - value};
-      }
-      std::optional<CValue> left = foldQuietly(binary->getLHS());
-      if (left && !left->isFloat && binary->getOpcode() == BO_Add) {
-        auto [base, k] = splitBound(binary->getRHS(), level + 1);
-        return {base, k + left->integer.getSExtValue()};
-      }
-    }
-  }
-  return {bound, 0};
-}
-
-void NestRecogniser::noteRadius(const TranslatedStencil &stencil) {
-  if (radiusNoted) {
-    return;
-  }
-  radiusNoted = true;
-  for (const Term &term : stencil.spec.terms) {
-    if (term.offset.chebyshevNorm() == stencil.spec.radius) {
-      const Expr *read = readAt.at(term.offset);
-      reportNote(diags, read->getBeginLoc(), "the stencil's radius is %0, from this read")
-          << str(stencil.spec.radius) << read->getSourceRange();
-      return;
-    }
-  }
-}
-
-static std::string boundText(const std::string &base, int64_t k) {
-  if (base.empty()) {
-    return str(k);
-  }
-  if (k == 0) {
-    return base;
-  }
-  return base + (k < 0 ? " - " : " + ") + str(k < 0 ? -k : k);
-}
-
-/// With `boundary fixed` the loop over an axis must run over [r, n - r); with
-/// the other boundaries over the whole axis [0, n).
-bool NestRecogniser::checkLoopBounds(const Loop &loop, unsigned axis,
-                                     const TranslatedStencil &stencil) {
-  const bool fixed = stencil.spec.boundary == BoundaryKind::Fixed;
-  const int64_t ring = fixed ? stencil.spec.radius : 0;
-  const std::string boundary = fixed ? "a fixed boundary of radius " + str(stencil.spec.radius)
-                                     : "boundary " + std::string(keyword(stencil.spec.boundary)) +
-                                           " (every point is updated)";
-  const std::string var = loop.var->getName().str();
-  bool ok = true;
-
-  for (const Expr *bound : {loop.lower, loop.upper}) {
-    if (mentionsLoopVariable(bound)) {
-      reportError(diags, bound->getBeginLoc(),
-                  "the bound '%0' of the loop over '%1' depends on another loop "
-                  "variable; a stencil's loop nest covers a rectangle")
-          << text(bound) << var << bound->getSourceRange();
-      return false;
-    }
-  }
-
-  std::optional<CValue> lower = foldQuietly(loop.lower);
-  if (!lower || lower->isFloat || lower->integer.getSExtValue() != ring) {
-    reportError(diags, loop.lower->getBeginLoc(),
-                "the loop over '%0' starts at '%1', but %2 needs it to start at %3")
-        << var << text(loop.lower) << boundary << str(ring) << loop.lower->getSourceRange();
-    if (fixed) {
-      noteRadius(stencil);
-    }
-    ok = false;
-  }
-
-  // The exclusive end: base + k.
-  auto [base, k] = splitBound(loop.upper);
-  if (loop.inclusive) {
-    k += 1;
-  }
-  const Extent &extent = outputExtents[axis];
-  std::string baseText = base ? text(base) : "";
-  std::optional<int64_t> neededConstant;
-  std::string neededBase = baseText;
-  bool matches = true;
-  if (!base) {
-    // A constant end: it must leave the ring of a constant-size array.
-    if (extent.kind == Extent::Constant) {
-      neededConstant = extent.value - ring;
-      matches = k == *neededConstant;
-    }
-  } else {
-    matches = k == -ring;
-    // `i < m - 1` on an array declared `double b[n][...]`: the wrong size.
-    const auto *baseRef = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
-    if (extent.kind == Extent::Variable && extent.decl && baseRef &&
-        baseRef->getDecl() != extent.decl) {
-      matches = false;
-      neededBase = extent.decl->getName().str();
-    }
-  }
-  if (!matches) {
-    std::string needed = neededConstant ? str(*neededConstant - (loop.inclusive ? 1 : 0))
-                                        : boundText(neededBase, -ring - (loop.inclusive ? 1 : 0));
-    reportError(diags, loop.upper->getBeginLoc(),
-                "the loop over '%0' ends at '%1', but %2 needs '%0 %3 %4'")
-        << var << text(loop.condition) << boundary << (loop.inclusive ? "<=" : "<") << needed
-        << loop.upper->getSourceRange();
-    if (fixed) {
-      noteRadius(stencil);
-    }
-    ok = false;
-  }
-  return ok;
-}
-
-bool NestRecogniser::checkBounds(const TranslatedStencil &stencil) {
-  bool ok = true;
-  for (unsigned axis = 0; axis < axisVars.size(); ++axis) {
-    ok &= checkLoopBounds(*loopOf(axisVars[axis]), axis, stencil);
-  }
-  return ok;
 }
 
 static std::optional<Precision> precisionOf(QualType element, ASTContext &context) {
@@ -703,6 +563,14 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
   }
   PresumedLoc where = sourceManager.getPresumedLoc(nest.loop->getForLoc());
   stencil.origin = std::string(where.getFilename()) + ":" + str(where.getLine());
+  auto pointAt = [&](clang::SourceLocation loc) {
+    PresumedLoc presumed = sourceManager.getPresumedLoc(sourceManager.getExpansionLoc(loc));
+    return presumed.isValid()
+               ? SourcePoint{presumed.getFilename(), presumed.getLine(), presumed.getColumn()}
+               : SourcePoint{};
+  };
+  stencil.pragmaAt = pointAt(nest.pragma->loc);
+  stencil.updateAt = pointAt(assignment->getBeginLoc());
   stencil.functionName = nest.function ? nest.function->getNameAsString() : "";
   stencil.outputArray = output->getName().str();
   stencil.inputArray = input->getName().str();

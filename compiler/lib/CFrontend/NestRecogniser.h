@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include "LoopNest.h"
 
@@ -80,6 +83,11 @@ struct Extent {
   const clang::ValueDecl *decl = nullptr;
 };
 
+/// A product of variables (sorted), and a sum of such products with integer
+/// coefficients: a flattened index such as `(i-1)*nx + j` expanded.
+using Monomial = std::vector<const clang::VarDecl *>;
+using Polynomial = std::map<Monomial, int64_t>;
+
 /// An index of a read: `var + offset`, or a constant when var is null.
 struct IndexForm {
   const clang::VarDecl *var = nullptr;
@@ -89,6 +97,11 @@ struct IndexForm {
 inline std::string str(int64_t value) { return std::to_string(value); }
 
 /// Splits `a[e0][e1]...` into the base and the indices, outermost first.
+/// `v[i]` on a std::vector (or any class's operator[]): the call, or null.
+const clang::CXXOperatorCallExpr *vectorSubscript(const clang::Expr *expr);
+/// The element type of a std::vector<T>, or a null type for any other type.
+clang::QualType vectorElement(clang::QualType type);
+
 const clang::Expr *splitSubscripts(const clang::Expr *expr,
                                    std::vector<const clang::Expr *> &indices);
 
@@ -117,9 +130,21 @@ private:
                                                   clang::SourceLocation useLoc,
                                                   clang::QualType &elementType);
 
+  // --- The indices (Indices.cpp) ----------------------------------------------
+  /// The offset of a read with one index per axis.
+  std::optional<Offset> offsetOf(const std::vector<const clang::Expr *> &indices,
+                                 const clang::VarDecl *array);
+  std::optional<Polynomial> expandIndex(const clang::Expr *expr, unsigned level = 0);
+  clang::QualType flatElementType(const clang::VarDecl *array, clang::SourceLocation useLoc);
+  /// `out[i*nx + j]`: sets the axes, their strides and extents; false after
+  /// an error.
+  bool recogniseFlattenedWrite(const clang::Expr *index, clang::SourceLocation baseLoc);
+  /// The offset of a read `in[(i-1)*nx + j]` of a flattened nest.
+  std::optional<Offset> flattenedOffset(const clang::Expr *index, const clang::VarDecl *array);
+
   // --- The right-hand side ----------------------------------------------------
   std::optional<Form> analyse(const clang::Expr *expr);
-  std::optional<Form> analyseRead(const clang::ArraySubscriptExpr *read);
+  std::optional<Form> analyseRead(const clang::Expr *read);
   std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
   std::optional<Form> combine(const clang::BinaryOperator *op, Form lhs, Form rhs);
   std::optional<Form> analyseName(const clang::DeclRefExpr *ref);
@@ -160,10 +185,17 @@ private:
   const clang::VarDecl *output = nullptr;
   std::vector<const clang::VarDecl *> axisVars; ///< the loop variable of each axis of the write
   std::vector<Extent> outputExtents;
+  /// For a flattened write (`out[i*nx + j]`): the stride of each axis, the
+  /// sizes of the axes inside it ({nx} for i, {} for j); empty otherwise.
+  std::vector<Monomial> flatStrides;
   clang::QualType outputElement;
 
   const clang::VarDecl *input = nullptr;
   const clang::Expr *firstInputRead = nullptr;
+  /// Reads already reported, so that a cause gets one error however many
+  /// terms share it: a read of the output, a second input array.
+  bool readOfOutputReported = false;
+  llvm::SmallPtrSet<const clang::VarDecl *, 2> secondInputsReported;
   clang::QualType inputElement;
   /// The first read at each offset, for notes.
   std::map<Offset, const clang::Expr *> readAt;

@@ -6,6 +6,7 @@
 // decimals exactly, so the spec is the same bit for bit).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cctype>
 
 #include "llvm/Support/raw_ostream.h"
@@ -83,7 +84,9 @@ std::string readText(const Offset &offset, const std::array<std::string, 3> &nam
   return text + "]";
 }
 
-void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
+/// Prints one stencil; `updateLines` receives how many lines the update
+/// takes (the text is 4 header lines, the update, and the closing brace).
+void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_t &updateLines) {
   const StencilSpec &spec = stencil.spec;
   std::array<std::string, 3> names = indexNames(stencil);
   os << "// " << printableText(stencil.origin) << ": ";
@@ -107,6 +110,7 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
   os << lhs;
   const std::string continuation(lhs.size() - 2, ' ');
   bool first = true;
+  updateLines = std::max<size_t>(spec.terms.size(), 1);
   for (const Term &term : spec.terms) {
     double coefficient = term.coefficient;
     if (!first) {
@@ -122,12 +126,21 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os) {
 } // namespace
 
 void printStencilText(const std::vector<TranslatedStencil> &stencils, const std::string &sourcePath,
-                      llvm::raw_ostream &os) {
+                      llvm::raw_ostream &os, std::vector<SourcePoint> *lineOrigins) {
   os << "// Translated by stencilc-cfront from " << printableText(sourcePath)
      << ": one stencil per '#pragma stencil' loop nest.\n";
+  std::vector<SourcePoint> origins(1); // the line above
   for (const TranslatedStencil &stencil : stencils) {
     os << "\n";
-    printStencil(stencil, os);
+    size_t updateLines = 0;
+    printStencil(stencil, os, updateLines);
+    origins.emplace_back();                             // the blank line
+    origins.insert(origins.end(), 4, stencil.pragmaAt); // comment, name, precision, boundary
+    origins.insert(origins.end(), updateLines, stencil.updateAt);
+    origins.push_back(stencil.pragmaAt); // '}'
+  }
+  if (lineOrigins) {
+    *lineOrigins = std::move(origins);
   }
 }
 

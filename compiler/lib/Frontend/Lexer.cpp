@@ -9,6 +9,16 @@
 
 namespace stencilc {
 
+std::vector<std::string_view> keywordSpellings() {
+  std::vector<std::string_view> words;
+  for (int k = static_cast<int>(TokenKind::KwStencil); k <= static_cast<int>(TokenKind::KwWeights);
+       ++k) {
+    std::string_view quoted = spelling(static_cast<TokenKind>(k));
+    words.push_back(quoted.substr(1, quoted.size() - 2));
+  }
+  return words;
+}
+
 std::string_view spelling(TokenKind kind) {
   switch (kind) {
   case TokenKind::EndOfFile:

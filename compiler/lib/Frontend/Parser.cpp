@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "stencilc/Suggest.h"
+
 namespace stencilc {
 
 static std::string describe(const Token &tok) {
@@ -53,6 +55,15 @@ bool Parser::expect(TokenKind kind, llvm::StringRef what) {
   if (consumeIf(kind)) {
     return true;
   }
+  if (kind == TokenKind::Semicolon && !tok.is(TokenKind::Invalid) && previous.text.data() &&
+      !previous.text.empty()) {
+    // As clang and rustc do: just past the statement's last token, where
+    // the ';' goes, not at whatever the next line starts with.
+    llvm::SMLoc end = previousEnd();
+    diags.error(end, fmt::format("expected {}, found {}", std::string_view(what), describe(tok)),
+                {}, llvm::SMFixIt(llvm::SMRange(end, end), ";"));
+    return false;
+  }
   errorAtToken(fmt::format("expected {}, found {}", std::string_view(what), describe(tok)));
   return false;
 }
@@ -77,6 +88,20 @@ void Parser::recoverToStatementEnd() {
   }
 }
 
+bool Parser::reportMisspeltKeyword(const Token &word, llvm::ArrayRef<std::string_view> keywords) {
+  if (!word.is(TokenKind::Identifier)) {
+    return false;
+  }
+  std::optional<std::string> keyword = closestMatch(word.text, keywords);
+  if (!keyword) {
+    return false;
+  }
+  diags.error(word.loc(),
+              fmt::format("unknown keyword '{}'; did you mean '{}'?", word.text.str(), *keyword),
+              {word.range()}, llvm::SMFixIt(word.range(), *keyword));
+  return true;
+}
+
 bool Parser::reportTooDeep() {
   diags.error(tok.loc(), fmt::format("expression nested too deeply (more than "
                                      "{} levels)",
@@ -93,7 +118,9 @@ Module Parser::parseModule() {
   }
   while (!tok.is(TokenKind::EndOfFile)) {
     if (!tok.is(TokenKind::KwStencil)) {
-      errorAtToken(fmt::format("expected 'stencil', found {}", describe(tok)));
+      if (!reportMisspeltKeyword(tok, {"stencil"})) {
+        errorAtToken(fmt::format("expected 'stencil', found {}", describe(tok)));
+      }
       // Skip to the next stencil definition.
       while (!tok.is(TokenKind::EndOfFile) && !tok.is(TokenKind::KwStencil)) {
         advance();
@@ -247,7 +274,13 @@ StmtPtr Parser::parseIntegerStatement(Stmt::Kind kind) {
 StmtPtr Parser::parseUpdate() {
   llvm::SMLoc start = tok.loc();
   Identifier target{tok.text.str(), tok.range()};
+  Token first = tok;
   advance();
+  // `precison fp64;`: a statement keyword, misspelt (an update's name is
+  // followed by '[', however close it is to a keyword).
+  if (!tok.is(TokenKind::LBracket) && reportMisspeltKeyword(first, keywordSpellings())) {
+    return nullptr;
+  }
   if (!expect(TokenKind::LBracket,
               fmt::format("'[' after '{}' (an update is 'out[i, j] = ...;')", target.name))) {
     return nullptr;
@@ -388,6 +421,15 @@ ExprPtr Parser::parsePrimary() {
     llvm::StringRef name = tok.text;
     llvm::SMRange nameRange = tok.range();
     advance();
+    if (tok.is(TokenKind::LParen)) {
+      diags.error(nameRange.Start,
+                  fmt::format("function calls are not part of the .stencil language: '{}(...)' "
+                              "cannot be called; write its value as a number (a 'let' constant "
+                              "can name it)",
+                              std::string_view(name)),
+                  {nameRange});
+      return nullptr;
+    }
     if (!consumeIf(TokenKind::LBracket)) {
       return std::make_unique<NameExpr>(name, nameRange);
     }

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -136,6 +137,18 @@ private:
 
   std::string readText(const Offset &offset) const;
   void noteIfDefinedLater(llvm::StringRef name);
+  /// Reports the unknown `word` of a statement (`what`: "precision", ...):
+  /// "did you mean 'K'?" with a fix-it when `suggestion` is set, else the
+  /// `expected` list.
+  void reportUnknownWord(const Identifier &word, std::string_view what,
+                         std::optional<std::string> suggestion, std::string_view expected);
+  /// Reports a name no 'let' defines, once per stencil: later uses of the
+  /// same name say nothing more.
+  void reportUnknownName(const NameExpr &expr);
+  /// An update of, or a read from, a grid other than `grid`: "did you mean"
+  /// with a fix-it where the name is near `grid`, else `otherwise`.
+  void reportUnknownGrid(llvm::StringRef name, llvm::SMRange range, llvm::StringRef grid,
+                         const std::string &otherwise);
 
   const StencilDecl &decl;
   DiagnosticEngine &diags;
@@ -144,7 +157,12 @@ private:
   /// Where each name is first given a 'let' in the body, for noteIfDefinedLater.
   llvm::StringMap<SMLoc> letStatements;
   bool letStatementsIndexed = false;
+  std::set<std::string, std::less<>> unknownNamesReported;
   std::vector<Identifier> indexNames; ///< of `out`, empty for tables
+  /// While an index of a read that does not name its index of `out` is
+  /// checked: its position, whose name of `indexNames` is the one to suggest
+  /// for an unknown name there.
+  std::optional<unsigned> expectedIndex;
   bool readsAllowed = false;
   std::string constantContext; ///< what must be constant, when reads are not allowed
   /// Coefficient multiplications and divisions done so far for this stencil:

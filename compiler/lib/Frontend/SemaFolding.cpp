@@ -75,8 +75,9 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
     return std::nullopt;
   }
   if ((*status & APFloat::opUnderflow) && v.constant.isZero()) {
-    diags.warning(expr.getLoc(), fmt::format("number {} is too small: it underflows to zero",
-                                             quotedNumber(expr.getText())));
+    diags.warning(
+        Warning::NumberUnderflow, expr.getLoc(),
+        fmt::format("number {} is too small: it underflows to zero", quotedNumber(expr.getText())));
   }
   return v;
 }

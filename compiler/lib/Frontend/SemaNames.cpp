@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaChecker.h"
 
+#include "stencilc/Suggest.h"
+
 #include <fmt/format.h>
 
 namespace stencilc::sema {
@@ -50,9 +52,31 @@ std::optional<LinearValue> StencilChecker::evalName(const NameExpr &expr) {
     diags.error(expr.getLoc(), "'in' must be indexed, e.g. 'in[i, j]'");
     return std::nullopt;
   }
-  diags.error(expr.getLoc(), fmt::format("unknown name '{}'", std::string_view(name)));
-  noteIfDefinedLater(name);
+  reportUnknownName(expr);
   return std::nullopt;
+}
+
+void StencilChecker::reportUnknownName(const NameExpr &expr) {
+  llvm::StringRef name = expr.getName();
+  if (!unknownNamesReported.insert(name.str()).second) {
+    return; // reported at its first use in this stencil
+  }
+  std::optional<std::string> match;
+  if (diags.nextErrorShown()) { // a file of many unknown names costs no quadratic search
+    std::vector<std::string_view> known;
+    for (const auto &[let, constant] : lets) {
+      known.push_back(let);
+    }
+    match = closestMatch(name, known);
+  }
+  if (match) {
+    diags.error(expr.getLoc(),
+                fmt::format("unknown name '{}'; did you mean '{}'?", name.str(), *match),
+                {expr.getRange()}, llvm::SMFixIt(expr.getRange(), *match));
+  } else {
+    diags.error(expr.getLoc(), fmt::format("unknown name '{}'", std::string_view(name)));
+  }
+  noteIfDefinedLater(name);
 }
 
 void StencilChecker::checkLet(const LetStmt &stmt) {

@@ -15,6 +15,8 @@
 
 #include "llvm/Support/Casting.h"
 
+#include "stencilc/Suggest.h"
+
 namespace stencilc::sema {
 
 using llvm::APFloat;
@@ -51,6 +53,18 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
         form.names.emplace(name, APFloat::getOne(quad()));
         return form;
       }
+    }
+    if (!unknownNamesReported.insert(name).second) {
+      return std::nullopt; // reported at its first use in this stencil
+    }
+    if (expectedIndex) {
+      // `in[i, k-1]` where out[i, j]: the name that belongs here.
+      const std::string &wanted = indexNames[*expectedIndex].name;
+      diags.error(expr.getLoc(),
+                  fmt::format("unknown index '{}'; did you mean '{}'?", name, wanted),
+                  {expr.getRange()}, llvm::SMFixIt(expr.getRange(), wanted));
+      noteIfDefinedLater(name);
+      return std::nullopt;
     }
     diags.error(expr.getLoc(), fmt::format("offset must be a constant integer, found '{}'", name));
     std::string list;
@@ -135,8 +149,38 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
   return std::nullopt;
 }
 
+namespace {
+
+/// Whether `expr` names `name` anywhere; walks with an explicit stack, as an
+/// index may be a chain far deeper than the call stack allows.
+bool mentionsName(const Expr &expr, llvm::StringRef name) {
+  std::vector<const Expr *> pending = {&expr};
+  while (!pending.empty()) {
+    const Expr *e = pending.back();
+    pending.pop_back();
+    if (const auto *ref = llvm::dyn_cast<NameExpr>(e); ref && ref->getName() == name) {
+      return true;
+    }
+    if (const auto *unary = llvm::dyn_cast<UnaryExpr>(e)) {
+      pending.push_back(&unary->getOperand());
+    } else if (const auto *binary = llvm::dyn_cast<BinaryExpr>(e)) {
+      pending.push_back(&binary->getLHS());
+      pending.push_back(&binary->getRHS());
+    }
+  }
+  return false;
+}
+
+} // namespace
+
 std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned position) {
+  // An unknown name stands for the index there, unless the index is named
+  // already (then it is an offset: `in[i, j+n]`).
+  if (!mentionsName(expr, indexNames[position].name)) {
+    expectedIndex = position;
+  }
   auto form = decomposeIndex(expr, 0);
+  expectedIndex.reset();
   if (!form) {
     return std::nullopt;
   }
@@ -201,8 +245,11 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
       diags.error(expr.getLoc(), "'out' cannot be read; the right-hand side "
                                  "reads only 'in'");
     } else {
-      diags.error(expr.getLoc(), fmt::format("unknown grid '{}'; a stencil reads only 'in'",
-                                             std::string_view(array)));
+      if (unknownNamesReported.insert(array.str()).second) {
+        reportUnknownGrid(
+            array, expr.getArrayRange(), "in",
+            fmt::format("unknown grid '{}'; a stencil reads only 'in'", std::string_view(array)));
+      }
     }
     return std::nullopt;
   }
@@ -232,14 +279,26 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
   return v;
 }
 
+void StencilChecker::reportUnknownGrid(llvm::StringRef name, llvm::SMRange range,
+                                       llvm::StringRef grid, const std::string &otherwise) {
+  if (closestMatch(name, {std::string_view(grid.data(), grid.size())})) {
+    diags.error(range.Start,
+                fmt::format("unknown grid '{}'; did you mean '{}'?", name.str(), grid.str()),
+                {range}, llvm::SMFixIt(range, grid));
+    return;
+  }
+  diags.error(range.Start, otherwise);
+}
+
 void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
   if (!checkBodyOnce(seen, stmt, diags)) {
     return;
   }
   bool ok = true;
   if (stmt.getTarget().name != "out") {
-    diags.error(stmt.getTarget().range.Start,
-                fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
+    reportUnknownGrid(
+        stmt.getTarget().name, stmt.getTarget().range, "out",
+        fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
     ok = false;
   }
   const auto &indices = stmt.getIndices();

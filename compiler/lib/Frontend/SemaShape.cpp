@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "stencilc/Suggest.h"
+
 namespace stencilc::sema {
 
 using llvm::APFloat;
@@ -24,10 +26,31 @@ void StencilChecker::checkPrecision(const WordStmt &stmt) {
     spec.precision = *p;
     return;
   }
-  diags.error(stmt.getWord().range.Start,
-              fmt::format("unknown precision '{}'; expected fp16, bf16, tf32, "
-                          "fp32 or fp64",
-                          stmt.getWord().name));
+  // The C and CUDA names of the element types first: `double` means fp64.
+  static constexpr std::pair<std::string_view, std::string_view> CTypes[] = {
+      {"double", "fp64"}, {"float", "fp32"},    {"half", "fp16"},
+      {"__half", "fp16"}, {"bfloat16", "bf16"}, {"__nv_bfloat16", "bf16"}};
+  const std::string &name = stmt.getWord().name;
+  std::optional<std::string> suggestion = closestMatch(name, precisionKeywords());
+  for (const auto &[cName, precision] : CTypes) {
+    if (name == cName) {
+      suggestion = std::string(precision);
+    }
+  }
+  reportUnknownWord(stmt.getWord(), "precision", suggestion, joinList(precisionKeywords(), " or "));
+}
+
+void StencilChecker::reportUnknownWord(const Identifier &word, std::string_view what,
+                                       std::optional<std::string> suggestion,
+                                       std::string_view expected) {
+  if (suggestion) {
+    diags.error(word.range.Start,
+                fmt::format("unknown {} '{}'; did you mean '{}'?", what, word.name, *suggestion),
+                {word.range}, llvm::SMFixIt(word.range, *suggestion));
+    return;
+  }
+  diags.error(word.range.Start,
+              fmt::format("unknown {} '{}'; expected {}", what, word.name, expected));
 }
 
 void StencilChecker::checkShape(const WordStmt &stmt) {
@@ -38,8 +61,8 @@ void StencilChecker::checkShape(const WordStmt &stmt) {
     declaredShape = {*s, stmt.getLoc()};
     return;
   }
-  diags.error(stmt.getWord().range.Start,
-              fmt::format("unknown shape '{}'; expected star or box", stmt.getWord().name));
+  reportUnknownWord(stmt.getWord(), "shape", closestMatch(stmt.getWord().name, shapeKeywords()),
+                    joinList(shapeKeywords(), " or "));
 }
 
 void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
@@ -49,9 +72,8 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
   const Identifier &word = stmt.getWord();
   auto kind = parseBoundaryKind(word.name);
   if (!kind) {
-    diags.error(word.range.Start, fmt::format("unknown boundary '{}'; expected fixed, constant V "
-                                              "or periodic",
-                                              word.name));
+    reportUnknownWord(word, "boundary", closestMatch(word.name, boundaryKeywords()),
+                      "fixed, constant V or periodic");
     return;
   }
   spec.boundary = *kind;

@@ -135,9 +135,10 @@ void StencilChecker::finishCoefficients() {
       continue;
     }
     if (value == 0.0) { // not zero, but too small for a double: no read at all
-      diags.warning(read.loc, fmt::format("coefficient of {} underflows to zero in fp64; the "
-                                          "term is dropped",
-                                          readText(offset)));
+      diags.warning(Warning::CoefficientUnderflow, read.loc,
+                    fmt::format("coefficient of {} underflows to zero in fp64; the "
+                                "term is dropped",
+                                readText(offset)));
       continue;
     }
     APFloat rounded = read.coefficient;
@@ -151,8 +152,9 @@ void StencilChecker::finishCoefficients() {
       continue;
     }
     if (rounded.isZero()) {
-      diags.warning(read.loc, fmt::format("coefficient {} of {} rounds to zero in {}",
-                                          formatExact(value), readText(offset), precision));
+      diags.warning(Warning::CoefficientRoundsToZero, read.loc,
+                    fmt::format("coefficient {} of {} rounds to zero in {}", formatExact(value),
+                                readText(offset), precision));
     }
     spec.terms.push_back(Term{offset, value});
   }

@@ -55,9 +55,9 @@ std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
   // --backend=auto (BackendChoice.h): measured table, else a documented rule.
   PlanOrRefusal tensor = planTensor(spec, options.plan);
   if (!tensor) {
-    diags.standaloneNote(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
-                                          "tensor-core backend cannot take it: {}",
-                                          spec.name, tensor.reason()));
+    diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
+                                  "tensor-core backend cannot take it: {}",
+                                  spec.name, tensor.reason()));
   }
   return planAuto(spec, std::move(tensor), options.plan);
 }
@@ -106,7 +106,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     const bool tensor = plans[i].backend() == BackendKind::Tensor;
     const std::vector<std::string> ignored = ignoredPlanOptions(options, plans[i].backend());
     if (!ignored.empty()) {
-      diags.warning(i < locs.size() ? locs[i] : llvm::SMLoc(),
+      diags.warning(Warning::IgnoredPlanOption, i < locs.size() ? locs[i] : llvm::SMLoc(),
                     fmt::format("--plan-option {} {} to {} kernels; stencil '{}' runs on {} "
                                 "and ignores {}",
                                 fmt::join(ignored, ", "), ignored.size() > 1 ? "apply" : "applies",

@@ -40,9 +40,28 @@ std::string_view keyword(BoundaryKind b) {
   llvm_unreachable("unknown boundary kind");
 }
 
+namespace {
+constexpr Precision AllPrecisions[] = {Precision::FP16, Precision::BF16, Precision::TF32,
+                                       Precision::FP32, Precision::FP64};
+constexpr BoundaryKind AllBoundaryKinds[] = {BoundaryKind::Fixed, BoundaryKind::Constant,
+                                             BoundaryKind::Periodic};
+constexpr Shape AllShapes[] = {Shape::Star, Shape::Box};
+
+template <typename Enum, size_t N> std::vector<std::string_view> keywordsOf(const Enum (&all)[N]) {
+  std::vector<std::string_view> words;
+  for (Enum e : all) {
+    words.push_back(keyword(e));
+  }
+  return words;
+}
+} // namespace
+
+std::vector<std::string_view> precisionKeywords() { return keywordsOf(AllPrecisions); }
+std::vector<std::string_view> boundaryKeywords() { return keywordsOf(AllBoundaryKinds); }
+std::vector<std::string_view> shapeKeywords() { return keywordsOf(AllShapes); }
+
 std::optional<Precision> parsePrecision(std::string_view word) {
-  for (Precision p :
-       {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32, Precision::FP64}) {
+  for (Precision p : AllPrecisions) {
     if (keyword(p) == word) {
       return p;
     }
@@ -51,7 +70,7 @@ std::optional<Precision> parsePrecision(std::string_view word) {
 }
 
 std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
-  for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+  for (BoundaryKind b : AllBoundaryKinds) {
     if (keyword(b) == word) {
       return b;
     }
@@ -60,11 +79,10 @@ std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
 }
 
 std::optional<Shape> parseShape(std::string_view word) {
-  if (word == "star") {
-    return Shape::Star;
-  }
-  if (word == "box") {
-    return Shape::Box;
+  for (Shape s : AllShapes) {
+    if (keyword(s) == word) {
+      return s;
+    }
   }
   return std::nullopt;
 }

@@ -53,7 +53,8 @@ std::string shownMessage(llvm::StringRef message) {
 } // namespace
 
 void DiagnosticEngine::report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                              const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges) {
+                              const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges,
+                              llvm::ArrayRef<llvm::SMFixIt> fixIts) {
   if (kind == llvm::SourceMgr::DK_Error) {
     ++errors;
     lastSuppressed = errorLimit != 0 && errors > errorLimit;
@@ -61,9 +62,17 @@ void DiagnosticEngine::report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
       return;
     }
   }
+  if (locationMap) {
+    if (llvm::SMLoc mapped = locationMap(loc); mapped != loc) {
+      loc = mapped;
+      ranges = {};
+      fixIts = {};
+    }
+  }
   std::string text = shownMessage(message.str());
+  // A line shown as a window drops the fix-its: their columns are the line's.
   if (!reportInWindow(loc, kind, text, ranges)) {
-    sourceMgr.PrintMessage(os, loc, kind, text, ranges);
+    sourceMgr.PrintMessage(os, loc, kind, text, ranges, fixIts);
   }
 }
 
@@ -146,20 +155,69 @@ bool DiagnosticEngine::takeNoteSlot() {
 }
 
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
-                             llvm::ArrayRef<llvm::SMRange> ranges) {
-  report(loc, llvm::SourceMgr::DK_Error, message, ranges);
+                             llvm::ArrayRef<llvm::SMRange> ranges,
+                             llvm::ArrayRef<llvm::SMFixIt> fixIts) {
+  report(loc, llvm::SourceMgr::DK_Error, message, ranges, fixIts);
 }
 
-void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message,
+llvm::ArrayRef<WarningInfo> warningTable() {
+  static const WarningInfo table[] = {
+#define STENCILC_WARNING(Id, Name, Help) {Warning::Id, Name, Help},
+#include "stencilc/Warnings.def"
+  };
+  return table;
+}
+
+std::optional<Warning> findWarning(llvm::StringRef name) {
+  for (const WarningInfo &info : warningTable()) {
+    if (name == info.name) {
+      return info.id;
+    }
+  }
+  return std::nullopt;
+}
+
+bool DiagnosticEngine::applyWarningFlag(llvm::StringRef flag) {
+  const bool on = !flag.consume_front("no-");
+  const bool errorForm = !on && flag.consume_front("error=");
+  std::optional<Warning> which = findWarning(flag);
+  if (!which) {
+    return false;
+  }
+  if (errorForm) {
+    setWarningErrorUnderWerror(*which, false);
+  } else {
+    setWarningEnabled(*which, on);
+  }
+  return true;
+}
+
+void DiagnosticEngine::warning(Warning which, llvm::SMLoc loc, const llvm::Twine &message,
                                llvm::ArrayRef<llvm::SMRange> ranges) {
-  if (warningsAsErrors) {
-    report(loc, llvm::SourceMgr::DK_Error, message + " [-Werror]", ranges);
+  const size_t i = index(which);
+  if (warningsSilenced || disabled[i]) {
+    return;
+  }
+  const std::string name = warningTable()[i].name;
+  if (warningsAsErrors && !notError[i]) {
+    report(loc, llvm::SourceMgr::DK_Error, message + " [-Werror,-W" + name + "]", ranges);
     return;
   }
   ++warnings;
   lastSuppressed = !takeNoteSlot();
   if (!lastSuppressed) {
-    report(loc, llvm::SourceMgr::DK_Warning, message, ranges);
+    report(loc, llvm::SourceMgr::DK_Warning, message + " [-W" + name + "]", ranges);
+  }
+}
+
+void DiagnosticEngine::remark(llvm::SMLoc loc, const llvm::Twine &message) {
+  if (!remarksShown) {
+    lastSuppressed = true; // and so are the notes that follow it
+    return;
+  }
+  lastSuppressed = !takeNoteSlot();
+  if (!lastSuppressed) {
+    report(loc, llvm::SourceMgr::DK_Remark, message, {});
   }
 }
 
@@ -168,13 +226,6 @@ void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
     return;
   }
   report(loc, llvm::SourceMgr::DK_Note, message, {});
-}
-
-void DiagnosticEngine::standaloneNote(llvm::SMLoc loc, const llvm::Twine &message) {
-  lastSuppressed = !takeNoteSlot();
-  if (!lastSuppressed) {
-    report(loc, llvm::SourceMgr::DK_Note, message, {});
-  }
 }
 
 void DiagnosticEngine::fatalWithoutLocation(const llvm::Twine &message) {
@@ -215,7 +266,7 @@ void DiagnosticEngine::finish() {
        << " in all)\n";
   }
   if (notesSuppressed != 0) {
-    os << "stencilc: note: " << notesSuppressed << " more warnings and notes were not shown ("
+    os << "stencilc: note: " << notesSuppressed << " more warnings and remarks were not shown ("
        << (notesShown + notesSuppressed) << " in all)\n";
   }
   os.flush();

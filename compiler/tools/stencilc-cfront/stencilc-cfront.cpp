@@ -27,13 +27,17 @@ constexpr int ExitInputError = 1;
 constexpr int ExitUsage = 2;
 
 void printHelp(llvm::raw_ostream &os) {
-  os << "USAGE: stencilc-cfront [--Werror] [--deps <file>] <file.c|.cc|.cpp|.cxx>\n"
+  os << "USAGE: stencilc-cfront [--Werror] [--deps <file>] [--locations <file>]\n"
+        "                       <file.c|.cc|.cpp|.cxx>\n"
         "                       [-- <compiler flags>...]\n\n"
         "Prints the .stencil text of every loop nest marked '#pragma stencil'.\n"
         "Flags after '--' go to Clang (-I, -D, -std=...). --Werror makes warnings\n"
         "errors; --deps writes the files read (the source and its #includes), each\n"
-        "ended by a NUL byte. Normally run by stencilc, which compiles the text to\n"
-        "CUDA.\n";
+        "ended by a NUL byte; --locations writes, for each line of the text that\n"
+        "comes from the source, its line number, then the file, line and column\n"
+        "in the source it comes from, each field ended by a NUL byte. Normally run\n"
+        "by stencilc, which compiles the text to CUDA and reports through these\n"
+        "locations.\n";
 }
 
 bool isCSource(llvm::StringRef path) {
@@ -41,11 +45,31 @@ bool isCSource(llvm::StringRef path) {
   return extension == ".c" || extension == ".cc" || extension == ".cpp" || extension == ".cxx";
 }
 
+/// Writes `contents` to `path` (nothing where `path` is empty); false after
+/// reporting an error.
+bool writeFile(const std::string &path, const std::string &contents) {
+  if (path.empty()) {
+    return true;
+  }
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  os << contents;
+  os.close();
+  if (error || os.has_error()) {
+    llvm::errs() << "stencilc-cfront: error: cannot write '" << path
+                 << "': " << (error ? error : os.error()).message() << "\n";
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string input;
   std::string depsFile;
+  std::string locationsFile;
   bool warningsAsErrors = false;
   std::vector<std::string> compilerArgs;
   bool afterDashes = false;
@@ -64,12 +88,12 @@ int main(int argc, char **argv) {
       return ExitSuccess;
     } else if (arg == "--Werror") {
       warningsAsErrors = true;
-    } else if (arg == "--deps") {
+    } else if (arg == "--deps" || arg == "--locations") {
       if (i + 1 == argc) {
-        llvm::errs() << "stencilc-cfront: error: --deps needs a file name\n";
+        llvm::errs() << "stencilc-cfront: error: " << arg << " needs a file name\n";
         return ExitUsage;
       }
-      depsFile = argv[++i];
+      (arg == "--deps" ? depsFile : locationsFile) = argv[++i];
     } else if (arg.starts_with("-")) {
       llvm::errs() << "stencilc-cfront: error: unknown option '" << arg
                    << "' (compiler flags go after '--')\n";
@@ -111,20 +135,25 @@ int main(int argc, char **argv) {
   if (!stencilc::cfront::translateFile(options, stencils)) {
     return ExitInputError;
   }
-  if (!depsFile.empty()) {
-    std::error_code error;
-    llvm::raw_fd_ostream deps(depsFile, error);
-    for (const std::string &file : dependencies) {
-      deps << file << '\0';
-    }
-    deps.close();
-    if (error || deps.has_error()) {
-      llvm::errs() << "stencilc-cfront: error: cannot write '" << depsFile
-                   << "': " << (error ? error : deps.error()).message() << "\n";
-      deps.clear_error();
-      return ExitInputError;
+  std::string text;
+  llvm::raw_string_ostream textStream(text);
+  std::vector<stencilc::cfront::SourcePoint> origins;
+  stencilc::cfront::printStencilText(stencils, input, textStream, &origins);
+  std::string deps;
+  for (const std::string &file : dependencies) {
+    deps += file + '\0';
+  }
+  std::string locations;
+  for (size_t line = 0; line < origins.size(); ++line) {
+    if (!origins[line].file.empty()) {
+      locations += std::to_string(line + 1) + '\0' + origins[line].file + '\0' +
+                   std::to_string(origins[line].line) + '\0' +
+                   std::to_string(origins[line].column) + '\0';
     }
   }
-  stencilc::cfront::printStencilText(stencils, input, llvm::outs());
+  if (!writeFile(depsFile, deps) || !writeFile(locationsFile, locations)) {
+    return ExitInputError;
+  }
+  llvm::outs() << text;
   return ExitSuccess;
 }

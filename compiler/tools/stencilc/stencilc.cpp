@@ -4,29 +4,24 @@
 //   read file (a C/C++ file: translate it with stencilc-cfront) -> Lexer/Parser
 //   (AST) -> Sema (StencilSpec) -> planning and code generation (Backend.h) ->
 //   write outputs atomically.
-// Exit status: 0 success, 1 an error in the input, 2 bad usage.
+// Exit status: 0 success, 1 an error in the input, 2 bad usage. CInput.cpp
+// reads the input (a C file through stencilc-cfront); Outputs.cpp decides
+// where the outputs go and writes them.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <memory>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -42,8 +37,12 @@
 #include "stencilc/Spec.h"
 #include "stencilc/Target.h"
 
+#include "CInput.h"
+#include "Outputs.h"
+
 namespace cl = llvm::cl;
 using namespace stencilc;
+using namespace stencilc::driver;
 
 namespace {
 
@@ -86,12 +85,20 @@ cl::opt<BackendRequest> backend(
                clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
     cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
+cl::opt<bool> noWarnings("w", cl::desc("Show no warnings"), cl::cat(category));
+cl::list<std::string> warningFlags("W", cl::Prefix, cl::value_desc("name"),
+                                   cl::desc("-W<name> turns a warning on, -Wno-<name> off, "
+                                            "-Wno-error=<name> keeps it a warning under "
+                                            "--Werror (names: docs/diagnostics.md)"),
+                                   cl::cat(category));
+cl::opt<bool> verbose("v", cl::desc("Show remarks: the choices made for you (the backend, ...)"),
+                      cl::cat(category));
 cl::opt<unsigned> errorLimit("error-limit",
                              cl::desc("Print at most <n> errors, then only their count (0: all)"),
                              cl::init(DiagnosticEngine::DefaultErrorLimit), cl::value_desc("n"),
                              cl::cat(category));
 cl::opt<unsigned> noteLimit("note-limit",
-                            cl::desc("Print at most <n> warnings and notes of their own, then "
+                            cl::desc("Print at most <n> warnings and remarks, then "
                                      "only their count (0: all)"),
                             cl::init(DiagnosticEngine::DefaultNoteLimit), cl::value_desc("n"),
                             cl::cat(category));
@@ -107,6 +114,15 @@ cl::opt<std::string> depfileName("MF",
                                  cl::desc("Write the depfile to <file> (implies -MD; default: "
                                           "the -o file with the extension .d)"),
                                  cl::value_desc("file"), cl::cat(category));
+/// Every warning's name, for the message about an unknown -W flag.
+std::string warningNames() {
+  std::vector<std::string_view> names;
+  for (const WarningInfo &info : warningTable()) {
+    names.push_back(info.name);
+  }
+  return joinList(names, " or ");
+}
+
 /// The --plan-option names, those of one backend's plans or (`lastJoin`
 /// before the last) all of them.
 std::string planOptionNames(llvm::StringRef lastJoin, std::optional<BackendKind> backend) {
@@ -198,486 +214,6 @@ void hideForeignOptions() {
 
 void printVersion(llvm::raw_ostream &os) {
   os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
-}
-
-/// Whether two output paths name one file: the same path once made absolute
-/// and free of `.` and `..`, or the same existing file (links).
-bool sameFile(llvm::StringRef a, llvm::StringRef b) {
-  auto normal = [](llvm::StringRef path) {
-    llvm::SmallString<256> full(path);
-    llvm::sys::fs::make_absolute(full);
-    llvm::sys::path::remove_dots(full, /*remove_dot_dot=*/true);
-    return std::string(full);
-  };
-  bool equivalent = false;
-  return normal(a) == normal(b) || (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent);
-}
-
-/// An output file and what it is to hold.
-struct Output {
-  std::string path;
-  const std::string &contents;
-};
-
-/// True for an existing path that is no regular file and no directory (a
-/// device such as /dev/null, a FIFO, a socket, or a link to one): an
-/// output there is written straight into it, never renamed over it.
-bool isSpecialFile(llvm::StringRef path) {
-  llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status)) {
-    return false;
-  }
-  return status.type() != llvm::sys::fs::file_type::regular_file &&
-         status.type() != llvm::sys::fs::file_type::directory_file;
-}
-
-/// The file a regular output is renamed over: the path itself, or, for a
-/// symbolic link, the file it names (the link stays a link).
-std::string renameTarget(llvm::StringRef path) {
-  llvm::SmallString<256> real;
-  if (llvm::sys::fs::is_symlink_file(path) && !llvm::sys::fs::real_path(path, real)) {
-    return std::string(real);
-  }
-  return path.str();
-}
-
-/// Writes the outputs whole or not at all: each goes to a temporary file
-/// beside it first, and only when every one of them is written are they
-/// renamed into place, so a path that cannot be written (a missing
-/// directory, say) leaves none of the others created or changed. Only a
-/// rename that fails after all were written (the directories took the
-/// temporaries, so this is rare) can leave an earlier output renamed. An
-/// output that is a device, FIFO or socket (isSpecialFile) is written into
-/// directly, after the temporaries and before the renames.
-bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
-  std::vector<llvm::sys::fs::TempFile> temps;
-  std::vector<std::string> targets;
-  auto fail = [&](const Output &output, std::error_code error) {
-    diags.fatalWithoutLocation("cannot write '" + output.path + "': " + error.message());
-    for (llvm::sys::fs::TempFile &temp : temps) {
-      llvm::consumeError(temp.discard());
-    }
-    return false;
-  };
-  auto write = [&](const Output &output, llvm::raw_fd_ostream &os) {
-    os << output.contents;
-    os.flush();
-    std::error_code error = os.error();
-    os.clear_error();
-    return error;
-  };
-  std::vector<const Output *> special;
-  std::vector<const Output *> regular;
-  for (const Output &output : outputs) {
-    if (isSpecialFile(output.path)) {
-      special.push_back(&output);
-      continue;
-    }
-    regular.push_back(&output);
-    targets.push_back(renameTarget(output.path));
-    llvm::Expected<llvm::sys::fs::TempFile> temp =
-        llvm::sys::fs::TempFile::create(targets.back() + ".tmp-%%%%%%");
-    if (!temp) {
-      return fail(output, llvm::errorToErrorCode(temp.takeError()));
-    }
-    temps.push_back(std::move(*temp));
-    llvm::raw_fd_ostream os(temps.back().FD, /*shouldClose=*/false);
-    if (std::error_code error = write(output, os)) {
-      return fail(output, error);
-    }
-  }
-  for (const Output *output : special) {
-    std::error_code error;
-    llvm::raw_fd_ostream os(output->path, error, llvm::sys::fs::CD_OpenExisting);
-    if (error || (error = write(*output, os))) {
-      return fail(*output, error);
-    }
-  }
-  for (size_t i = 0; i < regular.size(); ++i) {
-    if (llvm::Error error = temps[i].keep(targets[i])) {
-      temps.erase(temps.begin(), temps.begin() + i + 1);
-      return fail(*regular[i], llvm::errorToErrorCode(std::move(error)));
-    }
-  }
-  return true;
-}
-
-/// Where a run's artefacts go.
-struct OutputPaths {
-  std::string cudaPath;   ///< also names the header where --header does not
-  std::string headerPath; ///< the .cu includes the header by its file name
-  std::string depfilePath;
-  bool writesCuda = false;
-  bool writesHeader = false;
-  bool writesDepfile = false;
-};
-
-/// Why a header's file name cannot follow `#include "` in the .cu, or
-/// nothing when it can.
-std::optional<std::string> unspellableInInclude(llvm::StringRef name) {
-  for (char c : name) {
-    if (c == '"' || c == '\\' || isControlByte(c)) {
-      return "it holds '" + printableText(llvm::StringRef(&c, 1)) + "'";
-    }
-  }
-  return std::nullopt;
-}
-
-/// The output paths from -o, --header and the input: -o, or the input's stem
-/// in the current directory (standard input has none to offer, so -o is
-/// needed to write files). `-o -` is stdout: the .cu, and a header file only
-/// where --header names one (never one named "-.h"); so is `-o` naming a
-/// device, FIFO or socket (isSpecialFile): no header is made up beside it.
-/// Reports (on `errs`) the choices that cannot work and returns nothing for
-/// them: -o FILE beside --emit (which prints), --header -, an output that is
-/// a directory or the input, a header that is the .cu (`-o x.h`, --header
-/// naming the -o file), a header name that an #include cannot spell, -MD
-/// without an output file. Needs nothing of the input's text, so it runs
-/// before the input is read, and before anything is written.
-std::optional<OutputPaths> planOutputs(llvm::raw_ostream &errs) {
-  auto refuse = [&](const llvm::Twine &message) {
-    errs << "stencilc: error: " << printableText(message.str()) << "\n";
-    return std::nullopt;
-  };
-  const bool toStdout = outputFile == "-";
-  if (emit != Emit::None && !outputFile.empty() && !toStdout) {
-    return refuse("--emit prints to standard output and writes no file; drop -o '" + outputFile +
-                  "', or drop --emit to write it");
-  }
-  if (headerFile == "-") {
-    return refuse("--header needs a file name (the .cu includes the header by it); "
-                  "--emit=header prints the header on stdout");
-  }
-  if (inputFile == "-" && outputFile.empty() && emit == Emit::None) {
-    return refuse("the input is standard input, which names no output: name it with -o FILE.cu "
-                  "(or -o - for standard output)");
-  }
-  // Standard input is "stdin" here, as it is "<stdin>" in diagnostics.
-  const std::string stemName =
-      (inputFile == "-" ? "stdin" : llvm::sys::path::stem(inputFile).str()) + ".cu";
-  const bool toStream = toStdout || (!outputFile.empty() && isSpecialFile(outputFile));
-  OutputPaths out;
-  out.cudaPath = toStdout || outputFile.empty() ? stemName : std::string(outputFile);
-  out.headerPath = headerFile;
-  if (out.headerPath.empty()) {
-    llvm::SmallString<256> path(toStream ? stemName : out.cudaPath);
-    llvm::sys::path::replace_extension(path, ".h");
-    out.headerPath = std::string(path);
-  }
-  out.writesCuda = emit == Emit::None && !toStdout;
-  out.writesHeader = emit == Emit::None && (!toStream || !headerFile.empty());
-  out.writesDepfile = emit == Emit::None && (writeDepfile || !depfileName.empty());
-  if (out.writesDepfile) {
-    if (!out.writesCuda && !out.writesHeader) {
-      return refuse("-MD needs an output file to name in the depfile: add -o FILE.cu, or "
-                    "--header FILE.h");
-    }
-    out.depfilePath = depfileName;
-    if (out.depfilePath.empty()) {
-      llvm::SmallString<256> path(out.writesCuda && !toStream ? out.cudaPath : out.headerPath);
-      llvm::sys::path::replace_extension(path, ".d");
-      out.depfilePath = std::string(path);
-    }
-  }
-  for (const auto &[writes, path, option] :
-       {std::tuple(out.writesCuda, out.cudaPath, "-o"),
-        std::tuple(out.writesHeader, out.headerPath, "--header"),
-        std::tuple(out.writesDepfile, out.depfilePath, "-MF")}) {
-    if (!writes) {
-      continue;
-    }
-    llvm::StringRef name = llvm::sys::path::filename(path);
-    if (llvm::sys::fs::is_directory(path) || name.empty() || name == "." || name == ".." ||
-        llvm::sys::path::is_separator(path.back())) {
-      return refuse("the output '" + path + "' is a directory; name a file with " + option +
-                    ", as in " + option + " DIR/NAME");
-    }
-    if (inputFile != "-" && sameFile(inputFile, path)) {
-      return refuse("the output '" + path + "' is the input file; name another with " + option);
-    }
-  }
-  if (out.writesCuda && sameFile(out.cudaPath, out.headerPath)) {
-    return refuse("the CUDA source and the header would both be '" + out.headerPath +
-                  "'; name the source with -o FILE.cu, or the header with --header");
-  }
-  if (out.writesDepfile &&
-      (sameFile(out.depfilePath, out.headerPath) || sameFile(out.depfilePath, out.cudaPath))) {
-    return refuse("the depfile would be '" + out.depfilePath +
-                  "', an output itself; name it "
-                  "with -MF FILE.d");
-  }
-  // The .cu includes the header by its file name, between quotes.
-  const std::string include = llvm::sys::path::filename(out.headerPath).str();
-  if (emit == Emit::None || emit == Emit::Cuda) {
-    if (std::optional<std::string> why = unspellableInInclude(include)) {
-      return refuse("the header's name '" + include + "' cannot be written in the .cu's " +
-                    "#include \"...\" line: " + *why + "; name the header with --header");
-    }
-  }
-  return out;
-}
-
-/// True for the C and C++ sources that stencilc-cfront translates.
-bool isCSource(llvm::StringRef path) {
-  llvm::StringRef extension = llvm::sys::path::extension(path);
-  return extension == ".c" || extension == ".cc" || extension == ".cpp" || extension == ".cxx";
-}
-
-/// The input limit of --max-input-size, in bytes.
-uint64_t inputLimit() { return static_cast<uint64_t>(maxInputSize) << 20; }
-
-/// Reads a whole file (or standard input, "-") of at most inputLimit()
-/// bytes into a buffer named `name`; an endless or huge input (/dev/zero, a
-/// pipe that never closes) is cut off there with an error, never read until
-/// memory runs out. Reports as "cannot read WHAT: ...".
-std::unique_ptr<llvm::MemoryBuffer> readLimited(llvm::StringRef path, llvm::StringRef name,
-                                                const llvm::Twine &what, DiagnosticEngine &diags) {
-  auto refuse = [&](const llvm::Twine &why) {
-    diags.fatalWithoutLocation("cannot read " + what + ": " + why);
-    return nullptr;
-  };
-  auto tooLarge = [&]() {
-    return refuse("it is larger than " + llvm::Twine(maxInputSize) +
-                  " MiB, the input limit; --max-input-size=MiB raises it");
-  };
-  int fd = 0;
-  if (path != "-") {
-    if (std::error_code error = llvm::sys::fs::openFileForRead(path, fd)) {
-      return refuse(error.message());
-    }
-  }
-  auto closeFile = llvm::make_scope_exit([&] {
-    if (path != "-") {
-      llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    }
-  });
-  llvm::sys::fs::file_status status;
-  if (!llvm::sys::fs::status(fd, status) &&
-      status.type() == llvm::sys::fs::file_type::regular_file && status.getSize() > inputLimit()) {
-    return tooLarge();
-  }
-  std::string text;
-  constexpr size_t Chunk = size_t(1) << 16;
-  while (true) {
-    size_t size = text.size();
-    text.resize(size + Chunk);
-    llvm::Expected<size_t> read =
-        llvm::sys::fs::readNativeFile(fd, llvm::MutableArrayRef<char>(&text[size], Chunk));
-    if (!read) {
-      return refuse(llvm::toString(read.takeError()));
-    }
-    text.resize(size + *read);
-    if (*read == 0) {
-      break;
-    }
-    if (text.size() > inputLimit()) {
-      return tooLarge();
-    }
-  }
-  return llvm::MemoryBuffer::getMemBufferCopy(text, name);
-}
-
-/// The process id of the running stencilc-cfront, for forwardInterrupt.
-std::atomic<llvm::sys::procid_t> runningChild{0};
-
-/// Run by LLVM's signal handler on SIGINT, SIGTERM and the like, after it
-/// has removed the temporary files: stops the child, then ends stencilc by
-/// SIGTERM.
-void forwardInterrupt() {
-  if (llvm::sys::procid_t child = runningChild.load()) {
-    ::kill(child, SIGTERM);
-  }
-  ::signal(SIGTERM, SIG_DFL);
-  ::raise(SIGTERM);
-}
-
-/// A temporary file only this user can read (mode 0600), removed when it
-/// goes out of scope and on a fatal or interrupting signal.
-struct PrivateTempFile {
-  llvm::SmallString<128> path;
-  std::error_code error;
-
-  PrivateTempFile(llvm::StringRef prefix, llvm::StringRef suffix) {
-    int fd = -1;
-    // createTemporaryFile would make it readable by all (0666 less umask).
-    llvm::SmallString<128> model;
-    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, model);
-    llvm::sys::path::append(model, prefix + "-%%%%%%%%." + suffix);
-    error = llvm::sys::fs::createUniqueFile(model, fd, path, llvm::sys::fs::OF_None,
-                                            llvm::sys::fs::owner_read | llvm::sys::fs::owner_write);
-    if (!error) {
-      llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-      llvm::sys::RemoveFileOnSignal(path);
-    }
-  }
-  ~PrivateTempFile() {
-    if (!error) {
-      llvm::sys::fs::remove(path);
-      llvm::sys::DontRemoveFileOnSignal(path);
-    }
-  }
-};
-
-/// Runs stencilc-cfront, found beside this executable, on a C/C++ file and
-/// returns its .stencil translation as a buffer named "FILE (as .stencil)",
-/// and in `dependencies` the files it read (the input and its #includes,
-/// system headers left out). Its diagnostics are passed on to stderr;
-/// returns null after any error.
-std::unique_ptr<llvm::MemoryBuffer> translateCSource(const char *argv0,
-                                                     llvm::ArrayRef<std::string> compilerArgs,
-                                                     std::vector<std::string> &dependencies,
-                                                     DiagnosticEngine &diags) {
-  // Without /proc, LLVM would look for a bare argv[0] in PATH, and could
-  // run a stencilc-cfront of another installation found there.
-  if (!llvm::sys::fs::exists("/proc/self/exe") &&
-      !llvm::StringRef(argv0).contains(llvm::sys::path::get_separator())) {
-    diags.fatalWithoutLocation(
-        "cannot translate '" + inputFile + "': cannot tell where this stencilc is installed (no " +
-        "/proc/self/exe), so cannot find the C front end beside it; run stencilc by its path");
-    return nullptr;
-  }
-  static int addressInThisExecutable;
-  std::string self = llvm::sys::fs::getMainExecutable(argv0, &addressInThisExecutable);
-  llvm::SmallString<256> cfront(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(cfront, "stencilc-cfront");
-  if (!llvm::sys::fs::can_execute(cfront)) {
-    diags.fatalWithoutLocation("cannot translate '" + inputFile +
-                               "': the C front end is not installed (no " + cfront +
-                               "); build stencilc with Clang 19 and "
-                               "-DSTENCILC_BUILD_CFRONT=ON");
-    return nullptr;
-  }
-  // The input is checked here so that a missing file is one message, and
-  // an endless one (a FIFO, a device) never reaches Clang.
-  llvm::sys::fs::file_status source;
-  int fd = -1;
-  if (std::error_code error = llvm::sys::fs::openFileForRead(inputFile, fd)) {
-    diags.fatalWithoutLocation("cannot read '" + inputFile + "': " + error.message());
-    return nullptr;
-  }
-  std::error_code statusError = llvm::sys::fs::status(fd, source);
-  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-  if (statusError || source.type() != llvm::sys::fs::file_type::regular_file) {
-    diags.fatalWithoutLocation("cannot read '" + inputFile + "': it is not a regular file");
-    return nullptr;
-  }
-  if (source.getSize() > inputLimit()) {
-    diags.fatalWithoutLocation("cannot read '" + inputFile + "': it is larger than " +
-                               llvm::Twine(maxInputSize) +
-                               " MiB, the input limit; --max-input-size=MiB raises it");
-    return nullptr;
-  }
-
-  PrivateTempFile translation("stencilc-cfront", "stencil");
-  PrivateTempFile errors("stencilc-cfront", "err");
-  PrivateTempFile depends("stencilc-cfront", "deps");
-  for (const PrivateTempFile *temp : {&translation, &errors, &depends}) {
-    if (temp->error) {
-      diags.fatalWithoutLocation("cannot create a temporary file: " + temp->error.message());
-      return nullptr;
-    }
-  }
-  std::vector<llvm::StringRef> args = {cfront, inputFile, "--deps", depends.path};
-  if (warningsAsErrors) {
-    args.push_back("--Werror");
-  }
-  args.push_back("--");
-  if (llvm::errs().has_colors()) {
-    args.push_back("-fcolor-diagnostics"); // its stderr is a file
-  }
-  args.insert(args.end(), compilerArgs.begin(), compilerArgs.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(translation.path), llvm::StringRef(errors.path)};
-  std::string failure;
-  bool notStarted = false;
-  llvm::sys::ProcessInfo child =
-      llvm::sys::ExecuteNoWait(cfront, args, std::nullopt, redirects, 0, &failure, &notStarted);
-  int status = -1;
-  if (!notStarted) {
-    runningChild = child.Pid;
-    status = llvm::sys::Wait(child, std::nullopt, &failure).ReturnCode;
-    runningChild = 0;
-  }
-  if (auto printed = llvm::MemoryBuffer::getFile(errors.path, /*IsText=*/true)) {
-    llvm::errs() << (*printed)->getBuffer();
-    if (!(*printed)->getBuffer().empty() && (status == ExitInputError || status == ExitUsage)) {
-      return nullptr; // cfront has printed the diagnostics
-    }
-  }
-  if (status != ExitSuccess) { // it did not run, crashed, or failed without a word
-    std::string what = !failure.empty() ? failure : "exit status " + std::to_string(status);
-    if (status == ExitInputError || status == ExitUsage) {
-      what += " without a diagnostic";
-    }
-    diags.fatalWithoutLocation("stencilc-cfront failed on '" + inputFile + "': " + what);
-    return nullptr;
-  }
-  if (auto list = llvm::MemoryBuffer::getFile(depends.path)) {
-    llvm::SmallVector<llvm::StringRef> files;
-    (*list)->getBuffer().split(files, '\0', -1, /*KeepEmpty=*/false);
-    dependencies.assign(files.begin(), files.end());
-  }
-  return readLimited(translation.path, inputFile + " (as .stencil)",
-                     "the translation of '" + inputFile + "'", diags);
-}
-
-/// The depfile for make and Ninja, `TARGET: FILE...`, each path escaped as
-/// make reads it; nothing, after an error, for a path no depfile can hold.
-std::optional<std::string> depfileText(llvm::StringRef target,
-                                       llvm::ArrayRef<std::string> dependencies,
-                                       DiagnosticEngine &diags) {
-  auto escaped = [&](llvm::StringRef path) -> std::optional<std::string> {
-    std::string text;
-    for (char c : path) {
-      if (c == '\n' || c == '\r') {
-        diags.fatalWithoutLocation("cannot write the depfile: the path '" + path +
-                                   "' holds a line break");
-        return std::nullopt;
-      }
-      if (c == ' ' || c == '#') {
-        text.push_back('\\');
-      } else if (c == '$') {
-        text.push_back('$');
-      }
-      text.push_back(c);
-    }
-    return text;
-  };
-  std::optional<std::string> text = escaped(target);
-  if (!text) {
-    return std::nullopt;
-  }
-  *text += ":";
-  for (const std::string &dependency : dependencies) {
-    std::optional<std::string> path = escaped(dependency);
-    if (!path) {
-      return std::nullopt;
-    }
-    *text += " \\\n  " + *path;
-  }
-  return *text + "\n";
-}
-
-/// Replaces every carriage return that does not start a CRLF with a line
-/// feed, so that a file with old Mac line endings (CR only) is numbered by
-/// lines like any other; returns the buffer unchanged when it has none.
-std::unique_ptr<llvm::MemoryBuffer> normaliseLineEnds(std::unique_ptr<llvm::MemoryBuffer> buffer) {
-  llvm::StringRef text = buffer->getBuffer();
-  bool loneCR = false;
-  for (size_t at = text.find('\r'); at != llvm::StringRef::npos && !loneCR;
-       at = text.find('\r', at + 1)) {
-    loneCR = at + 1 == text.size() || text[at + 1] != '\n';
-  }
-  if (!loneCR) {
-    return buffer;
-  }
-  std::string copy = text.str();
-  for (size_t i = 0; i < copy.size(); ++i) {
-    if (copy[i] == '\r' && (i + 1 == copy.size() || copy[i + 1] != '\n')) {
-      copy[i] = '\n';
-    }
-  }
-  return llvm::MemoryBuffer::getMemBufferCopy(copy, buffer->getBufferIdentifier());
 }
 
 /// Runs the stages on the loaded buffer; returns the exit status.
@@ -806,7 +342,15 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
 
-  std::optional<OutputPaths> outputs = planOutputs(llvm::errs());
+  OutputRequest request;
+  request.inputFile = inputFile;
+  request.outputFile = outputFile;
+  request.headerFile = headerFile;
+  request.depfileName = depfileName;
+  request.writeDepfile = writeDepfile;
+  request.emitting = emit != Emit::None;
+  request.writesInclude = emit == Emit::None || emit == Emit::Cuda;
+  std::optional<OutputPaths> outputs = planOutputs(request, llvm::errs());
   if (!outputs) {
     return ExitUsage;
   }
@@ -814,6 +358,15 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   DiagnosticEngine diags(sourceMgr, llvm::errs());
   diags.setWarningsAsErrors(warningsAsErrors);
+  diags.setWarningsSilenced(noWarnings);
+  diags.setRemarksShown(verbose);
+  for (const std::string &flag : warningFlags) {
+    if (!diags.applyWarningFlag(flag)) {
+      llvm::errs() << "stencilc: error: unknown warning '-W" << printableText(flag)
+                   << "'; expected one of " << warningNames() << "\n";
+      return ExitUsage;
+    }
+  }
   diags.setErrorLimit(errorLimit);
   diags.setNoteLimit(noteLimit);
   llvm::sys::SetInterruptFunction(forwardInterrupt);
@@ -825,12 +378,19 @@ int main(int argc, char **argv) {
   }
   std::unique_ptr<llvm::MemoryBuffer> input;
   std::vector<std::string> dependencies;
+  std::vector<CSourcePoint> lineOrigins;
   if (isCSource(inputFile)) {
-    input = translateCSource(argv[0], compilerArgs, dependencies, diags);
+    CInputRequest cRequest{inputFile, compilerArgs, warningsAsErrors, noWarnings, maxInputSize};
+    CTranslation translation;
+    if (translateCSource(argv[0], cRequest, translation, diags)) {
+      input = std::move(translation.text);
+      dependencies = std::move(translation.dependencies);
+      lineOrigins = std::move(translation.lineOrigins);
+    }
   } else {
     // Standard input is "<stdin>" in diagnostics.
     input = readLimited(inputFile, inputFile == "-" ? "<stdin>" : inputFile.getValue(),
-                        "'" + inputFile + "'", diags);
+                        "'" + inputFile + "'", maxInputSize, diags);
     if (inputFile != "-") {
       dependencies.push_back(inputFile);
     }
@@ -843,6 +403,8 @@ int main(int argc, char **argv) {
     input = normaliseLineEnds(std::move(input));
   }
   unsigned id = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  // Diagnostics about a C input's translation point into the C file.
+  pointIntoCSource(sourceMgr, id, lineOrigins, diags);
   int status = compile(sourceMgr, id, *outputs, dependencies, diags);
   diags.finish();
   return status;
