@@ -68,12 +68,18 @@ std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   std::optional<Plan> plan = planRequested(spec, loc, options, diags);
-  if (plan && plan->schedule.lowered && options.backend != BackendRequest::Auto) {
-    diags.error(loc, fmt::format("cannot fuse {} steps of stencil '{}' on the {} backend: {}",
-                                 options.plan.fusedSteps, spec.name, keyword(plan->backend()),
-                                 plan->schedule.why));
+  if (!plan || !plan->schedule.lowered) {
+    return plan;
+  }
+  const std::string what =
+      fmt::format("{} steps of stencil '{}' on the {} backend: {}", options.plan.fusedSteps,
+                  spec.name, keyword(plan->backend()), plan->schedule.why);
+  if (options.backend != BackendRequest::Auto) {
+    diags.error(loc, "cannot fuse " + what);
     return std::nullopt;
   }
+  diags.remark(loc, fmt::format("fusing {} steps a pass rather than {}", plan->schedule.fusedSteps,
+                                what));
   return plan;
 }
 
