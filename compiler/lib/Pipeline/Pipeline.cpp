@@ -78,7 +78,10 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
     diags.error(loc, "cannot fuse " + what);
     return std::nullopt;
   }
-  diags.remark(loc, fmt::format("fusing {} steps a pass rather than {}", plan->schedule.fusedSteps,
+  const int steps = plan->schedule.fusedSteps;
+  diags.remark(loc, fmt::format("{} rather than fusing {}",
+                                steps == 1 ? std::string("one step a launch")
+                                           : fmt::format("{} steps a pass", steps),
                                 what));
   return plan;
 }
