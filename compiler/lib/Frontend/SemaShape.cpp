@@ -49,8 +49,8 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
   const Identifier &word = stmt.getWord();
   auto kind = parseBoundaryKind(word.name);
   if (!kind) {
-    diags.error(word.range.Start, fmt::format("unknown boundary '{}'; expected fixed, constant V "
-                                              "or periodic",
+    diags.error(word.range.Start, fmt::format("unknown boundary '{}'; expected fixed, constant V, "
+                                              "periodic, clamp or mirror",
                                               word.name));
     return;
   }

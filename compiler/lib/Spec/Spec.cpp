@@ -36,6 +36,10 @@ std::string_view keyword(BoundaryKind b) {
     return "constant";
   case BoundaryKind::Periodic:
     return "periodic";
+  case BoundaryKind::Clamp:
+    return "clamp";
+  case BoundaryKind::Mirror:
+    return "mirror";
   }
   llvm_unreachable("unknown boundary kind");
 }
@@ -51,7 +55,8 @@ std::optional<Precision> parsePrecision(std::string_view word) {
 }
 
 std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
-  for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+  for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic,
+                         BoundaryKind::Clamp, BoundaryKind::Mirror}) {
     if (keyword(b) == word) {
       return b;
     }
