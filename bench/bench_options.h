@@ -33,8 +33,8 @@ struct Options {
   }
 };
 
-/// Parses `--runs N --warmup N --csv PATH --only TEXT --check --no-naive
-/// --host-gaps --shard I/N`;
+/// Parses `--runs N --warmup N --run-steps N --csv PATH --only TEXT --check
+/// --no-naive --host-gaps --shard I/N`;
 /// exits with status 2 and a usage line on anything else.
 inline Options parseOptions(int argc, char **argv) {
   Options o;
@@ -50,6 +50,8 @@ inline Options parseOptions(int argc, char **argv) {
       o.bench.runs = std::atoi(value());
     else if (!std::strcmp(argv[i], "--warmup"))
       o.bench.warmup = std::atoi(value());
+    else if (!std::strcmp(argv[i], "--run-steps"))
+      o.bench.runSteps = std::atoi(value());
     else if (!std::strcmp(argv[i], "--csv"))
       o.csv = value();
     else if (!std::strcmp(argv[i], "--only"))
@@ -69,7 +71,8 @@ inline Options parseOptions(int argc, char **argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--runs N] [--warmup N] [--csv PATH] [--only TEXT] [--check] "
+                   "usage: %s [--runs N] [--warmup N] [--run-steps N] [--csv PATH] [--only TEXT] "
+                   "[--check] "
                    "[--no-naive] [--host-gaps] [--shard I/N]\n",
                    argv[0]);
       std::exit(2);
@@ -77,6 +80,10 @@ inline Options parseOptions(int argc, char **argv) {
   }
   if (o.bench.runs < 20) {
     std::fprintf(stderr, "%s: --runs must be at least 20\n", argv[0]);
+    std::exit(2);
+  }
+  if (o.bench.runSteps < 0) {
+    std::fprintf(stderr, "%s: --run-steps must be 0 (no NAME_run timing) or more\n", argv[0]);
     std::exit(2);
   }
   return o;
@@ -108,7 +115,7 @@ inline int finish(const std::vector<BenchResult> &results, const Roofline &roofl
   if (!options.csv.empty())
     appendBenchCsv(results, roofline.copyGBs, roofline.device, options.csv);
   for (const BenchResult &r : results)
-    if (!r.correct)
+    if (!r.correct || (r.runSteps > 0 && !r.runCorrect))
       return 1;
   return 0;
 }

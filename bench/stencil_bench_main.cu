@@ -73,12 +73,19 @@ int main(int argc, char **argv) {
       continue;
     const Extents e = benchmarkSize(generated.info->dims);
     const BenchResult g = benchmarkStencil(generated, e, options.bench, roofline.copyGBs);
-    std::printf("  %-20s %-13s %-6s %8.1f GStencil/s %6.1f%% of copy, ", g.name.c_str(),
-                g.size.c_str(), g.backend.c_str(), g.gstencils, g.copyPercent);
+    std::printf("  %-20s %-13s %-6s %8.1f GStencil/s %6.1f%% of copy, run of %d: %8.1f (T %d, "
+                "%s), ",
+                g.name.c_str(), g.size.c_str(), g.backend.c_str(), g.gstencils, g.copyPercent,
+                g.runSteps, g.runGStencils, g.fusedSteps,
+                g.runSteps == 0 ? "-"
+                : g.runCorrect  ? "= steps"
+                                : "DIFFERS FROM STEPS");
     results.push_back(g);
     if (options.naive) {
+      BenchOptions naiveOptions = options.bench;
+      naiveOptions.runSteps = 0; // the naive kernel is a baseline for one step
       const BenchResult n = benchmarkStencil(makeNaiveStencilUnderTest(*generated.info), e,
-                                             options.bench, roofline.copyGBs);
+                                             naiveOptions, roofline.copyGBs);
       std::printf("naive %8.1f (x%.2f)", n.gstencils, g.gstencils / n.gstencils);
       results.push_back(n);
     } else {

@@ -351,12 +351,19 @@ TEST(BackendChoice, SimtWhereTensorCannot) {
   EXPECT_EQ(large.backend(), BackendKind::Simt);
 }
 
+/// With one step a launch (fuse=1), the single-step measurements decide.
+PlanOptions oneStepALaunch() {
+  PlanOptions options;
+  options.fusedSteps = 1;
+  return options;
+}
+
 TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
   for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
     for (Shape shape : {Shape::Star, Shape::Box}) {
       for (int r = 1; r <= maxTensorRadius(p); ++r) {
         StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Fixed, 1);
-        Plan plan = planAuto(spec);
+        Plan plan = planAuto(spec, oneStepALaunch());
         std::optional<BackendMeasurement> m = measuredBackends(spec, Arch::Sm90);
         SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
         if (m) {
@@ -373,8 +380,21 @@ TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
   }
 }
 
+/// A 2D stencil whose NAME_run fuses steps on CUDA cores goes there under
+/// auto, whatever the single step measured: the tensor cores fuse none yet.
+TEST(BackendChoice, FusedStepsComeFirst) {
+  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
+    const StencilSpec spec = makeStencil(2, Shape::Box, 1, p, BoundaryKind::Fixed, 1);
+    const Plan plan = planAuto(spec);
+    SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
+    EXPECT_EQ(plan.backend(), BackendKind::Simt);
+    EXPECT_GT(plan.schedule.fusedSteps, 1);
+    EXPECT_NE(plan.choice.find("fuses"), std::string::npos);
+  }
+}
+
 /// Every measured key of the table, 1D, 2D and 3D, is decided by its
-/// measurement.
+/// measurement (with one step a launch).
 TEST(BackendChoice, MeasuredKeysFollowTheTable) {
   int measured[4] = {};
   for (int dims : {1, 2, 3}) {
@@ -387,7 +407,7 @@ TEST(BackendChoice, MeasuredKeysFollowTheTable) {
             continue;
           }
           ++measured[dims];
-          PlanOptions options;
+          PlanOptions options = oneStepALaunch();
           options.target = Arch::Sm90;
           EXPECT_EQ(planAuto(spec, options).backend(),
                     m->tensorGStencils > m->simtGStencils ? BackendKind::Tensor : BackendKind::Simt)

@@ -15,9 +15,9 @@ namespace {
 
 const TunedPlan Table[] = {
     {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Tensor, 2, 16, 4, 4, 0, 0, 0, 0, 0,
-     256, 600.0},
+     256, 0, 600.0},
     {"sm_90", Shape::Box, 2, 1, Precision::FP16, BackendKind::Simt, 0, 0, 0, 0, 256, 0, 0, 16, 4,
-     128, 590.0},
+     128, 0, 590.0},
 };
 
 TEST(TunedPlans, FoundOnlyForTheExactKindArchAndBackend) {

@@ -258,12 +258,53 @@ struct SimtPlan {
   int chunkFor(long long nz, long long ny, long long nx) const;
 };
 
-/// How the time steps of a run map onto kernel launches. Temporal fusion
-/// (several steps per launch) will put its fused-step count here; today
-/// every plan computes one step per launch, and no code reads this field
-/// beyond that.
+/// The kernel NAME_run uses for its passes when it fuses steps
+/// (Schedule::fusedSteps > 1): the 2D CUDA-core kernel of
+/// runtime/include/stencilc/device/fused.cuh. Each warp owns a strip of
+/// `width` columns (32 threads of width / 32 adjacent columns each) and a
+/// block's `chunkRows` output rows, and streams down the rows `batch` rows
+/// of each fused level at a time, every level's window in registers (no
+/// shared memory). The `halo` columns at each side of a strip are computed
+/// by the neighbouring strips too (the redundant halo the levels eat into,
+/// r columns a level); the middle width - 2 halo are stored.
+struct FusedKernel {
+  int width = 0;
+  /// Threads per block: threads / 32 strips side by side.
+  int threads = 0;
+  int batch = 0;
+  int chunkRows = 0;
+  /// Blocks per multiprocessor the register allocator must fit
+  /// (__launch_bounds__'s second argument).
+  int minBlocks = 1;
+  /// T * r rounded up to a whole memory access.
+  int halo = 0;
+  /// Bytes of one load or store of a thread's columns: 4, 8 or 16.
+  int accessBytes = 0;
+  /// Of the point-levels a pass computes, the share that no stored point of
+  /// the strip needs: the halo columns, and the rows beside a block's own
+  /// that each level recomputes.
+  double redundantShare = 0.0;
+  /// Where the geometry comes from (a measurement, or the rule).
+  std::string source;
+
+  int columnsPerThread() const { return width / 32; }
+  int storedColumns() const { return width - 2 * halo; }
+};
+
+/// How the time steps of NAME_run map onto kernel launches: passes of
+/// fusedSteps steps (T) each and one pass of the remainder. NAME_step is
+/// always one step.
 struct Schedule {
+  /// T; 1: NAME_run launches the step kernel once per step.
   int fusedSteps = 1;
+  /// The fused kernel (fusedSteps > 1).
+  FusedKernel fused;
+  /// Why T is what it is, in one phrase (the plan prints it).
+  std::string why;
+  /// Whether T is lower than --plan-option fuse asked for (`why` says why):
+  /// an error at the stencil where the backend was requested, a remark under
+  /// --backend=auto.
+  bool lowered = false;
 };
 
 /// The `T` that `v` holds, const as `v` is. Needs: `v` holds a `T`.

@@ -30,8 +30,8 @@ namespace {
 /// The plan of one stencil for `options.backend`, each backend's planner run
 /// at most once; null after reporting why the requested backend cannot take
 /// it.
-std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
-                                const BackendOptions &options, DiagnosticEngine &diags) {
+std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
+                                  const BackendOptions &options, DiagnosticEngine &diags) {
   switch (options.backend) {
   case BackendRequest::Tensor: {
     PlanOrRefusal tensor = planTensor(spec, options.plan);
@@ -60,6 +60,21 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                           spec.name, tensor.reason()));
   }
   return planAuto(spec, std::move(tensor), options.plan);
+}
+
+/// The plan of one stencil, with the steps --plan-option fuse asked for: a
+/// backend that was requested and cannot fuse that many is an error at the
+/// stencil; --backend=auto takes the T it can plan (the plan says why).
+std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
+                                const BackendOptions &options, DiagnosticEngine &diags) {
+  std::optional<Plan> plan = planRequested(spec, loc, options, diags);
+  if (plan && plan->schedule.lowered && options.backend != BackendRequest::Auto) {
+    diags.error(loc, fmt::format("cannot fuse {} steps of stencil '{}' on the {} backend: {}",
+                                 options.plan.fusedSteps, spec.name, keyword(plan->backend()),
+                                 plan->schedule.why));
+    return std::nullopt;
+  }
+  return plan;
 }
 
 /// The --plan-option names given that `backend`'s plans do not have.

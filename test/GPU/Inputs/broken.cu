@@ -57,7 +57,7 @@ static const stencilc_point wrong_points[5] = {
 // clang-format off
 static const stencilc_stencil_info wrong_kernel_info = {
     "wrong_weight", 2, 1, STENCILC_STAR, STENCILC_FP32, STENCILC_BOUNDARY_FIXED, 0.0,
-    5, wrong_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+    5, wrong_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 // clang-format on
 cudaError_t wrong_weight_step(const float *in, float *out, int ny, int nx, cudaStream_t stream) {
   return stencilc::naiveStep<float>(wrong_kernel_info, in, out, Extents::of2D(ny, nx), stream);
@@ -79,8 +79,10 @@ cudaError_t odd_steps_in_b_step(const float *in, float *out, int ny, int nx, cud
   return stencilc::naiveStep<float>(odd_steps_in_b_info, in, out, Extents::of2D(ny, nx), stream);
 }
 cudaError_t odd_steps_in_b_run(float *a, float *b, int ny, int nx, int steps, cudaStream_t stream) {
-  if (!a || !b || a == b || steps < 0 || ny < 3 || nx < 3)
-    return cudaErrorInvalidValue;
+  if (cudaError_t status = stencilc::validateArguments(odd_steps_in_b_info, a, b,
+                                                       Extents::of2D(ny, nx), steps, sizeof(float));
+      status != cudaSuccess)
+    return status;
   const std::size_t bytes = static_cast<std::size_t>(ny) * nx * sizeof(float);
   cudaError_t status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
   float *src = a, *dst = b;

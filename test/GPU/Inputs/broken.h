@@ -16,7 +16,7 @@ static const stencilc_point broken_points[5] = {
 #define BROKEN_INFO(name)                                                                      \
   static const stencilc_stencil_info name##_info = {                                           \
       #name, 2, 1, STENCILC_STAR, STENCILC_FP32, STENCILC_BOUNDARY_FIXED, 0.0,                 \
-      5, broken_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+      5, broken_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 // clang-format on
 
 BROKEN_INFO(writes_ring)    // NAME_step also writes the corner of the ring

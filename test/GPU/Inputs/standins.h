@@ -19,7 +19,7 @@ static const stencilc_point heat2d_points[5] = {
 };
 static const stencilc_stencil_info heat2d_info = {
     "heat2d", 2, 1, STENCILC_STAR, STENCILC_FP32, STENCILC_BOUNDARY_FIXED, 0.0,
-    5, heat2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+    5, heat2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 
 static const stencilc_point skew2d_points[9] = {
     {{-1, -1, 0}, 0.6 * 1 / 36}, {{-1, 0, 0}, 0.6 * 2 / 36}, {{-1, 1, 0}, 0.6 * 3 / 36},
@@ -28,7 +28,7 @@ static const stencilc_point skew2d_points[9] = {
 };
 static const stencilc_stencil_info skew2d_info = {
     "skew2d", 2, 1, STENCILC_BOX, STENCILC_FP16, STENCILC_BOUNDARY_PERIODIC, 0.0,
-    9, skew2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+    9, skew2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 
 static const stencilc_point wide2d_points[25] = {
     {{-2, -2, 0}, 0.6 * 1 / 300},
@@ -59,7 +59,7 @@ static const stencilc_point wide2d_points[25] = {
 };
 static const stencilc_stencil_info wide2d_info = {
     "wide2d", 2, 2, STENCILC_BOX, STENCILC_BF16, STENCILC_BOUNDARY_CONSTANT, 0.25,
-    25, wide2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+    25, wide2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 
 static const stencilc_point reach2d_points[29] = {
     {{-7, 0, 0}, 0.6 * 1 / 406},  {{-6, 0, 0}, 0.6 * 2 / 406},  {{-5, 0, 0}, 0.6 * 3 / 406},
@@ -75,7 +75,7 @@ static const stencilc_point reach2d_points[29] = {
 };
 static const stencilc_stencil_info reach2d_info = {
     "reach2d", 2, 7, STENCILC_STAR, STENCILC_FP64, STENCILC_BOUNDARY_FIXED, 0.0,
-    29, reach2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+    29, reach2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
 
 static const stencilc_point line1d_points[7] = {
     {{-3, 0, 0}, 0.6 * 1 / 21}, {{-2, 0, 0}, 0.6 * 2 / 21}, {{-1, 0, 0}, 0.6 * 3 / 21},
@@ -84,7 +84,7 @@ static const stencilc_point line1d_points[7] = {
 };
 static const stencilc_stencil_info line1d_info = {
     "line1d", 1, 3, STENCILC_STAR, STENCILC_FP64, STENCILC_BOUNDARY_PERIODIC, 0.0,
-    7, line1d_points, STENCILC_BACKEND_SIMT, {256, 0, 0}};
+    7, line1d_points, STENCILC_BACKEND_SIMT, {256, 0, 0}, 1};
 
 static const stencilc_point half1d_points[5] = {
     {{-2, 0, 0}, 0.6 * 1 / 10}, {{-1, 0, 0}, 0.6 * 2 / 10}, {{0, 0, 0}, 0.4},
@@ -92,7 +92,7 @@ static const stencilc_point half1d_points[5] = {
 };
 static const stencilc_stencil_info half1d_info = {
     "half1d", 1, 2, STENCILC_STAR, STENCILC_FP16, STENCILC_BOUNDARY_FIXED, 0.0,
-    5, half1d_points, STENCILC_BACKEND_SIMT, {256, 0, 0}};
+    5, half1d_points, STENCILC_BACKEND_SIMT, {256, 0, 0}, 1};
 
 static const stencilc_point star3d_points[7] = {
     {{-1, 0, 0}, 0.6 * 1 / 21}, {{0, -1, 0}, 0.6 * 2 / 21}, {{0, 0, -1}, 0.6 * 3 / 21},
@@ -101,7 +101,7 @@ static const stencilc_point star3d_points[7] = {
 };
 static const stencilc_stencil_info star3d_info = {
     "star3d", 3, 1, STENCILC_STAR, STENCILC_TF32, STENCILC_BOUNDARY_CONSTANT, 1.0,
-    7, star3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}};
+    7, star3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}, 1};
 
 static const stencilc_point box3d_points[27] = {
     {{-1, -1, -1}, 0.6 * 1 / 351}, {{-1, -1, 0}, 0.6 * 2 / 351},
@@ -121,7 +121,7 @@ static const stencilc_point box3d_points[27] = {
 };
 static const stencilc_stencil_info box3d_info = {
     "box3d", 3, 1, STENCILC_BOX, STENCILC_FP64, STENCILC_BOUNDARY_FIXED, 0.0,
-    27, box3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}};
+    27, box3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}, 1};
 
 /* The naive kernel's clamp and mirror reads: skew2d's and star3d's points
  * under those rules. */

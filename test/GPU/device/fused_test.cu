@@ -4,286 +4,48 @@
 // (std::fma in the order of the stencil's terms, in float for fp16 and
 // fp32, double for fp64, rounded to the element type every step), bit for
 // bit at every point:
-//  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2);
-//  - fp32, fp64 and fp16; fixed, constant 0.75 and periodic boundaries;
-//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 (rows
-//    of whole 16-byte vectors: the vector loads), 1000x1337;
-//  - T 2 and 4 (strips of 64 columns, 32 threads, batches of 3 rows,
-//    chunks of 16 rows: two chunks at 17x19, several strips and chunks
-//    from 200x256 on), and the benchmark's geometry at T 4 (fixed);
-//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19 up).
+//  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2) in fp32,
+//    fp64 and fp16; star 5 and box 9 in bf16; box 25-point (r 2) in fp32
+//    and box 49-point (r 3) in fp32 and fp64; fixed, constant 0.75 and
+//    periodic boundaries;
+//  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 and
+//    64x1024 (rows of whole 16-byte vectors: the vector loads, and warps
+//    of the interior path), 1000x1337;
+//  - T 2 and 4 (one warp per block on the narrowest strip, batches of 3
+//    rows, chunks of 16 rows: two chunks at 17x19, several strips and
+//    chunks from 200x256 on), steps 1, T - 1, T, T + 1, 3T + 2 and 100
+//    (100 from 17x19 up);
+//  - T 3 with two warps per block on strips twice as wide, batches of one
+//    row and chunks of 7 rows, steps 2, 3, 4 and 14.
 // The scratch buffer b is NaN before each run; the result must be in a.
 // Also run's argument checks. --max-points N skips the grids of more
 // than N points (for compute-sanitizer).
 //
 // With --bench: the timing mode of fused_bench.cu.
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <string>
-#include <thread>
-#include <type_traits>
-#include <vector>
 
-#include <cuda_fp16.h>
+#include "fused_check.h"
 
-#include "device_test.h"
-#include "fused_test.h"
-#include "stencilc/device/fused.cuh"
-#include "stencilc/runtime/device_buffer.h"
-
-// The kernels' parameter structs are outside the anonymous namespace: nvcc
-// warns of their unused members there.
-
-namespace {
-
-using namespace stencilc;
-using device_test::Tally;
-using fused_test::Params;
-namespace fused = stencilc::device::fused;
-
-enum class Kind { Fixed, Constant, Periodic };
-const char *kindName(Kind k) {
-  return k == Kind::Fixed ? "fixed" : k == Kind::Constant ? "constant" : "periodic";
-}
-template <Kind K> struct BoundaryOf;
-template <> struct BoundaryOf<Kind::Fixed> {
-  using type = device::FixedBoundary;
-};
-template <> struct BoundaryOf<Kind::Constant> {
-  using type = device::ConstantBoundary<fused_test::ThreeQuarters>;
-};
-template <> struct BoundaryOf<Kind::Periodic> {
-  using type = device::PeriodicBoundary;
-};
-
-template <class E> const char *typeName() {
-  return std::is_same_v<E, double> ? "fp64" : std::is_same_v<E, float> ? "fp32" : "fp16";
-}
-
-template <class E> using ComputeOf = std::conditional_t<std::is_same_v<E, double>, double, float>;
-
-template <class E> E fromCompute(ComputeOf<E> v) {
-  if constexpr (std::is_same_v<E, __half>) {
-    return __float2half_rn(v);
-  } else {
-    return v;
-  }
-}
-template <class E> ComputeOf<E> toCompute(E v) {
-  if constexpr (std::is_same_v<E, __half>) {
-    return __half2float(v);
-  } else {
-    return v;
-  }
-}
-
-/// Deterministic values in (0, 1), never zero.
-template <class E> std::vector<E> randomGrid(long long count, std::uint64_t seed) {
-  std::vector<E> values(count);
-  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (long long i = 0; i < count; ++i) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    const double u = static_cast<double>((s >> 40) | 1) / 16777216.0; // (0, 1)
-    values[i] = fromCompute<E>(static_cast<ComputeOf<E>>(u));
-  }
-  return values;
-}
-
-/// One single step on the CPU, in -> out: the points a step computes get
-/// the terms' FMAs in order, in the compute type, rounded to E; the others
-/// (the fixed ring, nothing else inside the grid) keep their value.
-template <class E, class St>
-void referenceStep(const std::vector<E> &in, std::vector<E> &out, int ny, int nx, Kind kind) {
-  using C = ComputeOf<E>;
-  constexpr int r = St::kRadius;
-  const E outside = fromCompute<E>(static_cast<C>(fused_test::ThreeQuarters::value));
-  auto rows = [&](int yFirst, int yLast) {
-    for (int y = yFirst; y < yLast; ++y) {
-      for (int x = 0; x < nx; ++x) {
-        const long long i = static_cast<long long>(y) * nx + x;
-        if (kind == Kind::Fixed && (y < r || y >= ny - r || x < r || x >= nx - r)) {
-          out[i] = in[i];
-          continue;
-        }
-        C acc = C(0);
-        for (int t = 0; t < St::kTerms; ++t) {
-          const fused::Term<C> term = St::template term<C>(t);
-          long long yy = y + term.dy, xx = x + term.dx;
-          E v;
-          if (kind == Kind::Periodic) {
-            yy = ((yy % ny) + ny) % ny;
-            xx = ((xx % nx) + nx) % nx;
-            v = in[yy * nx + xx];
-          } else if (yy < 0 || yy >= ny || xx < 0 || xx >= nx) {
-            v = outside; // constant only: fixed reads inside the grid
-          } else {
-            v = in[yy * nx + xx];
-          }
-          acc = std::fma(term.c, toCompute<E>(v), acc);
-        }
-        out[i] = fromCompute<E>(acc);
-      }
-    }
-  };
-  const int workers = std::max(1, std::min<int>(std::thread::hardware_concurrency(), ny / 8));
-  if (workers == 1) {
-    rows(0, ny);
-    return;
-  }
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) {
-    threads.emplace_back(rows, static_cast<int>(static_cast<long long>(ny) * w / workers),
-                         static_cast<int>(static_cast<long long>(ny) * (w + 1) / workers));
-  }
-  for (std::thread &t : threads) {
-    t.join();
-  }
-}
-
-/// The reference after each step count of `wanted`.
-template <class E, class St>
-std::map<int, std::vector<E>> referenceRuns(const std::vector<E> &input, int ny, int nx, Kind kind,
-                                            const std::vector<int> &wanted) {
-  std::map<int, std::vector<E>> result;
-  std::vector<E> a = input, b = input;
-  const int last = *std::max_element(wanted.begin(), wanted.end());
-  for (int s = 1; s <= last; ++s) {
-    referenceStep<E, St>(a, b, ny, nx, kind);
-    std::swap(a, b);
-    if (std::find(wanted.begin(), wanted.end(), s) != wanted.end()) {
-      result[s] = a;
-    }
-  }
-  return result;
-}
-
-template <class E> double asDouble(E v) { return static_cast<double>(toCompute<E>(v)); }
-
-/// Runs fused::run<S> on `input` for `steps` and compares a with `want`.
-template <class S>
-void checkRun(Tally &tally, const std::vector<typename S::Element> &input,
-              const std::vector<typename S::Element> &want, int ny, int nx, int steps, Kind kind,
-              const char *what) {
-  using E = typename S::Element;
-  const long long points = static_cast<long long>(ny) * nx;
-  DeviceBuffer<E> a(points), b(points);
-  a.upload(input);
-  STENCILC_CHECK(cudaMemset(b.data(), 0xFF, b.bytes())); // NaN in every type
-  STENCILC_CHECK(fused::run<S>(a.data(), b.data(), ny, nx, steps, nullptr));
-  STENCILC_CHECK(cudaDeviceSynchronize());
-  const std::vector<E> got = a.download();
-  long long wrong = 0, first = -1;
-  for (long long i = 0; i < points; ++i) {
-    if (!Tally::sameBits(got[i], want[i])) {
-      wrong += 1;
-      first = first < 0 ? i : first;
-    }
-  }
-  char text[256];
-  std::snprintf(text, sizeof text, "%s %s %s T=%d %dx%d steps=%d: %lld wrong", what, typeName<E>(),
-                kindName(kind), S::kSteps, ny, nx, steps, wrong);
-  if (wrong != 0) {
-    std::printf("  first mismatch at (y %lld, x %lld): got %.17g, want %.17g\n", first / nx,
-                first % nx, asDouble(got[first]), asDouble(want[first]));
-  }
-  tally.check(wrong == 0, text, wrong);
-}
-
-/// The largest grid checked (--max-points N, as scripts/gpu-check.sh
-/// --sanitize passes it): the rest are skipped.
-long long maxPoints = 1LL << 40;
-
-template <class E, class St, Kind K> void checkStencil(Tally &tally) {
-  using B = typename BoundaryOf<K>::type;
-  using T2 = fused::Geometry<Params<E, B, St, 2>>;
-  using T4 = fused::Geometry<Params<E, B, St, 4>>;
-  using Bench4 = fused::Geometry<Params<E, B, St, 4, 256, 256, 4, 256>>;
-  const int least = fused::minExtent<B>(St::kRadius);
-  // 200 x 256: rows of whole 16-byte vectors, the vector loads' path (the
-  // other sizes go element by element).
-  const int sizes[][2] = {{1, 1}, {3, 3}, {17, 19}, {200, 256}, {1000, 1337}};
-  for (const auto &size : sizes) {
-    const int ny = size[0], nx = size[1];
-    if (ny < least || nx < least || static_cast<long long>(ny) * nx > maxPoints) {
-      continue;
-    }
-    const bool large = ny >= 17;
-    std::vector<int> wanted = {1, 2, 3, 4, 5, 8, 9, 14};
-    if (large) {
-      wanted.push_back(100);
-    }
-    const std::vector<E> input = randomGrid<E>(static_cast<long long>(ny) * nx, ny * 7 + nx);
-    const auto ref = referenceRuns<E, St>(input, ny, nx, K, wanted);
-    for (int T : {2, 4}) {
-      std::vector<int> counts = {1, T - 1, T, T + 1, 3 * T + 2};
-      if (large) {
-        counts.push_back(100);
-      }
-      for (int steps : counts) {
-        if (T == 2) {
-          checkRun<T2>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
-        } else {
-          checkRun<T4>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
-        }
-      }
-    }
-    if constexpr (!std::is_same_v<E, __half> && !std::is_same_v<St, fused_test::Star9>) {
-      if (K == Kind::Fixed && large) {
-        for (int steps : {5, 100}) {
-          checkRun<Bench4>(tally, input, ref.at(steps), ny, nx, steps, K,
-                           St::kName); // the benchmark's geometry
-        }
-      }
-    }
-  }
-}
-
-template <class E, class St> void checkAllBoundaries(Tally &tally) {
-  checkStencil<E, St, Kind::Fixed>(tally);
-  checkStencil<E, St, Kind::Constant>(tally);
-  checkStencil<E, St, Kind::Periodic>(tally);
-}
-
-void checkArguments(Tally &tally) {
-  using S = fused::Geometry<Params<float, device::FixedBoundary, fused_test::Star9, 2>>;
-  DeviceBuffer<float> a(100), b(100);
-  tally.check(fused::run<S>(a.data(), a.data(), 10, 10, 1, nullptr) == cudaErrorInvalidValue,
-              "run refuses a == b");
-  tally.check(fused::run<S>(nullptr, b.data(), 10, 10, 1, nullptr) == cudaErrorInvalidValue,
-              "run refuses a null pointer");
-  tally.check(fused::run<S>(a.data(), b.data(), 10, 10, -1, nullptr) == cudaErrorInvalidValue,
-              "run refuses steps < 0");
-  tally.check(fused::run<S>(a.data(), b.data(), 4, 10, 1, nullptr) == cudaErrorInvalidValue,
-              "run refuses a fixed grid below 2r + 1");
-  tally.check(fused::run<S>(a.data(), b.data(), 10, 10, 0, nullptr) == cudaSuccess,
-              "run does nothing for 0 steps");
-}
-
-} // namespace
+namespace fused_check {
+#define FUSED_CHECK_DECLARE(E, St)                                                                 \
+  extern template void checkAllBoundaries<E, fused_test::St>(Tally &);
+FUSED_CHECK_CASES(FUSED_CHECK_DECLARE)
+#undef FUSED_CHECK_DECLARE
+} // namespace fused_check
 
 int main(int argc, char **argv) {
-  device_test::skipWithoutDevice();
+  stencilc::device_test::skipWithoutDevice();
   if (argc > 1 && std::strcmp(argv[1], "--bench") == 0) {
     return fused_test::bench();
   }
   if (argc > 2 && std::strcmp(argv[1], "--max-points") == 0) {
-    maxPoints = std::atoll(argv[2]);
+    fused_check::maxPoints = std::atoll(argv[2]);
   }
-  Tally tally;
-  checkArguments(tally);
-  checkAllBoundaries<float, fused_test::Star5>(tally);
-  checkAllBoundaries<float, fused_test::Box9>(tally);
-  checkAllBoundaries<float, fused_test::Star9>(tally);
-  checkAllBoundaries<double, fused_test::Star5>(tally);
-  checkAllBoundaries<double, fused_test::Box9>(tally);
-  checkAllBoundaries<double, fused_test::Star9>(tally);
-  checkAllBoundaries<__half, fused_test::Star5>(tally);
-  checkAllBoundaries<__half, fused_test::Box9>(tally);
-  checkAllBoundaries<__half, fused_test::Star9>(tally);
+  stencilc::device_test::Tally tally;
+  fused_check::checkArguments(tally);
+#define FUSED_CHECK_RUN(E, St) fused_check::checkAllBoundaries<E, fused_test::St>(tally);
+  FUSED_CHECK_CASES(FUSED_CHECK_RUN)
+#undef FUSED_CHECK_RUN
   return tally.finish("fused");
 }

@@ -2,6 +2,7 @@
 // buffers of fresh random data, a correctness check, table and CSV output.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "stencilc/runtime/check.h"
@@ -52,6 +53,41 @@ Extents benchmarkSize(int dims) {
 }
 
 namespace {
+
+/// NAME_run as users run it: runSteps steps of the grid from `input`, timed
+/// (median of runRepeats after one warm-up; every point x every step
+/// counted), and checked first against runSteps NAME_step calls bit for
+/// bit.
+template <class T>
+void benchRun(const StencilUnderTest &s, const Extents &e, const BenchOptions &options,
+              const std::vector<T> &input, cudaStream_t stream, BenchResult &r) {
+  const std::size_t n = e.points();
+  r.runSteps = options.runSteps;
+  r.fusedSteps = std::max(1, s.info->fused_steps);
+  DeviceBuffer<T> a(n), b(n);
+  {
+    DeviceBuffer<T> x(n), y(n);
+    a.upload(input);
+    b.upload(poisoned<T>(n));
+    x.upload(input);
+    y.upload(input);
+    STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream));
+    T *from = x.data(), *to = y.data();
+    for (int i = 0; i < options.runSteps; ++i) {
+      STENCILC_CHECK(s.step(from, to, e, stream));
+      std::swap(from, to);
+    }
+    STENCILC_CHECK(cudaStreamSynchronize(stream));
+    const std::vector<T> run = a.download();
+    const std::vector<T> steps = (from == x.data() ? x : y).download();
+    r.runCorrect = std::memcmp(run.data(), steps.data(), n * sizeof(T)) == 0;
+  }
+  const TimingStats t = timeMedian(
+      [&](int) { STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream)); }, 1,
+      options.runRepeats, stream, options.hostGaps);
+  r.runMedianMs = t.medianMs;
+  r.runGStencils = static_cast<double>(n) * options.runSteps / (t.medianMs * 1e6);
+}
 
 template <class T>
 BenchResult bench(const StencilUnderTest &s, const Extents &e, const BenchOptions &options,
@@ -116,6 +152,9 @@ BenchResult bench(const StencilUnderTest &s, const Extents &e, const BenchOption
         STENCILC_CHECK(s.step(in[b].data(), out[b].data(), e, stream));
       },
       options.warmup, options.runs, stream, options.hostGaps);
+  if (options.runSteps > 0) {
+    benchRun<T>(s, e, options, firstInput, stream, r);
+  }
   STENCILC_CHECK(cudaStreamDestroy(stream));
 
   const double written = static_cast<double>(writtenPoints(info, e));
@@ -148,12 +187,17 @@ BenchResult benchmarkStencil(const StencilUnderTest &s, const Extents &e,
 void printBenchTable(const std::vector<BenchResult> &results, double copyGBs,
                      const std::string &device) {
   std::printf("\n%s; device-to-device copy %.0f GB/s (read+write)\n", device.c_str(), copyGBs);
-  std::printf("%-20s %-4s %-7s %-13s %10s %10s %8s %7s %10s %s\n", "stencil", "prec", "backend",
-              "size", "ms", "GStencil/s", "GB/s", "%copy", "relL2", "check");
+  std::printf("%-20s %-4s %-7s %-13s %10s %10s %8s %7s %10s %-5s %2s %10s %s\n", "stencil", "prec",
+              "backend", "size", "ms", "GStencil/s", "GB/s", "%copy", "relL2", "check", "T",
+              "run GSt/s", "run=steps");
   for (const BenchResult &r : results)
-    std::printf("%-20s %-4s %-7s %-13s %10.4f %10.1f %8.0f %6.1f%% %10.2e %s\n", r.name.c_str(),
-                r.precision.c_str(), r.backend.c_str(), r.size.c_str(), r.medianMs, r.gstencils,
-                r.gbytes, r.copyPercent, r.relativeL2, r.correct ? "PASS" : "FAIL");
+    std::printf("%-20s %-4s %-7s %-13s %10.4f %10.1f %8.0f %6.1f%% %10.2e %-5s %2d %10.1f %s\n",
+                r.name.c_str(), r.precision.c_str(), r.backend.c_str(), r.size.c_str(), r.medianMs,
+                r.gstencils, r.gbytes, r.copyPercent, r.relativeL2, r.correct ? "PASS" : "FAIL",
+                r.fusedSteps, r.runGStencils,
+                r.runSteps == 0 ? "-"
+                : r.runCorrect  ? "PASS"
+                                : "FAIL");
   std::fflush(stdout);
 }
 
@@ -163,13 +207,19 @@ void appendBenchCsv(const std::vector<BenchResult> &results, double copyGBs,
   std::ofstream csv(path, std::ios::app);
   if (fresh)
     csv << "stencil,precision,backend,implementation,size,median_ms,gstencil_per_s,gb_per_s,"
-           "copy_gb_per_s,percent_of_copy,relative_l2,check,device\n";
+           "copy_gb_per_s,percent_of_copy,relative_l2,check,device,run_steps,fused_steps,"
+           "run_median_ms,run_gstencil_per_s,run_check\n";
   for (const BenchResult &r : results) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%s,%s,%s,%s,%.5f,%.2f,%.1f,%.1f,%.2f,%.3e,%s,\"%s\"\n",
+    std::snprintf(line, sizeof line,
+                  "%s,%s,%s,%s,%s,%.5f,%.2f,%.1f,%.1f,%.2f,%.3e,%s,\"%s\",%d,%d,%.4f,%.2f,%s\n",
                   r.name.c_str(), r.precision.c_str(), r.backend.c_str(), r.implementation.c_str(),
                   r.size.c_str(), r.medianMs, r.gstencils, r.gbytes, copyGBs, r.copyPercent,
-                  r.relativeL2, r.correct ? "PASS" : "FAIL", device.c_str());
+                  r.relativeL2, r.correct ? "PASS" : "FAIL", device.c_str(), r.runSteps,
+                  r.fusedSteps, r.runMedianMs, r.runGStencils,
+                  r.runSteps == 0 ? "-"
+                  : r.runCorrect  ? "PASS"
+                                  : "FAIL");
     csv << line;
   }
 }

@@ -1,6 +1,8 @@
 // extents.cpp - grid sizes, the 3D view, and the contract's argument checks.
 #include "stencilc/testing/extents.h"
 
+#include <cstdint>
+
 namespace stencilc {
 
 std::string Extents::str() const {
@@ -41,12 +43,16 @@ int minimumSize(const stencilc_stencil_info &info) {
 }
 
 cudaError_t validateArguments(const stencilc_stencil_info &info, const void *in, const void *out,
-                              const Extents &e, int steps) {
-  if (!in || !out || in == out || steps < 0 || e.dims != info.dims)
+                              const Extents &e, int steps, std::size_t elementSize) {
+  if (!in || !out || steps < 0 || e.dims != info.dims)
     return cudaErrorInvalidValue;
   for (int a = 0; a < e.dims; ++a)
     if (e.n[a] < minimumSize(info))
       return cudaErrorInvalidValue;
+  const auto p = reinterpret_cast<std::uintptr_t>(in), q = reinterpret_cast<std::uintptr_t>(out);
+  const std::size_t bytes = e.points() * elementSize;
+  if (p < q + bytes && q < p + bytes)
+    return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 

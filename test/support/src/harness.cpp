@@ -114,6 +114,9 @@ std::string tolText(double tol) {
   return buf;
 }
 
+/// Grids up to this many points also run NAME_run against NAME_step.
+constexpr std::size_t SingleStepCheckPoints = 2'000'000;
+
 template <class T> bool sameVectorBits(const std::vector<T> &a, const std::vector<T> &b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
@@ -151,6 +154,30 @@ void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream,
   r.line(c.passes(tol) && inputKept, e, "step", detail);
 }
 
+/// `steps` single steps of `s` from `a` (NAME_step ping-ponging between two
+/// buffers that both start as `a`, so a fixed ring stays as NAME_run keeps
+/// it), downloaded; empty if a step failed.
+template <class T>
+std::vector<T> singleSteps(const StencilUnderTest &s, const Extents &e, const std::vector<T> &a,
+                           int steps, cudaStream_t stream) {
+  DeviceBuffer<T> x(a.size()), y(a.size());
+  x.upload(a);
+  y.upload(a);
+  T *from = x.data(), *to = y.data();
+  for (int i = 0; i < steps; ++i) {
+    if (s.step(from, to, e, stream) != cudaSuccess) {
+      cudaGetLastError();
+      return {};
+    }
+    std::swap(from, to);
+  }
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  return from == x.data() ? x.download() : y.download();
+}
+
 template <class T>
 void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
               CaseReport &r) {
@@ -175,10 +202,38 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
   std::vector<double> ref = toDoubles(a);
   referenceRun(info, e, ref, steps);
   // Each step rounds its output to T once more: allow the one-step
-  // tolerance per step.
+  // tolerance per step (docs/generated-code.md).
   const double tol = tolerance(info.precision) * std::max(1, steps);
   const Comparison c = compareWithReference<T>(info, e, result, ref, &a, nullptr);
-  r.line(c.passes(tol), e, what, c.summary() + " " + tolText(tol) + " " + seedText(seed));
+  std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
+  // NAME_run, fused or not, must give what as many NAME_step calls give,
+  // bit for bit (on grids small enough to run both).
+  bool sameAsSteps = true;
+  if (n <= SingleStepCheckPoints) {
+    sameAsSteps = sameVectorBits(result, singleSteps<T>(s, e, a, steps, stream));
+    detail += sameAsSteps ? " =steps" : " differs-from-single-steps";
+  }
+  r.line(c.passes(tol) && sameAsSteps, e, what, detail);
+}
+
+/// NAME_run's step counts on a grid of `points`: 0, 1, 2 and 5, and
+/// around the fused depth T (T - 1, T, T + 1, 3T + 2, and 100); grids of
+/// over 2 million points take 3 (T + 1 where T > 1) to keep the CPU
+/// reference short.
+std::vector<int> defaultStepCounts(const stencilc_stencil_info &info, std::size_t points) {
+  const int t = info.fused_steps;
+  if (points > SingleStepCheckPoints) {
+    return {t > 1 ? t + 1 : 3};
+  }
+  std::vector<int> counts{0, 1, 2, 5};
+  if (t > 1) {
+    for (int c : {t - 1, t, t + 1, 3 * t + 2, 100}) {
+      if (std::find(counts.begin(), counts.end(), c) == counts.end()) {
+        counts.push_back(c);
+      }
+    }
+  }
+  return counts;
 }
 
 template <class T> int conformance(const StencilUnderTest &s, const ConformanceOptions &options) {
@@ -191,10 +246,8 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
       continue;
     }
     checkStep<T>(s, e, stream, report);
-    const bool large = e.points() > 2'000'000;
-    const std::vector<int> stepCounts = !options.stepCounts.empty() ? options.stepCounts
-                                        : large                     ? std::vector<int>{3}
-                                                                    : std::vector<int>{0, 1, 2, 5};
+    const std::vector<int> stepCounts =
+        !options.stepCounts.empty() ? options.stepCounts : defaultStepCounts(*s.info, e.points());
     for (int steps : stepCounts)
       checkRun<T>(s, e, steps, stream, report);
   }
@@ -227,6 +280,12 @@ template <class T> int badArguments(const StencilUnderTest &s) {
   expectInvalid(s.run(in.data(), nullptr, good, 1, nullptr), "run(b=null)");
   expectInvalid(s.run(in.data(), in.data(), good, 1, nullptr), "run(a==b)");
   expectInvalid(s.run(in.data(), out.data(), good, -1, nullptr), "run(steps=-1)");
+  // Overlapping buffers that are not equal: out = in + 1 (and a = b + 1) in
+  // one allocation of 2n points, so nothing runs past it if a call is wrong.
+  DeviceBuffer<T> shared(2 * n);
+  shared.upload(std::vector<T>(2 * n, poison[0]));
+  expectInvalid(s.step(shared.data(), shared.data() + 1, good, nullptr), "step(out=in+1)");
+  expectInvalid(s.run(shared.data() + 1, shared.data(), good, 1, nullptr), "run(a=b+1)");
   for (int a = 0; a < info.dims; ++a) {
     for (int bad : {least - 1, -7}) {
       Extents e = good;

@@ -151,7 +151,7 @@ cudaError_t launchNaive(const stencilc_stencil_info &info, const T *in, T *out, 
 template <class T>
 cudaError_t naiveStep(const stencilc_stencil_info &info, const T *in, T *out, const Extents &e,
                       cudaStream_t stream) {
-  if (cudaError_t status = validateArguments(info, in, out, e, 0); status != cudaSuccess)
+  if (cudaError_t status = validateArguments(info, in, out, e, 0, sizeof(T)); status != cudaSuccess)
     return status;
   return launchNaive(info, in, out, e, stream);
 }
@@ -159,7 +159,8 @@ cudaError_t naiveStep(const stencilc_stencil_info &info, const T *in, T *out, co
 template <class T>
 cudaError_t naiveRun(const stencilc_stencil_info &info, T *a, T *b, const Extents &e, int steps,
                      cudaStream_t stream) {
-  if (cudaError_t status = validateArguments(info, a, b, e, steps); status != cudaSuccess)
+  if (cudaError_t status = validateArguments(info, a, b, e, steps, sizeof(T));
+      status != cudaSuccess)
     return status;
   if (steps == 0)
     return cudaSuccess;

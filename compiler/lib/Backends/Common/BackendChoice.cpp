@@ -92,9 +92,18 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  const auto chosen = [&](bool tensor) {
-    return tensor ? *std::move(tensorPlan) : planSimt(spec, options);
-  };
+  // NAME_run is what iterates: where the CUDA cores fuse steps and the
+  // tensor cores cannot yet, a pass moves the bytes of one step for T of
+  // them, which no single-step kernel makes up for (docs/performance.md,
+  // "Temporal fusion").
+  Plan simt = planSimt(spec, options);
+  if (simt.schedule.fusedSteps > 1) {
+    simt.choice += fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
+                               "pass on CUDA cores and the tensor-core backend fuses none yet",
+                               simt.schedule.fusedSteps);
+    return simt;
+  }
+  const auto chosen = [&](bool tensor) { return tensor ? *std::move(tensorPlan) : simt; };
   if (const TableEntry *e = nearestRadius(spec, options.target)) {
     const bool tensor = e->tensorGStencils > e->simtGStencils;
     Plan plan = chosen(tensor);

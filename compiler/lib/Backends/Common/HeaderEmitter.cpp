@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -107,6 +108,42 @@ std::string tileText(const Plan &plan, std::string_view separator) {
   return text;
 }
 
+/// The extents past which a launch would need more than the 65535 blocks
+/// CUDA allows along y and z (the simt kernels put rows or planes there),
+/// as a sentence for the header; empty where there is no such limit.
+std::string limitNote(const Plan &plan) {
+  const auto note = [](std::string_view axis, long long most, std::string_view per) {
+    return fmt::format("\n * Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
+                       most, per);
+  };
+  const int dims = plan.spec.dims;
+  if (plan.backend() == BackendKind::Tensor || dims == 1) {
+    return {}; // a persistent grid, or blocks along x only
+  }
+  constexpr long long MostBlocks = 65535;
+  const SimtPlan &sp = plan.simt();
+  const long long perBlock = std::min<long long>(sp.chunkZ, MostBlocks);
+  std::string text =
+      note(dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * perBlock, INT32_MAX),
+           fmt::format("{} {}", sp.chunkZ, dims == 2 ? "rows" : "planes"));
+  if (dims == 3) {
+    text += note("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY));
+  }
+  return text;
+}
+
+/// NAME_run's passes, for the header.
+std::string fusedNote(const Plan &plan) {
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps == 1) {
+    return {};
+  }
+  return fmt::format("\n * It runs passes of {} fused steps over memory and one pass of the "
+                     "remainder;\n * the result is what as many single steps give. Also "
+                     "cudaErrorInvalidValue\n * for ny above {} (65535 blocks of {} rows).",
+                     s.fusedSteps, 65535LL * s.fused.chunkRows, s.fused.chunkRows);
+}
+
 std::string extentText(int dims) {
   return dims == 1 ? "nx" : dims == 2 ? "ny x nx" : "nz x ny x nx";
 }
@@ -149,7 +186,9 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
                fmt::arg("boundary", "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary))),
                fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
-               fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))));
+               fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
+               fmt::arg("fused_steps", plan.schedule.fusedSteps),
+               fmt::arg("limit_note", limitNote(plan)), fmt::arg("fused_note", fusedNote(plan)));
   }
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));

@@ -43,17 +43,29 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
                       std::string_view launch) {
   const StencilSpec &spec = plan.spec;
   const int dims = spec.dims;
-  std::string ringCopy;
-  if (spec.boundary == BoundaryKind::Fixed) {
-    ringCopy = CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_fixed"));
+  const std::string sizeArgs = sizeArguments(dims);
+  const std::string sizeProduct = joined(dims, "static_cast<size_t>({n})", " * ");
+  std::string run;
+  if (plan.schedule.fusedSteps > 1) {
+    run = CodeWriter::filled(templateSection("host_api.cu.tpl", "run_fused"),
+                             fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("size_args", sizeArgs));
+  } else {
+    std::string ringCopy;
+    if (spec.boundary == BoundaryKind::Fixed) {
+      ringCopy = CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_fixed"));
+    }
+    run = CodeWriter::filled(
+        templateSection("host_api.cu.tpl", "run_steps"), fmt::arg("name", spec.name),
+        fmt::arg("element", elementTypeName(spec.precision)), fmt::arg("size_args", sizeArgs),
+        fmt::arg("size_product", sizeProduct), fmt::arg("ring_copy", ringCopy));
   }
   w.fillWith(templateSection("host_api.cu.tpl", "host_api"), fmt::arg("namespace", ns),
              fmt::arg("name", spec.name), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("size_params", sizeParameters(dims)),
-             fmt::arg("size_args", sizeArguments(dims)),
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
-             fmt::arg("size_product", joined(dims, "static_cast<size_t>({n})", " * ")),
-             fmt::arg("launch", launch), fmt::arg("ring_copy", ringCopy));
+             fmt::arg("size_product", sizeProduct), fmt::arg("launch", launch),
+             fmt::arg("run", run));
 }
 
 void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {

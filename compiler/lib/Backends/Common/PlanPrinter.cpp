@@ -45,6 +45,37 @@ void printPrefetch(int bytes, llvm::raw_ostream &os) {
   }
 }
 
+namespace {
+
+/// The schedule's lines: how NAME_run maps its steps onto launches, and the
+/// fused kernel's tile, halo, redundant work and budgets.
+void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps == 1) {
+    os << fmt::format("  run        {}_run launches one step at a time{}\n", spec.name,
+                      s.why.empty() ? "" : ": " + s.why);
+    return;
+  }
+  const FusedKernel &k = s.fused;
+  os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
+                    s.fusedSteps, spec.name, s.why, spec.name);
+  os << fmt::format("  fused      {} threads ({} warps, a strip each); strips of {} columns, {} "
+                    "stored: a halo of {} columns each side (T x r = {}, whole {}-byte accesses); "
+                    "{} output rows per block, {} rows a level at a time; geometry {}\n",
+                    k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
+                    s.fusedSteps * spec.radius, k.accessBytes, k.chunkRows, k.batch, k.source);
+  os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
+                    "columns, and the rows beside a block's own that each level recomputes); no "
+                    "shared memory: each thread keeps T windows of {} rows by {} {} columns in "
+                    "registers, {} blocks per multiprocessor asked of the register allocator\n",
+                    100.0 * k.redundantShare, k.batch + 2 * spec.radius,
+                    k.columnsPerThread() + 2 * spec.radius, elementTypeName(spec.precision),
+                    k.minBlocks);
+}
+
+} // namespace
+
 void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   os << "plan " << spec.name << "\n";
@@ -56,10 +87,19 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   } else {
     printTensorPlanBody(plan, os);
   }
+  printSchedule(plan, os);
 }
 
 std::string summarizePlan(const Plan &plan) {
-  return plan.backend() == BackendKind::Simt ? summarizeSimtPlan(plan) : summarizeTensorPlan(plan);
+  const std::string kernel =
+      plan.backend() == BackendKind::Simt ? summarizeSimtPlan(plan) : summarizeTensorPlan(plan);
+  if (plan.schedule.fusedSteps == 1) {
+    return kernel;
+  }
+  const FusedKernel &k = plan.schedule.fused;
+  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/fused.cuh: warp strips "
+                     "of {} columns with a halo of {}, {} rows per block)",
+                     kernel, plan.schedule.fusedSteps, k.width, k.halo, k.chunkRows);
 }
 
 } // namespace stencilc

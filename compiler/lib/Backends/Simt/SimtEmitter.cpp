@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
@@ -109,6 +110,33 @@ std::string launchCode(const Plan &plan) {
                             fmt::arg("kernel", kernelName(plan)));
 }
 
+/// The fused kernel's traits (section `fused`): the terms in the step
+/// kernel's FMA order and the plan's fused geometry. Needs: a 2D plan that
+/// fuses (schedule.fusedSteps > 1).
+void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
+                       const BoundaryPolicy &boundary) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  const FusedKernel &k = plan.schedule.fused;
+  std::vector<std::string> terms;
+  for (const SimtSlice &slice : sp.slices) {
+    for (const SimtTerm &t : slice.terms) {
+      // 2D: the slice's plane offset dz is the row offset dy.
+      terms.push_back(fmt::format("{{{}, {}, C({})}}", slice.dz, t.dx,
+                                  numberLiteral(t.coefficient, computesInFloat(sp))));
+    }
+  }
+  w.fillWith(section("fused"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
+             fmt::arg("steps", plan.schedule.fusedSteps), fmt::arg("radius", spec.radius),
+             fmt::arg("count", terms.size()),
+             fmt::arg("terms", fmt::format("{},", fmt::join(terms, ",\n"))),
+             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+             fmt::arg("boundary", boundary.type), fmt::arg("width", k.width),
+             fmt::arg("halo", k.halo), fmt::arg("threads", k.threads), fmt::arg("batch", k.batch),
+             fmt::arg("chunk", k.chunkRows), fmt::arg("min_blocks", k.minBlocks));
+}
+
 } // namespace
 
 void writeSimtStencil(CodeWriter &w, const Plan &plan) {
@@ -134,6 +162,10 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
              fmt::arg("term_tables", sp.unrolled ? std::string() : termTables(plan)),
              fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
   w.line();
+  if (plan.schedule.fusedSteps > 1) {
+    writeFusedStencil(w, plan, ns, boundary);
+    w.line();
+  }
   writeEntryPoints(w, plan, ns, launchCode(plan));
   w.line();
 }

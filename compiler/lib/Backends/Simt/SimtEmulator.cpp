@@ -31,6 +31,8 @@ std::array<long long, 3> fromInternal(int dims, long long z, long long y, long l
   }
 }
 
+} // namespace
+
 double multiplyAdd(double c, double v, double acc, Precision compute) {
   if (compute == Precision::FP64) {
     return std::fma(c, v, acc);
@@ -38,8 +40,6 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
   return static_cast<double>(
       std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
 }
-
-} // namespace
 
 long long foldIndex(const StencilSpec &spec, long long index, long long size) {
   static_assert(int(BoundaryKind::Mirror) == STENCILC_BOUNDARY_MIRROR &&

@@ -37,6 +37,10 @@ struct GridND {
   double at(const std::array<long long, 3> &i) const { return values[index(i)]; }
 };
 
+/// c * v + acc as one fused multiply-add rounded to `compute` (FP64, or FP32
+/// for every other precision), as the kernels' __fma_rn / __fmaf_rn.
+double multiplyAdd(double c, double v, double acc, Precision compute);
+
 /// What a read outside the grid sees under the spec's boundary rule: 0
 /// (fixed: only ring outputs read there), the constant, or (periodic, clamp,
 /// mirror) folded(), the read of the point foldIndex puts on the grid.

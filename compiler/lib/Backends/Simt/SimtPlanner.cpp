@@ -225,6 +225,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
                               keyword(spec.precision), keyword(spec.precision));
     break;
   }
+  planSimtFusion(plan, simt);
   return plan;
 }
 

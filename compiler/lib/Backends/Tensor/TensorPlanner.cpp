@@ -434,6 +434,9 @@ PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options) {
                     "even for the narrowest block, more than the {} a block may use",
                     tp.gemms.size(), tp.planes, tp.sharedBytes(), options.sharedMemoryLimit));
   }
+  // Temporal fusion (issue 19) is built for CUDA cores only so far.
+  plan.schedule.why = "the tensor-core backend has no fused kernel yet: one launch a step";
+  plan.schedule.lowered = options.fusedSteps > 1;
   return plan;
 }
 

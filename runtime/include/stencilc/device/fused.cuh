@@ -1,25 +1,27 @@
 // stencilc/device/fused.cuh - the CUDA-core kernel for 2D that fuses
 // several time steps into one pass over memory (temporal blocking in the
-// manner of EBISU and AN5D), less the stencil itself. Issue 19; the
-// compiler does not emit it yet.
+// manner of EBISU and AN5D), less the stencil itself. Issue 19.
 //
-// A block owns a strip of kTileX output columns and kChunkY output rows of
-// an ny x nx grid and streams down the rows. It keeps, in shared memory, a
-// ring of kRing = kBatch + 2r rows of kWidth columns per fused level: level
-// 0 is the input, level t the result of t steps. The strip of a level is
-// kWidth = kTileX + 2 kHalo columns wide, kHalo being kSteps * r rounded up
-// to a 16-byte vector: the redundant halo that the levels eat into, r
-// columns per level, so that level kSteps is right on the kTileX columns
-// it stores. Each iteration of the stream:
+// Each warp owns a strip of kWidth columns (32 threads, each kWidth / 32
+// adjacent columns) and kChunkY output rows of an ny x nx grid, and streams
+// down the rows on its own: no shared memory, no barrier. The strip stores
+// its middle kTileX = kWidth - 2 kHalo columns, kHalo being kSteps * r
+// rounded up to a whole memory access: the redundant halo that the levels
+// eat into, r columns per level, so that level kSteps is right on the
+// kTileX columns it stores. Level 0 is the input, level t the result of t
+// steps; each thread keeps, per level 0 .. Levels - 1, a window of
+// kRing = kBatch + 2r rows of its columns and the r columns either side, in
+// registers. Each iteration of the stream:
 //
-//   1. starts the 16-byte loads of the next kBatch input rows into
-//      registers (the boundary rule element by element at the grid's edge);
-//   2. computes kBatch rows of each level t = 1 .. Levels from level t - 1,
-//      level t lagging level t - 1 by r rows (level t's rows are
-//      [q - t r, q - t r + kBatch) when level 0 has received rows up to
-//      q + kBatch), a barrier after each level but the last; level Levels
-//      goes to global memory (T = 1: a barrier after it too);
-//   3. puts the loaded rows into level 0's ring, and a barrier.
+//   1. the kBatch input rows loaded in the iteration before become level
+//      0's new window rows, and the loads of the next kBatch rows start
+//      (the boundary rule element by element at the grid's edge);
+//   2. kBatch rows of each level t = 1 .. Levels are computed from level
+//      t - 1's window, level t lagging level t - 1 by r rows (level t's
+//      rows are [q - t r, q - t r + kBatch) when level 0 has rows up to
+//      q + kBatch); each new row's side columns come from the threads
+//      beside by warp shuffles; level Levels goes to global memory;
+//   3. each window carries its last 2r rows on.
 //
 // Per point and per level the value is what a stored single step gives:
 // the terms' FMAs in the order of the stencil's term list, accumulated in
@@ -37,9 +39,10 @@
 //                             extension of the grid, halo included.
 //
 // The rows and columns of a level whose inputs are not yet (or no longer)
-// in the block's window are computed too, from stale ring rows, but only
-// ever feed points of later levels that are themselves outside the part
-// the block stores. The result of `steps` steps is therefore bit-identical
+// in the warp's window are computed too, from stale window rows (zero at
+// first) or, at the strip's two outer threads, from the thread's own
+// values, but only ever feed points of later levels that are themselves
+// outside the part the warp stores. The result of `steps` steps is therefore bit-identical
 // to `steps` single steps at every point, for any grid size (a grid smaller
 // than the strip or than the halo included).
 //
@@ -96,254 +99,343 @@ template <class Boundary> constexpr int minExtent(int radius) {
   return std::is_same_v<Boundary, FixedBoundary> ? 2 * radius + 1 : 1;
 }
 
+/// The type of a memory access of 4, 8 or 16 bytes.
+template <int Bytes> struct VectorOf {
+  using type = uint4;
+};
+template <> struct VectorOf<8> {
+  using type = uint2;
+};
+template <> struct VectorOf<4> {
+  using type = unsigned;
+};
+
+/// Params::kMinBlocks, or 1 where Params has none.
+template <class Params, class = void> struct MinBlocksOf {
+  static constexpr int value = 1;
+};
+template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::kMinBlocks)>> {
+  static constexpr int value = Params::kMinBlocks;
+};
+
 /// The sizes of a fused kernel, from Params:
 ///   Element, Compute   the grid's element type and the arithmetic type
 ///   Boundary           a boundary policy of boundary.cuh
 ///   Stencil            the terms (see above); Stencil::kRadius is r
 ///   kSteps             T, the steps fused per pass (1 .. 8)
-///   kWidth             the strip's columns in shared memory, halo included
-///                      (a multiple of the 16-byte vector and of kThreads)
-///   kThreads           threads per block (each owns kWidth / kThreads
-///                      columns, kThreads apart)
-///   kBatch             rows per level per iteration
-///   kChunkY            output rows per block
+///   kWidth             the columns of one warp's strip, halo included:
+///                      32 x the columns per thread, each thread owning
+///                      kWidth / 32 adjacent columns (at least r of them,
+///                      4 bytes or more, whole 16-byte vectors past 16
+///                      bytes), loaded and stored kVec at a time
+///   kThreads           threads per block, a multiple of 32: the block's
+///                      warps take kThreads / 32 strips side by side
+///   kBatch             rows per level per iteration of the stream
+///   kChunkY            output rows per block (per warp)
+///   kMinBlocks         optional (1 where absent): blocks per multiprocessor
+///                      the compiler must fit in registers (the second
+///                      argument of __launch_bounds__)
+/// Each level of a warp lives in registers; nothing is in shared memory.
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
-  static constexpr int kVec = 16 / static_cast<int>(sizeof(Element));
-  /// The redundant halo each side: kSteps * r, whole vectors.
+  static constexpr int kColsPerThread = Params::kWidth / 32;
+  /// Elements per memory access: a thread's columns, up to a 16-byte
+  /// vector (4- and 8-byte accesses where a thread has fewer bytes).
+  static constexpr int kAccessBytes = kColsPerThread * static_cast<int>(sizeof(Element)) < 16
+                                          ? kColsPerThread * static_cast<int>(sizeof(Element))
+                                          : 16;
+  static constexpr int kVec = kAccessBytes / static_cast<int>(sizeof(Element));
+  using Vector = typename VectorOf<kAccessBytes>::type;
+  /// The redundant halo each side: kSteps * r, whole accesses.
   static constexpr int kHalo = (Params::kSteps * kRadius + kVec - 1) / kVec * kVec;
+  /// The columns a warp stores.
   static constexpr int kTileX = Params::kWidth - 2 * kHalo;
-  /// Rows of a level's ring: a batch and the 2r rows before it.
+  static constexpr int kWarps = Params::kThreads / 32;
+  static constexpr int kMinBlocks = MinBlocksOf<Params>::value;
+  /// A thread's columns as accesses.
+  static constexpr int kGroupsPerThread = kColsPerThread / kVec;
+  /// Rows of a level's window in registers: a batch and the 2r rows
+  /// before it.
   static constexpr int kRing = Params::kBatch + 2 * kRadius;
-  static constexpr int kColsPerThread = Params::kWidth / Params::kThreads;
-  static constexpr int kGroupsPerRow = Params::kWidth / kVec;
-  /// 16-byte groups of a batch of input rows, and per thread.
-  static constexpr int kGroups = Params::kBatch * kGroupsPerRow;
-  static constexpr int kGroupsPerThread = (kGroups + Params::kThreads - 1) / Params::kThreads;
 
   static_assert(Params::kSteps >= 1 && Params::kSteps <= 8, "1 to 8 fused steps");
   static_assert(kRadius >= 1, "a stencil of radius 0 needs no kernel");
-  static_assert(Params::kWidth % kVec == 0 && Params::kWidth % Params::kThreads == 0,
-                "the strip is whole vectors, and whole columns per thread");
+  static_assert(Params::kThreads % 32 == 0, "whole warps");
+  static_assert(Params::kWidth % 32 == 0 && kColsPerThread % kVec == 0 &&
+                    (kAccessBytes == 4 || kAccessBytes == 8 || kAccessBytes == 16),
+                "a thread's columns are whole 4-, 8- or 16-byte accesses");
+  static_assert(kColsPerThread >= kRadius, "the neighbours come from the next thread only");
   static_assert(kTileX >= kVec, "the halo leaves columns to store");
   static_assert(Params::kChunkY >= 1 && Params::kBatch >= 1, "rows per block and per batch");
 
-  /// Shared memory of a pass of `levels` fused steps: the rings of levels
-  /// 0 .. levels - 1.
-  static constexpr int sharedBytes(int levels) {
-    return levels * kRing * Params::kWidth * static_cast<int>(sizeof(Element));
-  }
+  /// Shared memory of a pass of `levels` fused steps: none (the levels are
+  /// in registers).
+  static constexpr int sharedBytes(int) { return 0; }
 };
 
-/// The ring slot of row y (any sign) in a ring of S::kRing rows.
-template <class S> __device__ __forceinline__ int slotOf(long long y) {
-  const long long m = y % S::kRing;
-  return static_cast<int>(m < 0 ? m + S::kRing : m);
-}
-
-/// The kVec elements of row y, columns [x, x + kVec): one 16-byte load
-/// where the whole vector is in the grid (and `vectorRows`), the boundary
-/// rule element by element elsewhere.
+/// The kVec elements of row y, columns [x, x + kVec): one load where the
+/// whole access is in the grid (and `vectorRows`), the boundary rule
+/// element by element elsewhere.
 template <class S>
-__device__ __forceinline__ uint4 fetchGroup(const typename S::Element *__restrict__ in, long long y,
-                                            long long x, int ny, int nx, bool vectorRows) {
+__device__ __forceinline__ typename S::Vector fetchGroup(const typename S::Element *__restrict__ in,
+                                                         long long y, long long x, int ny, int nx,
+                                                         bool vectorRows) {
   using Element = typename S::Element;
   if (vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
-    return loadVector<0>(in + y * nx + x);
+    return __ldg(reinterpret_cast<const typename S::Vector *>(in + y * nx + x));
   }
   alignas(16) Element values[S::kVec];
 #pragma unroll
   for (int e = 0; e < S::kVec; ++e) {
     values[e] = S::Boundary::read(in, y, x + e, ny, nx);
   }
-  return *reinterpret_cast<const uint4 *>(values);
+  return *reinterpret_cast<const typename S::Vector *>(values);
 }
 
-/// A block's part of a pass: its strip's first stored column x0 (the
-/// strip's shared memory starts at x0 - kHalo), its stored rows [yBegin,
-/// yEnd), and whether input rows are whole, aligned 16-byte vectors.
-struct Block {
-  long long x0, yBegin, yEnd;
-  bool vectorRows;
+/// One row of a level in a thread's registers: its kColsPerThread columns
+/// at [r, r + kColsPerThread), the r columns either side (the neighbouring
+/// threads' own) at [0, r) and past the thread's.
+template <class S> struct Row {
+  typename S::Compute v[S::kColsPerThread + 2 * S::kRadius];
 };
 
-/// Starts this thread's loads of the input rows [p, p + kBatch) of the
-/// block's strip (group g: row g / kGroupsPerRow, vector g % kGroupsPerRow).
-template <class S>
-__device__ __forceinline__ void fetchBatch(uint4 (&groups)[S::kGroupsPerThread],
-                                           const typename S::Element *__restrict__ in, long long p,
-                                           const Block &b, int ny, int nx) {
+/// Fills the side columns of `row` from the threads beside (a warp's
+/// outermost threads get their own values: the strip's edges, never
+/// stored).
+template <class S> __device__ __forceinline__ void shareSides(Row<S> &row) {
+  constexpr int r = S::kRadius, W = S::kColsPerThread;
 #pragma unroll
-  for (int k = 0; k < S::kGroupsPerThread; ++k) {
-    const int g = threadIdx.x + k * S::kThreads;
-    if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
-      groups[k] =
-          fetchGroup<S>(in, p + g / S::kGroupsPerRow,
-                        b.x0 - S::kHalo + g % S::kGroupsPerRow * S::kVec, ny, nx, b.vectorRows);
-    }
+  for (int k = 0; k < r; ++k) {
+    row.v[k] = __shfl_up_sync(0xFFFFFFFFu, row.v[W + k], 1);
+    row.v[r + W + k] = __shfl_down_sync(0xFFFFFFFFu, row.v[r + k], 1);
   }
 }
 
-/// Puts the loaded rows [p, p + kBatch) into level 0's ring.
+/// Rounds a row's own values to Element and back (exact both ways): pairs
+/// of fp16 or bf16 at once.
 template <class S>
-__device__ __forceinline__ void putBatch(typename S::Element *ring,
-                                         const uint4 (&groups)[S::kGroupsPerThread], long long p) {
-  const int first = slotOf<S>(p);
-#pragma unroll
-  for (int k = 0; k < S::kGroupsPerThread; ++k) {
-    const int g = threadIdx.x + k * S::kThreads;
-    if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
-      int slot = first + g / S::kGroupsPerRow;
-      slot -= slot >= S::kRing ? S::kRing : 0;
-      *reinterpret_cast<uint4 *>(&ring[slot * S::kWidth + g % S::kGroupsPerRow * S::kVec]) =
-          groups[k];
-    }
-  }
-}
-
-/// Rows [y0, y0 + kBatch) of one level from the level before (`from`, its
-/// ring): each thread its columns, from a window of kBatch + 2r rows by
-/// 2r + 1 columns read once into registers. Last: the rows are stored to
-/// `out` (the block's stored part only), else written to `to`, the
-/// level's ring.
-template <class S, bool Last>
-__device__ __forceinline__ void
-computeLevel(const typename S::Element *from, typename S::Element *to,
-             typename S::Element *__restrict__ out, long long y0, const Block &b, int ny, int nx) {
+__device__ __forceinline__ void roundRow(typename S::Compute (&v)[S::kColsPerThread]) {
   using Element = typename S::Element;
+  if constexpr (std::is_same_v<Element, __half>) {
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; w += 2) {
+      const float2 f = __half22float2(__floats2half2_rn(v[w], v[w + 1]));
+      v[w] = f.x, v[w + 1] = f.y;
+    }
+  } else if constexpr (std::is_same_v<Element, __nv_bfloat16>) {
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; w += 2) {
+      const __nv_bfloat162 p = __floats2bfloat162_rn(v[w], v[w + 1]);
+      const unsigned word = *reinterpret_cast<const unsigned *>(&p);
+      v[w] = __uint_as_float(word << 16), v[w + 1] = __uint_as_float(word & 0xFFFF0000u);
+    }
+  }
+}
+
+/// The access g of a thread's row values (already rounded).
+template <class S>
+__device__ __forceinline__ typename S::Vector
+packGroup(const typename S::Compute (&v)[S::kColsPerThread], int g) {
+  using Element = typename S::Element;
+  alignas(16) Element values[S::kVec];
+#pragma unroll
+  for (int e = 0; e < S::kVec; ++e) {
+    values[e] = toElement<Element>(v[g * S::kVec + e]);
+  }
+  return *reinterpret_cast<const typename S::Vector *>(values);
+}
+
+/// A warp's stream down its strip (see pass below); Interior: no point it
+/// reads is within r of the grid's edge.
+template <class S, int Levels, bool Interior>
+__device__ __forceinline__ void stream(const typename S::Element *__restrict__ in,
+                                       typename S::Element *__restrict__ out, int ny, int nx,
+                                       int x0, int yBegin, int yEnd, bool vectorRows) {
   using Compute = typename S::Compute;
   using Computes = fused::Computes<typename S::Boundary>;
   constexpr int r = S::kRadius;
-  constexpr int kRows = S::kBatch + 2 * r;
-  const int firstSlot = slotOf<S>(y0 - r); // of window row 0
-  bool rowComputed[S::kBatch];
-  bool rowStored[S::kBatch];
+  constexpr int W = S::kColsPerThread;
+  constexpr int B = S::kBatch;
+  constexpr int G = S::kGroupsPerThread;
+  constexpr int kLag = Levels * r; // level Levels lags the input by this
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int xFirst = x0 - S::kHalo + lane * W; // the thread's first column
+  bool colComputed[W];
 #pragma unroll
-  for (int j = 0; j < S::kBatch; ++j) {
-    const long long y = y0 + j;
-    rowComputed[j] = Computes::axis(y, ny, r);
-    rowStored[j] = y >= b.yBegin && y < b.yEnd;
+  for (int w = 0; w < W; ++w) {
+    colComputed[w] = Interior || Computes::axis(xFirst + w, nx, r);
   }
+  // The window of each level 0 .. Levels - 1: rows [0, 2r) carried from the
+  // iteration before, [2r, 2r + kBatch) this iteration's.
+  Row<S> win[Levels][S::kRing];
 #pragma unroll
-  for (int k = 0; k < S::kColsPerThread; ++k) {
-    const int c = threadIdx.x + k * S::kThreads;
-    if (c < r || c >= S::kWidth - r) {
-      continue; // the strip's outermost columns: nothing to read beside them
-    }
-    const long long x = b.x0 - S::kHalo + c;
-    const bool colComputed = Computes::axis(x, nx, r);
-    Element window[kRows][2 * r + 1];
+  for (int t = 0; t < Levels; ++t) {
 #pragma unroll
-    for (int i = 0; i < kRows; ++i) {
-      int slot = firstSlot + i;
-      slot -= slot >= S::kRing ? S::kRing : 0;
+    for (int i = 0; i < 2 * r; ++i) {
 #pragma unroll
-      for (int dx = -r; dx <= r; ++dx) {
-        window[i][dx + r] = from[slot * S::kWidth + c + dx];
+      for (int c = 0; c < W + 2 * r; ++c) {
+        win[t][i].v[c] = Compute(0); // stale rows only feed rows not stored
       }
     }
+  }
+  const int pFirst = yBegin - kLag; // the first input row
+  typename S::Vector groups[B][G];
+  auto fetch = [&](int p) {
 #pragma unroll
-    for (int j = 0; j < S::kBatch; ++j) {
-      Compute acc = Compute(0);
+    for (int i = 0; i < B; ++i) {
 #pragma unroll
-      for (int t = 0; t < S::kTerms; ++t) {
-        const Term<Compute> term = S::Stencil::template term<Compute>(t);
-        acc = madd(term.c, toCompute(window[j + r + term.dy][r + term.dx]), acc);
-      }
-      const Element value =
-          rowComputed[j] && colComputed ? toElement<Element>(acc) : window[j + r][r];
-      if constexpr (Last) {
-        if (rowStored[j] && c >= S::kHalo && c < S::kHalo + S::kTileX && x < nx && rowComputed[j] &&
-            colComputed) {
-          out[(y0 + j) * nx + x] = value;
+      for (int g = 0; g < G; ++g) {
+        if constexpr (Interior) {
+          groups[i][g] = __ldg(reinterpret_cast<const typename S::Vector *>(
+              in + static_cast<long long>(p + i) * nx + xFirst + g * S::kVec));
+        } else {
+          groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
         }
-      } else {
-        int slot = firstSlot + r + j;
-        slot -= slot >= S::kRing ? S::kRing : 0;
-        to[slot * S::kWidth + c] = value;
+      }
+    }
+  };
+  fetch(pFirst);
+  // q: the first input row of the iteration.
+  for (int q = pFirst; q - kLag < yEnd; q += B) {
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        alignas(16) typename S::Element values[S::kVec];
+        *reinterpret_cast<typename S::Vector *>(values) = groups[i][g];
+#pragma unroll
+        for (int e = 0; e < S::kVec; ++e) {
+          win[0][2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
+        }
+      }
+      shareSides<S>(win[0][2 * r + i]);
+    }
+    if (q + B - kLag < yEnd) {
+      fetch(q + B);
+    }
+#pragma unroll
+    for (int t = 1; t <= Levels; ++t) {
+      const int y0 = q - t * r;
+      const Row<S>(&from)[S::kRing] = win[t - 1];
+#pragma unroll
+      for (int j = 0; j < B; ++j) {
+        const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
+        Compute value[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          Compute acc = Compute(0);
+#pragma unroll
+          for (int k = 0; k < S::kTerms; ++k) {
+            const Term<Compute> term = S::Stencil::template term<Compute>(k);
+            acc = madd(term.c, from[j + r + term.dy].v[r + w + term.dx], acc);
+          }
+          value[w] = acc;
+        }
+        roundRow<S>(value);
+        if constexpr (!Interior) {
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+          }
+        }
+        if (t < Levels) {
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            win[t < Levels ? t : 0][2 * r + j].v[r + w] = value[w];
+          }
+          shareSides<S>(win[t < Levels ? t : 0][2 * r + j]);
+        } else {
+          const int y = y0 + j;
+          if (y >= yBegin && y < yEnd) {
+#pragma unroll
+            for (int g = 0; g < G; ++g) {
+              const int c = lane * W + g * S::kVec; // in the strip
+              const int x = xFirst + g * S::kVec;
+              if (c < S::kHalo || c >= S::kHalo + S::kTileX) {
+                continue;
+              }
+              typename S::Element *const at = out + static_cast<long long>(y) * nx + x;
+              // A point not computed holds its input's value: storing it
+              // is right.
+              if (Interior || (vectorRows && x + S::kVec <= nx)) {
+                if constexpr (S::kAccessBytes == 16) {
+                  storeVector(at, packGroup<S>(value, g));
+                } else {
+                  *reinterpret_cast<typename S::Vector *>(at) = packGroup<S>(value, g);
+                }
+              } else {
+#pragma unroll
+                for (int e = 0; e < S::kVec; ++e) {
+                  if (x + e < nx) {
+                    at[e] = toElement<typename S::Element>(value[g * S::kVec + e]);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    // Carry each window's last 2r rows.
+#pragma unroll
+    for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+      for (int i = 0; i < 2 * r; ++i) {
+        win[t][i] = win[t][i + B];
       }
     }
   }
-}
-
-/// The shared memory of a pass: Levels rings of kRing x kWidth elements.
-template <class S> __device__ __forceinline__ typename S::Element *rings() {
-  extern __shared__ __align__(16) unsigned char sharedRings[];
-  return reinterpret_cast<typename S::Element *>(sharedRings);
 }
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY rows
-/// per block along blockIdx.y, kTileX columns along blockIdx.x. Needs
-/// S::sharedBytes(Levels) bytes of dynamic shared memory.
+/// per block along blockIdx.y, kWarps strips of kTileX stored columns along
+/// blockIdx.x. Each warp streams down its strip on its own (stream above):
+/// per iteration it loads the next kBatch input rows (16-byte vectors,
+/// started before the computing of the current ones), and computes kBatch
+/// rows of each level t from the window of level t - 1 (level t lagging
+/// level t - 1 by r rows), in registers: each thread its columns, the r
+/// columns either side coming from the threads beside by warp shuffles,
+/// once per row. Level t is right on the strip's columns [t r, kWidth - t r)
+/// and from the chunk's row yBegin - (Levels - t) r on. A warp whose every
+/// row and column read is at least r inside the grid (rows of whole aligned
+/// vectors) takes the interior version: no boundary rule, every point
+/// computed, plain vector loads and stores.
 template <class S, int Levels>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int ny, int nx) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
-  using Element = typename S::Element;
   constexpr int r = S::kRadius;
-  constexpr int kLag = Levels * r; // level Levels lags the input by this
-  Element *const ring = rings<S>();
-  Block b;
-  b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
-  b.yBegin = static_cast<long long>(blockIdx.y) * S::kChunkY;
-  b.yEnd = b.yBegin + S::kChunkY < ny ? b.yBegin + S::kChunkY : ny;
-  b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-
-  // Stale rows only ever feed rows the block does not store, but keep them
-  // finite and initialised all the same.
-  for (int i = threadIdx.x; i < Levels * S::kRing * S::kWidth; i += S::kThreads) {
-    ring[i] = Element(0.0f);
+  constexpr int kLag = Levels * r;
+  const long long x0 =
+      (static_cast<long long>(blockIdx.x) * S::kWarps + threadIdx.x / 32) * S::kTileX;
+  if (x0 >= nx) {
+    return; // the whole warp: no barrier follows
   }
-  __syncthreads();
-
-  const long long pFirst = b.yBegin - kLag; // the first input row
-  uint4 groups[S::kGroupsPerThread];
-  fetchBatch<S>(groups, in, pFirst, b, ny, nx);
-  putBatch<S>(ring, groups, pFirst);
-  __syncthreads();
-  // q: the first row of the batch of level 0 in the ring.
-  for (long long q = pFirst; q - kLag < b.yEnd; q += S::kBatch) {
-    const bool more = q + S::kBatch - kLag < b.yEnd;
-    if (more) {
-      fetchBatch<S>(groups, in, q + S::kBatch, b, ny, nx);
-    }
-#pragma unroll
-    for (int t = 1; t <= Levels; ++t) {
-      const long long y0 = q - static_cast<long long>(t) * r;
-      // Level t is right from row pFirst + t r on; earlier batches are
-      // skipped (block-uniform, so the barrier below is too).
-      const bool useful = y0 + S::kBatch > pFirst + static_cast<long long>(t) * r;
-      const Element *from = ring + (t - 1) * S::kRing * S::kWidth;
-      if (t == Levels) {
-        if (useful) {
-          computeLevel<S, true>(from, nullptr, out, y0, b, ny, nx);
-        }
-      } else {
-        if (useful) {
-          computeLevel<S, false>(from, ring + t * S::kRing * S::kWidth, out, y0, b, ny, nx);
-        }
-        __syncthreads(); // level t + 1 reads what level t wrote
-      }
-    }
-    if (!more) {
-      break;
-    }
-    if constexpr (Levels == 1) {
-      __syncthreads(); // level 1 has read the rows the batch replaces
-    }
-    putBatch<S>(ring, groups, q + S::kBatch);
-    __syncthreads();
+  const int yBegin = static_cast<int>(blockIdx.y) * S::kChunkY;
+  const int yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
+  const bool vectorRows = nx % S::kVec == 0 &&
+                          reinterpret_cast<std::uintptr_t>(in) % S::kAccessBytes == 0 &&
+                          reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0;
+  // The rows read: [yBegin - kLag, yEnd + kLag + kBatch); the columns: the
+  // strip.
+  const bool interior = vectorRows && yBegin - kLag >= r &&
+                        static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
+                        x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r;
+  if (interior) {
+    stream<S, Levels, true>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, true);
+  } else {
+    stream<S, Levels, false>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, vectorRows);
   }
 }
 
 /// The kernel of a pass of Levels fused steps.
 template <class S, int Levels>
-__global__ void __launch_bounds__(S::kThreads)
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
   pass<S, Levels>(in, out, ny, nx);
@@ -351,7 +443,8 @@ __global__ void __launch_bounds__(S::kThreads)
 
 /// The blocks of a pass on an ny x nx grid.
 template <class S> inline dim3 gridFor(int ny, int nx) {
-  return dim3(static_cast<unsigned>((nx - 1) / S::kTileX + 1),
+  const int strips = (nx - 1) / S::kTileX + 1;
+  return dim3(static_cast<unsigned>((strips - 1) / S::kWarps + 1),
               static_cast<unsigned>((ny - 1) / S::kChunkY + 1), 1u);
 }
 
@@ -371,15 +464,7 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
     if (grid.y > 65535u) {
       return cudaErrorInvalidValue;
     }
-    constexpr int bytes = S::sharedBytes(Levels);
-    if (bytes > 48 * 1024) {
-      const cudaError_t optIn = cudaFuncSetAttribute(
-          passKernel<S, Levels>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      if (optIn != cudaSuccess) {
-        return optIn;
-      }
-    }
-    passKernel<S, Levels><<<grid, S::kThreads, bytes, stream>>>(in, out, ny, nx);
+    passKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
     return cudaGetLastError();
   }
 }

@@ -237,21 +237,6 @@ struct Block {
   bool vectorRows, vectorOut;
 };
 
-template <class S>
-__device__ __forceinline__ Block blockPart(const void *in, const void *out, int nz, int nx,
-                                           int chunkZ) {
-  Block b;
-  b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
-  b.y0 = static_cast<long long>(blockIdx.y) * S::kTileY;
-  b.zBegin = static_cast<long long>(blockIdx.z) * chunkZ;
-  b.zEnd = b.zBegin + chunkZ < nz ? b.zBegin + chunkZ : nz;
-  b.pFirst = b.zBegin - S::kRadiusZ;
-  b.pLast = b.zEnd - 1 + S::kRadiusZ;
-  b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  b.vectorOut = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  return b;
-}
-
 /// This thread's items and their queues, for the direct and the register
 /// schemes: item k is outputs [col[k], col[k] + kOutX) of plane row row[k],
 /// where active[k] (a block's last thread may have fewer items).
@@ -297,64 +282,6 @@ template <class S> struct Items {
       if (storePlane && active[k] && y >= S::kRingY && y < ny - S::kRingY) {
         const bool whole = b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
         storeItem<S>(out + (z * ny + y) * nx + x, x, nx, whole, queue[k][0]);
-      }
-      shiftQueue<S>(queue[k]);
-    }
-  }
-};
-
-/// This thread's items for the cp.async ring, with what does not change
-/// with the plane worked out once: where each is in the plane window (at)
-/// and in an output plane (offset = y * nx + x), whether its row is stored,
-/// and whether its outputs are stored as one 16-byte vector.
-template <class S> struct RingItems {
-  using Element = typename S::Element;
-  using Compute = typename S::Compute;
-  long long planeSize; // elements of a plane
-  int at[S::kItemsPerThread];
-  int col[S::kItemsPerThread];
-  long long offset[S::kItemsPerThread];
-  bool storeRow[S::kItemsPerThread];
-  bool storeWhole[S::kItemsPerThread];
-  Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
-
-  __device__ __forceinline__ RingItems(const Block &b, int ny, int nx) {
-    planeSize = static_cast<long long>(ny) * nx;
-#pragma unroll
-    for (int k = 0; k < S::kItemsPerThread; ++k) {
-      const int item = threadIdx.x + k * S::kThreads;
-      const bool active = item < S::kItems;
-      const int row = active ? item / S::kColGroups : 0;
-      col[k] = active ? item % S::kColGroups * S::kOutX : 0;
-      at[k] = (row + S::kRadiusY) * S::kPitch + col[k] + S::kHaloX;
-      const long long y = b.y0 + row;
-      const long long x = b.x0 + col[k];
-      offset[k] = y * nx + x;
-      storeRow[k] = active && y >= S::kRingY && y < ny - S::kRingY;
-      storeWhole[k] =
-          S::kOutX == S::kVec && b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
-#pragma unroll
-      for (int j = 0; j < S::kQueue; ++j) {
-#pragma unroll
-        for (int o = 0; o < S::kOutX; ++o) {
-          queue[k][j][o] = Compute(0);
-        }
-      }
-    }
-  }
-
-  __device__ __forceinline__ int planeIndex(int k) const { return at[k]; }
-
-  /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
-  __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
-                                                const Block &b, int nz, int, int nx) {
-    const long long z = p - S::kRadiusZ;
-    const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
-    Element *const planeOut = out + (storePlane ? z : 0) * planeSize;
-#pragma unroll
-    for (int k = 0; k < S::kItemsPerThread; ++k) {
-      if (storePlane && storeRow[k]) {
-        storeItem<S>(planeOut + offset[k], b.x0 + col[k], nx, storeWhole[k], queue[k][0]);
       }
       shiftQueue<S>(queue[k]);
     }
@@ -435,12 +362,52 @@ streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
 
 /// kStages 3 or more: planes arrive by asynchronous copies (cp.async) into a
 /// ring of kStages buffers, kStages - 1 planes ahead of the one computed:
-/// one barrier per plane, and no registers hold data in flight.
-template <class S, class ItemSet>
+/// one barrier per plane, and no registers hold data in flight. What does
+/// not change with the plane is worked out once: where each item is in the
+/// plane window (at) and in an output plane (offset = y * nx + x), whether
+/// its row is stored, and whether its outputs are stored as one 16-byte
+/// vector.
+///
+/// (This scheme is the one the large stencils take, and it is written out in
+/// one function, its arrays locals of it, in the order the generated kernels
+/// had before the headers: spread over helper functions and structs, the
+/// same code let the compiler recompute the items' stores in the plane loop
+/// and ptxas allocate the loop's registers differently, up to 6 % slower.)
+template <class S>
 __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPlaneSize],
                                             const typename S::Element *__restrict__ in,
                                             typename S::Element *__restrict__ out, const Block &b,
-                                            int nz, int ny, int nx, ItemSet &items) {
+                                            int nz, int ny, int nx) {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  const long long planeSize = static_cast<long long>(ny) * nx; // elements of a plane
+  int itemAt[S::kItemsPerThread];
+  int itemCol[S::kItemsPerThread];
+  long long itemOffset[S::kItemsPerThread];
+  bool storeRow[S::kItemsPerThread];
+  bool storeWhole[S::kItemsPerThread];
+  Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
+#pragma unroll
+  for (int k = 0; k < S::kItemsPerThread; ++k) {
+    const int item = threadIdx.x + k * S::kThreads;
+    const bool active = item < S::kItems;
+    const int row = active ? item / S::kColGroups : 0;
+    itemCol[k] = active ? item % S::kColGroups * S::kOutX : 0;
+    itemAt[k] = (row + S::kRadiusY) * S::kPitch + itemCol[k] + S::kHaloX;
+    const long long y = b.y0 + row;
+    const long long x = b.x0 + itemCol[k];
+    itemOffset[k] = y * nx + x;
+    storeRow[k] = active && y >= S::kRingY && y < ny - S::kRingY;
+    storeWhole[k] =
+        S::kOutX == S::kVec && b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
+#pragma unroll
+    for (int j = 0; j < S::kQueue; ++j) {
+#pragma unroll
+      for (int o = 0; o < S::kOutX; ++o) {
+        queue[k][j][o] = Compute(0);
+      }
+    }
+  }
   const GroupSources<S> sources(b.y0, b.x0, ny, nx, b.vectorRows);
 #pragma unroll
   for (int s = 0; s + 1 < S::kStages; ++s) {
@@ -458,7 +425,27 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
                     sources, b.y0, b.x0, nz, ny, nx);
     }
     commitCopies();
-    consumePlane<S>(planes[buffer], items, out, p, b, nz, ny, nx);
+    const Element *__restrict__ plane = planes[buffer];
+#pragma unroll
+    for (int k = 0; k < S::kItemsPerThread; ++k) {
+      const Element *__restrict__ at = &plane[itemAt[k]];
+#pragma unroll
+      for (int o = 0; o < S::kOutX; ++o) {
+        S::addPlane(at, o, queue[k]);
+      }
+    }
+    { // Output plane p - kRadiusZ is complete: store it, then shift the queues.
+      const long long z = p - S::kRadiusZ;
+      const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
+      Element *const planeOut = out + (storePlane ? z : 0) * planeSize;
+#pragma unroll
+      for (int k = 0; k < S::kItemsPerThread; ++k) {
+        if (storePlane && storeRow[k]) {
+          storeItem<S>(planeOut + itemOffset[k], b.x0 + itemCol[k], nx, storeWhole[k], queue[k][0]);
+        }
+        shiftQueue<S>(queue[k]);
+      }
+    }
     buffer = buffer + 1 == S::kStages ? 0 : buffer + 1;
   }
 }
@@ -470,10 +457,19 @@ __device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
                                      int chunkZ) {
   const auto planes = planeBuffers<S>();
-  const Block b = blockPart<S>(in, out, nz, nx, chunkZ);
+  // (Worked out here rather than by a helper function: there the compiler
+  // folds the bounds so that the plane loop recomputes them.)
+  Block b;
+  b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
+  b.y0 = static_cast<long long>(blockIdx.y) * S::kTileY;
+  b.zBegin = static_cast<long long>(blockIdx.z) * chunkZ;
+  b.zEnd = b.zBegin + chunkZ < nz ? b.zBegin + chunkZ : nz;
+  b.pFirst = b.zBegin - S::kRadiusZ;
+  b.pLast = b.zEnd - 1 + S::kRadiusZ;
+  b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  b.vectorOut = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   if constexpr (S::kStages > 2) {
-    RingItems<S> items(b, ny, nx);
-    streamAsync<S>(planes, in, out, b, nz, ny, nx, items);
+    streamAsync<S>(planes, in, out, b, nz, ny, nx);
   } else if constexpr (S::kStages == 2) {
     Items<S> items;
     streamPrefetch<S>(planes, in, out, b, nz, ny, nx, items);

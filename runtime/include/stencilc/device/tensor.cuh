@@ -513,47 +513,43 @@ template <class G> struct TensorBlock {
           col >= G::kLoadedColEnd) {
         continue;
       }
-      if constexpr (kDims == 1) {
-        const long long x = (blockRow + row) * kBlockCols - kHaloCols + col;
-        staged[i] = fetchGroup(in, 1, 0, 1, 0, x, nx, vectorRows);
+      // A 1D line is one row (y = 0 of 1) whose windows rows are its
+      // consecutive stretches.
+      const long long y = kDims == 1 ? 0 : blockRow - kRadius + row;
+      const long long x =
+          kDims == 1 ? (blockRow + row) * kBlockCols - kHaloCols + col : blockCol - kHaloCols + col;
+      const int rows = kDims == 1 ? 1 : ny;
+      // (The test and both branches are spelled out here, in this order: the
+      // same test behind a helper function changes the compiler's layout of
+      // the branches, and ptxas's register allocation of the whole kernel.)
+      if (kDims == 3
+              ? vectorRows && z >= 0 && z < nz && y >= 0 && y < rows && x >= 0 && x + kVec <= nx
+              : vectorRows && y >= 0 && y < rows && x >= 0 && x + kVec <= nx) {
+        staged[i] = loadVector<G::kPrefetchBytes>(in + ((kDims == 3 ? z * ny : 0) + y) * nx + x);
       } else {
-        staged[i] = fetchGroup(in, nz, z, ny, blockRow - kRadius + row, blockCol - kHaloCols + col,
-                               nx, vectorRows);
-      }
-    }
-  }
-
-  /// The kVec elements of row y, columns [x, x + kVec) (of plane z in 3D):
-  /// one 16-byte load where the whole vector lies in the grid, the boundary
-  /// rule elsewhere.
-  static __device__ __forceinline__ uint4 fetchGroup(const Element *__restrict__ in, int nz,
-                                                     long long z, int ny, long long y, long long x,
-                                                     int nx, bool vectorRows) {
-    if constexpr (kDims == 3) {
-      if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {
-        return loadVector<G::kPrefetchBytes>(in + (z * ny + y) * nx + x);
-      }
-    } else {
-      if (vectorRows && y >= 0 && y < ny && x >= 0 && x + kVec <= nx) {
-        return loadVector<G::kPrefetchBytes>(in + y * nx + x);
-      }
-    }
-    alignas(16) Element values[kVec];
+        alignas(16) Element values[kVec];
 #pragma unroll
-    for (int e = 0; e < kVec; ++e) {
-      if constexpr (kDims == 3) {
-        values[e] = Boundary::read(in, z, y, x + e, nz, ny, nx);
-      } else {
-        values[e] = Boundary::read(in, y, x + e, ny, nx);
+        for (int e = 0; e < kVec; ++e) {
+          if constexpr (kDims == 3) {
+            values[e] = Boundary::read(in, z, y, x + e, nz, rows, nx);
+          } else {
+            values[e] = Boundary::read(in, y, x + e, rows, nx);
+          }
+        }
+        staged[i] = *reinterpret_cast<const uint4 *>(values);
       }
     }
-    return *reinterpret_cast<const uint4 *>(values);
   }
 
   /// Stores the outputs (y, x) and (y, x + 1) where the step writes them: as
   /// one access inside the written region when `pairs` (x is even there),
   /// one by one at its edges. On a 1D line output (y, x) of a tile is point
   /// y kBlockCols + x.
+  ///
+  /// (The 1D line goes through storePairAt, the grids have its stores
+  /// written out: each is how the compiler lays out the same code as the
+  /// kernels the templates wrote before the headers, and other layouts cost
+  /// up to 9 % on some kernels through ptxas's register allocation.)
   static __device__ __forceinline__ void storePair(Element *__restrict__ out, long long y,
                                                    long long x, Accumulator first,
                                                    Accumulator second, int ny, int nx, bool pairs) {
@@ -564,11 +560,21 @@ template <class G> struct TensorBlock {
       if (y < kRing || y >= ny - kRing) {
         return;
       }
-      storePairAt(out + y * nx + x, x, first, second, nx, pairs);
+      Element *dst = out + y * nx + x;
+      if (pairs && x >= kRing && x + 2 <= nx - kRing) {
+        storeTwo(dst, first, second);
+        return;
+      }
+      if (x >= kRing && x < nx - kRing) {
+        dst[0] = toElement<Element>(first);
+      }
+      if (x + 1 >= kRing && x + 1 < nx - kRing) {
+        dst[1] = toElement<Element>(second);
+      }
     }
   }
 
-  /// storePair's stores at dst, point x of its row.
+  /// storePair's stores at dst, point x of its row (the 1D line).
   static __device__ __forceinline__ void storePairAt(Element *dst, long long x, Accumulator first,
                                                      Accumulator second, int nx, bool pairs) {
     if (pairs && x >= kRing && x + 2 <= nx - kRing) {
@@ -584,12 +590,14 @@ template <class G> struct TensorBlock {
   }
 
   /// The tile stored as rows of 16-byte vectors, MMA blocks two by two
-  /// (rows pitch apart).
+  /// (rows pitch apart). (The column is added first: in this order the
+  /// compiler's address arithmetic, and so ptxas's registers and spills of
+  /// the large 3D kernels, are those of the kernels before the headers.)
   static __device__ __forceinline__ void storeRows16(Element *__restrict__ out, Tile t, int pitch,
                                                      const FragmentC (&acc)[kNBlocks], int lane) {
 #pragma unroll
     for (int j = 0; j < kNBlocks; j += 2) {
-      Mma::storeRows16(out + t.outRow * pitch + t.outCol + j * kMmaN, pitch, acc[j], acc[j + 1],
+      Mma::storeRows16(out + t.outCol + t.outRow * pitch + j * kMmaN, pitch, acc[j], acc[j + 1],
                        lane);
     }
   }

@@ -3,8 +3,8 @@
  * Every generated header defines one `static const stencilc_stencil_info
  * NAME_info` describing its stencil: what the spec says (dimension, radius,
  * shape, precision, boundary, coefficients) and what the plan chose (backend,
- * tile). The runtime's reference implementation, the GPU tests and the
- * benchmark read stencils through it. Plain C so any language can use it. */
+ * tile, the steps NAME_run fuses a pass). The runtime's reference implementation, the GPU tests and
+ * the benchmark read stencils through it. Plain C so any language can use it. */
 #ifndef STENCILC_RUNTIME_STENCIL_INFO_H
 #define STENCILC_RUNTIME_STENCIL_INFO_H
 
@@ -54,7 +54,8 @@ typedef struct stencilc_stencil_info {
   int num_points;
   const stencilc_point *points;
   stencilc_backend backend;
-  int tile[3]; /* output points one block computes, in index order */
+  int tile[3];     /* output points one block computes, in index order */
+  int fused_steps; /* steps NAME_run fuses into one pass over memory (1: none) */
 } stencilc_stencil_info;
 
 #ifdef __cplusplus

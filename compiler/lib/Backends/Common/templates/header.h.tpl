@@ -20,11 +20,12 @@ extern "C" {{
 /* One time step: out = {name}(in). Device pointers to dense row-major {extent_text}
  * arrays (x contiguous). {boundary_note}
  * Returns cudaErrorInvalidValue, launching nothing, for null pointers,
- * in == out, or a size below {min_size}. */
+ * in and out overlapping (any shared element), or a size below {min_size}.{limit_note} */
 cudaError_t {name}_step(const {element}* in, {element}* out, {size_params}, cudaStream_t stream);
 
 /* `steps` time steps ping-ponging between a and b; the result is left in a.
- * b is scratch of the same size.{run_note} steps < 0 is invalid. */
+ * b is scratch of the same size, not overlapping a.{run_note} steps < 0 is
+ * invalid.{fused_note} */
 cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int steps, cudaStream_t stream);
 
 #ifdef __cplusplus
@@ -48,6 +49,7 @@ static const stencilc_stencil_info {name}_info = {{
   {name}_points,
   {backend_enum},
   {{{tile}}}, /* tile: outputs per block, in index order */
+  {fused_steps}, /* fused_steps: steps {name}_run fuses a pass */
 }};
 
 //@ section file_tail

@@ -1,13 +1,16 @@
 // host_api.cu.tpl - what every generated stencil has, whatever its backend
-// and dimension: the C entry points (argument validation,
-// the launch, filled in by the backend, and the NAME_run ping-pong) and the
-// constant of a constant boundary.
+// and dimension: the C entry points (argument validation with
+// stencilc/device/host.cuh, the launch, filled in by the backend, and
+// NAME_run: the ping-pong of single steps, or the fused kernel's passes) and
+// the constant of a constant boundary.
 // Filled with fmt named arguments ({name}); literal braces are doubled.
 
 //@ section host_api
 extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, {size_params}, cudaStream_t stream) {{
   using namespace {namespace};
-  if (in == nullptr || out == nullptr || in == out || {size_too_small}) {{
+  // Null, too small, or overlapping (any shared byte, not only in == out).
+  if (in == nullptr || out == nullptr || {size_too_small} ||
+      stencilc::device::overlaps(in, out, {size_product} * sizeof({element}))) {{
     return cudaErrorInvalidValue;
   }}
   {launch}
@@ -15,28 +18,36 @@ extern "C" cudaError_t {name}_step(const {element}* in, {element}* out, {size_pa
 
 extern "C" cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int steps, cudaStream_t stream) {{
   using namespace {namespace};
-  if (a == nullptr || b == nullptr || a == b || {size_too_small} || steps < 0) {{
+  if (a == nullptr || b == nullptr || {size_too_small} || steps < 0 ||
+      stencilc::device::overlaps(a, b, {size_product} * sizeof({element}))) {{
     return cudaErrorInvalidValue;
   }}
   if (steps == 0) {{
     return cudaSuccess;
   }}
-  const size_t bytes = {size_product} * sizeof({element});
-  cudaError_t status = cudaSuccess;
-  {ring_copy}
-  for (int step = 0; step < steps; ++step) {{
-    const {element}* from = step % 2 == 0 ? a : b;
-    {element}* to = step % 2 == 0 ? b : a;
-    status = {name}_step(from, to, {size_args}, stream);
-    if (status != cudaSuccess) {{
-      return status;
-    }}
-  }}
-  if (steps % 2 == 1) {{ // the result is left in a
-    status = cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream);
-  }}
-  return status;
+  {run}
 }}
+
+//@ section run_steps
+const size_t bytes = {size_product} * sizeof({element});
+cudaError_t status = cudaSuccess;
+{ring_copy}
+for (int step = 0; step < steps; ++step) {{
+  const {element}* from = step % 2 == 0 ? a : b;
+  {element}* to = step % 2 == 0 ? b : a;
+  status = {name}_step(from, to, {size_args}, stream);
+  if (status != cudaSuccess) {{
+    return status;
+  }}
+}}
+if (steps % 2 == 1) {{ // the result is left in a
+  status = cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream);
+}}
+return status;
+
+//@ section run_fused
+// Passes of {steps} fused steps and one of the remainder; the result in a.
+return fused::run<Fused>(a, b, {size_args}, steps, stream);
 
 //@ section ring_copy_fixed
 // boundary fixed: b starts as a copy of a, so its ring equals a's for every step.

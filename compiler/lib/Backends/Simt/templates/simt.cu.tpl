@@ -19,6 +19,8 @@
 //@ section file_includes
 #include "{header}"
 
+#include <stencilc/device/host.cuh>
+
 //@ section stencil
 // ===== stencil {name} =====
 #include <stencilc/device/simt.cuh>
@@ -70,6 +72,44 @@ struct Stencil : simt::Geometry<Params> {{
 __global__ void __launch_bounds__(Stencil::kThreads) {kernel}(const {element}* __restrict__ in, {element}* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
   simt::step<Stencil>(in, out, nz, ny, nx, chunkZ);
 }}
+
+}} // namespace {namespace}
+
+//@ section fused
+// ===== {name}_run: {steps} steps fused a pass =====
+#include <stencilc/device/fused.cuh>
+
+namespace {namespace} {{
+
+/// The stencil as the fused kernel (stencilc/device/fused.cuh) sees it: its
+/// terms (dy, dx, coefficient) in the order of the step kernel's FMAs, so
+/// that a fused pass gives what as many single steps give, bit for bit.
+struct FusedStencil {{
+  static constexpr int kRadius = {radius};
+  static constexpr int kTerms = {count};
+  template <class C> static __host__ __device__ constexpr fused::Term<C> term(int i) {{
+    constexpr fused::Term<C> kTermList[kTerms] = {{
+      {terms}
+    }};
+    return kTermList[i];
+  }}
+}};
+
+/// The fused kernel's numbers; fused::Geometry derives the halo, the tile
+/// and the rings from them.
+struct FusedParams {{
+  using Element = {element};
+  using Compute = {compute};
+  using Boundary = {boundary};
+  using Stencil = FusedStencil;
+  static constexpr int kSteps = {steps}; // T: steps per pass over memory
+  static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each side included
+  static constexpr int kThreads = {threads}; // a strip per warp, side by side
+  static constexpr int kBatch = {batch}; // rows of each level computed at a time
+  static constexpr int kChunkY = {chunk}; // output rows per block
+  static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator
+}};
+using Fused = fused::Geometry<FusedParams>;
 
 }} // namespace {namespace}
 

@@ -11,6 +11,8 @@
 //@ section file_includes
 #include "{header}"
 
+#include <stencilc/device/host.cuh>
+
 #include <cstdint>
 {extra_includes}
 

@@ -54,10 +54,11 @@ std::size_t writtenPoints(const stencilc_stencil_info &info, const Extents &e);
 int minimumSize(const stencilc_stencil_info &info);
 
 /// The argument checks every NAME_step / NAME_run makes (docs/generated-code.md):
-/// cudaErrorInvalidValue for a size below minimumSize, a null pointer,
-/// in == out, or negative steps; cudaSuccess otherwise. Pass steps = 0 for a
+/// cudaErrorInvalidValue for a size below minimumSize, a null pointer, in
+/// and out overlapping (grids of `elementSize`-byte elements that share a
+/// byte), or negative steps; cudaSuccess otherwise. Pass steps = 0 for a
 /// step.
 cudaError_t validateArguments(const stencilc_stencil_info &info, const void *in, const void *out,
-                              const Extents &e, int steps);
+                              const Extents &e, int steps, std::size_t elementSize);
 
 } // namespace stencilc

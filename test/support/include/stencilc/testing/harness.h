@@ -169,6 +169,11 @@ struct BenchOptions {
   int minBuffers = 3;
   /// Time the host's launch work too (timeMedian's `hostGaps`).
   bool hostGaps = false;
+  /// Also time NAME_run of this many steps as users run it (0: not), and
+  /// check it against as many NAME_step calls, bit for bit.
+  int runSteps = 100;
+  /// Timed NAME_run calls (the median is taken), after one warm-up.
+  int runRepeats = 5;
 };
 
 struct BenchResult {
@@ -179,6 +184,14 @@ struct BenchResult {
   double copyPercent = 0; ///< gbytes over the measured copy bandwidth
   double relativeL2 = 0;
   bool correct = false;
+  /// NAME_run of runSteps steps (0: not measured): the steps it fuses a
+  /// pass, its median time, every grid point x every step per ns, and
+  /// whether it equalled runSteps NAME_step calls bit for bit.
+  int runSteps = 0;
+  int fusedSteps = 1;
+  double runMedianMs = 0;
+  double runGStencils = 0;
+  bool runCorrect = false;
 };
 
 /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes
@@ -188,7 +201,8 @@ double measureCopyBandwidth(std::size_t bytes, int runs, bool hostGaps = false);
 
 /// Times one step of `s` on grid `e` (median of options.runs after warm-up,
 /// rotating buffers of fresh random data) and checks one step against the
-/// reference.
+/// reference; then times NAME_run of options.runSteps steps and checks it
+/// against as many single steps.
 BenchResult benchmarkStencil(const StencilUnderTest &s, const Extents &e,
                              const BenchOptions &options, double copyGBs);
 

@@ -1,0 +1,128 @@
+//===- FusedEmulator.cpp - A CPU model of NAME_run's fused passes ----------===//
+//
+// Mirrors runtime/include/stencilc/device/fused.cuh block by block: the
+// strips of `width` columns starting `halo` before the block's first stored
+// column, the rows each level covers (level t: the block's rows and the
+// (T - t) r rows on either side that later levels read), level 0 read with
+// the boundary rule, each point of a later level computed where a single
+// step computes it and kept where it does not (the fixed ring, the outside
+// of a constant boundary), and the last level stored on the block's part.
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Simt/FusedEmulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace stencilc {
+
+namespace {
+
+/// Whether a single step computes the point at `y` of an axis of `n` points
+/// (fused.cuh's Computes): the interior for fixed, the grid for constant,
+/// every point (the periodic extension) for periodic.
+bool computes(const StencilSpec &spec, long long y, long long n) {
+  switch (spec.boundary) {
+  case BoundaryKind::Fixed:
+    return y >= spec.radius && y < n - spec.radius;
+  case BoundaryKind::Constant:
+    return y >= 0 && y < n;
+  case BoundaryKind::Periodic:
+    return true;
+  }
+  return false;
+}
+
+/// One block's levels: rows [firstRow, firstRow + rows) by the strip's
+/// columns, NaN where the block holds no value.
+struct Level {
+  long long firstRow = 0;
+  long long rows = 0;
+  int width = 0;
+  std::vector<double> values;
+
+  Level(long long firstRow, long long rows, int width)
+      : firstRow(firstRow), rows(rows), width(width),
+        values(std::size_t(rows) * width, std::numeric_limits<double>::quiet_NaN()) {}
+  double at(long long y, int c) const {
+    if (y < firstRow || y >= firstRow + rows || c < 0 || c >= width) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    return values[std::size_t(y - firstRow) * width + c];
+  }
+  double &at(long long y, int c) { return values[std::size_t(y - firstRow) * width + c]; }
+};
+
+} // namespace
+
+void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  const FusedKernel &k = plan.schedule.fused;
+  const long long ny = in.n[0], nx = in.n[1];
+  const int r = spec.radius;
+  const long long stored = k.storedColumns();
+  for (long long yBegin = 0; yBegin < ny; yBegin += k.chunkRows) {
+    const long long yEnd = std::min<long long>(yBegin + k.chunkRows, ny);
+    for (long long x0 = 0; x0 < nx; x0 += stored) {
+      const long long xFirst = x0 - k.halo; // the strip's column 0
+      // Level 0: the input with the boundary rule, over the rows the last
+      // level's rows depend on.
+      Level from(yBegin - levels * r, (yEnd - yBegin) + 2LL * levels * r, k.width);
+      for (long long y = from.firstRow; y < from.firstRow + from.rows; ++y) {
+        for (int c = 0; c < k.width; ++c) {
+          from.at(y, c) = boundaryReadND(spec, in, {y, xFirst + c, 0});
+        }
+      }
+      for (int t = 1; t <= levels; ++t) {
+        const long long lag = static_cast<long long>(levels - t) * r;
+        Level to(yBegin - lag, (yEnd - yBegin) + 2 * lag, k.width);
+        for (long long y = to.firstRow; y < to.firstRow + to.rows; ++y) {
+          // The kernel computes every column but the strip's outermost r.
+          for (int c = r; c < k.width - r; ++c) {
+            const long long x = xFirst + c;
+            if (!computes(spec, y, ny) || !computes(spec, x, nx)) {
+              to.at(y, c) = from.at(y, c);
+              continue;
+            }
+            double acc = 0.0;
+            for (const SimtSlice &slice : sp.slices) {
+              for (const SimtTerm &term : slice.terms) {
+                acc = multiplyAdd(term.coefficient, from.at(y + slice.dz, c + term.dx), acc,
+                                  sp.compute);
+              }
+            }
+            to.at(y, c) = roundToStorage(acc, spec.precision);
+          }
+        }
+        from = std::move(to);
+      }
+      for (long long y = yBegin; y < yEnd; ++y) {
+        for (long long x = x0; x < std::min(x0 + stored, nx); ++x) {
+          if (computes(spec, y, ny) && computes(spec, x, nx)) {
+            out.at({y, x, 0}) = from.at(y, static_cast<int>(x - xFirst));
+          }
+        }
+      }
+    }
+  }
+}
+
+void emulateRun(const Plan &plan, GridND &a, int steps) {
+  const int fused = plan.schedule.fusedSteps;
+  GridND b = a; // NAME_run's ring copy: b starts with a's ring
+  for (int done = 0; done < steps; done += fused) {
+    const int levels = std::min(fused, steps - done);
+    if (fused > 1) {
+      emulateFusedPass(plan, a, b, levels);
+    } else {
+      emulateSimtStep(plan, a, b);
+    }
+    std::swap(a, b);
+  }
+}
+
+} // namespace stencilc

@@ -1,0 +1,32 @@
+//===- FusedEmulator.h - NAME_run's passes on the CPU, as the kernels run them -*- C++ -*-===//
+//
+// The CPU model of NAME_run for a plan of any schedule: passes of T fused
+// steps (runtime/include/stencilc/device/fused.cuh) and one pass of the
+// remainder, or, where T = 1, the step kernel once a step (SimtEmulator.h). A fused pass is
+// modelled block by block: each block's strip of the plan's width (its halo included) and its rows
+// with the rows each level lags, level 0 read with the boundary rule, every later level computed
+// over the whole strip from the level before with the same FMAs in the same order as the step
+// kernel, and only the block's stored part written. What a level computes from values the block
+// does not hold is NaN, so a stored NaN shows a halo or lag too small for the steps fused.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Backends/Simt/SimtEmulator.h"
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+/// One fused pass of `levels` steps (1 <= levels <= schedule.fusedSteps) of
+/// `plan`, `in` -> `out`, as the fused kernel computes it. `out` must start
+/// as a copy of `in` (NAME_run's ring copy): the points a step does not
+/// write keep their value. Needs: plan.schedule.fusedSteps > 1 (a simt 2D
+/// plan).
+void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels);
+
+/// `steps` steps of the simt `plan` on `a` as NAME_run does them, the result
+/// in `a`: passes of schedule.fusedSteps fused steps and one of the
+/// remainder, or one step kernel a step where the plan fuses none.
+void emulateRun(const Plan &plan, GridND &a, int steps);
+
+} // namespace stencilc
