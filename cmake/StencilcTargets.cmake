@@ -13,7 +13,7 @@ set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_D
 file(STRINGS "${_stencilc_targets_def}" _stencilc_target_lines REGEX "^STENCILC_TARGET\\(")
 set(STENCILC_ARCHITECTURES "")
 foreach(line IN LISTS _stencilc_target_lines)
-  if(NOT line MATCHES "^STENCILC_TARGET\\([A-Za-z0-9_]+, \"(sm_[0-9]+)\",")
+  if(NOT line MATCHES "^STENCILC_TARGET\\([A-Za-z0-9_]+, \"(sm_[0-9]+a?)\",")
     message(FATAL_ERROR "Targets.def: cannot read the name of '${line}'")
   endif()
   list(APPEND STENCILC_ARCHITECTURES "${CMAKE_MATCH_1}")

@@ -40,6 +40,16 @@ if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
 
+# A C compiler and the CUDA headers (beside nvcc): `c-compiler`, %cc and
+# %cuda_include, for checking that generated headers are valid C.
+c_compiler = shutil.which("gcc") or shutil.which("cc")
+if nvcc and c_compiler:
+    config.available_features.add("c-compiler")
+    config.substitutions.append(("%cc", c_compiler))
+    config.substitutions.append(("%cuda_include",
+                                 os.path.join(os.path.dirname(os.path.dirname(
+                                     os.path.realpath(nvcc))), "include")))
+
 
 def gpu_present():
     smi = config.nvidia_smi or shutil.which("nvidia-smi")

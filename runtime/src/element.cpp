@@ -41,6 +41,10 @@ const char *boundaryName(stencilc_boundary b) {
     return "constant";
   case STENCILC_BOUNDARY_PERIODIC:
     return "periodic";
+  case STENCILC_BOUNDARY_CLAMP:
+    return "clamp";
+  case STENCILC_BOUNDARY_MIRROR:
+    return "mirror";
   }
   return "?";
 }

@@ -86,3 +86,100 @@ C
   expect_regenerated "$scratch/c-build" "$scratch/c-consumer/coeffs.h" heat.c \
     "$scratch/c-build/heat.stencilc/heat.h"
 fi
+
+# Packaging: a project builds a generated library STATIC (installed and
+# exported), SHARED and OBJECT; a second project imports the installed one.
+mkdir -p "$scratch/pkg"
+cp "$source/examples/consumer/blur.stencil" "$source/examples/consumer/main.cu" "$scratch/pkg/"
+cat >"$scratch/pkg/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(stencilc_pkg LANGUAGES CXX CUDA)
+find_package(stencilc 0.1 REQUIRED)
+stencilc_add_library(blur SOURCES blur.stencil ARCH sm_80)
+stencilc_add_library(blur_shared SHARED SOURCES blur.stencil ARCH sm_80)
+stencilc_add_library(blur_objects OBJECT SOURCES blur.stencil ARCH sm_80)
+add_executable(blur-demo main.cu)
+target_link_libraries(blur-demo PRIVATE blur)
+add_executable(blur-demo-shared main.cu)
+target_link_libraries(blur-demo-shared PRIVATE blur_shared)
+add_executable(blur-demo-objects main.cu $<TARGET_OBJECTS:blur_objects>)
+target_link_libraries(blur-demo-objects PRIVATE blur_objects)
+set_target_properties(blur-demo blur-demo-shared blur-demo-objects PROPERTIES CUDA_ARCHITECTURES 80)
+install(TARGETS blur EXPORT blurTargets PUBLIC_HEADER DESTINATION include)
+install(EXPORT blurTargets NAMESPACE pkg:: DESTINATION lib/cmake/blur)
+CMAKE
+cmake -S "$scratch/pkg" -B "$scratch/pkg-build" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  >"$scratch/pkg.configure.log"
+cmake --build "$scratch/pkg-build" >"$scratch/pkg.build.log"
+test -f "$scratch/pkg-build/libblur_shared.so" || { echo "SHARED built no .so"; exit 1; }
+test -x "$scratch/pkg-build/blur-demo-shared" && test -x "$scratch/pkg-build/blur-demo-objects"
+cmake --install "$scratch/pkg-build" --prefix "$scratch/pkg-prefix" >"$scratch/pkg.install.log"
+test -f "$scratch/pkg-prefix/include/blur.h" || { echo "blur.h was not installed"; exit 1; }
+echo "consumer: STATIC, SHARED and OBJECT built; the STATIC one installed and exported"
+
+# A project that imports the installed, exported library and includes its header.
+mkdir -p "$scratch/importer"
+cp "$source/examples/consumer/main.cu" "$scratch/importer/"
+cat >"$scratch/importer/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(stencilc_importer LANGUAGES CXX CUDA)
+find_package(stencilc 0.1 REQUIRED)
+include("${PKG_PREFIX}/lib/cmake/blur/blurTargets.cmake")
+add_executable(importer main.cu)
+target_link_libraries(importer PRIVATE pkg::blur)
+set_target_properties(importer PROPERTIES CUDA_ARCHITECTURES 80)
+CMAKE
+cmake -S "$scratch/importer" -B "$scratch/importer-build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$scratch/prefix" -DPKG_PREFIX="$scratch/pkg-prefix" \
+  >"$scratch/importer.configure.log"
+cmake --build "$scratch/importer-build" >"$scratch/importer.build.log"
+test -x "$scratch/importer-build/importer"
+echo "consumer: the exported library imported and linked from its install"
+
+# A comment-only edit reruns stencilc, which leaves both outputs as they
+# were: nothing downstream is compiled or linked again.
+echo '// a comment, nothing else' >>"$scratch/pkg/blur.stencil"
+cmake --build "$scratch/pkg-build" >"$scratch/pkg.comment.log"
+grep -q "stencilc .*blur.stencil" "$scratch/pkg.comment.log" ||
+  { echo "the comment-only edit did not rerun stencilc"; cat "$scratch/pkg.comment.log"; exit 1; }
+if grep -Eq "Building CUDA|Linking" "$scratch/pkg.comment.log"; then
+  echo "a comment-only edit rebuilt downstream:"; cat "$scratch/pkg.comment.log"; exit 1
+fi
+cmake --build "$scratch/pkg-build" | grep -q "no work to do" ||
+  { echo "the build after a comment-only edit did not settle"; exit 1; }
+echo "consumer: a comment-only edit rebuilt nothing downstream"
+
+# Without ARCH the project's CMAKE_CUDA_ARCHITECTURES decides: --arch is the
+# oldest entry stencilc plans for, CUDA_ARCHITECTURES the project's list
+# (all-major: stencilc's own majors).
+mkdir -p "$scratch/archs"
+cp "$source/examples/consumer/blur.stencil" "$scratch/archs/"
+cat >"$scratch/archs/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(stencilc_archs LANGUAGES CXX CUDA)
+find_package(stencilc 0.1 REQUIRED)
+stencilc_add_library(blur SOURCES blur.stencil)
+get_target_property(archs blur CUDA_ARCHITECTURES)
+message(STATUS "blur CUDA_ARCHITECTURES: ${archs}")
+CMAKE
+expect_arch() { # CMAKE_CUDA_ARCHITECTURES --arch CUDA_ARCHITECTURES
+  rm -rf "$scratch/archs-build"
+  cmake -S "$scratch/archs" -B "$scratch/archs-build" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+    "-DCMAKE_CUDA_ARCHITECTURES=$1" >"$scratch/archs.configure.log"
+  grep -q -- "--arch=$2 " "$scratch/archs-build/build.ninja" ||
+    { echo "CMAKE_CUDA_ARCHITECTURES=$1 did not plan for $2"; exit 1; }
+  grep -q "blur CUDA_ARCHITECTURES: $3\$" "$scratch/archs.configure.log" ||
+    { echo "CMAKE_CUDA_ARCHITECTURES=$1 did not give CUDA_ARCHITECTURES $3"; exit 1; }
+}
+expect_arch 90 sm_90 90
+expect_arch "100-real;86" sm_86 "100-real;86"
+expect_arch 90a sm_90a 90a
+expect_arch all-major sm_80 "80;90;100;120"
+expect_arch 75 sm_80 80
+if cmake -S "$scratch/archs" -B "$scratch/archs-build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$scratch/prefix" "-DCMAKE_CUDA_ARCHITECTURES=75;90" \
+  >"$scratch/archs.mixed.log" 2>&1; then
+  echo "CMAKE_CUDA_ARCHITECTURES=75;90 was accepted"; exit 1
+fi
+grep -q "does not plan for" "$scratch/archs.mixed.log"
+echo "consumer: CMAKE_CUDA_ARCHITECTURES followed without ARCH"

@@ -109,9 +109,7 @@ INSTANTIATE_TEST_SUITE_P(AllTensorStencils, EmulatorMatchesReference,
                          ::testing::Combine(::testing::Values(Shape::Star, Shape::Box),
                                             ::testing::Values(Precision::FP16, Precision::BF16,
                                                               Precision::TF32, Precision::FP64),
-                                            ::testing::Values(BoundaryKind::Fixed,
-                                                              BoundaryKind::Constant,
-                                                              BoundaryKind::Periodic)),
+                                            ::testing::ValuesIn(stencilc::testing::AllBoundaries)),
                          [](const ::testing::TestParamInfo<Case> &info) {
                            return std::string(keyword(std::get<0>(info.param))) + "_" +
                                   std::string(keyword(std::get<1>(info.param))) + "_" +
@@ -128,8 +126,7 @@ TEST(EmulatorMatchesReference, Lines1D) {
       if (p != Precision::FP64 && arch == Arch::Sm90) {
         continue; // only fp64 plans differ by arch
       }
-      for (BoundaryKind boundary :
-           {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+      for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
         for (int r = 1; r <= maxTensorRadius(p); ++r) {
           PlanOptions options;
           options.target = arch;
@@ -160,8 +157,7 @@ TEST(EmulatorMatchesReference, Volumes3D) {
       }
       for (Shape shape : {Shape::Star, Shape::Box}) {
         for (int r : {1, 2, 4}) {
-          for (BoundaryKind boundary :
-               {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+          for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
             StencilSpec spec = makeStencil(3, shape, r, p, boundary, 500 + r);
             PlanOptions options;
             options.target = arch;
@@ -203,8 +199,7 @@ TEST(EmulatorMatchesReference, EveryTunedPlan) {
       continue; // the sentinel; the simt entries are SimtEmulatorTest's
     }
     ++entries;
-    for (BoundaryKind boundary :
-         {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
       StencilSpec spec =
           makeStencil(tuned.dims, tuned.shape, tuned.radius, tuned.precision, boundary, 700);
       PlanOptions options;
@@ -271,8 +266,7 @@ TEST(EmulatorMatchesReference, Fp64OnSm90) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
   for (Shape shape : {Shape::Star, Shape::Box}) {
-    for (BoundaryKind boundary :
-         {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
       for (int r = 1; r <= maxTensorRadius(Precision::FP64); ++r) {
         Plan plan = tensorPlan(makeStencil2D(shape, r, Precision::FP64, boundary, 200 + r), sm90);
         ASSERT_EQ(plan.tensor().mma.name(), "m16n8k4");
@@ -322,6 +316,16 @@ TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
   Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
   checkOneGrid(plan, 3, 2, 13);
   checkOneGrid(plan, 1, 1, 14);
+}
+
+/// Clamp and mirror reads land on the grid even when the halo is wider than
+/// the grid (mirror folds more than once).
+TEST(EmulatorMatchesReference, ClampAndMirrorGridNarrowerThanTheHalo) {
+  for (BoundaryKind boundary : {BoundaryKind::Clamp, BoundaryKind::Mirror}) {
+    Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, boundary, 17));
+    checkOneGrid(plan, 3, 2, 18);
+    checkOneGrid(plan, 1, 1, 19);
+  }
 }
 
 /// A plan that drops a coefficient is caught: the check is not vacuous.

@@ -127,8 +127,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(1, 2, 3), ::testing::Values(Shape::Star, Shape::Box),
                        ::testing::Values(Precision::FP16, Precision::BF16, Precision::TF32,
                                          Precision::FP32, Precision::FP64),
-                       ::testing::Values(BoundaryKind::Fixed, BoundaryKind::Constant,
-                                         BoundaryKind::Periodic)),
+                       ::testing::ValuesIn(stencilc::testing::AllBoundaries)),
     [](const ::testing::TestParamInfo<Case> &info) {
       return fmt::format("{}d_{}_{}_{}", std::get<0>(info.param), keyword(std::get<1>(info.param)),
                          keyword(std::get<2>(info.param)), keyword(std::get<3>(info.param)));
@@ -140,7 +139,8 @@ TEST(SimtEmulatorMatchesReference, RadiusThirtyTwo) {
   // (3D fixed needs 65^3 points, too slow to emulate here; periodic covers
   // the 3D geometry with a halo wider than the grid.)
   for (int dims : {1, 2, 3}) {
-    for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
+    for (BoundaryKind boundary :
+         {BoundaryKind::Fixed, BoundaryKind::Periodic, BoundaryKind::Clamp, BoundaryKind::Mirror}) {
       if (dims == 3 && boundary == BoundaryKind::Fixed) {
         continue;
       }
@@ -169,6 +169,62 @@ TEST(SimtEmulatorMatchesReference, NarrowTypesRoundOnceOnStore) {
                      static_cast<float>(in.at({(x + t.dx + 100) % 100, 0, 0})), acc);
     }
     EXPECT_EQ(out.at({x, 0, 0}), roundToStorage(acc, Precision::FP16)) << "x = " << x;
+  }
+}
+
+/// Clamp and mirror land where docs/language.md says, however far outside
+/// (mirror is Halide's mirror_image: the edge point is repeated).
+TEST(BoundaryFolding, ClampAndMirrorLandings) {
+  StencilSpec clamp = makeStencil(1, Shape::Star, 1, Precision::FP64, BoundaryKind::Clamp, 1);
+  StencilSpec mirror = makeStencil(1, Shape::Star, 1, Precision::FP64, BoundaryKind::Mirror, 1);
+  const long long n = 5;
+  const std::array<std::array<long long, 3>, 9> cases = {{
+      // index, clamp, mirror
+      {-1, 0, 0},
+      {-2, 0, 1},
+      {-5, 0, 4},
+      {-6, 0, 4},
+      {5, 4, 4},
+      {6, 4, 3},
+      {10, 4, 0},
+      {23, 4, 3},
+      {2, 2, 2},
+  }};
+  for (const auto &[i, clamped, mirrored] : cases) {
+    EXPECT_EQ(foldIndex(clamp, i, n), clamped) << "clamp " << i;
+    EXPECT_EQ(foldIndex(mirror, i, n), mirrored) << "mirror " << i;
+  }
+  // One point: every read is the point itself.
+  for (long long i : {-33, -1, 1, 32}) {
+    EXPECT_EQ(foldIndex(mirror, i, 1), 0);
+    EXPECT_EQ(foldIndex(clamp, i, 1), 0);
+  }
+}
+
+/// A 1D clamp or mirror step by hand at both ends: the emulated kernel reads
+/// the edge (clamp) or the reflection (mirror).
+TEST(SimtEmulatorMatchesReference, ClampAndMirrorEndsByHand) {
+  for (BoundaryKind boundary : {BoundaryKind::Clamp, BoundaryKind::Mirror}) {
+    StencilSpec spec = makeStencil(1, Shape::Star, 2, Precision::FP64, boundary, 2);
+    Plan plan = planSimt(spec);
+    GridND in(1, {7}), out(1, {7});
+    for (int x = 0; x < 7; ++x) {
+      in.at({x, 0, 0}) = double(1 << x); // each point its own bit
+    }
+    emulateSimtStep(plan, in, out);
+    const bool m = boundary == BoundaryKind::Mirror;
+    // in[-2], in[-1] are in[0], in[0] (clamp) or in[1], in[0] (mirror).
+    const int left[2] = {m ? 1 : 0, 0};
+    const int right[2] = {6, m ? 5 : 6}; // in[7], in[8]
+    double first = 0.0, last = 0.0;
+    for (const Term &t : spec.terms) {
+      const int dx = t.offset.d[0];
+      first += t.coefficient * in.at({dx >= 0 ? dx : left[dx + 2], 0, 0});
+      last += t.coefficient * in.at({dx <= 0 ? 6 + dx : right[dx - 1], 0, 0});
+    }
+    SCOPED_TRACE(keyword(boundary));
+    EXPECT_DOUBLE_EQ(out.at({0, 0, 0}), first);
+    EXPECT_DOUBLE_EQ(out.at({6, 0, 0}), last);
   }
 }
 

@@ -24,6 +24,11 @@
 
 namespace stencilc::testing {
 
+/// Every boundary rule of the language.
+inline constexpr BoundaryKind AllBoundaries[] = {BoundaryKind::Fixed, BoundaryKind::Constant,
+                                                 BoundaryKind::Periodic, BoundaryKind::Clamp,
+                                                 BoundaryKind::Mirror};
+
 /// A 1D or 2D star or box of radius r with positive random coefficients
 /// summing to 1.
 inline StencilSpec makeRandomStencil(int dims, Shape shape, int r, Precision precision,

@@ -22,7 +22,9 @@ namespace stencilc {
 
 enum class Precision { FP16, BF16, TF32, FP32, FP64 };
 enum class Shape { Star, Box };
-enum class BoundaryKind { Fixed, Constant, Periodic };
+/// In the order of stencil_info.h's stencilc_boundary (the generated header
+/// and the emulators convert by value).
+enum class BoundaryKind { Fixed, Constant, Periodic, Clamp, Mirror };
 
 /// The keyword of each enumerator, as written in a .stencil file.
 std::string_view keyword(Precision p);

@@ -152,7 +152,7 @@ private:
     }
     if (!kind) {
       reportError(diags, tok.getLocation(),
-                  "unknown boundary %0; expected fixed, periodic or constant(V)")
+                  "unknown boundary %0; expected fixed, periodic, constant(V), clamp or mirror")
           << found();
       return false;
     }

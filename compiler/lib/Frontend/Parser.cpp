@@ -227,7 +227,7 @@ StmtPtr Parser::parseWordStatement(Stmt::Kind kind) {
 StmtPtr Parser::parseBoundary() {
   llvm::SMLoc start = tok.loc();
   advance();
-  auto word = expectIdentifier("a boundary kind (fixed, constant V or periodic) after 'boundary'");
+  auto word = expectIdentifier("a boundary kind (fixed, constant V, periodic, clamp or mirror) after 'boundary'");
   if (!word) {
     return nullptr;
   }

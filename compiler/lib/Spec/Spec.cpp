@@ -36,6 +36,10 @@ std::string_view keyword(BoundaryKind b) {
     return "constant";
   case BoundaryKind::Periodic:
     return "periodic";
+  case BoundaryKind::Clamp:
+    return "clamp";
+  case BoundaryKind::Mirror:
+    return "mirror";
   }
   llvm_unreachable("unknown boundary kind");
 }
@@ -44,7 +48,8 @@ namespace {
 constexpr Precision AllPrecisions[] = {Precision::FP16, Precision::BF16, Precision::TF32,
                                        Precision::FP32, Precision::FP64};
 constexpr BoundaryKind AllBoundaryKinds[] = {BoundaryKind::Fixed, BoundaryKind::Constant,
-                                             BoundaryKind::Periodic};
+                                             BoundaryKind::Periodic, BoundaryKind::Clamp,
+                                             BoundaryKind::Mirror};
 constexpr Shape AllShapes[] = {Shape::Star, Shape::Box};
 
 template <typename Enum, size_t N> std::vector<std::string_view> keywordsOf(const Enum (&all)[N]) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include "stencilc/PrintableText.h"
@@ -58,7 +59,9 @@ static std::string renameTarget(llvm::StringRef path) {
 /// rename that fails after all were written (the directories took the
 /// temporaries, so this is rare) can leave an earlier output renamed. An
 /// output that is a device, FIFO or socket (isSpecialFile) is written into
-/// directly, after the temporaries and before the renames.
+/// directly, after the temporaries and before the renames. An output whose
+/// file already has its contents is not renamed over (its temporary is
+/// removed), so its time stamp stays.
 bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
   std::vector<llvm::sys::fs::TempFile> temps;
   std::vector<std::string> targets;
@@ -103,7 +106,18 @@ bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags) {
       return fail(*output, error);
     }
   }
+  // A file that already holds exactly these bytes is left alone, time stamp
+  // included, so a build sees nothing new downstream (a comment-only edit).
+  auto unchanged = [](const std::string &target, const std::string &contents) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> old =
+        llvm::MemoryBuffer::getFile(target, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    return old && (*old)->getBuffer() == contents;
+  };
   for (size_t i = 0; i < regular.size(); ++i) {
+    if (unchanged(targets[i], regular[i]->contents)) {
+      llvm::consumeError(temps[i].discard());
+      continue;
+    }
     if (llvm::Error error = temps[i].keep(targets[i])) {
       temps.erase(temps.begin(), temps.begin() + i + 1);
       return fail(*regular[i], llvm::errorToErrorCode(std::move(error)));

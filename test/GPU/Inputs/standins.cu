@@ -37,4 +37,6 @@ STANDIN_1D(line1d, double)
 STANDIN_1D(half1d, __half)
 STANDIN_3D(star3d, float)
 STANDIN_3D(box3d, double)
+STANDIN_2D(clamp2d, float)
+STANDIN_3D(mirror3d, double)
 } // extern "C"

@@ -123,12 +123,27 @@ static const stencilc_stencil_info box3d_info = {
     "box3d", 3, 1, STENCILC_BOX, STENCILC_FP64, STENCILC_BOUNDARY_FIXED, 0.0,
     27, box3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}, 1};
 
+/* The naive kernel's clamp and mirror reads: skew2d's and star3d's points
+ * under those rules. */
+static const stencilc_stencil_info clamp2d_info = {
+    "clamp2d", 2, 1, STENCILC_BOX, STENCILC_FP32, STENCILC_BOUNDARY_CLAMP, 0.0,
+    9, skew2d_points, STENCILC_BACKEND_SIMT, {4, 64, 0}};
+static const stencilc_stencil_info mirror3d_info = {
+    "mirror3d", 3, 1, STENCILC_STAR, STENCILC_FP64, STENCILC_BOUNDARY_MIRROR, 0.0,
+    7, star3d_points, STENCILC_BACKEND_SIMT, {1, 4, 64}};
+
 // clang-format on
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 cudaError_t heat2d_step(const float *in, float *out, int ny, int nx, cudaStream_t stream);
+cudaError_t clamp2d_step(const float *in, float *out, int ny, int nx, cudaStream_t stream);
+cudaError_t clamp2d_run(float *a, float *b, int ny, int nx, int steps, cudaStream_t stream);
+cudaError_t mirror3d_step(const double *in, double *out, int nz, int ny, int nx,
+                          cudaStream_t stream);
+cudaError_t mirror3d_run(double *a, double *b, int nz, int ny, int nx, int steps,
+                         cudaStream_t stream);
 cudaError_t heat2d_run(float *a, float *b, int ny, int nx, int steps, cudaStream_t stream);
 cudaError_t skew2d_step(const __half *in, __half *out, int ny, int nx, cudaStream_t stream);
 cudaError_t skew2d_run(__half *a, __half *b, int ny, int nx, int steps, cudaStream_t stream);

@@ -1,5 +1,5 @@
 // boundary_test.cu - stencilc/device/boundary.cuh on the GPU: every policy
-// (fixed, periodic, a constant) reads every point of a grid and of a halo
+// (fixed, periodic, a constant, clamp, mirror) reads every point of a grid and of a halo
 // around it 4 points wide (wider than the smallest grids, so periodic
 // reads wrap more than once), in 2D and 3D, for each element type, checked
 // bit for bit against the rule computed on the CPU. Grids of extent 1, 3,
@@ -29,7 +29,7 @@ struct OutsideValueDouble {
   static constexpr double value = -1.25;
 };
 
-enum class Rule { Fixed, Periodic, Constant };
+enum class Rule { Fixed, Periodic, Constant, Clamp, Mirror };
 
 /// out[i] = Boundary::read at point i of the grid's box widened by kHalo
 /// (row-major, x fastest), of a 2D grid when nz == 0.
@@ -60,6 +60,22 @@ template <class Element> std::vector<Element> patterned(std::size_t count) {
 
 long long wrap(long long i, int n) { return ((i % n) + n) % n; }
 
+long long clampTo(long long i, int n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/// Reflects step by step (in[-1] is in[0], in[n] is in[n-1]) until inside:
+/// written apart from boundary_index.h's closed form, to check it.
+long long reflect(long long i, int n) {
+  while (i < 0 || i >= n) {
+    i = i < 0 ? -1 - i : 2LL * n - 1 - i;
+  }
+  return i;
+}
+
+/// Where a read lands under a rule that reads the grid outside it.
+long long land(Rule rule, long long i, int n) {
+  return rule == Rule::Periodic ? wrap(i, n) : rule == Rule::Clamp ? clampTo(i, n) : reflect(i, n);
+}
+
 template <class Boundary, class Element>
 void checkGrid(Tally &tally, Rule rule, Element outside, int nz, int ny, int nx, const char *what) {
   const long long points = static_cast<long long>(nz == 0 ? 1 : nz) * ny * nx;
@@ -77,10 +93,11 @@ void checkGrid(Tally &tally, Rule rule, Element outside, int nz, int ny, int nx,
     const int zExtent = nz == 0 ? 1 : nz;
     const bool inside = z >= 0 && z < zExtent && y >= 0 && y < ny && x >= 0 && x < nx;
     Element expected = outside;
-    if (rule == Rule::Periodic) {
-      z = wrap(z, zExtent), y = wrap(y, ny), x = wrap(x, nx);
+    const bool folds = rule == Rule::Periodic || rule == Rule::Clamp || rule == Rule::Mirror;
+    if (folds) {
+      z = land(rule, z, zExtent), y = land(rule, y, ny), x = land(rule, x, nx);
     }
-    if (inside || rule == Rule::Periodic) {
+    if (inside || folds) {
       expected = grid[(z * ny + y) * nx + x];
     }
     wrong += Tally::sameBits(got[i], expected) ? 0 : 1;
@@ -107,6 +124,8 @@ template <class Element, class Value> void checkElement(Tally &tally, const char
   std::printf("%s\n", type);
   checkRule<device::FixedBoundary>(tally, Rule::Fixed, Element(0.0f), "fixed");
   checkRule<device::PeriodicBoundary>(tally, Rule::Periodic, Element(0.0f), "periodic");
+  checkRule<device::ClampBoundary>(tally, Rule::Clamp, Element(0.0f), "clamp");
+  checkRule<device::MirrorBoundary>(tally, Rule::Mirror, Element(0.0f), "mirror");
   checkRule<device::ConstantBoundary<Value>>(tally, Rule::Constant, Element(Value::value),
                                              "constant");
 }

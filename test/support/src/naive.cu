@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "stencilc/runtime/boundary_index.h"
 #include "stencilc/runtime/element.h"
 
 namespace stencilc {
@@ -18,17 +19,13 @@ template <class Acc> struct NaiveParams {
   int reach[3];    // largest |offset| per axis
   int numPoints;
   int fixed;
-  int periodic;
+  int folds; // periodic, clamp or mirror: reads outside land on the grid
+  stencilc_boundary boundary;
   Acc outside; // value read outside the grid (constant boundary)
   long long linear[kNaiveMaxPoints];
   Acc coefficient[kNaiveMaxPoints];
   signed char offset[kNaiveMaxPoints][3];
 };
-
-__device__ __forceinline__ long long wrapCoordinate(long long c, long long n) {
-  long long m = c % n;
-  return m < 0 ? m + n : m;
-}
 
 /// One output point per thread. NP > 0: the stencil has exactly NP points
 /// and the point loop is unrolled at compile time (what a hand-written plain
@@ -65,8 +62,8 @@ __global__ void naiveStencilKernel(const T *__restrict__ in, T *__restrict__ out
         for (int a = 0; a < 3; ++a) {
           c[a] = at[a] + p.offset[k][a];
           if (c[a] < 0 || c[a] >= p.n[a]) {
-            if (p.periodic)
-              c[a] = wrapCoordinate(c[a], p.n[a]);
+            if (p.folds)
+              c[a] = stencilc_fold_index(p.boundary, c[a], p.n[a]);
             else
               outsideGrid = true;
           }
@@ -123,7 +120,8 @@ cudaError_t launchNaive(const stencilc_stencil_info &info, const T *in, T *out, 
   }
   p.numPoints = info.num_points;
   p.fixed = info.boundary == STENCILC_BOUNDARY_FIXED;
-  p.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
+  p.boundary = info.boundary;
+  p.folds = info.boundary != STENCILC_BOUNDARY_FIXED && info.boundary != STENCILC_BOUNDARY_CONSTANT;
   p.outside = static_cast<Acc>(info.boundary_value);
   for (int k = 0; k < info.num_points; ++k) {
     Offset3 o = offset3(info, k);

@@ -5,16 +5,9 @@
 #include <cstring>
 
 #include "parallel.h"
+#include "stencilc/runtime/boundary_index.h"
 
 namespace stencilc {
-namespace {
-
-long long wrap(long long c, long long n) {
-  long long m = c % n;
-  return m < 0 ? m + n : m;
-}
-
-} // namespace
 
 void referenceStep(const stencilc_stencil_info &info, const Extents &e, const double *in,
                    double *out) {
@@ -39,7 +32,9 @@ void referenceStep(const stencilc_stencil_info &info, const Extents &e, const do
     for (int a = 0; a < 3; ++a)
       reach[a] = std::max(reach[a], std::abs(off[k].d[a]));
   }
-  const bool periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
+  // Periodic, clamp and mirror read the grid itself outside it.
+  const bool folds =
+      info.boundary != STENCILC_BOUNDARY_FIXED && info.boundary != STENCILC_BOUNDARY_CONSTANT;
   const double outside = info.boundary_value;
 
   // Tasks are (row, x-chunk) pairs so 1D grids are split too.
@@ -75,8 +70,8 @@ void referenceStep(const stencilc_stencil_info &info, const Extents &e, const do
                 for (int a = 0; a < 3; ++a) {
                   c[a] = at[a] + off[k].d[a];
                   if (c[a] < 0 || c[a] >= n[a]) {
-                    if (periodic)
-                      c[a] = wrap(c[a], n[a]);
+                    if (folds)
+                      c[a] = stencilc_fold_index(info.boundary, c[a], n[a]);
                     else
                       outsideGrid = true;
                   }

@@ -156,10 +156,10 @@ std::string elementTypeIncludes(const std::vector<Plan> &plans) {
                        [p](const Plan &plan) { return plan.spec.precision == p; });
   };
   if (uses(Precision::FP16)) {
-    includes += "#include <cuda_fp16.h>";
+    includes += "#include \"stencilc/runtime/fp16.h\"";
   }
   if (uses(Precision::BF16)) {
-    includes += std::string(includes.empty() ? "" : "\n") + "#include <cuda_bf16.h>";
+    includes += std::string(includes.empty() ? "" : "\n") + "#include \"stencilc/runtime/bf16.h\"";
   }
   return includes;
 }

@@ -68,6 +68,12 @@ std::string boundaryNote(const StencilSpec &spec) {
                        formatExact(spec.boundaryValue), formatExact(spec.boundaryValue));
   case BoundaryKind::Periodic:
     return "boundary periodic: writes every point; reads wrap around.";
+  case BoundaryKind::Clamp:
+    return "boundary clamp: writes every point; reads outside the grid\n"
+           " * give the nearest edge point.";
+  case BoundaryKind::Mirror:
+    return "boundary mirror: writes every point; reads outside the grid\n"
+           " * reflect about the edge, the edge point repeated (in[-1] is in[0]).";
   }
   return {};
 }

@@ -80,6 +80,10 @@ BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {
     return {"FixedBoundary", ""};
   case BoundaryKind::Periodic:
     return {"PeriodicBoundary", ""};
+  case BoundaryKind::Clamp:
+    return {"ClampBoundary", ""};
+  case BoundaryKind::Mirror:
+    return {"MirrorBoundary", ""};
   case BoundaryKind::Constant:
     break;
   }

@@ -27,6 +27,12 @@ std::string boundaryText(const StencilSpec &spec) {
   case BoundaryKind::Periodic:
     return "periodic: reads outside the grid wrap around each axis; every "
            "point is written";
+  case BoundaryKind::Clamp:
+    return "clamp: reads outside the grid give the nearest edge point; every "
+           "point is written";
+  case BoundaryKind::Mirror:
+    return "mirror: reads outside the grid reflect about the edge, the edge "
+           "point repeated; every point is written";
   }
   return {};
 }

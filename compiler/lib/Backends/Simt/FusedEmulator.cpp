@@ -32,6 +32,9 @@ bool computes(const StencilSpec &spec, long long y, long long n) {
     return y >= 0 && y < n;
   case BoundaryKind::Periodic:
     return true;
+  case BoundaryKind::Clamp:
+  case BoundaryKind::Mirror:
+    break; // never fused (SimtFusion.cpp's unfusable)
   }
   return false;
 }

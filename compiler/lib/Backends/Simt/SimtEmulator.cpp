@@ -13,14 +13,11 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include "stencilc/runtime/boundary_index.h"
+
 namespace stencilc {
 
 namespace {
-
-long long wrap(long long index, long long size) {
-  long long r = index % size;
-  return r < 0 ? r + size : r;
-}
 
 /// Point (z, y, x) of the kernel's internal view in index order.
 std::array<long long, 3> fromInternal(int dims, long long z, long long y, long long x) {
@@ -44,14 +41,24 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
       std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
 }
 
-double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped) {
+long long foldIndex(const StencilSpec &spec, long long index, long long size) {
+  static_assert(int(BoundaryKind::Mirror) == STENCILC_BOUNDARY_MIRROR &&
+                    int(BoundaryKind::Clamp) == STENCILC_BOUNDARY_CLAMP &&
+                    int(BoundaryKind::Periodic) == STENCILC_BOUNDARY_PERIODIC,
+                "BoundaryKind follows stencil_info.h's stencilc_boundary");
+  return stencilc_fold_index(static_cast<stencilc_boundary>(spec.boundary), index, size);
+}
+
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> folded) {
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
     return 0.0;
   case BoundaryKind::Constant:
     return roundToStorage(spec.boundaryValue, spec.precision);
   case BoundaryKind::Periodic:
-    return wrapped();
+  case BoundaryKind::Clamp:
+  case BoundaryKind::Mirror:
+    return folded();
   }
   llvm_unreachable("unknown boundary kind");
 }
@@ -66,7 +73,7 @@ double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long
   }
   return readOutside(spec, [&] {
     for (int a = 0; a < in.dims; ++a) {
-      i[a] = wrap(i[a], in.n[a]);
+      i[a] = foldIndex(spec, i[a], in.n[a]);
     }
     return in.at(i);
   });

@@ -42,9 +42,13 @@ struct GridND {
 double multiplyAdd(double c, double v, double acc, Precision compute);
 
 /// What a read outside the grid sees under the spec's boundary rule: 0
-/// (fixed: only ring outputs read there), the constant, or (periodic)
-/// wrapped(), the read of the point wrapped onto the grid.
-double readOutside(const StencilSpec &spec, llvm::function_ref<double()> wrapped);
+/// (fixed: only ring outputs read there), the constant, or (periodic, clamp,
+/// mirror) folded(), the read of the point foldIndex puts on the grid.
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> folded);
+
+/// Where a read at `index` of an axis of `size` points lands under the
+/// spec's boundary (periodic, clamp, mirror: stencilc_fold_index).
+long long foldIndex(const StencilSpec &spec, long long index, long long size);
 
 /// The value a read of point `i` (index order, possibly outside the grid)
 /// sees under the spec's boundary rule.

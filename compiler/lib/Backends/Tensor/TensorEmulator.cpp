@@ -18,11 +18,6 @@ namespace stencilc {
 
 namespace {
 
-long long wrap(long long index, long long size) {
-  long long r = index % size;
-  return r < 0 ? r + size : r;
-}
-
 double roundAccumulator(double value, Precision accumulator) {
   return accumulator == Precision::FP64 ? value : static_cast<double>(static_cast<float>(value));
 }
@@ -44,7 +39,8 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
   if (y >= 0 && x >= 0 && y < in.ny && x < in.nx) {
     return in.at(y, x);
   }
-  return readOutside(spec, [&] { return in.at(wrap(y, in.ny), wrap(x, in.nx)); });
+  return readOutside(spec,
+                     [&] { return in.at(foldIndex(spec, y, in.ny), foldIndex(spec, x, in.nx)); });
 }
 
 namespace {

@@ -12,6 +12,13 @@
 //                             of outputs a step leaves unwritten, so no
 //                             garbage enters a sum.
 //   PeriodicBoundary          reads wrap around every axis.
+//   ClampBoundary             outside reads give the nearest point of the
+//                             grid (the edge repeated), axis by axis.
+//   MirrorBoundary            outside reads reflect about the edge with the
+//                             edge point repeated (in[-1] is in[0], in[n] is
+//                             in[n-1]; Halide's mirror_image), axis by axis.
+//                             Clamp and mirror land where
+//                             stencilc/runtime/boundary_index.h says.
 //   ConstantBoundary<Value>   outside reads give Value::value converted to
 //                             the element type, where Value is a struct
 //                             with `static constexpr float value` (or
@@ -24,6 +31,8 @@
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include "stencilc/runtime/boundary_index.h"
 
 namespace stencilc {
 namespace device {
@@ -77,6 +86,33 @@ struct PeriodicBoundary {
     return in[(z * ny + y) * nx + x];
   }
 };
+
+/// Reads outside the grid land on the point stencilc_fold_index gives for
+/// the rule `Kind`, axis by axis (clamp and mirror).
+template <stencilc_boundary Kind> struct FoldedBoundary {
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
+                                                 long long x, int ny, int nx) {
+    y = stencilc_fold_index(Kind, y, ny);
+    x = stencilc_fold_index(Kind, x, nx);
+    return in[y * nx + x];
+  }
+
+  template <class Element>
+  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
+                                                 long long y, long long x, int nz, int ny, int nx) {
+    z = stencilc_fold_index(Kind, z, nz);
+    y = stencilc_fold_index(Kind, y, ny);
+    x = stencilc_fold_index(Kind, x, nx);
+    return in[(z * ny + y) * nx + x];
+  }
+};
+
+/// Reads outside the grid repeat the nearest edge point.
+using ClampBoundary = FoldedBoundary<STENCILC_BOUNDARY_CLAMP>;
+
+/// Reads outside the grid reflect about the edge, the edge point repeated.
+using MirrorBoundary = FoldedBoundary<STENCILC_BOUNDARY_MIRROR>;
 
 /// Reads outside the grid give Value::value, converted to the element type.
 template <class Value> struct ConstantBoundary {

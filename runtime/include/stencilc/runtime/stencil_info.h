@@ -25,7 +25,9 @@ typedef enum stencilc_shape { STENCILC_STAR = 0, STENCILC_BOX = 1 } stencilc_sha
 typedef enum stencilc_boundary {
   STENCILC_BOUNDARY_FIXED = 0,
   STENCILC_BOUNDARY_CONSTANT = 1,
-  STENCILC_BOUNDARY_PERIODIC = 2
+  STENCILC_BOUNDARY_PERIODIC = 2,
+  STENCILC_BOUNDARY_CLAMP = 3, /* reads outside repeat the edge point */
+  STENCILC_BOUNDARY_MIRROR = 4 /* reads outside reflect, edge repeated */
 } stencilc_boundary;
 
 typedef enum stencilc_backend {

@@ -5,6 +5,10 @@
 //                of `out` is left as it was.
 //  - constant V: writes every point; a read outside the grid gives V.
 //  - periodic:   writes every point; reads wrap around each axis.
+//  - clamp:      writes every point; a read outside gives the nearest edge
+//                point.
+//  - mirror:     writes every point; a read outside reflects about the edge,
+//                the edge point repeated (stencilc/runtime/boundary_index.h).
 //
 // Coefficients are used as the info gives them (double). Work is spread over
 // the host's cores.

@@ -1,0 +1,59 @@
+/* boundary_index.h - where a read outside the grid lands, for the boundary
+ * rules that read the grid itself there (periodic, clamp, mirror).
+ *
+ * stencilc_fold_index(boundary, i, n) takes a coordinate i along an axis of
+ * n points (n >= 1; i may lie outside [0, n) by any amount) and gives the
+ * coordinate in [0, n) that is read instead:
+ *
+ *   periodic  wraps around:              -1 -> n-1, n -> 0
+ *   clamp     repeats the edge point:    -5 -> 0,   n+3 -> n-1
+ *   mirror    reflects with the edge point repeated (Halide's
+ *             mirror_image): -1 -> 0, -2 -> 1, n -> n-1, n+1 -> n-2; the
+ *             pattern repeats every 2n points, so any n >= 1 is legal.
+ *
+ * Fixed and constant do not read the grid outside it; for them the index is
+ * returned unchanged. One definition for every user: the device policies
+ * (stencilc/device/boundary.cuh), the compiler's CPU emulators, the float64
+ * reference and the naive kernels of the tests. Plain C (and CUDA host and
+ * device code). */
+#ifndef STENCILC_RUNTIME_BOUNDARY_INDEX_H
+#define STENCILC_RUNTIME_BOUNDARY_INDEX_H
+
+#include "stencilc/runtime/stencil_info.h"
+
+#if defined(__CUDACC__)
+#define STENCILC_HOST_DEVICE __host__ __device__
+#else
+#define STENCILC_HOST_DEVICE
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_boundary boundary,
+                                                                 long long i, long long n) {
+  long long m;
+  if (i >= 0 && i < n) {
+    return i;
+  }
+  switch (boundary) {
+  case STENCILC_BOUNDARY_PERIODIC:
+    m = i % n;
+    return m < 0 ? m + n : m;
+  case STENCILC_BOUNDARY_CLAMP:
+    return i < 0 ? 0 : n - 1;
+  case STENCILC_BOUNDARY_MIRROR:
+    m = i % (2 * n);
+    m = m < 0 ? m + 2 * n : m;
+    return m < n ? m : 2 * n - 1 - m;
+  default:
+    return i;
+  }
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STENCILC_RUNTIME_BOUNDARY_INDEX_H */
