@@ -113,12 +113,20 @@ std::string tileText(const Plan &plan, std::string_view separator) {
 /// as a sentence for the header; empty where there is no such limit.
 std::string limitNote(const Plan &plan) {
   const auto note = [](std::string_view axis, long long most, std::string_view per) {
-    return fmt::format("\n * Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
+    return fmt::format("\n* Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
                        most, per);
   };
   const int dims = plan.spec.dims;
-  if (plan.backend() == BackendKind::Tensor || dims == 1) {
-    return {}; // a persistent grid, or blocks along x only
+  if (plan.backend() == BackendKind::Tensor) {
+    // A persistent grid, but the block arithmetic rounds in int.
+    const TensorPlan &tp = plan.tensor();
+    return fmt::format("\n* Also for an extent within a block of INT_MAX (nx above {}{}).",
+                       INT32_MAX - tp.blockCols(),
+                       dims == 1 ? std::string()
+                                 : fmt::format(", ny above {}", INT32_MAX - tp.blockRows()));
+  }
+  if (dims == 1) {
+    return {}; // blocks along x only
   }
   constexpr long long MostBlocks = 65535;
   const SimtPlan &sp = plan.simt();
@@ -138,9 +146,9 @@ std::string fusedNote(const Plan &plan) {
   if (s.fusedSteps == 1) {
     return {};
   }
-  return fmt::format("\n * It runs passes of {} fused steps over memory and one pass of the "
-                     "remainder;\n * the result is what as many single steps give. Also "
-                     "cudaErrorInvalidValue\n * for ny above {} (65535 blocks of {} rows).",
+  return fmt::format("\n* It runs passes of {} fused steps over memory and one pass of the "
+                     "remainder;\n* the result is what as many single steps give. Also "
+                     "cudaErrorInvalidValue\n* for ny above {} (65535 blocks of {} rows).",
                      s.fusedSteps, 65535LL * s.fused.chunkRows, s.fused.chunkRows);
 }
 

@@ -61,8 +61,7 @@ const MeasuredFusion *measured(const StencilSpec &spec) {
 /// Why `spec` cannot fuse at all on CUDA cores, or empty.
 std::string unfusable(const StencilSpec &spec) {
   if (spec.dims != 2) {
-    return fmt::format("the CUDA-core backend has no fused kernel for {}D stencils yet",
-                       spec.dims);
+    return fmt::format("the CUDA-core backend has no fused kernel for {}D stencils yet", spec.dims);
   }
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
@@ -137,13 +136,12 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const MeasuredFusion *m = measured(spec);
   const int steps = asked ? asked : m ? m->steps : ruleSteps(spec);
   if (steps == 1) {
-    s.why = m ? fmt::format("a {} of radius {} in {} measured fastest unfused ({:.0f} "
-                            "GStencil/s fused with T = 1 on an H100)",
-                            keyword(spec.shape), spec.radius, keyword(spec.precision),
-                            m->gstencils)
-              : fmt::format("by rule, a {} of radius {} fuses no steps (T = 8 / r{})",
-                            keyword(spec.shape), spec.radius,
-                            spec.shape == Shape::Star ? "" : "^2");
+    s.why =
+        m ? fmt::format("a {} of radius {} in {} measured fastest unfused ({:.0f} "
+                        "GStencil/s fused with T = 1 on an H100)",
+                        keyword(spec.shape), spec.radius, keyword(spec.precision), m->gstencils)
+          : fmt::format("by rule, a {} of radius {} fuses no steps (T = 8 / r{})",
+                        keyword(spec.shape), spec.radius, spec.shape == Shape::Star ? "" : "^2");
     return;
   }
   FusedKernel k;

@@ -456,8 +456,20 @@ template <class G> struct TensorBlock {
   /// Launches a 2D kernel(in, out, ny, nx) as a persistent grid: as many
   /// blocks as fit on the GPU at once, each walking block tiles, so its
   /// parameter fragments are loaded once and loads overlap the MMAs.
+  /// Whether the block arithmetic (which rounds extents up to whole blocks
+  /// in int) holds for these extents: false within a block of INT_MAX (and,
+  /// along z, past INT_MAX / 2), where a launch is refused with
+  /// cudaErrorInvalidValue rather than computed with an overflowed grid.
+  static bool extentsFit(long long nz, long long ny, long long nx) {
+    constexpr long long kMost = 0x7fffffffLL;
+    return nx <= kMost - kBlockCols && ny <= kMost - kBlockRows && nz <= kMost / 2;
+  }
+
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int ny, int nx, cudaStream_t stream) {
+    if (!extentsFit(1, ny, nx)) {
+      return cudaErrorInvalidValue;
+    }
     const long long tiles = blockTiles(ny, nx).count;
     long long resident = 0;
     const cudaError_t status = residentBlocks(kernel, resident);
@@ -474,7 +486,10 @@ template <class G> struct TensorBlock {
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int n, cudaStream_t stream) {
     static_assert(kDims == 1, "a line of n points");
-    return launch(kernel, in, out, (n + kBlockCols - 1) / kBlockCols, n, stream);
+    if (!extentsFit(1, 1, n)) {
+      return cudaErrorInvalidValue;
+    }
+    return launch(kernel, in, out, (n - 1) / kBlockCols + 1, n, stream);
   }
 
   /// Launches a 3D kernel(in, out, nz, ny, nx, chunkZ) as a persistent grid:
@@ -483,6 +498,9 @@ template <class G> struct TensorBlock {
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int, int, int),
                             const Element *in, Element *out, int nz, int ny, int nx,
                             cudaStream_t stream) {
+    if (!extentsFit(nz, ny, nx)) {
+      return cudaErrorInvalidValue;
+    }
     const long long perPlanes = blockColumns(1, ny, nx, 1).perPlanes;
     long long resident = 0;
     const cudaError_t status = residentBlocks(kernel, resident);
