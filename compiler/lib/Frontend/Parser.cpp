@@ -227,7 +227,8 @@ StmtPtr Parser::parseWordStatement(Stmt::Kind kind) {
 StmtPtr Parser::parseBoundary() {
   llvm::SMLoc start = tok.loc();
   advance();
-  auto word = expectIdentifier("a boundary kind (fixed, constant V, periodic, clamp or mirror) after 'boundary'");
+  auto word = expectIdentifier(
+      "a boundary kind (fixed, constant V, periodic, clamp or mirror) after 'boundary'");
   if (!word) {
     return nullptr;
   }
