@@ -13,6 +13,8 @@
 #include "stencilc/testing/harness.h"
 #include "stencilc/testing/reference.h"
 
+#include "single_steps.h"
+
 namespace stencilc {
 
 std::string deviceDescription() {
@@ -65,23 +67,13 @@ void benchRun(const StencilUnderTest &s, const Extents &e, const BenchOptions &o
   r.runSteps = options.runSteps;
   r.fusedSteps = std::max(1, s.info->fused_steps);
   DeviceBuffer<T> a(n), b(n);
-  {
-    DeviceBuffer<T> x(n), y(n);
-    a.upload(input);
-    b.upload(poisoned<T>(n));
-    x.upload(input);
-    y.upload(input);
-    STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream));
-    T *from = x.data(), *to = y.data();
-    for (int i = 0; i < options.runSteps; ++i) {
-      STENCILC_CHECK(s.step(from, to, e, stream));
-      std::swap(from, to);
-    }
-    STENCILC_CHECK(cudaStreamSynchronize(stream));
-    const std::vector<T> run = a.download();
-    const std::vector<T> steps = (from == x.data() ? x : y).download();
-    r.runCorrect = std::memcmp(run.data(), steps.data(), n * sizeof(T)) == 0;
-  }
+  a.upload(input);
+  b.upload(poisoned<T>(n));
+  STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream));
+  STENCILC_CHECK(cudaStreamSynchronize(stream));
+  const std::vector<T> run = a.download();
+  const std::vector<T> steps = singleSteps<T>(s, e, input, options.runSteps, stream);
+  r.runCorrect = steps.size() == n && std::memcmp(run.data(), steps.data(), n * sizeof(T)) == 0;
   const TimingStats t = timeMedian(
       [&](int) { STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream)); }, 1,
       options.runRepeats, stream, options.hostGaps);

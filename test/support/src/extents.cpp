@@ -1,7 +1,7 @@
 // extents.cpp - grid sizes, the 3D view, and the contract's argument checks.
 #include "stencilc/testing/extents.h"
 
-#include <cstdint>
+#include "stencilc/device/host.cuh"
 
 namespace stencilc {
 
@@ -49,9 +49,7 @@ cudaError_t validateArguments(const stencilc_stencil_info &info, const void *in,
   for (int a = 0; a < e.dims; ++a)
     if (e.n[a] < minimumSize(info))
       return cudaErrorInvalidValue;
-  const auto p = reinterpret_cast<std::uintptr_t>(in), q = reinterpret_cast<std::uintptr_t>(out);
-  const std::size_t bytes = e.points() * elementSize;
-  if (p < q + bytes && q < p + bytes)
+  if (device::overlaps(in, out, e.points() * elementSize))
     return cudaErrorInvalidValue;
   return cudaSuccess;
 }

@@ -14,6 +14,8 @@
 #include "stencilc/testing/fill.h"
 #include "stencilc/testing/reference.h"
 
+#include "single_steps.h"
+
 namespace stencilc {
 
 StencilUnderTest makeNaiveStencilUnderTest(const stencilc_stencil_info &info) {
@@ -152,30 +154,6 @@ void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream,
   if (!inputKept)
     detail += " input-changed";
   r.line(c.passes(tol) && inputKept, e, "step", detail);
-}
-
-/// `steps` single steps of `s` from `a` (NAME_step ping-ponging between two
-/// buffers that both start as `a`, so a fixed ring stays as NAME_run keeps
-/// it), downloaded; empty if a step failed.
-template <class T>
-std::vector<T> singleSteps(const StencilUnderTest &s, const Extents &e, const std::vector<T> &a,
-                           int steps, cudaStream_t stream) {
-  DeviceBuffer<T> x(a.size()), y(a.size());
-  x.upload(a);
-  y.upload(a);
-  T *from = x.data(), *to = y.data();
-  for (int i = 0; i < steps; ++i) {
-    if (s.step(from, to, e, stream) != cudaSuccess) {
-      cudaGetLastError();
-      return {};
-    }
-    std::swap(from, to);
-  }
-  if (cudaStreamSynchronize(stream) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
-  return from == x.data() ? x.download() : y.download();
 }
 
 template <class T>

@@ -108,17 +108,21 @@ std::string tileText(const Plan &plan, std::string_view separator) {
   return text;
 }
 
-/// The extents past which a launch would need more than the 65535 blocks
-/// CUDA allows along y and z (the simt kernels put rows or planes there),
-/// as a sentence for the header; empty where there is no such limit.
+/// The header's sentence for a launch that would need more than the 65535
+/// blocks CUDA allows along y or z: for `axis` above `most`, blocks of `per`.
+std::string blockLimitSentence(std::string_view axis, long long most, std::string_view per) {
+  return fmt::format("\n* Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
+                     most, per);
+}
+
+/// The extents past which NAME_step is refused, as sentences for the
+/// header: the CUDA-core kernels put rows or planes of blocks along y and z;
+/// the tensor-core kernels run a persistent grid but round extents up to
+/// whole blocks in int. Empty where there is no such limit.
 std::string limitNote(const Plan &plan) {
-  const auto note = [](std::string_view axis, long long most, std::string_view per) {
-    return fmt::format("\n* Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
-                       most, per);
-  };
+  constexpr long long MostBlocks = 65535;
   const int dims = plan.spec.dims;
   if (plan.backend() == BackendKind::Tensor) {
-    // A persistent grid, but the block arithmetic rounds in int.
     const TensorPlan &tp = plan.tensor();
     return fmt::format("\n* Also for an extent within a block of INT_MAX (nx above {}{}).",
                        INT32_MAX - tp.blockCols(),
@@ -128,14 +132,12 @@ std::string limitNote(const Plan &plan) {
   if (dims == 1) {
     return {}; // blocks along x only
   }
-  constexpr long long MostBlocks = 65535;
   const SimtPlan &sp = plan.simt();
-  const long long perBlock = std::min<long long>(sp.chunkZ, MostBlocks);
-  std::string text =
-      note(dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * perBlock, INT32_MAX),
-           fmt::format("{} {}", sp.chunkZ, dims == 2 ? "rows" : "planes"));
+  std::string text = blockLimitSentence(
+      dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * sp.chunkZ, INT32_MAX),
+      fmt::format("{} {}", sp.chunkZ, dims == 2 ? "rows" : "planes"));
   if (dims == 3) {
-    text += note("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY));
+    text += blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY));
   }
   return text;
 }
@@ -146,10 +148,12 @@ std::string fusedNote(const Plan &plan) {
   if (s.fusedSteps == 1) {
     return {};
   }
+  const long long rows = s.fused.chunkRows;
   return fmt::format("\n* It runs passes of {} fused steps over memory and one pass of the "
-                     "remainder;\n* the result is what as many single steps give. Also "
-                     "cudaErrorInvalidValue\n* for ny above {} (65535 blocks of {} rows).",
-                     s.fusedSteps, 65535LL * s.fused.chunkRows, s.fused.chunkRows);
+                     "remainder;\n* the result is what as many single steps give.{}",
+                     s.fusedSteps,
+                     blockLimitSentence("ny", std::min<long long>(65535 * rows, INT32_MAX),
+                                        fmt::format("{} rows", rows)));
 }
 
 std::string extentText(int dims) {
