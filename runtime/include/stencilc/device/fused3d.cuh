@@ -54,6 +54,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/fused.cuh"
+#include "stencilc/device/simt.cuh"
 
 namespace stencilc {
 namespace device {
@@ -103,6 +104,9 @@ template <class Params> struct Geometry : Params {
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
   static constexpr int kVec = 16 / static_cast<int>(sizeof(Element));
+  /// The input is read with simt::fetchGroup (16-byte vectors, the boundary
+  /// rule at the edges), without an L2 prefetch hint.
+  static constexpr int kPrefetchBytes = 0;
   /// The redundant halo each side: kSteps * r, in x whole vectors.
   static constexpr int kHaloX = (Params::kSteps * kRadius + kVec - 1) / kVec * kVec;
   static constexpr int kHaloY = Params::kSteps * kRadius;
@@ -134,25 +138,6 @@ template <class Params> struct Geometry : Params {
   }
 };
 
-/// The kVec elements of plane z, row y, columns [x, x + kVec): one 16-byte
-/// load where the whole vector is in the grid (and `vectorRows`), the
-/// boundary rule element by element elsewhere.
-template <class S>
-__device__ __forceinline__ uint4 fetchGroup(const typename S::Element *__restrict__ in, long long z,
-                                            long long y, long long x, int nz, int ny, int nx,
-                                            bool vectorRows) {
-  using Element = typename S::Element;
-  if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
-    return loadVector<0>(in + (z * ny + y) * nx + x);
-  }
-  alignas(16) Element values[S::kVec];
-#pragma unroll
-  for (int e = 0; e < S::kVec; ++e) {
-    values[e] = S::Boundary::read(in, z, y, x + e, nz, ny, nx);
-  }
-  return *reinterpret_cast<const uint4 *>(values);
-}
-
 /// A block's part of a pass: its tile's first stored column x0 and row y0
 /// (the window starts at x0 - kHaloX, y0 - kHaloY), its stored planes
 /// [zBegin, zEnd), and whether input rows are whole, aligned 16-byte vectors.
@@ -174,7 +159,7 @@ __device__ __forceinline__ void fetchBatch(uint4 (&groups)[S::kGroupsPerThread],
     const int g = threadIdx.x + k * S::kThreads;
     if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
       const int inPlane = g % kPerPlane;
-      groups[k] = fetchGroup<S>(
+      groups[k] = simt::fetchGroup<S>(
           in, p + g / kPerPlane, b.y0 - S::kHaloY + inPlane / S::kGroupsPerRow,
           b.x0 - S::kHaloX + inPlane % S::kGroupsPerRow * S::kVec, nz, ny, nx, b.vectorRows);
     }
