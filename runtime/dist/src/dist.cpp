@@ -35,8 +35,21 @@ cudaPitchedPtr pitched(const void *base, const long long extents[MaxDims], std::
 
 /// Copies `box` of the array (extents) into the contiguous `buffer`, or
 /// back (`toBuffer` false); any memory kinds.
-cudaError_t copyBox(void *array, const long long extents[MaxDims], const Box &box, std::size_t elem,
-                    void *buffer, bool toBuffer, cudaStream_t stream) {
+cudaError_t copyBox(void *array, const long long extentsIn[MaxDims], const Box &boxIn,
+                    std::size_t elem, void *buffer, bool toBuffer, cudaStream_t stream) {
+  // Axes past the grid's (extent 1) move to the front, so that the last axis
+  // of the copy is the grid's contiguous one (rows of x, not of one point).
+  int used = MaxDims;
+  while (used > 1 && extentsIn[used - 1] == 1) {
+    --used;
+  }
+  long long extents[MaxDims] = {1, 1, 1};
+  Box box;
+  for (int a = 0; a < used; ++a) {
+    extents[MaxDims - used + a] = extentsIn[a];
+    box.lo[MaxDims - used + a] = boxIn.lo[a];
+    box.size[MaxDims - used + a] = boxIn.size[a];
+  }
   const long long packed[MaxDims] = {box.size[0], box.size[1], box.size[2]};
   cudaMemcpy3DParms p = {};
   const cudaPitchedPtr arrayPtr = pitched(array, extents, elem);
@@ -103,7 +116,7 @@ struct stencilc_dist_plan_s {
   bool overlaps() const {
     const int h = layout.halo;
     return overlap && decomp.slabs() && !schedule.empty() && decomp.owned(0) >= 2 * h &&
-           3 * h >= layout.minSize;
+           decomp.owned(0) >= layout.minSize && 3 * h >= layout.minSize;
   }
 
   Failure pass(void *a, void *b, int steps, cudaStream_t stream);
@@ -299,6 +312,8 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   if (Failure f = mpiFailure(MPI_Comm_dup(comm, &p->comm), "MPI_Comm_dup")) {
     return fail(f);
   }
+  // MPI errors on the plan's communicator come back as codes, never abort.
+  MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(p->comm, &p->rank);
   MPI_Comm_size(p->comm, &p->ranks);
   Layout &l = p->layout;
@@ -312,18 +327,34 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
                                                   "process grid's entries zero or positive");
     }
   }
-  if (MPI_Dims_create(p->ranks, l.dims, dimsGrid) != MPI_SUCCESS) {
+  // MPI_Dims_create would abort on a grid that cannot fill the ranks.
+  long long given = 1;
+  bool free = false;
+  for (int a = 0; a < l.dims; ++a) {
+    given *= dimsGrid[a] ? dimsGrid[a] : 1;
+    free = free || dimsGrid[a] == 0;
+  }
+  if (free ? p->ranks % given != 0 : given != p->ranks) {
     return fail(STENCILC_DIST_INVALID_ARGUMENT, "the process grid does not multiply to the " +
                                                     std::to_string(p->ranks) +
                                                     " ranks of the communicator");
   }
+  MPI_Dims_create(p->ranks, l.dims, dimsGrid);
   std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.halo = info.radius * std::max(info.fused_steps, 1);
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
+  // Every rank learns whether every rank could take its block (a local
+  // array below the minimum size is one rank's problem), so all return alike.
   std::string error;
-  if (!Decomposition::create(l, p->rank, p->decomp, error)) {
-    return fail(STENCILC_DIST_CANNOT_SPLIT, error);
+  int created = Decomposition::create(l, p->rank, p->decomp, error) ? 1 : 0, all = 0;
+  if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p->comm),
+                             "MPI_Allreduce")) {
+    return fail(f);
+  }
+  if (!all) {
+    return fail(STENCILC_DIST_CANNOT_SPLIT,
+                created ? "another rank's block cannot be split off (see its message)" : error);
   }
   p->schedule = p->decomp.schedule();
   localExtents(p->decomp, p->extents);
