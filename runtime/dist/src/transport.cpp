@@ -274,8 +274,20 @@ Failure makeNccl(MPI_Comm, std::unique_ptr<Transport> &) {
 Failure makeTransport(const std::string &choice, MPI_Comm comm,
                       std::unique_ptr<Transport> &transport) {
   const bool automatic = choice.empty() || choice == "auto";
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (automatic && size == 1) {
+    transport = std::make_unique<HostTransport>(comm); // one rank exchanges nothing
+    return {};
+  }
   if (automatic || choice == "nccl") {
     Failure f = makeNccl(comm, transport);
+    if (!f || !automatic) {
+      return f;
+    }
+  }
+  if (automatic || choice == "cuda-ipc") {
+    Failure f = makeIpc(comm, transport);
     if (!f || !automatic) {
       return f;
     }
@@ -295,8 +307,8 @@ Failure makeTransport(const std::string &choice, MPI_Comm comm,
     transport = std::make_unique<HostTransport>(comm);
     return {};
   }
-  return {STENCILC_DIST_INVALID_ARGUMENT,
-          "STENCILC_DIST_TRANSPORT is '" + choice + "'; expected nccl, cuda-mpi, host or auto"};
+  return {STENCILC_DIST_INVALID_ARGUMENT, "STENCILC_DIST_TRANSPORT is '" + choice +
+                                              "'; expected nccl, cuda-ipc, cuda-mpi, host or auto"};
 }
 
 } // namespace stencilc::dist

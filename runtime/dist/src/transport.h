@@ -37,10 +37,14 @@ public:
                            std::size_t elementSize, cudaStream_t stream) = 0;
 };
 
-/// The transport `choice` names ("nccl", "cuda-mpi", "host", or "auto" /
-/// empty for the first that works here, in that order). Collective over
-/// `comm`: every rank gets the same kind.
+/// The transport `choice` names ("nccl", "cuda-ipc", "cuda-mpi", "host", or
+/// "auto" / empty for the first that works here, in that order). Collective
+/// over `comm`: every rank gets the same kind.
 Failure makeTransport(const std::string &choice, MPI_Comm comm,
                       std::unique_ptr<Transport> &transport);
+
+/// CUDA IPC between the ranks of one machine (transport_ipc.cpp); refused
+/// where the ranks span machines or the driver does not export memory.
+Failure makeIpc(MPI_Comm comm, std::unique_ptr<Transport> &transport);
 
 } // namespace stencilc::dist

@@ -136,7 +136,7 @@ bool runCase(const Entry &e, bool slabs, bool overlap, int rank, int ranks) {
 }
 
 /// 8 planes over more ranks than a halo of 4 allows: refused, with words.
-bool refusesThinSlabs(int rank, int ranks) {
+bool refusesThinSlabs(int rank, int ranks) { // ranks > 1
   const int global[2] = {4 * ranks - 1, 64};
   const int grid[2] = {ranks, 1};
   stencilc_dist_plan plan = nullptr;
@@ -146,7 +146,7 @@ bool refusesThinSlabs(int rank, int ranks) {
                 stencilc_dist_status_string(s), stencilc_dist_last_error());
   }
   stencilc_dist_destroy(plan);
-  return s == STENCILC_DIST_CANNOT_SPLIT || ranks == 1;
+  return s == STENCILC_DIST_CANNOT_SPLIT;
 }
 
 } // namespace
@@ -169,7 +169,9 @@ int main(int argc, char **argv) {
       }
     }
   }
-  failures += !refusesThinSlabs(rank, ranks);
+  if (ranks > 1) {
+    failures += !refusesThinSlabs(rank, ranks);
+  }
   if (rank == 0) {
     std::printf("%s: %d cases on %d ranks, %d failed\n", failures ? "FAIL" : "PASS", cases, ranks,
                 failures);

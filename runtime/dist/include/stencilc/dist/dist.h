@@ -46,9 +46,10 @@ typedef struct stencilc_dist_stencil {
  * order); `grid` the ranks along each axis, or NULL / all zeros for
  * MPI_Dims_create's choice (zeros in it are filled the same way). The
  * transport is chosen from the environment variable
- * STENCILC_DIST_TRANSPORT: nccl, cuda-mpi, host or auto (unset: auto, NCCL
- * where it loads and every rank has its own GPU, then a CUDA-aware MPI,
- * then MPI through pinned host buffers). */
+ * STENCILC_DIST_TRANSPORT: nccl, cuda-ipc, cuda-mpi, host or auto (unset:
+ * auto, NCCL where it loads and every rank has its own GPU, then CUDA IPC
+ * where all ranks share one machine, then a CUDA-aware MPI, then MPI
+ * through pinned host buffers). */
 stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, MPI_Comm comm,
                                           const int *global, const int *grid,
                                           stencilc_dist_plan *plan);
@@ -78,7 +79,7 @@ stencilc_dist_status stencilc_dist_gather(stencilc_dist_plan plan, const void *l
  * the decomposition allows it (slabs; on by default). For measurement. */
 void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap);
 
-/* "nccl", "cuda-mpi" or "host". */
+/* "nccl", "cuda-ipc", "cuda-mpi" or "host". */
 const char *stencilc_dist_transport(stencilc_dist_plan plan);
 
 void stencilc_dist_destroy(stencilc_dist_plan plan);
