@@ -82,6 +82,8 @@ void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap);
 /* "nccl", "cuda-ipc", "cuda-mpi" or "host". */
 const char *stencilc_dist_transport(stencilc_dist_plan plan);
 
+/* Collective, like create: the cuda-ipc transport waits for every rank to
+ * close the buffers it opened before freeing its own. */
 void stencilc_dist_destroy(stencilc_dist_plan plan);
 
 /* The status as a phrase, and the sentence of this thread's last failure
