@@ -3,7 +3,7 @@
 // exchange (exchange.h) fills the ghosts once a pass of T steps, and the
 // float64 reference runs the pass on the local array. The owned blocks,
 // gathered on rank 0, must equal the single-domain reference bit for bit,
-// for every boundary, star and box, 2D and 3D, T = 1 and T > 1, on the
+// for every boundary, star and box, 1D, 2D and 3D, T = 1 and T > 1, on the
 // process grid MPI_Dims_create picks, on slabs and on a split of the
 // fastest axis. Prints one line per failure and exits 1 if any.
 #include <cmath>
@@ -55,6 +55,12 @@ std::vector<stencilc_point> points(int dims, int radius, stencilc_shape shape) {
   return pts;
 }
 
+/// Sizes in index order (the first `dims` of `n`) as the reference takes them.
+Extents extentsOf(int dims, const long long n[3]) {
+  const int a = static_cast<int>(n[0]), b = static_cast<int>(n[1]), c = static_cast<int>(n[2]);
+  return dims == 1 ? Extents::of1D(a) : dims == 2 ? Extents::of2D(a, b) : Extents::of3D(a, b, c);
+}
+
 std::string describe(const Case &c, int ranks) {
   static const char *const boundaries[] = {"fixed", "constant", "periodic", "clamp", "mirror"};
   return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " +
@@ -80,7 +86,14 @@ bool check(const Case &c, MPI_Comm comm) {
   info.points = pts.data();
   info.fused_steps = c.fused;
 
-  const long long sizes[3] = {c.dims == 3 ? 17 : 31, c.dims == 3 ? 15 : 29, 13};
+  // Odd sizes; the axes past the grid's have extent 1.
+  const long long sizes[3] = {c.dims == 1   ? 37
+                              : c.dims == 2 ? 31
+                                            : 17,
+                              c.dims == 1   ? 1
+                              : c.dims == 2 ? 29
+                                            : 15,
+                              c.dims == 3 ? 13 : 1};
   Layout l;
   l.dims = c.dims;
   for (int a = 0; a < c.dims; ++a)
@@ -108,7 +121,7 @@ bool check(const Case &c, MPI_Comm comm) {
   }
 
   // The initial grid, the same on every rank; the single-domain result.
-  Extents global = c.dims == 2 ? Extents::of2D(31, 29) : Extents::of3D(17, 15, 13);
+  Extents global = extentsOf(c.dims, sizes);
   std::vector<double> init(global.points());
   std::mt19937_64 random(12345u + static_cast<unsigned>(c.boundary) * 7u);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -123,19 +136,15 @@ bool check(const Case &c, MPI_Comm comm) {
   // ghosts poisoned (the exchange must fill every one that matters).
   long long ext[3];
   localExtents(d, ext);
-  const long long gext[3] = {global.nz() == 1 ? sizes[0] : sizes[0], sizes[1],
-                             c.dims == 3 ? sizes[2] : 1};
   std::vector<double> local(static_cast<std::size_t>(d.localPoints()), std::nan(""));
   Box owned = d.ownedBox(), from = owned;
   for (int a = 0; a < c.dims; ++a)
     from.lo[a] = d.ownedStart(a);
   std::vector<double> block(static_cast<std::size_t>(owned.count()));
-  packHost(init.data(), gext, from, sizeof(double), block.data());
+  packHost(init.data(), sizes, from, sizeof(double), block.data());
   unpackHost(block.data(), ext, owned, sizeof(double), local.data());
 
-  Extents le = c.dims == 2 ? Extents::of2D(static_cast<int>(ext[0]), static_cast<int>(ext[1]))
-                           : Extents::of3D(static_cast<int>(ext[0]), static_cast<int>(ext[1]),
-                                           static_cast<int>(ext[2]));
+  Extents le = extentsOf(c.dims, ext);
   const std::vector<Phase> schedule = d.schedule();
   std::vector<char> scratch;
   for (int done = 0; done < steps;) {
@@ -165,7 +174,7 @@ bool check(const Case &c, MPI_Comm comm) {
       else
         MPI_Recv(theirs.data(), static_cast<int>(theirs.size()), MPI_DOUBLE, r, 7, comm,
                  MPI_STATUS_IGNORE);
-      unpackHost(theirs.data(), gext, box, sizeof(double), gathered.data());
+      unpackHost(theirs.data(), sizes, box, sizeof(double), gathered.data());
     }
     std::size_t bad = 0;
     for (std::size_t i = 0; i < single.size(); ++i)
@@ -188,7 +197,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   int cases = 0, failures = 0;
-  for (int dims : {2, 3})
+  for (int dims : {1, 2, 3})
     for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
       for (stencilc_boundary b :
            {STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT, STENCILC_BOUNDARY_PERIODIC,
@@ -198,6 +207,8 @@ int main(int argc, char **argv) {
             for (const char *grid : {"auto", "slabs", "fastest"}) {
               if (radius * fused > 2 && dims == 3 && std::string(grid) != "slabs")
                 continue; // 3D blocks of 7 or 8 points: halos of up to 4 fit slabs only
+              if (dims == 1 && std::string(grid) != "auto")
+                continue; // one axis: every grid is the same
               ++cases;
               failures += !check({dims, radius, shape, b, fused, grid}, MPI_COMM_WORLD);
             }
