@@ -160,6 +160,19 @@ std::string extentText(int dims) {
   return dims == 1 ? "nx" : dims == 2 ? "ny x nx" : "nz x ny x nx";
 }
 
+/// NAME_dist_*: the distributed runtime's wrappers (docs/distributed.md),
+/// compiled where STENCILC_DIST is defined.
+void emitDistWrappers(CodeWriter &w, const Plan &plan) {
+  std::string sizes;
+  for (int a = 0; a < plan.spec.dims; ++a) {
+    sizes += fmt::format("{}n[{}]", a ? ", " : "", a);
+  }
+  w.line();
+  w.fillWith(section("stencil_dist"), fmt::arg("name", plan.spec.name),
+             fmt::arg("element", elementTypeName(plan.spec.precision)),
+             fmt::arg("size_elements", sizes));
+}
+
 } // namespace
 
 std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options) {
@@ -201,6 +214,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
                fmt::arg("fused_steps", plan.schedule.fusedSteps),
                fmt::arg("limit_note", limitNote(plan)), fmt::arg("fused_note", fusedNote(plan)));
+    emitDistWrappers(w, plan);
   }
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));
