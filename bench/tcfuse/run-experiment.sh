@@ -15,7 +15,7 @@ if [[ $mode == gen ]]; then
   stencilc=${STENCILC:-$root/build/bin/stencilc}
   rm -rf "$out" && mkdir -p "$out/gen"
   python3 "$root/bench/tcfuse/compose_suite.py" "$out/stencils"
-  cp "$out/stencils/pairs.h" "$root"/bench/tcfuse/{experiment.cu,run-experiment.sh} "$out/"
+  cp "$out/stencils/pairs.h" "$root"/bench/tcfuse/{experiment.cu,run-experiment.sh,build-objects.sh} "$out/"
   for f in "$out"/stencils/*.stencil; do
     "$stencilc" -w --arch=sm_90 --backend=tensor "$f" -o "$out/gen/$(basename "$f" .stencil).cu"
   done
@@ -27,14 +27,10 @@ if [[ $mode == gen ]]; then
   done
   exit 0
 fi
+"$out/build-objects.sh" "$root" "$out"
 cd "$out"
 flags=(-O3 -std=c++17 -arch=sm_90 -I"$root/runtime/include" -I"$root/test/support/include"
   -I"$out" -I"$out/gen")
-mkdir -p obj
-srcs=(gen/*.cu "$root"/test/support/src/*.cpp "$root"/test/support/src/naive.cu
-  "$root"/runtime/src/*.cpp "$root"/runtime/src/*.cu)
-printf '%s\n' "${srcs[@]}" | xargs -P "$(nproc)" -I{} sh -c \
-  'nvcc '"${flags[*]}"' -c "{}" -o obj/$(echo "{}" | tr / _).o'
 { for h in gen/*.h; do echo "#include \"$(basename "$h")\""; done; } >all.h
 nvcc "${flags[@]}" -include all.h experiment.cu obj/*.o -o experiment -lpthread
 ./experiment "$@"

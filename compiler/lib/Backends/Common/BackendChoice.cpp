@@ -92,14 +92,15 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  // NAME_run is what iterates: where the CUDA cores fuse steps and the
-  // tensor cores cannot yet, a pass moves the bytes of one step for T of
-  // them, which no single-step kernel makes up for (docs/performance.md,
-  // "Temporal fusion").
+  // NAME_run is what iterates: where the CUDA cores fuse steps, a pass moves
+  // the bytes of one step for T of them, which no single-step kernel makes
+  // up for, and the tensor cores' composed passes measured slower for every
+  // kind tried (docs/performance.md, "Fused steps on tensor cores").
   Plan simt = planSimt(spec, options);
   if (simt.schedule.fusedSteps > 1) {
     simt.choice += fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
-                               "pass on CUDA cores and the tensor-core backend fuses none yet",
+                               "pass on CUDA cores, faster than the tensor cores' composed "
+                               "passes measured",
                                simt.schedule.fusedSteps);
     return simt;
   }
