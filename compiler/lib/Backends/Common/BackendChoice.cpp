@@ -92,6 +92,18 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
+  // The tensor cores' composed passes measured slower than the CUDA cores'
+  // fused kernel for every kind measured, and nowhere faster: auto runs the
+  // tensor cores one step a launch (a remark with -v where fuse was asked).
+  if (tensorPlan->schedule.composed) {
+    const int asked = tensorPlan->schedule.fusedSteps;
+    tensorPlan->schedule = Schedule{};
+    tensorPlan->schedule.why = fmt::format(
+        "--backend=auto fuses no steps on tensor cores: their composed passes of {} steps "
+        "measured slower than the CUDA cores' fused kernel (docs/performance.md)",
+        asked);
+    tensorPlan->schedule.lowered = true;
+  }
   // NAME_run is what iterates: where the CUDA cores fuse steps, a pass moves
   // the bytes of one step for T of them, which no single-step kernel makes
   // up for, and the tensor cores' composed passes measured slower for every
