@@ -97,6 +97,25 @@ TEST(TensorFusion, LowersWhatDoesNotFit) {
   }
 }
 
+// A pass whose block needs more shared memory than the limit is lowered to
+// one step a launch, with the bytes needed and the bytes there (the band of
+// 4 fp16 steps: two levels of 40 x 40 floats, 12800 bytes).
+TEST(TensorFusion, LowersWhatOverflowsSharedMemory) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.fusedSteps = 4;
+  options.sharedMemoryLimit = 12000;
+  PlanOrRefusal plan =
+      planTensor(makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 4), options);
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->schedule.lowered);
+  EXPECT_EQ(plan->schedule.fusedSteps, 1);
+  EXPECT_NE(plan->schedule.why.find("needs 12800 bytes of shared memory in one block, and a "
+                                    "block may use 12000"),
+            std::string::npos)
+      << plan->schedule.why;
+}
+
 TEST(TensorFusion, RunsMatchSingleStepsEveryKind) {
   for (Shape shape : {Shape::Star, Shape::Box})
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64})

@@ -58,21 +58,23 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
                           steps, steps * spec.radius, maxRadius, keyword(spec.precision));
     steps = maxRadius / spec.radius;
   }
-  const ComposedPass pass = [&] {
-    ComposedPass p;
-    PlanOptions single = options;
-    single.fusedSteps = 1;
-    PlanOrRefusal composed = planKernel(composeSteps(spec, steps), single);
-    if (composed)
-      p.plan = std::make_shared<const Plan>(*std::move(composed));
-    p.bandSharedBytes = bandSharedBytes(spec, steps, p.bandTile);
-    return p;
-  }();
-  if (steps <= 1 || !pass.plan) {
-    s.why = lowered.empty() ? "the composed stencil has no tensor-core plan" : lowered;
+  if (steps <= 1) {
+    s.why = lowered;
     s.lowered = true;
     return;
   }
+  ComposedPass pass;
+  PlanOptions single = options;
+  single.fusedSteps = 1;
+  PlanOrRefusal composed = planKernel(composeSteps(spec, steps), single);
+  if (!composed) {
+    s.why = fmt::format("the stencil composed {} times has no tensor-core plan: {}", steps,
+                        composed.reason());
+    s.lowered = true;
+    return;
+  }
+  pass.plan = std::make_shared<const Plan>(*std::move(composed));
+  pass.bandSharedBytes = bandSharedBytes(spec, steps, pass.bandTile);
   const int needed = std::max(pass.plan->tensor().sharedBytes(), pass.bandSharedBytes);
   if (needed > options.sharedMemoryLimit) {
     s.why = fmt::format("a pass of {} steps needs {} bytes of shared memory in one block, and a "
