@@ -110,10 +110,12 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
   // kind tried (docs/performance.md, "Fused steps on tensor cores").
   Plan simt = planSimt(spec, options);
   if (simt.schedule.fusedSteps > 1) {
-    simt.choice += fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
-                               "pass on CUDA cores, faster than the tensor cores' composed "
-                               "passes measured",
-                               simt.schedule.fusedSteps);
+    simt.choice +=
+        fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
+                    "pass on CUDA cores{}",
+                    simt.schedule.fusedSteps,
+                    spec.dims == 2 ? ", faster than the tensor cores' composed passes measured"
+                                   : " and the tensor-core backend fuses none yet");
     return simt;
   }
   const auto chosen = [&](bool tensor) { return tensor ? *std::move(tensorPlan) : simt; };
