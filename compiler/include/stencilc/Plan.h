@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cassert>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -314,14 +316,35 @@ struct FusedKernel {
   int storedRows() const { return height - 2 * haloY; }
 };
 
+struct Plan;
+
+/// Fused steps on tensor cores (issue 19, item 4; docs/design.md, "Fused
+/// steps on tensor cores"): a pass runs the stencil composed T times on tensor
+/// cores, then the band kernel of stencilc/device/composed.cuh recomputes the
+/// points within T·r of an edge step by step on CUDA cores.
+struct ComposedPass {
+  /// The tensor-core plan of the composed stencil (radius T·r; its spec's
+  /// name is the stencil's own).
+  std::shared_ptr<const Plan> plan;
+  /// The band kernel: kTile x kTile output tiles, 256 threads, two
+  /// (kTile + 2 T r)^2 levels of the arithmetic type in shared memory.
+  int bandTile = 32;
+  int bandSharedBytes = 0;
+  /// MMAs per output point of one composed step over those of the T single
+  /// steps it replaces (the composed box is larger than T stars or boxes).
+  double mmaRatio = 0.0;
+};
+
 /// How the time steps of NAME_run map onto kernel launches: passes of
 /// fusedSteps steps (T) each and one pass of the remainder. NAME_step is
 /// always one step.
 struct Schedule {
   /// T; 1: NAME_run launches the step kernel once per step.
   int fusedSteps = 1;
-  /// The fused kernel (fusedSteps > 1).
+  /// The fused kernel (fusedSteps > 1) on CUDA cores.
   FusedKernel fused;
+  /// The composed pass (fusedSteps > 1) on tensor cores; then `fused` is unused.
+  std::optional<ComposedPass> composed;
   /// Why T is what it is, in one phrase (the plan prints it).
   std::string why;
   /// Whether T is lower than --plan-option fuse asked for (`why` says why):

@@ -41,6 +41,10 @@ struct BoundaryPolicy {
 };
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
 
+/// The stencil_info.h enumerator of the spec's boundary (HeaderEmitter.cpp):
+/// STENCILC_BOUNDARY_FIXED and so on.
+std::string boundaryEnumerator(const StencilSpec &spec);
+
 /// `cells` as the body of a C array initializer: `perLine` cells a line,
 /// each followed by a comma and right-aligned to the widest.
 std::string alignedTable(const std::vector<std::string> &cells, std::size_t perLine);

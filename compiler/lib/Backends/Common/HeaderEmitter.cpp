@@ -148,6 +148,13 @@ std::string fusedNote(const Plan &plan) {
   if (s.fusedSteps == 1) {
     return {};
   }
+  if (s.composed) { // tensor cores (stencilc/device/composed.cuh)
+    return fmt::format("\n* It runs passes of {} steps over memory (the stencil composed {} times "
+                       "on tensor cores,\n* then the points within {} of an edge step by step) "
+                       "and single steps for the\n* remainder; the result is what as many single "
+                       "steps give, up to rounding.",
+                       s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
+  }
   // The fused kernels put blocks along x only (1D), rows of blocks along y
   // (2D), or windows along y and chunks of planes along z (3D).
   const auto limit = [](std::string_view axis, long long per, std::string_view unit) {
@@ -229,7 +236,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("points", pointsTable(spec)), fmt::arg("radius", spec.radius),
                fmt::arg("shape", "STENCILC_" + upper(keyword(spec.shape))),
                fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
-               fmt::arg("boundary", "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary))),
+               fmt::arg("boundary", boundaryEnumerator(spec)),
                fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
                fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
                fmt::arg("fused_steps", plan.schedule.fusedSteps),
@@ -239,6 +246,10 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));
   return w.take();
+}
+
+std::string boundaryEnumerator(const StencilSpec &spec) {
+  return "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary));
 }
 
 } // namespace stencilc

@@ -50,7 +50,12 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
   const std::string sizeArgs = sizeArguments(dims);
   const std::string sizeProduct = joined(dims, "static_cast<size_t>({n})", " * ");
   std::string run;
-  if (plan.schedule.fusedSteps > 1) {
+  if (plan.schedule.composed) {
+    // Tensor cores: the composed pass (Tensor/templates/tensor.cu.tpl).
+    run = CodeWriter::filled(templateSection("tensor.cu.tpl", "run_composed"),
+                             fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("size_args", sizeArgs), fmt::arg("name", spec.name));
+  } else if (plan.schedule.fusedSteps > 1) {
     run = CodeWriter::filled(templateSection("host_api.cu.tpl", "run_fused"),
                              fmt::arg("steps", plan.schedule.fusedSteps),
                              fmt::arg("kernel", fusedKernelNamespace(dims)),

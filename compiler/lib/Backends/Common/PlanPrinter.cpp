@@ -116,6 +116,10 @@ void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
                       s.why.empty() ? "" : ": " + s.why);
     return;
   }
+  if (s.composed) {
+    printComposedSchedule(plan, os);
+    return;
+  }
   os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
                     s.fusedSteps, spec.name, s.why, spec.name);
   switch (spec.dims) {
@@ -152,6 +156,9 @@ std::string summarizePlan(const Plan &plan) {
       plan.backend() == BackendKind::Simt ? summarizeSimtPlan(plan) : summarizeTensorPlan(plan);
   if (plan.schedule.fusedSteps == 1) {
     return kernel;
+  }
+  if (plan.schedule.composed) {
+    return kernel + "; " + summarizeComposedSchedule(plan);
   }
   const FusedKernel &k = plan.schedule.fused;
   const std::string geometry =
