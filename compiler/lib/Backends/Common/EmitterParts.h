@@ -49,6 +49,11 @@ std::string alignedTable(const std::vector<std::string> &cells, std::size_t perL
 /// its kernel and entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
+/// The namespace of the CUDA-core fused kernel of a dimension in
+/// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is
+/// stencilc/device/<namespace>.cuh.
+std::string_view fusedKernelNamespace(int dims);
+
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 

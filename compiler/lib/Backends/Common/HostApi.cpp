@@ -37,6 +37,10 @@ std::string sizeParameters(int dims) { return joined(dims, "int {n}", ", "); }
 
 std::string sizeArguments(int dims) { return joined(dims, "{n}", ", "); }
 
+std::string_view fusedKernelNamespace(int dims) {
+  return dims == 1 ? "fused1d" : dims == 2 ? "fused" : "fused3d";
+}
+
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
 void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
@@ -49,6 +53,7 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
   if (plan.schedule.fusedSteps > 1) {
     run = CodeWriter::filled(templateSection("host_api.cu.tpl", "run_fused"),
                              fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("kernel", fusedKernelNamespace(dims)),
                              fmt::arg("size_args", sizeArgs));
   } else {
     std::string ringCopy;
