@@ -140,9 +140,10 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
   }
 }
 
-// 1D fuses 8 steps where it measured best; no 3D kind measured faster fused
-// than one step a launch, so 3D keeps T = 1 and says why, and fuses only
-// when asked.
+// 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
+// kernel measured faster than one step a launch (star3d7p fp64, T 3), and
+// the others (box3d27p fp32) keep T = 1 and say why, and fuse only when
+// asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
@@ -151,21 +152,25 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_EQ(heat1d.schedule.fusedSteps, 8);
   const Plan star3d =
       planSimt(makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 3), sm90);
-  EXPECT_EQ(star3d.schedule.fusedSteps, 1);
-  EXPECT_NE(star3d.schedule.why.find("measured faster one step a launch"), std::string::npos)
-      << star3d.schedule.why;
+  EXPECT_EQ(star3d.schedule.fusedSteps, 3);
+  EXPECT_EQ(star3d.schedule.fused.rows, 4); // the measured geometry
+  const Plan box3d =
+      planSimt(makeStencil(3, Shape::Box, 1, Precision::FP32, BoundaryKind::Fixed, 3), sm90);
+  EXPECT_EQ(box3d.schedule.fusedSteps, 1);
+  EXPECT_NE(box3d.schedule.why.find("measured faster one step a launch"), std::string::npos)
+      << box3d.schedule.why;
   sm90.fusedSteps = 2;
-  const Plan asked = planSimt(star3d.spec, sm90);
+  const Plan asked = planSimt(box3d.spec, sm90);
   EXPECT_EQ(asked.schedule.fusedSteps, 2);
   EXPECT_EQ(asked.schedule.fused.rows, 4); // the measured geometry
 }
 
-// A 3D pass keeps T rings of planes in shared memory: a T whose rings pass
-// what the target lets a block opt in to is lowered to the most that fit,
-// and the schedule says so (an error where the backend was requested).
+// A 3D pass keeps T rings of edge rows in shared memory: a T whose rings
+// pass what the target lets a block opt in to is lowered to the most that
+// fit, and the schedule says so (an error where the backend was requested).
 TEST(FusedPlans, SharedMemoryBoundsTheThreeDimensionalT) {
   const StencilSpec spec =
-      makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 3);
+      makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Periodic, 3);
   PlanOptions options;
   options.fusedSteps = 8;
   for (Arch arch : {Arch::Sm80, Arch::Sm90}) {
@@ -230,9 +235,10 @@ TEST(FusedPlans, GeometryKeepsTheKernelsRules) {
 }
 
 /// The 1D and 3D kernels' rules (fused1d.cuh's and fused3d.cuh's
-/// static_asserts) for every plan: whole vectors, a halo of T x r or more,
-/// points left to store, whole pieces of rows, and a pass that fits the
-/// target's shared memory.
+/// static_asserts) for every plan: whole accesses, a halo of T x r or more,
+/// points left to store, whole bands of at least r rows, a window row of
+/// whole lanes of one warp, and a pass that fits the target's shared
+/// memory.
 TEST(FusedPlans, OneAndThreeDimensionalGeometryKeepsTheKernelsRules) {
   for (int dims : {1, 3}) {
     for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
@@ -251,7 +257,10 @@ TEST(FusedPlans, OneAndThreeDimensionalGeometryKeepsTheKernelsRules) {
             continue;
           }
           const FusedKernel &k = s.fused;
-          const int vec = 16 / static_cast<int>(elementBytes(p));
+          // 1D: whole 16-byte vectors; 3D: whole accesses of a thread's
+          // columns (2-16 bytes), a window row whole lanes of one warp.
+          const int bytes = static_cast<int>(elementBytes(p));
+          const int vec = dims == 1 ? 16 / bytes : k.accessBytes / bytes;
           EXPECT_EQ(k.width % vec, 0);
           EXPECT_EQ(k.halo % vec, 0);
           EXPECT_GE(k.halo, s.fusedSteps * r);
@@ -265,6 +274,12 @@ TEST(FusedPlans, OneAndThreeDimensionalGeometryKeepsTheKernelsRules) {
             EXPECT_EQ(k.haloY, s.fusedSteps * r);
             EXPECT_GE(k.storedRows(), 1);
             EXPECT_EQ(k.height % k.rows, 0);
+            EXPECT_GE(k.rows, r);
+            EXPECT_TRUE(k.accessBytes == 2 || k.accessBytes == 4 || k.accessBytes == 8 ||
+                        k.accessBytes == 16);
+            EXPECT_EQ(32 % (k.width / vec), 0);
+            EXPECT_EQ(k.threads, k.width / vec * (k.height / k.rows));
+            EXPECT_EQ(k.threads % 32, 0);
             EXPECT_GE(k.batch, 1);
             EXPECT_GE(k.chunkRows, 1);
           }

@@ -22,7 +22,7 @@ template <class E, class C> struct Params {
   using Compute = C;
   using Boundary = stencilc::device::FixedBoundary;
   using Stencil = Star7;
-  static constexpr int kSteps = 4, kWidth = 64, kHeight = 32, kThreads = 256, kBatch = 1, kRows = 8,
+  static constexpr int kSteps = 4, kWidth = 64, kHeight = 32, kThreads = 256, kBatch = 1, kRows = 4,
                        kChunkZ = 64;
 };
 

@@ -74,16 +74,19 @@ struct Wide1 {
 
 template <class E> using ComputeOf = std::conditional_t<std::is_same_v<E, double>, double, float>;
 
+/// A fused3d.cuh geometry: a window of Width x Height, each thread Cols x
+/// Rows points (so Width / Cols x Height / Rows threads).
 template <class E, class BoundaryRule, class St, int T, int Width = 32, int Height = 16,
-          int Threads = 128, int Batch = 2, int ChunkZ = 5, int Rows = 1>
+          int Cols = 2, int Rows = 2, int ChunkZ = 5, int MinBlocks = 1>
 struct Params3 {
   using Element = E;
   using Compute = ComputeOf<E>;
   using Boundary = BoundaryRule;
   using Stencil = St;
   static constexpr int kSteps = T;
-  static constexpr int kWidth = Width, kHeight = Height, kThreads = Threads;
-  static constexpr int kBatch = Batch, kChunkZ = ChunkZ, kRows = Rows;
+  static constexpr int kWidth = Width, kHeight = Height;
+  static constexpr int kThreads = Width / Cols * (Height / Rows);
+  static constexpr int kBatch = 1, kChunkZ = ChunkZ, kRows = Rows, kMinBlocks = MinBlocks;
 };
 
 template <class E, class BoundaryRule, class St, int T, int Width = 64, int Threads = 32>
@@ -100,9 +103,13 @@ struct Params1 {
 int bench3d();
 int bench1d();
 
-enum class Kind { Fixed, Constant, Periodic };
+enum class Kind { Fixed, Constant, Periodic, Clamp, Mirror };
 inline const char *kindName(Kind k) {
-  return k == Kind::Fixed ? "fixed" : k == Kind::Constant ? "constant" : "periodic";
+  return k == Kind::Fixed      ? "fixed"
+         : k == Kind::Constant ? "constant"
+         : k == Kind::Periodic ? "periodic"
+         : k == Kind::Clamp    ? "clamp"
+                               : "mirror";
 }
 template <Kind K> struct BoundaryOf {
   using type = device::FixedBoundary;
@@ -112,6 +119,12 @@ template <> struct BoundaryOf<Kind::Constant> {
 };
 template <> struct BoundaryOf<Kind::Periodic> {
   using type = device::PeriodicBoundary;
+};
+template <> struct BoundaryOf<Kind::Clamp> {
+  using type = device::ClampBoundary;
+};
+template <> struct BoundaryOf<Kind::Mirror> {
+  using type = device::MirrorBoundary;
 };
 
 template <class E> const char *typeName() {
@@ -167,7 +180,11 @@ void referenceStep(const std::vector<E> &in, std::vector<E> &out, Shape g, Kind 
   constexpr int r = St::kRadius;
   const E outside = fromCompute<E>(static_cast<C>(ThreeQuarters::value));
   auto ring = [&](int v, int n, bool active) { return active && (v < r || v >= n - r); };
-  auto wrap = [](long long v, int n) { return ((v % n) + n) % n; };
+  const stencilc_boundary rule = kind == Kind::Periodic ? STENCILC_BOUNDARY_PERIODIC
+                                 : kind == Kind::Clamp  ? STENCILC_BOUNDARY_CLAMP
+                                                        : STENCILC_BOUNDARY_MIRROR;
+  const bool folds = kind == Kind::Periodic || kind == Kind::Clamp || kind == Kind::Mirror;
+  auto fold = [&](long long v, int n) { return stencilc_fold_index(rule, v, n); };
   auto planes = [&](int zFirst, int zLast) {
     for (int z = zFirst; z < zLast; ++z) {
       for (int y = 0; y < g.ny; ++y) {
@@ -183,8 +200,8 @@ void referenceStep(const std::vector<E> &in, std::vector<E> &out, Shape g, Kind 
             const auto term = asTerm3(St::template term<C>(t));
             long long zz = z + term.dz, yy = y + term.dy, xx = x + term.dx;
             E v;
-            if (kind == Kind::Periodic) {
-              v = in[(wrap(zz, g.nz) * g.ny + wrap(yy, g.ny)) * g.nx + wrap(xx, g.nx)];
+            if (folds) {
+              v = in[(fold(zz, g.nz) * g.ny + fold(yy, g.ny)) * g.nx + fold(xx, g.nx)];
             } else if (zz < 0 || zz >= g.nz || yy < 0 || yy >= g.ny || xx < 0 || xx >= g.nx) {
               v = outside; // constant only: fixed reads inside the grid
             } else {

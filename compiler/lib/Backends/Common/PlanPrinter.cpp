@@ -84,26 +84,27 @@ void printFused1D(const Plan &plan, llvm::raw_ostream &os) {
                     elementTypeName(spec.precision));
 }
 
-/// The fused kernel's lines of a 3D plan: windows streamed along z, a ring
-/// of planes per level in shared memory.
+/// The fused kernel's lines of a 3D plan: windows streamed along z, each
+/// thread's points of every level in registers, edge rows in shared memory.
 void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   const FusedKernel &k = s.fused;
   const int r = spec.radius;
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  const int cols = k.accessBytes / bytes;
   os << fmt::format("  fused      {} threads; windows of {} x {} (rows x columns), {} x {} stored: "
                     "a halo of {} rows and {} columns each side (T x r = {}, columns in whole "
-                    "16-byte vectors); {} output planes per block streamed along z, {} plane{} a "
-                    "level at a time; geometry {}\n",
+                    "threads' accesses); {} output planes per block streamed along z; geometry "
+                    "{}\n",
                     k.threads, k.height, k.width, k.storedRows(), k.storedColumns(), k.haloY,
-                    k.halo, s.fusedSteps * r, k.chunkRows, k.batch, k.batch > 1 ? "s" : "",
-                    k.source);
+                    k.halo, s.fusedSteps * r, k.chunkRows, k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
-                    "and the planes beside a block's own that each level recomputes); shared "
-                    "memory {} bytes (T rings of {} planes of the window); registers: each thread "
-                    "reads a window of {} x {} x {} {} for a piece of {} rows\n",
-                    100.0 * k.redundantShare, k.sharedBytes, k.batch + 2 * r, k.batch + 2 * r,
-                    k.rows + 2 * r, 2 * r + 1, elementTypeName(spec.precision), k.rows);
+                    "and the planes a block streams beside its own); shared memory {} bytes (the "
+                    "levels' rings of edge rows); registers: each thread keeps its {} x {} (rows x "
+                    "columns) {} points of every level and plane still read\n",
+                    100.0 * k.redundantShare, k.sharedBytes, k.rows, cols,
+                    elementTypeName(spec.precision));
 }
 
 /// The schedule's lines: how NAME_run maps its steps onto launches, and the

@@ -2,21 +2,20 @@
 //
 // The numbers of runtime/include/stencilc/device/fused1d.cuh (a segment of
 // points in shared memory per block) and fused3d.cuh (3.5D blocking: a
-// window of rows and columns per block, streamed along z, a ring of planes
-// per level in shared memory) for T steps of a stencil: the measured
+// window of rows and columns per block, streamed along z, each thread's
+// points of every level in registers, edge rows in shared memory) for T
+// steps of a stencil: the measured
 // geometry of its kind where there is one (SimtFusion.cpp's table), else the
 // rule's, widened until the redundant halo leaves points to store.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtFusion.h"
 
+#include <algorithm>
+
 namespace stencilc {
 
 namespace {
-
-/// The rule's 3D rows of a thread's piece: 4 for radius 1 (measured best
-/// for fp64), 1 beyond, where the register window grows as r^3.
-int ruleRows(int radius) { return radius == 1 ? 4 : 1; }
 
 /// The segment of a 1D block (k.halo set).
 void geometry1D(int r, int bytes, const MeasuredFusion *m, FusedKernel &k) {
@@ -31,31 +30,52 @@ void geometry1D(int r, int bytes, const MeasuredFusion *m, FusedKernel &k) {
   k.redundantShare = 1.0 - double(k.storedColumns()) / (k.width - 2 * r);
 }
 
-/// The window, chunk and batch of a 3D block (k.halo set).
-void geometry3D(int r, int bytes, int steps, const MeasuredFusion *m, FusedKernel &k) {
-  const int vec = 16 / bytes;
-  k.width = m ? m->width : 64;
-  k.height = m ? m->height : 32;
-  k.threads = m ? m->threads : 256;
-  k.batch = m ? m->batch : 1;
-  k.chunkRows = m ? m->chunk : 64;
-  k.rows = m ? m->rows : ruleRows(r);
+/// The window, threads, chunk and halos of a 3D block. Each thread owns
+/// `cols` x `rows` points of a window row band (cols x element bytes one
+/// access of 2-16 bytes, width / cols = 32 lanes a row); the rule, where
+/// nothing was measured: fp64 one column, else two; radius 1: rows of 2 in
+/// 16 bands (fp64: of 4, as measured best), beyond: rows of 2r in bands
+/// filling 32 rows (the rings of a wide box stay small).
+void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFusion *m,
+                FusedKernel &k) {
+  const int r = spec.radius;
+  int cols = bytes == 8 ? 1 : 2;
+  k.rows = r > 1 ? 2 * r : bytes == 8 ? 4 : 2;
+  k.width = 32 * cols;
+  k.height = k.rows * (r == 1 ? 16 : std::max(1, 32 / k.rows));
+  k.chunkRows = 64;
+  if (m) {
+    k.rows = m->rows;
+    k.width = m->width;
+    k.height = m->height;
+    k.chunkRows = m->chunk;
+    cols = m->width * m->height / (m->rows * m->threads);
+  }
+  k.batch = 1;
   k.haloY = steps * r;
-  while (k.storedColumns() < vec) {
+  auto haloX = [&] { return (steps * r + cols - 1) / cols * cols; };
+  while (k.width - 2 * haloX() < cols && cols * bytes < 16) {
+    cols *= 2; // whole lanes of a warp a row: the window widens with them
     k.width *= 2;
   }
-  while (k.storedRows() < k.rows) {
-    k.height *= 2; // stays whole pieces of `rows`
+  while (k.height - 2 * k.haloY < k.rows) {
+    k.height *= 2;
   }
-  // A ring of batch + 2r planes of the window per level 0 .. T - 1.
-  k.sharedBytes = steps * (k.batch + 2 * r) * k.width * k.height * bytes;
-  // Level t computes the window but its outermost r rows and columns, on the
-  // block's planes and the (T - t) r on either side that later levels read.
-  const double plane = double(k.width - 2 * r) * (k.height - 2 * r);
-  double computed = 0.0;
-  for (int t = 1; t <= steps; ++t) {
-    computed += (k.chunkRows + 2.0 * (steps - t) * r) * plane;
-  }
+  k.halo = haloX();
+  k.accessBytes = cols * bytes;
+  k.threads = k.width / cols * (k.height / k.rows);
+  // Per level a ring of edge rows (r top and r bottom rows of each band of
+  // threads) of kSlots planes: a star lags r planes a level and reads one
+  // plane's edge rows, a box lags r + 1 and reads 2r + 1.
+  const int span = spec.shape == Shape::Star ? 0 : r;
+  const int lag = span == 0 ? r : std::max(r, span + 1);
+  const int slots = lag + span + 1;
+  const int pad = (r + cols - 1) / cols * cols;
+  k.sharedBytes = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
+  // Every iteration computes every level on the whole window; a block's
+  // chunk takes T (lag + r) iterations more than its planes.
+  const double computed =
+      double(steps) * (k.chunkRows + steps * (lag + r)) * double(k.width) * k.height;
   const double useful = double(steps) * k.chunkRows * k.storedColumns() * k.storedRows();
   k.redundantShare = 1.0 - useful / computed;
 }
@@ -66,12 +86,12 @@ FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFu
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const int vec = 16 / bytes;
   FusedKernel k;
-  k.accessBytes = 16;
-  k.halo = (steps * spec.radius + vec - 1) / vec * vec;
   if (spec.dims == 1) {
+    k.accessBytes = 16;
+    k.halo = (steps * spec.radius + vec - 1) / vec * vec;
     geometry1D(spec.radius, bytes, m, k);
   } else {
-    geometry3D(spec.radius, bytes, steps, m, k);
+    geometry3D(spec, bytes, steps, m, k);
   }
   return k;
 }

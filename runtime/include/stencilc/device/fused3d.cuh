@@ -1,40 +1,53 @@
 // stencilc/device/fused3d.cuh - the CUDA-core kernel for 3D that fuses
 // several time steps into one pass over memory: 3.5D blocking (2.5D
-// streaming along z, k steps per plane), the 3D sibling of fused.cuh, less
-// the stencil itself. Issue 19; the compiler does not emit it yet.
+// streaming along z, T steps per plane, as EBISU and AN5D do it), the 3D
+// sibling of fused.cuh, less the stencil itself. Issue 19.
 //
-// A block owns a tile of kTileX x kTileY output points of each plane of an
-// nz x ny x nx grid and kChunkZ output planes, and streams along z. It
-// keeps, in shared memory, a ring of kRing = kBatch + 2r planes of its
-// kHeight x kWidth window per fused level: level 0 is the input, level t
-// the result of t steps. The window is the tile and a redundant halo of
-// kHaloX = T r columns each side (rounded up to a 16-byte vector) and
-// kHaloY = T r rows each side: the levels eat into it, r per level, so that
-// level T is right on the tile it stores. Each iteration of the stream:
+// A block owns a window of kWidth x kHeight points of each plane of an
+// nz x ny x nx grid: the tile of kTileX x kTileY points it stores and a
+// redundant halo of kHaloX = T r columns (rounded up to a thread's columns)
+// and kHaloY = T r rows each side, which the levels eat into, r per level.
+// It streams along z over its kChunkZ output planes. Each thread owns the
+// same kCols x kRows points (kCols adjacent columns: one memory access) of
+// every plane at every level (level 0 the input, level t the result of t
+// steps) and keeps, per level, a queue of the last kQueue planes of its
+// points in registers. A point's neighbours come:
 //
-//   1. starts the 16-byte loads of the next kBatch input planes into
-//      registers (the boundary rule element by element at the grid's edge);
-//   2. computes kBatch planes of each level t = 1 .. Levels from level
-//      t - 1, level t lagging level t - 1 by r planes, a barrier after each
-//      level but the last; level Levels goes to global memory;
-//   3. puts the loaded planes into level 0's ring, and a barrier.
+//   - along z, from the thread's own queue;
+//   - along x, from the lanes beside it by warp shuffles (kWidth / kCols
+//     lanes hold a window row; a lane at the window's edge gets its own
+//     value back, which only feeds points outside the tile);
+//   - along y past its kRows rows, from shared memory: each thread writes
+//     the r top and r bottom rows of its points of each plane and level
+//     (its "edge rows") to a ring of kSlots planes per level and reads
+//     those of the threads above and below it.
 //
-// Per point and per level the value is what a stored single step gives
-// (the terms' FMAs in the order of the stencil's term list, accumulated in
-// the Compute type from 0, rounded to the Element type), and a point a
-// single step does not compute keeps its value of the level before, by
-// fused::Computes<Boundary> (fused.cuh): the fixed ring of width r keeps
-// the input's value, a constant boundary's outside is loaded as its value
-// and keeps it, a periodic grid is loaded wrapped and every point is
-// computed. Unlike fused.cuh, the last level stores every point of the tile
-// inside the grid, the fixed ring (its kept input value) included, so run
-// needs no copy of the ring into the scratch buffer.
+// One __syncthreads per plane orders it all. In iteration i a thread starts
+// the loads of input plane i + 2 (whole-access loads where it can, the
+// boundary rule element by element at the grid's edge), takes plane i as
+// level 0 and computes plane i - t kLag of each level t = 1 .. Levels from
+// level t - 1, so that what it reads is in its queue and the edge rows were
+// written before the last barrier: kLag is r where only terms with dz = 0
+// reach along x or y (stars), else kPlaneSpan + 1, kPlaneSpan the largest
+// |dz| of such a term (boxes). Level Levels goes to global memory. Blocks
+// whose window lies inside the grid's computed points run a copy of the
+// pass without the per-point boundary tests.
 //
-// Points of a level whose inputs are not (or no longer) in the block's
-// window are computed from stale ring planes, but only ever feed points of
-// later levels outside the tile the block stores. The result of `steps`
-// steps is bit-identical to `steps` single steps at every point, for any
-// grid size (smaller than the tile or than the halo included).
+// Per point and level the value is what a stored single step gives (the
+// terms' FMAs in term-list order, accumulated in the Compute type from 0,
+// rounded to the Element type); a point a single step does not compute
+// keeps its value of the level before, by fused::Computes<Boundary>
+// (fused.cuh): the fixed ring of width r keeps the input's value, a
+// constant boundary's outside is loaded as its value and keeps it, a
+// periodic grid is loaded wrapped and every point is computed. The last
+// level stores every point of the tile inside the grid, the fixed ring
+// included. Clamp and mirror read the folded point at the same level,
+// which the pass-through cannot give past one level: run passes them one
+// step at a time. Points whose inputs are not (or not yet) in the window
+// are computed from stale values (zero at first) but only ever feed points
+// outside the stored tile, so `steps` steps are bit-identical to `steps`
+// single steps at every point, for any grid size (smaller than the tile or
+// than the halo included).
 //
 // The stencil comes from the traits type Params::Stencil:
 //
@@ -44,17 +57,18 @@
 //   };
 //
 // term(i) is the i-th term (dz, dy, dx, coefficient) in the order of the
-// FMAs. The rest of Params (listed at Geometry) are the kernel's numbers.
+// FMAs, |dz|, |dy|, |dx| <= kRadius. The rest of Params (listed at Geometry)
+// are the kernel's numbers.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
 #include <cuda_runtime.h>
 
 #include "stencilc/device/fused.cuh"
-#include "stencilc/device/simt.cuh"
 
 namespace stencilc {
 namespace device {
@@ -63,18 +77,6 @@ namespace fused3d {
 using fused::Computes;
 using fused::minExtent;
 
-/// The ring slot of plane z (any sign) in a ring of S::kRing planes.
-template <class S> __device__ __forceinline__ int slotOf(long long z) {
-  const long long m = z % S::kRing;
-  return static_cast<int>(m < 0 ? m + S::kRing : m);
-}
-
-/// The shared memory of a pass: the rings of its levels.
-template <class S> __device__ __forceinline__ typename S::Element *rings() {
-  extern __shared__ __align__(16) unsigned char sharedRings[];
-  return reinterpret_cast<typename S::Element *>(sharedRings);
-}
-
 /// One term of a stencil: coefficient c times the input at (z + dz, y + dy,
 /// x + dx).
 template <class C> struct Term {
@@ -82,266 +84,457 @@ template <class C> struct Term {
   C c;
 };
 
+/// The shared memory of a pass: the edge-row rings of its levels.
+template <class E> __device__ __forceinline__ E *rings() {
+  extern __shared__ __align__(16) unsigned char sharedRings[];
+  return reinterpret_cast<E *>(sharedRings);
+}
+
+/// Params::kBatch, or 1 where Params has none.
+template <class Params, class = void> struct BatchOf {
+  static constexpr int value = 1;
+};
+template <class Params> struct BatchOf<Params, std::void_t<decltype(Params::kBatch)>> {
+  static constexpr int value = Params::kBatch;
+};
+
+/// An unsigned type of Bytes bytes (2, 4, 8 or 16): one memory access.
+template <int Bytes>
+using AccessOf = std::conditional_t<
+    Bytes == 16, uint4,
+    std::conditional_t<Bytes == 8, uint2,
+                       std::conditional_t<Bytes == 4, unsigned, unsigned short>>>;
+
+/// The greatest common divisor of a and b (positive).
+constexpr int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+constexpr int lcm(int a, int b) { return a / gcd(a, b) * b; }
+
+/// Which values of the planes c - r .. c + r, rows -r .. kRows + r - 1 and
+/// columns -r .. kCols + r - 1 of a thread's points some term reads; and
+/// planeSpan, the largest |dz| of a term with dy or dx != 0 (0 where none).
+template <class Stencil, int kRows, int kCols> struct ReadTable {
+  static constexpr int r = Stencil::kRadius;
+  static constexpr int kH = kRows + 2 * r, kW = kCols + 2 * r;
+  bool read[2 * r + 1][kH][kW] = {};
+  int planeSpan = 0;
+  __host__ __device__ constexpr ReadTable() {
+    for (int i = 0; i < Stencil::kTerms; ++i) {
+      const Term<double> t = Stencil::template term<double>(i);
+      const int span = t.dz < 0 ? -t.dz : t.dz;
+      planeSpan = (t.dy != 0 || t.dx != 0) && span > planeSpan ? span : planeSpan;
+      for (int e = 0; e < kRows; ++e) {
+        for (int q = 0; q < kCols; ++q) {
+          read[t.dz + r][e + t.dy + r][q + t.dx + r] = true;
+        }
+      }
+    }
+  }
+  /// Plane dz, row w, column m, relative to the thread's first point.
+  __host__ __device__ constexpr bool at(int dz, int w, int m) const {
+    return read[dz + r][w + r][m + r];
+  }
+};
+
 /// The sizes of a fused 3D kernel, from Params:
 ///   Element, Compute   the grid's element type and the arithmetic type
 ///   Boundary           a boundary policy of boundary.cuh
 ///   Stencil            the terms (see above); Stencil::kRadius is r
 ///   kSteps             T, the steps fused per pass (1 .. 8)
-///   kWidth             the window's columns (x), halo included: a multiple
-///                      of the 16-byte vector
+///   kWidth             the window's columns (x), halo included
 ///   kHeight            the window's rows (y), halo included
-///   kRows              rows of a thread's column piece: a plane of the
-///                      window is kWidth x (kHeight / kRows) pieces of kRows
-///                      points along y, computed from one register window
-///   kThreads           threads per block (piece u, row-major, belongs to
-///                      thread u % kThreads)
-///   kBatch             planes per level per iteration
+///   kRows              rows of a thread's points (at least r; divides
+///                      kHeight)
+///   kThreads           threads per block: (kWidth / kCols) x (kHeight /
+///                      kRows), which sets kCols, a thread's columns:
+///                      kCols x the element's bytes is 2, 4, 8 or 16 (one
+///                      memory access), and kWidth / kCols (the lanes of a
+///                      window row) divides 32
 ///   kChunkZ            output planes per block
+///   kBatch             optional; 1 where present (planes per iteration)
+///   kMinBlocks         optional (1 where absent): blocks per
+///                      multiprocessor, for __launch_bounds__
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
-  static constexpr int kVec = 16 / static_cast<int>(sizeof(Element));
-  /// The input is read with simt::fetchGroup (16-byte vectors, the boundary
-  /// rule at the edges), without an L2 prefetch hint.
-  static constexpr int kPrefetchBytes = 0;
-  /// The redundant halo each side: kSteps * r, in x whole vectors.
-  static constexpr int kHaloX = (Params::kSteps * kRadius + kVec - 1) / kVec * kVec;
+  static constexpr int kElementBytes = static_cast<int>(sizeof(Element));
+  static constexpr int kCols =
+      Params::kWidth * Params::kHeight / (Params::kRows * Params::kThreads);
+  static constexpr int kLanesX = Params::kWidth / kCols;
+  static constexpr int kBands = Params::kHeight / Params::kRows;
+  static constexpr int kMinBlocks = fused::MinBlocksOf<Params>::value;
+  using Access = AccessOf<kCols * kElementBytes>;
+  static constexpr ReadTable<Stencil, Params::kRows, kCols> kReads{};
+  /// Along z: see the file's comment.
+  static constexpr int kPlaneSpan = kReads.planeSpan;
+  static constexpr int kLag =
+      kPlaneSpan == 0 ? kRadius : (kRadius > kPlaneSpan + 1 ? kRadius : kPlaneSpan + 1);
+  /// Planes of a level's register queue: [c - r, c + kLag] when the next
+  /// level computes plane c.
+  static constexpr int kQueue = kRadius + kLag + 1;
+  /// Planes of a level's edge-row ring: [c - kPlaneSpan, c + kLag].
+  static constexpr int kSlots = kLag + kPlaneSpan + 1;
+  /// The redundant halo each side: kSteps * r, in x whole thread columns.
+  static constexpr int kHaloX = (Params::kSteps * kRadius + kCols - 1) / kCols * kCols;
   static constexpr int kHaloY = Params::kSteps * kRadius;
   static constexpr int kTileX = Params::kWidth - 2 * kHaloX;
   static constexpr int kTileY = Params::kHeight - 2 * kHaloY;
-  static constexpr int kPlane = Params::kWidth * Params::kHeight;
-  /// Planes of a level's ring: a batch and the 2r planes before it.
-  static constexpr int kRing = Params::kBatch + 2 * kRadius;
-  /// A plane's pieces of kRows points along y, and per thread.
-  static constexpr int kColumns = Params::kWidth * (Params::kHeight / Params::kRows);
-  static constexpr int kColumnsPerThread = (kColumns + Params::kThreads - 1) / Params::kThreads;
-  static constexpr int kGroupsPerRow = Params::kWidth / kVec;
-  /// 16-byte groups of a batch of input planes, and per thread.
-  static constexpr int kGroups = Params::kBatch * Params::kHeight * kGroupsPerRow;
-  static constexpr int kGroupsPerThread = (kGroups + Params::kThreads - 1) / Params::kThreads;
+  /// An edge row in shared memory: the window's row and r (rounded up to a
+  /// thread's columns) columns of padding each side.
+  static constexpr int kPadX = (kRadius + kCols - 1) / kCols * kCols;
+  static constexpr int kPitch = Params::kWidth + 2 * kPadX;
+  /// A plane's edge rows: 2r rows per band of threads (top r, bottom r),
+  /// and a band of padding above and below the window.
+  static constexpr int kEdgePlane = (kBands + 2) * 2 * kRadius * kPitch;
+  /// The stream's loop is unrolled so that queue and ring slots are
+  /// constants: the least common multiple of kQueue, kSlots and 2 (the
+  /// input planes loaded ahead).
+  static constexpr int kUnroll = lcm(2, kQueue *kSlots / gcd(kQueue, kSlots));
 
   static_assert(Params::kSteps >= 1 && Params::kSteps <= 8, "1 to 8 fused steps");
   static_assert(kRadius >= 1, "a stencil of radius 0 needs no kernel");
-  static_assert(Params::kWidth % kVec == 0, "the window's rows are whole vectors");
+  static_assert(BatchOf<Params>::value == 1, "one plane per iteration");
+  static_assert(kCols >= 1 &&
+                    kCols * Params::kRows * Params::kThreads == Params::kWidth * Params::kHeight,
+                "the threads own the window's points, kCols x kRows each");
+  static_assert(kCols * kElementBytes == 2 || kCols * kElementBytes == 4 ||
+                    kCols * kElementBytes == 8 || kCols * kElementBytes == 16,
+                "a thread's columns are one memory access");
+  static_assert(kLanesX * kCols == Params::kWidth && 32 % kLanesX == 0,
+                "a window row is whole lanes of one warp");
+  static_assert(Params::kRows >= kRadius && Params::kHeight % Params::kRows == 0,
+                "the window's rows are whole bands of at least r rows");
   static_assert(kTileX >= 1 && kTileY >= 1, "the halo leaves points to store");
-  static_assert(Params::kRows >= 1 && Params::kHeight % Params::kRows == 0,
-                "the window's rows are whole pieces");
-  static_assert(Params::kChunkZ >= 1 && Params::kBatch >= 1, "planes per block and per batch");
+  static_assert(Params::kChunkZ >= 1, "planes per block");
+  static_assert(Params::kThreads % 32 == 0, "whole warps");
+  static_assert(kSlots * kEdgePlane * kElementBytes * Params::kSteps <= 227 * 1024,
+                "the rings of kSteps levels fit an H100's shared memory");
 
   /// Shared memory of a pass of `levels` fused steps: the rings of levels
   /// 0 .. levels - 1.
   static constexpr int sharedBytes(int levels) {
-    return levels * kRing * kPlane * static_cast<int>(sizeof(Element));
+    return levels * kSlots * kEdgePlane * kElementBytes;
   }
 };
 
-/// A block's part of a pass: its tile's first stored column x0 and row y0
-/// (the window starts at x0 - kHaloX, y0 - kHaloY), its stored planes
-/// [zBegin, zEnd), and whether input rows are whole, aligned 16-byte vectors.
-struct Block {
-  long long x0, y0, zBegin, zEnd;
-  bool vectorRows;
+/// A thread's part of a pass: where its points lie and which of them a
+/// step computes and the block stores.
+template <class S> struct Part {
+  int xFirst, yFirst;       // the first own column and row
+  int zBegin, zEnd;         // the stored planes
+  int lane, band;           // the lane in the window row, the band of rows
+  int edgeBase;             // the thread's first point in a ring plane
+  long long rowOffset;      // the thread's first point in a grid plane
+  bool vectorOut;           // whole, aligned stores possible
+  bool rowVector[S::kRows]; // loads of whole, aligned rows possible
+  bool xComputed[S::kCols], yComputed[S::kRows];
+  bool xStored[S::kCols], yStored[S::kRows];
 };
 
-/// Starts this thread's loads of the input planes [p, p + kBatch) of the
-/// block's window (group g: plane g / (kHeight kGroupsPerRow), then row and
-/// vector).
-template <class S>
-__device__ __forceinline__ void fetchBatch(uint4 (&groups)[S::kGroupsPerThread],
-                                           const typename S::Element *__restrict__ in, long long p,
-                                           const Block &b, int nz, int ny, int nx) {
-  constexpr int kPerPlane = S::kHeight * S::kGroupsPerRow;
+/// Loads this thread's points of input plane z into `values` (Interior:
+/// the block's window lies inside the grid, its rows whole, aligned
+/// accesses).
+template <class S, bool Interior>
+__device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows][S::kCols],
+                                          const typename S::Element *__restrict__ in, int z,
+                                          const Part<S> &p, int nz, int ny, int nx) {
+  using Access = typename S::Access;
+  const bool zInside = z >= 0 && z < nz;
+  const typename S::Element *row =
+      in + static_cast<long long>(zInside ? z : 0) * ny * nx + p.rowOffset;
 #pragma unroll
-  for (int k = 0; k < S::kGroupsPerThread; ++k) {
-    const int g = threadIdx.x + k * S::kThreads;
-    if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
-      const int inPlane = g % kPerPlane;
-      groups[k] = simt::fetchGroup<S>(
-          in, p + g / kPerPlane, b.y0 - S::kHaloY + inPlane / S::kGroupsPerRow,
-          b.x0 - S::kHaloX + inPlane % S::kGroupsPerRow * S::kVec, nz, ny, nx, b.vectorRows);
+  for (int e = 0; e < S::kRows; ++e, row += nx) {
+    if (zInside && (Interior || p.rowVector[e])) {
+      const Access bits = __ldg(reinterpret_cast<const Access *>(row));
+      std::memcpy(&values[e][0], &bits, sizeof bits);
+    } else {
+#pragma unroll
+      for (int q = 0; q < S::kCols; ++q) {
+        values[e][q] = S::Boundary::read(in, z, p.yFirst + e, p.xFirst + q, nz, ny, nx);
+      }
     }
   }
 }
 
-/// Puts the loaded planes [p, p + kBatch) into level 0's ring.
+/// Writes the thread's r top and r bottom rows of a plane to `edge` (the
+/// thread's first point in a plane of a ring).
 template <class S>
-__device__ __forceinline__ void putBatch(typename S::Element *ring,
-                                         const uint4 (&groups)[S::kGroupsPerThread], long long p) {
-  constexpr int kPerPlane = S::kHeight * S::kGroupsPerRow;
-  const int first = slotOf<S>(p);
+__device__ __forceinline__ void
+writeEdges(typename S::Element *edge, const typename S::Element (&values)[S::kRows][S::kCols]) {
+  using Access = typename S::Access;
+  constexpr int r = S::kRadius;
 #pragma unroll
-  for (int k = 0; k < S::kGroupsPerThread; ++k) {
-    const int g = threadIdx.x + k * S::kThreads;
-    if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
-      int slot = first + g / kPerPlane;
-      slot -= slot >= S::kRing ? S::kRing : 0;
-      *reinterpret_cast<uint4 *>(&ring[slot * S::kPlane + g % kPerPlane * S::kVec]) = groups[k];
+  for (int w = 0; w < 2 * r; ++w) {
+    const int e = w < r ? w : S::kRows - 2 * r + w;
+    Access bits;
+    std::memcpy(&bits, &values[e][0], sizeof bits);
+    *reinterpret_cast<Access *>(edge + w * S::kPitch) = bits;
+  }
+}
+
+/// i mod n in [0, n) (constants once unrolled).
+__device__ __forceinline__ constexpr int wrapSlot(int i, int n) { return (i % n + n) % n; }
+
+/// Value I of computePlane's ext (plane, row and column, row-major), if
+/// some term reads it: from the queue, from a lane beside by a shuffle, or
+/// from the edge rows of the band above or below.
+template <class S, int I>
+__device__ __forceinline__ void
+fillOne(typename S::Element (
+            &ext)[2 * S::kRadius + 1][S::kRows + 2 * S::kRadius][S::kCols + 2 * S::kRadius],
+        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
+        const typename S::Element *edge, int ringSlot, int center) {
+  constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
+  constexpr int kH = kRows + 2 * r, kW = kCols + 2 * r;
+  constexpr int dz = I / (kH * kW) - r, w = I / kW % kH - r, m = I % kW - r;
+  if constexpr (S::kReads.at(dz, w, m)) {
+    typename S::Element &v = ext[dz + r][w + r][m + r];
+    if constexpr (w < 0 || w >= kRows) {
+      const typename S::Element *plane = edge + wrapSlot(ringSlot + dz, S::kSlots) * S::kEdgePlane;
+      // The bottom edge rows of the band above, or the top ones of the band
+      // below.
+      v = plane[(w < 0 ? w : 2 * r + w - kRows) * S::kPitch + m];
+    } else {
+      const int slot = wrapSlot(center + dz, S::kQueue);
+      if constexpr (m < 0) {
+        constexpr int lanes = (-m + kCols - 1) / kCols;
+        v = __shfl_up_sync(0xffffffffu, from[slot][w][m + lanes * kCols], lanes, S::kLanesX);
+      } else if constexpr (m >= kCols) {
+        constexpr int lanes = m / kCols;
+        v = __shfl_down_sync(0xffffffffu, from[slot][w][m - lanes * kCols], lanes, S::kLanesX);
+      } else {
+        v = from[slot][w][m];
+      }
     }
   }
 }
 
-/// Planes [z0, z0 + kBatch) of one level from the level before (`from`,
-/// its ring): each thread its columns of kRows points, each from a window of
-/// kBatch + 2r planes by kRows + 2r rows by 2r + 1 columns read once into
-/// registers (the compiler drops the reads no term uses). Last: the planes
-/// are stored to `out` (the block's tile inside the grid only), else written
-/// to `to`, the level's ring.
-template <class S, bool Last>
-__device__ __forceinline__ void computeLevel(const typename S::Element *from,
-                                             typename S::Element *to,
-                                             typename S::Element *__restrict__ out, long long z0,
-                                             const Block &b, int nz, int ny, int nx) {
+template <class S, int... I>
+__device__ __forceinline__ void
+fillAll(std::integer_sequence<int, I...>,
+        typename S::Element (
+            &ext)[2 * S::kRadius + 1][S::kRows + 2 * S::kRadius][S::kCols + 2 * S::kRadius],
+        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
+        const typename S::Element *edge, int ringSlot, int center) {
+  (fillOne<S, I>(ext, from, edge, ringSlot, center), ...);
+}
+
+/// Plane c of level t from level t - 1: `from` is level t - 1's register
+/// queue (plane c + dz in slot (center + dz) mod kQueue), `edge` the
+/// thread's first point in its ring (plane c + dz in slot (ringSlot + dz)
+/// mod kSlots); center and ringSlot are constants once unrolled. The
+/// results go to `to`. Interior: every point of the window is computed
+/// where the plane is.
+template <class S, bool Interior>
+__device__ __forceinline__ void
+computePlane(typename S::Element (&to)[S::kRows][S::kCols],
+             const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
+             const typename S::Element *edge, int ringSlot, int c, const Part<S> &p, int nz,
+             int center) {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
   using Rule = Computes<typename S::Boundary>;
   constexpr int r = S::kRadius;
-  constexpr int kSide = 2 * r + 1;
-  constexpr int kPlanes = S::kBatch + 2 * r;
-  constexpr int kRows = S::kRows;
-  const int firstSlot = slotOf<S>(z0 - r); // of window plane 0
-  bool planeComputed[S::kBatch];
-  bool planeStored[S::kBatch];
+  constexpr int kRows = S::kRows, kCols = S::kCols;
+  // The values of plane c + dz, rows -r .. kRows + r - 1, columns -r ..
+  // kCols + r - 1 of the thread's points, where some term reads them.
+  Element ext[2 * r + 1][kRows + 2 * r][kCols + 2 * r];
+  fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * (kRows + 2 * r) * (kCols + 2 * r)>(),
+             ext, from, edge, ringSlot, center);
+  const bool planeComputed = Rule::axis(c, nz, r);
+  Compute acc[kRows][kCols];
 #pragma unroll
-  for (int j = 0; j < S::kBatch; ++j) {
-    const long long z = z0 + j;
-    planeComputed[j] = Rule::axis(z, nz, r);
-    planeStored[j] = z >= b.zBegin && z < b.zEnd;
+  for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+    for (int q = 0; q < kCols; ++q) {
+      acc[e][q] = Compute(0);
+    }
   }
 #pragma unroll
-  for (int k = 0; k < S::kColumnsPerThread; ++k) {
-    const int u = threadIdx.x + k * S::kThreads;
-    const int cx = u % S::kWidth, cy0 = u / S::kWidth * kRows;
-    if ((S::kColumns % S::kThreads != 0 && u >= S::kColumns) || cx < r || cx >= S::kWidth - r) {
-      continue; // the window's outermost columns: nothing to read beside them
-    }
-    const long long x = b.x0 - S::kHaloX + cx;
-    const bool xComputed = Rule::axis(x, nx, r);
-    const bool xInTile = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && x < nx;
-    Element window[kPlanes][kRows + 2 * r][kSide];
-#pragma unroll
-    for (int i = 0; i < kPlanes; ++i) {
-      int slot = firstSlot + i;
-      slot -= slot >= S::kRing ? S::kRing : 0;
-#pragma unroll
-      for (int w = 0; w < kRows + 2 * r; ++w) {
-        // Rows past the window's edge only feed points that are skipped.
-        int cy = cy0 + w - r;
-        cy = cy < 0 ? 0 : cy >= S::kHeight ? S::kHeight - 1 : cy;
-#pragma unroll
-        for (int dx = -r; dx <= r; ++dx) {
-          window[i][w][dx + r] = from[slot * S::kPlane + cy * S::kWidth + cx + dx];
-        }
-      }
-    }
+  for (int t = 0; t < S::kTerms; ++t) {
+    const Term<Compute> term = S::Stencil::template term<Compute>(t);
 #pragma unroll
     for (int e = 0; e < kRows; ++e) {
-      const int cy = cy0 + e;
-      if (cy < r || cy >= S::kHeight - r) {
-        continue;
-      }
-      const long long y = b.y0 - S::kHaloY + cy;
-      const bool pointComputed = xComputed && Rule::axis(y, ny, r);
-      const bool inTile = xInTile && cy >= S::kHaloY && cy < S::kHaloY + S::kTileY && y < ny;
 #pragma unroll
-      for (int j = 0; j < S::kBatch; ++j) {
-        Compute acc = Compute(0);
-#pragma unroll
-        for (int t = 0; t < S::kTerms; ++t) {
-          const Term<Compute> term = S::Stencil::template term<Compute>(t);
-          acc = madd(term.c, toCompute(window[j + r + term.dz][e + r + term.dy][r + term.dx]), acc);
-        }
-        const Element value =
-            planeComputed[j] && pointComputed ? toElement<Element>(acc) : window[j + r][e + r][r];
-        if constexpr (Last) {
-          if (planeStored[j] && inTile) {
-            out[((z0 + j) * ny + y) * nx + x] = value;
-          }
-        } else {
-          int slot = firstSlot + r + j;
-          slot -= slot >= S::kRing ? S::kRing : 0;
-          to[slot * S::kPlane + cy * S::kWidth + cx] = value;
-        }
+      for (int q = 0; q < kCols; ++q) {
+        acc[e][q] =
+            madd(term.c, toCompute(ext[term.dz + r][e + term.dy + r][q + term.dx + r]), acc[e][q]);
       }
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+    for (int q = 0; q < kCols; ++q) {
+      const bool computed = planeComputed && (Interior || (p.yComputed[e] && p.xComputed[q]));
+      to[e][q] = computed ? toElement<Element>(acc[e][q]) : from[center][e][q];
     }
   }
 }
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
-/// (the whole body of a kernel): in -> out, an nz x ny x nx grid, tiles
+/// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
 /// along blockIdx.x (x) and blockIdx.y (y), kChunkZ planes per block along
 /// blockIdx.z. Needs S::sharedBytes(Levels) bytes of dynamic shared memory.
-template <class S, int Levels>
+/// Interior: the block's window lies inside the grid's computed points (r
+/// from each edge), its rows whole and aligned accesses (the tile it stores
+/// is still only part of the window).
+template <class S, int Levels, bool Interior>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny,
                                      int nx) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
   using Element = typename S::Element;
-  constexpr int r = S::kRadius;
-  constexpr int kLag = Levels * r; // level Levels lags the input by this
-  Element *const ring = rings<S>();
-  Block b;
-  b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
-  b.y0 = static_cast<long long>(blockIdx.y) * S::kTileY;
-  b.zBegin = static_cast<long long>(blockIdx.z) * S::kChunkZ;
-  b.zEnd = b.zBegin + S::kChunkZ < nz ? b.zBegin + S::kChunkZ : nz;
-  b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  using Access = typename S::Access;
+  using Rule = Computes<typename S::Boundary>;
+  constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
+  constexpr int kLag = S::kLag, kQueue = S::kQueue;
+  Element *const ring = rings<Element>();
 
-  // Stale planes only ever feed points the block does not store, but keep
+  Part<S> p;
+  p.lane = static_cast<int>(threadIdx.x) % S::kLanesX;
+  p.band = static_cast<int>(threadIdx.x) / S::kLanesX;
+  const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
+  const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
+  p.xFirst = x0 + p.lane * kCols;
+  p.yFirst = y0 + p.band * kRows;
+  p.zBegin = static_cast<int>(blockIdx.z) * S::kChunkZ;
+  p.zEnd = p.zBegin + S::kChunkZ < nz ? p.zBegin + S::kChunkZ : nz;
+  const bool wholeRows = nx % kCols == 0;
+  const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
+  p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
+  p.edgeBase = (p.band + 1) * 2 * r * S::kPitch + S::kPadX + p.lane * kCols;
+  p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
+#pragma unroll
+  for (int q = 0; q < kCols; ++q) {
+    const int cx = p.lane * kCols + q;
+    p.xComputed[q] = Rule::axis(p.xFirst + q, nx, r);
+    p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
+  }
+#pragma unroll
+  for (int e = 0; e < kRows; ++e) {
+    const int cy = p.band * kRows + e;
+    const int y = p.yFirst + e;
+    p.yComputed[e] = Rule::axis(y, ny, r);
+    p.yStored[e] = cy >= S::kHaloY && cy < S::kHaloY + S::kTileY && y < ny;
+    p.rowVector[e] = vectorIn && p.xFirst >= 0 && p.xFirst + kCols <= nx && y >= 0 && y < ny;
+  }
+  const bool xWhole = p.vectorOut && p.xStored[0] && p.xStored[kCols - 1];
+
+  // Stale values only ever feed points the block does not store, but keep
   // them finite and initialised all the same.
-  for (int i = threadIdx.x; i < Levels * S::kRing * S::kPlane; i += S::kThreads) {
+  for (int i = threadIdx.x; i < Levels * S::kSlots * S::kEdgePlane; i += S::kThreads) {
     ring[i] = Element(0.0f);
+  }
+  Element queue[Levels][kQueue][kRows][kCols];
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int u = 0; u < kQueue; ++u) {
+#pragma unroll
+      for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+        for (int q = 0; q < kCols; ++q) {
+          queue[t][u][e][q] = Element(0.0f);
+        }
+      }
+    }
   }
   __syncthreads();
 
-  const long long pFirst = b.zBegin - kLag; // the first input plane
-  uint4 groups[S::kGroupsPerThread];
-  fetchBatch<S>(groups, in, pFirst, b, nz, ny, nx);
-  putBatch<S>(ring, groups, pFirst);
-  __syncthreads();
-  // q: the first plane of the batch of level 0 in the ring.
-  for (long long q = pFirst; q - kLag < b.zEnd; q += S::kBatch) {
-    const bool more = q + S::kBatch - kLag < b.zEnd;
-    if (more) {
-      fetchBatch<S>(groups, in, q + S::kBatch, b, nz, ny, nx);
-    }
+  // Iteration i takes input plane i as level 0 and computes plane
+  // i - t kLag of level t; plane c of every level sits in queue slot
+  // (c - iFirst) mod kQueue and ring slot (c - iFirst) mod kSlots, which
+  // the unrolled loop makes constants. Input planes are loaded two
+  // iterations ahead.
+  constexpr int kUnroll = S::kUnroll;
+  const int iFirst = p.zBegin - Levels * r;
+  const int iLast = p.zEnd - 1 + Levels * kLag;
+  Element next[2][kRows][kCols];
+  loadPlane<S, Interior>(next[0], in, iFirst, p, nz, ny, nx);
+  loadPlane<S, Interior>(next[1], in, iFirst + 1, p, nz, ny, nx);
+  Element *const edges = ring + p.edgeBase;
+  for (int i0 = iFirst;; i0 += kUnroll) {
 #pragma unroll
-    for (int t = 1; t <= Levels; ++t) {
-      const long long z0 = q - static_cast<long long>(t) * r;
-      // Level t is right from plane pFirst + t r on; earlier batches are
-      // skipped (block-uniform, so the barrier below is too).
-      const bool useful = z0 + S::kBatch > pFirst + static_cast<long long>(t) * r;
-      const Element *from = ring + (t - 1) * S::kRing * S::kPlane;
-      if (t == Levels) {
-        if (useful) {
-          computeLevel<S, true>(from, nullptr, out, z0, b, nz, ny, nx);
+    for (int u = 0; u < kUnroll; ++u) {
+      const int i = i0 + u;
+#pragma unroll
+      for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+        for (int q = 0; q < kCols; ++q) {
+          queue[0][u % kQueue][e][q] = next[u % 2][e][q];
         }
-      } else {
-        if (useful) {
-          computeLevel<S, false>(from, ring + t * S::kRing * S::kPlane, out, z0, b, nz, ny, nx);
-        }
-        __syncthreads(); // level t + 1 reads what level t wrote
       }
+      if (i + 2 <= iLast) {
+        loadPlane<S, Interior>(next[u % 2], in, i + 2, p, nz, ny, nx);
+      }
+      writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
+#pragma unroll
+      for (int t = 1; t <= Levels; ++t) {
+        const int c = i - t * kLag;
+        const int slot = wrapSlot(u - t * kLag, kQueue);
+        const int ringSlot = wrapSlot(u - t * kLag, S::kSlots);
+        Element result[kRows][kCols];
+        computePlane<S, Interior>(result, queue[t - 1], edges + (t - 1) * S::kSlots * S::kEdgePlane,
+                                  ringSlot, c, p, nz, slot);
+        if (t < Levels) {
+#pragma unroll
+          for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+            for (int q = 0; q < kCols; ++q) {
+              queue[t][slot][e][q] = result[e][q];
+            }
+          }
+          writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);
+        } else if (c >= p.zBegin && c < p.zEnd) {
+          Element *row = out + static_cast<long long>(c) * ny * nx + p.rowOffset;
+#pragma unroll
+          for (int e = 0; e < kRows; ++e, row += nx) {
+            if (!p.yStored[e]) {
+              continue;
+            }
+            if (xWhole) {
+              Access bits;
+              std::memcpy(&bits, &result[e][0], sizeof bits);
+              *reinterpret_cast<Access *>(row) = bits;
+            } else {
+#pragma unroll
+              for (int q = 0; q < kCols; ++q) {
+                if (p.xStored[q]) {
+                  row[q] = result[e][q];
+                }
+              }
+            }
+          }
+        }
+      }
+      if (i == iLast) {
+        return;
+      }
+      __syncthreads();
     }
-    if (!more) {
-      break;
-    }
-    if constexpr (Levels == 1) {
-      __syncthreads(); // level 1 has read the planes the batch replaces
-    }
-    putBatch<S>(ring, groups, q + S::kBatch);
-    __syncthreads();
   }
 }
 
 /// The kernel of a pass of Levels fused steps.
 template <class S, int Levels>
-__global__ void __launch_bounds__(S::kThreads)
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nz, int ny, int nx) {
-  pass<S, Levels>(in, out, nz, ny, nx);
+  constexpr int r = S::kRadius;
+  const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
+  const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
+  const bool interior = x0 >= r && x0 + S::kWidth <= nx - r && y0 >= r &&
+                        y0 + S::kHeight <= ny - r && nx % S::kCols == 0 &&
+                        reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
+                        reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
+  if (interior) {
+    pass<S, Levels, true>(in, out, nz, ny, nx);
+  } else {
+    pass<S, Levels, false>(in, out, nz, ny, nx);
+  }
 }
 
 /// The blocks of a pass on an nz x ny x nx grid.
@@ -380,11 +573,17 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
   }
 }
 
+/// Whether a boundary rule reads the grid's folded points (clamp, mirror):
+/// then a pass fuses one step only.
+template <class Boundary> struct FoldsReads : std::false_type {};
+template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
+
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and
-/// one pass of the remainder, ping-ponging between a and b; the result is
-/// left in a (b is scratch of the same size, its contents never read).
-/// cudaErrorInvalidValue, and nothing enqueued, for a null pointer, a == b,
-/// a size below the boundary's minimum (fixed: 2r + 1) or steps < 0.
+/// one pass of the remainder (clamp and mirror: passes of one step),
+/// ping-ponging between a and b; the result is left in a (b is scratch of
+/// the same size, its contents never read). cudaErrorInvalidValue, and
+/// nothing enqueued, for a null pointer, a == b, a size below the
+/// boundary's minimum (fixed: 2r + 1) or steps < 0.
 template <class S>
 inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
                        int steps, cudaStream_t stream) {
@@ -394,10 +593,11 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, i
       steps < 0) {
     return cudaErrorInvalidValue;
   }
+  constexpr int kPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
   Element *src = a;
   Element *dst = b;
-  for (int done = 0; done < steps; done += S::kSteps) {
-    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
+  for (int done = 0; done < steps; done += kPerPass) {
+    const int levels = steps - done < kPerPass ? steps - done : kPerPass;
     if (const cudaError_t status = launchPass<S>(levels, src, dst, nz, ny, nx, stream);
         status != cudaSuccess) {
       return status;

@@ -123,8 +123,8 @@ static constexpr int kThreads = {threads};
 //@ section fused_geometry_3d
 static constexpr int kWidth = {width}; // the window's columns, a halo of {halo} each side included
 static constexpr int kHeight = {height}; // the window's rows, a halo of {halo_y} each side included
-static constexpr int kRows = {rows}; // rows of a thread's piece of a plane
-static constexpr int kThreads = {threads};
+static constexpr int kRows = {rows}; // rows of a thread's points of a plane
+static constexpr int kThreads = {threads}; // width / columns x height / rows: sets a thread's columns
 static constexpr int kBatch = {batch}; // planes of each level computed at a time
 static constexpr int kChunkZ = {chunk}; // output planes per block
 

@@ -1,0 +1,116 @@
+// fused3d_check.h - the exactness checks of stencilc/device/fused3d.cuh,
+// one stencil and element type per translation unit (fused3d_test.cu's
+// driver calls each; CMake generates the units): `steps` steps through
+// fused3d::run against the CPU reference of fused_nd_test.h (single steps,
+// the same arithmetic), bit for bit at every point:
+//  - every boundary: fixed, constant 0.75, periodic, clamp and mirror;
+//  - grids 1^3 (not fixed), 3^3, 17x19x21, 20x24x64 (rows of whole thread
+//    accesses: the vector loads and stores), 33x50x131;
+//  - T 2 (windows of 32 x 16, threads of 2 x 2 points: 16 lanes a row),
+//    T 4 (32 x 16, 2 x 4 points) and T 3 (32 x 16, 1 x 2 points: 32 lanes
+//    a row), chunks of 5, 5 and 7 planes: several windows and chunks from
+//    17x19x21 on, windows larger than the grid below; fixed, also two of
+//    the benchmark's geometries;
+//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19x21 up).
+// The scratch buffer b is NaN before each run; the result must be in a.
+// --max-points N (maxPoints) skips the grids of more than N points and
+// --max-steps N (maxSteps) the runs of more than N steps (for
+// compute-sanitizer).
+#pragma once
+
+#include <set>
+#include <vector>
+
+#include "fused_nd_test.h"
+
+namespace fused3d_check {
+
+using namespace fused_nd_test;
+using stencilc::device_test::Tally;
+namespace fused3d = stencilc::device::fused3d;
+
+inline long long maxPoints = 1LL << 40;
+inline int maxSteps = 1 << 30;
+
+template <class S>
+void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
+              const std::vector<typename S::Element> &want, Shape g, int steps, Kind kind,
+              const char *what) {
+  if (steps > maxSteps) {
+    return;
+  }
+  checkRun(tally, input, want, g, steps, S::kSteps, kind, what,
+           [&](typename S::Element *a, typename S::Element *b) {
+             return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
+           });
+}
+
+/// Every step count of stepCounts(T) for T 2, 3 and 4.
+inline std::vector<int> allStepCounts(bool large) {
+  std::set<int> counts;
+  for (int T : {2, 3, 4}) {
+    for (int steps : stepCounts(T, large)) {
+      counts.insert(steps);
+    }
+  }
+  return {counts.begin(), counts.end()};
+}
+
+template <class E, class St, Kind K> void checkStencil(Tally &tally) {
+  using B = typename BoundaryOf<K>::type;
+  using T2 = fused3d::Geometry<Params3<E, B, St, 2>>;
+  using T4 = fused3d::Geometry<Params3<E, B, St, 4, 32, 16, 2, 4, 5>>;
+  using T3 = fused3d::Geometry<Params3<E, B, St, 3, 32, 16, 1, 2, 7>>;
+  using Bench3 = fused3d::Geometry<Params3<E, B, St, 3, 32, 64, 1, 4, 64>>;
+  using Bench4 = fused3d::Geometry<Params3<E, B, St, 4, 32, 32, 1, 4, 64>>;
+  constexpr bool kFolds = K == Kind::Clamp || K == Kind::Mirror;
+  const int least = fused3d::minExtent<B>(St::kRadius);
+  const Shape shapes[] = {
+      {1, 1, 1, 3}, {3, 3, 3, 3}, {17, 19, 21, 3}, {20, 24, 64, 3}, {33, 50, 131, 3}};
+  for (const Shape &g : shapes) {
+    if (g.nz < least || g.ny < least || g.nx < least || g.points() > maxPoints) {
+      continue;
+    }
+    const bool large = g.nz >= 17;
+    const std::vector<E> input = randomGrid<E>(g.points(), g.nz * 131 + g.ny * 7 + g.nx);
+    const auto ref = referenceRuns<E, St>(input, g, K, allStepCounts(large));
+    for (int steps : stepCounts(2, large)) {
+      checkOne<T2>(tally, input, ref.at(steps), g, steps, K, St::kName);
+    }
+    for (int steps : stepCounts(3, large)) {
+      checkOne<T3>(tally, input, ref.at(steps), g, steps, K, St::kName);
+    }
+    if constexpr (!kFolds) { // clamp and mirror pass one step at a time
+      for (int steps : stepCounts(4, large)) {
+        checkOne<T4>(tally, input, ref.at(steps), g, steps, K, St::kName);
+      }
+    }
+    if constexpr (K == Kind::Fixed && !std::is_same_v<E, __half>) {
+      if (large) {
+        for (int steps : {5, 100}) { // the benchmark's geometries
+          checkOne<Bench3>(tally, input, ref.at(steps), g, steps, K, St::kName);
+          checkOne<Bench4>(tally, input, ref.at(steps), g, steps, K, St::kName);
+        }
+      }
+    }
+  }
+}
+
+/// The checks of one element type and stencil at every boundary (defined
+/// in one generated translation unit per pair).
+template <class E, class St> void checkAllBoundaries(Tally &tally) {
+  checkStencil<E, St, Kind::Fixed>(tally);
+  checkStencil<E, St, Kind::Constant>(tally);
+  checkStencil<E, St, Kind::Periodic>(tally);
+  checkStencil<E, St, Kind::Clamp>(tally);
+  checkStencil<E, St, Kind::Mirror>(tally);
+}
+
+extern template void checkAllBoundaries<float, Star7>(Tally &);
+extern template void checkAllBoundaries<float, Box27>(Tally &);
+extern template void checkAllBoundaries<double, Star7>(Tally &);
+extern template void checkAllBoundaries<double, Box27>(Tally &);
+extern template void checkAllBoundaries<__half, Star7>(Tally &);
+extern template void checkAllBoundaries<__half, Box27>(Tally &);
+
+} // namespace fused3d_check
