@@ -49,6 +49,21 @@ std::string alignedTable(const std::vector<std::string> &cells, std::size_t perL
 /// its kernel and entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
+/// What the header says of any stencil, worked out once by HeaderEmitter.cpp.
+struct HeaderFacts {
+  std::string description; ///< "2D star stencil of radius 1, 5 points, fp32"
+  std::string extentText;  ///< "ny x nx"
+  std::string boundaryNote, limitNote;
+  std::string shapeEnum, precisionEnum, boundaryEnum;
+  std::string tile; ///< "8, 32, 1"
+};
+
+/// A stencil of fields (Simt/FieldsEmitter.cpp): its kernels and entry
+/// points, its part of the header, and its terms as comment lines.
+void writeFieldsStencil(CodeWriter &w, const Plan &plan);
+void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts);
+void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
+
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 

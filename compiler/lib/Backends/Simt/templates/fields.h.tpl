@@ -1,0 +1,48 @@
+// fields.h.tpl - the C API of a stencil of fields in the generated header
+// (docs/generated-code.md, "Stencils of fields"). Filled by
+// compiler/lib/Backends/Simt/FieldsEmitter.cpp; literal braces are doubled.
+
+//@ section api
+/* {name}: {description}.
+ * Fields, in the order of the pointers: {field_text}.
+{term_text} * Backend simt, one thread a point in blocks of {tile_text}; not fused. */
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+/* The terms' coefficients (their first factors) for these parameter values,
+ * in double, in the order above: {term_count} values into k. The kernels round
+ * each once to their arithmetic type. */
+void {name}_coefficients({param_params_first}double* k);
+
+/* One step: out = {name}(fields). Device pointers to dense row-major {extent_text}
+ * arrays (x contiguous); no field is written. {boundary_note}
+ * Returns cudaErrorInvalidValue, launching nothing, for a null pointer, out
+ * overlapping any field, or a size below {min_size}.{limit_note} */
+cudaError_t {name}_step({field_params_const}, {element}* out, {size_params}{param_params}, cudaStream_t stream);
+
+/* `steps` steps{run_what}
+ * scratch is a grid of the same size; no two of the written buffers
+ * ({written}) and no written buffer and field may overlap. steps < 0 is
+ * invalid.{run_note} */
+cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream);
+
+#ifdef __cplusplus
+}} /* extern "C" */
+#endif
+
+/* The stencil's shape (its terms are listed above; num_points is 0). */
+static const stencilc_stencil_info {name}_info = {{
+  "{name}", /* name */
+  {dims},  /* dims */
+  {radius}, /* radius */
+  {shape},
+  {precision},
+  {boundary},
+  {boundary_value}, /* boundary_value */
+  0, /* num_points: a stencil of fields lists its terms in the comment above */
+  0, /* points */
+  STENCILC_BACKEND_SIMT,
+  {{{tile}}}, /* tile: outputs per block, in index order */
+  1, /* fused_steps */
+}};
