@@ -90,11 +90,11 @@ std::string tileText(const Plan &plan, std::string_view separator) {
     case 1:
       tile = {sp.tileX};
       break;
-    case 2:
-      tile = {sp.chunkZ, sp.tileX};
+    case 2: // a stencil of fields: one thread a point, tileY rows
+      tile = {plan.spec.hasFields() ? sp.tileY : sp.chunkZ, sp.tileX};
       break;
     default:
-      tile = {sp.chunkZ, sp.tileY, sp.tileX};
+      tile = {plan.spec.hasFields() ? 1 : sp.chunkZ, sp.tileY, sp.tileX};
       break;
     }
   }

@@ -248,10 +248,33 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
                                         "of {}.",
                                         n.stepped))
             : std::string();
+  std::vector<std::string> names, roles, params, table;
+  for (const FieldDecl &f : spec.fields) {
+    names.push_back("\"" + f.name + "\"");
+    roles.push_back(f.role == FieldRole::Coefficient ? "1" : "0");
+  }
+  for (const std::string &p : spec.params) {
+    params.push_back("\"" + p + "\"");
+  }
+  for (const FieldTerm &t : spec.fieldTerms) {
+    table.push_back(fmt::format("  {{{}, {{{}, {}, {}}}, {}, {{{}, {}, {}}}}}", t.field,
+                                t.offset.d[0], t.offset.d[1], t.offset.d[2], t.coefficientField,
+                                t.coefficientOffset.d[0], t.coefficientOffset.d[1],
+                                t.coefficientOffset.d[2]));
+  }
+  const std::string paramArray =
+      params.empty() ? std::string()
+                     : fmt::format("static const char *const {}_param_names[{}] = {{{}}};",
+                                   spec.name, params.size(), joinWith(params, ", "));
   w.fillWith(
       templateSection("fields.h.tpl", "api"), fmt::arg("name", spec.name),
-      fmt::arg("description", facts.description), fmt::arg("field_text", joinWith(fields, ", ")),
-      fmt::arg("term_text", terms),
+      fmt::arg("field_count", spec.fields.size()), fmt::arg("field_names", joinWith(names, ", ")),
+      fmt::arg("field_roles", joinWith(roles, ", ")), fmt::arg("param_names_array", paramArray),
+      fmt::arg("param_count", params.size()),
+      fmt::arg("param_names_ref", params.empty() ? std::string("0") : spec.name + "_param_names"),
+      fmt::arg("term_table", joinWith(table, ",\n")), fmt::arg("stepped_field", spec.steppedField),
+      fmt::arg("previous_field", spec.previousField), fmt::arg("description", facts.description),
+      fmt::arg("field_text", joinWith(fields, ", ")), fmt::arg("term_text", terms),
       fmt::arg("tile_text", fmt::format("{} x {}", sp.tileY, sp.tileX)),
       fmt::arg("term_count", spec.fieldTerms.size()),
       fmt::arg("param_params_first", n.paramParamsFirst), fmt::arg("extent_text", facts.extentText),

@@ -46,3 +46,17 @@ static const stencilc_stencil_info {name}_info = {{
   {{{tile}}}, /* tile: outputs per block, in index order */
   1, /* fused_steps */
 }};
+
+/* The fields, parameters and terms as code can read them. */
+static const char *const {name}_field_names[{field_count}] = {{{field_names}}};
+static const int {name}_field_is_coefficient[{field_count}] = {{{field_roles}}};
+{param_names_array}
+static const stencilc_field_term {name}_terms[{term_count}] = {{
+{term_table}
+}};
+static const stencilc_fields_info {name}_fields_info = {{
+  {field_count}, {name}_field_names, {name}_field_is_coefficient,
+  {param_count}, {param_names_ref},
+  {term_count}, {name}_terms,
+  {stepped_field}, {previous_field},
+}};
