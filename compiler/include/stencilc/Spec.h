@@ -76,6 +76,8 @@ struct ParamExpr {
   double value = 0.0;          ///< Constant
   int param = 0;               ///< Param: the index into StencilSpec::params
   std::vector<ParamExpr> args; ///< one (Neg) or two operands
+  int nodes = 1;               ///< nodes of the tree (Sema bounds it)
+  int depth = 1;               ///< its longest path from the root
 
   static ParamExpr constant(double value);
   static ParamExpr parameter(int index);

@@ -64,6 +64,11 @@ public:
   ParamExpr toExpr() const;
   bool isZero() const { return !symbolic && exactValue.isZero(); }
   bool isFinite() const { return symbolic || exactValue.isFinite(); }
+  /// Whether an operation would have made the expression larger than the
+  /// limits below; the value is then meaningless and Sema reports it.
+  bool isTooLarge() const { return tooLarge; }
+  static constexpr int MaxNodes = 4096;
+  static constexpr int MaxDepth = 128;
   void changeSign();
   void add(const Coef &other, APFloat::roundingMode rm);
   void multiply(const Coef &other, APFloat::roundingMode rm);
@@ -73,6 +78,7 @@ private:
   void combine(ParamExpr::Op op, const Coef &other);
   APFloat exactValue;
   std::optional<ParamExpr> symbolic;
+  bool tooLarge = false;
 };
 
 /// What a term of a linear expression reads: an input field at an offset,
@@ -211,6 +217,8 @@ private:
   std::optional<LinearValue> evalCall(const CallExpr &expr);
   std::optional<LinearValue> evalParam(const NameExpr &expr);
   bool multiplyReads(LinearValue &acc, LinearValue &rhs, SMLoc opLoc);
+  /// Reports (at `opLoc`) a parameter expression of `v` past Coef's limits.
+  bool checkExpressionSize(const LinearValue &v, SMLoc opLoc);
   /// The name of the input in messages: 'in', or "a field" for a stencil of fields.
   std::string inputWord() const;
   std::string fieldReadText(int field, const Offset &offset) const;

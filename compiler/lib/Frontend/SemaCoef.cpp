@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaChecker.h"
 
+#include <algorithm>
+
 namespace stencilc::sema {
 
 Coef Coef::parameter(int index) {
@@ -22,6 +24,10 @@ ParamExpr Coef::toExpr() const {
 
 void Coef::changeSign() {
   if (symbolic) {
+    if (tooLarge || symbolic->depth + 1 > MaxDepth) {
+      tooLarge = true;
+      return;
+    }
     symbolic = ParamExpr::apply(ParamExpr::Op::Neg, std::move(*symbolic), {});
     return;
   }
@@ -29,7 +35,16 @@ void Coef::changeSign() {
 }
 
 void Coef::combine(ParamExpr::Op op, const Coef &other) {
-  symbolic = ParamExpr::apply(op, toExpr(), other.toExpr());
+  // Bounded, so that no input builds a tree deeper than the recursion over
+  // it can take, or larger than memory (a 'let' used twice doubles it).
+  const ParamExpr lhs = toExpr(), rhs = other.toExpr();
+  if (tooLarge || other.tooLarge || lhs.nodes + rhs.nodes + 1 > MaxNodes ||
+      std::max(lhs.depth, rhs.depth) + 1 > MaxDepth) {
+    tooLarge = true;
+    symbolic = ParamExpr::constant(0.0);
+    return;
+  }
+  symbolic = ParamExpr::apply(op, lhs, rhs);
 }
 
 void Coef::add(const Coef &other, APFloat::roundingMode rm) {

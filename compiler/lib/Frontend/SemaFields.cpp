@@ -79,6 +79,9 @@ bool StencilChecker::checkDeclaredName(const Identifier &name, std::string_view 
     if (auto it = paramIndex.find(name.name); it != paramIndex.end()) {
       return params[it->second].loc;
     }
+    if (auto it = lets.find(name.name); it != lets.end()) {
+      return it->second.loc; // a constant of the file
+    }
     return std::nullopt;
   }();
   if (previous) {
@@ -300,7 +303,7 @@ bool StencilChecker::multiplyReads(LinearValue &acc, LinearValue &rhs, SMLoc opL
     }
   }
   acc = std::move(product);
-  return true;
+  return checkExpressionSize(acc, opLoc);
 }
 
 /// sqrt(x) in quad precision: Newton's iteration from the double root (each

@@ -150,6 +150,9 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
       read.coefficient.divide(rhs.constant, rm);
     }
   }
+  if (!checkExpressionSize(acc, opLoc)) {
+    return false;
+  }
   if (acc.constant.isExact() && !checkFinite(acc.constant.exact(), opLoc)) {
     return false;
   }
@@ -159,6 +162,20 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     }
   }
   return true;
+}
+
+bool StencilChecker::checkExpressionSize(const LinearValue &v, SMLoc opLoc) {
+  bool tooLarge = v.constant.isTooLarge();
+  for (const auto &[key, read] : v.reads) {
+    tooLarge |= read.coefficient.isTooLarge();
+  }
+  if (tooLarge) {
+    diags.error(opLoc, fmt::format("a coefficient of run-time parameters here takes more than {} "
+                                   "operations or nests deeper than {}; fold it into fewer "
+                                   "parameters",
+                                   Coef::MaxNodes, Coef::MaxDepth));
+  }
+  return !tooLarge;
 }
 
 /// Counts `coefficients` more scalings by a constant, and reports the
@@ -230,6 +247,9 @@ std::optional<LinearValue> StencilChecker::eval(const Expr &expr) {
       v->constant.changeSign();
       for (auto &[offset, read] : v->reads) {
         read.coefficient.changeSign();
+      }
+      if (!checkExpressionSize(*v, expr.getLoc())) {
+        return std::nullopt;
       }
     }
     if (v) {

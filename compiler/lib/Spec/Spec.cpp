@@ -168,6 +168,8 @@ ParamExpr ParamExpr::parameter(int index) {
 ParamExpr ParamExpr::apply(Op op, ParamExpr lhs, ParamExpr rhs) {
   ParamExpr e;
   e.op = op;
+  e.nodes = 1 + lhs.nodes + (op != Op::Neg ? rhs.nodes : 0);
+  e.depth = 1 + std::max(lhs.depth, op != Op::Neg ? rhs.depth : 0);
   e.args.push_back(std::move(lhs));
   if (op != Op::Neg) {
     e.args.push_back(std::move(rhs));
