@@ -11,9 +11,9 @@ extern "C" {{
 #endif
 
 /* The terms' coefficients (their first factors) for these parameter values,
- * in double, in the order above: {term_count} values into k. The kernels round
- * each once to their arithmetic type. */
-void {name}_coefficients({param_params_first}double* k);
+ * in double, in the order above: {term_count} values into stencilc_k. The
+ * kernels round each once to their arithmetic type. */
+void {name}_coefficients({param_params_first}double* stencilc_k);
 
 /* One step: out = {name}(fields). Device pointers to dense row-major {extent_text}
  * arrays (x contiguous); no field is written. {boundary_note}
