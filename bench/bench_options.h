@@ -21,6 +21,11 @@ struct Options {
   /// float64 reference (what scripts/gpu-sanitize.sh runs under
   /// compute-sanitizer).
   bool check = false;
+  /// --check-run: no timing; each stencil's NAME_run at conformanceSizes()
+  /// of up to 2 million points, at the harness's step counts around its
+  /// fused depth T (1, 2, 5, T-1, T, T+1, 3T+2, 100), against the float64
+  /// reference and NAME_step (scripts/gpu-check.sh --suite-runs).
+  bool checkRun = false;
   /// --no-naive: skip the one-point-per-thread baseline (the --tune sweep
   /// compares variants with each other).
   bool naive = true;
@@ -34,7 +39,7 @@ struct Options {
 };
 
 /// Parses `--runs N --warmup N --run-steps N --csv PATH --only TEXT --check
-/// --no-naive --host-gaps --shard I/N`;
+/// --check-run --no-naive --host-gaps --shard I/N`;
 /// exits with status 2 and a usage line on anything else.
 inline Options parseOptions(int argc, char **argv) {
   Options o;
@@ -58,6 +63,8 @@ inline Options parseOptions(int argc, char **argv) {
       o.only = value();
     else if (!std::strcmp(argv[i], "--check"))
       o.check = true;
+    else if (!std::strcmp(argv[i], "--check-run"))
+      o.checkRun = true;
     else if (!std::strcmp(argv[i], "--no-naive"))
       o.naive = false;
     else if (!std::strcmp(argv[i], "--host-gaps"))
@@ -72,7 +79,7 @@ inline Options parseOptions(int argc, char **argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--runs N] [--warmup N] [--run-steps N] [--csv PATH] [--only TEXT] "
-                   "[--check] "
+                   "[--check] [--check-run] "
                    "[--no-naive] [--host-gaps] [--shard I/N]\n",
                    argv[0]);
       std::exit(2);

@@ -11,7 +11,9 @@
 // sanitizerSizes() (an odd size, a size under one tile), one step and runs
 // of 1 and 2 steps of each selected stencil against the float64 reference,
 // printing the harness's [PASS]/[FAIL] lines (scripts/gpu-sanitize.sh runs
-// this under compute-sanitizer).
+// this under compute-sanitizer). With --check-run, the same at the
+// conformance sizes of up to 2 million points and at NAME_run's step counts
+// around the fused depth (scripts/gpu-check.sh --suite-runs).
 #include <cstdio>
 #include <vector>
 
@@ -32,8 +34,12 @@ int check(const std::vector<stencilc::StencilUnderTest> &stencils,
   STENCILC_CHECK(cudaFree(nullptr));
   std::printf("device: %s\n", deviceDescription().c_str());
   ConformanceOptions conformance;
-  conformance.sizes = sanitizerSizes;
-  conformance.stepCounts = {1, 2};
+  if (options.checkRun) {
+    conformance.maxPoints = 2'000'000; // the harness's default step counts stop there
+  } else {
+    conformance.sizes = sanitizerSizes;
+    conformance.stepCounts = {1, 2};
+  }
   int failures = 0, ran = 0;
   for (std::size_t k = 0; k < stencils.size(); ++k) {
     if (!options.selects(k, stencils[k].info->name))
@@ -57,7 +63,7 @@ int main(int argc, char **argv) {
   stencils.push_back(makeStencilUnderTest(name##_info, name##_step, name##_run));
   STENCILC_FOR_EACH_STENCIL(STENCILC_ADD)
 #undef STENCILC_ADD
-  if (options.check)
+  if (options.check || options.checkRun)
     return check(stencils, options);
   const bench::Roofline roofline = bench::measureRoofline(options.bench.hostGaps);
 

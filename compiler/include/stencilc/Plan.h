@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cassert>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -259,36 +261,78 @@ struct SimtPlan {
 };
 
 /// The kernel NAME_run uses for its passes when it fuses steps
-/// (Schedule::fusedSteps > 1): the 2D CUDA-core kernel of
-/// runtime/include/stencilc/device/fused.cuh. Each warp owns a strip of
-/// `width` columns (32 threads of width / 32 adjacent columns each) and a
-/// block's `chunkRows` output rows, and streams down the rows `batch` rows
-/// of each fused level at a time, every level's window in registers (no
-/// shared memory). The `halo` columns at each side of a strip are computed
-/// by the neighbouring strips too (the redundant halo the levels eat into,
-/// r columns a level); the middle width - 2 halo are stored.
+/// (Schedule::fusedSteps > 1), one per dimension:
+///
+/// - 2D: runtime/include/stencilc/device/fused.cuh. Each warp owns a strip of
+///   `width` columns (32 threads of width / 32 adjacent columns each) and a
+///   block's `chunkRows` output rows, and streams down the rows `batch` rows
+///   of each fused level at a time, every level's window in registers (no
+///   shared memory). The `halo` columns at each side of a strip are computed
+///   by the neighbouring strips too (the redundant halo the levels eat into,
+///   r columns a level); the middle width - 2 halo are stored.
+/// - 1D: fused1d.cuh. A block holds a segment of `width` points (its `halo`
+///   each side included) in shared memory and computes every level there;
+///   it stores the middle width - 2 halo.
+/// - 3D: fused3d.cuh (3.5D blocking). A block's window is `width` columns by
+///   `height` rows (halos of `halo` columns and `haloY` rows each side
+///   included); it streams `chunkRows` output planes along z, `batch` planes
+///   of each level at a time, each level a ring of planes in shared memory;
+///   a thread computes pieces of `rows` points along y.
 struct FusedKernel {
   int width = 0;
-  /// Threads per block: threads / 32 strips side by side.
+  /// 3D: the window's rows, halo included (0 otherwise).
+  int height = 0;
+  /// Threads per block (2D: threads / 32 strips side by side).
   int threads = 0;
+  /// 2D: rows, 3D: planes of each level computed at a time (0 in 1D).
   int batch = 0;
+  /// 2D: output rows, 3D: output planes per block (0 in 1D).
   int chunkRows = 0;
-  /// Blocks per multiprocessor the register allocator must fit
+  /// 3D: the rows of a thread's piece (0 otherwise).
+  int rows = 0;
+  /// 2D: blocks per multiprocessor the register allocator must fit
   /// (__launch_bounds__'s second argument).
   int minBlocks = 1;
-  /// T * r rounded up to a whole memory access.
+  /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
-  /// Bytes of one load or store of a thread's columns: 4, 8 or 16.
+  /// 3D: T * r, the y halo (0 otherwise).
+  int haloY = 0;
+  /// 2D: bytes of one load or store of a thread's columns: 4, 8 or 16.
+  /// 1D and 3D: 16 (whole 16-byte vectors).
   int accessBytes = 0;
+  /// 1D and 3D: the dynamic shared memory of a pass of T steps (the 2D
+  /// kernel uses none).
+  int sharedBytes = 0;
   /// Of the point-levels a pass computes, the share that no stored point of
-  /// the strip needs: the halo columns, and the rows beside a block's own
-  /// that each level recomputes.
+  /// the block needs: the halo, and (2D, 3D) the rows or planes beside a
+  /// block's own that each level recomputes.
   double redundantShare = 0.0;
   /// Where the geometry comes from (a measurement, or the rule).
   std::string source;
 
   int columnsPerThread() const { return width / 32; }
   int storedColumns() const { return width - 2 * halo; }
+  /// 3D: the tile's rows of each plane.
+  int storedRows() const { return height - 2 * haloY; }
+};
+
+struct Plan;
+
+/// Fused steps on tensor cores (issue 19, item 4; docs/design.md, "Fused
+/// steps on tensor cores"): a pass runs the stencil composed T times on tensor
+/// cores, then the band kernel of stencilc/device/composed.cuh recomputes the
+/// points within T·r of an edge step by step on CUDA cores.
+struct ComposedPass {
+  /// The tensor-core plan of the composed stencil (radius T·r; its spec's
+  /// name is the stencil's own).
+  std::shared_ptr<const Plan> plan;
+  /// The band kernel: kTile x kTile output tiles, 256 threads, two
+  /// (kTile + 2 T r)^2 levels of the arithmetic type in shared memory.
+  int bandTile = 32;
+  int bandSharedBytes = 0;
+  /// MMAs per output point of one composed step over those of the T single
+  /// steps it replaces (the composed box is larger than T stars or boxes).
+  double mmaRatio = 0.0;
 };
 
 /// How the time steps of NAME_run map onto kernel launches: passes of
@@ -297,8 +341,10 @@ struct FusedKernel {
 struct Schedule {
   /// T; 1: NAME_run launches the step kernel once per step.
   int fusedSteps = 1;
-  /// The fused kernel (fusedSteps > 1).
+  /// The fused kernel (fusedSteps > 1) on CUDA cores.
   FusedKernel fused;
+  /// The composed pass (fusedSteps > 1) on tensor cores; then `fused` is unused.
+  std::optional<ComposedPass> composed;
   /// Why T is what it is, in one phrase (the plan prints it).
   std::string why;
   /// Whether T is lower than --plan-option fuse asked for (`why` says why):

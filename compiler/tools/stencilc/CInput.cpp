@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
@@ -98,16 +100,52 @@ std::unique_ptr<llvm::MemoryBuffer> readLimited(llvm::StringRef path, llvm::Stri
 
 /// The process id of the running stencilc-cfront, for forwardInterrupt.
 static std::atomic<llvm::sys::procid_t> runningChild{0};
+/// Set while stencilc-cfront is being started and its process id is not
+/// known yet; and whether an interrupt came meanwhile.
+static std::atomic<bool> startingChild{false};
+static std::atomic<bool> interruptedWhileStarting{false};
+
+[[noreturn]] static void endBySigterm() {
+  ::signal(SIGTERM, SIG_DFL);
+  ::raise(SIGTERM);
+  std::_Exit(128 + SIGTERM); // not reached: SIGTERM's default action ends the process
+}
 
 /// Run by LLVM's signal handler on SIGINT, SIGTERM and the like, after it
 /// has removed the temporary files: stops the child, then ends stencilc by
-/// SIGTERM.
+/// SIGTERM. While the child is being started its process id is not known
+/// yet: then it only marks the interrupt, and startChild stops the child and
+/// ends stencilc as soon as the id is known.
 void forwardInterrupt() {
   if (llvm::sys::procid_t child = runningChild.load()) {
     ::kill(child, SIGTERM);
+  } else if (startingChild.load()) {
+    interruptedWhileStarting = true;
+    return;
   }
-  ::signal(SIGTERM, SIG_DFL);
-  ::raise(SIGTERM);
+  endBySigterm();
+}
+
+/// Starts the child and records its process id for forwardInterrupt, so
+/// that an interrupt at any moment stops it.
+static llvm::sys::ProcessInfo startChild(llvm::StringRef program,
+                                         llvm::ArrayRef<llvm::StringRef> args,
+                                         llvm::ArrayRef<std::optional<llvm::StringRef>> redirects,
+                                         std::string &failure, bool &notStarted) {
+  startingChild = true;
+  llvm::sys::ProcessInfo child =
+      llvm::sys::ExecuteNoWait(program, args, std::nullopt, redirects, 0, &failure, &notStarted);
+  if (!notStarted) {
+    runningChild = child.Pid;
+  }
+  startingChild = false;
+  if (interruptedWhileStarting.load()) {
+    if (!notStarted) {
+      ::kill(child.Pid, SIGTERM);
+    }
+    endBySigterm();
+  }
+  return child;
 }
 
 /// A temporary file only this user can read (mode 0600), removed when it
@@ -209,11 +247,9 @@ bool translateCSource(const char *argv0, const CInputRequest &request, CTranslat
       llvm::StringRef(""), llvm::StringRef(translation.path), llvm::StringRef(errors.path)};
   std::string failure;
   bool notStarted = false;
-  llvm::sys::ProcessInfo child =
-      llvm::sys::ExecuteNoWait(cfront, args, std::nullopt, redirects, 0, &failure, &notStarted);
+  llvm::sys::ProcessInfo child = startChild(cfront, args, redirects, failure, notStarted);
   int status = -1;
   if (!notStarted) {
-    runningChild = child.Pid;
     status = llvm::sys::Wait(child, std::nullopt, &failure).ReturnCode;
     runningChild = 0;
   }

@@ -92,15 +92,30 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  // NAME_run is what iterates: where the CUDA cores fuse steps and the
-  // tensor cores cannot yet, a pass moves the bytes of one step for T of
-  // them, which no single-step kernel makes up for (docs/performance.md,
-  // "Temporal fusion").
+  // The tensor cores' composed passes measured slower than the CUDA cores'
+  // fused kernel for every kind measured, and nowhere faster: auto runs the
+  // tensor cores one step a launch (a remark with -v where fuse was asked).
+  if (tensorPlan->schedule.composed) {
+    const int asked = tensorPlan->schedule.fusedSteps;
+    tensorPlan->schedule = Schedule{};
+    tensorPlan->schedule.why = fmt::format(
+        "--backend=auto fuses no steps on tensor cores: their composed passes of {} steps "
+        "measured slower than the CUDA cores' fused kernel (docs/performance.md)",
+        asked);
+    tensorPlan->schedule.lowered = true;
+  }
+  // NAME_run is what iterates: where the CUDA cores fuse steps, a pass moves
+  // the bytes of one step for T of them, which no single-step kernel makes
+  // up for, and the tensor cores' composed passes measured slower for every
+  // kind tried (docs/performance.md, "Fused steps on tensor cores").
   Plan simt = planSimt(spec, options);
   if (simt.schedule.fusedSteps > 1) {
-    simt.choice += fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
-                               "pass on CUDA cores and the tensor-core backend fuses none yet",
-                               simt.schedule.fusedSteps);
+    simt.choice +=
+        fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
+                    "pass on CUDA cores{}",
+                    simt.schedule.fusedSteps,
+                    spec.dims == 2 ? ", faster than the tensor cores' composed passes measured"
+                                   : " and the tensor-core backend fuses none yet");
     return simt;
   }
   const auto chosen = [&](bool tensor) { return tensor ? *std::move(tensorPlan) : simt; };

@@ -41,6 +41,10 @@ struct BoundaryPolicy {
 };
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
 
+/// The stencil_info.h enumerator of the spec's boundary (HeaderEmitter.cpp):
+/// STENCILC_BOUNDARY_FIXED and so on.
+std::string boundaryEnumerator(const StencilSpec &spec);
+
 /// `cells` as the body of a C array initializer: `perLine` cells a line,
 /// each followed by a comma and right-aligned to the widest.
 std::string alignedTable(const std::vector<std::string> &cells, std::size_t perLine);
@@ -63,6 +67,11 @@ struct HeaderFacts {
 void writeFieldsStencil(CodeWriter &w, const Plan &plan);
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts);
 void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
+
+/// The namespace of the CUDA-core fused kernel of a dimension in
+/// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is
+/// stencilc/device/<namespace>.cuh.
+std::string_view fusedKernelNamespace(int dims);
 
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);

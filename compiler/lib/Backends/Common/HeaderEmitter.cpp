@@ -152,16 +152,59 @@ std::string fusedNote(const Plan &plan) {
   if (s.fusedSteps == 1) {
     return {};
   }
-  const long long rows = s.fused.chunkRows;
+  if (s.composed) { // tensor cores (stencilc/device/composed.cuh)
+    return fmt::format("\n* It runs passes of {} steps over memory (the stencil composed {} times "
+                       "on tensor cores,\n* then the points within {} of an edge step by step) "
+                       "and single steps for the\n* remainder; the result is what as many single "
+                       "steps give, up to rounding.",
+                       s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
+  }
+  // The fused kernels put blocks along x only (1D), rows of blocks along y
+  // (2D), or windows along y and chunks of planes along z (3D).
+  const auto limit = [](std::string_view axis, long long per, std::string_view unit) {
+    return blockLimitSentence(axis, std::min<long long>(65535 * per, INT32_MAX),
+                              fmt::format("{} {}", per, unit));
+  };
+  const FusedKernel &k = s.fused;
+  const int dims = plan.spec.dims;
+  const std::string limits =
+      dims == 1   ? std::string()
+      : dims == 2 ? limit("ny", k.chunkRows, "rows")
+                  : limit("ny", k.storedRows(), "rows") + limit("nz", k.chunkRows, "planes");
   return fmt::format("\n* It runs passes of {} fused steps over memory and one pass of the "
                      "remainder;\n* the result is what as many single steps give.{}",
-                     s.fusedSteps,
-                     blockLimitSentence("ny", std::min<long long>(65535 * rows, INT32_MAX),
-                                        fmt::format("{} rows", rows)));
+                     s.fusedSteps, limits);
+}
+
+/// NAME_run's ring, for a fixed boundary: the step kernels and the 2D fused
+/// kernel leave it unwritten, so b's ring is first made a's; the 1D and 3D
+/// fused kernels store it with its kept value.
+std::string runNote(const Plan &plan) {
+  if (plan.spec.boundary != BoundaryKind::Fixed) {
+    return {};
+  }
+  if (plan.schedule.fusedSteps > 1 && plan.spec.dims != 2) {
+    return " The ring of a is kept at every step:\n * each pass stores it unchanged.";
+  }
+  return " The ring of b is first made equal to the ring of a,\n * so it stays fixed for every "
+         "step.";
 }
 
 std::string extentText(int dims) {
   return dims == 1 ? "nx" : dims == 2 ? "ny x nx" : "nz x ny x nx";
+}
+
+/// NAME_dist_*: the distributed runtime's wrappers (docs/distributed.md),
+/// compiled where STENCILC_DIST is defined.
+void emitDistWrappers(CodeWriter &w, const Plan &plan) {
+  std::string sizes;
+  for (int a = 0; a < plan.spec.dims; ++a) {
+    sizes += fmt::format("{}n[{}]", a ? ", " : "", a);
+  }
+  w.line();
+  w.fillWith(section("stencil_dist"), fmt::arg("name", plan.spec.name),
+             fmt::arg("element", elementTypeName(plan.spec.precision)),
+             fmt::arg("size_elements", sizes));
 }
 
 } // namespace
@@ -208,22 +251,24 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                fmt::arg("dims", spec.dims), fmt::arg("element", elementTypeName(spec.precision)),
                fmt::arg("boundary_note", boundaryNote(spec)),
                fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-               fmt::arg("run_note", fixed ? " The ring of b is first made equal to the ring of a,\n"
-                                            " * so it stays fixed for every step."
-                                          : ""),
-               fmt::arg("count", spec.points()), fmt::arg("points", pointsTable(spec)),
-               fmt::arg("radius", spec.radius),
+               fmt::arg("run_note", runNote(plan)), fmt::arg("count", spec.points()),
+               fmt::arg("points", pointsTable(spec)), fmt::arg("radius", spec.radius),
                fmt::arg("shape", "STENCILC_" + upper(keyword(spec.shape))),
                fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
-               fmt::arg("boundary", "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary))),
+               fmt::arg("boundary", boundaryEnumerator(spec)),
                fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
                fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
                fmt::arg("fused_steps", plan.schedule.fusedSteps),
                fmt::arg("limit_note", limitNote(plan)), fmt::arg("fused_note", fusedNote(plan)));
+    emitDistWrappers(w, plan);
   }
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));
   return w.take();
+}
+
+std::string boundaryEnumerator(const StencilSpec &spec) {
+  return "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary));
 }
 
 } // namespace stencilc

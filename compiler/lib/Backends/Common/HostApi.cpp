@@ -37,6 +37,10 @@ std::string sizeParameters(int dims) { return joined(dims, "int {n}", ", "); }
 
 std::string sizeArguments(int dims) { return joined(dims, "{n}", ", "); }
 
+std::string_view fusedKernelNamespace(int dims) {
+  return dims == 1 ? "fused1d" : dims == 2 ? "fused" : "fused3d";
+}
+
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
 void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
@@ -46,9 +50,15 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
   const std::string sizeArgs = sizeArguments(dims);
   const std::string sizeProduct = joined(dims, "static_cast<size_t>({n})", " * ");
   std::string run;
-  if (plan.schedule.fusedSteps > 1) {
+  if (plan.schedule.composed) {
+    // Tensor cores: the composed pass (Tensor/templates/tensor.cu.tpl).
+    run = CodeWriter::filled(templateSection("tensor.cu.tpl", "run_composed"),
+                             fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("size_args", sizeArgs), fmt::arg("name", spec.name));
+  } else if (plan.schedule.fusedSteps > 1) {
     run = CodeWriter::filled(templateSection("host_api.cu.tpl", "run_fused"),
                              fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("kernel", fusedKernelNamespace(dims)),
                              fmt::arg("size_args", sizeArgs));
   } else {
     std::string ringCopy;

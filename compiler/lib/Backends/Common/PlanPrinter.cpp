@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Backends/Common/PlanText.h"
 
+#include "Backends/Common/EmitterParts.h"
+
 #include <fmt/format.h>
 
 #include "llvm/Support/raw_ostream.h"
@@ -47,19 +49,11 @@ void printPrefetch(int bytes, llvm::raw_ostream &os) {
 
 namespace {
 
-/// The schedule's lines: how NAME_run maps its steps onto launches, and the
-/// fused kernel's tile, halo, redundant work and budgets.
-void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
+/// The fused kernel's lines of a 2D plan: warp strips, registers.
+void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
-  if (s.fusedSteps == 1) {
-    os << fmt::format("  run        {}_run launches one step at a time{}\n", spec.name,
-                      s.why.empty() ? "" : ": " + s.why);
-    return;
-  }
   const FusedKernel &k = s.fused;
-  os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
-                    s.fusedSteps, spec.name, s.why, spec.name);
   os << fmt::format("  fused      {} threads ({} warps, a strip each); strips of {} columns, {} "
                     "stored: a halo of {} columns each side (T x r = {}, whole {}-byte accesses); "
                     "{} output rows per block, {} rows a level at a time; geometry {}\n",
@@ -72,6 +66,73 @@ void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
                     100.0 * k.redundantShare, k.batch + 2 * spec.radius,
                     k.columnsPerThread() + 2 * spec.radius, elementTypeName(spec.precision),
                     k.minBlocks);
+}
+
+/// The fused kernel's lines of a 1D plan: segments in shared memory.
+void printFused1D(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  os << fmt::format("  fused      {} threads; segments of {} points, {} stored: a halo of {} "
+                    "points each side (T x r = {}, whole 16-byte vectors); geometry {}\n",
+                    k.threads, k.width, k.storedColumns(), k.halo, s.fusedSteps * spec.radius,
+                    k.source);
+  os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
+                    "points); shared memory {} bytes (two buffers of the segment, levels "
+                    "ping-ponging); registers: {} {} a point read per level\n",
+                    100.0 * k.redundantShare, k.sharedBytes, 2 * spec.radius + 1,
+                    elementTypeName(spec.precision));
+}
+
+/// The fused kernel's lines of a 3D plan: windows streamed along z, a ring
+/// of planes per level in shared memory.
+void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  const int r = spec.radius;
+  os << fmt::format("  fused      {} threads; windows of {} x {} (rows x columns), {} x {} stored: "
+                    "a halo of {} rows and {} columns each side (T x r = {}, columns in whole "
+                    "16-byte vectors); {} output planes per block streamed along z, {} plane{} a "
+                    "level at a time; geometry {}\n",
+                    k.threads, k.height, k.width, k.storedRows(), k.storedColumns(), k.haloY,
+                    k.halo, s.fusedSteps * r, k.chunkRows, k.batch, k.batch > 1 ? "s" : "",
+                    k.source);
+  os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
+                    "and the planes beside a block's own that each level recomputes); shared "
+                    "memory {} bytes (T rings of {} planes of the window); registers: each thread "
+                    "reads a window of {} x {} x {} {} for a piece of {} rows\n",
+                    100.0 * k.redundantShare, k.sharedBytes, k.batch + 2 * r, k.batch + 2 * r,
+                    k.rows + 2 * r, 2 * r + 1, elementTypeName(spec.precision), k.rows);
+}
+
+/// The schedule's lines: how NAME_run maps its steps onto launches, and the
+/// fused kernel's tile, halo, redundant work and budgets.
+void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps == 1) {
+    os << fmt::format("  run        {}_run launches one step at a time{}\n", spec.name,
+                      s.why.empty() ? "" : ": " + s.why);
+    return;
+  }
+  if (s.composed) {
+    printComposedSchedule(plan, os);
+    return;
+  }
+  os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
+                    s.fusedSteps, spec.name, s.why, spec.name);
+  switch (spec.dims) {
+  case 1:
+    printFused1D(plan, os);
+    break;
+  case 2:
+    printFused2D(plan, os);
+    break;
+  default:
+    printFused3D(plan, os);
+    break;
+  }
 }
 
 } // namespace
@@ -100,10 +161,20 @@ std::string summarizePlan(const Plan &plan) {
   if (plan.schedule.fusedSteps == 1) {
     return kernel;
   }
+  if (plan.schedule.composed) {
+    return kernel + "; " + summarizeComposedSchedule(plan);
+  }
   const FusedKernel &k = plan.schedule.fused;
-  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/fused.cuh: warp strips "
-                     "of {} columns with a halo of {}, {} rows per block)",
-                     kernel, plan.schedule.fusedSteps, k.width, k.halo, k.chunkRows);
+  const std::string geometry =
+      plan.spec.dims == 1 ? fmt::format("segments of {} points with a halo of {}", k.width, k.halo)
+      : plan.spec.dims == 2 ? fmt::format("warp strips of {} columns with a halo of {}, {} rows "
+                                          "per block",
+                                          k.width, k.halo, k.chunkRows)
+                            : fmt::format("windows of {} x {} with halos of {} rows and {} "
+                                          "columns, {} planes per block",
+                                          k.height, k.width, k.haloY, k.halo, k.chunkRows);
+  return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/{}.cuh: {})", kernel,
+                     plan.schedule.fusedSteps, fusedKernelNamespace(plan.spec.dims), geometry);
 }
 
 } // namespace stencilc

@@ -27,6 +27,10 @@ void printPrefetch(int bytes, llvm::raw_ostream &os);
 void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os);
 /// A tensor-core plan in one paragraph (for the .cu header comment).
 std::string summarizeTensorPlan(const Plan &plan);
+/// The schedule lines of a plan with a composed pass (Schedule::composed).
+void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os);
+/// Its composed pass in one sentence (for the .cu header comment).
+std::string summarizeComposedSchedule(const Plan &plan);
 
 /// The CUDA-core lines after the frame (Simt/SimtPlanPrinter.cpp).
 void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os);

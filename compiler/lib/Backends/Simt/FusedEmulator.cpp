@@ -1,12 +1,12 @@
 //===- FusedEmulator.cpp - A CPU model of NAME_run's fused passes ----------===//
 //
-// Mirrors runtime/include/stencilc/device/fused.cuh block by block: the
-// strips of `width` columns starting `halo` before the block's first stored
-// column, the rows each level covers (level t: the block's rows and the
-// (T - t) r rows on either side that later levels read), level 0 read with
-// the boundary rule, each point of a later level computed where a single
-// step computes it and kept where it does not (the fixed ring, the outside
-// of a constant boundary), and the last level stored on the block's part.
+// Mirrors runtime/include/stencilc/device/fused.cuh (2D; FusedEmulatorND.cpp
+// has 1D and 3D) block by block: the strips of `width` columns starting
+// `halo` before the block's first stored column, the rows each level covers (level t: the block's
+// rows and the (T - t) r rows on either side that later levels read), level 0 read with the
+// boundary rule, each point of a later level computed where a single step computes it and kept
+// where it does not (the fixed ring, the outside of a constant boundary), and the last level stored
+// on the block's part.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/FusedEmulator.h"
@@ -19,12 +19,7 @@
 
 namespace stencilc {
 
-namespace {
-
-/// Whether a single step computes the point at `y` of an axis of `n` points
-/// (fused.cuh's Computes): the interior for fixed, the grid for constant,
-/// every point (the periodic extension) for periodic.
-bool computes(const StencilSpec &spec, long long y, long long n) {
+bool fusedStepComputes(const StencilSpec &spec, long long y, long long n) {
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
     return y >= spec.radius && y < n - spec.radius;
@@ -38,6 +33,8 @@ bool computes(const StencilSpec &spec, long long y, long long n) {
   }
   return false;
 }
+
+namespace {
 
 /// One block's levels: rows [firstRow, firstRow + rows) by the strip's
 /// columns, NaN where the block holds no value.
@@ -62,6 +59,10 @@ struct Level {
 } // namespace
 
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels) {
+  if (plan.spec.dims != 2) {
+    emulateFusedPassND(plan, in, out, levels);
+    return;
+  }
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();
   const FusedKernel &k = plan.schedule.fused;
@@ -87,7 +88,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
           // The kernel computes every column but the strip's outermost r.
           for (int c = r; c < k.width - r; ++c) {
             const long long x = xFirst + c;
-            if (!computes(spec, y, ny) || !computes(spec, x, nx)) {
+            if (!fusedStepComputes(spec, y, ny) || !fusedStepComputes(spec, x, nx)) {
               to.at(y, c) = from.at(y, c);
               continue;
             }
@@ -105,7 +106,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
       }
       for (long long y = yBegin; y < yEnd; ++y) {
         for (long long x = x0; x < std::min(x0 + stored, nx); ++x) {
-          if (computes(spec, y, ny) && computes(spec, x, nx)) {
+          if (fusedStepComputes(spec, y, ny) && fusedStepComputes(spec, x, nx)) {
             out.at({y, x, 0}) = from.at(y, static_cast<int>(x - xFirst));
           }
         }

@@ -1,7 +1,7 @@
 //===- FusedEmulator.h - NAME_run's passes on the CPU, as the kernels run them -*- C++ -*-===//
 //
 // The CPU model of NAME_run for a plan of any schedule: passes of T fused
-// steps (runtime/include/stencilc/device/fused.cuh) and one pass of the
+// steps (runtime/include/stencilc/device/fused.cuh, fused1d.cuh, fused3d.cuh) and one pass of the
 // remainder, or, where T = 1, the step kernel once a step (SimtEmulator.h). A fused pass is
 // modelled block by block: each block's strip of the plan's width (its halo included) and its rows
 // with the rows each level lags, level 0 read with the boundary rule, every later level computed
@@ -18,11 +18,19 @@
 namespace stencilc {
 
 /// One fused pass of `levels` steps (1 <= levels <= schedule.fusedSteps) of
-/// `plan`, `in` -> `out`, as the fused kernel computes it. `out` must start
-/// as a copy of `in` (NAME_run's ring copy): the points a step does not
-/// write keep their value. Needs: plan.schedule.fusedSteps > 1 (a simt 2D
-/// plan).
+/// `plan`, `in` -> `out`, as the fused kernel of its dimension computes it.
+/// `out` must start as a copy of `in` (NAME_run's ring copy in 2D): the
+/// points a step does not write keep their value. Needs:
+/// plan.schedule.fusedSteps > 1 (a simt plan).
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels);
+
+/// emulateFusedPass of a 1D or 3D plan (FusedEmulatorND.cpp).
+void emulateFusedPassND(const Plan &plan, const GridND &in, GridND &out, int levels);
+
+/// Whether a single step computes the point at `i` of an axis of `n` points
+/// (fused.cuh's Computes): the interior for fixed, the grid for constant,
+/// every point (the periodic extension) for periodic.
+bool fusedStepComputes(const StencilSpec &spec, long long i, long long n);
 
 /// `steps` steps of the simt `plan` on `a` as NAME_run does them, the result
 /// in `a`: passes of schedule.fusedSteps fused steps and one of the

@@ -110,31 +110,56 @@ std::string launchCode(const Plan &plan) {
                             fmt::arg("kernel", kernelName(plan)));
 }
 
+/// The fused kernel's numbers in FusedParams: section fused_geometry_Nd.
+std::string fusedGeometry(const Plan &plan) {
+  const FusedKernel &k = plan.schedule.fused;
+  switch (plan.spec.dims) {
+  case 1:
+    return CodeWriter::filled(section("fused_geometry_1d"), fmt::arg("width", k.width),
+                              fmt::arg("halo", k.halo), fmt::arg("threads", k.threads));
+  case 2:
+    return CodeWriter::filled(section("fused_geometry_2d"), fmt::arg("width", k.width),
+                              fmt::arg("halo", k.halo), fmt::arg("threads", k.threads),
+                              fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
+                              fmt::arg("min_blocks", k.minBlocks));
+  default:
+    return CodeWriter::filled(
+        section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),
+        fmt::arg("halo", k.halo), fmt::arg("halo_y", k.haloY), fmt::arg("rows", k.rows),
+        fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows));
+  }
+}
+
 /// The fused kernel's traits (section `fused`): the terms in the step
-/// kernel's FMA order and the plan's fused geometry. Needs: a 2D plan that
+/// kernel's FMA order and the plan's fused geometry. Needs: a plan that
 /// fuses (schedule.fusedSteps > 1).
 void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
                        const BoundaryPolicy &boundary) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();
-  const FusedKernel &k = plan.schedule.fused;
   std::vector<std::string> terms;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &t : slice.terms) {
-      // 2D: the slice's plane offset dz is the row offset dy.
-      terms.push_back(fmt::format("{{{}, {}, C({})}}", slice.dz, t.dx,
-                                  numberLiteral(t.coefficient, computesInFloat(sp))));
+      // The slice's plane offset dz is z in 3D, y in 2D (0 in 1D).
+      const std::string c = numberLiteral(t.coefficient, computesInFloat(sp));
+      terms.push_back(spec.dims == 1 ? fmt::format("{{{}, C({})}}", t.dx, c)
+                      : spec.dims == 2
+                          ? fmt::format("{{{}, {}, C({})}}", slice.dz, t.dx, c)
+                          : fmt::format("{{{}, {}, {}, C({})}}", slice.dz, t.dy, t.dx, c));
     }
   }
   w.fillWith(section("fused"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
+             fmt::arg("header", fmt::format("{}.cuh", fusedKernelNamespace(spec.dims))),
+             fmt::arg("kernel", fusedKernelNamespace(spec.dims)),
+             fmt::arg("term_fields", spec.dims == 1   ? "dx"
+                                     : spec.dims == 2 ? "dy, dx"
+                                                      : "dz, dy, dx"),
              fmt::arg("steps", plan.schedule.fusedSteps), fmt::arg("radius", spec.radius),
              fmt::arg("count", terms.size()),
              fmt::arg("terms", fmt::format("{},", fmt::join(terms, ",\n"))),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("boundary", boundary.type), fmt::arg("width", k.width),
-             fmt::arg("halo", k.halo), fmt::arg("threads", k.threads), fmt::arg("batch", k.batch),
-             fmt::arg("chunk", k.chunkRows), fmt::arg("min_blocks", k.minBlocks));
+             fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometry(plan)));
 }
 
 } // namespace

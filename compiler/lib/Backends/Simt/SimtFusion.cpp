@@ -2,11 +2,13 @@
 //
 // Plans the schedule of a simt plan (Plan.h's Schedule): T, the steps a pass
 // of NAME_run fuses, and the geometry of the fused kernel
-// (runtime/include/stencilc/device/fused.cuh). The fused kernel exists for 2D
-// stencils with the fixed, constant and periodic boundaries; everything else
-// keeps one launch a step.
+// (runtime/include/stencilc/device/fused.cuh; fused1d.cuh and fused3d.cuh
+// through SimtFusionND.cpp). The fused kernels take the fixed, constant and
+// periodic boundaries in 1D, 2D and 3D; clamp and mirror keep one launch a
+// step.
 //
 //===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtFusion.h"
 #include "Backends/Simt/SimtPlanner.h"
 
 #include <algorithm>
@@ -18,40 +20,52 @@ namespace stencilc {
 
 namespace {
 
-/// The fused kernel's best geometry as measured on an H100 for one kind of
-/// stencil (8192^2, 100 steps, bench/results/2026-11-24-2203-fused2d-bench-
-/// h100.txt); tf32 runs as fp32 on CUDA cores, bf16 as fp16.
-struct MeasuredFusion {
-  Shape shape;
-  int radius;
-  int elementBytes;
-  int steps, width, threads, batch, chunkRows, minBlocks;
-  double gstencils;
-};
-
+/// The best geometries measured on an H100, 100 steps of NAME_run: 2D at
+/// 8192^2 (bench/results/2026-11-24-2203-fused2d-bench-h100.txt); 1D at
+/// 2^27 points and 3D at 512^3 (2026-11-24-2145-fused1d3d-bench-h100.txt),
+/// beside the step kernel's one-step figure of the suite run
+/// (2026-11-22-1508-bench-h100.txt), which NAME_run launches once a step.
+/// Fields: dims, shape, radius, element bytes, T, width, height, threads,
+/// batch, chunk, rows, minBlocks, fused GStencil/s, step GStencil/s.
 constexpr MeasuredFusion Measured[] = {
-    {Shape::Star, 1, 8, 8, 64, 128, 4, 96, 3, 934},
-    {Shape::Star, 1, 4, 8, 128, 128, 4, 64, 2, 1888},
-    {Shape::Star, 1, 2, 8, 128, 128, 4, 64, 3, 1816},
-    {Shape::Box, 1, 8, 6, 64, 128, 4, 128, 3, 678},
-    {Shape::Box, 1, 4, 8, 128, 64, 2, 96, 6, 1380},
-    {Shape::Box, 1, 2, 8, 128, 128, 3, 96, 3, 1355},
-    {Shape::Star, 2, 8, 4, 64, 128, 6, 128, 2, 473},
-    {Shape::Star, 2, 4, 6, 128, 128, 2, 128, 2, 895},
-    {Shape::Star, 2, 2, 4, 128, 128, 4, 96, 3, 1115},
-    {Shape::Box, 2, 8, 3, 64, 128, 4, 128, 2, 260},
-    {Shape::Box, 2, 4, 4, 128, 128, 2, 128, 2, 488},
-    {Shape::Box, 2, 2, 2, 128, 128, 4, 128, 3, 574},
+    {2, Shape::Star, 1, 8, 8, 64, 0, 128, 4, 96, 0, 3, 934, 0},
+    {2, Shape::Star, 1, 4, 8, 128, 0, 128, 4, 64, 0, 2, 1888, 0},
+    {2, Shape::Star, 1, 2, 8, 128, 0, 128, 4, 64, 0, 3, 1816, 0},
+    {2, Shape::Box, 1, 8, 6, 64, 0, 128, 4, 128, 0, 3, 678, 0},
+    {2, Shape::Box, 1, 4, 8, 128, 0, 64, 2, 96, 0, 6, 1380, 0},
+    {2, Shape::Box, 1, 2, 8, 128, 0, 128, 3, 96, 0, 3, 1355, 0},
+    {2, Shape::Star, 2, 8, 4, 64, 0, 128, 6, 128, 0, 2, 473, 0},
+    {2, Shape::Star, 2, 4, 6, 128, 0, 128, 2, 128, 0, 2, 895, 0},
+    {2, Shape::Star, 2, 2, 4, 128, 0, 128, 4, 96, 0, 3, 1115, 0},
+    {2, Shape::Box, 2, 8, 3, 64, 0, 128, 4, 128, 0, 2, 260, 0},
+    {2, Shape::Box, 2, 4, 4, 128, 0, 128, 2, 128, 0, 2, 488, 0},
+    {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
     // Radius 3 boxes measured fastest unfused (T = 1) in every precision.
-    {Shape::Box, 3, 8, 1, 128, 128, 3, 64, 1, 131},
-    {Shape::Box, 3, 4, 1, 128, 128, 4, 128, 1, 291},
-    {Shape::Box, 3, 2, 1, 128, 128, 4, 128, 1, 308},
+    {2, Shape::Box, 3, 8, 1, 128, 0, 128, 3, 64, 0, 1, 131, 0},
+    {2, Shape::Box, 3, 4, 1, 128, 0, 128, 4, 128, 0, 1, 291, 0},
+    {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
+    // 1D: T 8 (up to 16 measured 0-5 % faster for fp32 and fp16, but
+    // --plan-option fuse stops at 8). Segments of 4096 points.
+    {1, Shape::Star, 1, 8, 8, 4096, 0, 512, 0, 0, 0, 1, 861.5, 166.5},
+    {1, Shape::Star, 1, 4, 8, 4096, 0, 512, 0, 0, 0, 1, 1511.6, 329.6},
+    {1, Shape::Star, 1, 2, 8, 4096, 0, 512, 0, 0, 0, 1, 1197.7, 611.8},
+    {1, Shape::Star, 2, 8, 8, 4096, 0, 512, 0, 0, 0, 1, 615.2, 166.8},
+    {1, Shape::Star, 2, 4, 8, 4096, 0, 512, 0, 0, 0, 1, 1205.8, 327.3},
+    // 3D: the fused kernel's best never passed the step kernel, so these
+    // keep one launch a step; the geometry serves --plan-option fuse.
+    {3, Shape::Star, 1, 8, 2, 64, 32, 256, 1, 64, 4, 1, 161.3, 163.5},
+    {3, Shape::Star, 1, 4, 3, 64, 32, 256, 1, 64, 8, 1, 237.2, 311.5},
+    {3, Shape::Star, 1, 2, 4, 64, 32, 256, 1, 64, 8, 1, 201.3, 506.9},
+    {3, Shape::Box, 1, 8, 2, 64, 32, 256, 1, 64, 8, 1, 76.4, 160.5},
+    {3, Shape::Box, 1, 4, 4, 64, 32, 256, 2, 64, 8, 1, 149.6, 302.4},
+    {3, Shape::Box, 1, 2, 4, 64, 32, 256, 1, 64, 8, 1, 85.4, 398.8},
 };
 
 const MeasuredFusion *measured(const StencilSpec &spec) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   for (const MeasuredFusion &m : Measured) {
-    if (m.shape == spec.shape && m.radius == spec.radius && m.elementBytes == bytes) {
+    if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
+        m.radius == spec.radius && m.elementBytes == bytes) {
       return &m;
     }
   }
@@ -60,9 +74,6 @@ const MeasuredFusion *measured(const StencilSpec &spec) {
 
 /// Why `spec` cannot fuse at all on CUDA cores, or empty.
 std::string unfusable(const StencilSpec &spec) {
-  if (spec.dims != 2) {
-    return fmt::format("the CUDA-core backend has no fused kernel for {}D stencils yet", spec.dims);
-  }
   switch (spec.boundary) {
   case BoundaryKind::Fixed:
   case BoundaryKind::Constant:
@@ -77,11 +88,43 @@ std::string unfusable(const StencilSpec &spec) {
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));
 }
 
-/// The rule for kinds not measured: the measured T fell about as 8 / r for
-/// stars and 8 / r^2 for boxes.
+/// The rule for kinds not measured. 2D: the measured T fell about as 8 / r
+/// for stars and 8 / r^2 for boxes. 1D: radius 1 and 2 measured best at T 8
+/// (of at most 8), so 16 / r, at most 8. 3D: no kind measured faster fused
+/// than one step a launch, so 1.
 int ruleSteps(const StencilSpec &spec) {
   const int r = spec.radius;
-  return std::max(1, spec.shape == Shape::Star ? 8 / r : 8 / (r * r));
+  switch (spec.dims) {
+  case 1:
+    return std::clamp(16 / r, 1, 8);
+  case 2:
+    return std::max(1, spec.shape == Shape::Star ? 8 / r : 8 / (r * r));
+  default:
+    return 1;
+  }
+}
+
+/// Why the planner's own T is 1 for `spec` (`m` its measurement, if any).
+std::string unfusedWhy(const StencilSpec &spec, const MeasuredFusion *m) {
+  const std::string kind = fmt::format("a {} of radius {} in {}", keyword(spec.shape), spec.radius,
+                                       keyword(spec.precision));
+  if (m && m->stepGStencils > 0.0) {
+    return fmt::format("{} measured faster one step a launch on an H100 ({:.1f} GStencil/s) "
+                       "than fused (at best {:.1f} with T = {})",
+                       kind, m->stepGStencils, m->gstencils, m->steps);
+  }
+  if (m) {
+    return fmt::format("{} measured fastest unfused ({:.0f} GStencil/s fused with T = 1 on an "
+                       "H100)",
+                       kind, m->gstencils);
+  }
+  if (spec.dims == 3) {
+    return "by rule: no 3D kind measured faster fused than one step a launch on an H100";
+  }
+  return fmt::format("by rule, {} fuses no steps (T = {})", kind,
+                     spec.dims == 1              ? "16 / r"
+                     : spec.shape == Shape::Star ? "8 / r"
+                                                 : "8 / r^2");
 }
 
 /// The columns a thread owns: at least the radius (its neighbours' columns
@@ -117,6 +160,41 @@ void deriveFused(const StencilSpec &spec, int steps, FusedKernel &k) {
   k.redundantShare = computed > 0.0 ? 1.0 - useful / computed : 0.0;
 }
 
+/// The 2D kernel's geometry for `steps` steps: measured, or by rule.
+FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
+  FusedKernel k;
+  if (m) {
+    k.width = m->width;
+    k.threads = m->threads;
+    k.batch = m->batch;
+    k.chunkRows = m->chunk;
+    k.minBlocks = m->minBlocks;
+  } else {
+    k.width = 32 * columnsPerThread(spec);
+    k.threads = 128;
+    k.batch = 4;
+    k.chunkRows = 128;
+    k.minBlocks = 2;
+  }
+  // A strip must store at least one access past its halos: widen it.
+  deriveFused(spec, steps, k);
+  while (k.storedColumns() < k.accessBytes / static_cast<int>(elementBytes(spec.precision))) {
+    k.width *= 2;
+    deriveFused(spec, steps, k);
+  }
+  return k;
+}
+
+FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
+  FusedKernel k =
+      spec.dims == 2 ? fusedGeometry2D(spec, steps, m) : fusedGeometryND(spec, steps, m);
+  k.source = m ? fmt::format("as measured best for this kind on an H100 ({:g} GStencil/s at "
+                             "T = {})",
+                             m->gstencils, m->steps)
+               : std::string("by rule: this kind has no measurement");
+  return k;
+}
+
 } // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
@@ -134,47 +212,38 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
     return;
   }
   const MeasuredFusion *m = measured(spec);
-  const int steps = asked ? asked : m ? m->steps : ruleSteps(spec);
-  if (steps == 1) {
-    s.why =
-        m ? fmt::format("a {} of radius {} in {} measured fastest unfused ({:.0f} "
-                        "GStencil/s fused with T = 1 on an H100)",
-                        keyword(spec.shape), spec.radius, keyword(spec.precision), m->gstencils)
-          : fmt::format("by rule, a {} of radius {} fuses no steps (T = 8 / r{})",
-                        keyword(spec.shape), spec.radius, spec.shape == Shape::Star ? "" : "^2");
+  const int wanted = asked ? asked : !m ? ruleSteps(spec) : m->fusingGains() ? m->steps : 1;
+  if (wanted == 1) {
+    s.why = unfusedWhy(spec, m);
     return;
   }
-  FusedKernel k;
-  if (m) {
-    k.width = m->width;
-    k.threads = m->threads;
-    k.batch = m->batch;
-    k.chunkRows = m->chunkRows;
-    k.minBlocks = m->minBlocks;
-    k.source = fmt::format("as measured best for this kind on an H100 ({:.0f} GStencil/s at "
-                           "T = {})",
-                           m->gstencils, m->steps);
-  } else {
-    k.width = 32 * columnsPerThread(spec);
-    k.threads = 128;
-    k.batch = 4;
-    k.chunkRows = 128;
-    k.minBlocks = 2;
-    k.source = "by rule: this kind has no measurement";
+  // The 1D and 3D kernels keep their levels in shared memory: the most T
+  // whose pass fits what the target lets a block opt in to.
+  const int most = info(plan.target).maxDynamicSharedBytes;
+  int steps = wanted;
+  FusedKernel k = fusedGeometry(spec, steps, m);
+  while (k.sharedBytes > most && steps > 1) {
+    k = fusedGeometry(spec, --steps, m);
   }
-  // A strip must store at least one access past its halos: widen it.
-  deriveFused(spec, steps, k);
-  while (k.storedColumns() < k.accessBytes / static_cast<int>(elementBytes(spec.precision))) {
-    k.width *= 2;
-    deriveFused(spec, steps, k);
+  if (steps < wanted) {
+    const FusedKernel asWanted = fusedGeometry(spec, wanted, m);
+    s.why = fmt::format("{} fused steps need {} bytes of shared memory a block and {} allows {}",
+                        wanted, asWanted.sharedBytes, keyword(plan.target), most);
+    s.lowered = asked > 0;
+    if (steps == 1) {
+      return;
+    }
+    s.why = fmt::format("{}: {} steps fit", s.why, steps);
   }
   s.fusedSteps = steps;
   s.fused = k;
-  s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-          : m   ? fmt::format("measured best for a {} of radius {} in {} on an H100",
-                              keyword(spec.shape), spec.radius, keyword(spec.precision))
-                : fmt::format("by rule for a {} of radius {}: no measurement of this kind",
-                              keyword(spec.shape), spec.radius);
+  if (steps == wanted) {
+    s.why = asked ? fmt::format("--plan-option fuse={}", asked)
+            : m   ? fmt::format("measured best for a {} of radius {} in {} on an H100",
+                                keyword(spec.shape), spec.radius, keyword(spec.precision))
+                  : fmt::format("by rule for a {} of radius {}: no measurement of this kind",
+                                keyword(spec.shape), spec.radius);
+  }
 }
 
 } // namespace stencilc

@@ -27,10 +27,11 @@ Plan planFields(const StencilSpec &spec, const PlanOptions &options = {});
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused
-/// kernel's geometry, lowering T until its rings fit the target's shared
-/// memory. Needs: a simt plan of plan.spec. Guarantees: fusedSteps >= 1;
-/// fusedSteps > 1 only for a 2D stencil whose boundary the fused kernel
-/// takes, with fused.sharedBytes within the target's opt-in limit.
+/// kernel's geometry, lowering T until a pass of the 1D or 3D kernel fits
+/// the target's shared memory. Needs: a simt plan of plan.spec. Guarantees:
+/// fusedSteps >= 1; fusedSteps > 1 only for a boundary the fused kernels
+/// take (fixed, constant, periodic), with fused.sharedBytes within the
+/// target's opt-in limit.
 void planSimtFusion(Plan &plan, const PlanOptions &options);
 
 } // namespace stencilc

@@ -228,24 +228,64 @@ void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary) {
   w.line();
 }
 
+/// The kernel of `plan`'s single step (no C entry points).
+void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
+                 const std::string &kernel) {
+  const TensorPlan &tp = plan.tensor();
+  writeGeometry(w, plan, boundary);
+  writeParameterTables(w, plan);
+  const std::vector<std::string> sources = parameterSources(tp);
+  w.fillWith(section(plan.spec.dims == 3 ? "kernel_3d" : "kernel_2d"), fmt::arg("kernel", kernel),
+             fmt::arg("param_fragments", parameterFragments(tp, sources)),
+             fmt::arg("gemms", sliceGemms(tp, sources)));
+  w.line();
+}
+
+/// The composed pass of a fused plan (Schedule::composed): the composed
+/// stencil's kernel in namespace `composed`, and the band kernel's traits.
+void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundary) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const Plan &composed = *s.composed->plan;
+  const int halo = s.fusedSteps * spec.radius;
+  const std::string kernel = spec.name + "_composed_tensor2d_kernel";
+  w.fillWith(section("composed_open"), fmt::arg("steps", s.fusedSteps), fmt::arg("halo", halo));
+  w.line();
+  writeKernel(w, composed, boundary, kernel);
+  const bool asFloat = tablesAreFloat(spec.precision);
+  std::string points;
+  for (const Term &t : spec.terms) {
+    const double c = asFloat ? double(float(t.coefficient)) : t.coefficient;
+    points += fmt::format("{}    f({}, {}, {});", points.empty() ? "" : "\n", t.offset.d[0],
+                          t.offset.d[1], numberLiteral(c, asFloat));
+  }
+  w.fillWith(section("composed_close"), fmt::arg("kernel", kernel), fmt::arg("halo", halo),
+             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
+             fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
+             fmt::arg("steps", s.fusedSteps),
+             fmt::arg("ring", spec.boundary == BoundaryKind::Fixed ? spec.radius : 0),
+             fmt::arg("points", points), fmt::arg("band_tile", s.composed->bandTile));
+  w.line();
+}
+
 } // namespace
 
 void writeTensorStencil(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor();
   const std::string ns = stencilNamespace(plan);
   w.line("// ===== stencil {} =====", spec.name);
+  if (plan.schedule.composed) {
+    w.fillWith(section("composed_include"));
+    w.line();
+  }
   w.line("namespace {} {{", ns);
   w.line();
   const std::string boundary = writeBoundaryPolicy(w, spec);
-  writeGeometry(w, plan, boundary);
-  writeParameterTables(w, plan);
-  const std::vector<std::string> sources = parameterSources(tp);
-  w.fillWith(section(spec.dims == 3 ? "kernel_3d" : "kernel_2d"),
-             fmt::arg("kernel", kernelName(plan)),
-             fmt::arg("param_fragments", parameterFragments(tp, sources)),
-             fmt::arg("gemms", sliceGemms(tp, sources)));
-  w.line();
+  writeKernel(w, plan, boundary, kernelName(plan));
+  if (plan.schedule.composed) {
+    writeComposedPass(w, plan, boundary);
+  }
   // The C entry points are shared with the simt backend (HostApi.cpp).
   writeHostApi(w, plan, ns,
                CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),

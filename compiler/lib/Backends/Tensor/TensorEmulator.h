@@ -51,6 +51,14 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
 /// window holding the 2r + 1 input planes around the output plane.
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out);
 
+/// NAME_run of `steps` steps of `plan` on `a` (element-type values; the
+/// result replaces them), as the generated code computes it: for a plan with
+/// a composed pass (Schedule::composed), passes of T steps (the composed
+/// stencil's step, then the band: every point within T·r of an edge, T
+/// single steps with the CUDA-core band kernel's FMAs) and single steps for
+/// the remainder; otherwise `steps` single steps (TensorFusionEmulator.cpp).
+void emulateRun(const Plan &plan, Grid2D &a, int steps);
+
 /// One step of the spec in float64, straight from the coefficients, writing
 /// the same points.
 void referenceStep(const StencilSpec &spec, const Grid2D &in, Grid2D &out);

@@ -123,3 +123,66 @@ std::string summarizeTensorPlan(const Plan &plan) {
 }
 
 } // namespace stencilc
+
+namespace stencilc {
+
+namespace {
+
+/// Of the point-levels one band tile computes (its window shrinking by r a
+/// level), the share outside its own kTile x kTile points.
+double bandRedundantShare(const Plan &plan) {
+  const ComposedPass &pass = *plan.schedule.composed;
+  const int r = plan.spec.radius, steps = plan.schedule.fusedSteps;
+  const int side = pass.bandTile + 2 * steps * r;
+  double computed = 0.0;
+  for (int l = 1; l <= steps; ++l) {
+    computed += double(side - 2 * l * r) * (side - 2 * l * r);
+  }
+  return 1.0 - double(steps) * pass.bandTile * pass.bandTile / computed;
+}
+
+} // namespace
+
+void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const ComposedPass &pass = *s.composed;
+  const Plan &composed = *pass.plan;
+  const TensorPlan &ct = composed.tensor();
+  const int halo = s.fusedSteps * spec.radius;
+  os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
+                    s.fusedSteps, spec.name, s.why, spec.name);
+  os << fmt::format(
+      "  composed   the stencil composed {} times (2D {} radius {}, {} points, "
+      "coefficients exact, rounded once to double), a tensor-core step of its own "
+      "on every tile: {} x {} output tiles, {} x {} tiles per block, {} warps; halo "
+      "{} rows / {} columns (T x r = {}); {} MMAs a tile, {:.2f} x the MMAs per point "
+      "of {} single steps; {} bytes of shared memory; parameter fragments {} ({} "
+      "registers per thread)\n",
+      s.fusedSteps, keyword(composed.spec.shape), composed.spec.radius, composed.spec.points(),
+      ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps, ct.haloRows,
+      ct.haloCols, halo, ct.mmasPerTile(), pass.mmaRatio, s.fusedSteps, ct.sharedBytes(),
+      ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
+      ct.paramFragmentRegisters());
+  os << fmt::format(
+      "  band       {}: the points within {} of an edge, {} single steps on CUDA cores "
+      "(stencilc/device/composed.cuh): {} x {} output tiles, 256 threads, two levels of {} x {} "
+      "{} in {} bytes of shared memory; {:.1f} % of a band tile's point-levels are redundant "
+      "(its window's margin)\n",
+      spec.boundary == BoundaryKind::Periodic ? "none: periodic composes at every point"
+                                              : "after the composed step",
+      halo, s.fusedSteps, pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo,
+      pass.bandTile + 2 * halo, spec.precision == Precision::FP64 ? "doubles" : "floats",
+      pass.bandSharedBytes, 100.0 * bandRedundantShare(plan));
+}
+
+std::string summarizeComposedSchedule(const Plan &plan) {
+  const Schedule &s = plan.schedule;
+  return fmt::format("NAME_run fuses {} steps a pass (stencilc/device/composed.cuh): the stencil "
+                     "composed {} times on tensor cores ({}), then the points within {} of an "
+                     "edge step by step on CUDA cores",
+                     s.fusedSteps, s.fusedSteps, summarizeTensorPlan(*s.composed->plan),
+                     s.fusedSteps * plan.spec.radius);
+}
+
+} // namespace stencilc

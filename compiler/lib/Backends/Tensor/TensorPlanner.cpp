@@ -8,6 +8,7 @@
 #include "Backends/Tensor/TensorPlanner.h"
 #include "Backends/Common/PlannerRuns.h"
 #include "Backends/Common/TunedPlans.h"
+#include "Backends/Tensor/TensorFusion.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -409,10 +410,8 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   return plan;
 }
 
-} // namespace
-
-PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options) {
-  ++plannerRuns().tensor;
+/// The single-step kernel of `spec`, or why the tensor cores cannot take it.
+PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &options) {
   if (std::optional<std::string> reason = unsupportedKind(spec)) {
     return PlanOrRefusal::refused(std::move(*reason));
   }
@@ -434,9 +433,17 @@ PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options) {
                     "even for the narrowest block, more than the {} a block may use",
                     tp.gemms.size(), tp.planes, tp.sharedBytes(), options.sharedMemoryLimit));
   }
-  // Temporal fusion (issue 19) is built for CUDA cores only so far.
-  plan.schedule.why = "the tensor-core backend has no fused kernel yet: one launch a step";
-  plan.schedule.lowered = options.fusedSteps > 1;
+  return plan;
+}
+
+} // namespace
+
+PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options) {
+  ++plannerRuns().tensor;
+  PlanOrRefusal plan = planTensorKernel(spec, options);
+  if (plan) {
+    planTensorFusion(*plan, options, planTensorKernel);
+  }
   return plan;
 }
 

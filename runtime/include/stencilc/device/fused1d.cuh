@@ -1,6 +1,7 @@
 // stencilc/device/fused1d.cuh - the CUDA-core kernel for 1D that fuses
 // several time steps into one pass over memory, the 1D sibling of fused.cuh,
-// less the stencil itself. Issue 19; the compiler does not emit it yet.
+// less the stencil itself (issue 19). The compiler emits it for 1D CUDA-core
+// plans that fuse steps (the generated FusedParams and FusedStencil).
 //
 // A block owns a segment of kTile output points of an nx-point grid. It
 // loads the segment and a redundant halo of kHalo = T r points each side

@@ -9,6 +9,9 @@
 #include <cuda_runtime.h>
 {extra_includes}
 #include "stencilc/runtime/stencil_info.h"
+#ifdef STENCILC_DIST
+#include "stencilc/dist/dist.h"
+#endif
 
 //@ section stencil_api
 /* {name}: {description}.
@@ -51,6 +54,43 @@ static const stencilc_stencil_info {name}_info = {{
   {{{tile}}}, /* tile: outputs per block, in index order */
   {fused_steps}, /* fused_steps: steps {name}_run fuses a pass */
 }};
+
+//@ section stencil_dist
+#ifdef STENCILC_DIST
+/* {name} over the ranks of an MPI communicator (stencilc's docs/distributed.md):
+ * wrappers of the distributed runtime, declared where STENCILC_DIST is defined
+ * (linking stencilc::dist, or stencilc_add_library(... DIST), defines it). */
+static inline cudaError_t {name}_dist_run_sizes(void *a, void *b, const int *n, int steps,
+                                                cudaStream_t stream) {{
+  return {name}_run(({element} *)a, ({element} *)b, {size_elements}, steps, stream);
+}}
+static inline stencilc_dist_status {name}_dist_create(MPI_Comm comm, const int *global,
+                                                      const int *grid, stencilc_dist_plan *plan) {{
+  stencilc_dist_stencil stencil;
+  stencil.info = &{name}_info;
+  stencil.run = {name}_dist_run_sizes;
+  stencil.element_size = sizeof({element});
+  return stencilc_dist_create(&stencil, comm, global, grid, plan);
+}}
+static inline stencilc_dist_status {name}_dist_local_extent(stencilc_dist_plan plan, int *local,
+                                                            int *owned_offset, int *owned,
+                                                            int *global_start) {{
+  return stencilc_dist_local_extent(plan, local, owned_offset, owned, global_start);
+}}
+static inline stencilc_dist_status {name}_dist_run(stencilc_dist_plan plan, {element} *a,
+                                                   {element} *b, int steps, cudaStream_t stream) {{
+  return stencilc_dist_run(plan, a, b, steps, stream);
+}}
+static inline stencilc_dist_status {name}_dist_scatter(stencilc_dist_plan plan,
+                                                       const {element} *global, {element} *local) {{
+  return stencilc_dist_scatter(plan, global, local);
+}}
+static inline stencilc_dist_status {name}_dist_gather(stencilc_dist_plan plan,
+                                                      const {element} *local, {element} *global) {{
+  return stencilc_dist_gather(plan, local, global);
+}}
+static inline void {name}_dist_destroy(stencilc_dist_plan plan) {{ stencilc_dist_destroy(plan); }}
+#endif /* STENCILC_DIST */
 
 //@ section file_tail
 #endif /* {guard} */

@@ -47,7 +47,7 @@ return status;
 
 //@ section run_fused
 // Passes of {steps} fused steps and one of the remainder; the result in a.
-return fused::run<Fused>(a, b, {size_args}, steps, stream);
+return {kernel}::run<Fused>(a, b, {size_args}, steps, stream);
 
 //@ section ring_copy_fixed
 // boundary fixed: b starts as a copy of a, so its ring equals a's for every step.

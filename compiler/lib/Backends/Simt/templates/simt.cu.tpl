@@ -77,41 +77,56 @@ __global__ void __launch_bounds__(Stencil::kThreads) {kernel}(const {element}* _
 
 //@ section fused
 // ===== {name}_run: {steps} steps fused a pass =====
-#include <stencilc/device/fused.cuh>
+#include <stencilc/device/{header}>
 
 namespace {namespace} {{
 
-/// The stencil as the fused kernel (stencilc/device/fused.cuh) sees it: its
-/// terms (dy, dx, coefficient) in the order of the step kernel's FMAs, so
-/// that a fused pass gives what as many single steps give, bit for bit.
+/// The stencil as the fused kernel (stencilc/device/{header}) sees it: its
+/// terms ({term_fields}, coefficient) in the order of the step kernel's FMAs,
+/// so that a fused pass gives what as many single steps give, bit for bit.
 struct FusedStencil {{
   static constexpr int kRadius = {radius};
   static constexpr int kTerms = {count};
-  template <class C> static __host__ __device__ constexpr fused::Term<C> term(int i) {{
-    constexpr fused::Term<C> kTermList[kTerms] = {{
+  template <class C> static __host__ __device__ constexpr {kernel}::Term<C> term(int i) {{
+    constexpr {kernel}::Term<C> kTermList[kTerms] = {{
       {terms}
     }};
     return kTermList[i];
   }}
 }};
 
-/// The fused kernel's numbers; fused::Geometry derives the halo, the tile
-/// and the rings from them.
+/// The fused kernel's numbers; {kernel}::Geometry derives the halo, the tile
+/// and the rest from them.
 struct FusedParams {{
   using Element = {element};
   using Compute = {compute};
   using Boundary = {boundary};
   using Stencil = FusedStencil;
   static constexpr int kSteps = {steps}; // T: steps per pass over memory
-  static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each side included
-  static constexpr int kThreads = {threads}; // a strip per warp, side by side
-  static constexpr int kBatch = {batch}; // rows of each level computed at a time
-  static constexpr int kChunkY = {chunk}; // output rows per block
-  static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator
+  {geometry}
 }};
-using Fused = fused::Geometry<FusedParams>;
+using Fused = {kernel}::Geometry<FusedParams>;
 
 }} // namespace {namespace}
+
+//@ section fused_geometry_2d
+static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each side included
+static constexpr int kThreads = {threads}; // a strip per warp, side by side
+static constexpr int kBatch = {batch}; // rows of each level computed at a time
+static constexpr int kChunkY = {chunk}; // output rows per block
+static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator
+
+//@ section fused_geometry_1d
+static constexpr int kWidth = {width}; // a block's segment in shared memory, a halo of {halo} each side included
+static constexpr int kThreads = {threads};
+
+//@ section fused_geometry_3d
+static constexpr int kWidth = {width}; // the window's columns, a halo of {halo} each side included
+static constexpr int kHeight = {height}; // the window's rows, a halo of {halo_y} each side included
+static constexpr int kRows = {rows}; // rows of a thread's piece of a plane
+static constexpr int kThreads = {threads};
+static constexpr int kBatch = {batch}; // planes of each level computed at a time
+static constexpr int kChunkZ = {chunk}; // output planes per block
 
 //@ section term_tables
 // The reads of every slice in accumulation order (too many to unroll):

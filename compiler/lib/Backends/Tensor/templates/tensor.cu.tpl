@@ -147,3 +147,44 @@ Block::gemmRow(acc, window, tile, {first_row}, {row}, {first_col}, {params}, lan
 
 //@ section launch
 return Block::launch({kernel}, in, out, {size_args}, stream);
+
+//@ section composed_include
+#include <stencilc/device/composed.cuh>
+
+//@ section composed_open
+/// NAME_run's passes of {steps} steps (stencilc/device/composed.cuh): the stencil composed
+/// {steps} times, radius {halo}, a tensor-core step of its own on every tile ...
+namespace composed {{
+
+//@ section composed_close
+/// One composed step (NAME_run has checked the pointers; a grid within 2 T r
+/// of its size is all band, and NAME_run does not call this for it).
+cudaError_t launch(const Element* in, Element* out, int ny, int nx, cudaStream_t stream) {{
+  if (ny < kMinSize || nx < kMinSize) {{
+    return cudaErrorInvalidValue;
+  }}
+  return Block::launch({kernel}, in, out, ny, nx, stream);
+}}
+
+}} // namespace composed
+
+/// ... then every point within {halo} of an edge, step by step on CUDA cores,
+/// with the stencil's own coefficients (the arithmetic type's values).
+struct Band {{
+  using Element = {element};
+  using Compute = {compute};
+  using Boundary = stencilc::device::{boundary};
+  static constexpr stencilc_boundary kBoundaryKind = {boundary_kind};
+  static constexpr int kRadius = {radius};
+  static constexpr int kSteps = {steps};
+  static constexpr int kRing = {ring}; // points a step leaves unwritten at each edge
+  template <class F> static __device__ __forceinline__ void points(F&& f) {{
+{points}
+  }}
+}};
+constexpr int kBandTile = {band_tile};
+
+//@ section run_composed
+// Passes of {steps} steps on tensor cores (composed::launch, then the band) and
+// single steps for the remainder; the result in a.
+return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, composed::launch, {name}_step, stream);

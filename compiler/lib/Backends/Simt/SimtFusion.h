@@ -1,0 +1,44 @@
+//===- SimtFusion.h - The measured fused geometries, for the planner -*- C++ -*-===//
+//
+// Shared by SimtFusion.cpp (T, the schedule, the 2D kernel's geometry) and
+// SimtFusionND.cpp (the geometry of the 1D and 3D kernels,
+// runtime/include/stencilc/device/fused1d.cuh and fused3d.cuh).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Plan.h"
+#include "stencilc/Spec.h"
+
+namespace stencilc {
+
+/// The fused kernel's best geometry as measured on an H100 for one kind of
+/// stencil (dims, shape, radius, element bytes; tf32 runs as fp32 on CUDA
+/// cores, bf16 as fp16; in 1D star and box are the same points). Fields a
+/// dimension's kernel does not have are 0.
+struct MeasuredFusion {
+  int dims;
+  Shape shape;
+  int radius;
+  int elementBytes;
+  /// T of the best geometry, and its GStencil/s (NAME_run of 100 steps,
+  /// every point x step counted).
+  int steps;
+  int width, height, threads, batch, chunk, rows, minBlocks;
+  double gstencils;
+  /// The step kernel's NAME_run in the same measure where the fused kernel
+  /// was measured beside it (1D, 3D), else 0. Where it is the faster, the
+  /// planner keeps one launch a step.
+  double stepGStencils;
+
+  /// Whether the best fused run measured faster than one step a launch.
+  bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }
+};
+
+/// The geometry of the 1D or 3D fused kernel for `steps` steps of `spec`:
+/// the measured one where `m` is given, else the rule's, widened until the
+/// halo leaves points to store; sharedBytes is what a pass needs. Needs:
+/// spec.dims is 1 or 3, 1 < steps <= 8.
+FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m);
+
+} // namespace stencilc

@@ -1,0 +1,27 @@
+//===- TensorFusion.h - Fused steps on tensor cores --------------*- C++ -*-===//
+//
+// The schedule of a tensor-core plan: how many steps NAME_run fuses a pass
+// (the composed stencil and its edge band; docs/design.md, "Fused steps on
+// tensor cores").
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Plan.h"
+#include "stencilc/PlanOptions.h"
+
+namespace stencilc {
+
+/// Fills plan.schedule for `options.fusedSteps` (0, not asked: one step a
+/// launch): T and the composed stencil's plan (made by `planKernel` with
+/// fuse=1), or T = 1 with the reason; `lowered` where fewer steps than asked
+/// fit: the composed radius T·r beyond maxTensorRadius, or a block's shared
+/// memory.
+void planTensorFusion(Plan &plan, const PlanOptions &options,
+                      PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &));
+
+/// Shared memory of the band kernel's block: two levels of (tile + 2 T r)^2
+/// values of the arithmetic type (float, or double for fp64).
+int bandSharedBytes(const StencilSpec &spec, int steps, int tile);
+
+} // namespace stencilc

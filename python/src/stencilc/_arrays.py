@@ -1,0 +1,201 @@
+"""Arrays and streams: what a kernel call needs to know of its arguments.
+
+An argument is read, never copied, through one of
+  - PyTorch's and CuPy's own attributes (the fast path: the same facts their
+    DLPack export carries, without building a capsule per call),
+  - __cuda_array_interface__ (v2 or v3),
+  - DLPack (__dlpack__, or a NumPy array through the buffer protocol), by the
+    native core.
+Every check raises TypeError or ValueError naming the argument, what it got
+and what it needs, before anything is launched.
+"""
+
+import math
+import sys
+
+from . import _core
+
+# DLPack type codes (float, bfloat) and the CUDA Array Interface's typestr.
+_DLPACK_DTYPES = {(2, 16): "float16", (4, 16): "bfloat16", (2, 32): "float32", (2, 64): "float64"}
+_TYPESTR_DTYPES = {"<f2": "float16", "<f4": "float32", "<f8": "float64"}
+ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+
+
+class View:
+    """An argument as the checks see it."""
+
+    __slots__ = ("ptr", "dtype", "shape", "contiguous", "device", "framework", "stream")
+
+    def __init__(self, ptr, dtype, shape, contiguous, device, framework, stream=None):
+        self.ptr = ptr
+        self.dtype = dtype  # a name of ITEMSIZE, or what the array has
+        self.shape = shape
+        self.contiguous = contiguous
+        self.device = device  # ("cuda", index) or (kind, index); index None: unknown
+        self.framework = framework
+        self.stream = stream  # the producer's stream (CUDA Array Interface v3)
+
+
+def _c_contiguous(shape, strides, itemsize, in_bytes):
+    expected = 1 if not in_bytes else itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+_TORCH_DTYPES = {}  # torch.dtype -> its name ("float32")
+
+
+def _torch_view(x):
+    dtype = x.dtype
+    name = _TORCH_DTYPES.get(dtype)
+    if name is None:
+        name = _TORCH_DTYPES[dtype] = str(dtype).replace("torch.", "")
+    index = x.get_device()  # -1 on the CPU
+    device = ("cuda", index) if index >= 0 else (x.device.type, None)
+    return View(x.data_ptr(), name, tuple(x.shape), x.is_contiguous(), device, "torch")
+
+
+def _cupy_view(x):
+    data = x.data
+    return View(data.ptr, x.dtype.name, x.shape, x.flags.c_contiguous, ("cuda", data.device_id),
+                "cupy")
+
+
+def _interface_view(x, interface):
+    shape = tuple(interface["shape"])
+    typestr = interface["typestr"]
+    dtype = _TYPESTR_DTYPES.get(typestr, f"typestr {typestr!r}")
+    strides = interface.get("strides")
+    itemsize = ITEMSIZE.get(dtype, 1)
+    contiguous = strides is None or _c_contiguous(shape, strides, itemsize, in_bytes=True)
+    stream = interface.get("stream") if interface.get("version", 0) >= 3 else None
+    return View(interface["data"][0], dtype, shape, contiguous, ("cuda", None),
+                "__cuda_array_interface__", stream)
+
+
+_DEVICE_NAMES = {_core.DEVICE_CPU: "cpu", _core.DEVICE_CUDA: "cuda",
+                 _core.DEVICE_CUDA_MANAGED: "cuda"}
+
+
+def _dlpack_view(x, name):
+    try:
+        ptr, code, bits, lanes, shape, strides, kind, index = _core.describe(x)
+    except TypeError:
+        raise TypeError(
+            f"{name}: got {_type_name(x)}, which is not an array: needs a CUDA array "
+            "(one with __dlpack__ or __cuda_array_interface__: CuPy, PyTorch, ...)"
+        ) from None
+    dtype = _DLPACK_DTYPES.get((code, bits)) if lanes == 1 else None
+    dtype = dtype or f"DLPack type code {code} of {bits} bits x {lanes}"
+    contiguous = _c_contiguous(shape, strides, 0, in_bytes=False)
+    return View(ptr, dtype, shape, contiguous, (_DEVICE_NAMES.get(kind, f"DLPack device {kind}"),
+                index), "DLPack")
+
+
+def _type_name(x):
+    t = type(x)
+    return f"{t.__module__}.{t.__qualname__}" if t.__module__ != "builtins" else t.__qualname__
+
+
+_FAST = {}  # type -> view function, filled on first sight of a type
+
+
+def _fast_path(t):
+    module = t.__module__
+    if module.startswith("torch") and "torch" in sys.modules:
+        if issubclass(t, sys.modules["torch"].Tensor):
+            return _torch_view
+    if module.startswith("cupy") and "cupy" in sys.modules:
+        if issubclass(t, sys.modules["cupy"].ndarray):
+            return _cupy_view
+    return None
+
+
+def view(x, name):
+    """The View of argument `name`; TypeError for what is no array."""
+    t = type(x)
+    fast = _FAST.get(t, False)
+    if fast is False:
+        fast = _FAST[t] = _fast_path(t)
+    if fast is not None:
+        return fast(x)
+    interface = getattr(x, "__cuda_array_interface__", None)
+    if interface is not None:
+        return _interface_view(x, interface)
+    return _dlpack_view(x, name)
+
+
+def check(v, name, dtype, dims, minimum, stencil):
+    """Checks one array against the stencil (device, dtype, rank, sizes, layout)."""
+    if v.device[0] != "cuda":
+        raise TypeError(f"{name}: got an array on the {v.device[0]} ({v.framework}); needs a "
+                        "CUDA device array (CuPy, PyTorch on 'cuda', ...)")
+    if v.dtype != dtype:
+        raise TypeError(f"{name}: got a {v.dtype} array; stencil '{stencil}' needs {dtype}")
+    if len(v.shape) != dims:
+        raise ValueError(f"{name}: got an array of {len(v.shape)} dimensions {v.shape}; "
+                         f"stencil '{stencil}' is {dims}D and needs {dims} dimensions")
+    small = [n for n in v.shape if n < minimum]
+    if small:
+        raise ValueError(f"{name}: got shape {v.shape}; stencil '{stencil}' needs at least "
+                         f"{minimum} points per axis (its boundary and radius)")
+    if max(v.shape) > 2**31 - 1:
+        raise ValueError(f"{name}: got shape {v.shape}; the generated API takes sizes up to "
+                         "2^31 - 1 per axis")
+    if not v.contiguous:
+        raise ValueError(f"{name}: got a non-contiguous array (shape {v.shape}); needs a "
+                         "C-contiguous (row-major, dense) one: stencilc never copies, so "
+                         "pass .contiguous() / cupy.ascontiguousarray(...) yourself")
+
+
+def nbytes(v):
+    return ITEMSIZE[v.dtype] * math.prod(v.shape)
+
+
+def usable(a, b, dtype, dims, minimum):
+    """True when a and b pass every check: the fast path of a call. Where
+    it is False, check() and check_pair() say what is wrong."""
+    shape = a.shape
+    return (a.dtype == dtype and b.dtype == dtype and shape == b.shape and len(shape) == dims
+            and a.contiguous and b.contiguous and a.device[0] == "cuda"
+            and a.device == b.device and a.device[1] is not None
+            and min(shape) >= minimum and max(shape) < 2**31
+            and (a.ptr >= b.ptr + nbytes(b) or b.ptr >= a.ptr + nbytes(a)))
+
+
+def check_pair(a, b, names):
+    """Same shape, no overlap between the two."""
+    if a.shape != b.shape:
+        raise ValueError(f"{names[1]}: got shape {b.shape}; needs the shape of {names[0]}, "
+                         f"{a.shape}")
+    if a.ptr < b.ptr + nbytes(b) and b.ptr < a.ptr + nbytes(a):
+        raise ValueError(f"{names[1]}: overlaps {names[0]} (memory at {b.ptr:#x} and {a.ptr:#x}); "
+                         "needs separate buffers: the kernels read through __restrict__ pointers")
+
+
+def _torch_current_stream(index):
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return raw(index) if raw else torch.cuda.current_stream(index).cuda_stream
+
+
+def stream_handle(stream, v):
+    """The cudaStream_t (an int) for `stream`: a torch.cuda.Stream, a
+    cupy.cuda.Stream, an int, or None for the framework's current stream."""
+    if stream is None:
+        if v.framework == "torch":
+            return _torch_current_stream(v.device[1])
+        if v.framework == "cupy":
+            return sys.modules["cupy"].cuda.get_current_stream().ptr
+        return v.stream or 0
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        return stream
+    for attribute in ("cuda_stream", "ptr"):
+        handle = getattr(stream, attribute, None)
+        if isinstance(handle, int):
+            return handle
+    raise TypeError(f"stream: got {_type_name(stream)}; needs a torch.cuda.Stream, a "
+                    "cupy.cuda.Stream, an int (a cudaStream_t) or None")

@@ -1,0 +1,488 @@
+// dist.cpp - the distributed runtime's C API: the plan, the passes of
+// stencilc_dist_run (with and without overlap), scatter and gather.
+#include "stencilc/dist/dist.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "stencilc/dist/decomp.h"
+#include "stencilc/dist/exchange.h"
+#include "transport.h"
+
+using namespace stencilc::dist;
+
+namespace {
+
+thread_local std::string lastError;
+
+stencilc_dist_status fail(const Failure &f) {
+  lastError = f.message;
+  return f.status;
+}
+
+stencilc_dist_status fail(stencilc_dist_status status, std::string message) {
+  return fail(Failure{status, std::move(message)});
+}
+
+/// A box of a dense array of `extents` as cudaMemcpy3D sees it.
+cudaPitchedPtr pitched(const void *base, const long long extents[MaxDims], std::size_t elem) {
+  return make_cudaPitchedPtr(const_cast<void *>(base), extents[2] * elem, extents[2] * elem,
+                             extents[1]);
+}
+
+/// Copies `box` of the array (extents) into the contiguous `buffer`, or
+/// back (`toBuffer` false); any memory kinds.
+cudaError_t copyBox(void *array, const long long extentsIn[MaxDims], const Box &boxIn,
+                    std::size_t elem, void *buffer, bool toBuffer, cudaStream_t stream) {
+  // Axes past the grid's (extent 1) move to the front, so that the last axis
+  // of the copy is the grid's contiguous one (rows of x, not of one point).
+  int used = MaxDims;
+  while (used > 1 && extentsIn[used - 1] == 1) {
+    --used;
+  }
+  long long extents[MaxDims] = {1, 1, 1};
+  Box box;
+  for (int a = 0; a < used; ++a) {
+    extents[MaxDims - used + a] = extentsIn[a];
+    box.lo[MaxDims - used + a] = boxIn.lo[a];
+    box.size[MaxDims - used + a] = boxIn.size[a];
+  }
+  const long long packed[MaxDims] = {box.size[0], box.size[1], box.size[2]};
+  cudaMemcpy3DParms p = {};
+  const cudaPitchedPtr arrayPtr = pitched(array, extents, elem);
+  const cudaPitchedPtr bufferPtr = pitched(buffer, packed, elem);
+  const cudaPos arrayPos = make_cudaPos(box.lo[2] * elem, box.lo[1], box.lo[0]);
+  p.srcPtr = toBuffer ? arrayPtr : bufferPtr;
+  p.dstPtr = toBuffer ? bufferPtr : arrayPtr;
+  (toBuffer ? p.srcPos : p.dstPos) = arrayPos;
+  p.extent = make_cudaExtent(box.size[2] * elem, box.size[1], box.size[0]);
+  p.kind = cudaMemcpyDefault;
+  return cudaMemcpy3DAsync(&p, stream);
+}
+
+} // namespace
+
+struct stencilc_dist_plan_s {
+  stencilc_dist_stencil stencil{};
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, ranks = 1;
+  Layout layout;
+  Decomposition decomp;
+  std::vector<Phase> schedule;
+  long long extents[MaxDims] = {1, 1, 1};
+  int sizes[MaxDims] = {0, 0, 0};
+  std::unique_ptr<Transport> transport;
+  bool overlap = true;
+  cudaStream_t halo = nullptr; // high priority: the exchange and the bands
+  cudaEvent_t ready = nullptr, copied = nullptr, interior = nullptr, done = nullptr;
+  std::vector<std::vector<void *>> sends, recvs; // per phase and message (device)
+  void *bands[2][2] = {};                        // [side][a, b]: 3 halos of planes
+  std::vector<void *> allocations;
+
+  ~stencilc_dist_plan_s() {
+    for (void *p : allocations) {
+      cudaFree(p);
+    }
+    for (cudaEvent_t e : {ready, copied, interior, done}) {
+      if (e) {
+        cudaEventDestroy(e);
+      }
+    }
+    if (halo) {
+      cudaStreamDestroy(halo);
+    }
+    transport.reset();
+    if (comm != MPI_COMM_NULL) {
+      MPI_Comm_free(&comm);
+    }
+  }
+
+  Failure allocate(std::size_t bytes, void *&out) {
+    if (Failure f = cudaFailure(cudaMalloc(&out, bytes), "halo buffers")) {
+      return f;
+    }
+    allocations.push_back(out);
+    return {};
+  }
+
+  std::size_t plane() const {
+    return static_cast<std::size_t>(extents[1] * extents[2]) * stencil.element_size;
+  }
+  /// Whether a pass overlaps here: slabs, and each band's input (the
+  /// halo's ghosts and twice the halo of owned planes) inside this rank.
+  bool overlaps() const {
+    const int h = layout.halo;
+    return overlap && decomp.slabs() && !schedule.empty() && decomp.owned(0) >= 2 * h &&
+           decomp.owned(0) >= layout.minSize && 3 * h >= layout.minSize;
+  }
+
+  Failure pass(void *a, void *b, int steps, cudaStream_t stream);
+  Failure overlappedPass(void *a, void *b, int steps, cudaStream_t stream);
+};
+
+Failure stencilc_dist_plan_s::pass(void *a, void *b, int steps, cudaStream_t stream) {
+  const std::size_t elem = stencil.element_size;
+  for (std::size_t p = 0; p < schedule.size(); ++p) {
+    const Phase &phase = schedule[p];
+    for (std::size_t i = 0; i < phase.messages.size(); ++i) {
+      if (Failure f = cudaFailure(
+              copyBox(a, extents, phase.messages[i].send, elem, sends[p][i], true, stream),
+              "packing a halo")) {
+        return f;
+      }
+    }
+    if (Failure f = transport->exchange(phase, sends[p].data(), recvs[p].data(), elem, stream)) {
+      return f;
+    }
+    for (std::size_t i = 0; i < phase.messages.size(); ++i) {
+      if (Failure f = cudaFailure(
+              copyBox(a, extents, phase.messages[i].recv, elem, recvs[p][i], false, stream),
+              "unpacking a halo")) {
+        return f;
+      }
+    }
+  }
+  return cudaFailure(stencil.run(a, b, sizes, steps, stream), "the local run");
+}
+
+// Slabs: the owned planes run at once on `stream` (exact but for a halo of
+// planes at each internal side) while the halos travel on the high-priority
+// stream; then each band (ghosts plus twice the halo of owned planes, copied
+// out before the interior run overwrote them) runs on its own, and its exact
+// middle halo of planes is copied over the interior's inexact one.
+Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaStream_t stream) {
+  const std::size_t elem = stencil.element_size, pl = plane();
+  const long long h = layout.halo, local0 = extents[0];
+  char *base = static_cast<char *>(a);
+  const Phase &phase = schedule[0];
+  const int sideOf[2] = {phase.messages[0].recv.lo[0] == 0 ? 0 : 1,
+                         phase.messages.size() > 1 ? 1 : -1};
+  std::vector<void *> sendPtrs, recvPtrs;
+  Failure f = cudaFailure(cudaEventRecord(ready, stream), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, ready, 0), "overlap events");
+  for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
+    const int side = sideOf[i];
+    char *band = static_cast<char *>(bands[side][0]);
+    // Band planes [0, 3h) are local planes [0, 3h) low or [L - 3h, L) high;
+    // the owned part is its planes [h, 3h) low and [0, 2h) high.
+    const long long from = side == 0 ? h : local0 - 3 * h;
+    f = cudaFailure(cudaMemcpyAsync(band + (side == 0 ? h : 0) * pl, base + from * pl, 2 * h * pl,
+                                    cudaMemcpyDeviceToDevice, halo),
+                    "copying a band");
+    sendPtrs.push_back(band + h * pl);
+    recvPtrs.push_back(band + (side == 0 ? 0 : 2 * h) * pl);
+  }
+  f = f ? f : cudaFailure(cudaEventRecord(copied, halo), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, copied, 0), "overlap events");
+  if (f) {
+    return f;
+  }
+  int inner[MaxDims] = {sizes[0], sizes[1], sizes[2]};
+  inner[0] = static_cast<int>(decomp.owned(0));
+  const long long first = decomp.ghost(0, 0);
+  f = cudaFailure(
+      stencil.run(base + first * pl, static_cast<char *>(b) + first * pl, inner, steps, stream),
+      "the interior run");
+  f = f ? f : cudaFailure(cudaEventRecord(interior, stream), "overlap events");
+  f = f ? f : transport->exchange(phase, sendPtrs.data(), recvPtrs.data(), elem, halo);
+  for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
+    const int side = sideOf[i];
+    int bandSizes[MaxDims] = {sizes[0], sizes[1], sizes[2]};
+    bandSizes[0] = static_cast<int>(3 * h);
+    f = cudaFailure(stencil.run(bands[side][0], bands[side][1], bandSizes, steps, halo),
+                    "a band run");
+  }
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, interior, 0), "overlap events");
+  for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
+    const int side = sideOf[i];
+    const long long to = side == 0 ? h : local0 - 2 * h;
+    f = cudaFailure(cudaMemcpyAsync(base + to * pl, static_cast<char *>(bands[side][0]) + h * pl,
+                                    h * pl, cudaMemcpyDeviceToDevice, halo),
+                    "copying a band back");
+  }
+  f = f ? f : cudaFailure(cudaEventRecord(done, halo), "overlap events");
+  return f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
+}
+
+namespace {
+
+/// Moves `bytes` between two ranks in messages of at most 1 GiB (MPI counts
+/// are int).
+int sendBytes(const void *data, std::size_t bytes, int peer, MPI_Comm comm) {
+  constexpr std::size_t Chunk = std::size_t(1) << 30;
+  for (std::size_t at = 0; at < bytes; at += Chunk) {
+    const int n = static_cast<int>(std::min(Chunk, bytes - at));
+    if (int rc = MPI_Send(static_cast<const char *>(data) + at, n, MPI_BYTE, peer, 0, comm);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+int recvBytes(void *data, std::size_t bytes, int peer, MPI_Comm comm) {
+  constexpr std::size_t Chunk = std::size_t(1) << 30;
+  for (std::size_t at = 0; at < bytes; at += Chunk) {
+    const int n = static_cast<int>(std::min(Chunk, bytes - at));
+    if (int rc =
+            MPI_Recv(static_cast<char *>(data) + at, n, MPI_BYTE, peer, 0, comm, MPI_STATUS_IGNORE);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+/// Scatter (`toRanks`) or gather of the owned blocks through rank 0's
+/// host array `global`.
+stencilc_dist_status moveBlocks(stencilc_dist_plan plan, void *global, void *local, bool toRanks) {
+  if (!plan || !local || (plan->rank == 0 && !global)) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT, "null plan, local array or (on rank 0) global "
+                                                "array");
+  }
+  const std::size_t elem = plan->stencil.element_size;
+  const Box mine = plan->decomp.ownedBox();
+  std::vector<char> buffer(static_cast<std::size_t>(mine.count()) * elem);
+  Failure f;
+  if (plan->rank != 0) {
+    if (!toRanks) {
+      f = cudaFailure(copyBox(local, plan->extents, mine, elem, buffer.data(), true, nullptr),
+                      "gather");
+      f = f ? f : cudaFailure(cudaDeviceSynchronize(), "gather");
+    }
+    f = f ? f
+          : mpiFailure(toRanks ? recvBytes(buffer.data(), buffer.size(), 0, plan->comm)
+                               : sendBytes(buffer.data(), buffer.size(), 0, plan->comm),
+                       toRanks ? "scatter" : "gather");
+    if (!f && toRanks) {
+      f = cudaFailure(copyBox(local, plan->extents, mine, elem, buffer.data(), false, nullptr),
+                      "scatter");
+      f = f ? f : cudaFailure(cudaDeviceSynchronize(), "scatter");
+    }
+    return f ? fail(f) : STENCILC_DIST_SUCCESS;
+  }
+  long long globalExtents[MaxDims] = {1, 1, 1};
+  std::copy(plan->layout.global, plan->layout.global + plan->layout.dims, globalExtents);
+  for (int r = 0; !f && r < plan->ranks; ++r) {
+    Decomposition d;
+    std::string error;
+    Decomposition::create(plan->layout, r, d, error); // succeeded on rank r
+    Box box = d.ownedBox();
+    for (int a = 0; a < plan->layout.dims; ++a) {
+      box.lo[a] = d.ownedStart(a);
+    }
+    buffer.resize(static_cast<std::size_t>(box.count()) * elem);
+    if (toRanks) {
+      packHost(global, globalExtents, box, elem, buffer.data());
+    }
+    if (r == 0) {
+      f = cudaFailure(copyBox(local, plan->extents, mine, elem, buffer.data(), !toRanks, nullptr),
+                      toRanks ? "scatter" : "gather");
+      f = f ? f : cudaFailure(cudaDeviceSynchronize(), toRanks ? "scatter" : "gather");
+    } else {
+      f = mpiFailure(toRanks ? sendBytes(buffer.data(), buffer.size(), r, plan->comm)
+                             : recvBytes(buffer.data(), buffer.size(), r, plan->comm),
+                     toRanks ? "scatter" : "gather");
+    }
+    if (!f && !toRanks) {
+      unpackHost(buffer.data(), globalExtents, box, elem, global);
+    }
+  }
+  return f ? fail(f) : STENCILC_DIST_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, MPI_Comm comm,
+                                          const int *global, const int *grid,
+                                          stencilc_dist_plan *plan) {
+  if (!stencil || !stencil->info || !stencil->run || !global || !plan ||
+      stencil->element_size == 0 || stencil->info->dims < 1 || stencil->info->dims > MaxDims) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT, "null stencil, run function, sizes or plan");
+  }
+  *plan = nullptr;
+  const stencilc_stencil_info &info = *stencil->info;
+  auto p = std::make_unique<stencilc_dist_plan_s>();
+  p->stencil = *stencil;
+  if (Failure f = mpiFailure(MPI_Comm_dup(comm, &p->comm), "MPI_Comm_dup")) {
+    return fail(f);
+  }
+  // MPI errors on the plan's communicator come back as codes, never abort.
+  MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(p->comm, &p->rank);
+  MPI_Comm_size(p->comm, &p->ranks);
+  Layout &l = p->layout;
+  l.dims = info.dims;
+  int dimsGrid[MaxDims] = {0, 0, 0};
+  for (int a = 0; a < l.dims; ++a) {
+    l.global[a] = global[a];
+    dimsGrid[a] = grid ? grid[a] : 0;
+    if (global[a] < 1 || dimsGrid[a] < 0) {
+      return fail(STENCILC_DIST_INVALID_ARGUMENT, "global sizes must be positive and the "
+                                                  "process grid's entries zero or positive");
+    }
+  }
+  // MPI_Dims_create would abort on a grid that cannot fill the ranks.
+  long long given = 1;
+  bool free = false;
+  for (int a = 0; a < l.dims; ++a) {
+    given *= dimsGrid[a] ? dimsGrid[a] : 1;
+    free = free || dimsGrid[a] == 0;
+  }
+  if (free ? p->ranks % given != 0 : given != p->ranks) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT, "the process grid does not multiply to the " +
+                                                    std::to_string(p->ranks) +
+                                                    " ranks of the communicator");
+  }
+  MPI_Dims_create(p->ranks, l.dims, dimsGrid);
+  std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
+  l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
+  l.halo = info.radius * std::max(info.fused_steps, 1);
+  l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
+  // Every rank learns whether every rank could take its block (a local
+  // array below the minimum size is one rank's problem), so all return alike.
+  std::string error;
+  int created = Decomposition::create(l, p->rank, p->decomp, error) ? 1 : 0, all = 0;
+  if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p->comm),
+                             "MPI_Allreduce")) {
+    return fail(f);
+  }
+  if (!all) {
+    return fail(STENCILC_DIST_CANNOT_SPLIT,
+                created ? "another rank's block cannot be split off (see its message)" : error);
+  }
+  p->schedule = p->decomp.schedule();
+  localExtents(p->decomp, p->extents);
+  for (int a = 0; a < l.dims; ++a) {
+    p->sizes[a] = static_cast<int>(p->decomp.local(a));
+  }
+  const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
+  if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
+    return fail(f);
+  }
+  int least = 0, greatest = 0;
+  cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  Failure f = cudaFailure(cudaStreamCreateWithPriority(&p->halo, cudaStreamNonBlocking, greatest),
+                          "halo stream");
+  for (cudaEvent_t *e : {&p->ready, &p->copied, &p->interior, &p->done}) {
+    f = f ? f : cudaFailure(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "events");
+  }
+  const std::size_t elem = stencil->element_size;
+  for (const Phase &phase : p->schedule) {
+    p->sends.emplace_back();
+    p->recvs.emplace_back();
+    for (const Message &m : phase.messages) {
+      const std::size_t bytes = static_cast<std::size_t>(m.send.count()) * elem;
+      void *s = nullptr, *r = nullptr;
+      f = f ? f : p->allocate(bytes, s);
+      f = f ? f : p->allocate(bytes, r);
+      p->sends.back().push_back(s);
+      p->recvs.back().push_back(r);
+    }
+  }
+  if (p->decomp.slabs()) {
+    for (int side = 0; side < 2; ++side) {
+      for (int k = 0; k < 2 && p->decomp.neighbour(0, side) >= 0; ++k) {
+        f = f ? f
+              : p->allocate(3 * static_cast<std::size_t>(l.halo) * p->plane(), p->bands[side][k]);
+      }
+    }
+  }
+  if (f) {
+    return fail(f);
+  }
+  *plan = p.release();
+  return STENCILC_DIST_SUCCESS;
+}
+
+stencilc_dist_status stencilc_dist_local_extent(stencilc_dist_plan plan, int *local,
+                                                int *owned_offset, int *owned, int *global_start) {
+  if (!plan) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT, "null plan");
+  }
+  const Decomposition &d = plan->decomp;
+  for (int a = 0; a < plan->layout.dims; ++a) {
+    if (local) {
+      local[a] = static_cast<int>(d.local(a));
+    }
+    if (owned_offset) {
+      owned_offset[a] = d.ghost(a, 0);
+    }
+    if (owned) {
+      owned[a] = static_cast<int>(d.owned(a));
+    }
+    if (global_start) {
+      global_start[a] = static_cast<int>(d.ownedStart(a));
+    }
+  }
+  return STENCILC_DIST_SUCCESS;
+}
+
+stencilc_dist_status stencilc_dist_run(stencilc_dist_plan plan, void *a, void *b, int steps,
+                                       cudaStream_t stream) {
+  if (!plan || !a || !b || a == b || steps < 0) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT, "null plan or buffer, a == b, or steps < 0");
+  }
+  const int t = std::max(plan->stencil.info->fused_steps, 1);
+  const bool overlap = plan->overlaps();
+  for (int done = 0; done < steps;) {
+    const int k = std::min(t, steps - done);
+    Failure f = overlap ? plan->overlappedPass(a, b, k, stream) : plan->pass(a, b, k, stream);
+    if (f) {
+      return fail(f);
+    }
+    done += k;
+  }
+  return STENCILC_DIST_SUCCESS;
+}
+
+stencilc_dist_status stencilc_dist_scatter(stencilc_dist_plan plan, const void *global,
+                                           void *local) {
+  return moveBlocks(plan, const_cast<void *>(global), local, true);
+}
+
+stencilc_dist_status stencilc_dist_gather(stencilc_dist_plan plan, const void *local,
+                                          void *global) {
+  return moveBlocks(plan, global, const_cast<void *>(local), false);
+}
+
+void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap) {
+  if (plan) {
+    plan->overlap = overlap != 0;
+  }
+}
+
+const char *stencilc_dist_transport(stencilc_dist_plan plan) {
+  return plan ? plan->transport->name() : "";
+}
+
+void stencilc_dist_destroy(stencilc_dist_plan plan) { delete plan; }
+
+const char *stencilc_dist_status_string(stencilc_dist_status status) {
+  switch (status) {
+  case STENCILC_DIST_SUCCESS:
+    return "success";
+  case STENCILC_DIST_INVALID_ARGUMENT:
+    return "invalid argument";
+  case STENCILC_DIST_CANNOT_SPLIT:
+    return "the process grid cannot split the grid";
+  case STENCILC_DIST_MPI_ERROR:
+    return "MPI error";
+  case STENCILC_DIST_CUDA_ERROR:
+    return "CUDA error";
+  case STENCILC_DIST_NCCL_ERROR:
+    return "NCCL error";
+  case STENCILC_DIST_NO_TRANSPORT:
+    return "the transport asked for is not available";
+  }
+  return "unknown status";
+}
+
+const char *stencilc_dist_last_error(void) { return lastError.c_str(); }
+
+} // extern "C"

@@ -1,0 +1,220 @@
+// cpu_check.cpp - the CPU transport check (docs/distributed.md, "Tests"):
+// under mpirun, every rank holds its block plus ghosts in host memory, the
+// exchange (exchange.h) fills the ghosts once a pass of T steps, and the
+// float64 reference runs the pass on the local array. The owned blocks,
+// gathered on rank 0, must equal the single-domain reference bit for bit,
+// for every boundary, star and box, 1D, 2D and 3D, T = 1 and T > 1, on the
+// process grid MPI_Dims_create picks, on slabs and on a split of the
+// fastest axis. Prints one line per failure and exits 1 if any.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "stencilc/dist/decomp.h"
+#include "stencilc/dist/exchange.h"
+#include "stencilc/testing/reference.h"
+
+using namespace stencilc;
+using namespace stencilc::dist;
+
+namespace {
+
+struct Case {
+  int dims, radius;
+  stencilc_shape shape;
+  stencilc_boundary boundary;
+  int fused; // T
+  std::string grid;
+};
+
+/// The points of a star or box of `radius` in `dims` dimensions, with
+/// distinct coefficients that sum to one.
+std::vector<stencilc_point> points(int dims, int radius, stencilc_shape shape) {
+  std::vector<stencilc_point> pts;
+  const int reach[3] = {radius, dims > 1 ? radius : 0, dims > 2 ? radius : 0};
+  for (int a = -reach[0]; a <= reach[0]; ++a)
+    for (int b = -reach[1]; b <= reach[1]; ++b)
+      for (int c = -reach[2]; c <= reach[2]; ++c) {
+        const int nonzero = (a != 0) + (b != 0) + (c != 0);
+        if (shape == STENCILC_STAR && nonzero > 1)
+          continue;
+        pts.push_back({{a, b, c}, 0.0});
+      }
+  double sum = 0;
+  for (std::size_t k = 0; k < pts.size(); ++k) {
+    pts[k].coefficient = 1.0 + 0.37 * static_cast<double>(k % 5) + 0.011 * static_cast<double>(k);
+    sum += pts[k].coefficient;
+  }
+  for (stencilc_point &p : pts)
+    p.coefficient /= sum;
+  return pts;
+}
+
+/// Sizes in index order (the first `dims` of `n`) as the reference takes them.
+Extents extentsOf(int dims, const long long n[3]) {
+  const int a = static_cast<int>(n[0]), b = static_cast<int>(n[1]), c = static_cast<int>(n[2]);
+  return dims == 1 ? Extents::of1D(a) : dims == 2 ? Extents::of2D(a, b) : Extents::of3D(a, b, c);
+}
+
+std::string describe(const Case &c, int ranks) {
+  static const char *const boundaries[] = {"fixed", "constant", "periodic", "clamp", "mirror"};
+  return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " +
+         (c.shape == STENCILC_STAR ? "star" : "box") + " r" + std::to_string(c.radius) + " " +
+         boundaries[c.boundary] + " T=" + std::to_string(c.fused) + " grid " + c.grid;
+}
+
+/// Runs one case; returns false (rank 0 prints why) on a mismatch.
+bool check(const Case &c, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const std::vector<stencilc_point> pts = points(c.dims, c.radius, c.shape);
+  stencilc_stencil_info info = {};
+  info.name = "check";
+  info.dims = c.dims;
+  info.radius = c.radius;
+  info.shape = c.shape;
+  info.precision = STENCILC_FP64;
+  info.boundary = c.boundary;
+  info.boundary_value = 0.25;
+  info.num_points = static_cast<int>(pts.size());
+  info.points = pts.data();
+  info.fused_steps = c.fused;
+
+  // Odd sizes; the axes past the grid's have extent 1.
+  const long long sizes[3] = {c.dims == 1   ? 37
+                              : c.dims == 2 ? 31
+                                            : 17,
+                              c.dims == 1   ? 1
+                              : c.dims == 2 ? 29
+                                            : 15,
+                              c.dims == 3 ? 13 : 1};
+  Layout l;
+  l.dims = c.dims;
+  for (int a = 0; a < c.dims; ++a)
+    l.global[a] = sizes[a];
+  int grid[3] = {0, 0, 0};
+  if (c.grid == "slabs")
+    grid[0] = ranks;
+  for (int a = 1; a < c.dims && c.grid == "slabs"; ++a)
+    grid[a] = 1;
+  for (int a = 0; a + 1 < c.dims && c.grid == "fastest"; ++a)
+    grid[a] = 1;
+  if (c.grid == "fastest")
+    grid[c.dims - 1] = ranks;
+  MPI_Dims_create(ranks, c.dims, grid);
+  std::copy(grid, grid + 3, l.grid);
+  l.periodic = c.boundary == STENCILC_BOUNDARY_PERIODIC;
+  l.halo = c.radius * c.fused;
+  l.minSize = c.boundary == STENCILC_BOUNDARY_FIXED ? 2 * c.radius + 1 : 1;
+  Decomposition d;
+  std::string error;
+  if (!Decomposition::create(l, rank, d, error)) {
+    if (rank == 0)
+      std::printf("FAIL %s: refused: %s\n", describe(c, ranks).c_str(), error.c_str());
+    return false;
+  }
+
+  // The initial grid, the same on every rank; the single-domain result.
+  Extents global = extentsOf(c.dims, sizes);
+  std::vector<double> init(global.points());
+  std::mt19937_64 random(12345u + static_cast<unsigned>(c.boundary) * 7u);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (double &v : init)
+    v = unit(random);
+  const int steps = 2 * c.fused + 1; // a remainder pass when T > 1
+  std::vector<double> single = init;
+  if (rank == 0)
+    referenceRun(info, global, single, steps);
+
+  // This rank's local array: the owned block from the initial grid, the
+  // ghosts poisoned (the exchange must fill every one that matters).
+  long long ext[3];
+  localExtents(d, ext);
+  std::vector<double> local(static_cast<std::size_t>(d.localPoints()), std::nan(""));
+  Box owned = d.ownedBox(), from = owned;
+  for (int a = 0; a < c.dims; ++a)
+    from.lo[a] = d.ownedStart(a);
+  std::vector<double> block(static_cast<std::size_t>(owned.count()));
+  packHost(init.data(), sizes, from, sizeof(double), block.data());
+  unpackHost(block.data(), ext, owned, sizeof(double), local.data());
+
+  Extents le = extentsOf(c.dims, ext);
+  const std::vector<Phase> schedule = d.schedule();
+  std::vector<char> scratch;
+  for (int done = 0; done < steps;) {
+    const int k = std::min(c.fused, steps - done);
+    if (exchangeHost(comm, d, schedule, local.data(), sizeof(double), scratch) != MPI_SUCCESS)
+      return false;
+    referenceRun(info, le, local, k);
+    done += k;
+  }
+
+  // Gather the owned blocks on rank 0 and compare bit for bit.
+  packHost(local.data(), ext, owned, sizeof(double), block.data());
+  bool ok = true;
+  if (rank != 0) {
+    MPI_Send(block.data(), static_cast<int>(block.size()), MPI_DOUBLE, 0, 7, comm);
+  } else {
+    std::vector<double> gathered(init.size(), std::nan(""));
+    for (int r = 0; r < ranks; ++r) {
+      Decomposition dr;
+      Decomposition::create(l, r, dr, error);
+      Box box = dr.ownedBox();
+      for (int a = 0; a < c.dims; ++a)
+        box.lo[a] = dr.ownedStart(a);
+      std::vector<double> theirs(static_cast<std::size_t>(box.count()));
+      if (r == 0)
+        theirs = block;
+      else
+        MPI_Recv(theirs.data(), static_cast<int>(theirs.size()), MPI_DOUBLE, r, 7, comm,
+                 MPI_STATUS_IGNORE);
+      unpackHost(theirs.data(), sizes, box, sizeof(double), gathered.data());
+    }
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < single.size(); ++i)
+      bad += std::memcmp(&single[i], &gathered[i], sizeof(double)) != 0;
+    if (bad) {
+      std::printf("FAIL %s (process grid %dx%dx%d): %zu of %zu points differ\n",
+                  describe(c, ranks).c_str(), l.grid[0], l.grid[1], l.grid[2], bad, single.size());
+      ok = false;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_CXX_BOOL, 0, comm);
+  return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int cases = 0, failures = 0;
+  for (int dims : {1, 2, 3})
+    for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
+      for (stencilc_boundary b :
+           {STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT, STENCILC_BOUNDARY_PERIODIC,
+            STENCILC_BOUNDARY_CLAMP, STENCILC_BOUNDARY_MIRROR})
+        for (int fused : {1, 2})
+          for (int radius : {1, 2})
+            for (const char *grid : {"auto", "slabs", "fastest"}) {
+              if (radius * fused > 2 && dims == 3 && std::string(grid) != "slabs")
+                continue; // 3D blocks of 7 or 8 points: halos of up to 4 fit slabs only
+              if (dims == 1 && std::string(grid) != "auto")
+                continue; // one axis: every grid is the same
+              ++cases;
+              failures += !check({dims, radius, shape, b, fused, grid}, MPI_COMM_WORLD);
+            }
+  if (rank == 0)
+    std::printf("%s: %d cases on %d ranks, %d failed\n", failures ? "FAIL" : "PASS", cases, ranks,
+                failures);
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}

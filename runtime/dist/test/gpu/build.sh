@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the distributed runtime's GPU check and benchmarks (dist_check,
+# dist_bench, dist_scaling) and the heat3d-mpi example for sm_90 into OUT_DIR (default
+# ./out), all with the CUDA runtime linked statically: generates the stencils
+# with stencilc, compiles them and the programs with nvcc, links the
+# runtime's dist libraries from BUILD (default build/) and MPI. Run from the
+# repository root on a machine with stencilc, nvcc and MPI; the programs then
+# run where the GPU is (docs/distributed.md says how).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../../.." && pwd)
+build=${BUILD:-$root/build}
+out=${OUT_DIR:-$PWD/out}
+here=$root/runtime/dist/test/gpu
+mkdir -p "$out"
+mpi_inc=$(mpicc --showme:incdirs | tr ' ' '\n' | sed 's/^/-I/' | tr '\n' ' ')
+mpi_lib=$(mpicc --showme:libdirs | tr ' ' '\n' | sed 's/^/-L/' | tr '\n' ' ')
+includes="-I$out -I$root/runtime/include -I$root/runtime/dist/include $mpi_inc"
+nvcc_flags=(-O3 -std=c++17 -arch=sm_90 -Xcompiler=-Wall,-Wextra)
+"$build/bin/stencilc" "$here/dist_check.stencil" -o "$out/dist_check_gen.cu" --header "$out/dist_check.h"
+for k in star3d7p_fp64 star3d7p_fp32 box3d27p_fp64 box3d27p_fp32; do
+  "$build/bin/stencilc" "$root/examples/suite/$k.stencil" -o "$out/$k.cu"
+done
+"$build/bin/stencilc" "$root/examples/heat3d-mpi/heat3d.stencil" -o "$out/heat3d.cu"
+libs="$build/runtime/dist/libstencilc_dist.a $build/runtime/dist/libstencilc_dist_exchange.a \
+  $build/runtime/dist/libstencilc_dist_core.a $mpi_lib -lmpi -ldl"
+nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
+  "$here/dist_check.cu" "$out/dist_check_gen.cu" $libs -o "$out/dist_check" &
+check=$!
+nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
+  "$root/examples/heat3d-mpi/main.cu" "$out/heat3d.cu" $libs -o "$out/heat3d-mpi"
+nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
+  "$here/dist_bench.cu" "$out/star3d7p_fp64.cu" $libs -o "$out/dist_bench"
+nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 "$here/dist_scaling.cu" \
+  "$out/star3d7p_fp64.cu" "$out/star3d7p_fp32.cu" "$out/box3d27p_fp64.cu" "$out/box3d27p_fp32.cu" \
+  $libs -o "$out/dist_scaling"
+wait "$check" # the check, built in the background

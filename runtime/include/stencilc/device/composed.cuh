@@ -1,0 +1,210 @@
+// stencilc/device/composed.cuh - fused time steps on tensor cores by the
+// composed stencil (issue 19, item 4; docs/design.md, "Fused steps on tensor
+// cores"): a pass of T steps is one launch of the tensor kernel of the
+// stencil composed T times (radius W = T·r), exact wherever its reads of the
+// input stay T·r inside the grid, and one launch of the band kernel below,
+// which recomputes every point within W of an edge step by step with the true
+// boundary rule. `periodic` needs no band: the composed stencil wraps as
+// every step would.
+//
+// The band kernel, on CUDA cores: a block takes a kTile x kTile tile of the
+// grid that meets the band, loads the input window around it (W more on each
+// side) through the boundary policy into shared memory in the arithmetic
+// type, and computes T levels in place of two buffers, each level on the
+// window shrunk by r more on each side. Per level and point:
+//   - inside the grid, and not in a `fixed` ring: the stencil's FMAs over the
+//     previous level in the order of Band::points, rounded to the element
+//     type (what a single step stores);
+//   - a `fixed` ring point, or a point outside the grid under `fixed` or
+//     `constant`: the previous level's value, unchanged;
+//   - outside the grid under `clamp` or `mirror`: after a barrier, the value
+//     this level gives the point stencilc_fold_index lands on (inside the
+//     window whenever kTile >= W).
+// Only the points within W of an edge (and not in a `fixed` ring) are
+// stored; the composed kernel's store of them, if any, came first.
+//
+// Band traits:
+//   using Element, Compute;                 element type; float or double
+//   using Boundary;                         boundary.cuh policy of the stencil
+//   static constexpr stencilc_boundary kBoundaryKind;
+//   static constexpr int kRadius, kSteps, kRing;
+//   template <class F> static __device__ void points(F &&f);
+//       calls f(dy, dx, coefficient) for every point, in a fixed order
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "stencilc/device/boundary.cuh"
+#include "stencilc/device/element.cuh"
+#include "stencilc/runtime/boundary_index.h"
+
+namespace stencilc {
+namespace device {
+namespace composed {
+
+/// The band's tiles: the rows of tiles that meet the top or bottom W rows,
+/// whole, then in the rows between them the columns of tiles that meet the
+/// left or right W columns.
+struct BandTiles {
+  int tilesY, tilesX;
+  int top, bottom; // tile rows [0, top) and [bottom, tilesY) meet the top/bottom band
+  int left, right; // tile columns [0, left) and [right, tilesX) meet the side bands
+
+  __host__ __device__ BandTiles(int ny, int nx, int tile, int w) {
+    tilesY = (ny + tile - 1) / tile;
+    tilesX = (nx + tile - 1) / tile;
+    top = min((w + tile - 1) / tile, tilesY);
+    bottom = max(top, (ny - w) / tile);
+    left = min((w + tile - 1) / tile, tilesX);
+    right = max(left, (nx - w) / tile);
+  }
+  __host__ __device__ int rowBandTiles() const { return (top + tilesY - bottom) * tilesX; }
+  __host__ __device__ int count() const {
+    return rowBandTiles() + (bottom - top) * (left + tilesX - right);
+  }
+  /// Tile i of count(), as (tile row, tile column).
+  __device__ void tile(int i, int &ty, int &tx) const {
+    if (i < rowBandTiles()) {
+      const int k = i / tilesX;
+      tx = i % tilesX;
+      ty = k < top ? k : bottom + (k - top);
+      return;
+    }
+    i -= rowBandTiles();
+    const int middle = bottom - top;
+    ty = top + i % middle;
+    const int k = i / middle;
+    tx = k < left ? k : right + (k - left);
+  }
+};
+
+template <class Band, int kTile>
+__global__ void __launch_bounds__(256)
+    bandKernel(const typename Band::Element *__restrict__ in,
+               typename Band::Element *__restrict__ out, int ny, int nx) {
+  using Element = typename Band::Element;
+  using Compute = typename Band::Compute;
+  constexpr int kR = Band::kRadius;
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  constexpr int kSide = kTile + 2 * kW;
+  constexpr bool kFolded = Band::kBoundaryKind == STENCILC_BOUNDARY_CLAMP ||
+                           Band::kBoundaryKind == STENCILC_BOUNDARY_MIRROR;
+  static_assert(kTile >= kW, "clamp and mirror folds must land inside the window");
+  __shared__ Compute level[2][kSide][kSide];
+
+  const BandTiles tiles(ny, nx, kTile, kW);
+  int ty = 0, tx = 0;
+  tiles.tile(blockIdx.x, ty, tx);
+  const long long y0 = static_cast<long long>(ty) * kTile - kW;
+  const long long x0 = static_cast<long long>(tx) * kTile - kW;
+  auto inside = [&](long long y, long long x) { return y >= 0 && y < ny && x >= 0 && x < nx; };
+  auto inRing = [&](long long y, long long x) {
+    return y < Band::kRing || y >= ny - Band::kRing || x < Band::kRing || x >= nx - Band::kRing;
+  };
+
+  for (int c = threadIdx.x; c < kSide * kSide; c += blockDim.x) {
+    const int wy = c / kSide, wx = c % kSide;
+    level[0][wy][wx] = toCompute(Band::Boundary::read(in, y0 + wy, x0 + wx, ny, nx));
+  }
+  __syncthreads();
+
+#pragma unroll 1
+  for (int l = 1; l <= Band::kSteps; ++l) {
+    const Compute(*prev)[kSide] = level[(l - 1) & 1];
+    Compute(*cur)[kSide] = level[l & 1];
+    const int lo = l * kR, extent = kSide - 2 * l * kR;
+    for (int c = threadIdx.x; c < extent * extent; c += blockDim.x) {
+      const int wy = lo + c / extent, wx = lo + c % extent;
+      const long long y = y0 + wy, x = x0 + wx;
+      if (!inside(y, x) || inRing(y, x)) {
+        cur[wy][wx] = prev[wy][wx]; // folded below under clamp and mirror
+        continue;
+      }
+      Compute acc = 0;
+      Band::points([&](int dy, int dx, Compute coefficient) {
+        acc = madd(coefficient, prev[wy + dy][wx + dx], acc);
+      });
+      cur[wy][wx] = toCompute(toElement<Element>(acc));
+    }
+    if constexpr (kFolded) {
+      __syncthreads();
+      for (int c = threadIdx.x; c < extent * extent; c += blockDim.x) {
+        const int wy = lo + c / extent, wx = lo + c % extent;
+        const long long y = y0 + wy, x = x0 + wx;
+        if (inside(y, x))
+          continue;
+        // Points this far out that no stored point needs may fold outside
+        // this level's part of the window; they keep their stale value.
+        const long long fy = stencilc_fold_index(Band::kBoundaryKind, y, ny) - y0;
+        const long long fx = stencilc_fold_index(Band::kBoundaryKind, x, nx) - x0;
+        if (fy >= lo && fy < lo + extent && fx >= lo && fx < lo + extent)
+          cur[wy][wx] = cur[fy][fx];
+      }
+    }
+    __syncthreads();
+  }
+
+  const Compute(*last)[kSide] = level[Band::kSteps & 1];
+  for (int c = threadIdx.x; c < kTile * kTile; c += blockDim.x) {
+    const long long y = static_cast<long long>(ty) * kTile + c / kTile;
+    const long long x = static_cast<long long>(tx) * kTile + c % kTile;
+    const bool band = y < kW || y >= ny - kW || x < kW || x >= nx - kW;
+    if (inside(y, x) && band && !inRing(y, x))
+      out[y * nx + x] = toElement<Element>(last[kW + c / kTile][kW + c % kTile]);
+  }
+}
+
+/// Launches the band kernel of one pass (in -> out) on `stream`.
+template <class Band, int kTile>
+cudaError_t launchBand(const typename Band::Element *in, typename Band::Element *out, int ny,
+                       int nx, cudaStream_t stream) {
+  const BandTiles tiles(ny, nx, kTile, Band::kRadius * Band::kSteps);
+  bandKernel<Band, kTile><<<tiles.count(), 256, 0, stream>>>(in, out, ny, nx);
+  return cudaGetLastError();
+}
+
+/// NAME_run of a composed plan: `steps` steps as passes of Band::kSteps (the
+/// composed step, then the band; a grid within 2 W of its size on an axis is
+/// all band) and single steps for the remainder, ping-ponging between a and
+/// b; the result is left in a. `fixed` first copies a to b, so the ring
+/// stays in both. The caller has checked the arguments.
+template <class Band, int kTile, class Element>
+cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
+                cudaError_t (*composedStep)(const Element *, Element *, int, int, cudaStream_t),
+                cudaError_t (*singleStep)(const Element *, Element *, int, int, cudaStream_t),
+                cudaStream_t stream) {
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  constexpr bool kBand = Band::kBoundaryKind != STENCILC_BOUNDARY_PERIODIC;
+  const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
+  cudaError_t status = cudaSuccess;
+  if (Band::kRing > 0) {
+    status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
+  }
+  const bool interior = !kBand || (ny > 2 * kW && nx > 2 * kW);
+  Element *from = a, *to = b;
+  for (int pass = 0; status == cudaSuccess && pass < steps / Band::kSteps; ++pass) {
+    if (interior) {
+      status = composedStep(from, to, ny, nx, stream);
+    }
+    if (kBand && status == cudaSuccess) {
+      status = launchBand<Band, kTile>(from, to, ny, nx, stream);
+    }
+    Element *t = from;
+    from = to;
+    to = t;
+  }
+  for (int step = 0; status == cudaSuccess && step < steps % Band::kSteps; ++step) {
+    status = singleStep(from, to, ny, nx, stream);
+    Element *t = from;
+    from = to;
+    to = t;
+  }
+  if (status == cudaSuccess && from != a) { // the result is left in a
+    status = cudaMemcpyAsync(a, from, bytes, cudaMemcpyDeviceToDevice, stream);
+  }
+  return status;
+}
+
+} // namespace composed
+} // namespace device
+} // namespace stencilc

@@ -1,0 +1,157 @@
+//===- TensorFusionTest.cpp - Fused steps on tensor cores ------------------===//
+//
+// The composed pass (Backends/Tensor/TensorFusion.h, stencilc/device/
+// composed.cuh): what the planner makes of --plan-option fuse, and NAME_run
+// of such plans on the CPU (emulateRun) against as many float64 single steps,
+// for every shape, precision and boundary, at odd sizes, grids within the
+// fused halo, and step counts around T.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include "Backends/Tensor/TensorCompose.h"
+#include "StencilFixtures.h"
+
+namespace stencilc {
+namespace {
+
+using testing::AllBoundaries;
+using testing::makeStencil;
+using testing::randomGrid;
+
+Plan fusedPlan(const StencilSpec &spec, int steps) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.fusedSteps = steps;
+  PlanOrRefusal plan = planTensor(spec, options);
+  EXPECT_TRUE(plan) << spec.name;
+  return *std::move(plan);
+}
+
+/// `steps` float64 single steps of the spec.
+Grid2D referenceRun(const StencilSpec &spec, Grid2D a, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    Grid2D out = a;
+    referenceStep(spec, a, out);
+    a = std::move(out);
+  }
+  return a;
+}
+
+/// emulateRun against the reference at every step count around T, within
+/// the documented tolerance (steps x the one-step tolerance).
+void checkRuns(const Plan &plan, int ny, int nx) {
+  const StencilSpec &spec = plan.spec;
+  const int t = plan.schedule.fusedSteps;
+  for (int steps : {1, t - 1, t, t + 1, 3 * t + 2}) {
+    SCOPED_TRACE(::testing::Message() << spec.name << " " << keyword(spec.boundary) << " " << ny
+                                      << "x" << nx << " T=" << t << " steps=" << steps);
+    const Grid2D in = randomGrid(ny, nx, spec.precision, 100 * ny + nx + steps);
+    Grid2D emulated = in;
+    emulateRun(plan, emulated, steps);
+    const Grid2D reference = referenceRun(spec, in, steps);
+    EXPECT_LE(relativeL2Error(spec, emulated, reference),
+              steps * relativeTolerance(spec.precision));
+    if (spec.boundary == BoundaryKind::Fixed) {
+      for (int y = 0; y < ny; ++y) {
+        for (int x = 0; x < nx; ++x) {
+          if (!stepWritesPoint(spec, ny, nx, y, x)) {
+            ASSERT_EQ(emulated.at(y, x), in.at(y, x)) << "ring point " << y << "," << x;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TensorFusion, PlansTheComposedPass) {
+  const StencilSpec star = makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  const Plan plan = fusedPlan(star, 4);
+  ASSERT_TRUE(plan.schedule.composed);
+  EXPECT_EQ(plan.schedule.fusedSteps, 4);
+  EXPECT_FALSE(plan.schedule.lowered);
+  const Plan &composed = *plan.schedule.composed->plan;
+  EXPECT_EQ(composed.spec.radius, 4);
+  EXPECT_EQ(composed.spec.points(), composeSteps(star, 4).points());
+  EXPECT_GT(plan.schedule.composed->bandSharedBytes, 0);
+  // fuse=1 and the planner's choice without a measurement fuse nothing.
+  EXPECT_EQ(fusedPlan(star, 1).schedule.fusedSteps, 1);
+  const StencilSpec wide = makeStencil(2, Shape::Box, 3, Precision::FP16, BoundaryKind::Fixed, 1);
+  EXPECT_EQ(fusedPlan(wide, 0).schedule.fusedSteps, 1);
+}
+
+TEST(TensorFusion, LowersWhatDoesNotFit) {
+  // fp64 tiles take radius 4: 8 steps of radius 1 are lowered to 4.
+  const Plan fp64 =
+      fusedPlan(makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 2), 8);
+  EXPECT_TRUE(fp64.schedule.lowered);
+  EXPECT_EQ(fp64.schedule.fusedSteps, 4);
+  EXPECT_NE(fp64.schedule.why.find("radius 8, beyond 4"), std::string::npos) << fp64.schedule.why;
+  // 1D and 3D are not built: one step a launch, lowered when asked.
+  for (int dims : {1, 3}) {
+    const Plan plan =
+        fusedPlan(makeStencil(dims, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 3), 2);
+    EXPECT_TRUE(plan.schedule.lowered);
+    EXPECT_EQ(plan.schedule.fusedSteps, 1);
+    EXPECT_FALSE(plan.schedule.composed);
+  }
+}
+
+// A pass whose block needs more shared memory than the limit is lowered to
+// one step a launch, with the bytes needed and the bytes there (the band of
+// 4 fp16 steps: two levels of 40 x 40 floats, 12800 bytes).
+TEST(TensorFusion, LowersWhatOverflowsSharedMemory) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.fusedSteps = 4;
+  options.sharedMemoryLimit = 12000;
+  PlanOrRefusal plan =
+      planTensor(makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 4), options);
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->schedule.lowered);
+  EXPECT_EQ(plan->schedule.fusedSteps, 1);
+  EXPECT_NE(plan->schedule.why.find("needs 12800 bytes of shared memory in one block, and a "
+                                    "block may use 12000"),
+            std::string::npos)
+      << plan->schedule.why;
+}
+
+TEST(TensorFusion, RunsMatchSingleStepsEveryKind) {
+  for (Shape shape : {Shape::Star, Shape::Box})
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64})
+      for (BoundaryKind b : AllBoundaries) {
+        const StencilSpec spec = makeStencil(2, shape, 1, p, b, 7);
+        const Plan plan = fusedPlan(spec, p == Precision::FP64 ? 3 : 4);
+        ASSERT_TRUE(plan.schedule.composed);
+        checkRuns(plan, 17, 19);
+        checkRuns(plan, 5, 7); // smaller than the fused halo: all band
+      }
+}
+
+TEST(TensorFusion, RunsMatchSingleStepsRadius2AndLargerGrids) {
+  for (BoundaryKind b : AllBoundaries) {
+    const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP16, b, 9);
+    checkRuns(fusedPlan(star, 2), 37, 70);
+    const StencilSpec box = makeStencil(2, Shape::Box, 1, Precision::BF16, b, 11);
+    checkRuns(fusedPlan(box, 8), 80, 150); // more than one block and band tile
+  }
+}
+
+// The check has teeth: a composed plan of one step too few is far off.
+TEST(TensorFusion, DetectsAWrongComposedStencil) {
+  const StencilSpec spec =
+      makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 5);
+  Plan plan = fusedPlan(spec, 3);
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.fusedSteps = 1;
+  plan.schedule.composed->plan =
+      std::make_shared<const Plan>(*planTensor(composeSteps(spec, 2), options));
+  const Grid2D in = randomGrid(17, 19, spec.precision, 3);
+  Grid2D emulated = in;
+  emulateRun(plan, emulated, 3);
+  EXPECT_GT(relativeL2Error(spec, emulated, referenceRun(spec, in, 3)), 1e-3);
+}
+
+} // namespace
+} // namespace stencilc
