@@ -83,6 +83,19 @@ if nvcc:
         f"{os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_list.py')}"
         f" --main {os.path.join(config.stencilc_src_root, 'test', 'GPU', 'harness', 'stencil_test_main.cu')}"))
 
+# The GPU conformance of stencils of fields (test/GPU/fields): %fields_list
+# writes the test program of a generated header, %fields_harness builds it
+# with the generated .cu (header-only harness, no libraries).
+if nvcc:
+    fields_harness = os.path.join(config.stencilc_src_root, "test", "GPU", "fields", "harness")
+    config.substitutions.append((
+        "%fields_harness",
+        f"{nvcc} -std=c++17 -O2 -arch=native"
+        f" -I{os.path.join(config.stencilc_src_root, 'runtime', 'include')} -I{fields_harness}"))
+    config.substitutions.append((
+        "%fields_list",
+        f"{config.python_executable} {os.path.join(fields_harness, 'fields_list.py')}"))
+
 # `mount-namespace` where an unprivileged mount namespace can be made
 # (`unshare -rm`): a test hides /proc in one.
 try:

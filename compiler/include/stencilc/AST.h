@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ namespace stencilc {
 
 class Expr {
 public:
-  enum class Kind { Number, Name, Read, Unary, Binary };
+  enum class Kind { Number, Name, Read, Unary, Binary, Call };
 
   Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
   virtual ~Expr() = default;
@@ -80,6 +81,23 @@ private:
   llvm::StringRef array;
   llvm::SMRange arrayRange;
   std::vector<ExprPtr> indices;
+};
+
+/// `sqrt(EXPR)`, `pow(EXPR, EXPR)`: Sema knows the functions.
+class CallExpr : public Expr {
+public:
+  CallExpr(llvm::StringRef callee, llvm::SMRange calleeRange, std::vector<ExprPtr> args,
+           llvm::SMRange range)
+      : Expr(Kind::Call, range), callee(callee), calleeRange(calleeRange), args(std::move(args)) {}
+  llvm::StringRef getCallee() const { return callee; }
+  llvm::SMRange getCalleeRange() const { return calleeRange; }
+  const std::vector<ExprPtr> &getArgs() const { return args; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
+
+private:
+  llvm::StringRef callee;
+  llvm::SMRange calleeRange;
+  std::vector<ExprPtr> args;
 };
 
 class UnaryExpr : public Expr {
@@ -147,7 +165,20 @@ struct Identifier {
 
 class Stmt {
 public:
-  enum class Kind { Precision, Boundary, Let, Shape, Radius, Dims, Update, Weights };
+  enum class Kind {
+    Precision,
+    Boundary,
+    Let,
+    Shape,
+    Radius,
+    Dims,
+    Update,
+    Weights,
+    Field,
+    Coefficient,
+    Param,
+    Time
+  };
 
   Stmt(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
   virtual ~Stmt() = default;
@@ -218,6 +249,30 @@ private:
   ExprPtr value;
 };
 
+/// A name a declaration introduces, with the precision it may state
+/// (`field u: fp64;`).
+struct DeclaredName {
+  Identifier name;
+  std::optional<Identifier> precision;
+};
+
+/// `field u, v;`, `coefficient k;`, `param dt;`, `time u_prev, u;`: the
+/// words `field`, `coefficient`, `param` and `time` are keywords only at the
+/// start of a statement followed by a name.
+class DeclStmt : public Stmt {
+public:
+  DeclStmt(Kind kind, std::vector<DeclaredName> names, llvm::SMRange range)
+      : Stmt(kind, range), names(std::move(names)) {}
+  const std::vector<DeclaredName> &getNames() const { return names; }
+  static bool classof(const Stmt *s) {
+    return s->getKind() == Kind::Field || s->getKind() == Kind::Coefficient ||
+           s->getKind() == Kind::Param || s->getKind() == Kind::Time;
+  }
+
+private:
+  std::vector<DeclaredName> names;
+};
+
 /// `out[i, j] = EXPR;`
 class UpdateStmt : public Stmt {
 public:
@@ -253,8 +308,15 @@ struct StencilDecl {
   llvm::SMRange range;
 };
 
+/// A `let` outside any stencil: a constant of every stencil after it.
+struct FileLet {
+  std::unique_ptr<LetStmt> let;
+  std::size_t stencilsBefore = 0; ///< the stencils of the file defined before it
+};
+
 struct Module {
   std::vector<StencilDecl> stencils;
+  std::vector<FileLet> lets;
 };
 
 /// Prints the tree for `--emit=ast`, one node a line with its line:col.

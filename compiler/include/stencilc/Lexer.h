@@ -43,6 +43,7 @@ enum class TokenKind {
   RParen,
   Semicolon,
   Comma,
+  Colon,
   Equal,
   Plus,
   Minus,

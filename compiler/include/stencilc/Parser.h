@@ -35,6 +35,8 @@ private:
   StmtPtr parseLet();
   StmtPtr parseIntegerStatement(Stmt::Kind kind);
   StmtPtr parseUpdate();
+  StmtPtr parseDeclaration(Stmt::Kind kind);
+  ExprPtr parseCall(llvm::StringRef callee, llvm::SMRange calleeRange, llvm::SMLoc start);
   StmtPtr parseWeights();
   std::unique_ptr<TableList> parseList();
   ExprPtr parseExpr();
@@ -44,6 +46,8 @@ private:
 
   // Token handling.
   void advance();
+  /// The token after `tok`, lexed ahead once.
+  const Token &peek();
   bool consumeIf(TokenKind kind);
   /// Reports an error at the current token, unless it is an Invalid token the
   /// lexer has already reported.
@@ -73,6 +77,7 @@ private:
   DiagnosticEngine &diags;
   Token tok;
   Token previous;
+  std::optional<Token> lookahead;
   unsigned nesting = 0;
 };
 

@@ -66,6 +66,55 @@ struct Term {
   double coefficient = 0.0;
 };
 
+/// A coefficient that depends on run-time parameters (`param dt;`): an
+/// expression tree the host code evaluates in double on every call. Its
+/// constant leaves are the exactly folded constant parts, rounded once to
+/// double.
+struct ParamExpr {
+  enum class Op { Constant, Param, Add, Sub, Mul, Div, Neg };
+  Op op = Op::Constant;
+  double value = 0.0;          ///< Constant
+  int param = 0;               ///< Param: the index into StencilSpec::params
+  std::vector<ParamExpr> args; ///< one (Neg) or two operands
+  int nodes = 1;               ///< nodes of the tree (Sema bounds it)
+  int depth = 1;               ///< its longest path from the root
+
+  static ParamExpr constant(double value);
+  static ParamExpr parameter(int index);
+  static ParamExpr apply(Op op, ParamExpr lhs, ParamExpr rhs);
+  /// Its value in double for the parameters' values, in `params` order.
+  double evaluate(const std::vector<double> &params) const;
+  /// As a C expression of double arithmetic over the parameters' names.
+  std::string cText(const std::vector<std::string> &names) const;
+  /// Whether it reads parameter `index`.
+  bool uses(int index) const;
+};
+
+/// A field a stencil reads: an input field (linear: each term reads it
+/// once) or a coefficient field, which only multiplies reads of input fields.
+enum class FieldRole { Input, Coefficient };
+struct FieldDecl {
+  std::string name;
+  FieldRole role = FieldRole::Input;
+};
+
+/// One term of a stencil of several fields: coefficient x (optionally) a
+/// coefficient field's read x a read of an input field.
+struct FieldTerm {
+  int field = 0; ///< index into StencilSpec::fields, an input field
+  Offset offset;
+  /// The coefficient when it does not depend on a parameter (folded exactly,
+  /// rounded once to double); else `paramCoefficient` gives it.
+  double coefficient = 0.0;
+  std::optional<ParamExpr> paramCoefficient;
+  int coefficientField = -1; ///< a coefficient field multiplying the term, or -1
+  Offset coefficientOffset;  ///< where that field is read
+
+  double value(const std::vector<double> &params) const {
+    return paramCoefficient ? paramCoefficient->evaluate(params) : coefficient;
+  }
+};
+
 struct StencilSpec {
   std::string name;
   /// Where the stencil was defined, for the generated file's header comment.
@@ -82,6 +131,22 @@ struct StencilSpec {
 
   /// The non-zero coefficients, sorted by offset, one per offset.
   std::vector<Term> terms;
+
+  /// A stencil of fields (issue 20): its fields in declaration order (the
+  /// input fields and the coefficient fields; a stencil that declares none
+  /// but takes a parameter or a coefficient field reads the one input field
+  /// `in`), its run-time parameters, and its terms in place of `terms`.
+  /// Empty for a stencil of the one input `in` with constant coefficients,
+  /// which `terms` describes.
+  std::vector<FieldDecl> fields;
+  std::vector<std::string> params;
+  std::vector<FieldTerm> fieldTerms;
+  /// The input field whose next value `out` is (NAME_run steps it).
+  int steppedField = 0;
+  /// `time PREV, CUR;`: the field holding the level before steppedField, or -1.
+  int previousField = -1;
+
+  bool hasFields() const { return !fields.empty(); }
 
   /// The coefficient at an offset; zero where the stencil does not read.
   double coefficient(const Offset &offset) const;

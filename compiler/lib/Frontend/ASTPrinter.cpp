@@ -23,12 +23,23 @@ public:
       : positions(sourceMgr), os(os) {}
 
   void print(const Module &module) {
-    for (const StencilDecl &decl : module.stencils) {
+    // File-level lets in their place among the stencils (file order).
+    std::size_t nextLet = 0;
+    auto printLetsBefore = [&](std::size_t stencil) {
+      for (; nextLet < module.lets.size() && module.lets[nextLet].stencilsBefore <= stencil;
+           ++nextLet) {
+        printStmt(*module.lets[nextLet].let, 0);
+      }
+    };
+    for (std::size_t i = 0; i < module.stencils.size(); ++i) {
+      printLetsBefore(i);
+      const StencilDecl &decl = module.stencils[i];
       line(0, fmt::format("Stencil '{}'", decl.name.name), decl.name.range.Start);
       for (const StmtPtr &stmt : decl.body) {
         printStmt(*stmt);
       }
     }
+    printLetsBefore(module.stencils.size());
   }
 
 private:
@@ -37,7 +48,7 @@ private:
     os << std::string(2 * depth, ' ') << text << " <" << lineNo << ":" << col << ">\n";
   }
 
-  void printStmt(const Stmt &stmt) {
+  void printStmt(const Stmt &stmt, unsigned depth = 1) {
     switch (stmt.getKind()) {
     case Stmt::Kind::Precision:
     case Stmt::Kind::Shape: {
@@ -58,8 +69,25 @@ private:
     }
     case Stmt::Kind::Let: {
       const auto &s = llvm::cast<LetStmt>(stmt);
-      line(1, fmt::format("Let '{}'", s.getName().name), stmt.getLoc());
-      printExpr(s.getValue(), 2);
+      line(depth, fmt::format("Let '{}'", s.getName().name), stmt.getLoc());
+      printExpr(s.getValue(), depth + 1);
+      return;
+    }
+    case Stmt::Kind::Field:
+    case Stmt::Kind::Coefficient:
+    case Stmt::Kind::Param:
+    case Stmt::Kind::Time: {
+      const auto &s = llvm::cast<DeclStmt>(stmt);
+      std::string names;
+      for (const DeclaredName &d : s.getNames()) {
+        names += (names.empty() ? "" : ", ") + d.name.name +
+                 (d.precision ? ": " + d.precision->name : std::string());
+      }
+      const std::string_view what = stmt.getKind() == Stmt::Kind::Field         ? "Field"
+                                    : stmt.getKind() == Stmt::Kind::Coefficient ? "Coefficient"
+                                    : stmt.getKind() == Stmt::Kind::Param       ? "Param"
+                                                                                : "Time";
+      line(depth, fmt::format("{} {}", what, names), stmt.getLoc());
       return;
     }
     case Stmt::Kind::Radius:
@@ -125,6 +153,14 @@ private:
     case Expr::Kind::Binary:
       printChain(llvm::cast<BinaryExpr>(expr), depth);
       return;
+    case Expr::Kind::Call: {
+      const auto &call = llvm::cast<CallExpr>(expr);
+      line(depth, fmt::format("Call '{}'", std::string_view(call.getCallee())), expr.getLoc());
+      for (const ExprPtr &arg : call.getArgs()) {
+        printExpr(*arg, depth + 1);
+      }
+      return;
+    }
     }
   }
 

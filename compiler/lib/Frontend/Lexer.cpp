@@ -61,6 +61,8 @@ std::string_view spelling(TokenKind kind) {
     return "';'";
   case TokenKind::Comma:
     return "','";
+  case TokenKind::Colon:
+    return "':'";
   case TokenKind::Equal:
     return "'='";
   case TokenKind::Plus:
@@ -289,6 +291,9 @@ Token Lexer::next() {
       break;
     case ',':
       kind = TokenKind::Comma;
+      break;
+    case ':':
+      kind = TokenKind::Colon;
       break;
     case '=':
       kind = TokenKind::Equal;

@@ -33,7 +33,19 @@ Parser::Parser(llvm::StringRef buffer, DiagnosticEngine &diags)
 
 void Parser::advance() {
   previous = tok;
+  if (lookahead) {
+    tok = *lookahead;
+    lookahead.reset();
+    return;
+  }
   tok = lexer.next();
+}
+
+const Token &Parser::peek() {
+  if (!lookahead) {
+    lookahead = lexer.next();
+  }
+  return *lookahead;
 }
 
 bool Parser::consumeIf(TokenKind kind) {
@@ -109,7 +121,31 @@ bool Parser::reportTooDeep() {
   return false;
 }
 
-/// module ::= stencil* EOF
+/// The keywords and the declaration words, for "did you mean".
+static std::vector<std::string_view> statementWords() {
+  std::vector<std::string_view> words = keywordSpellings();
+  words.insert(words.end(), {"field", "coefficient", "param", "time"});
+  return words;
+}
+
+/// The words that begin a declaration when a name follows them.
+static std::optional<Stmt::Kind> declarationKind(llvm::StringRef word) {
+  if (word == "field") {
+    return Stmt::Kind::Field;
+  }
+  if (word == "coefficient") {
+    return Stmt::Kind::Coefficient;
+  }
+  if (word == "param") {
+    return Stmt::Kind::Param;
+  }
+  if (word == "time") {
+    return Stmt::Kind::Time;
+  }
+  return std::nullopt;
+}
+
+/// module ::= (stencil | let)* EOF
 Module Parser::parseModule() {
   Module module;
   if (tok.is(TokenKind::EndOfFile)) {
@@ -117,6 +153,17 @@ Module Parser::parseModule() {
     return module;
   }
   while (!tok.is(TokenKind::EndOfFile)) {
+    if (tok.is(TokenKind::KwLet)) {
+      // A constant of every stencil after it.
+      StmtPtr let = parseLet();
+      if (!let) {
+        recoverToStatementEnd();
+        continue;
+      }
+      module.lets.push_back({std::unique_ptr<LetStmt>(static_cast<LetStmt *>(let.release())),
+                             module.stencils.size()});
+      continue;
+    }
     if (!tok.is(TokenKind::KwStencil)) {
       if (!reportMisspeltKeyword(tok, {"stencil"})) {
         errorAtToken(fmt::format("expected 'stencil', found {}", describe(tok)));
@@ -197,6 +244,9 @@ StmtPtr Parser::parseStatement() {
   case TokenKind::KwWeights:
     return parseWeights();
   case TokenKind::Identifier:
+    if (auto kind = declarationKind(tok.text); kind && peek().is(TokenKind::Identifier)) {
+      return parseDeclaration(*kind);
+    }
     return parseUpdate();
   default:
     errorAtToken(fmt::format("expected a statement (precision, boundary, let, "
@@ -205,6 +255,34 @@ StmtPtr Parser::parseStatement() {
                              describe(tok)));
     return nullptr;
   }
+}
+
+/// decl ::= ('field' | 'coefficient' | 'param' | 'time') name (',' name)* ';'
+/// name ::= IDENT (':' IDENT)?      (a precision, for fields)
+StmtPtr Parser::parseDeclaration(Stmt::Kind kind) {
+  llvm::SMLoc start = tok.loc();
+  std::string keywordText = tok.text.str();
+  advance();
+  std::vector<DeclaredName> names;
+  do {
+    auto name = expectIdentifier(fmt::format("a name after '{}'", keywordText));
+    if (!name) {
+      return nullptr;
+    }
+    DeclaredName declared{std::move(*name), std::nullopt};
+    if (consumeIf(TokenKind::Colon)) {
+      auto precision = expectIdentifier("a precision after ':'");
+      if (!precision) {
+        return nullptr;
+      }
+      declared.precision = std::move(*precision);
+    }
+    names.push_back(std::move(declared));
+  } while (consumeIf(TokenKind::Comma));
+  if (!expect(TokenKind::Semicolon, "';'")) {
+    return nullptr;
+  }
+  return std::make_unique<DeclStmt>(kind, std::move(names), rangeFrom(start));
 }
 
 /// word-stmt ::= ('precision' | 'shape') IDENT ';'
@@ -279,7 +357,7 @@ StmtPtr Parser::parseUpdate() {
   advance();
   // `precison fp64;`: a statement keyword, misspelt (an update's name is
   // followed by '[', however close it is to a keyword).
-  if (!tok.is(TokenKind::LBracket) && reportMisspeltKeyword(first, keywordSpellings())) {
+  if (!tok.is(TokenKind::LBracket) && reportMisspeltKeyword(first, statementWords())) {
     return nullptr;
   }
   if (!expect(TokenKind::LBracket,
@@ -410,7 +488,24 @@ ExprPtr Parser::parseUnary() {
   return parsePrimary();
 }
 
-/// primary ::= NUMBER | IDENT | IDENT '[' expr (',' expr)* ']' | '(' expr ')'
+/// call ::= IDENT '(' expr (',' expr)* ')'
+ExprPtr Parser::parseCall(llvm::StringRef callee, llvm::SMRange calleeRange, llvm::SMLoc start) {
+  advance(); // '('
+  std::vector<ExprPtr> args;
+  do {
+    ExprPtr arg = parseExpr();
+    if (!arg) {
+      return nullptr;
+    }
+    args.push_back(std::move(arg));
+  } while (consumeIf(TokenKind::Comma));
+  if (!expect(TokenKind::RParen, "',' or ')' after an argument")) {
+    return nullptr;
+  }
+  return std::make_unique<CallExpr>(callee, calleeRange, std::move(args), rangeFrom(start));
+}
+
+/// primary ::= NUMBER | call | IDENT | IDENT '[' expr (',' expr)* ']' | '(' expr ')'
 ExprPtr Parser::parsePrimary() {
   llvm::SMLoc start = tok.loc();
   if (tok.is(TokenKind::Number)) {
@@ -423,13 +518,7 @@ ExprPtr Parser::parsePrimary() {
     llvm::SMRange nameRange = tok.range();
     advance();
     if (tok.is(TokenKind::LParen)) {
-      diags.error(nameRange.Start,
-                  fmt::format("function calls are not part of the .stencil language: '{}(...)' "
-                              "cannot be called; write its value as a number (a 'let' constant "
-                              "can name it)",
-                              std::string_view(name)),
-                  {nameRange});
-      return nullptr;
+      return parseCall(name, nameRange, start);
     }
     if (!consumeIf(TokenKind::LBracket)) {
       return std::make_unique<NameExpr>(name, nameRange);

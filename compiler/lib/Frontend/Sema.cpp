@@ -45,6 +45,7 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
   spec.name = decl.name.name;
   spec.sourceFile = fileName.str();
   spec.sourceLine = line;
+  declareFields(); // SemaFields.cpp: fields, parameters and time levels first
 
   for (const StmtPtr &stmt : decl.body) {
     switch (stmt->getKind()) {
@@ -68,8 +69,19 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
       checkUpdate(llvm::cast<UpdateStmt>(*stmt));
       break;
     case Stmt::Kind::Weights:
+      if (general) {
+        diags.error(stmt->getLoc(), "a 'weights' table is the stencil of the one input 'in'; "
+                                    "a stencil of fields or parameters needs an update "
+                                    "'out[...] = ...;'");
+        break;
+      }
       checkWeights(llvm::cast<WeightsStmt>(*stmt));
       break;
+    case Stmt::Kind::Field:
+    case Stmt::Kind::Coefficient:
+    case Stmt::Kind::Param:
+    case Stmt::Kind::Time:
+      break; // declareFields
     }
   }
   if (!seen.body.isValid()) {
@@ -84,6 +96,9 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
   }
   spec.dims = bodyDims->first;
   finishCoefficients();
+  if (general) {
+    finishFields();
+  }
   if (diags.errorCount() != errorsBefore) {
     return std::nullopt;
   }
@@ -104,7 +119,19 @@ std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fi
   llvm::StringMap<SMLoc> names;
   // Stencils come in file order: one pass over the file finds all their lines.
   SourcePositions positions(diags.getSourceMgr());
-  for (const StencilDecl &decl : module.stencils) {
+  // File-level constants: each stencil sees those defined before it.
+  StencilDecl fileScope;
+  sema::StencilChecker constants(fileScope, diags);
+  std::size_t nextLet = 0;
+  auto defineLetsBefore = [&](std::size_t stencil) {
+    for (; nextLet < module.lets.size() && module.lets[nextLet].stencilsBefore <= stencil;
+         ++nextLet) {
+      constants.checkFileLet(*module.lets[nextLet].let);
+    }
+  };
+  for (std::size_t index = 0; index < module.stencils.size(); ++index) {
+    defineLetsBefore(index);
+    const StencilDecl &decl = module.stencils[index];
     unsigned line = positions.lineAndColumn(decl.name.range.Start).first;
     auto [it, inserted] = names.try_emplace(decl.name.name, decl.name.range.Start);
     if (!inserted) {
@@ -113,11 +140,12 @@ std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fi
       diags.note(it->second, "the first definition is here");
       continue;
     }
-    sema::StencilChecker checker(decl, diags);
+    sema::StencilChecker checker(decl, diags, constants.constants());
     if (auto spec = checker.check(fileName, line)) {
       result.push_back({std::move(*spec), decl.name.range.Start});
     }
   }
+  defineLetsBefore(module.stencils.size()); // constants after the last stencil are checked too
   return result;
 }
 

@@ -49,21 +49,83 @@ inline double toDouble(const APFloat &value) {
 
 inline std::string valueText(const APFloat &value) { return formatExact(toDouble(value)); }
 
-/// A read of `in` inside a linear expression: its folded coefficient and
-/// where it was first written.
+/// A coefficient: a constant folded exactly, or, once a run-time parameter
+/// enters it, an expression over the parameters (SemaCoef.cpp).
+class Coef {
+public:
+  Coef() : exactValue(APFloat::getZero(quad())) {}
+  Coef(APFloat value) : exactValue(std::move(value)) {}
+  static Coef parameter(int index);
+
+  bool isExact() const { return !symbolic; }
+  APFloat &exact() { return exactValue; }
+  const APFloat &exact() const { return exactValue; }
+  /// The expression; an exact value as a constant rounded once to double.
+  ParamExpr toExpr() const;
+  bool isZero() const { return !symbolic && exactValue.isZero(); }
+  bool isFinite() const { return symbolic || exactValue.isFinite(); }
+  /// Whether an operation would have made the expression larger than the
+  /// limits below; the value is then meaningless and Sema reports it.
+  bool isTooLarge() const { return tooLarge; }
+  static constexpr int MaxNodes = 4096;
+  static constexpr int MaxDepth = 128;
+  void changeSign();
+  void add(const Coef &other, APFloat::roundingMode rm);
+  void multiply(const Coef &other, APFloat::roundingMode rm);
+  void divide(const Coef &other, APFloat::roundingMode rm);
+
+private:
+  void combine(ParamExpr::Op op, const Coef &other);
+  APFloat exactValue;
+  std::optional<ParamExpr> symbolic;
+  bool tooLarge = false;
+};
+
+/// What a term of a linear expression reads: an input field at an offset,
+/// and the coefficient field that multiplies it, if any. `field` is -1 for
+/// a coefficient field's read not yet multiplied by an input read. A stencil
+/// of the one input `in` reads field 0 and no coefficient field, so its
+/// terms sort by offset as before.
+struct TermKey {
+  int field = 0;
+  Offset offset;
+  int coefField = -1;
+  Offset coefOffset;
+
+  auto operator<=>(const TermKey &) const = default;
+  /// A read of input field `field` at `offset`, no coefficient field.
+  static TermKey input(int field, const Offset &offset) {
+    TermKey key;
+    key.field = field;
+    key.offset = offset;
+    return key;
+  }
+};
+
+/// A read inside a linear expression: its folded coefficient and where it
+/// was first written.
 struct Read {
-  APFloat coefficient;
+  Coef coefficient;
   SMLoc loc;
 };
 
 /// The value of an expression: a constant, or a linear combination of reads
-/// of `in` (never both: a constant term in a linear sum is an error).
+/// (a constant term beside reads of input fields is an error).
 struct LinearValue {
-  APFloat constant = APFloat::getZero(quad());
-  std::map<Offset, Read> reads;
+  Coef constant;
+  std::map<TermKey, Read> reads;
   SMLoc loc;
 
   bool isConstant() const { return reads.empty(); }
+  /// Whether a term reads an input field (not only a coefficient field).
+  bool readsInput() const {
+    for (const auto &[key, read] : reads) {
+      if (key.field >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 /// An index expression of a read, as sum of index names and a constant.
@@ -73,8 +135,19 @@ struct IndexForm {
 };
 
 struct LetConstant {
-  APFloat value;
+  Coef value;
   SMLoc loc;
+};
+
+/// A field, parameter or time declaration of the stencil (SemaFields.cpp).
+struct DeclaredField {
+  FieldDecl decl;
+  SMLoc loc;
+};
+struct DeclaredParam {
+  std::string name;
+  SMLoc loc;
+  bool used = false;
 };
 
 /// Where statements that may appear once were first seen.
@@ -103,6 +176,14 @@ inline std::string_view statementKeyword(Stmt::Kind kind) {
 class StencilChecker {
 public:
   StencilChecker(const StencilDecl &decl, DiagnosticEngine &diags) : decl(decl), diags(diags) {}
+  /// With the file's constants defined before the stencil.
+  StencilChecker(const StencilDecl &decl, DiagnosticEngine &diags,
+                 std::map<std::string, LetConstant> fileLets)
+      : decl(decl), diags(diags), lets(std::move(fileLets)) {}
+
+  /// A file-level `let` (checked as a stencil's, without reads or parameters).
+  void checkFileLet(const LetStmt &stmt) { checkLet(stmt); }
+  const std::map<std::string, LetConstant> &constants() const { return lets; }
 
   /// `line` is the line of the stencil's name.
   std::optional<StencilSpec> check(llvm::StringRef fileName, unsigned line);
@@ -120,10 +201,32 @@ private:
   bool checkTableList(const TableList &list, int level, int depth, size_t width, Offset &position);
   void checkDeclarations();
   void finishCoefficients();
+  /// The coefficient of `read` rounded to double, checked against the
+  /// kernels' operand type (warnings, errors); none when it drops out.
+  std::optional<double> finishCoefficient(const APFloat &coefficient, SMLoc loc,
+                                          const std::string &read);
+
+  // Fields, parameters, time levels, functions (SemaFields.cpp).
+  void declareFields();
+  void declareNames(const DeclStmt &stmt);
+  void declareTime(const DeclStmt &stmt);
+  bool checkDeclaredName(const Identifier &name, std::string_view what);
+  void finishFields();
+  void finishFieldTerms();
+  std::optional<LinearValue> evalFieldRead(const ReadExpr &expr);
+  std::optional<LinearValue> evalCall(const CallExpr &expr);
+  std::optional<LinearValue> evalParam(const NameExpr &expr);
+  bool multiplyReads(LinearValue &acc, LinearValue &rhs, SMLoc opLoc);
+  /// Reports (at `opLoc`) a parameter expression of `v` past Coef's limits.
+  bool checkExpressionSize(const LinearValue &v, SMLoc opLoc);
+  /// The name of the input in messages: 'in', or "a field" for a stencil of fields.
+  std::string inputWord() const;
+  std::string fieldReadText(int field, const Offset &offset) const;
 
   // Expressions.
   std::optional<LinearValue> eval(const Expr &expr);
-  std::optional<LinearValue> evalConstantOnly(const Expr &expr, llvm::StringRef what);
+  std::optional<LinearValue> evalConstantOnly(const Expr &expr, llvm::StringRef what,
+                                              bool allowParams = false);
   std::optional<LinearValue> evalNumber(const NumberExpr &expr);
   std::optional<LinearValue> evalName(const NameExpr &expr);
   std::optional<LinearValue> evalRead(const ReadExpr &expr);
@@ -131,7 +234,9 @@ private:
   bool combine(LinearValue &acc, char op, LinearValue rhs, SMLoc opLoc);
   bool chargeScaling(std::size_t coefficients, SMLoc opLoc);
   std::optional<IndexForm> decomposeIndex(const Expr &expr, unsigned depth);
-  std::optional<int> checkIndex(const Expr &expr, unsigned position);
+  /// The offset of a read of `array` from its indices (reporting each bad one).
+  std::optional<Offset> readOffset(const ReadExpr &expr, llvm::StringRef array);
+  std::optional<int> checkIndex(const Expr &expr, unsigned position, llvm::StringRef array = "in");
   std::optional<long> foldInteger(const Expr &expr, llvm::StringRef what);
   bool checkFinite(const APFloat &value, SMLoc loc);
 
@@ -177,9 +282,28 @@ private:
   std::optional<std::pair<long, SMLoc>> declaredRadius;
   std::optional<std::pair<long, SMLoc>> declaredDims;
   std::optional<std::pair<int, SMLoc>> bodyDims; ///< and where the body says so
-  std::map<Offset, Read> coefficients;
+  std::map<TermKey, Read> coefficients;
   SMLoc bodyLoc;
+
+  // A stencil of fields: its declarations (empty fields: the one input `in`).
+  bool general = false;
+  std::vector<DeclaredField> fields;
+  llvm::StringMap<int> fieldIndex;
+  std::vector<DeclaredParam> params;
+  llvm::StringMap<int> paramIndex;
+  std::optional<std::pair<int, int>> timeLevels; ///< (previous, current)
+  SMLoc timeLoc;
+  bool paramsAllowed = false;
+  struct FieldPrecision {
+    int field;
+    Precision precision;
+    SMLoc loc;
+  };
+  std::vector<FieldPrecision> fieldPrecisions; ///< as declared (`field u: fp64;`)
 };
+
+/// pi in quad precision (a name every stencil knows, unless a 'let' takes it).
+APFloat piConstant();
 
 /// Records the update or the weights table as the stencil's body; false (with
 /// an error) when the stencil already has one.

@@ -64,17 +64,17 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
                             quotedNumber(expr.getText()), digits, MaxSignificantDigits));
     return std::nullopt;
   }
-  auto status = v.constant.convertFromString(expr.getText(), APFloat::rmNearestTiesToEven);
+  auto status = v.constant.exact().convertFromString(expr.getText(), APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
     diags.error(expr.getLoc(), fmt::format("invalid number {}", quotedNumber(expr.getText())));
     return std::nullopt;
   }
-  if (!v.constant.isFinite()) {
+  if (!v.constant.exact().isFinite()) {
     diags.error(expr.getLoc(), fmt::format("number {} is too large", quotedNumber(expr.getText())));
     return std::nullopt;
   }
-  if ((*status & APFloat::opUnderflow) && v.constant.isZero()) {
+  if ((*status & APFloat::opUnderflow) && v.constant.exact().isZero()) {
     diags.warning(
         Warning::NumberUnderflow, expr.getLoc(),
         fmt::format("number {} is too small: it underflows to zero", quotedNumber(expr.getText())));
@@ -87,10 +87,11 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
 bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc opLoc) {
   const auto rm = APFloat::rmNearestTiesToEven;
   if (op == '+' || op == '-') {
-    if (acc.isConstant() != rhs.isConstant()) {
+    if ((acc.isConstant() && rhs.readsInput()) || (rhs.isConstant() && acc.readsInput())) {
       SMLoc constantLoc = acc.isConstant() ? acc.loc : rhs.loc;
-      diags.error(constantLoc, "this term does not read 'in'; every term must "
-                               "be a coefficient times a read of 'in'");
+      diags.error(constantLoc, fmt::format("this term does not read {0}; every term must "
+                                           "be a coefficient times a read of {0}",
+                                           inputWord()));
       return false;
     }
     if (op == '-') {
@@ -107,9 +108,13 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
       }
     }
   } else if (op == '*') {
-    if (!acc.isConstant() && !rhs.isConstant()) {
-      diags.error(opLoc, "a product of two reads of 'in' is not linear");
+    if (acc.readsInput() && rhs.readsInput()) {
+      diags.error(opLoc, fmt::format("a product of two reads of {} is not linear",
+                                     general ? std::string("input fields") : inputWord()));
       return false;
+    }
+    if (!acc.isConstant() && !rhs.isConstant()) {
+      return multiplyReads(acc, rhs, opLoc); // a coefficient field times reads
     }
     if (acc.isConstant()) {
       std::swap(acc.reads, rhs.reads);
@@ -123,8 +128,14 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
       read.coefficient.multiply(rhs.constant, rm);
     }
   } else {
+    if (rhs.readsInput()) {
+      diags.error(opLoc, fmt::format("division by a read of {} is not linear",
+                                     general ? std::string("an input field") : inputWord()));
+      return false;
+    }
     if (!rhs.isConstant()) {
-      diags.error(opLoc, "division by a read of 'in' is not linear");
+      diags.error(opLoc, "division by a coefficient field is not supported; declare its "
+                         "reciprocal as the coefficient field instead");
       return false;
     }
     if (rhs.constant.isZero()) {
@@ -139,15 +150,32 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
       read.coefficient.divide(rhs.constant, rm);
     }
   }
-  if (!checkFinite(acc.constant, opLoc)) {
+  if (!checkExpressionSize(acc, opLoc)) {
+    return false;
+  }
+  if (acc.constant.isExact() && !checkFinite(acc.constant.exact(), opLoc)) {
     return false;
   }
   for (auto &[offset, read] : acc.reads) {
-    if (!checkFinite(read.coefficient, opLoc)) {
+    if (read.coefficient.isExact() && !checkFinite(read.coefficient.exact(), opLoc)) {
       return false;
     }
   }
   return true;
+}
+
+bool StencilChecker::checkExpressionSize(const LinearValue &v, SMLoc opLoc) {
+  bool tooLarge = v.constant.isTooLarge();
+  for (const auto &[key, read] : v.reads) {
+    tooLarge |= read.coefficient.isTooLarge();
+  }
+  if (tooLarge) {
+    diags.error(opLoc, fmt::format("a coefficient of run-time parameters here takes more than {} "
+                                   "operations or nests deeper than {}; fold it into fewer "
+                                   "parameters",
+                                   Coef::MaxNodes, Coef::MaxDepth));
+  }
+  return !tooLarge;
 }
 
 /// Counts `coefficients` more scalings by a constant, and reports the
@@ -220,6 +248,9 @@ std::optional<LinearValue> StencilChecker::eval(const Expr &expr) {
       for (auto &[offset, read] : v->reads) {
         read.coefficient.changeSign();
       }
+      if (!checkExpressionSize(*v, expr.getLoc())) {
+        return std::nullopt;
+      }
     }
     if (v) {
       v->loc = expr.getLoc();
@@ -228,17 +259,23 @@ std::optional<LinearValue> StencilChecker::eval(const Expr &expr) {
   }
   case Expr::Kind::Binary:
     return evalChain(llvm::cast<BinaryExpr>(expr));
+  case Expr::Kind::Call:
+    return evalCall(llvm::cast<CallExpr>(expr));
   }
   return std::nullopt;
 }
 
-std::optional<LinearValue> StencilChecker::evalConstantOnly(const Expr &expr,
-                                                            llvm::StringRef what) {
-  bool saved = readsAllowed;
+std::optional<LinearValue> StencilChecker::evalConstantOnly(const Expr &expr, llvm::StringRef what,
+                                                            bool allowParams) {
+  bool saved = readsAllowed, savedParams = paramsAllowed;
+  std::string savedContext = constantContext;
   readsAllowed = false;
+  paramsAllowed = allowParams;
   constantContext = what.str();
   auto v = eval(expr);
   readsAllowed = saved;
+  paramsAllowed = savedParams;
+  constantContext = savedContext;
   return v;
 }
 
@@ -247,12 +284,13 @@ std::optional<long> StencilChecker::foldInteger(const Expr &expr, llvm::StringRe
   if (!v) {
     return std::nullopt;
   }
-  if (!v->constant.isInteger() || std::abs(toDouble(v->constant)) > 1e9) {
+  const APFloat &value = v->constant.exact(); // no parameter in a constant context
+  if (!value.isInteger() || std::abs(toDouble(value)) > 1e9) {
     diags.error(expr.getLoc(), fmt::format("{} must be an integer, found '{}'",
-                                           std::string_view(what), valueText(v->constant)));
+                                           std::string_view(what), valueText(value)));
     return std::nullopt;
   }
-  return static_cast<long>(toDouble(v->constant));
+  return static_cast<long>(toDouble(value));
 }
 
 } // namespace stencilc::sema

@@ -48,8 +48,18 @@ std::optional<LinearValue> StencilChecker::evalName(const NameExpr &expr) {
       return std::nullopt;
     }
   }
-  if (name == "in") {
-    diags.error(expr.getLoc(), "'in' must be indexed, e.g. 'in[i, j]'");
+  if (paramIndex.count(name)) {
+    return evalParam(expr); // SemaFields.cpp
+  }
+  if (name == "pi") {
+    LinearValue v;
+    v.constant = piConstant();
+    v.loc = expr.getLoc();
+    return v;
+  }
+  if (name == "in" || fieldIndex.count(name)) {
+    diags.error(expr.getLoc(),
+                fmt::format("'{0}' must be indexed, e.g. '{0}[i, j]'", std::string_view(name)));
     return std::nullopt;
   }
   reportUnknownName(expr);
@@ -87,12 +97,20 @@ void StencilChecker::checkLet(const LetStmt &stmt) {
                                               name.name));
     return;
   }
+  if (fieldIndex.count(name.name) || paramIndex.count(name.name)) {
+    diags.error(name.range.Start,
+                fmt::format("'{}' names a field or parameter of the stencil and cannot name a "
+                            "constant",
+                            name.name));
+    return;
+  }
   if (auto it = lets.find(name.name); it != lets.end()) {
     diags.error(name.range.Start, fmt::format("redefinition of '{}'", name.name));
     diags.note(it->second.loc, "the first definition is here");
     return;
   }
-  auto v = evalConstantOnly(stmt.getValue(), "a 'let' value");
+  // A let may use the stencil's parameters (then it is no index offset).
+  auto v = evalConstantOnly(stmt.getValue(), "a 'let' value", /*allowParams=*/true);
   if (v) {
     lets.emplace(name.name, LetConstant{v->constant, name.range.Start});
   }

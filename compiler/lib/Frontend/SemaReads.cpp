@@ -37,7 +37,7 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
       return std::nullopt;
     }
     IndexForm form;
-    form.constant = value->constant;
+    form.constant = value->constant.exact();
     return form;
   }
   case Expr::Kind::Name: {
@@ -45,8 +45,21 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
     std::string name = nameExpr.getName().str();
     IndexForm form;
     if (auto it = lets.find(name); it != lets.end()) {
-      form.constant = it->second.value;
+      if (!it->second.value.isExact()) {
+        diags.error(expr.getLoc(),
+                    fmt::format("'{}' depends on a run-time parameter; an index offset must be "
+                                "a constant integer",
+                                name));
+        return std::nullopt;
+      }
+      form.constant = it->second.value.exact();
       return form;
+    }
+    if (paramIndex.count(name)) {
+      diags.error(expr.getLoc(), fmt::format("run-time parameter '{}' cannot be an index "
+                                             "offset; an offset must be a constant integer",
+                                             name));
+      return std::nullopt;
     }
     for (const Identifier &index : indexNames) {
       if (index.name == name) {
@@ -80,6 +93,15 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
   case Expr::Kind::Read:
     diags.error(expr.getLoc(), "offset must be a constant integer, found a read of a grid");
     return std::nullopt;
+  case Expr::Kind::Call: {
+    auto value = evalCall(llvm::cast<CallExpr>(expr));
+    if (!value) {
+      return std::nullopt;
+    }
+    IndexForm form;
+    form.constant = value->constant.exact();
+    return form;
+  }
   case Expr::Kind::Unary: {
     const auto &unary = llvm::cast<UnaryExpr>(expr);
     auto form = decomposeIndex(unary.getOperand(), depth + 1);
@@ -173,7 +195,8 @@ bool mentionsName(const Expr &expr, llvm::StringRef name) {
 
 } // namespace
 
-std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned position) {
+std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned position,
+                                              llvm::StringRef array) {
   // An unknown name stands for the index there, unless the index is named
   // already (then it is an offset: `in[i, j+n]`).
   if (!mentionsName(expr, indexNames[position].name)) {
@@ -197,17 +220,18 @@ std::optional<int> StencilChecker::checkIndex(const Expr &expr, unsigned positio
       for (const Identifier &index : indexNames) {
         order += (order.empty() ? "" : ", ") + index.name;
       }
-      diags.error(expr.getLoc(), fmt::format("indices of 'in' must be in the order of out[{}]: "
+      diags.error(expr.getLoc(), fmt::format("indices of '{}' must be in the order of out[{}]: "
                                              "found '{}' where '{}' belongs",
-                                             order, form->names.begin()->first, expected));
+                                             std::string_view(array), order,
+                                             form->names.begin()->first, expected));
     } else if (form->names.empty()) {
-      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+      diags.error(expr.getLoc(), fmt::format("index {} of '{}' must be '{}' plus or minus a "
                                              "constant integer, found a constant",
-                                             position + 1, expected));
+                                             position + 1, std::string_view(array), expected));
     } else {
-      diags.error(expr.getLoc(), fmt::format("index {} of 'in' must be '{}' plus or minus a "
+      diags.error(expr.getLoc(), fmt::format("index {} of '{}' must be '{}' plus or minus a "
                                              "constant integer",
-                                             position + 1, expected));
+                                             position + 1, std::string_view(array), expected));
     }
     return std::nullopt;
   }
@@ -240,6 +264,9 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
                                            constantContext));
     return std::nullopt;
   }
+  if (general) {
+    return evalFieldRead(expr); // SemaFields.cpp
+  }
   if (array != "in") {
     if (array == "out") {
       diags.error(expr.getLoc(), "'out' cannot be read; the right-hand side "
@@ -253,17 +280,28 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
     }
     return std::nullopt;
   }
+  std::optional<Offset> offset = readOffset(expr, "in");
+  if (!offset) {
+    return std::nullopt;
+  }
+  LinearValue v;
+  v.loc = expr.getLoc();
+  v.reads.emplace(TermKey::input(0, *offset), Read{APFloat::getOne(quad()), expr.getLoc()});
+  return v;
+}
+
+std::optional<Offset> StencilChecker::readOffset(const ReadExpr &expr, llvm::StringRef array) {
   const auto &indices = expr.getIndices();
   if (indices.size() != indexNames.size()) {
     diags.error(expr.getLoc(),
-                fmt::format("'in' is read with {} {} but 'out' has {}", indices.size(),
+                fmt::format("'{}' is read with {} {} but 'out' has {}", array.str(), indices.size(),
                             indices.size() == 1 ? "index" : "indices", indexNames.size()));
     return std::nullopt;
   }
   Offset offset;
   bool ok = true;
   for (unsigned a = 0; a < indices.size(); ++a) {
-    auto component = checkIndex(*indices[a], a);
+    auto component = checkIndex(*indices[a], a, array);
     if (!component) {
       ok = false;
       continue;
@@ -273,10 +311,7 @@ std::optional<LinearValue> StencilChecker::evalRead(const ReadExpr &expr) {
   if (!ok) {
     return std::nullopt;
   }
-  LinearValue v;
-  v.loc = expr.getLoc();
-  v.reads.emplace(offset, Read{APFloat::getOne(quad()), expr.getLoc()});
-  return v;
+  return offset;
 }
 
 void StencilChecker::reportUnknownGrid(llvm::StringRef name, llvm::SMRange range,
@@ -319,6 +354,12 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
         ok = false;
       }
     }
+    if (fieldIndex.count(index.name) || paramIndex.count(index.name)) {
+      diags.error(index.range.Start, fmt::format("index '{}' has the name of a field or "
+                                                 "parameter of the stencil",
+                                                 index.name));
+      ok = false;
+    }
     if (index.name == "in" || index.name == "out") {
       diags.error(index.range.Start, fmt::format("'{}' is reserved for the grids and cannot name "
                                                  "an index",
@@ -338,16 +379,40 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
   indexNames = indices;
   bodyDims = {static_cast<int>(indices.size()), stmt.getLoc()};
   readsAllowed = true;
+  paramsAllowed = true;
   auto value = eval(stmt.getValue());
   readsAllowed = false;
+  paramsAllowed = false;
   if (!value) {
     return;
   }
   if (value->isConstant()) {
     diags.error(stmt.getValue().getLoc(),
-                "the right-hand side does not read 'in'; a stencil is a sum of "
-                "coefficients times reads of 'in'");
+                fmt::format("the right-hand side does not read {0}; a stencil is a sum of "
+                            "coefficients times reads of {0}",
+                            inputWord()));
     return;
+  }
+  if (general) {
+    // A constant or a coefficient field's read left without an input read.
+    bool ok = true;
+    if (!value->constant.isZero()) {
+      diags.error(stmt.getValue().getLoc(),
+                  "the right-hand side has a term that reads no input field; every term must "
+                  "be a coefficient times a read of an input field");
+      ok = false;
+    }
+    for (const auto &[key, read] : value->reads) {
+      if (key.field < 0 && !read.coefficient.isZero()) {
+        diags.error(read.loc, fmt::format("coefficient field '{}' must multiply a read of an "
+                                          "input field",
+                                          fields[key.coefField].decl.name));
+        ok = false;
+      }
+    }
+    if (!ok) {
+      return;
+    }
   }
   coefficients = std::move(value->reads);
   bodyLoc = stmt.getLoc();

@@ -90,7 +90,7 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
     return;
   }
   if (auto v = evalConstantOnly(*stmt.getValue(), "the boundary value")) {
-    spec.boundaryValue = toDouble(v->constant);
+    spec.boundaryValue = toDouble(v->constant.exact());
     if (!std::isfinite(spec.boundaryValue)) {
       diags.error(stmt.getValue()->getLoc(), "boundary value is too large for fp64");
     }
@@ -124,22 +124,44 @@ void StencilChecker::checkInteger(const IntegerStmt &stmt) {
 }
 
 void StencilChecker::checkDeclarations() {
-  int radius = 0;
-  const Term *farthest = nullptr;
-  const Term *offAxis = nullptr;
-  for (const Term &t : spec.terms) {
-    if (t.offset.chebyshevNorm() > radius) {
-      radius = t.offset.chebyshevNorm();
-      farthest = &t;
+  // Every point read, of every field (a coefficient field's reads included).
+  struct PointRead {
+    Offset offset;
+    SMLoc loc;
+    std::string text;
+  };
+  std::vector<PointRead> points;
+  if (general) {
+    for (const FieldTerm &t : spec.fieldTerms) {
+      const SMLoc loc =
+          coefficients.at(TermKey{t.field, t.offset, t.coefficientField, t.coefficientOffset}).loc;
+      points.push_back({t.offset, loc, fieldReadText(t.field, t.offset)});
+      if (t.coefficientField >= 0) {
+        points.push_back(
+            {t.coefficientOffset, loc, fieldReadText(t.coefficientField, t.coefficientOffset)});
+      }
     }
-    if (!offAxis && t.offset.nonZeroAxes() > 1) {
-      offAxis = &t;
+  } else {
+    for (const Term &t : spec.terms) {
+      points.push_back(
+          {t.offset, coefficients.at(TermKey::input(0, t.offset)).loc, readText(t.offset)});
     }
   }
-  auto locOf = [&](const Term *t) { return coefficients.at(t->offset).loc; };
+  int radius = 0;
+  const PointRead *farthest = nullptr;
+  const PointRead *offAxis = nullptr;
+  for (const PointRead &p : points) {
+    if (p.offset.chebyshevNorm() > radius) {
+      radius = p.offset.chebyshevNorm();
+      farthest = &p;
+    }
+    if (!offAxis && p.offset.nonZeroAxes() > 1) {
+      offAxis = &p;
+    }
+  }
   spec.radius = radius;
   spec.shape = offAxis ? Shape::Box : Shape::Star;
-  if (spec.terms.empty()) {
+  if (points.empty()) {
     diags.error(bodyLoc, fmt::format("stencil '{}' has no non-zero coefficient", spec.name));
     return;
   }
@@ -159,14 +181,13 @@ void StencilChecker::checkDeclarations() {
     diags.error(declaredRadius->second,
                 fmt::format("declared radius {}, but the body's radius is {}",
                             declaredRadius->first, radius));
-    diags.note(locOf(farthest),
-               fmt::format("the farthest read, {}, is here", readText(farthest->offset)));
+    diags.note(farthest->loc, fmt::format("the farthest read, {}, is here", farthest->text));
   }
   if (declaredShape && spec.dims > 1 && declaredShape->first != spec.shape) {
     if (offAxis) {
       diags.error(declaredShape->second, "declared shape star, but the body is a box: it reads off "
                                          "the axes");
-      diags.note(locOf(offAxis), fmt::format("{} lies off the axes", readText(offAxis->offset)));
+      diags.note(offAxis->loc, fmt::format("{} lies off the axes", offAxis->text));
     } else {
       diags.error(declaredShape->second,
                   "declared shape box, but the body is a star: every point it "

@@ -54,7 +54,7 @@ bool StencilChecker::checkTableList(const TableList &list, int level, int depth,
       continue;
     }
     if (!v->constant.isZero()) {
-      coefficients.emplace(position, Read{v->constant, entry.range.Start});
+      coefficients.emplace(TermKey::input(0, position), Read{v->constant, entry.range.Start});
     }
   }
   position.d[level] = 0;
@@ -103,6 +103,22 @@ void StencilChecker::checkWeights(const WeightsStmt &stmt) {
 /// Rounds the folded coefficients to double and checks them against the
 /// operand type of the kernels.
 void StencilChecker::finishCoefficients() {
+  if (general) {
+    finishFieldTerms(); // SemaFields.cpp
+    return;
+  }
+  for (const auto &[key, read] : coefficients) {
+    if (read.coefficient.isZero()) {
+      continue; // reads that cancel out are not reads
+    }
+    if (auto value = finishCoefficient(read.coefficient.exact(), read.loc, readText(key.offset))) {
+      spec.terms.push_back(Term{key.offset, *value});
+    }
+  }
+}
+
+std::optional<double> StencilChecker::finishCoefficient(const APFloat &coefficient, SMLoc loc,
+                                                        const std::string &read) {
   const llvm::fltSemantics *operand = nullptr;
   unsigned maxFinite = 0;
   switch (spec.precision) {
@@ -123,41 +139,35 @@ void StencilChecker::finishCoefficients() {
     operand = &APFloat::IEEEdouble();
     break;
   }
-  std::string precision(keyword(spec.precision));
-  for (const auto &[offset, read] : coefficients) {
-    if (read.coefficient.isZero()) {
-      continue; // reads that cancel out are not reads
-    }
-    double value = toDouble(read.coefficient);
-    if (!std::isfinite(value)) {
-      diags.error(read.loc,
-                  fmt::format("coefficient of {} is too large for fp64", readText(offset)));
-      continue;
-    }
-    if (value == 0.0) { // not zero, but too small for a double: no read at all
-      diags.warning(Warning::CoefficientUnderflow, read.loc,
-                    fmt::format("coefficient of {} underflows to zero in fp64; the "
-                                "term is dropped",
-                                readText(offset)));
-      continue;
-    }
-    APFloat rounded = read.coefficient;
-    bool losesInfo = false;
-    rounded.convert(*operand, APFloat::rmNearestTiesToEven, &losesInfo);
-    if (rounded.isInfinity()) {
-      std::string limit =
-          maxFinite ? fmt::format(" (largest finite value {})", maxFinite) : std::string();
-      diags.error(read.loc, fmt::format("coefficient {} of {} overflows {}{}", formatExact(value),
-                                        readText(offset), precision, limit));
-      continue;
-    }
-    if (rounded.isZero()) {
-      diags.warning(Warning::CoefficientRoundsToZero, read.loc,
-                    fmt::format("coefficient {} of {} rounds to zero in {}", formatExact(value),
-                                readText(offset), precision));
-    }
-    spec.terms.push_back(Term{offset, value});
+  const std::string precision(keyword(spec.precision));
+  double value = toDouble(coefficient);
+  if (!std::isfinite(value)) {
+    diags.error(loc, fmt::format("coefficient of {} is too large for fp64", read));
+    return std::nullopt;
   }
+  if (value == 0.0) { // not zero, but too small for a double: no read at all
+    diags.warning(Warning::CoefficientUnderflow, loc,
+                  fmt::format("coefficient of {} underflows to zero in fp64; the "
+                              "term is dropped",
+                              read));
+    return std::nullopt;
+  }
+  APFloat rounded = coefficient;
+  bool losesInfo = false;
+  rounded.convert(*operand, APFloat::rmNearestTiesToEven, &losesInfo);
+  if (rounded.isInfinity()) {
+    std::string limit =
+        maxFinite ? fmt::format(" (largest finite value {})", maxFinite) : std::string();
+    diags.error(loc, fmt::format("coefficient {} of {} overflows {}{}", formatExact(value), read,
+                                 precision, limit));
+    return std::nullopt;
+  }
+  if (rounded.isZero()) {
+    diags.warning(Warning::CoefficientRoundsToZero, loc,
+                  fmt::format("coefficient {} of {} rounds to zero in {}", formatExact(value), read,
+                              precision));
+  }
+  return value;
 }
 
 } // namespace stencilc::sema

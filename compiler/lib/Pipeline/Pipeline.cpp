@@ -27,11 +27,48 @@ namespace stencilc {
 
 namespace {
 
+/// A stencil of fields: CUDA cores only, one thread a point (FieldsPlanner.cpp).
+std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
+                                        const BackendOptions &options, DiagnosticEngine &diags) {
+  constexpr std::string_view NoTensor = "the tensor-core backend does not take several fields, "
+                                        "coefficient fields or run-time parameters yet";
+  if (options.backend == BackendRequest::Tensor) {
+    diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil '{}': {}",
+                                 spec.name, NoTensor));
+    return std::nullopt;
+  }
+  Plan plan = planFields(spec, options.plan);
+  if (options.backend == BackendRequest::Simt) {
+    plan.choice = "the kernel of a stencil of fields, as --backend=simt requested";
+  } else {
+    plan.choice = fmt::format("the only backend that takes a stencil of fields: {}", NoTensor);
+    diags.remark(loc,
+                 fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, NoTensor));
+  }
+  std::vector<std::string> ignored;
+  for (const std::string &name : options.planOptionsGiven) {
+    if (name != "fuse") {
+      ignored.push_back(name);
+    }
+  }
+  if (!ignored.empty()) {
+    diags.warning(Warning::IgnoredPlanOption, loc,
+                  fmt::format("--plan-option {} {} not reach stencil '{}': the kernel of a "
+                              "stencil of fields takes none yet",
+                              fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does",
+                              spec.name));
+  }
+  return plan;
+}
+
 /// The plan of one stencil for `options.backend`, each backend's planner run
 /// at most once; null after reporting why the requested backend cannot take
 /// it.
 std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                   const BackendOptions &options, DiagnosticEngine &diags) {
+  if (spec.hasFields()) {
+    return planFieldsRequested(spec, loc, options, diags);
+  }
   switch (options.backend) {
   case BackendRequest::Tensor: {
     PlanOrRefusal tensor = planTensor(spec, options.plan);
@@ -114,7 +151,7 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const bool tensor = plans[i].backend() == BackendKind::Tensor;
     const std::vector<std::string> ignored = ignoredPlanOptions(options, plans[i].backend());
-    if (!ignored.empty()) {
+    if (!ignored.empty() && !plans[i].spec.hasFields()) {
       diags.warning(Warning::IgnoredPlanOption, i < locs.size() ? locs[i] : llvm::SMLoc(),
                     fmt::format("--plan-option {} {} to {} kernels; stencil '{}' runs on {} "
                                 "and ignores {}",

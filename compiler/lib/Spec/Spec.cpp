@@ -152,6 +152,104 @@ static std::string offsetText(const Offset &o, int dims) {
   return text + ")";
 }
 
+ParamExpr ParamExpr::constant(double value) {
+  ParamExpr e;
+  e.value = value;
+  return e;
+}
+
+ParamExpr ParamExpr::parameter(int index) {
+  ParamExpr e;
+  e.op = Op::Param;
+  e.param = index;
+  return e;
+}
+
+ParamExpr ParamExpr::apply(Op op, ParamExpr lhs, ParamExpr rhs) {
+  ParamExpr e;
+  e.op = op;
+  e.nodes = 1 + lhs.nodes + (op != Op::Neg ? rhs.nodes : 0);
+  e.depth = 1 + std::max(lhs.depth, op != Op::Neg ? rhs.depth : 0);
+  e.args.push_back(std::move(lhs));
+  if (op != Op::Neg) {
+    e.args.push_back(std::move(rhs));
+  }
+  return e;
+}
+
+double ParamExpr::evaluate(const std::vector<double> &params) const {
+  switch (op) {
+  case Op::Constant:
+    return value;
+  case Op::Param:
+    return params.at(static_cast<std::size_t>(param));
+  case Op::Neg:
+    return -args[0].evaluate(params);
+  case Op::Add:
+    return args[0].evaluate(params) + args[1].evaluate(params);
+  case Op::Sub:
+    return args[0].evaluate(params) - args[1].evaluate(params);
+  case Op::Mul:
+    return args[0].evaluate(params) * args[1].evaluate(params);
+  case Op::Div:
+    return args[0].evaluate(params) / args[1].evaluate(params);
+  }
+  llvm_unreachable("unknown parameter expression");
+}
+
+std::string ParamExpr::cText(const std::vector<std::string> &names) const {
+  switch (op) {
+  case Op::Constant: {
+    std::string text = formatExact(value);
+    return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;
+  }
+  case Op::Param:
+    return names.at(static_cast<std::size_t>(param));
+  case Op::Neg:
+    return "(-" + args[0].cText(names) + ")";
+  default:
+    break;
+  }
+  const char symbol = op == Op::Add ? '+' : op == Op::Sub ? '-' : op == Op::Mul ? '*' : '/';
+  return fmt::format("({} {} {})", args[0].cText(names), symbol, args[1].cText(names));
+}
+
+bool ParamExpr::uses(int index) const {
+  if (op == Op::Param) {
+    return param == index;
+  }
+  return std::any_of(args.begin(), args.end(),
+                     [index](const ParamExpr &a) { return a.uses(index); });
+}
+
+/// The fields, parameters and terms of a stencil of fields.
+static void printFieldTerms(const StencilSpec &spec, llvm::raw_ostream &os) {
+  for (const FieldDecl &f : spec.fields) {
+    os << "  field     " << f.name
+       << (f.role == FieldRole::Coefficient ? " (coefficient)" : " (input)") << "\n";
+  }
+  for (const std::string &p : spec.params) {
+    os << "  param     " << p << "\n";
+  }
+  if (spec.previousField >= 0) {
+    os << "  time      " << spec.fields[spec.previousField].name << ", "
+       << spec.fields[spec.steppedField].name << " -> out\n";
+  } else {
+    os << "  steps     " << spec.fields[spec.steppedField].name << " -> out\n";
+  }
+  os << "  terms     " << spec.fieldTerms.size() << "\n";
+  for (const FieldTerm &t : spec.fieldTerms) {
+    os << "  term " << spec.fields[t.field].name << offsetText(t.offset, spec.dims) << " * "
+       << (t.paramCoefficient ? t.paramCoefficient->cText(spec.params)
+                              : formatExact(t.coefficient));
+    if (t.coefficientField >= 0) {
+      os << " * " << spec.fields[t.coefficientField].name
+         << offsetText(t.coefficientOffset, spec.dims);
+    }
+    os << "\n";
+  }
+}
+
 void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
   os << "stencil " << spec.name << "\n";
   os << "  dims      " << spec.dims << "\n";
@@ -163,6 +261,10 @@ void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
     os << " " << formatExact(spec.boundaryValue);
   }
   os << "\n";
+  if (spec.hasFields()) {
+    printFieldTerms(spec, os);
+    return;
+  }
   os << "  points    " << spec.points() << "\n";
   for (const Term &t : spec.terms) {
     os << "  coefficient " << offsetText(t.offset, spec.dims) << " = " << formatExact(t.coefficient)

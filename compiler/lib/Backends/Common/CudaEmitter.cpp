@@ -130,11 +130,17 @@ void writeFileComment(CodeWriter &w, const std::vector<Plan> &plans,
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
     w.line("//");
-    w.line("// stencil {} ({}:{}): {}D {} radius {}, {} points, {}, boundary {}", spec.name,
-           spec.sourceFile.empty() ? options.inputFile : spec.sourceFile, spec.sourceLine,
-           spec.dims, keyword(spec.shape), spec.radius, spec.points(), keyword(spec.precision),
-           boundaryDescription(spec));
-    writeCoefficientTable(w, spec);
+    w.line(
+        "// stencil {} ({}:{}): {}D {} radius {}, {} {}, {}, boundary {}", spec.name,
+        spec.sourceFile.empty() ? options.inputFile : spec.sourceFile, spec.sourceLine, spec.dims,
+        keyword(spec.shape), spec.radius, spec.hasFields() ? spec.fieldTerms.size() : spec.points(),
+        spec.hasFields() ? "terms" : "points", keyword(spec.precision), boundaryDescription(spec));
+    if (spec.hasFields()) {
+      w.line("//   terms (coefficient, coefficient field, field):");
+      writeFieldsTerms(w, spec); // Simt/FieldsEmitter.cpp
+    } else {
+      writeCoefficientTable(w, spec);
+    }
     writeWrappedComment(w, "//   plan: ", summarizePlan(plan));
   }
 }
@@ -174,7 +180,9 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
              fmt::arg("extra_includes", elementTypeIncludes(plans)));
   w.line();
   for (const Plan &plan : plans) {
-    if (plan.backend() == BackendKind::Simt) {
+    if (plan.spec.hasFields()) {
+      writeFieldsStencil(w, plan); // FieldsEmitter.cpp
+    } else if (plan.backend() == BackendKind::Simt) {
       writeSimtStencil(w, plan); // SimtEmitter.cpp
     } else {
       writeTensorStencil(w, plan); // TensorEmitter.cpp

@@ -53,6 +53,21 @@ std::string alignedTable(const std::vector<std::string> &cells, std::size_t perL
 /// its kernel and entry points (SimtEmitter.cpp).
 void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
+/// What the header says of any stencil, worked out once by HeaderEmitter.cpp.
+struct HeaderFacts {
+  std::string description; ///< "2D star stencil of radius 1, 5 points, fp32"
+  std::string extentText;  ///< "ny x nx"
+  std::string boundaryNote, limitNote;
+  std::string shapeEnum, precisionEnum, boundaryEnum;
+  std::string tile; ///< "8, 32, 1"
+};
+
+/// A stencil of fields (Simt/FieldsEmitter.cpp): its kernels and entry
+/// points, its part of the header, and its terms as comment lines.
+void writeFieldsStencil(CodeWriter &w, const Plan &plan);
+void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts);
+void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
+
 /// The namespace of the CUDA-core fused kernel of a dimension in
 /// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is
 /// stencilc/device/<namespace>.cuh.

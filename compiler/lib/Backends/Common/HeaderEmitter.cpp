@@ -90,11 +90,11 @@ std::string tileText(const Plan &plan, std::string_view separator) {
     case 1:
       tile = {sp.tileX};
       break;
-    case 2:
-      tile = {sp.chunkZ, sp.tileX};
+    case 2: // a stencil of fields: one thread a point, tileY rows
+      tile = {plan.spec.hasFields() ? sp.tileY : sp.chunkZ, sp.tileX};
       break;
     default:
-      tile = {sp.chunkZ, sp.tileY, sp.tileX};
+      tile = {plan.spec.hasFields() ? 1 : sp.chunkZ, sp.tileY, sp.tileX};
       break;
     }
   }
@@ -133,6 +133,10 @@ std::string limitNote(const Plan &plan) {
     return {}; // blocks along x only
   }
   const SimtPlan &sp = plan.simt();
+  if (plan.spec.hasFields()) { // one thread a point, nz blocks along z
+    return blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY)) +
+           (dims == 3 ? blockLimitSentence("nz", MostBlocks, "1 plane") : std::string());
+  }
   std::string text = blockLimitSentence(
       dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * sp.chunkZ, INT32_MAX),
       fmt::format("{} {}", sp.chunkZ, dims == 2 ? "rows" : "planes"));
@@ -218,6 +222,21 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
     const StencilSpec &spec = plan.spec;
     const bool fixed = spec.boundary == BoundaryKind::Fixed;
     w.line();
+    if (spec.hasFields()) {
+      HeaderFacts facts;
+      facts.description = fmt::format("{}D {} stencil of fields of radius {}, {} terms, {}",
+                                      spec.dims, keyword(spec.shape), spec.radius,
+                                      spec.fieldTerms.size(), keyword(spec.precision));
+      facts.extentText = extentText(spec.dims);
+      facts.boundaryNote = boundaryNote(spec);
+      facts.limitNote = limitNote(plan);
+      facts.shapeEnum = "STENCILC_" + upper(keyword(spec.shape));
+      facts.precisionEnum = "STENCILC_" + upper(keyword(spec.precision));
+      facts.boundaryEnum = "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary));
+      facts.tile = tileText(plan, ", ");
+      writeFieldsHeader(w, plan, facts); // Simt/FieldsEmitter.cpp
+      continue;
+    }
     w.fillWith(section("stencil_api"), fmt::arg("name", spec.name),
                fmt::arg("description", fmt::format("{}D {} stencil of radius {}, {} points, {}",
                                                    spec.dims, keyword(spec.shape), spec.radius,

@@ -143,7 +143,11 @@ void printPlan(const Plan &plan, llvm::raw_ostream &os) {
   os << "plan " << spec.name << "\n";
   os << "  backend    " << keyword(plan.backend()) << " (" << plan.choice << ")\n";
   os << "  stencil    " << spec.dims << "D " << keyword(spec.shape) << " radius " << spec.radius
-     << ", " << spec.points() << " points, " << keyword(spec.precision) << "\n";
+     << ", "
+     << (spec.hasFields()
+             ? fmt::format("{} fields, {} terms", spec.fields.size(), spec.fieldTerms.size())
+             : fmt::format("{} points", spec.points()))
+     << ", " << keyword(spec.precision) << "\n";
   if (plan.backend() == BackendKind::Simt) {
     printSimtPlanBody(plan, os);
   } else {

@@ -36,5 +36,9 @@ std::string summarizeComposedSchedule(const Plan &plan);
 void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os);
 /// A CUDA-core plan in one paragraph (for the .cu header comment).
 std::string summarizeSimtPlan(const Plan &plan);
+/// The lines and the paragraph of a stencil of fields' plan
+/// (Simt/FieldsPlanner.cpp).
+void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os);
+std::string summarizeFieldsPlan(const Plan &plan);
 
 } // namespace stencilc

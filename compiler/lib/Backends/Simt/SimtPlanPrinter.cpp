@@ -38,6 +38,10 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
 
 void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
+  if (spec.hasFields()) {
+    printFieldsPlanBody(plan, os); // FieldsPlanner.cpp
+    return;
+  }
   const SimtPlan &sp = plan.simt();
   os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
                     sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
@@ -84,6 +88,9 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
 }
 
 std::string summarizeSimtPlan(const Plan &plan) {
+  if (plan.spec.hasFields()) {
+    return summarizeFieldsPlan(plan);
+  }
   const SimtPlan &sp = plan.simt();
   return fmt::format(
       "simt backend, {} arithmetic; {} threads, {} x {} outputs per plane, up to {} planes "

@@ -20,6 +20,11 @@ namespace stencilc {
 /// slice term.
 Plan planSimt(const StencilSpec &spec, const PlanOptions &options = {});
 
+/// Plans a stencil of fields (spec.hasFields()): one thread a point on CUDA
+/// cores, one step a launch (FieldsPlanner.cpp). Needs: spec.hasFields().
+/// Guarantees: fusedSteps 1, lowered when options asked for more.
+Plan planFields(const StencilSpec &spec, const PlanOptions &options = {});
+
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused
 /// kernel's geometry, lowering T until a pass of the 1D or 3D kernel fits

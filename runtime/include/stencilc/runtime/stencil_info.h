@@ -58,6 +58,33 @@ typedef struct stencilc_stencil_info {
   int fused_steps; /* steps NAME_run fuses into one pass over memory (1: none) */
 } stencilc_stencil_info;
 
+/* A stencil of fields (docs/language.md): each term is its coefficient (the
+ * k[t] NAME_coefficients gives for the parameters) times, where
+ * coefficient_field >= 0, that field read at coefficient_offset, times the
+ * input field `field` read at `offset`. Offsets in index order. */
+typedef struct stencilc_field_term {
+  int field;
+  int offset[3];
+  int coefficient_field;
+  int coefficient_offset[3];
+} stencilc_field_term;
+
+/* The fields of a stencil of fields, in declaration order (the order of the
+ * pointers), its parameters, its terms and its steps: NAME_run steps
+ * `stepped_field`; with time levels, previous_field is the level before it
+ * (-1 without). */
+typedef struct stencilc_fields_info {
+  int num_fields;
+  const char *const *field_names;
+  const int *field_is_coefficient;
+  int num_params;
+  const char *const *param_names;
+  int num_terms;
+  const stencilc_field_term *terms;
+  int stepped_field;
+  int previous_field;
+} stencilc_fields_info;
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,75 @@
+//===- FieldsEmulator.cpp - A stencil of fields on the CPU ------------------===//
+#include "Backends/Simt/FieldsEmulator.h"
+
+#include <array>
+
+namespace stencilc {
+
+namespace {
+
+/// Walks every point the step writes, in index order.
+template <typename Fn>
+void forEachWrittenPoint(const StencilSpec &spec, const GridND &grid, Fn fn) {
+  for (long long z = 0; z < grid.n[0]; ++z) {
+    for (long long y = 0; y < grid.n[1]; ++y) {
+      for (long long x = 0; x < grid.n[2]; ++x) {
+        const std::array<long long, 3> p{z, y, x};
+        if (stepWritesPointND(spec, grid, p)) {
+          fn(p);
+        }
+      }
+    }
+  }
+}
+
+std::array<long long, 3> plus(const std::array<long long, 3> &p, const Offset &o) {
+  return {p[0] + o.d[0], p[1] + o.d[1], p[2] + o.d[2]};
+}
+
+/// A value rounded to the arithmetic type (float for every precision but fp64).
+double toCompute(double value, Precision compute) {
+  return compute == Precision::FP64 ? value : static_cast<double>(static_cast<float>(value));
+}
+
+} // namespace
+
+void emulateFieldsStep(const Plan &plan, const std::vector<GridND> &fields,
+                       const std::vector<double> &params, GridND &out) {
+  const StencilSpec &spec = plan.spec;
+  const Precision compute = plan.simt().compute;
+  std::vector<double> k;
+  for (const FieldTerm &t : spec.fieldTerms) {
+    k.push_back(toCompute(t.value(params), compute));
+  }
+  forEachWrittenPoint(spec, out, [&](const std::array<long long, 3> &p) {
+    double acc = 0.0;
+    for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
+      const FieldTerm &t = spec.fieldTerms[i];
+      double c = k[i];
+      if (t.coefficientField >= 0) {
+        const double weight =
+            boundaryReadND(spec, fields[t.coefficientField], plus(p, t.coefficientOffset));
+        c = toCompute(c * weight, compute); // exact product of two floats, rounded once
+      }
+      acc = multiplyAdd(c, boundaryReadND(spec, fields[t.field], plus(p, t.offset)), acc, compute);
+    }
+    out.at(p) = roundToStorage(acc, spec.precision);
+  });
+}
+
+void referenceFieldsStepND(const StencilSpec &spec, const std::vector<GridND> &fields,
+                           const std::vector<double> &params, GridND &out) {
+  forEachWrittenPoint(spec, out, [&](const std::array<long long, 3> &p) {
+    double acc = 0.0;
+    for (const FieldTerm &t : spec.fieldTerms) {
+      double c = t.value(params);
+      if (t.coefficientField >= 0) {
+        c *= boundaryReadND(spec, fields[t.coefficientField], plus(p, t.coefficientOffset));
+      }
+      acc += c * boundaryReadND(spec, fields[t.field], plus(p, t.offset));
+    }
+    out.at(p) = acc;
+  });
+}
+
+} // namespace stencilc

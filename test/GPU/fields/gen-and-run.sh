@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The GPU conformance of stencils of fields on a machine without stencilc
+# (the GPU machine has no LLVM), in two halves:
+#   test/GPU/fields/gen-and-run.sh gen OUTDIR   where stencilc builds: writes
+#       OUTDIR/NAME.cu, NAME.h and NAME.main.cu for each test/GPU/fields/*.stencil
+#   test/GPU/fields/gen-and-run.sh run OUTDIR   on the GPU machine: builds each
+#       test program for sm_90 and runs it, then compute-sanitizer memcheck on
+#       the first (RUNTIME_INCLUDE= overrides runtime/include); prints each program's RESULT and a last line, ALL: PASS|FAIL.
+# (lit runs the same inputs where stencilc and a GPU are on one machine.)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+mode=$1
+out=$2
+if [[ $mode == gen ]]; then
+  stencilc=${STENCILC:-$root/build/bin/stencilc}
+  rm -rf "$out" && mkdir -p "$out"
+  for input in "$here"/*.stencil; do
+    name=$(basename "$input" .stencil)
+    "$stencilc" "$input" -o "$out/$name.cu" || exit 1
+    (cd "$out" && python3 "$here/harness/fields_list.py" "$name.h" > "$name.main.cu") || exit 1
+  done
+  cp "$here/harness/fields_test.cuh" "$out/"
+  exit 0
+fi
+cd "$out" || exit 2
+status=0
+first=
+for main in *.main.cu; do
+  name=${main%.main.cu}
+  if ! nvcc -std=c++17 -O2 -arch=sm_90 -I"${RUNTIME_INCLUDE:-$root/runtime/include}" -I. "$main" "$name.cu" -o "$name.exe"; then
+    echo "$name: BUILD FAILED"; status=1; continue
+  fi
+  ./"$name.exe" > "$name.log" 2>&1
+  rc=$?
+  grep -E "^FAIL" "$name.log" | head -20
+  echo "$name: $(tail -2 "$name.log" | tr '\n' ' ') (exit $rc)"
+  [[ $rc == 0 ]] || status=1
+  first=${first:-$name}
+done
+if [[ -n $first ]]; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
+  rc=$?
+  echo "memcheck $first: $(tail -1 "$first.memcheck.log") (exit $rc)"
+  [[ $rc == 0 ]] || status=1
+fi
+echo "ALL: $([[ $status == 0 ]] && echo PASS || echo FAIL)"
+exit $status

@@ -1,0 +1,345 @@
+// fields_test.cuh - the GPU conformance test of stencils of fields
+// (docs/generated-code.md, "Stencils of fields"), held to a float64
+// reference computed here from the header's NAME_fields_info and
+// NAME_coefficients. fields_list.py writes, from a generated header, one
+// `Api` struct a stencil (its entry points behind arrays of pointers, sizes
+// and parameters) and a main() that runs runStencil<Api>() for each.
+//
+// For every size (the smallest legal one and odd ones): NAME_step on a
+// poisoned output (the written points within the tolerance, the others
+// untouched); NAME_run of 1, 2, 3 and 5 steps against as many reference
+// steps (the fields NAME_run writes, with time levels both levels) and bit
+// for bit against as many NAME_step calls; and bad arguments (a null
+// pointer, out aliasing a field, out overlapping one by an element, scratch
+// aliasing the stepped field, steps < 0) return cudaErrorInvalidValue and
+// write nothing. fp32 and fp64 stencils. One line a case, RESULT last.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "stencilc/runtime/boundary_index.h"
+#include "stencilc/runtime/stencil_info.h"
+
+namespace fieldtest {
+
+/// One-step relative L2 tolerances of docs/generated-code.md; the stencils
+/// tested are not convex (2u - u_prev, Laplacians), so four times those, and
+/// `steps` times that for several steps.
+template <class T> double tolerance(int steps) {
+  return 4.0 * steps * (std::is_same_v<T, double> ? 1e-12 : 2e-6);
+}
+
+/// The parameters' values: fixed, small and not round.
+inline std::vector<double> parameterValues(int count) {
+  std::vector<double> p;
+  for (int i = 0; i < count; ++i) {
+    p.push_back(i == 0 ? 0.1 : 1.5 + 0.25 * i);
+  }
+  return p;
+}
+
+struct Grid3 {
+  int dims;
+  long long n[3]; // index order, trailing 1s
+  long long points() const { return n[0] * n[1] * n[2]; }
+};
+
+/// A host grid of doubles holding element values.
+using Host = std::vector<double>;
+
+inline double readAt(const stencilc_stencil_info &info, const Grid3 &g, const Host &f,
+                     const long long p[3], const int o[3]) {
+  long long q[3];
+  for (int a = 0; a < 3; ++a) {
+    q[a] = p[a] + o[a];
+    if (a >= g.dims) {
+      continue;
+    }
+    if (q[a] < 0 || q[a] >= g.n[a]) {
+      if (info.boundary == STENCILC_BOUNDARY_FIXED) {
+        return 0.0; // reaches only ring outputs, never written
+      }
+      if (info.boundary == STENCILC_BOUNDARY_CONSTANT) {
+        return info.boundary_value;
+      }
+      q[a] = stencilc_fold_index(info.boundary, q[a], g.n[a]);
+    }
+  }
+  return f[static_cast<std::size_t>((q[0] * g.n[1] + q[1]) * g.n[2] + q[2])];
+}
+
+inline bool writes(const stencilc_stencil_info &info, const Grid3 &g, const long long p[3]) {
+  const long long ring = info.boundary == STENCILC_BOUNDARY_FIXED ? info.radius : 0;
+  for (int a = 0; a < g.dims; ++a) {
+    if (p[a] < ring || p[a] >= g.n[a] - ring) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// One reference step in float64 into `out` (its unwritten points kept).
+inline void referenceStep(const stencilc_stencil_info &info, const stencilc_fields_info &fi,
+                          const std::vector<double> &k, const Grid3 &g,
+                          const std::vector<const Host *> &fields, Host &out) {
+  long long p[3];
+  for (p[0] = 0; p[0] < g.n[0]; ++p[0]) {
+    for (p[1] = 0; p[1] < g.n[1]; ++p[1]) {
+      for (p[2] = 0; p[2] < g.n[2]; ++p[2]) {
+        if (!writes(info, g, p)) {
+          continue;
+        }
+        double acc = 0.0;
+        for (int t = 0; t < fi.num_terms; ++t) {
+          const stencilc_field_term &term = fi.terms[t];
+          double c = k[t];
+          if (term.coefficient_field >= 0) {
+            c *= readAt(info, g, *fields[term.coefficient_field], p, term.coefficient_offset);
+          }
+          acc += c * readAt(info, g, *fields[term.field], p, term.offset);
+        }
+        out[static_cast<std::size_t>((p[0] * g.n[1] + p[1]) * g.n[2] + p[2])] = acc;
+      }
+    }
+  }
+}
+
+inline double relativeL2(const stencilc_stencil_info &info, const Grid3 &g, const Host &result,
+                         const Host &reference) {
+  double diff = 0.0, norm = 0.0;
+  long long p[3];
+  for (p[0] = 0; p[0] < g.n[0]; ++p[0]) {
+    for (p[1] = 0; p[1] < g.n[1]; ++p[1]) {
+      for (p[2] = 0; p[2] < g.n[2]; ++p[2]) {
+        const std::size_t i = static_cast<std::size_t>((p[0] * g.n[1] + p[1]) * g.n[2] + p[2]);
+        if (writes(info, g, p)) {
+          diff += (result[i] - reference[i]) * (result[i] - reference[i]);
+          norm += reference[i] * reference[i];
+        }
+      }
+    }
+  }
+  return norm == 0.0 ? (diff == 0.0 ? 0.0 : INFINITY) : std::sqrt(diff / norm);
+}
+
+template <class T> struct Device {
+  T *p = nullptr;
+  std::size_t count = 0;
+  explicit Device(std::size_t n) : count(n) { cudaMalloc(&p, (n + 1) * sizeof(T)); }
+  ~Device() { cudaFree(p); }
+  Device(const Device &) = delete;
+  void upload(const Host &h) {
+    std::vector<T> t(h.begin(), h.end());
+    cudaMemcpy(p, t.data(), count * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  Host download() const {
+    std::vector<T> t(count);
+    cudaMemcpy(t.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost);
+    return Host(t.begin(), t.end());
+  }
+};
+
+struct Counts {
+  int failures = 0;
+  int cases = 0;
+  void check(bool ok, const char *name, const char *what, const Grid3 &g, double value = 0.0) {
+    ++cases;
+    failures += !ok;
+    std::printf("%s %s %s %lldx%lldx%lld: %s (%.3g)\n", ok ? "PASS" : "FAIL", name, what, g.n[0],
+                g.n[1], g.n[2], ok ? "ok" : "wrong", value);
+  }
+};
+
+template <class T> Host randomField(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Host h(count);
+  for (double &v : h) {
+    v = static_cast<double>(static_cast<T>(uniform(rng))); // an element value
+  }
+  return h;
+}
+
+template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts) {
+  using T = typename Api::T;
+  const stencilc_stencil_info &info = Api::info();
+  const stencilc_fields_info &fi = Api::fieldsInfo();
+  const std::size_t count = static_cast<std::size_t>(g.points());
+  const std::vector<double> params = parameterValues(fi.num_params);
+  std::vector<double> k(static_cast<std::size_t>(fi.num_terms));
+  Api::coefficients(params.data(), k.data());
+  std::vector<double> kRounded;
+  for (double c : k) {
+    kRounded.push_back(static_cast<double>(static_cast<T>(c))); // as the kernel rounds it
+  }
+  const int n[3] = {static_cast<int>(g.n[0]), static_cast<int>(g.n[1]), static_cast<int>(g.n[2])};
+  std::vector<Host> host;
+  std::vector<Device<T> *> dev;
+  std::vector<T *> ptr;
+  for (int f = 0; f < fi.num_fields; ++f) {
+    host.push_back(randomField<T>(count, seed + 31u * static_cast<unsigned>(f)));
+    dev.push_back(new Device<T>(count));
+    dev.back()->upload(host.back());
+    ptr.push_back(dev.back()->p);
+  }
+  std::vector<const Host *> hostPtrs;
+  for (const Host &h : host) {
+    hostPtrs.push_back(&h);
+  }
+  const double poison = 12345.0;
+  // NAME_step on a poisoned output.
+  {
+    Device<T> out(count);
+    out.upload(Host(count, poison));
+    const cudaError_t status = Api::step(ptr.data(), out.p, n, params.data(), 0);
+    cudaDeviceSynchronize();
+    const Host result = out.download();
+    Host reference(count, poison);
+    referenceStep(info, fi, kRounded, g, hostPtrs, reference);
+    bool ringKept = true;
+    long long p[3];
+    for (p[0] = 0; p[0] < g.n[0]; ++p[0]) {
+      for (p[1] = 0; p[1] < g.n[1]; ++p[1]) {
+        for (p[2] = 0; p[2] < g.n[2]; ++p[2]) {
+          const std::size_t i = static_cast<std::size_t>((p[0] * g.n[1] + p[1]) * g.n[2] + p[2]);
+          ringKept &= writes(info, g, p) || result[i] == poison;
+        }
+      }
+    }
+    const double error = relativeL2(info, g, result, reference);
+    counts.check(status == cudaSuccess && error <= tolerance<T>(1) && ringKept, Api::name, "step",
+                 g, error);
+  }
+  // NAME_run against the reference and against single steps.
+  const int stepped = fi.stepped_field, previous = fi.previous_field;
+  std::vector<Host> start = host; // what NAME_run starts from: u_prev takes u's ring (fixed)
+  if (previous >= 0 && info.boundary == STENCILC_BOUNDARY_FIXED) {
+    long long p[3];
+    for (p[0] = 0; p[0] < g.n[0]; ++p[0]) {
+      for (p[1] = 0; p[1] < g.n[1]; ++p[1]) {
+        for (p[2] = 0; p[2] < g.n[2]; ++p[2]) {
+          const std::size_t i = static_cast<std::size_t>((p[0] * g.n[1] + p[1]) * g.n[2] + p[2]);
+          if (!writes(info, g, p)) {
+            start[previous][i] = start[stepped][i];
+          }
+        }
+      }
+    }
+  }
+  for (int steps : {1, 2, 3, 5}) {
+    std::vector<Host> level = start; // the reference, in double
+    for (int s = 0; s < steps; ++s) {
+      std::vector<const Host *> in;
+      for (const Host &h : level) {
+        in.push_back(&h);
+      }
+      Host next = level[stepped]; // keeps the ring of the stepped field
+      referenceStep(info, fi, kRounded, g, in, next);
+      if (previous >= 0) {
+        level[previous] = level[stepped];
+      }
+      level[stepped] = next;
+    }
+    // NAME_run on copies of the fields.
+    std::vector<Device<T> *> runDev;
+    std::vector<T *> runPtr;
+    for (int f = 0; f < fi.num_fields; ++f) {
+      runDev.push_back(new Device<T>(count));
+      runDev.back()->upload(host[f]);
+      runPtr.push_back(runDev.back()->p);
+    }
+    Device<T> scratch(count);
+    const cudaError_t status = Api::run(runPtr.data(), scratch.p, n, params.data(), steps, 0);
+    cudaDeviceSynchronize();
+    const Host result = runDev[stepped]->download();
+    const Host resultPrevious = previous >= 0 ? runDev[previous]->download() : Host();
+    double error = relativeL2(info, g, result, level[stepped]);
+    if (previous >= 0) {
+      error = std::fmax(error, relativeL2(info, g, resultPrevious, level[previous]));
+    }
+    char what[64];
+    std::snprintf(what, sizeof what, "run %d", steps);
+    counts.check(status == cudaSuccess && error <= tolerance<T>(steps), Api::name, what, g, error);
+    // The same steps through NAME_step, the levels rotated here: bit for bit.
+    Device<T> a(count), b(count), c(count);
+    a.upload(start[stepped]);
+    b.upload(start[stepped]); // the ring of the stepped field in every buffer
+    c.upload(previous >= 0 ? start[previous] : start[stepped]);
+    T *current = a.p, *next = b.p, *before = c.p;
+    std::vector<T *> stepPtr = ptr;
+    bool launched = true;
+    for (int s = 0; s < steps; ++s) {
+      stepPtr[stepped] = current;
+      if (previous >= 0) {
+        stepPtr[previous] = before;
+      }
+      launched &= Api::step(stepPtr.data(), next, n, params.data(), 0) == cudaSuccess;
+      T *oldest = before;
+      before = current;
+      current = next;
+      next = previous >= 0 ? oldest : before;
+    }
+    cudaDeviceSynchronize();
+    std::vector<T> mine(count), theirs(result.begin(), result.end());
+    cudaMemcpy(mine.data(), current, count * sizeof(T), cudaMemcpyDeviceToHost);
+    bool same = launched && std::memcmp(mine.data(), theirs.data(), count * sizeof(T)) == 0;
+    if (previous >= 0) {
+      std::vector<T> minePrevious(count),
+          theirsPrevious(resultPrevious.begin(), resultPrevious.end());
+      cudaMemcpy(minePrevious.data(), before, count * sizeof(T), cudaMemcpyDeviceToHost);
+      same &= std::memcmp(minePrevious.data(), theirsPrevious.data(), count * sizeof(T)) == 0;
+    }
+    std::snprintf(what, sizeof what, "run %d = %d steps", steps, steps);
+    counts.check(same, Api::name, what, g);
+    for (Device<T> *d : runDev) {
+      delete d;
+    }
+  }
+  // Bad arguments: cudaErrorInvalidValue, nothing written.
+  {
+    const Host before = host[stepped];
+    std::vector<T *> bad = ptr;
+    bad[0] = nullptr;
+    Device<T> out(count);
+    bool ok = Api::step(bad.data(), out.p, n, params.data(), 0) == cudaErrorInvalidValue;
+    ok &= Api::step(ptr.data(), ptr[stepped], n, params.data(), 0) == cudaErrorInvalidValue;
+    ok &= Api::step(ptr.data(), ptr[fi.num_fields - 1] + 1, n, params.data(), 0) ==
+          cudaErrorInvalidValue;
+    ok &= Api::run(ptr.data(), ptr[stepped], n, params.data(), 1, 0) == cudaErrorInvalidValue;
+    ok &= Api::run(ptr.data(), out.p, n, params.data(), -1, 0) == cudaErrorInvalidValue;
+    cudaDeviceSynchronize();
+    ok &= dev[stepped]->download() == before;
+    counts.check(ok, Api::name, "bad arguments", g);
+  }
+  for (Device<T> *d : dev) {
+    delete d;
+  }
+}
+
+/// Every case of one stencil at its sizes: the smallest legal one and odd
+/// ones, 1, 2 or 3 dimensional.
+template <class Api> void runStencil(Counts &counts) {
+  const stencilc_stencil_info &info = Api::info();
+  const long long m = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
+  std::vector<Grid3> sizes;
+  if (info.dims == 1) {
+    sizes = {{1, {m, 1, 1}}, {1, {1001, 1, 1}}, {1, {100003, 1, 1}}};
+  } else if (info.dims == 2) {
+    sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}};
+  } else {
+    sizes = {{3, {m, m, m}}, {3, {9, 11, 13}}, {3, {33, 35, 69}}};
+  }
+  unsigned seed = 1;
+  for (const Grid3 &g : sizes) {
+    runSize<Api>(g, seed++, counts);
+  }
+}
+
+} // namespace fieldtest

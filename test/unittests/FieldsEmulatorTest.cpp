@@ -1,0 +1,150 @@
+//===- FieldsEmulatorTest.cpp - Stencils of fields on the CPU ---------------===//
+//
+// Compiles stencils of fields (time levels, coefficient fields at the
+// output point and at neighbours, source terms, parameters) from text, and
+// for every precision and boundary runs the plan's CPU model
+// (FieldsEmulator.h, the kernel of stencilc/device/fields.cuh) on fresh
+// random fields at odd sizes and the smallest legal one, against the float64
+// reference: the relative L2 error within the precision's tolerance, and
+// exactly the points a step writes written. A mutated term must fail.
+//
+//===----------------------------------------------------------------------===//
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "Backends/Simt/FieldsEmulator.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorEmulator.h"
+#include "FrontendTestUtil.h"
+#include "StencilFixtures.h"
+
+using namespace stencilc;
+using stencilc::testing::randomGridND;
+
+namespace {
+
+constexpr double Poison = -12345.0;
+
+/// The stencils, each with PRECISION and BOUNDARY to fill in.
+const char *const Stencils[] = {
+    R"(stencil wave2d { precision PRECISION; boundary BOUNDARY; field u, u_prev;
+       coefficient c2; param dt; time u_prev, u;
+       out[i, j] = 2 * u[i, j] - u_prev[i, j] + dt * dt * c2[i, j] *
+                   (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]); })",
+    R"(stencil varheat { precision PRECISION; boundary BOUNDARY; field u; coefficient k;
+       param dt, h;
+       out[i, j] = u[i, j] + dt / (h * h) * (k[i+1, j] * (u[i+1, j] - u[i, j])
+                 - k[i-1, j] * (u[i, j] - u[i-1, j]) + k[i, j+1] * (u[i, j+1] - u[i, j])
+                 - k[i, j-1] * (u[i, j] - u[i, j-1])); })",
+    R"(stencil poisson3d { precision PRECISION; boundary BOUNDARY; field u, f;
+       out[i, j, k] = (u[i-1, j, k] + u[i+1, j, k] + u[i, j-1, k] + u[i, j+1, k]
+                      + u[i, j, k-1] + u[i, j, k+1] + 0.01 * f[i, j, k]) / 6; })",
+    R"(stencil heat1d { precision PRECISION; boundary BOUNDARY; param alpha;
+       out[i] = in[i] + alpha * (in[i-2] - 2 * in[i] + in[i+2]); })",
+};
+
+const char *const Boundaries[] = {"fixed", "constant 0.5", "periodic", "clamp", "mirror"};
+const char *const Precisions[] = {"fp16", "bf16", "tf32", "fp32", "fp64"};
+
+StencilSpec compile(std::string text, const char *precision, const char *boundary) {
+  text.replace(text.find("PRECISION"), 9, precision);
+  text.replace(text.find("BOUNDARY"), 8, boundary);
+  stencilc::testing::Compiled c = stencilc::testing::compileText(text);
+  EXPECT_EQ(c.errors, 0u) << c.diagnostics;
+  return c.specs.empty() ? StencilSpec{} : c.specs.front();
+}
+
+/// Emulates and references one step; returns the relative L2 error and
+/// counts the points written that must not be, or missed.
+double runOne(const Plan &plan, std::array<int, 3> n, unsigned seed, int &wrongWrites) {
+  const StencilSpec &spec = plan.spec;
+  std::vector<GridND> fields;
+  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
+    fields.push_back(randomGridND(spec.dims, n, spec.precision, seed + 17 * unsigned(f)));
+  }
+  const std::vector<double> params = {0.1, 1.5};
+  GridND emulated(spec.dims, n, Poison), reference(spec.dims, n, Poison);
+  emulateFieldsStep(plan, fields,
+                    std::vector<double>(params.begin(), params.begin() + spec.params.size()),
+                    emulated);
+  referenceFieldsStepND(spec, fields,
+                        std::vector<double>(params.begin(), params.begin() + spec.params.size()),
+                        reference);
+  wrongWrites = 0;
+  for (long long a = 0; a < emulated.n[0]; ++a) {
+    for (long long b = 0; b < emulated.n[1]; ++b) {
+      for (long long c = 0; c < emulated.n[2]; ++c) {
+        const std::array<long long, 3> p{a, b, c};
+        wrongWrites += (emulated.at(p) != Poison) != stepWritesPointND(spec, emulated, p);
+      }
+    }
+  }
+  return relativeL2ErrorND(spec, emulated, reference);
+}
+
+std::vector<std::array<int, 3>> sizesFor(const StencilSpec &spec) {
+  const int smallest = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
+  switch (spec.dims) {
+  case 1:
+    return {{smallest, 1, 1}, {1001, 1, 1}};
+  case 2:
+    return {{smallest, smallest, 1}, {17, 19, 1}, {33, 70, 1}};
+  default:
+    return {{smallest, smallest, smallest}, {9, 11, 13}};
+  }
+}
+
+TEST(FieldsEmulator, EveryFormPrecisionAndBoundaryMatchesTheReference) {
+  unsigned seed = 1;
+  for (const char *text : Stencils) {
+    for (const char *precision : Precisions) {
+      for (const char *boundary : Boundaries) {
+        const StencilSpec spec = compile(text, precision, boundary);
+        ASSERT_TRUE(spec.hasFields());
+        const Plan plan = planFields(spec);
+        for (const auto &n : sizesFor(spec)) {
+          SCOPED_TRACE(
+              fmt::format("{} {} {} {}x{}x{}", spec.name, precision, boundary, n[0], n[1], n[2]));
+          int wrongWrites = 0;
+          const double error = runOne(plan, n, seed++, wrongWrites);
+          EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
+          // The stencils are not convex (2u - u_prev, a Laplacian): twice the
+          // one-step tolerance of docs/generated-code.md.
+          EXPECT_LE(error, 2 * relativeTolerance(spec.precision));
+        }
+      }
+    }
+  }
+}
+
+TEST(FieldsEmulator, AWrongTermIsCaught) {
+  StencilSpec spec = compile(Stencils[0], "fp64", "periodic");
+  ASSERT_TRUE(spec.hasFields());
+  Plan plan = planFields(spec);
+  plan.spec.fieldTerms[2].coefficient *= 1.001; // 2 u[i, j] becomes 2.002 u[i, j]
+  // Against the reference of the right spec.
+  std::vector<GridND> fields;
+  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
+    fields.push_back(randomGridND(2, {17, 19, 1}, Precision::FP64, 7 + unsigned(f)));
+  }
+  GridND emulated(2, {17, 19, 1}), reference(2, {17, 19, 1});
+  emulateFieldsStep(plan, fields, {0.1}, emulated);
+  referenceFieldsStepND(spec, fields, {0.1}, reference);
+  EXPECT_GT(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(Precision::FP64));
+}
+
+TEST(FieldsEmulator, ParametersAreFoldedPerCall) {
+  const StencilSpec spec = compile(Stencils[3], "fp64", "periodic");
+  ASSERT_EQ(spec.params.size(), 1u);
+  ASSERT_EQ(spec.fieldTerms.size(), 3u);
+  // in[i] + alpha (in[i-2] - 2 in[i] + in[i+2]): the centre's coefficient is
+  // 1 - 2 alpha, evaluated for each alpha.
+  EXPECT_DOUBLE_EQ(spec.fieldTerms[1].value({0.25}), 0.5);
+  EXPECT_DOUBLE_EQ(spec.fieldTerms[1].value({0.5}), 0.0);
+  EXPECT_DOUBLE_EQ(spec.fieldTerms[0].value({0.5}), 0.5);
+}
+
+} // namespace
