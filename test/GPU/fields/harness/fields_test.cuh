@@ -310,8 +310,10 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     Device<T> out(count);
     bool ok = Api::step(bad.data(), out.p, n, params.data(), 0) == cudaErrorInvalidValue;
     ok &= Api::step(ptr.data(), ptr[stepped], n, params.data(), 0) == cudaErrorInvalidValue;
-    ok &= Api::step(ptr.data(), ptr[fi.num_fields - 1] + 1, n, params.data(), 0) ==
-          cudaErrorInvalidValue;
+    if (count > 1) { // an output one element into the last field overlaps it
+      ok &= Api::step(ptr.data(), ptr[fi.num_fields - 1] + 1, n, params.data(), 0) ==
+            cudaErrorInvalidValue;
+    }
     ok &= Api::run(ptr.data(), ptr[stepped], n, params.data(), 1, 0) == cudaErrorInvalidValue;
     ok &= Api::run(ptr.data(), out.p, n, params.data(), -1, 0) == cudaErrorInvalidValue;
     cudaDeviceSynchronize();
