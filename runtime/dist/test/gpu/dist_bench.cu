@@ -16,64 +16,13 @@
 
 #include <mpi.h>
 
+#include "dist_gpu_test.h"
 #include "star3d7p_fp64.h"
-
-#define CUDA_OK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-      MPI_Abort(MPI_COMM_WORLD, 2);                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
-/// Values in [0, 1) from a hash of the index and a seed.
-__global__ void fillRandom(double *x, std::size_t n, unsigned long long seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-    x[i] = static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
-  }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// The median over `reps` of the slowest rank's event time (ms) of `work`,
-/// after one warm-up; `active` false: this rank only takes part in the
-/// barriers.
-template <typename Work> double timeIt(int reps, bool active, Work work) {
-  cudaEvent_t start, stop;
-  CUDA_OK(cudaEventCreate(&start));
-  CUDA_OK(cudaEventCreate(&stop));
-  std::vector<double> times;
-  for (int r = 0; r <= reps; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    float ms = 0;
-    if (active) {
-      CUDA_OK(cudaEventRecord(start, nullptr));
-      work();
-      CUDA_OK(cudaEventRecord(stop, nullptr));
-      CUDA_OK(cudaEventSynchronize(stop));
-      CUDA_OK(cudaEventElapsedTime(&ms, start, stop));
-    }
-    double mine = ms, slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (r > 0) {
-      times.push_back(slowest);
-    }
-  }
-  CUDA_OK(cudaEventDestroy(start));
-  CUDA_OK(cudaEventDestroy(stop));
-  return median(times);
-}
+using dist_gpu_test::fillRandom;
+using dist_gpu_test::timeIt;
 
 } // namespace
 

@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include "dist_check.h"
+#include "dist_gpu_test.h"
 
 namespace {
 
@@ -35,15 +36,6 @@ const Entry entries[] = {
     ENTRY(s3_fixed, double),    ENTRY(s3_periodic, double), ENTRY(s3_mirror, float),
     ENTRY(b3_constant, double), ENTRY(b3_clamp, float),
 };
-
-#define CUDA_OK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-      MPI_Abort(MPI_COMM_WORLD, 2);                                                                \
-    }                                                                                              \
-  } while (0)
 
 std::vector<char> randomGrid(const Entry &e, std::size_t points, unsigned seed) {
   std::vector<char> bytes(points * e.element);

@@ -8,19 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 out=${OUT:-.}
 nvidia-smi -L
-mpirun=mpirun
-if ! command -v mpirun >/dev/null; then
-  rm -rf /tmp/ompi && mkdir -p /tmp/ompi
-  for f in debs/*.deb; do dpkg -x "$f" /tmp/ompi; done
-  export OPAL_PREFIX=/tmp/ompi/usr PATH=/tmp/ompi/usr/bin:$PATH
-  export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu:/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
-  mpirun=mpirun.openmpi # Debian makes the plain name with update-alternatives
-fi
-# Root in a container: allow it; shared memory and TCP on one machine only.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
-export NCCL_NVLS_ENABLE=0
+source ./mpi-env.sh # $mpirun, Open MPI from ./debs where missing, the ranks' environment
 $mpirun --version | head -1
 status=0
 check() { # name np [transport]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scaling run on a machine of several GPUs (docs/distributed.md,
 # "Scaling"), one rank a GPU: expects dist_scaling (build.sh) beside it;
-# Open MPI as run-device.sh finds it. Writes OUT/scaling.csv and
+# Open MPI as mpi-env.sh finds it (with mpi-env.sh beside it). Writes OUT/scaling.csv and
 # OUT/scaling-*.txt and prints the tables last (scaling_table.py).
 #
 #   1. correctness: on 2 and 4 GPUs (those there are), star3d7p and
@@ -21,19 +21,7 @@ shared=0
 if [[ ${1:-} == --shared ]]; then shared=$2; fi
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 nvidia-smi -L
-mpirun=mpirun
-if ! command -v mpirun >/dev/null; then
-  rm -rf /tmp/ompi && mkdir -p /tmp/ompi
-  for f in debs/*.deb; do dpkg -x "$f" /tmp/ompi; done
-  export OPAL_PREFIX=/tmp/ompi/usr PATH=/tmp/ompi/usr/bin:$PATH
-  export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu:/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
-  mpirun=mpirun.openmpi
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
-# NVLink multicast stays off (the device tool's KINDS.md says why).
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+source ./mpi-env.sh # $mpirun, Open MPI from ./debs where missing, the ranks' environment
 $mpirun --version | head -1
 status=0
 csv=$out/scaling.csv
