@@ -24,7 +24,7 @@ struct Options {
   /// --check-run: no timing; each stencil's NAME_run at conformanceSizes()
   /// of up to 2 million points, at the harness's step counts around its
   /// fused depth T (1, 2, 5, T-1, T, T+1, 3T+2, 100), against the float64
-  /// reference and NAME_step (scripts/gpu-check.sh --suite-runs).
+  /// reference and NAME_step (scripts/gpu-sanitize.sh --check-run).
   bool checkRun = false;
   /// --no-naive: skip the one-point-per-thread baseline (the --tune sweep
   /// compares variants with each other).

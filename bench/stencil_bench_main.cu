@@ -13,7 +13,7 @@
 // printing the harness's [PASS]/[FAIL] lines (scripts/gpu-sanitize.sh runs
 // this under compute-sanitizer). With --check-run, the same at the
 // conformance sizes of up to 2 million points and at NAME_run's step counts
-// around the fused depth (scripts/gpu-check.sh --suite-runs).
+// around the fused depth (scripts/gpu-sanitize.sh --check-run).
 #include <cstdio>
 #include <vector>
 

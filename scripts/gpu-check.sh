@@ -7,17 +7,12 @@
 # benchmark; print a short table last.
 #
 # Usage: scripts/gpu-check.sh [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT]
-#                             [--no-naive] [--bench-shard I/N] [--suite-runs]
+#                             [--no-naive] [--bench-shard I/N]
 #   A full check may not fit one 10-minute device call: run it as two calls
 #   while the machine stays warm (the build folder is kept between them):
 #   `--no-bench`, then `--no-tests` (which rebuilds nothing).
 #   --sanitize TEXT   compute-sanitizer memcheck and racecheck on the GPU test
 #                     programs whose name contains TEXT, grids up to 100000 points
-#   --suite-runs      every suite stencil's NAME_run on both backends at the
-#                     conformance sizes up to 2 million points and at the step
-#                     counts around its fused depth, against the float64
-#                     reference and NAME_step (the benchmark programs'
-#                     --check-run, one shard per core)
 #   --bench-only TEXT benchmark only the stencils whose name contains TEXT
 #   --no-naive        skip the one-point-per-thread baseline (for --tune sweeps)
 #   --bench-shard I/N benchmark only the stencils k with k % N == I of each
@@ -36,18 +31,16 @@ out=${OUT:-$build/out}
 bench=1
 tests=1
 sanitize=
-suite_runs=0
 bench_args=()
 while (($#)); do
   case $1 in
   --no-bench) bench=0 ;;
   --no-tests) tests=0 ;;
   --sanitize) sanitize=$2; shift ;;
-  --suite-runs) suite_runs=1 ;;
   --bench-only) bench_args+=(--only "$2"); shift ;;
   --no-naive) bench_args+=(--no-naive) ;;
   --bench-shard) bench_args+=(--shard "$2"); shift ;;
-  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT] [--no-naive] [--bench-shard I/N] [--suite-runs]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--no-tests] [--no-bench] [--sanitize TEXT] [--bench-only TEXT] [--no-naive] [--bench-shard I/N]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -90,26 +83,6 @@ if ((tests)); then
   grep -E "^[0-9]+: \[FAIL\]" "$out/gpu-tests.log" | head -40
   grep -E "Test +#[0-9]+:" "$out/gpu-tests.log"
   grep -E "tests passed" "$out/gpu-tests.log"
-fi
-
-if ((suite_runs)); then
-  echo "== suite NAME_run conformance (--check-run, $(nproc) shards a program)"
-  shards=$(nproc)
-  for backend in simt tensor; do
-    exe=$build/bench/stencilc-bench-gen-$backend
-    [[ -x $exe ]] || continue
-    for ((i = 0; i < shards; ++i)); do
-      "$exe" --check-run --shard "$i/$shards" >"$out/suite-runs-$backend-$i.log" 2>&1 &
-    done
-  done
-  failed_shards=0
-  for job in $(jobs -p); do wait "$job" || failed_shards=$((failed_shards + 1)); done
-  cat "$out"/suite-runs-*.log >"$out/suite-runs.log"
-  echo "suite runs: $(grep -c '^\[PASS\]' "$out/suite-runs.log") cases passed," \
-    "$(grep -c '^\[FAIL\]' "$out/suite-runs.log") failed, $failed_shards shards exited non-zero," \
-    "$(grep -h '^RESULT' "$out"/suite-runs-*.log | awk '{s += substr($3, 2)} END {print s + 0}') stencil-backend pairs"
-  grep -h '^\[FAIL\]' "$out/suite-runs.log" | head -20
-  ((failed_shards)) && status=1
 fi
 
 if [[ -n $sanitize ]]; then

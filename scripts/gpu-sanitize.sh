@@ -27,8 +27,12 @@
 #
 # Usage: scripts/gpu-sanitize.sh [--dry-run] [--no-build] [--no-tests]
 #          [--tools "memcheck racecheck initcheck synccheck"] [--jobs N]
-#          [--shard-size N] [--test-max-points N] [--limit SECONDS]
+#          [--shard-size N] [--test-max-points N] [--limit SECONDS] [--check-run]
 #   --dry-run   print the processes it would run; build and run nothing
+#   --check-run the suite processes run the benchmark programs' --check-run
+#               instead of --check: NAME_run at the conformance sizes up to 2
+#               million points and the step counts around the fused depth.
+#               With --tools "" --no-tests: that conformance alone, plain runs
 #   --limit S   start no process after S seconds from the script's start, and
 #               stop those running then (default 540: one 10-minute call)
 #   BUILD (default build-san), GEN (default build-gen), OUT (default BUILD/sanitize),
@@ -48,13 +52,15 @@ limit=540
 dry=0
 do_build=1
 do_tests=1
+suite_check=--check
 usage="usage: $0 [--dry-run] [--no-build] [--no-tests] [--tools LIST] [--jobs N]
-       [--shard-size N] [--test-max-points N] [--limit SECONDS]"
+       [--shard-size N] [--test-max-points N] [--limit SECONDS] [--check-run]"
 while (($#)); do
   case $1 in
   --dry-run) dry=1 ;;
   --no-build) do_build=0 ;;
   --no-tests) do_tests=0 ;;
+  --check-run) suite_check=--check-run ;;
   --tools) tools=$2; shift ;;
   --jobs) jobs=$2; shift ;;
   --shard-size) shard_size=$2; shift ;;
@@ -122,7 +128,7 @@ for tool in $tools none; do
     ((count)) || continue
     shards=$(((count + shard_size - 1) / shard_size))
     for ((i = 0; i < shards; i++)); do
-      plan+=("$tool $backend $i/$shards $build/bench/stencilc-bench-gen-$backend --check --shard $i/$shards")
+      plan+=("$tool $backend $i/$shards $build/bench/stencilc-bench-gen-$backend $suite_check --shard $i/$shards")
     done
   done
 done
