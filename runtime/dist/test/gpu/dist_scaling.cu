@@ -65,14 +65,32 @@ void fill(void *x, std::size_t n, std::size_t bytes, unsigned long long seed) {
   CUDA_OK(cudaGetLastError());
 }
 
-stencilc_dist_plan create(const Stencil &s, const int *global, const int *grid, int rank) {
+/// A plan of `s` over the ranks and this rank's two local arrays of its
+/// extent (ghosts included); freed with the object.
+struct Local {
   stencilc_dist_plan plan = nullptr;
-  if (s.create(MPI_COMM_WORLD, global, grid, &plan) != STENCILC_DIST_SUCCESS) {
-    std::fprintf(stderr, "rank %d: %s: %s\n", rank, s.name, stencilc_dist_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 1);
+  int extent[3] = {0, 0, 0};
+  std::size_t points = 0;
+  void *a = nullptr, *b = nullptr;
+
+  Local(const Stencil &s, const int *global, const int *grid, int rank) {
+    if (s.create(MPI_COMM_WORLD, global, grid, &plan) != STENCILC_DIST_SUCCESS) {
+      std::fprintf(stderr, "rank %d: %s: %s\n", rank, s.name, stencilc_dist_last_error());
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    stencilc_dist_local_extent(plan, extent, nullptr, nullptr, nullptr);
+    points = std::size_t(extent[0]) * extent[1] * extent[2];
+    CUDA_OK(cudaMalloc(&a, points * s.bytes));
+    CUDA_OK(cudaMalloc(&b, points * s.bytes));
   }
-  return plan;
-}
+  ~Local() {
+    stencilc_dist_destroy(plan);
+    CUDA_OK(cudaFree(a));
+    CUDA_OK(cudaFree(b));
+  }
+  Local(const Local &) = delete;
+  Local &operator=(const Local &) = delete;
+};
 
 /// check: every stencil, bit for bit against rank 0's single-GPU run.
 int check(int n, int steps, int rank, int ranks) {
@@ -98,19 +116,13 @@ int check(int n, int steps, int rank, int ranks) {
       CUDA_OK(cudaFree(a));
       CUDA_OK(cudaFree(b));
     }
-    stencilc_dist_plan plan = create(s, global, nullptr, rank);
-    int local[3];
-    stencilc_dist_local_extent(plan, local, nullptr, nullptr, nullptr);
-    const std::size_t localPoints = std::size_t(local[0]) * local[1] * local[2];
-    void *la = nullptr, *lb = nullptr;
-    CUDA_OK(cudaMalloc(&la, localPoints * s.bytes));
-    CUDA_OK(cudaMalloc(&lb, localPoints * s.bytes));
-    CUDA_OK(cudaMemset(la, 0xff, localPoints * s.bytes)); // NaN: ghosts must come from the exchange
-    CUDA_OK(cudaMemset(lb, 0xff, localPoints * s.bytes));
-    bool ok = stencilc_dist_scatter(plan, init.data(), la) == STENCILC_DIST_SUCCESS;
-    ok = ok && stencilc_dist_run(plan, la, lb, steps, nullptr) == STENCILC_DIST_SUCCESS;
+    Local l(s, global, nullptr, rank);
+    CUDA_OK(cudaMemset(l.a, 0xff, l.points * s.bytes)); // NaN: ghosts must come from the exchange
+    CUDA_OK(cudaMemset(l.b, 0xff, l.points * s.bytes));
+    bool ok = stencilc_dist_scatter(l.plan, init.data(), l.a) == STENCILC_DIST_SUCCESS;
+    ok = ok && stencilc_dist_run(l.plan, l.a, l.b, steps, nullptr) == STENCILC_DIST_SUCCESS;
     CUDA_OK(cudaDeviceSynchronize());
-    ok = ok && stencilc_dist_gather(plan, la, gathered.data()) == STENCILC_DIST_SUCCESS;
+    ok = ok && stencilc_dist_gather(l.plan, l.a, gathered.data()) == STENCILC_DIST_SUCCESS;
     if (!ok)
       std::printf("FAIL %s rank %d: %s\n", s.name, rank, stencilc_dist_last_error());
     if (rank == 0) {
@@ -121,12 +133,9 @@ int check(int n, int steps, int rank, int ranks) {
       std::printf("%s check %s %d ranks %d^3 %d steps (T %d) transport %s: %zu of %zu points "
                   "differ\n",
                   same ? "PASS" : "FAIL", s.name, ranks, n, steps, s.info->fused_steps,
-                  stencilc_dist_transport(plan), differ, points);
+                  stencilc_dist_transport(l.plan), differ, points);
       failures += !same;
     }
-    stencilc_dist_destroy(plan);
-    CUDA_OK(cudaFree(la));
-    CUDA_OK(cudaFree(lb));
   }
   return failures;
 }
@@ -135,36 +144,28 @@ int check(int n, int steps, int rank, int ranks) {
 void timing(const char *mode, const Stencil &s, const int *global, int steps, int reps, int rank,
             int ranks) {
   const int slabs[3] = {ranks, 1, 1};
-  stencilc_dist_plan plan = create(s, global, slabs, rank);
-  int local[3];
-  stencilc_dist_local_extent(plan, local, nullptr, nullptr, nullptr);
-  const std::size_t localPoints = std::size_t(local[0]) * local[1] * local[2];
-  void *a = nullptr, *b = nullptr;
-  CUDA_OK(cudaMalloc(&a, localPoints * s.bytes));
-  CUDA_OK(cudaMalloc(&b, localPoints * s.bytes));
-  fill(a, localPoints, s.bytes, 3 + rank);
-  fill(b, localPoints, s.bytes, 97 + rank);
+  Local l(s, global, slabs, rank);
+  fill(l.a, l.points, s.bytes, 3 + rank);
+  fill(l.b, l.points, s.bytes, 97 + rank);
   CUDA_OK(cudaDeviceSynchronize());
   const double points = double(global[0]) * global[1] * global[2];
   auto report = [&](const char *what, double ms) {
     if (rank == 0)
       std::printf("%s,%s,%d,%d,%d,%d,%d,%d,%s,%s,%.4f,%.2f\n", mode, s.name, ranks, global[0],
-                  global[1], global[2], steps, s.info->fused_steps, stencilc_dist_transport(plan),
+                  global[1], global[2], steps, s.info->fused_steps, stencilc_dist_transport(l.plan),
                   what, ms, points * steps / (ms * 1e-3) / 1e9);
   };
-  report("local-only", timeIt(reps, true, [&] { CUDA_OK(s.run(a, b, local, steps, nullptr)); }));
+  report("local-only",
+         timeIt(reps, true, [&] { CUDA_OK(s.run(l.a, l.b, l.extent, steps, nullptr)); }));
   for (int overlap = 0; overlap < 2; ++overlap) {
-    stencilc_dist_set_overlap(plan, overlap);
+    stencilc_dist_set_overlap(l.plan, overlap);
     report(overlap ? "dist-overlap" : "dist-plain", timeIt(reps, true, [&] {
-             if (stencilc_dist_run(plan, a, b, steps, nullptr) != STENCILC_DIST_SUCCESS) {
+             if (stencilc_dist_run(l.plan, l.a, l.b, steps, nullptr) != STENCILC_DIST_SUCCESS) {
                std::fprintf(stderr, "rank %d: %s\n", rank, stencilc_dist_last_error());
                MPI_Abort(MPI_COMM_WORLD, 1);
              }
            }));
   }
-  stencilc_dist_destroy(plan);
-  CUDA_OK(cudaFree(a));
-  CUDA_OK(cudaFree(b));
 }
 
 int usage() {
