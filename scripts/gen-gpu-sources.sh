@@ -12,6 +12,10 @@
 #   bench/NAME.tensor.*, bench/NAME.simt.*  each suite stencil with each
 #                  backend forced (--backend=tensor / simt), so the benchmark
 #                  compares both
+#   bench/NAME_BOUNDARY.bounds.*  each suite stencil at every boundary but its
+#                  own (constant 0.25, periodic, clamp, mirror), renamed, with
+#                  the default backend: the fused NAME_run's conformance at
+#                  every boundary (gpu-sanitize.sh --check-run)
 #   manifest.txt   one "test/NAME" or "bench/NAME.BACKEND" a line, for CMake
 #   failed.txt     the inputs stencilc rejected, with its message
 #   unavailable.txt  suite stencils a forced backend cannot take (stencilc's
@@ -45,10 +49,11 @@ generated=0
 failed=0
 unavailable=0
 
-generate() { # group input [backend [arch [plan-option]]]
-  local group=$1 input=$2 backend=${3:-} plan_arch=${4:-} option=${5:-} base flags suffix
+generate() { # group input [backend [arch [plan-option [set]]]]
+  # set: the manifest's ".SET" for an input planned with the default backend
+  local group=$1 input=$2 backend=${3:-} plan_arch=${4:-} option=${5:-} set=${6:-} base flags suffix
   suffix=${option//=/}
-  base=$group/$(basename "$input" .stencil)${backend:+.$backend}${plan_arch:+-$plan_arch}${suffix:+-${suffix//,/-}}
+  base=$group/$(basename "$input" .stencil)${backend:+.$backend}${set:+.$set}${plan_arch:+-$plan_arch}${suffix:+-${suffix//,/-}}
   # A test may ask for flags with a "// STENCILC-FLAGS: ..." line.
   flags=$(sed -n 's|^// STENCILC-FLAGS: *||p' "$input" | head -1)
   flags+=${backend:+ --backend=$backend}${option:+ --plan-option=$option}
@@ -89,6 +94,19 @@ for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   generate bench "$f" tensor
   generate bench "$f" simt
+done
+bounds=$(mktemp -d)
+trap 'rm -rf "$bounds"' EXIT
+for f in "$root"/examples/suite/*.stencil; do
+  [[ -e $f ]] || continue
+  name=$(basename "$f" .stencil)
+  for boundary in "constant 0.25" periodic clamp mirror; do
+    variant=$bounds/${name}_${boundary%% *}.stencil
+    sed -e "s/^stencil $name {/stencil ${name}_${boundary%% *} {/" \
+      -e "s/^  boundary fixed;/  boundary $boundary;/" "$f" >"$variant"
+    grep -q "boundary $boundary;" "$variant" || { echo "gen-gpu-sources: $f has no 'boundary fixed;'" >&2; exit 2; }
+    generate bench "$variant" "" "" "" bounds
+  done
 done
 
 echo "gen-gpu-sources: $generated generated into $out, $unavailable not available" \

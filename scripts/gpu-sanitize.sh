@@ -31,7 +31,9 @@
 #   --dry-run   print the processes it would run; build and run nothing
 #   --check-run the suite processes run the benchmark programs' --check-run
 #               instead of --check: NAME_run at the conformance sizes up to 2
-#               million points and the step counts around the fused depth.
+#               million points and the step counts around the fused depth;
+#               and the suite at its other boundaries (stencilc-bench-gen-bounds)
+#               the same way.
 #               With --tools "" --no-tests: that conformance alone, plain runs
 #   --limit S   start no process after S seconds from the script's start, and
 #               stop those running then (default 540: one 10-minute call)
@@ -105,6 +107,8 @@ if ((do_build && !dry)); then
     -DSTENCILC_GENERATED_DIR="$root/$gen" >"$logs/configure.log" 2>&1 ||
     { cat "$logs/configure.log"; exit 1; }
   targets=(stencilc-bench-gen-tensor stencilc-bench-gen-simt)
+  [[ $suite_check == --check-run ]] && grep -q '\.bounds$' "$gen/manifest.txt" &&
+    targets+=(stencilc-bench-gen-bounds)
   if ((do_tests)); then
     mapfile -t -O ${#targets[@]} targets < <(sed -n \
       's/^# Link build statements for EXECUTABLE target \(gpu-test-gen-[^ ]*\)$/\1/p' "$build/build.ninja")
@@ -120,10 +124,14 @@ if ((do_build && !dry)); then
 fi
 
 # --- the processes -----------------------------------------------------------
-# One line each: TOOL GROUP SHARD PROGRAM ARGS...  (GROUP: tensor, simt, test)
+# One line each: TOOL GROUP SHARD PROGRAM ARGS...  (GROUP: tensor, simt,
+# bounds, test). The suite at its other boundaries (bounds) runs with
+# --check-run only: it is NAME_run's conformance at every boundary.
+groups="simt tensor"
+[[ $suite_check == --check-run ]] && groups+=" bounds"
 plan=()
 for tool in $tools none; do
-  for backend in simt tensor; do
+  for backend in $groups; do
     count=$(grep -c "^bench/.*\.$backend\$" "$gen/manifest.txt")
     ((count)) || continue
     shards=$(((count + shard_size - 1) / shard_size))
