@@ -1,6 +1,8 @@
 // element.cpp - names, sizes and tolerances of the precisions.
 #include "stencilc/runtime/element.h"
 
+#include <algorithm>
+
 namespace stencilc {
 
 std::size_t elementBytes(stencilc_precision p) {
@@ -68,6 +70,11 @@ double tolerance(stencilc_precision p) {
     return 3e-2;
   }
   return 0.0;
+}
+
+double tolerance(const stencilc_stencil_info &info) {
+  const double unitRoundoff = info.precision == STENCILC_FP64 ? 0x1p-53 : 0x1p-24;
+  return std::max(tolerance(info.precision), (info.num_points + 1) * unitRoundoff);
 }
 
 } // namespace stencilc

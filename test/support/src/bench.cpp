@@ -84,7 +84,7 @@ void benchRun(const StencilUnderTest &s, const Extents &e, const BenchOptions &o
       norm += y * y;
     }
     r.runCorrect = steps.size() == n && norm > 0 &&
-                   std::sqrt(diff / norm) <= tolerance(s.info->precision) * options.runSteps;
+                   std::sqrt(diff / norm) <= tolerance(*s.info) * options.runSteps;
   }
   const TimingStats t = timeMedian(
       [&](int) { STENCILC_CHECK(s.run(a.data(), b.data(), e, options.runSteps, stream)); }, 1,
@@ -147,7 +147,7 @@ BenchResult bench(const StencilUnderTest &s, const Extents &e, const BenchOption
     referenceStep(info, e, inD.data(), ref.data());
     const Comparison c = compareWithReference<T>(info, e, result, ref, &poison, &poison);
     r.relativeL2 = c.relativeL2;
-    r.correct = c.passes(tolerance(info.precision));
+    r.correct = c.passes(tolerance(info));
   }
 
   const TimingStats t = timeMedian(

@@ -88,4 +88,12 @@ const char *backendName(stencilc_backend b);
 /// fp32 2e-6, tf32 5e-3, fp16 5e-3, bf16 3e-2.
 double tolerance(stencilc_precision p);
 
+/// The relative L2 error one step of `info` may have: tolerance(precision),
+/// or, where larger, the worst case of its sum of num_points products
+/// accumulated in float (double for fp64), (num_points + 1) * 2^-24 (2^-53).
+/// That worst case is reached where every point reads the same value, as on
+/// a 1x1x1 periodic or clamp grid: fp32 box3d125p, 7.5e-6 against 2e-6
+/// (docs/generated-code.md, "Tolerance").
+double tolerance(const stencilc_stencil_info &info);
+
 } // namespace stencilc
