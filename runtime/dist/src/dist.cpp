@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profile.h"
 #include "stencilc/dist/decomp.h"
 #include "stencilc/dist/exchange.h"
 #include "transport.h"
@@ -75,14 +76,20 @@ struct stencilc_dist_plan_s {
   long long extents[MaxDims] = {1, 1, 1};
   int sizes[MaxDims] = {0, 0, 0};
   std::unique_ptr<Transport> transport;
-  bool overlap = true;
-  cudaStream_t halo = nullptr; // high priority: the exchange and the bands
+  std::unique_ptr<Profile> profile; // STENCILC_DIST_PROFILE
+  int passSteps = 1;                // steps a pass: T x the passes per exchange
+  int overlap = -1;                 // -1: where the transport gains by it (Transport::overlapPays)
+  cudaStream_t halo = nullptr;      // high priority: the exchange and the bands
   cudaEvent_t ready = nullptr, copied = nullptr, interior = nullptr, done = nullptr;
-  std::vector<std::vector<void *>> sends, recvs; // per phase and message (device)
-  void *bands[2][2] = {};                        // [side][a, b]: 3 halos of planes
+  void *bands[2][2] = {}; // [side][a, b]: 3 halos of planes
   std::vector<void *> allocations;
 
   ~stencilc_dist_plan_s() {
+    if (profile) {
+      profile->report(stderr, "rank " + std::to_string(rank) + ", " + transport->name() +
+                                  (overlaps() ? ", overlap" : ", no overlap") + ", " +
+                                  std::to_string(passSteps) + " steps a pass");
+    }
     for (void *p : allocations) {
       cudaFree(p);
     }
@@ -115,37 +122,37 @@ struct stencilc_dist_plan_s {
   /// halo's ghosts and twice the halo of owned planes) inside this rank.
   bool overlaps() const {
     const int h = layout.halo;
-    return overlap && decomp.slabs() && !schedule.empty() && decomp.owned(0) >= 2 * h &&
+    const bool wanted = overlap < 0 ? transport->overlapPays() : overlap != 0;
+    return wanted && decomp.slabs() && !schedule.empty() && decomp.owned(0) >= 2 * h &&
            decomp.owned(0) >= layout.minSize && 3 * h >= layout.minSize;
   }
 
+  void mark(const char *label, cudaStream_t stream) {
+    if (profile) {
+      profile->mark(label, stream);
+    }
+  }
   Failure pass(void *a, void *b, int steps, cudaStream_t stream);
   Failure overlappedPass(void *a, void *b, int steps, cudaStream_t stream);
 };
 
 Failure stencilc_dist_plan_s::pass(void *a, void *b, int steps, cudaStream_t stream) {
   const std::size_t elem = stencil.element_size;
-  for (std::size_t p = 0; p < schedule.size(); ++p) {
-    const Phase &phase = schedule[p];
-    for (std::size_t i = 0; i < phase.messages.size(); ++i) {
-      if (Failure f = cudaFailure(
-              copyBox(a, extents, phase.messages[i].send, elem, sends[p][i], true, stream),
-              "packing a halo")) {
-        return f;
-      }
-    }
-    if (Failure f = transport->exchange(phase, sends[p].data(), recvs[p].data(), elem, stream)) {
+  for (const Phase &phase : schedule) {
+    const HaloCopies copies{[&](std::size_t i, void *to, cudaStream_t s) {
+                              return copyBox(a, extents, phase.messages[i].send, elem, to, true, s);
+                            },
+                            [&](std::size_t i, const void *from, cudaStream_t s) {
+                              return copyBox(a, extents, phase.messages[i].recv, elem,
+                                             const_cast<void *>(from), false, s);
+                            }};
+    if (Failure f = transport->exchange(phase, copies, elem, stream)) {
       return f;
     }
-    for (std::size_t i = 0; i < phase.messages.size(); ++i) {
-      if (Failure f = cudaFailure(
-              copyBox(a, extents, phase.messages[i].recv, elem, recvs[p][i], false, stream),
-              "unpacking a halo")) {
-        return f;
-      }
-    }
   }
-  return cudaFailure(stencil.run(a, b, sizes, steps, stream), "the local run");
+  Failure f = cudaFailure(stencil.run(a, b, sizes, steps, stream), "the local run");
+  mark("run", stream);
+  return f;
 }
 
 // Slabs: the owned planes run at once on `stream` (exact but for a halo of
@@ -160,7 +167,7 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
   const Phase &phase = schedule[0];
   const int sideOf[2] = {phase.messages[0].recv.lo[0] == 0 ? 0 : 1,
                          phase.messages.size() > 1 ? 1 : -1};
-  std::vector<void *> sendPtrs, recvPtrs;
+  std::vector<char *> sendPtrs, recvPtrs;
   Failure f = cudaFailure(cudaEventRecord(ready, stream), "overlap events");
   f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, ready, 0), "overlap events");
   for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
@@ -175,6 +182,7 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
     sendPtrs.push_back(band + h * pl);
     recvPtrs.push_back(band + (side == 0 ? 0 : 2 * h) * pl);
   }
+  mark("band-copied", halo);
   f = f ? f : cudaFailure(cudaEventRecord(copied, halo), "overlap events");
   f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, copied, 0), "overlap events");
   if (f) {
@@ -186,8 +194,16 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
   f = cudaFailure(
       stencil.run(base + first * pl, static_cast<char *>(b) + first * pl, inner, steps, stream),
       "the interior run");
+  mark("interior", stream);
   f = f ? f : cudaFailure(cudaEventRecord(interior, stream), "overlap events");
-  f = f ? f : transport->exchange(phase, sendPtrs.data(), recvPtrs.data(), elem, halo);
+  const HaloCopies copies{
+      [&](std::size_t i, void *to, cudaStream_t s) {
+        return cudaMemcpyAsync(to, sendPtrs[i], h * pl, cudaMemcpyDeviceToDevice, s);
+      },
+      [&](std::size_t i, const void *from, cudaStream_t s) {
+        return cudaMemcpyAsync(recvPtrs[i], from, h * pl, cudaMemcpyDeviceToDevice, s);
+      }};
+  f = f ? f : transport->exchange(phase, copies, elem, halo);
   for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
     const int side = sideOf[i];
     int bandSizes[MaxDims] = {sizes[0], sizes[1], sizes[2]};
@@ -195,6 +211,7 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
     f = cudaFailure(stencil.run(bands[side][0], bands[side][1], bandSizes, steps, halo),
                     "a band run");
   }
+  mark("bands", halo);
   f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, interior, 0), "overlap events");
   for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
     const int side = sideOf[i];
@@ -204,7 +221,9 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
                     "copying a band back");
   }
   f = f ? f : cudaFailure(cudaEventRecord(done, halo), "overlap events");
-  return f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
+  mark("done", stream);
+  return f;
 }
 
 namespace {
@@ -342,15 +361,36 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   MPI_Dims_create(p->ranks, l.dims, dimsGrid);
   std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
-  l.halo = info.radius * std::max(info.fused_steps, 1);
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
+  // One exchange serves `every` passes of NAME_run's T fused steps, with a
+  // halo that much wider (the ghosts are computed redundantly). By default
+  // two, so that NAME_run, which leaves its result in `a`, runs an even
+  // number of passes and never copies the local array back from `b`
+  // (docs/distributed.md, "Exchange overhead"); one where blocks are too
+  // thin for that halo.
+  const char *everyText = std::getenv("STENCILC_DIST_PASSES_PER_EXCHANGE");
+  const bool chosen = everyText && *everyText;
+  const int every = chosen ? std::atoi(everyText) : 2;
+  if (every < 1 || every > 64) {
+    return fail(STENCILC_DIST_INVALID_ARGUMENT,
+                std::string("STENCILC_DIST_PASSES_PER_EXCHANGE is '") + everyText +
+                    "'; expected a whole number from 1 to 64");
+  }
   // Every rank learns whether every rank could take its block (a local
   // array below the minimum size is one rank's problem), so all return alike.
   std::string error;
-  int created = Decomposition::create(l, p->rank, p->decomp, error) ? 1 : 0, all = 0;
-  if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p->comm),
-                             "MPI_Allreduce")) {
-    return fail(f);
+  int created = 0, all = 0;
+  for (int tryEvery : {every, 1}) {
+    p->passSteps = std::max(info.fused_steps, 1) * tryEvery;
+    l.halo = info.radius * p->passSteps;
+    created = Decomposition::create(l, p->rank, p->decomp, error) ? 1 : 0;
+    if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p->comm),
+                               "MPI_Allreduce")) {
+      return fail(f);
+    }
+    if (all || chosen) {
+      break;
+    }
   }
   if (!all) {
     return fail(STENCILC_DIST_CANNOT_SPLIT,
@@ -372,19 +412,8 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   for (cudaEvent_t *e : {&p->ready, &p->copied, &p->interior, &p->done}) {
     f = f ? f : cudaFailure(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "events");
   }
-  const std::size_t elem = stencil->element_size;
-  for (const Phase &phase : p->schedule) {
-    p->sends.emplace_back();
-    p->recvs.emplace_back();
-    for (const Message &m : phase.messages) {
-      const std::size_t bytes = static_cast<std::size_t>(m.send.count()) * elem;
-      void *s = nullptr, *r = nullptr;
-      f = f ? f : p->allocate(bytes, s);
-      f = f ? f : p->allocate(bytes, r);
-      p->sends.back().push_back(s);
-      p->recvs.back().push_back(r);
-    }
-  }
+  p->profile = Profile::fromEnvironment();
+  p->transport->setProfile(p->profile.get());
   if (p->decomp.slabs()) {
     for (int side = 0; side < 2; ++side) {
       for (int k = 0; k < 2 && p->decomp.neighbour(0, side) >= 0; ++k) {
@@ -428,10 +457,12 @@ stencilc_dist_status stencilc_dist_run(stencilc_dist_plan plan, void *a, void *b
   if (!plan || !a || !b || a == b || steps < 0) {
     return fail(STENCILC_DIST_INVALID_ARGUMENT, "null plan or buffer, a == b, or steps < 0");
   }
-  const int t = std::max(plan->stencil.info->fused_steps, 1);
   const bool overlap = plan->overlaps();
   for (int done = 0; done < steps;) {
-    const int k = std::min(t, steps - done);
+    const int k = std::min(plan->passSteps, steps - done);
+    if (plan->profile) {
+      plan->profile->beginPass(stream);
+    }
     Failure f = overlap ? plan->overlappedPass(a, b, k, stream) : plan->pass(a, b, k, stream);
     if (f) {
       return fail(f);
@@ -453,7 +484,7 @@ stencilc_dist_status stencilc_dist_gather(stencilc_dist_plan plan, const void *l
 
 void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap) {
   if (plan) {
-    plan->overlap = overlap != 0;
+    plan->overlap = overlap != 0 ? 1 : 0;
   }
 }
 

@@ -34,6 +34,40 @@ Failure mpiFailure(int code, const char *what) {
   return {STENCILC_DIST_MPI_ERROR, std::string(what) + ": " + std::string(text, length)};
 }
 
+StagedTransport::~StagedTransport() {
+  for (auto &[key, pair] : buffers_) {
+    cudaFree(pair.first);
+    cudaFree(pair.second);
+  }
+}
+
+Failure StagedTransport::exchange(const Phase &phase, const HaloCopies &copies,
+                                  std::size_t elementSize, cudaStream_t stream) {
+  const std::size_t count = phase.messages.size();
+  std::vector<void *> sends(count), recvs(count);
+  Failure f;
+  for (std::size_t i = 0; i < count && !f; ++i) {
+    auto &[send, recv] = buffers_[{phase.axis, i}];
+    const std::size_t bytes =
+        static_cast<std::size_t>(phase.messages[i].send.count()) * elementSize;
+    if (!send) {
+      f = cudaFailure(cudaMalloc(&send, bytes), "halo buffers");
+      f = f ? f : cudaFailure(cudaMalloc(&recv, bytes), "halo buffers");
+    }
+    sends[i] = send;
+    recvs[i] = recv;
+    f = f ? f : cudaFailure(copies.pack(i, send, stream), "packing a halo");
+  }
+  mark("packed", stream);
+  f = f ? f : move(phase, sends.data(), recvs.data(), elementSize, stream);
+  mark("moved", stream);
+  for (std::size_t i = 0; i < count && !f; ++i) {
+    f = cudaFailure(copies.unpack(i, recvs[i], stream), "unpacking a halo");
+  }
+  mark("unpacked", stream);
+  return f;
+}
+
 namespace {
 
 std::size_t messageBytes(const Message &m, std::size_t elementSize) {
@@ -41,12 +75,12 @@ std::size_t messageBytes(const Message &m, std::size_t elementSize) {
 }
 
 /// MPI on device pointers: the MPI library reads and writes GPU memory.
-class CudaMpiTransport final : public Transport {
+class CudaMpiTransport final : public StagedTransport {
 public:
   explicit CudaMpiTransport(MPI_Comm comm) : comm_(comm) {}
   const char *name() const override { return "cuda-mpi"; }
-  Failure exchange(const Phase &phase, void *const *sends, void *const *recvs,
-                   std::size_t elementSize, cudaStream_t stream) override {
+  Failure move(const Phase &phase, void *const *sends, void *const *recvs, std::size_t elementSize,
+               cudaStream_t stream) override {
     if (Failure f = cudaFailure(cudaStreamSynchronize(stream), "packing the halos")) {
       return f;
     }
@@ -58,7 +92,7 @@ private:
 };
 
 /// MPI through pinned host buffers: always works.
-class HostTransport final : public Transport {
+class HostTransport final : public StagedTransport {
 public:
   explicit HostTransport(MPI_Comm comm) : comm_(comm) {}
   ~HostTransport() override {
@@ -67,8 +101,8 @@ public:
     }
   }
   const char *name() const override { return "host"; }
-  Failure exchange(const Phase &phase, void *const *sends, void *const *recvs,
-                   std::size_t elementSize, cudaStream_t stream) override {
+  Failure move(const Phase &phase, void *const *sends, void *const *recvs, std::size_t elementSize,
+               cudaStream_t stream) override {
     std::size_t total = 0;
     for (const Message &m : phase.messages) {
       total += 2 * messageBytes(m, elementSize);
@@ -169,13 +203,13 @@ struct NcclLibrary {
   }
 };
 
-class NcclTransport final : public Transport {
+class NcclTransport final : public StagedTransport {
 public:
   NcclTransport(const NcclLibrary &lib, ncclComm_t comm) : lib_(lib), comm_(comm) {}
   ~NcclTransport() override { lib_.commDestroy(comm_); }
   const char *name() const override { return "nccl"; }
-  Failure exchange(const Phase &phase, void *const *sends, void *const *recvs,
-                   std::size_t elementSize, cudaStream_t stream) override {
+  Failure move(const Phase &phase, void *const *sends, void *const *recvs, std::size_t elementSize,
+               cudaStream_t stream) override {
     // NCCL has no tags: between two ranks the k-th send meets the k-th
     // receive. Sends go out in tag order, so receives are posted in tag
     // order too (with two ranks along a periodic axis both messages of a

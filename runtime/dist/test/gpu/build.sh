@@ -33,5 +33,5 @@ nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
 nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 "$here/dist_scaling.cu" \
   "$out/star3d7p_fp64.cu" "$out/star3d7p_fp32.cu" "$out/box3d27p_fp64.cu" "$out/box3d27p_fp32.cu" \
   $libs -o "$out/dist_scaling"
-cp "$here"/{run-device.sh,scaling.sh,scaling_table.py,mpi-env.sh} "$out/" # what runs them there
+cp "$here"/{run-device.sh,overhead.sh,scaling.sh,scaling_table.py,mpi-env.sh} "$out/" # what runs them there
 wait "$check" # the check, built in the background

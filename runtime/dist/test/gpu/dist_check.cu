@@ -3,7 +3,9 @@
 // dist_check.stencil through NAME_dist_create / stencilc_dist_run, gather the
 // result on rank 0 and compare it bit for bit with the single-GPU NAME_run
 // of the whole grid: odd sizes, steps that are no multiple of T, the process
-// grid MPI_Dims_create picks and slabs, with and without overlap. Also checks
+// grid MPI_Dims_create picks and slabs, with and without overlap, with one
+// exchange a pass (STENCILC_DIST_PASSES_PER_EXCHANGE=1) and with the default
+// (one every two passes, a halo twice as wide). Also checks
 // that a grid too thin for the ranks is refused at create time. Usage:
 //   mpirun -np N dist_check [--quick]   (--quick: two stencils, for the sanitizer)
 // Prints a line per case and exits 1 if any differs.
@@ -54,7 +56,7 @@ std::vector<char> randomGrid(const Entry &e, std::size_t points, unsigned seed) 
 }
 
 /// One case; returns true where the gathered grid equals the single-GPU one.
-bool runCase(const Entry &e, bool slabs, bool overlap, int rank, int ranks) {
+bool runCase(const Entry &e, bool slabs, bool overlap, int every, int rank, int ranks) {
   const int dims = e.info->dims;
   const int global[3] = {dims == 2 ? 515 : 67, dims == 2 ? 259 : 45, 39};
   std::size_t points = 1;
@@ -80,6 +82,11 @@ bool runCase(const Entry &e, bool slabs, bool overlap, int rank, int ranks) {
   }
 
   const int slabGrid[3] = {ranks, 1, 1};
+  if (every > 0) {
+    setenv("STENCILC_DIST_PASSES_PER_EXCHANGE", std::to_string(every).c_str(), 1);
+  } else {
+    unsetenv("STENCILC_DIST_PASSES_PER_EXCHANGE"); // the default
+  }
   stencilc_dist_plan plan = nullptr;
   stencilc_dist_status s = e.create(MPI_COMM_WORLD, global, slabs ? slabGrid : nullptr, &plan);
   if (s != STENCILC_DIST_SUCCESS) {
@@ -118,13 +125,14 @@ bool runCase(const Entry &e, bool slabs, bool overlap, int rank, int ranks) {
       bad += std::memcmp(&expected[i * e.element], &gathered[i * e.element], e.element) != 0;
     }
     ok = bad == 0;
-    std::printf("%s %-12s %dD T=%d steps=%2d %-5s overlap=%d transport=%s: %zu of %zu differ\n",
-                ok ? "PASS" : "FAIL", e.name, dims, t, steps, slabs ? "slabs" : "auto",
-                overlap ? 1 : 0, transport.c_str(), bad, points);
+    std::printf(
+        "%s %-12s %dD T=%d steps=%2d %-5s overlap=%d k=%s transport=%s: %zu of %zu differ\n",
+        ok ? "PASS" : "FAIL", e.name, dims, t, steps, slabs ? "slabs" : "auto", overlap ? 1 : 0,
+        every > 0 ? std::to_string(every).c_str() : "default", transport.c_str(), bad, points);
   }
-  int all = ok ? 1 : 0, every = 0;
-  MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return every == 1;
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
 }
 
 /// 8 planes over more ranks than a halo of 4 allows: refused, with words.
@@ -132,6 +140,7 @@ bool refusesThinSlabs(int rank, int ranks) { // ranks > 1
   const int global[2] = {4 * ranks - 1, 64};
   const int grid[2] = {ranks, 1};
   stencilc_dist_plan plan = nullptr;
+  setenv("STENCILC_DIST_PASSES_PER_EXCHANGE", "1", 1);
   const stencilc_dist_status s = s2_periodic_dist_create(MPI_COMM_WORLD, global, grid, &plan);
   if (rank == 0) {
     std::printf("%s refusal: %s: %s\n", s == STENCILC_DIST_CANNOT_SPLIT ? "PASS" : "FAIL",
@@ -156,8 +165,10 @@ int main(int argc, char **argv) {
     }
     for (bool slabs : {false, true}) {
       for (bool overlap : {true, false}) {
-        ++cases;
-        failures += !runCase(e, slabs, overlap, rank, ranks);
+        for (int every : {0, 1}) { // 0: the default
+          ++cases;
+          failures += !runCase(e, slabs, overlap, every, rank, ranks);
+        }
       }
     }
   }

@@ -49,7 +49,10 @@ typedef struct stencilc_dist_stencil {
  * STENCILC_DIST_TRANSPORT: nccl, cuda-ipc, cuda-mpi, host or auto (unset:
  * auto, NCCL where it loads and every rank has its own GPU, then CUDA IPC
  * where all ranks share one machine, then a CUDA-aware MPI, then MPI
- * through pinned host buffers). */
+ * through pinned host buffers). The ghosts are r x T x k wide, for one
+ * exchange every k passes of the run's T fused steps: k is
+ * STENCILC_DIST_PASSES_PER_EXCHANGE (1 to 64), by default 2, or 1 where the
+ * blocks are too thin for 2. */
 stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, MPI_Comm comm,
                                           const int *global, const int *grid,
                                           stencilc_dist_plan *plan);
@@ -76,7 +79,9 @@ stencilc_dist_status stencilc_dist_scatter(stencilc_dist_plan plan, const void *
 stencilc_dist_status stencilc_dist_gather(stencilc_dist_plan plan, const void *local, void *global);
 
 /* Whether stencilc_dist_run overlaps the interior with the exchange where
- * the decomposition allows it (slabs; on by default). For measurement. */
+ * the decomposition allows it (slabs). By default it does where the
+ * transport gains by it: every transport but cuda-ipc, whose exchange costs
+ * less than the overlap's redundant work (docs/distributed.md, "Overlap"). */
 void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap);
 
 /* "nccl", "cuda-ipc", "cuda-mpi" or "host". */
