@@ -166,14 +166,31 @@ def usable(a, b, dtype, dims, minimum):
             and (a.ptr >= b.ptr + nbytes(b) or b.ptr >= a.ptr + nbytes(a)))
 
 
-def check_pair(a, b, names):
-    """Same shape, no overlap between the two."""
+def check_shape(a, b, names):
     if a.shape != b.shape:
         raise ValueError(f"{names[1]}: got shape {b.shape}; needs the shape of {names[0]}, "
                          f"{a.shape}")
+
+
+def check_apart(a, b, names):
+    """No byte of b is one of a's."""
     if a.ptr < b.ptr + nbytes(b) and b.ptr < a.ptr + nbytes(a):
         raise ValueError(f"{names[1]}: overlaps {names[0]} (memory at {b.ptr:#x} and {a.ptr:#x}); "
                          "needs separate buffers: the kernels read through __restrict__ pointers")
+
+
+def check_pair(a, b, names):
+    """Same shape, no overlap between the two."""
+    check_shape(a, b, names)
+    check_apart(a, b, names)
+
+
+def check_steps(steps):
+    if steps.__class__ is not int:
+        if not isinstance(steps, int) or isinstance(steps, bool):
+            raise TypeError(f"steps: got {type(steps).__name__} {steps!r}; needs an int")
+    if steps < 0 or steps > 2**31 - 1:
+        raise ValueError(f"steps: got {steps}; needs 0 <= steps < 2^31")
 
 
 def _torch_current_stream(index):
