@@ -8,19 +8,10 @@ import re
 import pytest
 
 import fakes
+import stencils
 import support
 
-WAVE = """
-stencil wave2d {
-  precision fp32;
-  boundary fixed;
-  field u, u_prev;
-  coefficient c2;
-  param dt;
-  time u_prev, u;
-  out[i, j] = 2 * u[i, j] - u_prev[i, j]
-            + dt * dt * c2[i, j] * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]);
-}
+WAVE = stencils.WAVE + """
 stencil decay1d {
   precision fp64;
   boundary periodic;

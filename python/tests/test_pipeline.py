@@ -19,7 +19,7 @@ HEAT = """stencil heat2d {
 
 pytestmark = pytest.mark.skipif(_generate._pipeline is None,
                                 reason="the package was built without the in-process pipeline "
-                                "(no LLVM 19 where it was built)")
+                                "(no LLVM 19 where it was built, or STENCILC_PYTHON_PIPELINE=OFF)")
 
 
 def _both(tmp_path, text, options):
