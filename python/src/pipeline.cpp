@@ -56,9 +56,9 @@ struct Request {
 
 /// The value of `--name=value` or `-name=value` in `flag`, if it is that flag.
 std::optional<llvm::StringRef> valueOf(llvm::StringRef flag, llvm::StringRef name) {
-  flag.consume_front("-");
-  if (flag.consume_front("-")) {
-    // --name=value and -name=value alike, as LLVM's command line takes them
+  // --name=value and -name=value alike, as LLVM's command line takes them.
+  if (!flag.consume_front("--")) {
+    flag.consume_front("-");
   }
   if (flag.consume_front(name) && flag.consume_front("=")) {
     return flag;
@@ -148,26 +148,25 @@ nb::tuple generate(const std::string &text, const std::string &file, const std::
   diags.setNoteLimit(request.noteLimit);
   unsigned id =
       sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, file), llvm::SMLoc());
+  // Under the GIL: the stages were not written to run in several threads at
+  // once, and they take milliseconds.
   Artefacts artefacts;
-  {
-    nb::gil_scoped_release released;
-    Parser parser(sourceMgr.getMemoryBuffer(id)->getBuffer(), diags);
-    Module module = parser.parseModule();
-    if (!diags.hasErrors()) {
-      std::vector<StencilSpec> specs;
-      std::vector<llvm::SMLoc> locs;
-      for (CheckedStencil &c : checkModule(module, file, diags)) {
-        specs.push_back(std::move(c.spec));
-        locs.push_back(c.loc);
-      }
-      if (!diags.hasErrors()) {
-        request.backend.inputFile = file;
-        request.backend.headerInclude = headerInclude;
-        artefacts = generateArtefacts(specs, locs, request.backend, diags);
-      }
+  Parser parser(sourceMgr.getMemoryBuffer(id)->getBuffer(), diags);
+  Module module = parser.parseModule();
+  if (!diags.hasErrors()) {
+    std::vector<StencilSpec> specs;
+    std::vector<llvm::SMLoc> locs;
+    for (CheckedStencil &c : checkModule(module, file, diags)) {
+      specs.push_back(std::move(c.spec));
+      locs.push_back(c.loc);
     }
-    diags.finish();
+    if (!diags.hasErrors()) {
+      request.backend.inputFile = file;
+      request.backend.headerInclude = headerInclude;
+      artefacts = generateArtefacts(specs, locs, request.backend, diags);
+    }
   }
+  diags.finish();
   const int status = diags.hasErrors() ? ExitInputError : 0;
   return nb::make_tuple(status, status ? std::string() : artefacts.cuda,
                         status ? std::string() : artefacts.header, os.str());
