@@ -166,8 +166,6 @@ class Stencil:
 _ErrorString = ctypes.CFUNCTYPE(ctypes.c_char_p, ctypes.c_int)
 _PointerDevice = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 _StreamWait = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-
-
 _DeviceArch = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)
 
 
