@@ -31,6 +31,8 @@ stencil heat {
 }
 """
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from stencils import WAVE  # noqa: E402 (a stencil of fields: its calls go through ctypes)
 
 
 def capi(library, ny, nx, calls, reps, workdir):
@@ -82,9 +84,11 @@ def framework_timing(name, heat, n, calls, reps):
     return statistics.median(gpu), statistics.median(issue)
 
 
-def host_breakdown(name, heat, calls):
+def host_breakdown(name, heat, wave, calls):
     """Host microseconds per call of the parts of step(): reading the two
-    arrays, checking them, finding the current stream, and the whole call."""
+    arrays, checking them, finding the current stream, and the whole call;
+    a stencil of fields' whole step(); for CuPy, reading the arrays as the
+    package did before it read ndarray._c_contiguous."""
     from stencilc import _arrays
 
     if name == "cupy":
@@ -100,12 +104,17 @@ def host_breakdown(name, heat, calls):
         b = torch.rand((64, 64), device="cuda")
         sync = torch.cuda.synchronize
     va = _arrays.view(a, "inp")
+    u_prev, c2 = a * 0.5, a * 0.25
     parts = {
         "view x2": lambda: (_arrays.view(a, "inp"), _arrays.view(b, "out")),
         "checks": lambda: _arrays.usable(va, va, "float32", 2, 1),
         "stream": lambda: _arrays.stream_handle(None, va),
         "step()": lambda: heat.step(a, b),
+        "fields step()": lambda: wave.step(a, u_prev, b, c2=c2, dt=0.1),
     }
+    if name == "cupy":  # how the fast path read CuPy arrays before (session 11)
+        parts["view x2 by .flags"] = lambda: (_arrays._cupy_view_by_flags(a),
+                                              _arrays._cupy_view_by_flags(b))
     result = {}
     for part, fn in parts.items():
         best = []
@@ -164,7 +173,8 @@ def main():
                 gpu, issue = framework_timing(name, heat, n, calls, args.reps)
                 rows.append({"caller": name, "grid": n, "gpu_us": gpu, "issue_us": issue,
                              "gpu_over_c_us": gpu - c_gpu, "issue_over_c_us": issue - c_issue})
-    breakdown = {name: host_breakdown(name, heat, args.calls) for name in frameworks}
+    wave = stencilc.compile(WAVE).wave2d
+    breakdown = {name: host_breakdown(name, heat, wave, args.calls) for name in frameworks}
     bandwidth = copy_bandwidth(args.reps) if "cupy" in frameworks else None
     print(f"stencil heat (fp32 periodic 2D star), backend {heat.info.backend}; "
           f"device-to-device copy {bandwidth:.0f} GB/s" if bandwidth else "")

@@ -42,6 +42,22 @@ def source(precision, dims, boundaries=BOUNDARIES):
         f"  {out} = {terms};\n}}\n" for b in boundaries)
 
 
+# The acoustic wave equation of docs/language.md: a stencil of fields with a
+# coefficient field, a parameter and time levels.
+WAVE = """
+stencil wave2d {
+  precision fp32;
+  boundary fixed;
+  field u, u_prev;
+  coefficient c2;
+  param dt;
+  time u_prev, u;
+  out[i, j] = 2 * u[i, j] - u_prev[i, j]
+            + dt * dt * c2[i, j] * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]);
+}
+"""
+
+
 _PAD = {"constant": "constant", "periodic": "wrap", "clamp": "edge", "mirror": "symmetric"}
 
 

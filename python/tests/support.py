@@ -10,3 +10,15 @@ def nvcc_reason():
     except _build.CompileError as e:
         return str(e)
     return None
+
+
+def compile_or_skip(source, **kwargs):
+    """stencilc.compile(source, **kwargs), or the test skipped without nvcc."""
+    import pytest
+
+    reason = nvcc_reason()
+    if reason:
+        pytest.skip(f"needs nvcc: {reason}")
+    import stencilc
+
+    return stencilc.compile(source, **kwargs)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fakes
+import support
 
 SOURCE = """
 stencil heat2d {
@@ -26,14 +27,7 @@ BASE = 0x7F0000000000
 
 @pytest.fixture(scope="module")
 def module():
-    import support
-
-    reason = support.nvcc_reason()
-    if reason:
-        pytest.skip(f"needs nvcc: {reason}")
-    import stencilc
-
-    return stencilc.compile(SOURCE, arch="sm_90")
+    return support.compile_or_skip(SOURCE, arch="sm_90")
 
 
 def pair(shape=(16, 32), dtype="float32", **kwargs):

@@ -61,7 +61,8 @@ def test_bad_arguments(kwargs, kind, text):
 
 
 def test_not_a_source():
-    with pytest.raises(TypeError, match="needs the .stencil text"):
+    with pytest.raises(TypeError,
+                       match="needs the source text \\(str\\) or the path of a .stencil, .c"):
         stencilc.compile(42)
 
 

@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
 #include "stencilc/Diagnostics.h"
@@ -48,5 +51,16 @@ struct Artefacts {
 /// are meaningful only when no error was reported.
 Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
                             const BackendOptions &options, DiagnosticEngine &diags);
+
+/// The --plan-option names, of one backend's plans or (`lastJoin` before the
+/// last) of all (PlanOptionText.cpp).
+std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend);
+
+/// The values a --plan-option takes: "an integer from 1 to 16".
+std::string planOptionRange(const PlanOptionInfo &o);
+
+/// Applies one --plan-option "name=value" to `options`; returns what is
+/// wrong (an unknown name, a value out of range), or nothing.
+std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOptions &options);
 
 } // namespace stencilc

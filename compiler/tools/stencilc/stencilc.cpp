@@ -15,11 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
@@ -123,25 +121,6 @@ std::string warningNames() {
   return joinList(names, " or ");
 }
 
-/// The --plan-option names, those of one backend's plans or (`lastJoin`
-/// before the last) all of them.
-std::string planOptionNames(llvm::StringRef lastJoin, std::optional<BackendKind> backend) {
-  std::vector<std::string_view> names;
-  for (const PlanOptionInfo &o : PlanOptionTable) {
-    if (!backend || o.appliesTo(*backend)) {
-      names.push_back(o.name);
-    }
-  }
-  return joinList(names, lastJoin);
-}
-
-/// The values a --plan-option takes: "an integer from 1 to 16".
-std::string planOptionRange(const PlanOptionInfo &o) {
-  return (o.powerOfTwo ? "a power of two" : "an integer") +
-         fmt::format(" from {} to {}", o.min, o.max) +
-         (o.multipleOf > 1 ? fmt::format(" and a multiple of {}", o.multipleOf) : std::string());
-}
-
 /// --plan-option's help: the names per backend, then a line per option.
 std::string planOptionHelp() {
   std::string help = "Set a free parameter of the plans, for tuning: " +
@@ -169,23 +148,9 @@ BackendOptions planKnobs;
 /// returns false for an unknown name or a value out of range.
 bool applyPlanOptions(BackendOptions &options) {
   for (const std::string &option : planOptions) {
-    auto [name, valueText] = llvm::StringRef(option).split('=');
-    const PlanOptionInfo *knob = findPlanOption(name);
-    if (!knob) {
-      llvm::errs() << "stencilc: error: unknown --plan-option '" << name << "'; expected "
-                   << planOptionNames(" or ", std::nullopt) << "\n";
+    if (std::optional<std::string> error = applyPlanOption(option, options)) {
+      llvm::errs() << "stencilc: error: " << *error << "\n";
       return false;
-    }
-    int value = 0;
-    if (valueText.getAsInteger(10, value) || value < knob->min || value > knob->max ||
-        value % knob->multipleOf != 0 || (knob->powerOfTwo && !llvm::isPowerOf2_32(value))) {
-      llvm::errs() << "stencilc: error: --plan-option " << name << " must be "
-                   << planOptionRange(*knob) << ", not '" << valueText << "'\n";
-      return false;
-    }
-    options.plan.*knob->field = value;
-    if (!llvm::is_contained(options.planOptionsGiven, name)) {
-      options.planOptionsGiven.push_back(name.str());
     }
   }
   return true;

@@ -18,32 +18,58 @@ __all__ = ["compile", "CompileError", "CudaError", "Info", "Module", "Stencil", 
            "__version__"]
 
 _BACKENDS = ("auto", "tensor", "simt")
-_loaded = {}  # cache entry -> Module, so that a process loads each library once
+_LANGUAGES = ("stencil", "c", "c++")
+_SUFFIXES = {".stencil": "stencil", ".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++"}
+_TEXT_NAMES = {"stencil": "source.stencil", "c": "source.c", "c++": "source.cpp"}
+_libraries = {}  # cache entry -> Library, so that a process loads each library once
+_modules = {}  # (cache entry, arch is None) -> Module
 
 
-def _read_source(source_or_path):
-    """(text, file name for stencilc's diagnostics)."""
-    if isinstance(source_or_path, os.PathLike) or (
+def _read_source(source_or_path, language):
+    """The Source: a path is a str ending in a known suffix (no newline) or
+    an os.PathLike; anything else of type str is the text itself."""
+    if language is not None and language not in _LANGUAGES:
+        raise ValueError(f"compile(): language must be one of {', '.join(_LANGUAGES)} (or None: "
+                         f"from the file name), got {language!r}")
+    is_path = isinstance(source_or_path, os.PathLike) or (
         isinstance(source_or_path, str) and "\n" not in source_or_path
-        and source_or_path.endswith(".stencil")
-    ):
+        and os.path.splitext(source_or_path)[1] in _SUFFIXES)
+    if is_path:
         path = os.fspath(source_or_path)
+        language = language or _SUFFIXES.get(os.path.splitext(path)[1], "stencil")
         with open(path) as f:
-            return f.read(), os.path.basename(path)
+            text = f.read()
+        if language == "stencil":
+            return _build.Source(text, os.path.basename(path), language)
+        return _build.Source(text, os.path.basename(path), language, os.path.abspath(path))
     if not isinstance(source_or_path, str):
-        raise TypeError(f"compile(): got {type(source_or_path).__name__}; needs the .stencil "
-                        "text (str) or the path of a .stencil file")
-    return source_or_path, "source.stencil"
+        raise TypeError(f"compile(): got {type(source_or_path).__name__}; needs the source "
+                        "text (str) or the path of a .stencil, .c, .cc, .cpp or .cxx file")
+    language = language or "stencil"
+    return _build.Source(source_or_path, _TEXT_NAMES[language], language)
 
 
-def compile(source_or_path, *, arch=None, backend="auto", options=None):
-    """Compiles the stencils of a .stencil source (its text, or a path ending
-    in .stencil) and returns a Module with one Stencil per stencil.
+def _load(entry):
+    library = _libraries.get(entry)
+    if library is None:
+        library = _libraries[entry] = _module.Library.load(os.path.join(entry, _build.LIBRARY))
+    return library
 
-    arch: "sm_90" and the like; None: the current GPU's (sm_80 without one).
+
+def compile(source_or_path, *, arch=None, backend="auto", options=None, language=None):
+    """Compiles the stencils of a source and returns a Module with one
+    Stencil per stencil. The source is its text or a path: a .stencil file,
+    or a C/C++ file (.c, .cc, .cpp, .cxx) whose loop nests are marked
+    `#pragma stencil`; `language` ("stencil", "c", "c++") says which for
+    text (default "stencil") and overrides the file name's suffix.
+
+    arch: "sm_90" and the like; None: the GPU the arrays are on (the library
+    is built at compile() for the current GPU's, or sm_80 without one, and at
+    a call on arrays of a device of another architecture, for theirs).
     backend: "auto", "tensor" or "simt" (stencilc's --backend).
-    options: more stencilc flags, e.g. ["--plan-option=fuse=4", "--Werror"].
-    Runs stencilc and nvcc once per cache key (see docs/python.md).
+    options: more stencilc flags, e.g. ["--plan-option=fuse=4", "--Werror"];
+    for C sources, compiler flags after "--" (["--", "-DN=64"]).
+    Runs the pipeline and nvcc once per cache key (see docs/python.md).
     """
     if backend not in _BACKENDS:
         raise ValueError(f"compile(): backend must be one of {', '.join(_BACKENDS)}, "
@@ -51,10 +77,18 @@ def compile(source_or_path, *, arch=None, backend="auto", options=None):
     options = list(options or ())
     if not all(isinstance(o, str) for o in options):
         raise TypeError(f"compile(): options must be a list of str (stencilc flags), got {options!r}")
-    text, name = _read_source(source_or_path)
-    entry = _build.compiled_library(text, name, backend, options, arch)
-    module = _loaded.get(entry)
+    source = _read_source(source_or_path, language)
+    archs = _build.resolve_arch(arch)
+    entry = _build.compiled_library(source, backend, options, archs)
+    key = (entry, arch is None)
+    module = _modules.get(key)
     if module is None:
-        library = _module.Library.load(os.path.join(entry, _build.LIBRARY))
-        module = _loaded[entry] = Module(library, entry)
+        build = None
+        if arch is None:
+            def build(number):
+                return _load(_build.compiled_library(source, backend, options,
+                                                     _build.device_archs(number)))
+        first_arch = int(archs[1][3:].rstrip("a"))
+        targets = _module.Targets(_load(entry), first_arch, build)
+        module = _modules[key] = Module(targets, entry)
     return module

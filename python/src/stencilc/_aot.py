@@ -15,15 +15,15 @@ import argparse
 import os
 import sys
 
-from . import _build
+from . import _build, _generate
 
 
-def module_source(name, header_names, names):
-    symbols = list(_build.HELPERS) + [f"{n}_{f}" for n in names for f in ("step", "run")]
+def module_source(name, header_names, names, fields):
+    symbols = list(_generate.HELPERS) + [f"{n}_{f}" for n in names for f in ("step", "run")]
     table = "".join(
         f'  symbols.append(nb::make_tuple("{s}", reinterpret_cast<std::uintptr_t>({s})));\n'
         for s in symbols)
-    return (_build.shim_source(header_names, names) +
+    return (_generate.shim_source(header_names, names, fields) +
             f"""
 #include <cstdint>
 #include <nanobind/nanobind.h>
@@ -49,17 +49,20 @@ def main(argv=None):
     args = parser.parse_args(argv)
     stencilc_arch, _ = _build.resolve_arch(args.arch)
     os.makedirs(args.out, exist_ok=True)
-    headers, names = [], []
+    headers, names, fields = [], [], set()
     try:
         for source in args.sources:
             base = os.path.splitext(os.path.basename(source))[0]
             cuda = os.path.join(args.out, base + ".cu")
-            names += _build.run_stencilc(source, cuda, args.backend, args.option, stencilc_arch)
+            language = "stencil" if source.endswith(".stencil") else "c"
+            names += _generate.generate_file(source, cuda, args.backend, args.option,
+                                             stencilc_arch, language)
             headers.append(base + ".h")
-    except _build.CompileError as e:
+            fields |= _generate.fields_stencils(os.path.join(args.out, base + ".h"))
+    except _generate.CompileError as e:
         print(e, file=sys.stderr)
         return 1
-    text = module_source(args.name, headers, names)
+    text = module_source(args.name, headers, names, fields)
     path = os.path.join(args.out, f"{args.name}_module.cpp")
     partial = path + ".partial"
     with open(partial, "w") as f:

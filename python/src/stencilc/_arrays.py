@@ -58,7 +58,19 @@ def _torch_view(x):
     return View(x.data_ptr(), name, tuple(x.shape), x.is_contiguous(), device, "torch")
 
 
+_CUPY_DTYPES = {}  # numpy dtype -> its name (dtype.name is computed anew on each read)
+
+
 def _cupy_view(x):
+    data, dtype = x.data, x.dtype
+    name = _CUPY_DTYPES.get(dtype)
+    if name is None:
+        name = _CUPY_DTYPES[dtype] = dtype.name
+    # _c_contiguous: the flag CuPy keeps on the array (.flags builds an object)
+    return View(data.ptr, name, x.shape, x._c_contiguous, ("cuda", data.device_id), "cupy")
+
+
+def _cupy_view_by_flags(x):  # a CuPy without ndarray._c_contiguous
     data = x.data
     return View(data.ptr, x.dtype.name, x.shape, x.flags.c_contiguous, ("cuda", data.device_id),
                 "cupy")
@@ -110,7 +122,7 @@ def _fast_path(t):
             return _torch_view
     if module.startswith("cupy") and "cupy" in sys.modules:
         if issubclass(t, sys.modules["cupy"].ndarray):
-            return _cupy_view
+            return _cupy_view if hasattr(t, "_c_contiguous") else _cupy_view_by_flags
     return None
 
 
@@ -159,27 +171,52 @@ def usable(a, b, dtype, dims, minimum):
     """True when a and b pass every check: the fast path of a call. Where
     it is False, check() and check_pair() say what is wrong."""
     shape = a.shape
-    return (a.dtype == dtype and b.dtype == dtype and shape == b.shape and len(shape) == dims
-            and a.contiguous and b.contiguous and a.device[0] == "cuda"
-            and a.device == b.device and a.device[1] is not None
-            and min(shape) >= minimum and max(shape) < 2**31
-            and (a.ptr >= b.ptr + nbytes(b) or b.ptr >= a.ptr + nbytes(a)))
+    if not (a.dtype == dtype and b.dtype == dtype and shape == b.shape and len(shape) == dims
+            and a.contiguous and b.contiguous and a.device == b.device
+            and a.device[0] == "cuda" and a.device[1] is not None
+            and min(shape) >= minimum and max(shape) < 2**31):
+        return False
+    size = ITEMSIZE[dtype] * math.prod(shape)  # the same for both
+    return a.ptr >= b.ptr + size or b.ptr >= a.ptr + size
+
+
+def check_shape(a, b, names):
+    if a.shape != b.shape:
+        raise ValueError(f"{names[1]}: got shape {b.shape}; needs the shape of {names[0]}, "
+                         f"{a.shape}")
+
+
+def check_apart(a, b, names):
+    """No byte of b is one of a's."""
+    if a.ptr < b.ptr + nbytes(b) and b.ptr < a.ptr + nbytes(a):
+        raise ValueError(f"{names[1]}: overlaps {names[0]} (memory at {b.ptr:#x} and {a.ptr:#x}); "
+                         "needs separate buffers: the kernels read through __restrict__ pointers")
 
 
 def check_pair(a, b, names):
     """Same shape, no overlap between the two."""
-    if a.shape != b.shape:
-        raise ValueError(f"{names[1]}: got shape {b.shape}; needs the shape of {names[0]}, "
-                         f"{a.shape}")
-    if a.ptr < b.ptr + nbytes(b) and b.ptr < a.ptr + nbytes(a):
-        raise ValueError(f"{names[1]}: overlaps {names[0]} (memory at {b.ptr:#x} and {a.ptr:#x}); "
-                         "needs separate buffers: the kernels read through __restrict__ pointers")
+    check_shape(a, b, names)
+    check_apart(a, b, names)
+
+
+def check_steps(steps):
+    if steps.__class__ is not int:
+        if not isinstance(steps, int) or isinstance(steps, bool):
+            raise TypeError(f"steps: got {type(steps).__name__} {steps!r}; needs an int")
+    if steps < 0 or steps > 2**31 - 1:
+        raise ValueError(f"steps: got {steps}; needs 0 <= steps < 2^31")
 
 
 def _torch_current_stream(index):
     torch = sys.modules["torch"]
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     return raw(index) if raw else torch.cuda.current_stream(index).cuda_stream
+
+
+def _cupy_current_stream():  # CuPy's own function replaces this at the first call
+    global _cupy_current_stream
+    _cupy_current_stream = sys.modules["cupy"].cuda.get_current_stream
+    return _cupy_current_stream()
 
 
 def stream_handle(stream, v):
@@ -189,7 +226,7 @@ def stream_handle(stream, v):
         if v.framework == "torch":
             return _torch_current_stream(v.device[1])
         if v.framework == "cupy":
-            return sys.modules["cupy"].cuda.get_current_stream().ptr
+            return _cupy_current_stream().ptr
         return v.stream or 0
     if isinstance(stream, int) and not isinstance(stream, bool):
         return stream

@@ -1,10 +1,10 @@
 """From stencil source to a loaded shared library, through a cache.
 
-compile() runs the bundled stencilc executable (the whole pipeline: parser,
-Sema, planner, emitter) and nvcc once per cache key, and loads the result.
-A key is the sha256 of everything that decides the library: the source, the
-backend and the options, stencilc's version (and which executable), the
-target architecture, the CUDA version and the Python ABI.
+compile() runs the pipeline (_generate.py: in this process, or the bundled
+stencilc executable) and nvcc once per cache key, and loads the result.
+A key is the sha256 of everything that decides the library: the source and
+its language, the backend and the options, stencilc's version (and which
+generator), the target architecture, the CUDA version and the Python ABI.
 """
 
 import ctypes
@@ -22,26 +22,13 @@ import sysconfig
 import tempfile
 import time
 
+from . import _generate
+from ._generate import CompileError  # noqa: F401 (stencilc.CompileError)
+
 log = logging.getLogger("stencilc")
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 VERSION = "0.1.0"
-
-
-class CompileError(RuntimeError):
-    """The stencil source was refused (the message holds stencilc's diagnostics),
-    or nvcc failed on the generated code, or no nvcc was found."""
-
-
-def stencilc_executable():
-    """The stencilc the package bundles; $STENCILC overrides it."""
-    path = os.environ.get("STENCILC") or os.path.join(PACKAGE_DIR, "bin", "stencilc")
-    if not os.access(path, os.X_OK):
-        raise CompileError(
-            f"stencilc: no stencilc executable at '{path}' (reinstall the package, "
-            "or set $STENCILC to one)"
-        )
-    return path
 
 
 def nvcc_executable():
@@ -170,18 +157,25 @@ def _first_device_arch():
     return cc
 
 
+def device_archs(number):
+    """(stencilc's --arch, nvcc's -arch) for a device of compute capability
+    `number` (90 for 9.0): stencilc plans for the newest of its
+    architectures not newer than the device, nvcc builds for the device."""
+    planned = max((a for a in STENCILC_ARCHS if a <= number), default=STENCILC_ARCHS[0])
+    return f"sm_{planned}", f"sm_{number}"
+
+
 def resolve_arch(arch):
     """(stencilc's --arch, nvcc's -arch) for the compile() argument: "sm_90"
     or 90 names one; None means the current device's where PyTorch or CuPy
-    has CUDA running, else device 0's, or sm_80 without a GPU."""
+    has CUDA running, else device 0's, or sm_80 without a GPU (a call on
+    arrays of another architecture builds for theirs then: _module.py)."""
     if arch is None:
         cc = _framework_device_arch() or _first_device_arch()
         if cc is None:
             log.debug("stencilc: no GPU found; compiling for %s", DEFAULT_ARCH)
             return DEFAULT_ARCH, DEFAULT_ARCH
-        number = cc[0] * 10 + cc[1]
-        planned = max((a for a in STENCILC_ARCHS if a <= number), default=STENCILC_ARCHS[0])
-        return f"sm_{planned}", f"sm_{number}"
+        return device_archs(cc[0] * 10 + cc[1])
     text = f"sm_{arch}" if isinstance(arch, int) else str(arch)
     match = re.fullmatch(r"sm_([0-9]+)(a?)", text)
     if not match or int(match.group(1)) not in STENCILC_ARCHS:
@@ -196,14 +190,13 @@ def cache_root():
     return os.path.join(base, "stencilc")
 
 
-def cache_key(source, backend, options, arch, nvcc):
-    executable = stencilc_executable()
-    stat = os.stat(executable)
+def cache_key(source, backend, options, arch, nvcc, language="stencil"):
     parts = {
         "source": source,
+        "language": language,
         "backend": backend,
         "options": list(options),
-        "stencilc": [VERSION, stat.st_size, stat.st_mtime_ns],
+        "stencilc": [VERSION, *_generate.generator_identity(language)],
         "arch": arch,
         "cuda": cuda_version(nvcc),
         "python": [sys.implementation.cache_tag, sysconfig.get_config_var("SOABI")],
@@ -244,96 +237,44 @@ class _FileLock:
 LIBRARY = "libstencils.so"
 
 
-def _stencil_names(header):
-    return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
-
-
-# The host functions the package needs beside the generated API, by name.
-HELPERS = ("stencilc_py_error_string", "stencilc_py_pointer_device", "stencilc_py_stream_wait",
-           "stencilc_py_infos")
-
-
-def shim_source(header_names, names):
-    """The HELPERS: CUDA's error strings, the device a pointer lives on,
-    ordering one stream after another, and the stencils' info structs."""
-    infos = "".join(f"&{n}_info, " for n in names)
-    includes = "".join(f'#include "{h}"\n' for h in header_names)
-    return f"""// Written by the stencilc Python package; do not edit.
-#include <cuda_runtime.h>
-{includes}
-extern "C" {{
-const char *stencilc_py_error_string(int error) {{
-  return cudaGetErrorString(static_cast<cudaError_t>(error));
-}}
-int stencilc_py_pointer_device(const void *p) {{
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {{
-    cudaGetLastError();
-    return -2;
-  }}
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
-}}
-int stencilc_py_stream_wait(cudaStream_t consumer, cudaStream_t producer) {{
-  cudaEvent_t event;
-  cudaError_t e = cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
-  if (e != cudaSuccess) return e;
-  e = cudaEventRecord(event, producer);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(consumer, event, 0);
-  cudaEventDestroy(event);
-  return e;
-}}
-const stencilc_stencil_info *stencilc_py_infos[] = {{{infos}nullptr}};
-}}
-"""
-
-
-def _run(command, what):
-    log.debug("stencilc: running %s", " ".join(command))
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise CompileError(f"{what} failed (exit status {done.returncode}):\n{done.stderr}{done.stdout}")
-    return done
-
-
-def run_stencilc(path, cuda_path, backend, options, stencilc_arch):
-    """Runs stencilc on the .stencil file `path`, writing cuda_path and the
-    header beside it; returns the names of its stencils."""
-    command = [stencilc_executable(), path, "-o", cuda_path, f"--arch={stencilc_arch}",
-               f"--backend={backend}", *options]
-    _run(command, "stencilc")
-    with open(os.path.splitext(cuda_path)[0] + ".h") as f:
-        names = _stencil_names(f.read())
-    if not names:
-        raise CompileError(f"stencilc: '{path}' defines no stencil")
-    return names
-
-
-def generate(source, display_name, backend, options, stencilc_arch, workdir):
-    """Runs stencilc on `source`; returns the stencil names. The .cu and .h
-    land in workdir as stencils.cu and stencils.h."""
-    path = os.path.join(workdir, display_name)
-    with open(path, "w") as f:
-        f.write(source)
-    return run_stencilc(path, os.path.join(workdir, "stencils.cu"), backend, options,
-                        stencilc_arch)
-
-
 def build_library(nvcc, nvcc_arch, names, workdir):
     shim = os.path.join(workdir, "shim.cu")
+    fields = _generate.fields_stencils(os.path.join(workdir, "stencils.h"))
     with open(shim, "w") as f:
-        f.write(shim_source(["stencils.h"], names))
+        f.write(_generate.shim_source(["stencils.h"], names, fields))
     include = os.path.join(PACKAGE_DIR, "include")
     command = [nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", f"-arch={nvcc_arch}",
                "-I", include, "-I", workdir, os.path.join(workdir, "stencils.cu"), shim,
                "-o", os.path.join(workdir, LIBRARY)]
-    _run(command, "nvcc")
+    _generate.run(command, "nvcc")
 
 
-def compiled_library(source, display_name, backend, options, arch):
-    """The cache entry's directory for these inputs, compiled if missing."""
-    stencilc_arch, nvcc_arch = resolve_arch(arch)
+class Source:
+    """What compile() was given: the text, the file name diagnostics use,
+    its language ("stencil", "c" or "c++"), and the path of the file where
+    it came from one (a C source is translated there, so that its
+    #includes are found)."""
+
+    def __init__(self, text, name, language, path=None):
+        self.text, self.name, self.language, self.path = text, name, language, path
+
+
+def _generate_into(source, backend, options, stencilc_arch, work):
+    path = source.path
+    if path is None or source.language == "stencil":
+        path = os.path.join(work, source.name)
+        with open(path, "w") as f:
+            f.write(source.text)
+    return _generate.generate_file(path, os.path.join(work, "stencils.cu"), backend, options,
+                                   stencilc_arch, source.language)
+
+
+def compiled_library(source, backend, options, archs):
+    """The cache entry's directory for these inputs (a Source; archs:
+    stencilc's and nvcc's), compiled if missing."""
+    stencilc_arch, nvcc_arch = archs
     nvcc = nvcc_executable()
-    key = cache_key(source, backend, options, nvcc_arch, nvcc)
+    key = cache_key(source.text, backend, options, nvcc_arch, nvcc, source.language)
     root = cache_root()
     entry = os.path.join(root, key)
     if os.path.exists(os.path.join(entry, LIBRARY)):
@@ -348,7 +289,7 @@ def compiled_library(source, display_name, backend, options, arch):
         log.debug("stencilc: cache miss %s; compiling", entry)
         work = tempfile.mkdtemp(prefix=key[:16] + ".", dir=root)
         try:
-            names = generate(source, display_name, backend, options, stencilc_arch, work)
+            names = _generate_into(source, backend, options, stencilc_arch, work)
             build_library(nvcc, nvcc_arch, names, work)
             os.rename(work, entry)
         except BaseException:

@@ -1,0 +1,53 @@
+//===- PlanOptionText.cpp - --plan-option values as text -------------------===//
+//
+// The --plan-option names and ranges as the driver's help and errors word
+// them, and the check of one "name=value": shared by the stencilc driver
+// and the Python package's in-process pipeline (python/src/pipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "stencilc/Pipeline.h"
+
+#include <fmt/format.h>
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace stencilc {
+
+std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend) {
+  std::vector<std::string_view> names;
+  for (const PlanOptionInfo &o : PlanOptionTable) {
+    if (!backend || o.appliesTo(*backend)) {
+      names.push_back(o.name);
+    }
+  }
+  return joinList(names, lastJoin);
+}
+
+std::string planOptionRange(const PlanOptionInfo &o) {
+  return (o.powerOfTwo ? "a power of two" : "an integer") +
+         fmt::format(" from {} to {}", o.min, o.max) +
+         (o.multipleOf > 1 ? fmt::format(" and a multiple of {}", o.multipleOf) : std::string());
+}
+
+std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOptions &options) {
+  auto [name, valueText] = option.split('=');
+  const PlanOptionInfo *knob = findPlanOption(name);
+  if (!knob) {
+    return fmt::format("unknown --plan-option '{}'; expected {}", name.str(),
+                       planOptionNames(" or ", std::nullopt));
+  }
+  int value = 0;
+  if (valueText.getAsInteger(10, value) || value < knob->min || value > knob->max ||
+      value % knob->multipleOf != 0 || (knob->powerOfTwo && !llvm::isPowerOf2_32(value))) {
+    return fmt::format("--plan-option {} must be {}, not '{}'", name.str(), planOptionRange(*knob),
+                       valueText.str());
+  }
+  options.plan.*knob->field = value;
+  if (!llvm::is_contained(options.planOptionsGiven, name)) {
+    options.planOptionsGiven.push_back(name.str());
+  }
+  return std::nullopt;
+}
+
+} // namespace stencilc

@@ -1,0 +1,157 @@
+"""From a source to the generated .cu and .h: the pipeline in this process
+(the _pipeline extension, which links compiler/lib/Pipeline) where the
+package was built with it, else the bundled stencilc executable. C and C++
+sources always go through the executable, which runs stencilc-cfront (it
+links libclang and the shared LLVM, which must not meet the pipeline's
+static LLVMSupport in one process).
+
+Also the package's helpers beside the generated API (HELPERS, shim_source).
+"""
+
+import logging
+import os
+import re
+import subprocess
+
+try:
+    from . import _pipeline
+except ImportError:  # built without LLVM (the GPU machine): the executable does it all
+    _pipeline = None
+
+log = logging.getLogger("stencilc")
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+C_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
+
+
+class CompileError(RuntimeError):
+    """The source was refused (the message holds stencilc's located
+    diagnostics; `status` is the driver's exit status: 1 for the input, 2 for
+    the options), or nvcc failed on the generated code, or no nvcc was found."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
+
+
+def stencilc_executable():
+    """The stencilc the package bundles; $STENCILC overrides it."""
+    path = os.environ.get("STENCILC") or os.path.join(PACKAGE_DIR, "bin", "stencilc")
+    if not os.access(path, os.X_OK):
+        raise CompileError(
+            f"stencilc: no stencilc executable at '{path}' (reinstall the package, "
+            "or set $STENCILC to one)"
+        )
+    return path
+
+
+def in_process(language):
+    """True where `language`'s sources go through the pipeline in this
+    process ($STENCILC, naming an executable, turns it off)."""
+    return _pipeline is not None and language == "stencil" and not os.environ.get("STENCILC")
+
+
+def generator_identity(language):
+    """What names the code generator, for the cache key: the extension or
+    the executable, by path, size and time stamp."""
+    path = _pipeline.__file__ if in_process(language) else stencilc_executable()
+    stat = os.stat(path)
+    return [os.path.basename(path), stat.st_size, stat.st_mtime_ns]
+
+
+def run(command, what):
+    log.debug("stencilc: running %s", " ".join(command))
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise CompileError(f"{what} failed (exit status {done.returncode}):\n"
+                           f"{done.stderr}{done.stdout}", done.returncode)
+    return done
+
+
+def stencil_names(header):
+    return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
+
+
+def generate_file(path, cuda_path, backend, options, stencilc_arch, language="stencil"):
+    """Translates the source file `path`, writing cuda_path and the header
+    beside it (its .h); returns the names of its stencils."""
+    header_path = os.path.splitext(cuda_path)[0] + ".h"
+    if in_process(language):
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        log.debug("stencilc: the pipeline in process on %s", path)
+        status, cuda, header, diagnostics = _pipeline.generate(
+            text, path, stencilc_arch, backend, list(options), os.path.basename(header_path))
+        if status != 0:
+            raise CompileError(f"stencilc failed (exit status {status}):\n{diagnostics}", status)
+        for name, content in ((cuda_path, cuda), (header_path, header)):
+            with open(name, "w") as f:
+                f.write(content)
+    else:
+        run([stencilc_executable(), path, "-o", cuda_path, f"--arch={stencilc_arch}",
+             f"--backend={backend}", *options], "stencilc")
+        with open(header_path) as f:
+            header = f.read()
+    names = stencil_names(header)
+    if not names:
+        raise CompileError(f"stencilc: '{path}' defines no stencil")
+    return names
+
+
+def fields_stencils(header_path):
+    """The names of the stencils of fields among a header's stencils."""
+    with open(header_path) as f:
+        return set(re.findall(r"^static const stencilc_fields_info (\w+)_fields_info =", f.read(),
+                              flags=re.M))
+
+
+# The host functions the package needs beside the generated API, by name.
+HELPERS = ("stencilc_py_error_string", "stencilc_py_pointer_device", "stencilc_py_stream_wait",
+           "stencilc_py_device_arch", "stencilc_py_infos", "stencilc_py_fields")
+
+
+def shim_source(header_names, names, fields):
+    """The HELPERS: CUDA's error strings, the device a pointer lives on,
+    ordering one stream after another, a device's compute capability, and
+    the stencils' info structs (and fields info, null for a stencil of the
+    one input `in`), in the order of `names`."""
+    infos = "".join(f"&{n}_info, " for n in names)
+    fields_infos = "".join(f"&{n}_fields_info, " if n in fields else "nullptr, " for n in names)
+    includes = "".join(f'#include "{h}"\n' for h in header_names)
+    return f"""// Written by the stencilc Python package; do not edit.
+#include <cuda_runtime.h>
+{includes}
+extern "C" {{
+const char *stencilc_py_error_string(int error) {{
+  return cudaGetErrorString(static_cast<cudaError_t>(error));
+}}
+int stencilc_py_pointer_device(const void *p) {{
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {{
+    cudaGetLastError();
+    return -2;
+  }}
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+}}
+int stencilc_py_stream_wait(cudaStream_t consumer, cudaStream_t producer) {{
+  cudaEvent_t event;
+  cudaError_t e = cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
+  if (e != cudaSuccess) return e;
+  e = cudaEventRecord(event, producer);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(consumer, event, 0);
+  cudaEventDestroy(event);
+  return e;
+}}
+int stencilc_py_device_arch(int device) {{
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {{
+    cudaGetLastError();
+    return -1;
+  }}
+  return major * 10 + minor;
+}}
+const stencilc_stencil_info *stencilc_py_infos[] = {{{infos}nullptr}};
+const stencilc_fields_info *stencilc_py_fields[] = {{{fields_infos}nullptr}};
+}}
+"""
