@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Way B of the tensor-fusion experiment (issue 19, item 4): T repeated steps
+# inside a tile (tiled_levels.cuh), in two halves.
+#   Here (with stencilc):  bench/tcfuse/gen-levels.sh gen OUTDIR
+#     star2d5p and box2d9p in fp16, bf16, tf32 and fp64 on tensor cores
+#     under fixed, periodic and constant 0.25, each with a wrapper that
+#     instantiates way B for T = 2, 3, 4 (16-bit fixed also 6, 8) from the
+#     generated slice GEMMs; the same stencils (fixed) on CUDA cores and
+#     composed (way A, fuse=4, fp64 fuse=3) for the speed table; levels.h.
+#     It copies this checkout's runtime/ and test/support/ to OUTDIR/tree.
+#   There (nvcc, no LLVM):  bench/tcfuse/gen-levels.sh build OUTDIR
+#     compiles OUTDIR/levels_bench for sm_90.
+set -euo pipefail
+mode=$1 out=$(realpath -m "$2")
+if [[ $mode == gen ]]; then
+  root=$(cd "$(dirname "$0")/../.." && pwd)
+  stencilc=${STENCILC:-$root/build/bin/stencilc}
+  rm -rf "$out" && mkdir -p "$out/gen" "$out/stencils" "$out/tree/test"
+  cp "$root"/bench/tcfuse/{levels_bench.cu,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$out/"
+  cp -r "$root/runtime" "$out/tree/" && cp -r "$root/test/support" "$out/tree/test/"
+  checks=() speeds=() others=()
+  make() { # name source backend boundary option
+    sed -e "s/^stencil [a-z0-9_]* {/stencil $1 {/" -e "s/^  boundary fixed;/  boundary $4;/" \
+      "$root/examples/suite/$2.stencil" >"$out/stencils/$1.stencil"
+    "$stencilc" --arch=sm_90 --backend="$3" ${5:+--plan-option "$5"} "$out/stencils/$1.stencil" \
+      -o "$out/gen/$1.cu"
+  }
+  # The wrapper: the generated file, and way B over its slice GEMMs for each T.
+  wrap() { # name NR NC T...
+    local name=$1 nr=$2 nc=$3 src=$out/gen/$1.cu
+    shift 3
+    {
+      echo "#include \"$name.cu\""
+      echo "#include \"tiled_levels.cuh\""
+      echo "namespace stencilc_gen_$name {"
+      echo "struct LevelGemms {"
+      echo "  static __device__ __forceinline__ const auto *table() { return kParams; }"
+      echo "  template <class B> static __device__ __forceinline__ auto load(const Element *params, int lane) {"
+      grep -E '^ *const auto param[0-9]+ = Block::inRegisters' "$src" | sed -e 's/ *\/\/.*//'
+      echo "    return [=](typename B::FragmentC (&acc)[B::kNBlocks], const Element *window, const typename B::Tile &tile) {"
+      grep -E '^ *Block::gemm(Row|Vertical)\(' "$src"
+      echo "    };"
+      echo "  }"
+      echo "};"
+      echo "} // namespace stencilc_gen_$name"
+      for t in "$@"; do
+        echo "extern \"C\" cudaError_t ${name}_levels$t(stencilc_gen_$name::Element *a, stencilc_gen_$name::Element *b, int ny, int nx, int steps, cudaStream_t stream) {"
+        echo "  using namespace stencilc_gen_$name;"
+        echo "  using LG = stencilc::device::levels::Geometry<Geometry, $t, $nr, $nc>;"
+        echo "  return stencilc::device::levels::run<LG, LevelGemms>(a, b, ny, nx, steps, ${name}_step, stream);"
+        echo "}"
+      done
+    } | sed -e 's/Block::\(rowParams\|verticalParams\)</B::template \1</g' -e 's/Block::/B::/g' \
+      >"$out/gen/${name}_levels.cu"
+    mv "$out/gen/$name.cu" "$out/gen/$name.cu.inc" # compiled through the wrapper only
+    sed -i "s/#include \"$name.cu\"/#include \"$name.cu.inc\"/" "$out/gen/${name}_levels.cu"
+    for t in "$@"; do
+      local e=$(grep -o 'const [a-z_0-9]* *\* *in,' "$out/gen/$name.h" | head -1 | sed 's/const \([a-z_0-9]*\).*/\1/')
+      echo "extern \"C\" cudaError_t ${name}_levels$t($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream);" >>"$out/levels_decls.h"
+      checks+=("$name,$t")
+    done
+  }
+  : >"$out/levels_decls.h"
+  for s in star2d5p box2d9p; do
+    for p in fp16 bf16 tf32 fp64; do
+      case $p in fp16 | bf16) nr=8 nc=4 ;; tf32) nr=6 nc=3 ;; fp64) nr=4 nc=8 ;; esac
+      for b in fixed periodic "constant 0.25"; do
+        n=${s}_${p}_${b%% *}
+        make "$n" "${s}_$p" tensor "$b" ""
+        ts=(2 3 4)
+        [[ $b == fixed && ($p == fp16 || $p == bf16) ]] && ts+=(6 8)
+        wrap "$n" $nr $nc "${ts[@]}"
+        if [[ $b == fixed ]]; then
+          for t in "${ts[@]}"; do speeds+=("${s}_${p},$t"); done
+        fi
+      done
+      t=4
+      [[ $p == fp64 ]] && t=3
+      make "${s}_${p}_simt" "${s}_$p" simt fixed ""
+      make "${s}_${p}_cf" "${s}_$p" tensor fixed "fuse=$t"
+      others+=("${s}_${p}")
+    done
+  done
+  {
+    for h in "$out"/gen/*.h; do echo "#include \"$(basename "$h")\""; done
+    echo "#include \"levels_decls.h\""
+    echo "#define LEVELS_CHECKS(X) $(printf 'X(%s) ' "${checks[@]}")"
+    echo "#define LEVELS_SPEEDS(X) $(printf 'X(%s) ' "${speeds[@]}")"
+    echo "#define LEVELS_KINDS(X) $(printf 'X(%s) ' "${others[@]}")"
+  } >"$out/levels.h"
+  exit 0
+fi
+root=$out/tree
+"$out/build-objects.sh" "$root" "$out"
+cd "$out"
+nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/runtime/include" -I"$root/test/support/include" -I"$out" \
+  -I"$out/gen" levels_bench.cu obj/*.o -o levels_bench -lpthread
