@@ -4,8 +4,8 @@
 #   Here (with stencilc):  bench/tcfuse/gen-levels.sh gen OUTDIR
 #     star2d5p and box2d9p in fp16, bf16, tf32 and fp64 on tensor cores
 #     under fixed, periodic and constant 0.25, each with a wrapper that
-#     instantiates way B for T = 2, 3, 4 (16-bit fixed also 6, 8) from the
-#     generated slice GEMMs; the same stencils (fixed) on CUDA cores and
+#     instantiates way B for T = 2, 3, 4 (16-bit fixed also 6, 8, and
+#     4 x 4-tile variants for T = 2, 4, 8 and 4, 8) from the generated slice GEMMs; the same stencils (fixed) on CUDA cores and
 #     composed (way A, fuse=4, fp64 fuse=3) for the speed table; levels.h.
 #     It copies this checkout's runtime/ and test/support/ to OUTDIR/tree.
 #   There (nvcc, no LLVM):  bench/tcfuse/gen-levels.sh build OUTDIR
@@ -16,62 +16,74 @@ if [[ $mode == gen ]]; then
   root=$(cd "$(dirname "$0")/../.." && pwd)
   stencilc=${STENCILC:-$root/build/bin/stencilc}
   rm -rf "$out" && mkdir -p "$out/gen" "$out/stencils" "$out/tree/test"
-  cp "$root"/bench/tcfuse/{levels_bench.cu,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$out/"
+  cp "$root"/bench/tcfuse/{levels_bench.cu,median_ms.h,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$out/"
   cp -r "$root/runtime" "$out/tree/" && cp -r "$root/test/support" "$out/tree/test/"
-  checks=() speeds=() others=()
+  checks=() speeds=() smalls=() uncapped=() others=()
   make() { # name source backend boundary option
     sed -e "s/^stencil [a-z0-9_]* {/stencil $1 {/" -e "s/^  boundary fixed;/  boundary $4;/" \
       "$root/examples/suite/$2.stencil" >"$out/stencils/$1.stencil"
     "$stencilc" --arch=sm_90 --backend="$3" ${5:+--plan-option "$5"} "$out/stencils/$1.stencil" \
       -o "$out/gen/$1.cu"
   }
-  # The wrapper: the generated file, and way B over its slice GEMMs for each T.
-  wrap() { # name NR NC T...
-    local name=$1 nr=$2 nc=$3 src=$out/gen/$1.cu
-    shift 3
+  # The wrapper: the generated file (compiled through it only), and its
+  # slice GEMMs as way B reads them.
+  wrap() { # name
+    local name=$1 src=$out/gen/$1.cu
+    mv "$src" "$src.inc"
     {
-      echo "#include \"$name.cu\""
+      echo "#include \"$name.cu.inc\""
       echo "#include \"tiled_levels.cuh\""
       echo "namespace stencilc_gen_$name {"
       echo "struct LevelGemms {"
       echo "  static __device__ __forceinline__ const auto *table() { return kParams; }"
       echo "  template <class B> static __device__ __forceinline__ auto load(const Element *params, int lane) {"
-      grep -E '^ *const auto param[0-9]+ = Block::inRegisters' "$src" | sed -e 's/ *\/\/.*//'
+      grep -E '^ *const auto param[0-9]+ = Block::inRegisters' "$src.inc" | sed -e 's/ *\/\/.*//'
       echo "    return [=](typename B::FragmentC (&acc)[B::kNBlocks], const Element *window, const typename B::Tile &tile) {"
-      grep -E '^ *Block::gemm(Row|Vertical)\(' "$src"
+      grep -E '^ *Block::gemm(Row|Vertical)\(' "$src.inc"
       echo "    };"
       echo "  }"
       echo "};"
       echo "} // namespace stencilc_gen_$name"
-      for t in "$@"; do
-        echo "extern \"C\" cudaError_t ${name}_levels$t(stencilc_gen_$name::Element *a, stencilc_gen_$name::Element *b, int ny, int nx, int steps, cudaStream_t stream) {"
-        echo "  using namespace stencilc_gen_$name;"
-        echo "  using LG = stencilc::device::levels::Geometry<Geometry, $t, $nr, $nc>;"
-        echo "  return stencilc::device::levels::run<LG, LevelGemms>(a, b, ny, nx, steps, ${name}_step, stream);"
-        echo "}"
-      done
     } | sed -e 's/Block::\(rowParams\|verticalParams\)</B::template \1</g' -e 's/Block::/B::/g' \
       >"$out/gen/${name}_levels.cu"
-    mv "$out/gen/$name.cu" "$out/gen/$name.cu.inc" # compiled through the wrapper only
-    sed -i "s/#include \"$name.cu\"/#include \"$name.cu.inc\"/" "$out/gen/${name}_levels.cu"
+  }
+  # Way B of a wrapped stencil for each T: NAME_levels<SUFFIX><T>.
+  instantiate() { # name NR NC MIN_BLOCKS PREFETCH SUFFIX T...
+    local name=$1 nr=$2 nc=$3 mb=$4 pf=$5 suffix=$6 e
+    shift 6
+    e=$(grep -o 'const [a-z_0-9]* *\* *in,' "$out/gen/$name.h" | head -1 | sed 's/const \([a-z_0-9]*\).*/\1/')
     for t in "$@"; do
-      local e=$(grep -o 'const [a-z_0-9]* *\* *in,' "$out/gen/$name.h" | head -1 | sed 's/const \([a-z_0-9]*\).*/\1/')
-      echo "extern \"C\" cudaError_t ${name}_levels$t($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream);" >>"$out/levels_decls.h"
-      checks+=("$name,$t")
+      local f=${name}_levels$suffix$t
+      {
+        echo "extern \"C\" cudaError_t $f($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream) {"
+        echo "  using namespace stencilc_gen_$name;"
+        echo "  using LG = stencilc::device::levels::Geometry<Geometry, $t, $nr, $nc, $mb, $pf>;"
+        echo "  return stencilc::device::levels::run<LG, LevelGemms>(a, b, ny, nx, steps, ${name}_step, stream);"
+        echo "}"
+      } >>"$out/gen/${name}_levels.cu"
+      echo "extern \"C\" cudaError_t $f($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream);" >>"$out/levels_decls.h"
+      checks+=("$name,$suffix$t")
     done
   }
   : >"$out/levels_decls.h"
   for s in star2d5p box2d9p; do
     for p in fp16 bf16 tf32 fp64; do
-      case $p in fp16 | bf16) nr=8 nc=4 ;; tf32) nr=6 nc=3 ;; fp64) nr=4 nc=8 ;; esac
+      case $p in fp16 | bf16) nr=8 nc=4 ;; tf32) nr=6 nc=3 ;; fp64) nr=4 nc=8 ;; esac # 2 blocks an SM
       for b in fixed periodic "constant 0.25"; do
         n=${s}_${p}_${b%% *}
         make "$n" "${s}_$p" tensor "$b" ""
         ts=(2 3 4)
         [[ $b == fixed && ($p == fp16 || $p == bf16) ]] && ts+=(6 8)
-        wrap "$n" $nr $nc "${ts[@]}"
+        wrap "$n"
+        instantiate "$n" $nr $nc 2 true "" "${ts[@]}"
         if [[ $b == fixed ]]; then
           for t in "${ts[@]}"; do speeds+=("${s}_${p},$t"); done
+          if [[ $p == fp16 || $p == bf16 ]]; then # 4 x 4 MMA tiles, no prefetch:
+            instantiate "$n" 4 4 3 false _s 2 4 8 # 3 blocks an SM (registers capped at 80)
+            instantiate "$n" 4 4 1 false _u 4 8   # uncapped (128 registers, 2 blocks)
+            for t in 2 4 8; do smalls+=("${s}_${p},$t"); done
+            for t in 4 8; do uncapped+=("${s}_${p},$t"); done
+          fi
         fi
       done
       t=4
@@ -86,12 +98,10 @@ if [[ $mode == gen ]]; then
     echo "#include \"levels_decls.h\""
     echo "#define LEVELS_CHECKS(X) $(printf 'X(%s) ' "${checks[@]}")"
     echo "#define LEVELS_SPEEDS(X) $(printf 'X(%s) ' "${speeds[@]}")"
+    echo "#define LEVELS_SMALL_SPEEDS(X) $(printf 'X(%s) ' "${smalls[@]}")"
+    echo "#define LEVELS_UNCAPPED_SPEEDS(X) $(printf 'X(%s) ' "${uncapped[@]}")"
     echo "#define LEVELS_KINDS(X) $(printf 'X(%s) ' "${others[@]}")"
   } >"$out/levels.h"
   exit 0
 fi
-root=$out/tree
-"$out/build-objects.sh" "$root" "$out"
-cd "$out"
-nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/runtime/include" -I"$root/test/support/include" -I"$out" \
-  -I"$out/gen" levels_bench.cu obj/*.o -o levels_bench -lpthread
+"$out/build-objects.sh" "$out/tree" "$out" levels_bench.cu levels_bench

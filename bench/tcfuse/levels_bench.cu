@@ -18,12 +18,13 @@
 //                      way B checked bit for bit against the single steps
 //                      first; the copy bandwidth in the same run
 //   --profile PART     for ncu: once each, on 8192^2, way B's pass (T steps)
-//                      of the LEVELS_SPEEDS pairs holding PART, and the
+//                      of the pairs KIND_T (KIND_sT: 4 x 4 tiles) holding PART, and the
 //                      CUDA-core fused run and the tensor single step of
 //                      their kind (T steps each)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -32,6 +33,7 @@
 #include <cuda_runtime.h>
 
 #include "levels.h"
+#include "median_ms.h"
 #include "stencilc/runtime/check.h"
 #include "stencilc/runtime/device_buffer.h"
 #include "stencilc/testing/compare.h"
@@ -108,27 +110,16 @@ int check(const char *name, const stencilc_stencil_info &info, RunFn<E> levels, 
   return failures;
 }
 
+/// T of a check list entry: "4", or "_s4" for the 4 x 4-tile variant.
+int levelsOf(const char *t) { return std::atoi(t[0] == '_' ? t + 2 : t); }
+// ("_u4": the uncapped 4 x 4-tile variant.)
+
 constexpr int kGrid = 8192;
 
 template <class E> double runSpeed(RunFn<E> run, DeviceBuffer<E> &a, DeviceBuffer<E> &b) {
-  cudaEvent_t start, stop;
-  STENCILC_CHECK(cudaEventCreate(&start));
-  STENCILC_CHECK(cudaEventCreate(&stop));
-  STENCILC_CHECK(run(a.data(), b.data(), kGrid, kGrid, 100, nullptr));
-  std::vector<float> ms;
-  for (int i = 0; i < 5; ++i) {
-    STENCILC_CHECK(cudaEventRecord(start));
-    STENCILC_CHECK(run(a.data(), b.data(), kGrid, kGrid, 100, nullptr));
-    STENCILC_CHECK(cudaEventRecord(stop));
-    STENCILC_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    STENCILC_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  STENCILC_CHECK(cudaEventDestroy(start));
-  STENCILC_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return double(kGrid) * kGrid * 100 / (ms[2] * 1e6);
+  const double ms = medianMs(
+      [&](int) { STENCILC_CHECK(run(a.data(), b.data(), kGrid, kGrid, 100, nullptr)); }, 1, 5);
+  return double(kGrid) * kGrid * 100 / (ms * 1e6);
 }
 
 /// GStencil/s of run on fresh random 8192^2 data; with `single`, the result
@@ -173,7 +164,8 @@ int main(int argc, char **argv) {
     int failures = 0, ran = 0;
 #define LEVELS_CHECK(name, T)                                                                      \
   if (std::strstr(#name, part)) {                                                                  \
-    failures += check(#name, name##_info, name##_levels##T, name##_run, T, mode == "--sanitize");  \
+    failures += check(#name #T, name##_info, name##_levels##T, name##_run, levelsOf(#T),           \
+                      mode == "--sanitize");                                                       \
     ++ran;                                                                                         \
   }
     LEVELS_CHECKS(LEVELS_CHECK)
@@ -186,6 +178,14 @@ int main(int argc, char **argv) {
   if (std::strstr(#kind "_" #T, part))                                                             \
     profile(kind##_fixed_levels##T, kind##_simt_run, kind##_fixed_run, T);
     LEVELS_SPEEDS(LEVELS_PROFILE)
+#define LEVELS_SMALL_PROFILE(kind, T)                                                              \
+  if (std::strstr(#kind "_s" #T, part))                                                            \
+    profile(kind##_fixed_levels_s##T, kind##_simt_run, kind##_fixed_run, T);
+    LEVELS_SMALL_SPEEDS(LEVELS_SMALL_PROFILE)
+#define LEVELS_UNCAPPED_PROFILE(kind, T)                                                           \
+  if (std::strstr(#kind "_u" #T, part))                                                            \
+    profile(kind##_fixed_levels_u##T, kind##_simt_run, kind##_fixed_run, T);
+    LEVELS_UNCAPPED_SPEEDS(LEVELS_UNCAPPED_PROFILE)
     return 0;
   }
   std::printf("copy: %.1f GB/s\n", measureCopyBandwidth(std::size_t(1) << 30, 20));
@@ -202,20 +202,30 @@ int main(int argc, char **argv) {
   table[#kind]["B" #T] = speed(kind##_fixed_levels##T, kind##_fixed_run);                          \
   std::printf("SPEED %-16s way B T %d %8.1f\n", #kind, T, table[#kind]["B" #T]);
   LEVELS_SPEEDS(LEVELS_SPEED)
-  std::printf("\n%-16s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "GStencil/s", "tc1", "simt", "wayA",
-              "B2", "B3", "B4", "B6", "B8", "bestB/simt");
+#define LEVELS_SMALL_SPEED(kind, T)                                                                \
+  table[#kind]["S" #T] = speed(kind##_fixed_levels_s##T, kind##_fixed_run);                        \
+  std::printf("SPEED %-16s way B 4x4 tiles T %d %8.1f\n", #kind, T, table[#kind]["S" #T]);
+  LEVELS_SMALL_SPEEDS(LEVELS_SMALL_SPEED)
+#define LEVELS_UNCAPPED_SPEED(kind, T)                                                             \
+  table[#kind]["U" #T] = speed(kind##_fixed_levels_u##T, kind##_fixed_run);                        \
+  std::printf("SPEED %-16s way B 4x4 tiles uncapped T %d %8.1f\n", #kind, T, table[#kind]["U" #T]);
+  LEVELS_UNCAPPED_SPEEDS(LEVELS_UNCAPPED_SPEED)
+  std::printf("\n%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "GStencil/s",
+              "tc1", "simt", "wayA", "B2", "B3", "B4", "B6", "B8", "S2", "S4", "S8", "U4", "U8",
+              "bestB/simt");
   for (auto &[kind, row] : table) {
     double best = 0;
-    std::printf("%-16s", kind.c_str());
-    for (const char *k : {"tc1", "simt", "wayA", "B2", "B3", "B4", "B6", "B8"}) {
+    std::printf("%-14s", kind.c_str());
+    for (const char *k :
+         {"tc1", "simt", "wayA", "B2", "B3", "B4", "B6", "B8", "S2", "S4", "S8", "U4", "U8"}) {
       if (row.count(k))
-        std::printf(" %8.1f", row[k]);
+        std::printf(" %7.1f", row[k]);
       else
-        std::printf(" %8s", "-");
-      if (k[0] == 'B' && row.count(k))
+        std::printf(" %7s", "-");
+      if ((k[0] == 'B' || k[0] == 'S' || k[0] == 'U') && row.count(k))
         best = std::max(best, row[k]);
     }
-    std::printf(" %8.2f\n", best / row["simt"]);
+    std::printf(" %7.2f\n", best / row["simt"]);
   }
   return 0;
 }
