@@ -4,9 +4,12 @@
 #   Here (with stencilc):  bench/tcfuse/gen-levels.sh gen OUTDIR
 #     star2d5p and box2d9p in fp16, bf16, tf32 and fp64 on tensor cores
 #     under fixed, periodic and constant 0.25, each with a wrapper that
-#     instantiates way B for T = 2, 3, 4 (16-bit fixed also 6, 8, and
-#     4 x 4-tile variants for T = 2, 4, 8 and 4, 8) from the generated slice GEMMs; the same stencils (fixed) on CUDA cores and
-#     composed (way A, fuse=4, fp64 fuse=3) for the speed table; levels.h.
+#     instantiates way B from the generated slice GEMMs: variant o (one block
+#     a tile, no prefetch) for T = 2, 3, 4 (fixed: 16-bit 4, 6, 8, 12, else 2,
+#     4), and for fixed also n (persistent, no prefetch) and p (persistent,
+#     prefetch), T = 8 (16-bit) or 4; the same stencils (fixed) on CUDA
+#     cores and composed (way A, fuse=4, fp64 fuse=3) for the speed table;
+#     levels.h.
 #     It copies this checkout's runtime/ and test/support/ to OUTDIR/tree.
 #   There (nvcc, no LLVM):  bench/tcfuse/gen-levels.sh build OUTDIR
 #     compiles OUTDIR/levels_bench for sm_90.
@@ -18,7 +21,7 @@ if [[ $mode == gen ]]; then
   rm -rf "$out" && mkdir -p "$out/gen" "$out/stencils" "$out/tree/test"
   cp "$root"/bench/tcfuse/{levels_bench.cu,median_ms.h,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$out/"
   cp -r "$root/runtime" "$out/tree/" && cp -r "$root/test/support" "$out/tree/test/"
-  checks=() speeds=() smalls=() uncapped=() others=()
+  checks=() speeds=() others=()
   make() { # name source backend boundary option
     sed -e "s/^stencil [a-z0-9_]* {/stencil $1 {/" -e "s/^  boundary fixed;/  boundary $4;/" \
       "$root/examples/suite/$2.stencil" >"$out/stencils/$1.stencil"
@@ -47,23 +50,30 @@ if [[ $mode == gen ]]; then
     } | sed -e 's/Block::\(rowParams\|verticalParams\)</B::template \1</g' -e 's/Block::/B::/g' \
       >"$out/gen/${name}_levels.cu"
   }
-  # Way B of a wrapped stencil for each T: NAME_levels<SUFFIX><T>.
-  instantiate() { # name NR NC MIN_BLOCKS PREFETCH SUFFIX T...
-    local name=$1 nr=$2 nc=$3 mb=$4 pf=$5 suffix=$6 e
-    shift 6
+  # Way B of a wrapped stencil for each T: NAME_levels_<VARIANT><T>.
+  instantiate() { # name NR NC MIN_BLOCKS PREFETCH PERSISTENT VARIANT T...
+    local name=$1 nr=$2 nc=$3 mb=$4 pf=$5 pe=$6 suffix=_$7 e
+    shift 7
     e=$(grep -o 'const [a-z_0-9]* *\* *in,' "$out/gen/$name.h" | head -1 | sed 's/const \([a-z_0-9]*\).*/\1/')
     for t in "$@"; do
       local f=${name}_levels$suffix$t
       {
         echo "extern \"C\" cudaError_t $f($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream) {"
         echo "  using namespace stencilc_gen_$name;"
-        echo "  using LG = stencilc::device::levels::Geometry<Geometry, $t, $nr, $nc, $mb, $pf>;"
+        echo "  using LG = stencilc::device::levels::Geometry<Geometry, $t, $nr, $nc, $mb, $pf, $pe>;"
         echo "  return stencilc::device::levels::run<LG, LevelGemms>(a, b, ny, nx, steps, ${name}_step, stream);"
         echo "}"
       } >>"$out/gen/${name}_levels.cu"
       echo "extern \"C\" cudaError_t $f($e *a, $e *b, int ny, int nx, int steps, cudaStream_t stream);" >>"$out/levels_decls.h"
       checks+=("$name,$suffix$t")
     done
+  }
+  # The same, timed too (a fixed stencil).
+  variant() { # name NR NC MIN_BLOCKS PREFETCH PERSISTENT VARIANT T...
+    instantiate "$@"
+    local kind=${1%_fixed} v=$7
+    shift 7
+    for t in "$@"; do speeds+=("$kind,_$v$t"); done
   }
   : >"$out/levels_decls.h"
   for s in star2d5p box2d9p; do
@@ -72,18 +82,17 @@ if [[ $mode == gen ]]; then
       for b in fixed periodic "constant 0.25"; do
         n=${s}_${p}_${b%% *}
         make "$n" "${s}_$p" tensor "$b" ""
-        ts=(2 3 4)
-        [[ $b == fixed && ($p == fp16 || $p == bf16) ]] && ts+=(6 8)
         wrap "$n"
-        instantiate "$n" $nr $nc 2 true "" "${ts[@]}"
-        if [[ $b == fixed ]]; then
-          for t in "${ts[@]}"; do speeds+=("${s}_${p},$t"); done
-          if [[ $p == fp16 || $p == bf16 ]]; then # 4 x 4 MMA tiles, no prefetch:
-            instantiate "$n" 4 4 3 false _s 2 4 8 # 3 blocks an SM (registers capped at 80)
-            instantiate "$n" 4 4 1 false _u 4 8   # uncapped (128 registers, 2 blocks)
-            for t in 2 4 8; do smalls+=("${s}_${p},$t"); done
-            for t in 4 8; do uncapped+=("${s}_${p},$t"); done
-          fi
+        if [[ $b != fixed ]]; then
+          instantiate "$n" $nr $nc 1 false false o 2 3 4
+        elif [[ $p == fp16 || $p == bf16 ]]; then
+          variant "$n" $nr $nc 1 false false o 4 6 8 12 # one block a tile, no prefetch
+          variant "$n" $nr $nc 1 false true n 8         # persistent, no prefetch
+          variant "$n" $nr $nc 2 true true p 8          # persistent, prefetch (2 blocks an SM)
+        else
+          variant "$n" $nr $nc 1 false false o 2 4
+          variant "$n" $nr $nc 1 false true n 4
+          variant "$n" $nr $nc 2 true true p 4
         fi
       done
       t=4
@@ -98,8 +107,6 @@ if [[ $mode == gen ]]; then
     echo "#include \"levels_decls.h\""
     echo "#define LEVELS_CHECKS(X) $(printf 'X(%s) ' "${checks[@]}")"
     echo "#define LEVELS_SPEEDS(X) $(printf 'X(%s) ' "${speeds[@]}")"
-    echo "#define LEVELS_SMALL_SPEEDS(X) $(printf 'X(%s) ' "${smalls[@]}")"
-    echo "#define LEVELS_UNCAPPED_SPEEDS(X) $(printf 'X(%s) ' "${uncapped[@]}")"
     echo "#define LEVELS_KINDS(X) $(printf 'X(%s) ' "${others[@]}")"
   } >"$out/levels.h"
   exit 0

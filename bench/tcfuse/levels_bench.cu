@@ -18,9 +18,9 @@
 //                      way B checked bit for bit against the single steps
 //                      first; the copy bandwidth in the same run
 //   --profile PART     for ncu: once each, on 8192^2, way B's pass (T steps)
-//                      of the pairs KIND_T (KIND_sT: 4 x 4 tiles) holding PART, and the
-//                      CUDA-core fused run and the tensor single step of
-//                      their kind (T steps each)
+//                      of the timed variants KIND_VT (box2d9p_fp16_o8: variant
+//                      o, T = 8) holding PART, and the CUDA-core fused run and
+//                      the tensor single step of their kind (T steps each)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -110,9 +110,8 @@ int check(const char *name, const stencilc_stencil_info &info, RunFn<E> levels, 
   return failures;
 }
 
-/// T of a check list entry: "4", or "_s4" for the 4 x 4-tile variant.
-int levelsOf(const char *t) { return std::atoi(t[0] == '_' ? t + 2 : t); }
-// ("_u4": the uncapped 4 x 4-tile variant.)
+/// T of a variant token: "_o4" (gen-levels.sh names the variants) is 4.
+int levelsOf(const char *t) { return std::atoi(t + 2); }
 
 constexpr int kGrid = 8192;
 
@@ -174,22 +173,15 @@ int main(int argc, char **argv) {
     return failures ? 1 : 0;
   }
   if (mode == "--profile") {
-#define LEVELS_PROFILE(kind, T)                                                                    \
-  if (std::strstr(#kind "_" #T, part))                                                             \
-    profile(kind##_fixed_levels##T, kind##_simt_run, kind##_fixed_run, T);
+#define LEVELS_PROFILE(kind, V)                                                                    \
+  if (std::strstr(#kind #V, part))                                                                 \
+    profile(kind##_fixed_levels##V, kind##_simt_run, kind##_fixed_run, levelsOf(#V));
     LEVELS_SPEEDS(LEVELS_PROFILE)
-#define LEVELS_SMALL_PROFILE(kind, T)                                                              \
-  if (std::strstr(#kind "_s" #T, part))                                                            \
-    profile(kind##_fixed_levels_s##T, kind##_simt_run, kind##_fixed_run, T);
-    LEVELS_SMALL_SPEEDS(LEVELS_SMALL_PROFILE)
-#define LEVELS_UNCAPPED_PROFILE(kind, T)                                                           \
-  if (std::strstr(#kind "_u" #T, part))                                                            \
-    profile(kind##_fixed_levels_u##T, kind##_simt_run, kind##_fixed_run, T);
-    LEVELS_UNCAPPED_SPEEDS(LEVELS_UNCAPPED_PROFILE)
     return 0;
   }
   std::printf("copy: %.1f GB/s\n", measureCopyBandwidth(std::size_t(1) << 30, 20));
   std::map<std::string, std::map<std::string, double>> table;
+  std::vector<std::string> labels; // way B's variants and T: o4, p8, ...
 #define LEVELS_KIND(kind)                                                                          \
   table[#kind]["tc1"] = speed(kind##_fixed_run, decltype (&kind##_fixed_run)(nullptr));            \
   table[#kind]["simt"] = speed(kind##_simt_run, decltype (&kind##_simt_run)(nullptr));             \
@@ -198,34 +190,32 @@ int main(int argc, char **argv) {
               table[#kind]["tc1"], table[#kind]["simt"], kind##_cf_info.fused_steps,               \
               table[#kind]["wayA"]);
   LEVELS_KINDS(LEVELS_KIND)
-#define LEVELS_SPEED(kind, T)                                                                      \
-  table[#kind]["B" #T] = speed(kind##_fixed_levels##T, kind##_fixed_run);                          \
-  std::printf("SPEED %-16s way B T %d %8.1f\n", #kind, T, table[#kind]["B" #T]);
+#define LEVELS_SPEED(kind, V)                                                                      \
+  labels.push_back(std::string(#V).substr(1));                                                     \
+  table[#kind][labels.back()] = speed(kind##_fixed_levels##V, kind##_fixed_run);                   \
+  std::printf("SPEED %-16s way B %s %8.1f\n", #kind, labels.back().c_str(),                        \
+              table[#kind][labels.back()]);
   LEVELS_SPEEDS(LEVELS_SPEED)
-#define LEVELS_SMALL_SPEED(kind, T)                                                                \
-  table[#kind]["S" #T] = speed(kind##_fixed_levels_s##T, kind##_fixed_run);                        \
-  std::printf("SPEED %-16s way B 4x4 tiles T %d %8.1f\n", #kind, T, table[#kind]["S" #T]);
-  LEVELS_SMALL_SPEEDS(LEVELS_SMALL_SPEED)
-#define LEVELS_UNCAPPED_SPEED(kind, T)                                                             \
-  table[#kind]["U" #T] = speed(kind##_fixed_levels_u##T, kind##_fixed_run);                        \
-  std::printf("SPEED %-16s way B 4x4 tiles uncapped T %d %8.1f\n", #kind, T, table[#kind]["U" #T]);
-  LEVELS_UNCAPPED_SPEEDS(LEVELS_UNCAPPED_SPEED)
-  std::printf("\n%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "GStencil/s",
-              "tc1", "simt", "wayA", "B2", "B3", "B4", "B6", "B8", "S2", "S4", "S8", "U4", "U8",
-              "bestB/simt");
+  std::sort(labels.begin(), labels.end(), [](const std::string &x, const std::string &y) {
+    return x[0] != y[0] ? x[0] < y[0] : std::atoi(&x[1]) < std::atoi(&y[1]);
+  });
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  std::printf("\n%-14s %7s %7s %7s", "GStencil/s", "tc1", "simt", "wayA");
+  for (const std::string &l : labels)
+    std::printf(" %7s", l.c_str());
+  std::printf(" %10s\n", "bestB/simt");
   for (auto &[kind, row] : table) {
     double best = 0;
-    std::printf("%-14s", kind.c_str());
-    for (const char *k :
-         {"tc1", "simt", "wayA", "B2", "B3", "B4", "B6", "B8", "S2", "S4", "S8", "U4", "U8"}) {
-      if (row.count(k))
-        std::printf(" %7.1f", row[k]);
-      else
+    std::printf("%-14s %7.1f %7.1f %7.1f", kind.c_str(), row["tc1"], row["simt"], row["wayA"]);
+    for (const std::string &l : labels) {
+      if (row.count(l)) {
+        std::printf(" %7.1f", row[l]);
+        best = std::max(best, row[l]);
+      } else {
         std::printf(" %7s", "-");
-      if ((k[0] == 'B' || k[0] == 'S' || k[0] == 'U') && row.count(k))
-        best = std::max(best, row[k]);
+      }
     }
-    std::printf(" %7.2f\n", best / row["simt"]);
+    std::printf(" %10.2f\n", best / row["simt"]);
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 // tiled_levels.cuh - issue 19, item 4, way B: T repeated steps inside a tile
 // on the tensor cores (an experiment; bench/tcfuse/README.md).
 //
-// A persistent block walks final tiles of the grid, kOutRows x kOutCols
-// outputs each. It loads a tile's window (the tile and T r more on each
+// A block (persistent, or one a tile) walks final tiles of the grid,
+// kOutRows x kOutCols outputs each. It loads a tile's window (the tile and T r more on each
 // side, through the stencil's boundary rule) into shared memory; with
 // Prefetch, the next tile's window is read into registers while the levels
 // of this one run. Level 1 runs the single-step tensor-core method (the
@@ -53,13 +53,17 @@ namespace levels {
 /// The generated geometry G with NR x NC MMA tiles per block and T levels;
 /// MinBlocks blocks a multiprocessor asked of the register allocation;
 /// Prefetch: whether the next tile's window is read into registers while
-/// the levels of a tile run (else it is read when the tile starts).
-template <class G, int T, int NR, int NC, int MinBlocks = 1, bool Prefetch = true>
+/// the levels of a tile run (else it is read when the tile starts);
+/// Persistent: as many blocks as fit at once, each walking tiles (else one
+/// block a tile).
+template <class G, int T, int NR, int NC, int MinBlocks = 1, bool Prefetch = true,
+          bool Persistent = true>
 struct Geometry : G {
   using Element = typename G::Element;
   static constexpr int kSteps = T;
   static constexpr int kMinBlocks = MinBlocks;
   static constexpr bool kPrefetch = Prefetch;
+  static constexpr bool kPersistent = Persistent;
   static constexpr int kWarps = 8;
   static constexpr int kTileRows = NR;
   static constexpr int kTileCols = NC;
@@ -351,7 +355,7 @@ cudaError_t pass(const typename LG::Element *in, typename LG::Element *out, int 
     return cudaErrorInvalidValue;
   }
   const int count = static_cast<int>(tiles);
-  const int blocks = count < resident ? count : resident;
+  const int blocks = LG::kPersistent && resident < count ? resident : count;
   kernel<<<blocks, LG::kWarps * 32, LG::kSharedBytes, stream>>>(in, out, ny, nx, across, count);
   return cudaGetLastError();
 }
