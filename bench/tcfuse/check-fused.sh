@@ -62,9 +62,4 @@ if [[ $mode == gen ]]; then
   } >"$out/all.h"
   exit 0
 fi
-root=$out/tree
-"$out/build-objects.sh" "$root" "$out"
-cd "$out"
-flags=(-O3 -std=c++17 -arch=sm_90 -I"$root/runtime/include" -I"$root/test/support/include"
-  -I"$out" -I"$out/gen")
-nvcc "${flags[@]}" fused_check.cu obj/*.o -o fused_check -lpthread
+"$out/build-objects.sh" "$out/tree" "$out" fused_check.cu fused_check

@@ -18,6 +18,7 @@
 
 #include <cuda_runtime.h>
 
+#include "median_ms.h"
 #include "pairs.h"
 #include "stencilc/runtime/check.h"
 #include "stencilc/runtime/device_buffer.h"
@@ -61,28 +62,6 @@ void errorPair(const stencilc_stencil_info &single, RunFn<E> singleRun,
     std::printf("ERR %-18s T %d steps %3d  step-by-step %.3e  composed %.3e  ratio %.2f\n",
                 composed.name, T, S, stepErr, compErr, compErr / stepErr);
   }
-}
-
-template <class F> double medianMs(F &&launch, int warmup, int runs) {
-  cudaEvent_t start, stop;
-  STENCILC_CHECK(cudaEventCreate(&start));
-  STENCILC_CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < warmup; ++i)
-    launch(i);
-  std::vector<float> ms;
-  for (int i = 0; i < runs; ++i) {
-    STENCILC_CHECK(cudaEventRecord(start));
-    launch(i);
-    STENCILC_CHECK(cudaEventRecord(stop));
-    STENCILC_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    STENCILC_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  STENCILC_CHECK(cudaEventDestroy(start));
-  STENCILC_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
 }
 
 constexpr int kGrid = 8192;
