@@ -100,8 +100,7 @@ int main(int argc, char **argv) {
               stencilc::backendName(heat2d_info.backend), ms);
   std::printf("verification against the float64 reference: %s (%s, tolerance %.0e)\n",
               ok ? "PASS" : "FAIL", cmp.summary().c_str(), tolerance);
-  std::printf("performance: %.1f GStencil/s (%d steps of %.0f points)\n", gstencils, steps,
-              points);
+  std::printf("performance: %.1f GStencil/s (%d steps of %.0f points)\n", gstencils, steps, points);
   std::printf("total heat: %.6f, initially %.6f (heat leaves only through the cold ring)\n", heat,
               initialHeat);
 

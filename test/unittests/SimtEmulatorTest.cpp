@@ -22,6 +22,7 @@
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Tensor/TensorFusion.h"
 #include "StencilFixtures.h"
 
 using namespace stencilc;
@@ -381,15 +382,31 @@ TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
 }
 
 /// A 2D stencil whose NAME_run fuses steps on CUDA cores goes there under
-/// auto, whatever the single step measured: the tensor cores fuse none yet.
+/// auto, whatever the single step measured, unless the tensor cores' whole
+/// composed pass measured faster still (the 16-bit box of radius 1 with a
+/// fixed boundary): then auto takes the composed pass at its measured T.
 TEST(BackendChoice, FusedStepsComeFirst) {
-  for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
-    const StencilSpec spec = makeStencil(2, Shape::Box, 1, p, BoundaryKind::Fixed, 1);
-    const Plan plan = planAuto(spec);
-    SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
-    EXPECT_EQ(plan.backend(), BackendKind::Simt);
-    EXPECT_GT(plan.schedule.fusedSteps, 1);
-    EXPECT_NE(plan.choice.find("fuses"), std::string::npos);
+  for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
+    for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
+      const StencilSpec spec = makeStencil(2, Shape::Box, 1, p, b, 1);
+      const Plan plan = planAuto(spec);
+      SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
+      EXPECT_GT(plan.schedule.fusedSteps, 1);
+      const MeasuredComposition *won = measuredComposition(spec);
+      EXPECT_EQ(won != nullptr,
+                b == BoundaryKind::Fixed && (p == Precision::FP16 || p == Precision::BF16));
+      if (won) {
+        EXPECT_EQ(plan.backend(), BackendKind::Tensor);
+        EXPECT_TRUE(plan.schedule.composed.has_value());
+        EXPECT_EQ(plan.schedule.fusedSteps, won->steps);
+        EXPECT_GT(won->composedGStencils, won->simtFusedGStencils);
+        EXPECT_NE(plan.choice.find("composed passes of 4 steps measured faster"),
+                  std::string::npos);
+      } else {
+        EXPECT_EQ(plan.backend(), BackendKind::Simt);
+        EXPECT_NE(plan.choice.find("fuses"), std::string::npos);
+      }
+    }
   }
 }
 

@@ -15,6 +15,7 @@
 #include "Backends/Common/BackendChoice.h"
 #include "Backends/Common/TableNames.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorFusion.h"
 #include "Backends/Tensor/TensorPlanner.h"
 
 namespace stencilc {
@@ -92,9 +93,20 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  // The tensor cores' composed passes measured slower than the CUDA cores'
-  // fused kernel for every kind measured, and nowhere faster: auto runs the
-  // tensor cores one step a launch (a remark with -v where fuse was asked).
+  // Where the whole composed pass of the measured T won against the CUDA
+  // cores' fused run (the 16-bit box of radius 1), auto takes it.
+  const MeasuredComposition *won = measuredComposition(spec);
+  if (won && tensorPlan->schedule.composed && tensorPlan->schedule.fusedSteps == won->steps) {
+    tensorPlan->choice += fmt::format(
+        ", chosen by --backend=auto because NAME_run's composed passes of {} steps measured "
+        "faster on an H100 than the CUDA cores' fused run: {:.0f} vs {:.0f} GStencil/s "
+        "(docs/performance.md)",
+        won->steps, won->composedGStencils, won->simtFusedGStencils);
+    return *std::move(tensorPlan);
+  }
+  // Elsewhere the tensor cores' composed passes measured slower than the
+  // CUDA cores' fused kernel: auto runs the tensor cores one step a launch
+  // (a remark with -v where fuse was asked).
   if (tensorPlan->schedule.composed) {
     const int asked = tensorPlan->schedule.fusedSteps;
     tensorPlan->schedule = Schedule{};

@@ -12,11 +12,22 @@
 
 namespace stencilc {
 
-/// Fills plan.schedule for `options.fusedSteps` (0, not asked: one step a
-/// launch): T and the composed stencil's plan (made by `planKernel` with
-/// fuse=1), or T = 1 with the reason; `lowered` where fewer steps than asked
-/// fit: the composed radius T·r beyond maxTensorRadius, or a block's shared
-/// memory.
+/// A kind whose whole composed pass (band included) measured faster than
+/// the CUDA cores' fused NAME_run on a GPU: T, and both figures.
+struct MeasuredComposition {
+  int steps;
+  double composedGStencils;
+  double simtFusedGStencils;
+};
+
+/// The measurement of `spec`'s kind where its composed pass won, or null.
+const MeasuredComposition *measuredComposition(const StencilSpec &spec);
+
+/// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
+/// measuredComposition, else one step a launch): T and the composed
+/// stencil's plan (made by `planKernel` with fuse=1), or T = 1 with the
+/// reason; `lowered` where fewer steps than asked fit: the composed radius
+/// T·r beyond maxTensorRadius, or a block's shared memory.
 void planTensorFusion(Plan &plan, const PlanOptions &options,
                       PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &));
 
