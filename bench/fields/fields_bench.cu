@@ -6,8 +6,9 @@
 // device-to-device copy bandwidth measured in the same run.
 //
 // Build: stencilc fields_bench.stencil -o fields_bench_stencils.cu, then
-//   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/include fields_bench.cu
-//        fields_bench_stencils.cu
+//   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/include -I . fields_bench.cu
+//        fields_bench_stencils.cu runtime/src/check.cpp runtime/src/timer.cu
+//        runtime/src/element.cpp
 // Usage: fields_bench [reps]   (default 20). One line a stencil.
 #include <algorithm>
 #include <cstdint>
