@@ -50,7 +50,9 @@ struct TranslatedStencil {
   SourcePoint updateAt;
   std::string functionName;
   std::string outputArray;
-  std::string inputArray;
+  /// The arrays read, in the order of their first reads (the fields of a
+  /// stencil of fields, whose names in spec.fields may carry a '_' more).
+  std::vector<std::string> inputArrays;
 };
 
 struct TranslateOptions {

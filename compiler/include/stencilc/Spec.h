@@ -158,6 +158,11 @@ struct StencilSpec {
 /// coefficients as a table (2D/3D: one row per line) and as a list.
 void printSpec(const StencilSpec &spec, llvm::raw_ostream &os);
 
+/// Whether the generated C API uses `name` (`in`, `out`, `nx`, `stream`, ...),
+/// it is a C or C++ keyword, or it starts `stencilc`, `cuda` or `__`: such a
+/// name cannot name a field or a parameter.
+bool isReservedInApi(std::string_view name);
+
 /// Shortest decimal text that reads back as exactly `value`.
 std::string formatExact(double value);
 

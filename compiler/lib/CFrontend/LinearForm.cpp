@@ -7,6 +7,7 @@
 // carry that value as a double.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cmath>
 
 #include "clang/AST/ExprCXX.h"
@@ -167,11 +168,17 @@ void NestRecogniser::reportTermWithoutRead(const Expr *term) {
   if (quiet) {
     return;
   }
-  std::string name = input ? input->getName().str() : std::string("the input");
-  reportError(diags, term->getBeginLoc(),
-              "this term does not read '%0'; every term must be a coefficient times a "
-              "read of '%0'")
-      << name << term->getSourceRange();
+  if (arrays.size() == 1) {
+    reportError(diags, term->getBeginLoc(),
+                "this term does not read '%0'; every term must be a coefficient times a "
+                "read of '%0'")
+        << arrays[0]->getName() << term->getSourceRange();
+  } else {
+    reportError(diags, term->getBeginLoc(),
+                "this term does not read an array; every term must be a coefficient times a "
+                "read of an array")
+        << term->getSourceRange();
+  }
 }
 
 /// expr ::= literal | constant-name | read | '(' expr ')' | ('-'|'+') expr
@@ -277,9 +284,11 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
         } else {
           inner->constant->integer = -inner->constant->integer;
         }
+      } else if (inner->parameter) {
+        inner->parameter = ParamExpr::apply(ParamExpr::Op::Neg, std::move(*inner->parameter), {});
       } else {
-        for (auto &[offset, coefficient] : inner->terms) {
-          coefficient = -coefficient;
+        for (auto &[reads, coefficient] : inner->terms) {
+          coefficient.negate();
         }
       }
       return inner;
@@ -363,10 +372,16 @@ std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {
     }
     return std::nullopt;
   }
+  // A floating-point variable that is not const: a run-time parameter.
+  if (var && !type.isConstQualified() && !type.isVolatileQualified() &&
+      type->isRealFloatingType() && context.getTypeSize(type) <= 64) {
+    return quiet ? std::nullopt : analyseParameter(var);
+  }
   if (!quiet) {
     reportError(diags, ref->getLocation(),
                 "'%0' is not a constant; coefficients may use literals, const or "
-                "constexpr variables with constant initialisers, and #define constants")
+                "constexpr variables with constant initialisers, #define constants, and "
+                "float or double variables (run-time parameters)")
         << ref->getNameInfo().getAsString();
     if (var && !type->isArrayType() && !type->isPointerType()) {
       reportNote(diags, var->getLocation(), "'%0' is declared here") << var->getName();
@@ -384,8 +399,9 @@ bool NestRecogniser::constantElement(const ArraySubscriptExpr *read, std::option
   std::vector<const Expr *> indices;
   const auto *ref = dyn_cast<DeclRefExpr>(splitSubscripts(read, indices));
   const auto *table = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  if (!table || table == output || table == input || !table->getType()->isArrayType() ||
-      !table->getType().isConstant(context) || table->getType().isVolatileQualified()) {
+  if (!table || table == output || std::find(arrays.begin(), arrays.end(), table) != arrays.end() ||
+      !table->getType()->isArrayType() || !table->getType().isConstant(context) ||
+      table->getType().isVolatileQualified()) {
     return false;
   }
   const Expr *init = table->getAnyInitializer();
@@ -453,73 +469,6 @@ std::optional<Form> NestRecogniser::analyseBinary(const BinaryOperator *op) {
   return result;
 }
 
-/// One operator of the update on its analysed operands.
-std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhsForm, Form rhsForm) {
-  BinaryOperatorKind opcode = op->getOpcode();
-  const Form *lhs = &lhsForm;
-  const Form *rhs = &rhsForm;
-  Form result;
-  if (lhs->isConstant() && rhs->isConstant()) {
-    result.constant = arithmetic(opcode, *lhs->constant, *rhs->constant, op->getOperatorLoc());
-    if (!result.constant) {
-      return std::nullopt;
-    }
-    return result;
-  }
-  switch (opcode) {
-  case BO_Add:
-  case BO_Sub: {
-    if (lhs->isConstant() || rhs->isConstant()) {
-      reportTermWithoutRead(lhs->isConstant() ? op->getLHS() : op->getRHS());
-      return std::nullopt;
-    }
-    result.terms = std::move(lhsForm.terms);
-    double sign = opcode == BO_Add ? 1.0 : -1.0;
-    for (const auto &[offset, coefficient] : rhs->terms) {
-      result.terms[offset] += sign * coefficient;
-    }
-    return result;
-  }
-  case BO_Mul: {
-    if (!lhs->isConstant() && !rhs->isConstant()) {
-      if (!quiet) {
-        reportError(diags, op->getOperatorLoc(), "a product of two reads of '%0' is not linear")
-            << input->getName() << op->getSourceRange();
-      }
-      return std::nullopt;
-    }
-    const Form &scale = lhs->isConstant() ? *lhs : *rhs;
-    result.terms = std::move(lhs->isConstant() ? rhsForm.terms : lhsForm.terms);
-    double factor = scale.constant->toDouble();
-    for (auto &[offset, coefficient] : result.terms) {
-      coefficient *= factor;
-    }
-    return result;
-  }
-  default: { // BO_Div
-    if (!rhs->isConstant()) {
-      if (!quiet) {
-        reportError(diags, op->getOperatorLoc(), "division by a read of '%0' is not linear")
-            << input->getName() << op->getSourceRange();
-      }
-      return std::nullopt;
-    }
-    double divisor = rhs->constant->toDouble();
-    if (divisor == 0.0) {
-      if (!quiet) {
-        reportError(diags, op->getOperatorLoc(), "division by zero");
-      }
-      return std::nullopt;
-    }
-    result.terms = std::move(lhsForm.terms);
-    for (auto &[offset, coefficient] : result.terms) {
-      coefficient /= divisor;
-    }
-    return result;
-  }
-  }
-}
-
 /// read ::= array ('[' var (('+'|'-') constant)? ']')+ in the write's order
 std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
   std::vector<const Expr *> indices;
@@ -544,17 +493,6 @@ std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
         << array->getName();
     return std::nullopt;
   }
-  if (input && array != input) {
-    if (!secondInputsReported.insert(array).second) {
-      return std::nullopt; // reported at its first read
-    }
-    reportError(diags, base->getBeginLoc(),
-                "the update reads two arrays, '%0' and '%1'; a stencil reads one input "
-                "array")
-        << input->getName() << array->getName() << read->getSourceRange();
-    reportNote(diags, firstInputRead->getBeginLoc(), "'%0' is read here") << input->getName();
-    return std::nullopt;
-  }
   if (!flatStrides.empty() && indices.size() != 1) {
     reportError(diags, base->getBeginLoc(),
                 "'%0' is read with %1 indices, but the write is flattened (one index)")
@@ -567,29 +505,35 @@ std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
         << array->getName() << str(indices.size()) << str(loops.size()) << read->getSourceRange();
     return std::nullopt;
   }
-  if (!input) {
-    input = array;
-    firstInputRead = read;
+  auto known = std::find(arrays.begin(), arrays.end(), array);
+  const int index = static_cast<int>(known - arrays.begin());
+  if (known == arrays.end()) {
+    arrays.push_back(array);
+    firstReads.push_back(read);
+    arrayElements.emplace_back();
     if (!checkDistinct(array, base->getBeginLoc())) {
       return std::nullopt;
     }
     if (!flatStrides.empty()) {
-      inputElement = flatElementType(array, base->getBeginLoc());
-      if (inputElement.isNull()) {
+      arrayElements.back() = flatElementType(array, base->getBeginLoc());
+      if (arrayElements.back().isNull()) {
         return std::nullopt;
       }
-    } else if (!arrayExtents(array, base->getBeginLoc(), inputElement)) {
+    } else if (!arrayExtents(array, base->getBeginLoc(), arrayElements.back())) {
       return std::nullopt;
     }
+  } else if (arrayElements[index].isNull()) {
+    return std::nullopt; // its first read reported why
   }
   std::optional<Offset> offset =
       flatStrides.empty() ? offsetOf(indices, array) : flattenedOffset(indices[0], array);
   if (!offset) {
     return std::nullopt;
   }
-  readAt.emplace(*offset, read);
+  ArrayRead at{index, *offset};
+  readAt.emplace(at, read);
   Form form;
-  form.terms[*offset] = 1.0;
+  form.terms[TermReads{at, ArrayRead{}}] = Coefficient{1.0, {}};
   return form;
 }
 

@@ -47,9 +47,8 @@ void NestRecogniser::noteRadius(const TranslatedStencil &stencil) {
     return;
   }
   radiusNoted = true;
-  for (const Term &term : stencil.spec.terms) {
-    if (term.offset.chebyshevNorm() == stencil.spec.radius) {
-      const Expr *read = readAt.at(term.offset);
+  for (const auto &[at, read] : readAt) {
+    if (at.offset.chebyshevNorm() == stencil.spec.radius) {
       reportNote(diags, read->getBeginLoc(), "the stencil's radius is %0, from this read")
           << str(stencil.spec.radius) << read->getSourceRange();
       return;

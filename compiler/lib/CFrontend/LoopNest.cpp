@@ -481,7 +481,7 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
   if (!rhs) {
     return std::nullopt;
   }
-  if (rhs->isConstant()) {
+  if (rhs->isScalar()) {
     reportError(diags, assignment->getRHS()->getBeginLoc(),
                 "the right-hand side does not read an array; a stencil update is a sum "
                 "of coefficients times reads of one input array")
@@ -492,39 +492,7 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
   TranslatedStencil stencil;
   StencilSpec &spec = stencil.spec;
   spec.dims = static_cast<int>(loops.size());
-  bool finite = true;
-  for (const auto &[offset, coefficient] : rhs->terms) {
-    if (!std::isfinite(coefficient)) {
-      const Expr *read = readAt.at(offset);
-      reportError(diags, read->getBeginLoc(), "the coefficient of this read overflows a double")
-          << read->getSourceRange();
-      finite = false;
-    } else if (coefficient != 0.0) {
-      spec.terms.push_back(Term{offset, coefficient});
-    }
-  }
-  if (!finite) {
-    return std::nullopt;
-  }
-  if (spec.terms.empty()) {
-    reportError(diags, assignment->getRHS()->getBeginLoc(),
-                "the update has no non-zero coefficient: its terms cancel")
-        << assignment->getRHS()->getSourceRange();
-    return std::nullopt;
-  }
-  spec.radius = 0;
-  spec.shape = Shape::Star;
-  for (const Term &term : spec.terms) {
-    spec.radius = std::max(spec.radius, term.offset.chebyshevNorm());
-    if (term.offset.nonZeroAxes() > 1) {
-      spec.shape = Shape::Box;
-    }
-  }
-  if (spec.radius == 0) {
-    reportError(diags, assignment->getRHS()->getBeginLoc(),
-                "the update reads only the centre point of '%0'; a stencil reads "
-                "neighbours")
-        << input->getName() << assignment->getRHS()->getSourceRange();
+  if (!assembleTerms(*rhs, stencil)) {
     return std::nullopt;
   }
 
@@ -535,19 +503,22 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
     spec.precision = *pragma.precision;
   } else {
     std::optional<Precision> outPrecision = precisionOf(outputElement, context);
-    std::optional<Precision> inPrecision = precisionOf(inputElement, context);
-    if (!outPrecision || outPrecision != inPrecision) {
+    for (size_t a = 0; a < arrays.size(); ++a) {
+      std::optional<Precision> inPrecision = precisionOf(arrayElements[a], context);
+      if (outPrecision && outPrecision == inPrecision) {
+        continue;
+      }
       if (outPrecision && inPrecision) {
         reportError(diags, pragma.loc,
                     "'%0' holds %1 but '%2' holds %3: name the precision with "
                     "precision(fp16|bf16|tf32|fp32|fp64)")
-            << input->getName() << inputElement.getAsString() << output->getName()
+            << arrays[a]->getName() << arrayElements[a].getAsString() << output->getName()
             << outputElement.getAsString();
       } else {
         reportError(diags, pragma.loc,
                     "cannot infer the precision from element type '%0'; add "
                     "precision(fp16|bf16|tf32|fp32|fp64) to the pragma")
-            << (outPrecision ? inputElement : outputElement).getAsString();
+            << (outPrecision ? arrayElements[a] : outputElement).getAsString();
       }
       return std::nullopt;
     }
@@ -573,7 +544,6 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
   stencil.updateAt = pointAt(assignment->getBeginLoc());
   stencil.functionName = nest.function ? nest.function->getNameAsString() : "";
   stencil.outputArray = output->getName().str();
-  stencil.inputArray = input->getName().str();
   return stencil;
 }
 

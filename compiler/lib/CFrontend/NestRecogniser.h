@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include "LoopNest.h"
+#include "stencilc/Spec.h"
 
 namespace stencilc::cfront::detail {
 
@@ -35,6 +36,11 @@ constexpr int MaxRadius = 32;
 /// `a + b + c ...` is walked in a loop and counts once), of an index and of
 /// a loop bound, as deep as the .stencil parser's limit.
 constexpr unsigned MaxNesting = 256;
+
+/// A coefficient of run-time parameters has at most as many operations and
+/// nests at most as deep as the .stencil language allows.
+constexpr int MaxExprNodes = 4096;
+constexpr int MaxExprDepth = 128;
 
 /// `for (var = lower; var < upper; ++var)`, or `var <= upper` when inclusive.
 struct Loop {
@@ -65,14 +71,52 @@ struct CValue {
   }
 };
 
-/// What a subexpression of the update is: a constant, or a linear form in
-/// the reads of the input array.
+/// A coefficient as the C front end carries it: the double C computes, or,
+/// once a run-time parameter (a scalar variable) takes part, an expression
+/// the host evaluates per call. The operations simplify as the .stencil
+/// language's do (0 * p is 0, 1 * p is p, 0 + p is p), so that a loop nest and
+/// the .stencil text it is printed as give the same expression.
+struct Coefficient {
+  double value = 0.0;
+  std::optional<ParamExpr> expr;
+
+  bool isZero() const { return !expr && value == 0.0; }
+  ParamExpr toExpr() const { return expr ? *expr : ParamExpr::constant(value); }
+  void negate();
+  void add(const Coefficient &other);
+  void multiply(const Coefficient &other);
+  void divide(const Coefficient &other);
+};
+
+/// A read of one array of the update (its index in NestRecogniser::arrays,
+/// -1 for none) at an offset.
+struct ArrayRead {
+  int array = -1;
+  Offset offset;
+  auto operator<=>(const ArrayRead &) const = default;
+};
+
+/// What a term multiplies: one read, or the product of two (`second` set,
+/// the pair sorted), which must end up a coefficient array times an input.
+struct TermReads {
+  ArrayRead first;
+  ArrayRead second;
+  auto operator<=>(const TermReads &) const = default;
+};
+
+/// What a subexpression of the update is: a constant, a scalar of run-time
+/// parameters, or a linear form in the reads of the arrays.
 struct Form {
   std::optional<CValue> constant;
-  /// Offset -> coefficient; meaningful when `constant` is empty.
-  std::map<Offset, double> terms;
+  std::optional<ParamExpr> parameter;
+  /// Reads -> coefficient; meaningful when the form is no scalar.
+  std::map<TermReads, Coefficient> terms;
 
   bool isConstant() const { return constant.has_value(); }
+  bool isScalar() const { return constant || parameter; }
+  Coefficient scalar() const {
+    return parameter ? Coefficient{0.0, parameter} : Coefficient{constant->toDouble(), {}};
+  }
 };
 
 /// The extent of an array along one axis, as far as its type tells.
@@ -156,6 +200,14 @@ private:
   std::optional<CValue> arithmetic(clang::BinaryOperatorKind op, const CValue &lhs,
                                    const CValue &rhs, clang::SourceLocation loc);
   void reportTermWithoutRead(const clang::Expr *term);
+  std::optional<Form> analyseParameter(const clang::VarDecl *var);
+  std::optional<Form> multiply(const clang::BinaryOperator *op, Form lhs, Form rhs);
+  /// The name of the array of the first read in `form`, for messages.
+  std::string firstArrayName(const Form &form) const;
+  /// Fills the spec's terms (one input array, constant coefficients) or its
+  /// fields, parameters and field terms; false after an error.
+  bool assembleTerms(const Form &rhs, TranslatedStencil &stencil);
+  std::vector<int> arrayRoles(const Form &rhs);
 
   // --- The bounds -------------------------------------------------------------
   bool checkBounds(const TranslatedStencil &stencil);
@@ -190,15 +242,18 @@ private:
   std::vector<Monomial> flatStrides;
   clang::QualType outputElement;
 
-  const clang::VarDecl *input = nullptr;
-  const clang::Expr *firstInputRead = nullptr;
+  /// The arrays the update reads, in the order of their first reads, with
+  /// their element types and first reads; the scalar variables it uses as
+  /// run-time parameters, in the same order.
+  std::vector<const clang::VarDecl *> arrays;
+  std::vector<clang::QualType> arrayElements;
+  std::vector<const clang::Expr *> firstReads;
+  std::vector<const clang::VarDecl *> params;
   /// Reads already reported, so that a cause gets one error however many
-  /// terms share it: a read of the output, a second input array.
+  /// terms share it: a read of the output.
   bool readOfOutputReported = false;
-  llvm::SmallPtrSet<const clang::VarDecl *, 2> secondInputsReported;
-  clang::QualType inputElement;
-  /// The first read at each offset, for notes.
-  std::map<Offset, const clang::Expr *> readAt;
+  /// The first read of each array at each offset, for notes.
+  std::map<ArrayRead, const clang::Expr *> readAt;
   std::set<const clang::VarDecl *> foldingVars;
   bool radiusNoted = false;
   /// How deep analyse() is, and whether the nesting limit was reported.

@@ -67,8 +67,9 @@ std::array<std::string, 3> indexNames(const TranslatedStencil &stencil) {
   return names;
 }
 
-std::string readText(const Offset &offset, const std::array<std::string, 3> &names, int dims) {
-  std::string text = "in[";
+std::string readText(const std::string &array, const Offset &offset,
+                     const std::array<std::string, 3> &names, int dims) {
+  std::string text = array + "[";
   for (int a = 0; a < dims; ++a) {
     if (a) {
       text += ", ";
@@ -84,16 +85,61 @@ std::string readText(const Offset &offset, const std::array<std::string, 3> &nam
   return text + "]";
 }
 
-/// Prints one stencil; `updateLines` receives how many lines the update
-/// takes (the text is 4 header lines, the update, and the closing brace).
-void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_t &updateLines) {
+/// The declarations of a stencil of fields, one a line: its fields in the
+/// order of the C update's first reads, then its parameters.
+std::vector<std::string> declarations(const StencilSpec &spec) {
+  std::vector<std::string> lines;
+  for (const FieldDecl &field : spec.fields) {
+    lines.push_back((field.role == FieldRole::Input ? "field " : "coefficient ") + field.name +
+                    ";");
+  }
+  for (const std::string &param : spec.params) {
+    lines.push_back("param " + param + ";");
+  }
+  return lines;
+}
+
+/// One term per line: the coefficient (a number, or an expression of the
+/// parameters, which the .stencil language rebuilds as the same expression),
+/// the coefficient field's read, the input field's read.
+std::vector<std::string> termTexts(const StencilSpec &spec,
+                                   const std::array<std::string, 3> &names) {
+  std::vector<std::string> texts;
+  if (!spec.hasFields()) {
+    for (const Term &term : spec.terms) {
+      texts.push_back(formatExact(term.coefficient) + " * " +
+                      readText("in", term.offset, names, spec.dims));
+    }
+    return texts;
+  }
+  for (const FieldTerm &term : spec.fieldTerms) {
+    std::string text = term.paramCoefficient ? term.paramCoefficient->cText(spec.params)
+                                             : formatExact(term.coefficient);
+    if (term.coefficientField >= 0) {
+      text += " * " + readText(spec.fields[term.coefficientField].name, term.coefficientOffset,
+                               names, spec.dims);
+    }
+    texts.push_back(text + " * " +
+                    readText(spec.fields[term.field].name, term.offset, names, spec.dims));
+  }
+  return texts;
+}
+
+/// Prints one stencil; `headerLines` and `updateLines` receive how many lines
+/// the header (the comment, the name, the statements) and the update take.
+void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_t &headerLines,
+                  size_t &updateLines) {
   const StencilSpec &spec = stencil.spec;
   std::array<std::string, 3> names = indexNames(stencil);
   os << "// " << printableText(stencil.origin) << ": ";
   if (!stencil.functionName.empty()) {
     os << "the loop nest in " << stencil.functionName << "() ";
   }
-  os << "writing '" << stencil.outputArray << "' from '" << stencil.inputArray << "'\n";
+  os << "writing '" << stencil.outputArray << "' from ";
+  for (size_t a = 0; a < stencil.inputArrays.size(); ++a) {
+    os << (a ? ", '" : "'") << stencil.inputArrays[a] << "'";
+  }
+  os << "\n";
   os << "stencil " << spec.name << " {\n";
   os << "  precision " << keyword(spec.precision) << ";\n";
   os << "  boundary " << keyword(spec.boundary);
@@ -101,6 +147,11 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_
     os << " " << formatExact(spec.boundaryValue);
   }
   os << ";\n";
+  std::vector<std::string> statements = declarations(spec);
+  for (const std::string &line : statements) {
+    os << "  " << line << "\n";
+  }
+  headerLines = 4 + statements.size();
 
   std::string lhs = "  out[";
   for (int a = 0; a < spec.dims; ++a) {
@@ -109,16 +160,19 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_
   lhs += "] = ";
   os << lhs;
   const std::string continuation(lhs.size() - 2, ' ');
-  bool first = true;
-  updateLines = std::max<size_t>(spec.terms.size(), 1);
-  for (const Term &term : spec.terms) {
-    double coefficient = term.coefficient;
-    if (!first) {
-      os << "\n" << continuation << (coefficient < 0 ? "- " : "+ ");
-      coefficient = coefficient < 0 ? -coefficient : coefficient;
+  std::vector<std::string> texts = termTexts(spec, names);
+  updateLines = std::max<size_t>(texts.size(), 1);
+  for (size_t t = 0; t < texts.size(); ++t) {
+    if (t) {
+      // A negative number loses its sign to the operator; an expression of
+      // parameters keeps its own.
+      bool negative = texts[t][0] == '-';
+      os << "\n"
+         << continuation << (negative ? "- " : "+ ")
+         << std::string_view(texts[t]).substr(negative ? 1 : 0);
+    } else {
+      os << texts[t];
     }
-    os << formatExact(coefficient) << " * " << readText(term.offset, names, spec.dims);
-    first = false;
   }
   os << ";\n}\n";
 }
@@ -132,10 +186,10 @@ void printStencilText(const std::vector<TranslatedStencil> &stencils, const std:
   std::vector<SourcePoint> origins(1); // the line above
   for (const TranslatedStencil &stencil : stencils) {
     os << "\n";
-    size_t updateLines = 0;
-    printStencil(stencil, os, updateLines);
-    origins.emplace_back();                             // the blank line
-    origins.insert(origins.end(), 4, stencil.pragmaAt); // comment, name, precision, boundary
+    size_t headerLines = 0, updateLines = 0;
+    printStencil(stencil, os, headerLines, updateLines);
+    origins.emplace_back();                                       // the blank line
+    origins.insert(origins.end(), headerLines, stencil.pragmaAt); // comment, name, statements
     origins.insert(origins.end(), updateLines, stencil.updateAt);
     origins.push_back(stencil.pragmaAt); // '}'
   }

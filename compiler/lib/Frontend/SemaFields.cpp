@@ -27,27 +27,6 @@ using llvm::SMLoc;
 
 namespace {
 
-/// Names the generated C API uses beside the fields and parameters, and the
-/// C and C++ keywords a field or parameter name would collide with.
-bool reservedInApi(llvm::StringRef name) {
-  static const char *const Reserved[] = {
-      "in",       "out",       "nx",       "ny",       "nz",     "stream",   "steps",    "a",
-      "b",        "auto",      "bool",     "break",    "case",   "char",     "const",    "continue",
-      "default",  "do",        "double",   "else",     "enum",   "extern",   "float",    "for",
-      "goto",     "if",        "inline",   "int",      "long",   "register", "restrict", "return",
-      "short",    "signed",    "sizeof",   "static",   "struct", "switch",   "typedef",  "union",
-      "unsigned", "void",      "volatile", "while",    "class",  "new",      "delete",   "this",
-      "template", "namespace", "using",    "true",     "false",  "nullptr",  "operator", "private",
-      "public",   "protected", "virtual",  "friend",   "throw",  "try",      "catch",    "typename",
-      "scratch",  "size_t",    "dim3",     "kMinSize", "Stencil"};
-  for (const char *word : Reserved) {
-    if (name == word) {
-      return true;
-    }
-  }
-  return name.starts_with("stencilc") || name.starts_with("__") || name.starts_with("cuda");
-}
-
 const char *const PiDigits = "3.14159265358979323846264338327950288419716939937510582097494459";
 
 } // namespace
@@ -66,7 +45,7 @@ std::string StencilChecker::fieldReadText(int field, const Offset &offset) const
 }
 
 bool StencilChecker::checkDeclaredName(const Identifier &name, std::string_view what) {
-  if (reservedInApi(name.name)) {
+  if (isReservedInApi(name.name)) {
     diags.error(
         name.range.Start,
         fmt::format("'{}' cannot name a {}: the generated C API uses that name", name.name, what));

@@ -116,7 +116,7 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     if (!acc.isConstant() && !rhs.isConstant()) {
       return multiplyReads(acc, rhs, opLoc); // a coefficient field times reads
     }
-    if (acc.isConstant()) {
+    if (acc.isConstant() && !rhs.isConstant()) { // the reads' side into acc
       std::swap(acc.reads, rhs.reads);
       std::swap(acc.constant, rhs.constant);
     }

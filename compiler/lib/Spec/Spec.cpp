@@ -250,6 +250,27 @@ static void printFieldTerms(const StencilSpec &spec, llvm::raw_ostream &os) {
   }
 }
 
+/// Names the generated C API uses beside the fields and parameters, and the
+/// C and C++ keywords a field or parameter name would collide with.
+bool isReservedInApi(std::string_view name) {
+  static const char *const Reserved[] = {
+      "in",       "out",       "nx",       "ny",       "nz",     "stream",   "steps",    "a",
+      "b",        "auto",      "bool",     "break",    "case",   "char",     "const",    "continue",
+      "default",  "do",        "double",   "else",     "enum",   "extern",   "float",    "for",
+      "goto",     "if",        "inline",   "int",      "long",   "register", "restrict", "return",
+      "short",    "signed",    "sizeof",   "static",   "struct", "switch",   "typedef",  "union",
+      "unsigned", "void",      "volatile", "while",    "class",  "new",      "delete",   "this",
+      "template", "namespace", "using",    "true",     "false",  "nullptr",  "operator", "private",
+      "public",   "protected", "virtual",  "friend",   "throw",  "try",      "catch",    "typename",
+      "scratch",  "size_t",    "dim3",     "kMinSize", "Stencil"};
+  for (const char *word : Reserved) {
+    if (name == word) {
+      return true;
+    }
+  }
+  return name.starts_with("stencilc") || name.starts_with("__") || name.starts_with("cuda");
+}
+
 void printSpec(const StencilSpec &spec, llvm::raw_ostream &os) {
   os << "stencil " << spec.name << "\n";
   os << "  dims      " << spec.dims << "\n";

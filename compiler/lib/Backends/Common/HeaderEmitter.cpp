@@ -94,7 +94,7 @@ std::string tileText(const Plan &plan, std::string_view separator) {
       tile = {plan.spec.hasFields() ? sp.tileY : sp.chunkZ, sp.tileX};
       break;
     default:
-      tile = {plan.spec.hasFields() ? 1 : sp.chunkZ, sp.tileY, sp.tileX};
+      tile = {sp.chunkZ, sp.tileY, sp.tileX};
       break;
     }
   }
@@ -133,9 +133,12 @@ std::string limitNote(const Plan &plan) {
     return {}; // blocks along x only
   }
   const SimtPlan &sp = plan.simt();
-  if (plan.spec.hasFields()) { // one thread a point, nz blocks along z
+  if (plan.spec.hasFields()) { // chunkZ planes a block along z
     return blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY)) +
-           (dims == 3 ? blockLimitSentence("nz", MostBlocks, "1 plane") : std::string());
+           (dims == 3 ? blockLimitSentence("nz", MostBlocks * sp.chunkZ,
+                                           sp.chunkZ == 1 ? std::string("1 plane")
+                                                          : fmt::format("{} planes", sp.chunkZ))
+                      : std::string());
   }
   std::string text = blockLimitSentence(
       dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * sp.chunkZ, INT32_MAX),

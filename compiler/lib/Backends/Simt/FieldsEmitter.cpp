@@ -10,6 +10,7 @@
 
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
+#include "Backends/Common/PlanText.h"
 
 namespace stencilc {
 
@@ -174,18 +175,19 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
              fmt::arg("coefficient_lines", joinWith(coefficients, "\n")));
   w.line();
   const int dims = spec.dims;
-  w.fillWith(
-      cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-      fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
-      fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
-      fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
-      fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
-      fmt::arg("threads_x", sp.tileX), fmt::arg("threads_y", sp.tileY),
-      fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-      fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-      fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
-      fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
+  w.fillWith(cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
+             fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
+             fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
+             fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
+             fmt::arg("term_count", spec.fieldTerms.size()),
+             fmt::arg("terms", joinWith(terms, "\n")), fmt::arg("threads_x", sp.tileX),
+             fmt::arg("threads_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
+             fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+             fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+             fmt::arg("field_params_const", n.fieldParamsConst),
+             fmt::arg("param_params", n.paramParams), fmt::arg("field_list", n.fieldList),
+             fmt::arg("param_args_first", n.paramArgsFirst));
   w.line();
   const std::string gridZ = dims == 3 ? "nz" : "1", gridY = dims >= 2 ? "ny" : "1";
   const auto common = [&](std::string_view section, const std::string &ringCopy) {
@@ -275,8 +277,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("term_table", joinWith(table, ",\n")), fmt::arg("stepped_field", spec.steppedField),
       fmt::arg("previous_field", spec.previousField), fmt::arg("description", facts.description),
       fmt::arg("field_text", joinWith(fields, ", ")), fmt::arg("term_text", terms),
-      fmt::arg("tile_text", fmt::format("{} x {}", sp.tileY, sp.tileX)),
-      fmt::arg("term_count", spec.fieldTerms.size()),
+      fmt::arg("thread_text", fieldsThreadText(sp)), fmt::arg("term_count", spec.fieldTerms.size()),
       fmt::arg("param_params_first", n.paramParamsFirst), fmt::arg("extent_text", facts.extentText),
       fmt::arg("boundary_note", facts.boundaryNote),
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),

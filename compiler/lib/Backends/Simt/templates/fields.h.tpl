@@ -5,7 +5,7 @@
 //@ section api
 /* {name}: {description}.
  * Fields, in the order of the pointers: {field_text}.
-{term_text} * Backend simt, one thread a point in blocks of {tile_text}; not fused. */
+{term_text} * Backend simt, {thread_text}; not fused. */
 #ifdef __cplusplus
 extern "C" {{
 #endif
