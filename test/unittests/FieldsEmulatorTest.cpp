@@ -65,15 +65,7 @@ double runOne(const Plan &plan, std::array<int, 3> n, unsigned seed, int &wrongW
   referenceFieldsStepND(spec, fields,
                         std::vector<double>(params.begin(), params.begin() + spec.params.size()),
                         reference);
-  wrongWrites = 0;
-  for (long long a = 0; a < emulated.n[0]; ++a) {
-    for (long long b = 0; b < emulated.n[1]; ++b) {
-      for (long long c = 0; c < emulated.n[2]; ++c) {
-        const std::array<long long, 3> p{a, b, c};
-        wrongWrites += (emulated.at(p) != Poison) != stepWritesPointND(spec, emulated, p);
-      }
-    }
-  }
+  wrongWrites = stencilc::testing::wrongWritesND(spec, emulated, Poison);
   return relativeL2ErrorND(spec, emulated, reference);
 }
 

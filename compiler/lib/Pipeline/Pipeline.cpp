@@ -30,8 +30,8 @@ namespace {
 
 /// A stencil of fields: on tensor cores where --backend=tensor asks and the
 /// tensor planner takes it (TensorFields.cpp), else on CUDA cores, one thread
-/// a point (FieldsPlanner.cpp). `auto` keeps the CUDA cores: the tensor
-/// kernel has not measured faster (docs/performance.md).
+/// a point (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
+/// measured faster (fieldsOnTensorCores, docs/performance.md).
 std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                         const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.backend == BackendRequest::Tensor) {
@@ -44,15 +44,22 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
     tensor->choice += ", as --backend=tensor requested";
     return *std::move(tensor);
   }
-  Plan plan = planFields(spec, options.plan);
+  Plan plan;
   if (options.backend == BackendRequest::Simt) {
+    plan = planFields(spec, options.plan);
     plan.choice = "the kernel of a stencil of fields, as --backend=simt requested";
   } else {
+    // auto: the tensor cores where measured faster (BackendChoice.cpp).
     PlanOrRefusal tensor = planTensorFields(spec, options.plan);
-    const std::string why =
-        tensor ? std::string("the tensor-core kernel of a stencil of fields has not measured "
-                             "faster (--backend=tensor asks for it)")
-               : "the tensor-core backend cannot take it: " + tensor.reason();
+    std::string why;
+    if (tensor && fieldsOnTensorCores(*tensor, why)) {
+      tensor->choice += ": " + why;
+      return *std::move(tensor);
+    }
+    if (!tensor) {
+      why = "the tensor-core backend cannot take it: " + tensor.reason();
+    }
+    plan = planFields(spec, options.plan);
     plan.choice = "the CUDA-core kernel of a stencil of fields: " + why;
     diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, why));
   }
