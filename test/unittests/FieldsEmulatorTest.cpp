@@ -30,10 +30,7 @@ constexpr double Poison = -12345.0;
 
 /// The stencils, each with PRECISION and BOUNDARY to fill in.
 const char *const Stencils[] = {
-    R"(stencil wave2d { precision PRECISION; boundary BOUNDARY; field u, u_prev;
-       coefficient c2; param dt; time u_prev, u;
-       out[i, j] = 2 * u[i, j] - u_prev[i, j] + dt * dt * c2[i, j] *
-                   (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]); })",
+    stencilc::testing::WaveFieldsText,
     R"(stencil varheat { precision PRECISION; boundary BOUNDARY; field u; coefficient k;
        param dt, h;
        out[i, j] = u[i, j] + dt / (h * h) * (k[i+1, j] * (u[i+1, j] - u[i, j])
@@ -46,15 +43,10 @@ const char *const Stencils[] = {
        out[i] = in[i] + alpha * (in[i-2] - 2 * in[i] + in[i+2]); })",
 };
 
-const char *const Boundaries[] = {"fixed", "constant 0.5", "periodic", "clamp", "mirror"};
 const char *const Precisions[] = {"fp16", "bf16", "tf32", "fp32", "fp64"};
 
-StencilSpec compile(std::string text, const char *precision, const char *boundary) {
-  text.replace(text.find("PRECISION"), 9, precision);
-  text.replace(text.find("BOUNDARY"), 8, boundary);
-  stencilc::testing::Compiled c = stencilc::testing::compileText(text);
-  EXPECT_EQ(c.errors, 0u) << c.diagnostics;
-  return c.specs.empty() ? StencilSpec{} : c.specs.front();
+StencilSpec compile(const char *text, const char *precision, const char *boundary) {
+  return stencilc::testing::compileFilled(text, precision, boundary);
 }
 
 /// Emulates and references one step; returns the relative L2 error and
@@ -73,15 +65,7 @@ double runOne(const Plan &plan, std::array<int, 3> n, unsigned seed, int &wrongW
   referenceFieldsStepND(spec, fields,
                         std::vector<double>(params.begin(), params.begin() + spec.params.size()),
                         reference);
-  wrongWrites = 0;
-  for (long long a = 0; a < emulated.n[0]; ++a) {
-    for (long long b = 0; b < emulated.n[1]; ++b) {
-      for (long long c = 0; c < emulated.n[2]; ++c) {
-        const std::array<long long, 3> p{a, b, c};
-        wrongWrites += (emulated.at(p) != Poison) != stepWritesPointND(spec, emulated, p);
-      }
-    }
-  }
+  wrongWrites = stencilc::testing::wrongWritesND(spec, emulated, Poison);
   return relativeL2ErrorND(spec, emulated, reference);
 }
 
@@ -101,7 +85,7 @@ TEST(FieldsEmulator, EveryFormPrecisionAndBoundaryMatchesTheReference) {
   unsigned seed = 1;
   for (const char *text : Stencils) {
     for (const char *precision : Precisions) {
-      for (const char *boundary : Boundaries) {
+      for (const char *boundary : stencilc::testing::FieldBoundaries) {
         const StencilSpec spec = compile(text, precision, boundary);
         ASSERT_TRUE(spec.hasFields());
         const Plan plan = planFields(spec);

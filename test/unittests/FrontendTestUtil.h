@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -36,6 +38,16 @@ inline Compiled compileText(llvm::StringRef text) {
   out.errors = diags.errorCount();
   out.warnings = diags.warningCount();
   return out;
+}
+
+/// The one stencil of `text` with its PRECISION and BOUNDARY placeholders
+/// filled in; an empty spec (and a test failure) where it does not compile.
+inline StencilSpec compileFilled(std::string text, const char *precision, const char *boundary) {
+  text.replace(text.find("PRECISION"), 9, precision);
+  text.replace(text.find("BOUNDARY"), 8, boundary);
+  Compiled c = compileText(text);
+  EXPECT_EQ(c.errors, 0u) << c.diagnostics;
+  return c.specs.empty() ? StencilSpec{} : c.specs.front();
 }
 
 } // namespace stencilc::testing

@@ -154,4 +154,32 @@ inline std::optional<std::string> tensorRefusal(const StencilSpec &spec,
   return planned ? std::nullopt : std::optional<std::string>(planned.reason());
 }
 
+/// The 2D wave equation as a stencil of fields (time levels, a coefficient
+/// field multiplying the Laplacian, a parameter), with PRECISION and
+/// BOUNDARY to fill in (compileFilled).
+inline constexpr const char *WaveFieldsText =
+    R"(stencil wave2d { precision PRECISION; boundary BOUNDARY; field u, u_prev;
+       coefficient c2; param dt; time u_prev, u;
+       out[i, j] = 2 * u[i, j] - u_prev[i, j] + dt * dt * c2[i, j] *
+                   (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]); })";
+
+/// The points of `grid` whose being written (not `poison`) differs from
+/// whether a step writes them: points written that must not be, or missed.
+inline int wrongWritesND(const StencilSpec &spec, const GridND &grid, double poison) {
+  int wrong = 0;
+  for (long long a = 0; a < grid.n[0]; ++a) {
+    for (long long b = 0; b < grid.n[1]; ++b) {
+      for (long long c = 0; c < grid.n[2]; ++c) {
+        const std::array<long long, 3> p{a, b, c};
+        wrong += (grid.at(p) != poison) != stepWritesPointND(spec, grid, p);
+      }
+    }
+  }
+  return wrong;
+}
+
+/// Every boundary rule, as the .stencil language writes it.
+inline constexpr const char *FieldBoundaries[] = {"fixed", "constant 0.5", "periodic", "clamp",
+                                                  "mirror"};
+
 } // namespace stencilc::testing

@@ -98,6 +98,28 @@ struct SliceGemm {
   ParameterMatrix param;
 };
 
+/// A stencil of fields on tensor cores (Tensor/TensorFields.cpp,
+/// docs/design.md "Stencils of fields on tensor cores"): every term that
+/// reads `gemmField` at a neighbour goes into the slice GEMMs of the
+/// accumulator group of its coefficient field (read at the output point, or
+/// none); the epilogue multiplies each group by its coefficient field and
+/// adds the point terms. Every group has the same slice GEMMs (the plan's
+/// `gemms`) with its own parameter matrices, built by the host code per
+/// call from the terms' coefficients.
+struct TensorFieldsPlan {
+  /// The one input field the slice GEMMs read (its window).
+  int gemmField = 0;
+  /// Per accumulator group: the coefficient field that multiplies it at the
+  /// output point, or -1 for none.
+  std::vector<int> groupCoefficientField;
+  /// Per group, per element of the parameter matrices (every slice GEMM's
+  /// in order, concatenated): the term (index into spec.fieldTerms) whose
+  /// coefficient the element holds, or -1 for a zero.
+  std::vector<std::vector<int>> paramTerms;
+  /// The terms applied in the epilogue at the output point, in order.
+  std::vector<int> pointTerms;
+};
+
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).
 ///
 /// The output is cut into tiles of tileM x tileN points, nBlocks MMA outputs
@@ -159,6 +181,9 @@ struct TensorPlan {
   int paramBytes = 0;
 
   std::vector<SliceGemm> gemms;
+  /// A stencil of fields: its groups and point terms (the gemms' `param`
+  /// then holds group 0's matrices for parameters all 0, for the plan text).
+  std::optional<TensorFieldsPlan> fields;
 
   int blockRows() const { return tileRowsPerBlock * tileM; }
   /// The window row a slice's first operand row lies in for the tile at the
@@ -172,6 +197,9 @@ struct TensorPlan {
   int threads() const { return warps * 32; }
   /// One parameter fragment per chunk of every slice GEMM.
   int paramFragments() const;
+  /// Elements of the slice GEMMs' parameter matrices (of one accumulator
+  /// group, for a stencil of fields).
+  int paramElements() const;
   /// Every MMA block of a tile runs every chunk.
   int mmasPerTile() const;
   int sharedBytes() const { return windowBytes + paramBytes; }

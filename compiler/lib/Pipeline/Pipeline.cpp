@@ -16,6 +16,7 @@
 #include "Backends/Common/BackendChoice.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorFields.h"
 #include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/PrintableText.h"
 
@@ -27,23 +28,40 @@ namespace stencilc {
 
 namespace {
 
-/// A stencil of fields: CUDA cores only, one thread a point (FieldsPlanner.cpp).
+/// A stencil of fields: on tensor cores where --backend=tensor asks and the
+/// tensor planner takes it (TensorFields.cpp), else on CUDA cores, one thread
+/// a point (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
+/// measured faster (fieldsOnTensorCores, docs/performance.md).
 std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                         const BackendOptions &options, DiagnosticEngine &diags) {
-  constexpr std::string_view NoTensor = "the tensor-core backend does not take several fields, "
-                                        "coefficient fields or run-time parameters yet";
   if (options.backend == BackendRequest::Tensor) {
-    diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil '{}': {}",
-                                 spec.name, NoTensor));
-    return std::nullopt;
+    PlanOrRefusal tensor = planTensorFields(spec, options.plan);
+    if (!tensor) {
+      diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil '{}': {}",
+                                   spec.name, tensor.reason()));
+      return std::nullopt;
+    }
+    tensor->choice += ", as --backend=tensor requested";
+    return *std::move(tensor);
   }
-  Plan plan = planFields(spec, options.plan);
+  Plan plan;
   if (options.backend == BackendRequest::Simt) {
+    plan = planFields(spec, options.plan);
     plan.choice = "the kernel of a stencil of fields, as --backend=simt requested";
   } else {
-    plan.choice = fmt::format("the only backend that takes a stencil of fields: {}", NoTensor);
-    diags.remark(loc,
-                 fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, NoTensor));
+    // auto: the tensor cores where measured faster (BackendChoice.cpp).
+    PlanOrRefusal tensor = planTensorFields(spec, options.plan);
+    std::string why;
+    if (tensor && fieldsOnTensorCores(*tensor, why)) {
+      tensor->choice += ": " + why;
+      return *std::move(tensor);
+    }
+    if (!tensor) {
+      why = "the tensor-core backend cannot take it: " + tensor.reason();
+    }
+    plan = planFields(spec, options.plan);
+    plan.choice = "the CUDA-core kernel of a stencil of fields: " + why;
+    diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, why));
   }
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {

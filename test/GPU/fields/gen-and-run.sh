@@ -5,7 +5,9 @@
 #       OUTDIR/NAME.cu, NAME.h and NAME.main.cu for each test/GPU/fields/*.stencil
 #   test/GPU/fields/gen-and-run.sh run OUTDIR   on the GPU machine: builds each
 #       test program for sm_90 and runs it, then compute-sanitizer memcheck on
-#       the first (RUNTIME_INCLUDE= overrides runtime/include); prints each program's RESULT and a last line, ALL: PASS|FAIL.
+#       the first (RUNTIME_INCLUDE= overrides runtime/include; the programs
+#       build JOBS at a time, MEMCHECK= names the program to check instead of
+#       the first); prints each program's RESULT and a last line, ALL: PASS|FAIL.
 # (lit runs the same inputs where stencilc and a GPU are on one machine.)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +19,9 @@ if [[ $mode == gen ]]; then
   rm -rf "$out" && mkdir -p "$out"
   for input in "$here"/*.stencil; do
     name=$(basename "$input" .stencil)
-    "$stencilc" "$input" -o "$out/$name.cu" || exit 1
+    # A file's "// GEN-ARGS:" line: its stencilc flags (--backend=tensor).
+    read -ra args <<< "$(sed -n 's|^// GEN-ARGS: ||p' "$input")"
+    "$stencilc" "${args[@]}" "$input" -o "$out/$name.cu" || exit 1
     (cd "$out" && python3 "$here/harness/fields_list.py" "$name.h" > "$name.main.cu") || exit 1
   done
   cp "$here/harness/fields_test.cuh" "$out/"
@@ -26,10 +30,13 @@ fi
 cd "$out" || exit 2
 status=0
 first=
+# Build every program first, JOBS (default: the cores) at a time.
+ls *.main.cu | sed 's/\.main\.cu$//' |
+  xargs -P "${JOBS:-$(nproc)}" -I{} sh -c 'nvcc -std=c++17 -O2 -arch=sm_90 -I"$1" -I. {}.main.cu {}.cu -o {}.exe > {}.build.log 2>&1' _ "${RUNTIME_INCLUDE:-$root/runtime/include}"
 for main in *.main.cu; do
   name=${main%.main.cu}
-  if ! nvcc -std=c++17 -O2 -arch=sm_90 -I"${RUNTIME_INCLUDE:-$root/runtime/include}" -I. "$main" "$name.cu" -o "$name.exe"; then
-    echo "$name: BUILD FAILED"; status=1; continue
+  if [[ ! -x $name.exe ]]; then
+    cat "$name.build.log"; echo "$name: BUILD FAILED"; status=1; continue
   fi
   ./"$name.exe" > "$name.log" 2>&1
   rc=$?
@@ -38,6 +45,7 @@ for main in *.main.cu; do
   [[ $rc == 0 ]] || status=1
   first=${first:-$name}
 done
+first=${MEMCHECK:-$first}
 if [[ -n $first ]]; then
   compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
   rc=$?

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
@@ -33,5 +34,12 @@ std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, Arch
 Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensor, const PlanOptions &options);
 /// The same, planning the tensor-core answer itself.
 Plan planAuto(const StencilSpec &spec, const PlanOptions &options = {});
+
+/// Whether `--backend=auto` runs a stencil of fields on its tensor-core plan
+/// (Tensor/TensorFields.cpp) rather than on CUDA cores: only the kinds the
+/// H100 measured faster there (docs/performance.md, "Stencils of fields on
+/// tensor cores"): fp16 and bf16 with one accumulator group and radius 1.
+/// `why` then says so, or else why not.
+bool fieldsOnTensorCores(const Plan &tensor, std::string &why);
 
 } // namespace stencilc

@@ -67,6 +67,14 @@ struct HeaderFacts {
 void writeFieldsStencil(CodeWriter &w, const Plan &plan);
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts);
 void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
+/// A term as text, "dt * dt * c2[i, j] * u[i-1, j]" (FieldsEmitter.cpp).
+std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t);
+
+/// A stencil of fields planned on tensor cores (TensorEmitter.cpp): its
+/// namespace up to the kernel (geometry, traits, parameter-term table), and
+/// the kernel's name; FieldsEmitter.cpp writes the rest.
+void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan);
+std::string tensorFieldsKernelName(const Plan &plan);
 
 /// The namespace of the CUDA-core fused kernel of a dimension in
 /// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is

@@ -37,13 +37,17 @@ std::string coefficientText(const StencilSpec &spec, const FieldTerm &t) {
                             : numberLiteral(t.coefficient, false);
 }
 
-std::string termText(const StencilSpec &spec, const FieldTerm &t) {
+} // namespace
+
+std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t) {
   std::string text = coefficientText(spec, t);
   if (t.coefficientField >= 0) {
     text += " * " + readText(spec, t.coefficientField, t.coefficientOffset);
   }
   return text + " * " + readText(spec, t.field, t.offset);
 }
+
+namespace {
 
 /// The 3 components of an offset as the kernel's (dz, dy, dx).
 std::array<int, 3> zyx(const StencilSpec &spec, const Offset &o) {
@@ -148,13 +152,33 @@ std::string sizeTooSmall(int dims) {
 
 void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec) {
   for (const FieldTerm &t : spec.fieldTerms) {
-    w.line("//     {}", termText(spec, t));
+    w.line("//     {}", fieldTermText(spec, t));
   }
+}
+
+/// The namespace of a stencil of fields on tensor cores: the kernel
+/// (TensorEmitter.cpp), then launch, copyRing and arguments (the parameter
+/// matrices folded and cached per parameter values) for the entry points.
+static void writeTensorFieldsNamespace(CodeWriter &w, const Plan &plan, const Names &n) {
+  const StencilSpec &spec = plan.spec;
+  writeTensorFieldsKernel(w, plan);
+  std::string values;
+  for (const std::string &p : spec.params) {
+    values += (values.empty() ? "" : ", ") + p;
+  }
+  w.fillWith(templateSection("tensor.cu.tpl", "fields_host"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", stencilNamespace(plan)),
+             fmt::arg("kernel", tensorFieldsKernelName(plan)),
+             fmt::arg("field_params_const", n.fieldParamsConst),
+             fmt::arg("param_params", n.paramParams),
+             fmt::arg("value_count", std::max<std::size_t>(1, spec.params.size())),
+             fmt::arg("param_values", values.empty() ? "0.0" : values),
+             fmt::arg("term_count", spec.fieldTerms.size()),
+             fmt::arg("param_args_first", n.paramArgsFirst), fmt::arg("field_list", n.fieldList));
 }
 
 void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt();
   const std::string element(elementTypeName(spec.precision));
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
@@ -167,7 +191,7 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
     const auto c = zyx(spec, t.coefficientOffset);
     terms.push_back(fmt::format("      {{{}, {}, {}, {}, {}, {}, {}, {}}}, // {}", t.field, d[0],
                                 d[1], d[2], t.coefficientField, c[0], c[1], c[2],
-                                termText(spec, t)));
+                                fieldTermText(spec, t)));
     coefficients.push_back(fmt::format("  stencilc_k[{}] = {};", i, coefficientText(spec, t)));
   }
   w.fillWith(cuSection("coefficients"), fmt::arg("name", spec.name),
@@ -175,19 +199,24 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
              fmt::arg("coefficient_lines", joinWith(coefficients, "\n")));
   w.line();
   const int dims = spec.dims;
-  w.fillWith(cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-             fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
-             fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
-             fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
-             fmt::arg("term_count", spec.fieldTerms.size()),
-             fmt::arg("terms", joinWith(terms, "\n")), fmt::arg("threads_x", sp.tileX),
-             fmt::arg("threads_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
-             fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-             fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-             fmt::arg("field_params_const", n.fieldParamsConst),
-             fmt::arg("param_params", n.paramParams), fmt::arg("field_list", n.fieldList),
-             fmt::arg("param_args_first", n.paramArgsFirst));
+  if (plan.backend() == BackendKind::Tensor) {
+    writeTensorFieldsNamespace(w, plan, n);
+  } else {
+    const SimtPlan &sp = plan.simt();
+    w.fillWith(
+        cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
+        fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
+        fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
+        fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
+        fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
+        fmt::arg("threads_x", sp.tileX), fmt::arg("threads_y", sp.tileY),
+        fmt::arg("chunk_z", sp.chunkZ),
+        fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+        fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+        fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+        fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
+        fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
+  }
   w.line();
   const std::string gridZ = dims == 3 ? "nz" : "1", gridY = dims >= 2 ? "ny" : "1";
   const auto common = [&](std::string_view section, const std::string &ringCopy) {
@@ -218,7 +247,6 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
 
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts) {
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt();
   const std::string element(elementTypeName(spec.precision));
   const Names n = namesOf(spec, element);
   const bool timeLevels = spec.previousField >= 0;
@@ -229,7 +257,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
   }
   std::string terms = " * out is the sum of its terms, each a coefficient (first) times reads:\n";
   for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
-    terms += fmt::format(" *   term {}: {}\n", i, termText(spec, spec.fieldTerms[i]));
+    terms += fmt::format(" *   term {}: {}\n", i, fieldTermText(spec, spec.fieldTerms[i]));
   }
   const std::string runWhat =
       timeLevels
@@ -277,7 +305,14 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("term_table", joinWith(table, ",\n")), fmt::arg("stepped_field", spec.steppedField),
       fmt::arg("previous_field", spec.previousField), fmt::arg("description", facts.description),
       fmt::arg("field_text", joinWith(fields, ", ")), fmt::arg("term_text", terms),
-      fmt::arg("thread_text", fieldsThreadText(sp)), fmt::arg("term_count", spec.fieldTerms.size()),
+      fmt::arg("backend_text",
+               plan.backend() == BackendKind::Tensor
+                   ? fmt::format("tensor, tensor-core MMAs in blocks of {} x {}",
+                                 plan.tensor().blockRows(), plan.tensor().blockCols())
+                   : "simt, " + fieldsThreadText(plan.simt())),
+      fmt::arg("backend_enum", plan.backend() == BackendKind::Tensor ? "STENCILC_BACKEND_TENSOR"
+                                                                     : "STENCILC_BACKEND_SIMT"),
+      fmt::arg("term_count", spec.fieldTerms.size()),
       fmt::arg("param_params_first", n.paramParamsFirst), fmt::arg("extent_text", facts.extentText),
       fmt::arg("boundary_note", facts.boundaryNote),
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),

@@ -2,9 +2,9 @@
 //
 // A stencil of fields (several input fields, coefficient fields, run-time
 // parameters; docs/language.md) runs on CUDA cores, one thread a point
-// (stencilc/device/fields.cuh), one step a launch: neither the tensor-core
-// backend nor the fused kernels take it yet. This is its plan and its
-// `--emit=plan` text.
+// (stencilc/device/fields.cuh), one step a launch: the fused kernels do not
+// take it yet, and the tensor cores only where asked (Tensor/TensorFields.cpp).
+// This is its plan and its `--emit=plan` text.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtPlanner.h"

@@ -107,10 +107,10 @@ void writeParameterTables(CodeWriter &w, const Plan &plan) {
 }
 
 /// Each slice's parameter matrix in shared memory, as tensor.cuh's
-/// VerticalParams or RowParams: `verticalParams<chunks>(&params[offset], ld)`.
-std::vector<std::string> parameterSources(const TensorPlan &tp) {
+/// VerticalParams or RowParams: `verticalParams<chunks>(&params[offset], ld)`;
+/// the matrices start at element `offset` (a stencil of fields: its group's).
+std::vector<std::string> parameterSources(const TensorPlan &tp, int offset = 0) {
   std::vector<std::string> sources;
-  int offset = 0;
   for (const SliceGemm &g : tp.gemms) {
     sources.push_back(g.kind == SliceKind::Vertical
                           ? fmt::format("verticalParams<{}>(&params[{}], {})", g.chunkCount, offset,
@@ -121,48 +121,55 @@ std::vector<std::string> parameterSources(const TensorPlan &tp) {
   return sources;
 }
 
-/// Parameter fragments in registers: one line per slice, loaded once per block.
-std::string parameterFragments(const TensorPlan &tp, const std::vector<std::string> &sources) {
+/// Parameter fragments in registers: one line per slice, loaded once per
+/// block, named param{first + i}.
+std::string parameterFragments(const TensorPlan &tp, const std::vector<std::string> &sources,
+                               std::size_t first = 0) {
   if (!tp.paramsInRegisters) {
     return {};
   }
-  std::string text = "// The parameter fragments, reused by every tile of the block.";
+  std::string text =
+      first == 0 ? "// The parameter fragments, reused by every tile of the block." : std::string();
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
     text += '\n';
     text +=
-        CodeWriter::filled(section("param_fragments"), fmt::arg("index", i),
+        CodeWriter::filled(section("param_fragments"), fmt::arg("index", first + i),
                            fmt::arg("params", sources[i]), fmt::arg("label", tp.gemms[i].label));
   }
   return text;
 }
 
-/// The slice GEMMs of a tile, one call each.
-std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sources) {
+/// The slice GEMMs of a tile, one call each, into the accumulators `acc`
+/// with the parameter fragments param{first + i}.
+std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sources,
+                       std::string_view acc = "acc", std::size_t first = 0) {
   std::string text;
-  for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
-    const SliceGemm &g = tp.gemms[i];
+  for (std::size_t n = 0; n < tp.gemms.size(); ++n) {
+    const SliceGemm &g = tp.gemms[n];
+    const std::size_t i = first + n;
     // 3D: the rows of the slice's input plane start at slab[dz + r].
     const bool planes = tp.planes > 1;
     const std::string slab = planes ? fmt::format("slab[{}]", g.dz + tp.planes / 2) : "";
     const std::string params =
-        tp.paramsInRegisters ? fmt::format("param{}", i) : fmt::format("Block::{}", sources[i]);
+        tp.paramsInRegisters ? fmt::format("param{}", i) : fmt::format("Block::{}", sources[n]);
     const int K = g.chunkCount * tp.mma.k;
     const std::string slabDoc = planes ? fmt::format(" of {}", slab) : std::string();
     if (!text.empty()) {
       text += "\n";
     }
     if (g.kind == SliceKind::Vertical) {
-      text += CodeWriter::filled(
-          section("gemm_vertical"), fmt::arg("index", i), fmt::arg("label", g.label),
-          fmt::arg("kdim", K), fmt::arg("slab_doc", slabDoc),
-          fmt::arg("first_row", planes ? slab : "0"), fmt::arg("params", params));
+      text += CodeWriter::filled(section("gemm_vertical"), fmt::arg("index", i),
+                                 fmt::arg("label", g.label), fmt::arg("kdim", K),
+                                 fmt::arg("slab_doc", slabDoc),
+                                 fmt::arg("first_row", planes ? slab : "0"),
+                                 fmt::arg("params", params), fmt::arg("acc", acc));
     } else {
       const int row = tp.haloRows + g.dy;
-      text += CodeWriter::filled(section("gemm_row"), fmt::arg("index", i),
-                                 fmt::arg("label", g.label), fmt::arg("kdim", K),
-                                 fmt::arg("row", row), fmt::arg("slab_doc", slabDoc),
-                                 fmt::arg("first_row", planes ? slab : "0"),
-                                 fmt::arg("first_col", g.firstK), fmt::arg("params", params));
+      text += CodeWriter::filled(
+          section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
+          fmt::arg("kdim", K), fmt::arg("row", row), fmt::arg("slab_doc", slabDoc),
+          fmt::arg("first_row", planes ? slab : "0"), fmt::arg("first_col", g.firstK),
+          fmt::arg("params", params), fmt::arg("acc", acc));
     }
   }
   return text;
@@ -194,14 +201,12 @@ std::string alignTrailingComments(const std::string &text) {
   return out;
 }
 
-void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary) {
+/// The geometry; a stencil of fields has the matrices of `groups` groups.
+void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, int groups = 1) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
-  int paramElements = 0;
-  for (const SliceGemm &g : tp.gemms) {
-    paramElements += g.param.rows * g.param.cols;
-  }
+  const int paramElements = groups * tp.paramElements();
   w.fillWith(
       "{geometry}",
       fmt::arg("geometry",
@@ -290,6 +295,86 @@ void writeTensorStencil(CodeWriter &w, const Plan &plan) {
   writeHostApi(w, plan, ns,
                CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
                                   fmt::arg("size_args", sizeArguments(spec.dims))));
+  w.line();
+}
+
+} // namespace stencilc
+
+namespace stencilc {
+
+std::string tensorFieldsKernelName(const Plan &plan) {
+  return plan.spec.name + "_fields_tensor2d_kernel";
+}
+
+void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const TensorFieldsPlan &f = *tp.fields;
+  const int groups = static_cast<int>(f.groupCoefficientField.size());
+  w.fillWith(section("fields_open"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", stencilNamespace(plan)));
+  w.line();
+  const std::string boundary = writeBoundaryPolicy(w, spec);
+  writeGeometry(w, plan, boundary, groups);
+  const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("ring", ring));
+  w.line();
+  std::vector<std::string> groupFields, points, pointIndices;
+  for (int c : f.groupCoefficientField) {
+    groupFields.push_back(std::to_string(c));
+  }
+  for (int t : f.pointTerms) {
+    const FieldTerm &term = spec.fieldTerms[std::size_t(t)];
+    points.push_back(fmt::format("{{{}, {}}}", term.field, term.coefficientField));
+    pointIndices.push_back(std::to_string(t));
+  }
+  std::string paramTerms;
+  int column = 0;
+  for (const std::vector<int> &map : f.paramTerms) {
+    for (int term : map) {
+      paramTerms += fmt::format("{}{}", column == 0 ? "   " : "", fmt::format(" {},", term));
+      if (++column == 24) {
+        paramTerms += '\n';
+        column = 0;
+      }
+    }
+  }
+  while (!paramTerms.empty() && paramTerms.back() == '\n') {
+    paramTerms.pop_back();
+  }
+  auto joined = [](const std::vector<std::string> &items) {
+    std::string text;
+    for (const std::string &item : items) {
+      if (!text.empty()) {
+        text += ", ";
+      }
+      text += item;
+    }
+    return text.empty() ? std::string("{0, -1}") : text;
+  };
+  w.fillWith(section("fields_traits"), fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("compute", tp.mma.accumulator == Precision::FP64 ? "double" : "float"),
+             fmt::arg("field_count", spec.fields.size()), fmt::arg("gemm_field", f.gemmField),
+             fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name),
+             fmt::arg("groups", groups), fmt::arg("group_fields", joined(groupFields)),
+             fmt::arg("point_count", points.size()), fmt::arg("points", joined(points)),
+             fmt::arg("param_terms", paramTerms),
+             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)));
+  w.line();
+  const int elements = tp.paramElements();
+  std::string fragments, gemms;
+  for (int g = 0; g < groups; ++g) {
+    const std::vector<std::string> sources = parameterSources(tp, g * elements);
+    const std::size_t first = std::size_t(g) * tp.gemms.size();
+    fragments += parameterFragments(tp, sources, first);
+    if (g > 0) {
+      gemms += '\n';
+    }
+    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first);
+  }
+  w.fillWith(section("kernel_fields_2d"), fmt::arg("kernel", tensorFieldsKernelName(plan)),
+             fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
 }
 

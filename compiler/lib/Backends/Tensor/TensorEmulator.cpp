@@ -158,6 +158,22 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
       });
 }
 
+void emulateAccumulators(const Plan &plan, const Grid2D &in,
+                         llvm::function_ref<void(long long, long long, double)> store) {
+  const StencilSpec &spec = plan.spec;
+  emulateBlocks(
+      plan, in.ny, in.nx,
+      [&](std::vector<double> &window, long long y0, long long x0) {
+        fillSlab(plan, window, 0, y0, x0,
+                 [&](long long y, long long x) { return boundaryRead(spec, in, y, x); });
+      },
+      [&](long long y, long long x, double value) {
+        if (y < in.ny && x < in.nx) {
+          store(y, x, value);
+        }
+      });
+}
+
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();

@@ -13,6 +13,8 @@
 
 #include <vector>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include "Backends/Simt/SimtEmulator.h"
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
@@ -45,6 +47,13 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
 /// roundToStorage) into `out`, as the generated kernel computes it. Points
 /// the kernel does not write keep their value in `out`.
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
+
+/// The accumulators of every output of the 2D `plan` on `in`, before the
+/// rounding to the element type: store(y, x, value) for each point of the
+/// grid (written or not; the caller decides). For a stencil of fields the
+/// plan's gemms hold one group's parameter matrices.
+void emulateAccumulators(const Plan &plan, const Grid2D &in,
+                         llvm::function_ref<void(long long, long long, double)> store);
 
 /// One step of the 3D `plan` on `in` (a 3D grid of element-type values) into
 /// `out`, as the generated kernel computes it: plane by plane, each block's

@@ -11,6 +11,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/PlanText.h"
 #include "stencilc/Plan.h"
 
@@ -47,6 +48,32 @@ std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
   return fmt::format("window rows [tile+{}, tile+{}), cols [tile+{}, "
                      "tile+{}) * B ({} x {})",
                      row, row + M, g.firstK, g.firstK + K, K, N);
+}
+
+/// The groups, point terms and parameters of a stencil of fields.
+void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::raw_ostream &os) {
+  os << fmt::format("  fields     the slice GEMMs read the window of '{}'; {} accumulator "
+                    "group{}\n",
+                    spec.fields[std::size_t(f.gemmField)].name, f.groupCoefficientField.size(),
+                    f.groupCoefficientField.size() == 1 ? "" : "s");
+  std::string epilogue;
+  for (std::size_t g = 0; g < f.groupCoefficientField.size(); ++g) {
+    const int c = f.groupCoefficientField[g];
+    epilogue += fmt::format("{}{}acc{}", epilogue.empty() ? "" : " + ",
+                            c < 0 ? std::string() : spec.fields[std::size_t(c)].name + " * ", g);
+  }
+  for (int t : f.pointTerms) {
+    epilogue += " + " + fieldTermText(spec, spec.fieldTerms[std::size_t(t)]);
+  }
+  os << "  epilogue   out = " << epilogue
+     << " (coefficient fields and point terms at the output point, in the accumulator type)\n";
+  os << "  matrices   "
+     << (spec.params.empty()
+             ? std::string("built once by the host code from the terms' coefficients (cached)")
+             : std::string("built by the host code from the terms' coefficients for the "
+                           "parameters' values (folded as for the CUDA cores), cached for the "
+                           "last values of each host thread"))
+     << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
 } // namespace
@@ -98,11 +125,25 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                     tp.paramFragmentRegisters(), tp.paramFragments());
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
-  for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
-    const SliceGemm &g = tp.gemms[i];
-    os << fmt::format("  gemm {} {}: {}; {} MMAs\n", i, g.label, gemmShapeText(tp, g),
-                      g.chunkCount);
-    printMatrix(g.param, "      ", os);
+  if (tp.fields) {
+    printFieldsLines(spec, *tp.fields, os);
+  }
+  const std::size_t groups = tp.fields ? tp.fields->paramTerms.size() : 1;
+  std::size_t element = 0;
+  for (std::size_t group = 0; group < groups; ++group) {
+    for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+      const SliceGemm &g = tp.gemms[i];
+      os << fmt::format("  gemm {}{} {}: {}; {} MMAs\n", i,
+                        tp.fields ? fmt::format(" of group {}", group) : std::string(), g.label,
+                        gemmShapeText(tp, g), g.chunkCount);
+      ParameterMatrix shown = g.param;
+      if (tp.fields) {
+        for (double &v : shown.values) {
+          v = tp.fields->paramTerms[group][element++];
+        }
+      }
+      printMatrix(shown, "      ", os);
+    }
   }
 }
 
@@ -111,6 +152,9 @@ std::string summarizeTensorPlan(const Plan &plan) {
   std::string gemms;
   for (const SliceGemm &g : tp.gemms) {
     gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label, g.chunkCount);
+  }
+  if (tp.fields) {
+    gemms += fmt::format(" for each of {} accumulator groups", tp.fields->paramTerms.size());
   }
   return fmt::format("{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
                      "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "

@@ -287,6 +287,14 @@ int TensorPlan::paramFragments() const {
   return total;
 }
 
+int TensorPlan::paramElements() const {
+  int total = 0;
+  for (const SliceGemm &g : gemms) {
+    total += g.param.rows * g.param.cols;
+  }
+  return total;
+}
+
 int TensorPlan::mmasPerTile() const { return nBlocks * paramFragments(); }
 
 int TensorPlan::paramFragmentRegisters() const {

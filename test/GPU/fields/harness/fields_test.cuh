@@ -12,7 +12,9 @@
 // for bit against as many NAME_step calls; and bad arguments (a null
 // pointer, out aliasing a field, out overlapping one by an element, scratch
 // aliasing the stepped field, steps < 0) return cudaErrorInvalidValue and
-// write nothing. fp32 and fp64 stencils. One line a case, RESULT last.
+// write nothing. Every precision: fp32 and fp64 on CUDA cores, and fp16, bf16,
+// tf32 and fp64 on tensor cores (--backend=tensor). One line a case, RESULT
+// last.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,11 +31,26 @@
 
 namespace fieldtest {
 
-/// One-step relative L2 tolerances of docs/generated-code.md; the stencils
-/// tested are not convex (2u - u_prev, Laplacians), so four times those, and
-/// `steps` times that for several steps.
-template <class T> double tolerance(int steps) {
-  return 4.0 * steps * (std::is_same_v<T, double> ? 1e-12 : 2e-6);
+/// One-step relative L2 tolerances of docs/generated-code.md by precision;
+/// the stencils tested are not convex (2u - u_prev, Laplacians), so four
+/// times those, and `steps` times that for several steps.
+inline double tolerance(const stencilc_stencil_info &info, int steps) {
+  double one = 2e-6; // fp32
+  switch (info.precision) {
+  case STENCILC_FP64:
+    one = 1e-12;
+    break;
+  case STENCILC_FP16:
+  case STENCILC_TF32:
+    one = 5e-3;
+    break;
+  case STENCILC_BF16:
+    one = 3e-2;
+    break;
+  default:
+    break;
+  }
+  return 4.0 * steps * one;
 }
 
 /// The parameters' values: fixed, small and not round.
@@ -43,6 +60,15 @@ inline std::vector<double> parameterValues(int count) {
     p.push_back(i == 0 ? 0.1 : 1.5 + 0.25 * i);
   }
   return p;
+}
+
+/// An element as a double (16-bit types through float, exactly).
+template <class T> double toDouble(T v) {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<double>(static_cast<float>(v));
+  } else {
+    return static_cast<double>(v);
+  }
 }
 
 struct Grid3 {
@@ -142,7 +168,11 @@ template <class T> struct Device {
   Host download() const {
     std::vector<T> t(count);
     cudaMemcpy(t.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost);
-    return Host(t.begin(), t.end());
+    Host h;
+    for (const T &v : t) {
+      h.push_back(toDouble(v));
+    }
+    return h;
   }
 };
 
@@ -162,7 +192,7 @@ template <class T> Host randomField(std::size_t count, unsigned seed) {
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   Host h(count);
   for (double &v : h) {
-    v = static_cast<double>(static_cast<T>(uniform(rng))); // an element value
+    v = toDouble(static_cast<T>(uniform(rng))); // an element value
   }
   return h;
 }
@@ -177,7 +207,9 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
   Api::coefficients(params.data(), k.data());
   std::vector<double> kRounded;
   for (double c : k) {
-    kRounded.push_back(static_cast<double>(static_cast<T>(c))); // as the kernel rounds it
+    // As the CUDA cores round it (to T; 16-bit types compute in float).
+    kRounded.push_back(sizeof(T) == 2 ? static_cast<double>(static_cast<float>(c))
+                                      : static_cast<double>(static_cast<T>(c)));
   }
   const int n[3] = {static_cast<int>(g.n[0]), static_cast<int>(g.n[1]), static_cast<int>(g.n[2])};
   std::vector<Host> host;
@@ -193,7 +225,7 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
   for (const Host &h : host) {
     hostPtrs.push_back(&h);
   }
-  const double poison = 12345.0;
+  const double poison = toDouble(static_cast<T>(12345.0)); // an element value
   // NAME_step on a poisoned output.
   {
     Device<T> out(count);
@@ -214,8 +246,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       }
     }
     const double error = relativeL2(info, g, result, reference);
-    counts.check(status == cudaSuccess && error <= tolerance<T>(1) && ringKept, Api::name, "step",
-                 g, error);
+    counts.check(status == cudaSuccess && error <= tolerance(info, 1) && ringKept, Api::name,
+                 "step", g, error);
   }
   // NAME_run against the reference and against single steps.
   const int stepped = fi.stepped_field, previous = fi.previous_field;
@@ -266,7 +298,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     }
     char what[64];
     std::snprintf(what, sizeof what, "run %d", steps);
-    counts.check(status == cudaSuccess && error <= tolerance<T>(steps), Api::name, what, g, error);
+    counts.check(status == cudaSuccess && error <= tolerance(info, steps), Api::name, what, g,
+                 error);
     // The same steps through NAME_step, the levels rotated here: bit for bit.
     Device<T> a(count), b(count), c(count);
     a.upload(start[stepped]);

@@ -5,7 +5,7 @@
 //@ section api
 /* {name}: {description}.
  * Fields, in the order of the pointers: {field_text}.
-{term_text} * Backend simt, {thread_text}; not fused. */
+{term_text} * Backend {backend_text}; not fused. */
 #ifdef __cplusplus
 extern "C" {{
 #endif
@@ -42,7 +42,7 @@ static const stencilc_stencil_info {name}_info = {{
   {boundary_value}, /* boundary_value */
   0, /* num_points: a stencil of fields lists its terms in the comment above */
   0, /* points */
-  STENCILC_BACKEND_SIMT,
+  {backend_enum},
   {{{tile}}}, /* tile: outputs per block, in index order */
   1, /* fused_steps */
 }};

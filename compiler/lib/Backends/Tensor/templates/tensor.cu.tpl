@@ -139,11 +139,11 @@ const auto param{index} = Block::inRegisters(Block::{params}, lane); // gemm {in
 
 //@ section gemm_vertical
 // gemm {index}, {label}: P_v (kTileM x {kdim}) * window rows [tile row{slab_doc}, +{kdim}), columns [tile col + kHaloCols, +kTileN)
-Block::gemmVertical(acc, window, tile, {first_row}, {params}, lane);
+Block::gemmVertical({acc}, window, tile, {first_row}, {params}, lane);
 
 //@ section gemm_row
 // gemm {index}, {label}: window rows [tile row + {row}{slab_doc}, +kTileM), columns [tile col + j kMmaN + {first_col}, +{kdim}) * B ({kdim} x kMmaN) for MMA block j
-Block::gemmRow(acc, window, tile, {first_row}, {row}, {first_col}, {params}, lane);
+Block::gemmRow({acc}, window, tile, {first_row}, {row}, {first_col}, {params}, lane);
 
 //@ section launch
 return Block::launch({kernel}, in, out, {size_args}, stream);
@@ -188,3 +188,143 @@ constexpr int kBandTile = {band_tile};
 // Passes of {steps} steps on tensor cores (composed::launch, then the band) and
 // single steps for the remainder; the result in a.
 return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, composed::launch, {name}_step, stream);
+
+//@ section fields_open
+// ===== stencil {name} =====
+#include <stencilc/device/fields.cuh>
+#include <stencilc/device/fields_tensor.cuh>
+
+#include <cstring>
+
+namespace {namespace} {{
+
+//@ section fields_traits
+/// The fields, accumulator groups and point terms, as
+/// stencilc/device/fields_tensor.cuh reads them.
+struct Fields {{
+  using Element = {element};
+  using Compute = {compute};
+  static constexpr int kFields = {field_count};
+  static constexpr int kGemmField = {gemm_field}; // {gemm_field_name}: the slice GEMMs read its window
+  static constexpr int kGroups = {groups};
+  // per group, the coefficient field read at the output point that multiplies it (-1: none)
+  static constexpr int kGroupField[kGroups] = {{{group_fields}}};
+  static constexpr int kPointTerms = {point_count};
+  // field, coefficient field (-1: none), both read at the output point
+  static constexpr stencilc::device::fieldstc::PointTerm kPoints[kPointTerms > 0 ? kPointTerms : 1] = {{{points}}};
+  static constexpr int kParamElements = Geometry::kParamElements;
+}};
+using FieldsArgs = stencilc::device::fieldstc::Args<Fields>;
+
+/// Per element of the parameter matrices (group after group, each the slice
+/// GEMMs in order): the term whose coefficient it holds, or -1 for a zero.
+constexpr short kParamTerms[Fields::kParamElements] = {{
+{param_terms}
+}};
+/// Per point term, its index among the terms.
+constexpr int kPointTermIndex[Fields::kPointTerms > 0 ? Fields::kPointTerms : 1] = {{{point_indices}}};
+
+//@ section kernel_fields_2d
+/// One time step of the stencil of fields on tensor cores: the 2D kernel of
+/// one field over the window of field kGemmField, its slice GEMMs run once
+/// for each accumulator group with the group's parameter matrices (passed
+/// with the launch), and the epilogue of fields_tensor.cuh on the
+/// accumulators: each group times its coefficient field, plus the point terms.
+__global__ void __launch_bounds__(Block::kThreads)
+    {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int ny, int nx) {{
+  __shared__ __align__(128) Element window[Block::kWindowElements];
+  __shared__ __align__(16) Element params[Geometry::kParamElements];
+
+  const Element* __restrict__ in = args.field[Fields::kGemmField];
+  const Block::BlockTiles blockTiles = Block::blockTiles(ny, nx);
+  Block::Staged staged;
+  Block::fetchBlockTile(in, ny, nx, blockTiles, blockIdx.x, staged);
+  Block::copyParams(params, args.matrix);
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const bool pairs = stencilc::device::fieldstc::pairsAligned(args, out, nx);
+  {param_fragments}
+
+  for (long long blockTile = blockIdx.x; blockTile < blockTiles.count; blockTile += gridDim.x) {{
+    const long long blockRow = blockTiles.row(blockTile);
+    const long long blockCol = blockTiles.col(blockTile);
+    Block::enterBlockTile(in, ny, nx, blockTiles, blockTile, window, staged);
+#pragma unroll
+    for (int i = 0; i < Block::kTilesPerWarp; ++i) {{
+      const Block::Tile tile = Block::tile(warp + i * Block::kWarps, blockRow, blockCol);
+      if (!tile.inGrid(ny, nx)) {{
+        continue; // no such tile, or it lies outside the grid
+      }}
+      Block::FragmentC acc[Fields::kGroups][Block::kNBlocks];
+      {gemms}
+      stencilc::device::fieldstc::storeTile<Fields, Block>(args, out, tile, acc, ny, nx, pairs, lane);
+    }} // tile loop
+    __syncthreads(); // every warp is done with the window before the next block tile overwrites it
+  }} // block-tile loop
+}} // {kernel}
+
+//@ section fields_host
+__global__ void __launch_bounds__(256) {name}_ring_kernel(const Element* __restrict__ from, Element* __restrict__ to, int nz, int ny, int nx) {{
+  stencilc::device::fields::copyRing<RingCopy>(from, to, nz, ny, nx);
+}}
+
+/// One step over the ny x nx grids (nz is 1).
+inline cudaError_t launch(const FieldsArgs& args, Element* out, int, int ny, int nx, cudaStream_t stream) {{
+  return stencilc::device::fieldstc::launch<Fields, Block>({kernel}, args, out, ny, nx, stream);
+}}
+
+/// Copies the ring a fixed step leaves unwritten from `from` to `to`.
+inline cudaError_t copyRing(const Element* from, Element* to, int nz, int ny, int nx, cudaStream_t stream) {{
+  dim3 grid, block;
+  if (!stencilc::device::fields::launchGrid<RingCopy>(nz, ny, nx, grid, block)) {{
+    return cudaErrorInvalidValue;
+  }}
+  {name}_ring_kernel<<<grid, block, 0, stream>>>(from, to, nz, ny, nx);
+  return cudaGetLastError();
+}}
+
+/// The arguments of a step: the fields, and the parameter matrices and the
+/// point terms' coefficients for the parameters' values. Those are rebuilt
+/// only when the values differ (bit for bit) from the last call's on this
+/// host thread: one cache a host thread, holding the last values.
+inline FieldsArgs arguments({field_params_const}{param_params}) {{
+  struct Cache {{
+    bool valid = false;
+    double values[{value_count}];
+    Element matrix[Fields::kParamElements];
+    Fields::Compute k[Fields::kPointTerms > 0 ? Fields::kPointTerms : 1];
+  }};
+  static thread_local Cache stencilc_cache;
+  const double stencilc_values[{value_count}] = {{{param_values}}};
+  if (!stencilc_cache.valid || std::memcmp(stencilc_cache.values, stencilc_values, sizeof stencilc_values) != 0) {{
+    double stencilc_k[{term_count}];
+    {name}_coefficients({param_args_first}stencilc_k);
+    for (int i = 0; i < Fields::kParamElements; ++i) {{
+      stencilc_cache.matrix[i] = stencilc::device::fieldstc::operandFromDouble<Element>(kParamTerms[i] < 0 ? 0.0 : stencilc_k[kParamTerms[i]]);
+    }}
+    for (int p = 0; p < Fields::kPointTerms; ++p) {{
+      stencilc_cache.k[p] = static_cast<Fields::Compute>(stencilc_k[kPointTermIndex[p]]);
+    }}
+    std::memcpy(stencilc_cache.values, stencilc_values, sizeof stencilc_values);
+    stencilc_cache.valid = true;
+  }}
+  FieldsArgs stencilc_args;
+  const Element* const stencilc_fields[Fields::kFields] = {{{field_list}}};
+  std::memcpy(stencilc_args.field, stencilc_fields, sizeof stencilc_fields);
+  std::memcpy(stencilc_args.matrix, stencilc_cache.matrix, sizeof stencilc_args.matrix);
+  std::memcpy(stencilc_args.k, stencilc_cache.k, sizeof stencilc_args.k);
+  return stencilc_args;
+}}
+
+}} // namespace {namespace}
+
+//@ section ring_traits
+/// The ring copy's one thread a point (stencilc/device/fields.cuh).
+struct RingCopy {{
+  using Element = {element};
+  static constexpr int kThreadsX = 32;
+  static constexpr int kThreadsY = 8;
+  static constexpr int kRingZ = 0;
+  static constexpr int kRingY = {ring};
+  static constexpr int kRingX = {ring};
+}};

@@ -1,0 +1,69 @@
+//===- TensorFieldsEmulator.cpp - Stencils of fields on tensor cores, on the CPU ===//
+//
+// Mirrors the kernel of Tensor/templates/tensor.cu.tpl's kernel_fields_2d and
+// stencilc/device/fields_tensor.cuh: the parameter matrices as the host code
+// builds them for the parameters' values, each group's accumulators as the
+// MMAs compute them (emulateAccumulators), and the epilogue: the groups in
+// order, each added or multiplied by its coefficient field with one FMA, then
+// the point terms, each coefficient rounded once to the accumulator type
+// (times its coefficient field's value, one rounding) and one FMA.
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Tensor/TensorFields.h"
+
+namespace stencilc {
+
+void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields,
+                             const std::vector<double> &params, GridND &out) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const TensorFieldsPlan &f = *tp.fields;
+  const Precision compute = tp.mma.accumulator; // FP32 or FP64: roundToStorage rounds to it
+  const int ny = out.n[0], nx = out.n[1];
+  Grid2D in(ny, nx);
+  in.values = fields[std::size_t(f.gemmField)].values;
+  // Each group's accumulators, its matrices in the plan's gemms.
+  const std::vector<double> matrices = fieldsParamMatrices(plan, params);
+  std::vector<Grid2D> acc;
+  std::size_t next = 0;
+  for (std::size_t g = 0; g < f.paramTerms.size(); ++g) {
+    Plan group = plan;
+    for (SliceGemm &gemm : std::get<TensorPlan>(group.kernel).gemms) {
+      for (double &v : gemm.param.values) {
+        v = matrices[next++];
+      }
+    }
+    Grid2D &a = acc.emplace_back(ny, nx);
+    emulateAccumulators(group, in, [&](long long y, long long x, double v) { a.at(y, x) = v; });
+  }
+  std::vector<double> k;
+  for (int t : f.pointTerms) {
+    k.push_back(roundToStorage(spec.fieldTerms[std::size_t(t)].value(params), compute));
+  }
+  for (long long y = 0; y < ny; ++y) {
+    for (long long x = 0; x < nx; ++x) {
+      const std::array<long long, 3> p{y, x, 0};
+      if (!stepWritesPointND(spec, out, p)) {
+        continue;
+      }
+      double value = 0.0;
+      for (std::size_t g = 0; g < acc.size(); ++g) {
+        const int c = f.groupCoefficientField[g];
+        value = c >= 0 ? multiplyAdd(fields[std::size_t(c)].at(p), acc[g].at(y, x), value, compute)
+                       : roundToStorage(value + acc[g].at(y, x), compute);
+      }
+      for (std::size_t i = 0; i < f.pointTerms.size(); ++i) {
+        const FieldTerm &t = spec.fieldTerms[std::size_t(f.pointTerms[i])];
+        double c = k[i];
+        if (t.coefficientField >= 0) {
+          c = roundToStorage(c * fields[std::size_t(t.coefficientField)].at(p), compute);
+        }
+        value = multiplyAdd(c, fields[std::size_t(t.field)].at(p), value, compute);
+      }
+      out.at(p) = roundToStorage(value, spec.precision);
+    }
+  }
+}
+
+} // namespace stencilc
