@@ -210,9 +210,9 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
         fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
         fmt::arg("threads_x", sp.tileX), fmt::arg("threads_y", sp.tileY),
-        fmt::arg("chunk_z", sp.chunkZ),
-        fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-        fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+        fmt::arg("chunk_z", sp.chunkZ), fmt::arg("threads", sp.threads),
+        fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+        fmt::arg("ring_x", fixed ? sp.radiusX : 0),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
         fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
         fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));

@@ -324,6 +324,7 @@ struct RingCopy {{
   using Element = {element};
   static constexpr int kThreadsX = 32;
   static constexpr int kThreadsY = 8;
+  static constexpr int kChunkZ = 1; // 2D: one plane a block
   static constexpr int kRingZ = 0;
   static constexpr int kRingY = {ring};
   static constexpr int kRingX = {ring};
