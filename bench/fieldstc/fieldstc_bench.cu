@@ -17,6 +17,7 @@
 
 #include "fields_simt.h"
 #include "fields_tc.h"
+#include "median_ms.h"
 
 namespace {
 
@@ -33,27 +34,10 @@ constexpr int kRepeats = 30;
     }                                                                                              \
   } while (0)
 
-template <class F> double medianMs(F launch) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < kWarmup; ++i) {
-    CHECK(launch());
-  }
-  std::vector<float> ms;
-  for (int i = 0; i < kRepeats; ++i) {
-    CHECK(cudaEventRecord(start));
-    CHECK(launch());
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+/// The median of kRepeats launches after kWarmup (bench/median_ms.h); a
+/// launch returns its cudaError_t.
+template <class F> double timed(F launch) {
+  return stencilc::medianMs([&](int) { CHECK(launch()); }, kWarmup, kRepeats);
 }
 
 template <class T> double toDouble(T v) { return static_cast<double>(static_cast<float>(v)); }
@@ -116,8 +100,8 @@ void runCase(const char *form, const char *precision, int fields, Tc tc, Simt si
   CHECK(cudaMalloc(&outSimt, count * sizeof(T)));
   CHECK(cudaMemset(outTc, 0, count * sizeof(T)));
   CHECK(cudaMemset(outSimt, 0, count * sizeof(T)));
-  const double tcMs = medianMs([&] { return tc(f.data(), outTc); });
-  const double simtMs = medianMs([&] { return simt(f.data(), outSimt); });
+  const double tcMs = timed([&] { return tc(f.data(), outTc); });
+  const double simtMs = timed([&] { return simt(f.data(), outSimt); });
   CHECK(cudaDeviceSynchronize());
   const double diff = relativeL2(download(outTc, count), download(outSimt, count));
   const double bytes = double(fields + 1) * count * sizeof(T);
@@ -163,7 +147,7 @@ int main() {
   CHECK(cudaMalloc(&b, copyBytes));
   CHECK(cudaMemset(a, 1, copyBytes));
   const double copyMs =
-      medianMs([&] { return cudaMemcpyAsync(b, a, copyBytes, cudaMemcpyDeviceToDevice, 0); });
+      timed([&] { return cudaMemcpyAsync(b, a, copyBytes, cudaMemcpyDeviceToDevice, 0); });
   copyGBs = 2.0 * copyBytes / (copyMs * 1e6);
   CHECK(cudaFree(a));
   CHECK(cudaFree(b));

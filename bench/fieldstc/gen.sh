@@ -15,8 +15,8 @@ for backend in tc simt; do
   flag=$([[ $backend == tc ]] && echo tensor || echo simt)
   "$stencilc" --backend="$flag" "$out/fields_$backend.stencil" -o "$out/fields_$backend.cu"
 done
-cp "$here/fieldstc_bench.cu" "$out/"
+cp "$here/fieldstc_bench.cu" "$root/bench/median_ms.h" "$out/"
 if command -v nvcc > /dev/null; then
   nvcc -std=c++17 -O3 -arch=sm_90 -I"$root/runtime/include" -I"$out" "$out/fieldstc_bench.cu" \
-    "$out/fields_tc.cu" "$out/fields_simt.cu" -o "$out/fieldstc_bench"
+    "$out/fields_tc.cu" "$out/fields_simt.cu" "$root/runtime/src/check.cpp" -o "$out/fieldstc_bench"
 fi

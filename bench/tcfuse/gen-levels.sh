@@ -19,7 +19,7 @@ if [[ $mode == gen ]]; then
   root=$(cd "$(dirname "$0")/../.." && pwd)
   stencilc=${STENCILC:-$root/build/bin/stencilc}
   rm -rf "$out" && mkdir -p "$out/gen" "$out/stencils" "$out/tree/test"
-  cp "$root"/bench/tcfuse/{levels_bench.cu,median_ms.h,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$out/"
+  cp "$root"/bench/tcfuse/{levels_bench.cu,tiled_levels.cuh,gen-levels.sh,build-objects.sh} "$root/bench/median_ms.h" "$out/"
   cp -r "$root/runtime" "$out/tree/" && cp -r "$root/test/support" "$out/tree/test/"
   checks=() speeds=() others=()
   make() { # name source backend boundary option

@@ -15,7 +15,7 @@ if [[ $mode == gen ]]; then
   stencilc=${STENCILC:-$root/build/bin/stencilc}
   rm -rf "$out" && mkdir -p "$out/gen"
   python3 "$root/bench/tcfuse/compose_suite.py" "$out/stencils"
-  cp "$out/stencils/pairs.h" "$root"/bench/tcfuse/{experiment.cu,median_ms.h,run-experiment.sh,build-objects.sh} "$out/"
+  cp "$out/stencils/pairs.h" "$root"/bench/tcfuse/{experiment.cu,run-experiment.sh,build-objects.sh} "$root/bench/median_ms.h" "$out/"
   for f in "$out"/stencils/*.stencil; do
     "$stencilc" -w --arch=sm_90 --backend=tensor "$f" -o "$out/gen/$(basename "$f" .stencil).cu"
   done

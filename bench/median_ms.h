@@ -1,6 +1,7 @@
 // median_ms.h - the median time of a launch, in milliseconds, for the
-// tensor-fusion programs of bench/tcfuse (experiment.cu, levels_bench.cu):
-// launch(i) timed with CUDA events, `runs` times after `warmup` calls.
+// stand-alone GPU programs under bench/ (tcfuse/experiment.cu,
+// tcfuse/levels_bench.cu, fieldstc/fieldstc_bench.cu): launch(i) timed with
+// CUDA events, `runs` times after `warmup` calls.
 #pragma once
 
 #include <algorithm>
