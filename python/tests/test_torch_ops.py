@@ -1,8 +1,9 @@
 """The torch.library custom ops of a stencil of fields, without a GPU: their
 schemas (the arguments of step() and run() in order, the written ones
-marked; a stencil of the one input keeps its own), one registration per compiled source, the fake implementation
-tracing a graph on fake tensors with no kernel call, and the real op
-reaching the stencil's own argument checks. Skipped where PyTorch is not
+marked; a stencil of the one input keeps its own), one registration per
+compiled source, the fake implementation tracing a graph on fake tensors
+with no kernel call, and the real op reaching the stencil's own argument
+checks. Skipped where PyTorch is not
 installed (CI installs no PyTorch; the GPU tests run opcheck)."""
 
 import re
