@@ -57,6 +57,17 @@ stencil wave2d {
 }
 """
 
+# A 1D stencil of its one field `in` with a parameter (a stencil of fields
+# by its param; `in` is a Python keyword).
+DECAY = """
+stencil decay1d {
+  precision fp64;
+  boundary periodic;
+  param rate;
+  out[i] = rate * in[i] + 0.25 * (in[i-1] + in[i+1]);
+}
+"""
+
 
 _PAD = {"constant": "constant", "periodic": "wrap", "clamp": "edge", "mirror": "symmetric"}
 

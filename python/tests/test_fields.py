@@ -11,14 +11,7 @@ import fakes
 import stencils
 import support
 
-WAVE = stencils.WAVE + """
-stencil decay1d {
-  precision fp64;
-  boundary periodic;
-  param rate;
-  out[i] = rate * in[i] + 0.25 * (in[i-1] + in[i+1]);
-}
-"""
+WAVE = stencils.WAVE + stencils.DECAY
 BASE = 0x7F0000000000
 SHAPE = (16, 32)
 
@@ -121,6 +114,3 @@ def test_run_steps(module):
            dt=1)
 
 
-def test_no_torch_ops_for_fields(module):
-    with pytest.raises(TypeError, match="stencil 'wave2d' is a stencil of fields"):
-        module.wave2d.torch_ops()

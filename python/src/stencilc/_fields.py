@@ -33,11 +33,6 @@ class FieldsStencil(Stencil):
             ctypes.c_double] * len(info.params)
         self._types = (ctypes.CFUNCTYPE(ctypes.c_int, *head, ctypes.c_void_p),
                        ctypes.CFUNCTYPE(ctypes.c_int, *head, ctypes.c_int, ctypes.c_void_p))
-        self._ops = ()
-
-    def torch_ops(self):
-        raise TypeError(f"stencil '{self._name}' is a stencil of fields: torch_ops() takes only "
-                        "stencils of the one input 'in' for now; call step() and run()")
 
     def _functions(self, device):
         step, run = super()._functions(device)

@@ -101,8 +101,10 @@ class Stencil:
         self._ops = None
 
     def torch_ops(self):
-        """(step, run) as torch.library custom ops, registered on first use:
-        step(inp, out) and run(a, b, steps), for torch.compile graphs."""
+        """(step, run) as torch.library custom ops, registered on first use,
+        for torch.compile graphs: step(inp, out) and run(a, b, steps), or,
+        for a stencil of fields, its step() and run() arguments in order
+        (_torch.py, docs/python.md)."""
         if self._ops is None:
             from . import _torch
 

@@ -1,0 +1,94 @@
+"""The torch.library custom ops of a stencil of fields, without a GPU: their
+schemas (the arguments of step() and run() in order, the written ones
+marked; a stencil of the one input keeps its own), one registration per
+compiled source, the fake implementation tracing a graph on fake tensors
+with no kernel call, and the real op reaching the stencil's own argument
+checks. Skipped where PyTorch is not
+installed (CI installs no PyTorch; the GPU tests run opcheck)."""
+
+import re
+
+import pytest
+
+import stencils
+import support
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed here")
+
+SOURCE = stencils.WAVE + stencils.DECAY
+
+
+@pytest.fixture(scope="module")
+def module():
+    return support.compile_or_skip(SOURCE, arch="sm_90")
+
+
+def schemas(stencil):
+    """The two ops' schemas, with the library's key left out."""
+    key = stencil._targets.first.key
+    return [str(op._opoverload._schema).replace(f"_{key}_", "_") for op in stencil.torch_ops()]
+
+
+def test_schemas(module):
+    assert schemas(module.wave2d) == [
+        "stencilc::wave2d_step(Tensor u, Tensor u_prev, Tensor(a2!) out, Tensor c2, "
+        "float dt) -> ()",
+        "stencilc::wave2d_run(Tensor(a0!) u, Tensor(a1!) u_prev, Tensor(a2!) scratch, "
+        "SymInt steps, Tensor c2, float dt) -> ()"]
+    # The field `in`, a Python keyword, is `inp` as in the plain stencils' ops.
+    assert schemas(module.decay1d) == [
+        "stencilc::decay1d_step(Tensor inp, Tensor(a1!) out, float rate) -> ()",
+        "stencilc::decay1d_run(Tensor(a0!) inp, Tensor(a1!) scratch, SymInt steps, "
+        "float rate) -> ()"]
+
+
+def test_plain_stencil_schemas():
+    """A stencil of the one input keeps its ops' schemas."""
+    plain = support.compile_or_skip(stencils.source("fp32", 1, ("periodic",)), arch="sm_90")
+    assert schemas(getattr(plain, stencils.name("fp32", 1, "periodic"))) == [
+        "stencilc::s1d_fp32_periodic_step(Tensor inp, Tensor(a1!) out) -> ()",
+        "stencilc::s1d_fp32_periodic_run(Tensor(a0!) a, Tensor(a1!) b, SymInt steps) -> ()"]
+
+
+def test_registered_once(module):
+    ops = module.wave2d.torch_ops()
+    assert module.wave2d.torch_ops() is ops
+    again = support.compile_or_skip(SOURCE, arch="sm_90")  # the same library key
+    assert again.wave2d.torch_ops() == ops
+    key = module._targets.first.key
+    assert hasattr(torch.ops.stencilc, f"wave2d_{key}_run")
+
+
+def test_fake_traces_without_a_kernel(module):
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    step, run = module.wave2d.torch_ops()
+
+    def advance(u, u_prev, c2):
+        out = torch.zeros_like(u)
+        step(u, u_prev, out, c2, 0.3)
+        run(out, u, torch.empty_like(u), 4, c2, 0.3)
+        return out, u
+
+    fields = [torch.rand(16, 32) for _ in range(3)]  # CPU tensors: a real call would raise
+    graph = make_fx(advance, tracing_mode="fake")(*fields)
+    called = [n.target for n in graph.graph.nodes if n.op == "call_function"]
+    assert called.count(step._opoverload) == 1 and called.count(run._opoverload) == 1
+    results = [n for n in graph.graph.nodes if n.op == "output"][0].args[0]
+    assert [(tuple(r.meta["val"].shape), r.meta["val"].dtype) for r in results] == [
+        ((16, 32), torch.float32)] * 2
+
+
+def test_meta_tensors(module):
+    step, run = module.decay1d.torch_ops()
+    a, b = (torch.empty(64, dtype=torch.float64, device="meta") for _ in range(2))
+    assert step(a, b, 0.5) is None and run(a, b, 3, 0.5) is None
+
+
+def test_real_call_checks_arguments(module):
+    step, run = module.wave2d.torch_ops()
+    u, u_prev, c2, out = (torch.rand(16, 32) for _ in range(4))
+    with pytest.raises(TypeError, match="u: got an array on the cpu"):
+        step(u, u_prev, out, c2, 0.3)
+    with pytest.raises(ValueError, match=re.escape("steps: got -1; needs 0 <= steps < 2^31")):
+        run(u, u_prev, out, -1, c2, 0.3)
