@@ -129,8 +129,9 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
     printFieldsLines(spec, *tp.fields, os);
   }
   const std::size_t groups = tp.fields ? tp.fields->paramTerms.size() : 1;
-  std::size_t element = 0;
   for (std::size_t group = 0; group < groups; ++group) {
+    // Each group's map runs over every gemm's elements from its start.
+    std::size_t element = 0;
     for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
       const SliceGemm &g = tp.gemms[i];
       os << fmt::format("  gemm {}{} {}: {}; {} MMAs\n", i,
