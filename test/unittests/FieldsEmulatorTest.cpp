@@ -52,21 +52,7 @@ StencilSpec compile(const char *text, const char *precision, const char *boundar
 /// Emulates and references one step; returns the relative L2 error and
 /// counts the points written that must not be, or missed.
 double runOne(const Plan &plan, std::array<int, 3> n, unsigned seed, int &wrongWrites) {
-  const StencilSpec &spec = plan.spec;
-  std::vector<GridND> fields;
-  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
-    fields.push_back(randomGridND(spec.dims, n, spec.precision, seed + 17 * unsigned(f)));
-  }
-  const std::vector<double> params = {0.1, 1.5};
-  GridND emulated(spec.dims, n, Poison), reference(spec.dims, n, Poison);
-  emulateFieldsStep(plan, fields,
-                    std::vector<double>(params.begin(), params.begin() + spec.params.size()),
-                    emulated);
-  referenceFieldsStepND(spec, fields,
-                        std::vector<double>(params.begin(), params.begin() + spec.params.size()),
-                        reference);
-  wrongWrites = stencilc::testing::wrongWritesND(spec, emulated, Poison);
-  return relativeL2ErrorND(spec, emulated, reference);
+  return stencilc::testing::fieldsStepError(plan, n, seed, Poison, emulateFieldsStep, wrongWrites);
 }
 
 std::vector<std::array<int, 3>> sizesFor(const StencilSpec &spec) {

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "Backends/Simt/FieldsEmulator.h"
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorPlanner.h"
@@ -176,6 +177,28 @@ inline int wrongWritesND(const StencilSpec &spec, const GridND &grid, double poi
     }
   }
   return wrong;
+}
+
+/// One step of a stencil of fields on grids of `n`, by `emulate` (a backend's
+/// emulator: emulateFieldsStep, emulateTensorFieldsStep) and by the float64
+/// reference, from fresh random fields and the parameters 0.1, 1.5 (as many as
+/// the stencil takes): the relative L2 error. `wrongWrites` counts the points
+/// written that must not be, or missed (outputs start as `poison`).
+template <class Emulate>
+double fieldsStepError(const Plan &plan, std::array<int, 3> n, unsigned seed, double poison,
+                       Emulate &&emulate, int &wrongWrites) {
+  const StencilSpec &spec = plan.spec;
+  std::vector<GridND> fields;
+  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
+    fields.push_back(randomGridND(spec.dims, n, spec.precision, seed + 17 * unsigned(f)));
+  }
+  const std::vector<double> values = {0.1, 1.5};
+  const std::vector<double> params(values.begin(), values.begin() + spec.params.size());
+  GridND emulated(spec.dims, n, poison), reference(spec.dims, n, poison);
+  emulate(plan, fields, params, emulated);
+  referenceFieldsStepND(spec, fields, params, reference);
+  wrongWrites = wrongWritesND(spec, emulated, poison);
+  return relativeL2ErrorND(spec, emulated, reference);
 }
 
 /// Every boundary rule, as the .stencil language writes it.

@@ -63,25 +63,11 @@ StencilSpec compile(const char *text, const char *precision, const char *boundar
   return stencilc::testing::compileFilled(text, precision, boundary);
 }
 
-std::vector<double> paramsFor(const StencilSpec &spec) {
-  const std::vector<double> values = {0.1, 1.5};
-  return std::vector<double>(values.begin(), values.begin() + spec.params.size());
-}
-
 /// Emulates and references one step on ny x nx; returns the relative L2
 /// error and counts the points written that must not be, or missed.
 double runOne(const Plan &plan, int ny, int nx, unsigned seed, int &wrongWrites) {
-  const StencilSpec &spec = plan.spec;
-  const std::array<int, 3> n{ny, nx, 1};
-  std::vector<GridND> fields;
-  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
-    fields.push_back(randomGridND(2, n, spec.precision, seed + 17 * unsigned(f)));
-  }
-  GridND emulated(2, n, Poison), reference(2, n, Poison);
-  emulateTensorFieldsStep(plan, fields, paramsFor(spec), emulated);
-  referenceFieldsStepND(spec, fields, paramsFor(spec), reference);
-  wrongWrites = stencilc::testing::wrongWritesND(spec, emulated, Poison);
-  return relativeL2ErrorND(spec, emulated, reference);
+  return stencilc::testing::fieldsStepError(plan, {ny, nx, 1}, seed, Poison,
+                                            emulateTensorFieldsStep, wrongWrites);
 }
 
 TEST(TensorFields, EveryPrecisionAndBoundaryMatchesTheReference) {
