@@ -36,12 +36,16 @@ namespace {
 
 /// What the driver will require of the translation, checked on the specs:
 /// 1 to 3 dimensions, a radius of 1 to 32 that is the largest offset, and
-/// only finite, non-zero coefficients.
+/// only finite, non-zero coefficients. A stencil of several fields (issue
+/// 20) has its terms in `fieldTerms`: each reads an input field, a
+/// coefficient field (when it has one) is not an input, and the radius
+/// counts the coefficient fields' offsets too.
 void checkTranslated(const std::vector<cfront::TranslatedStencil> &stencils) {
   for (const cfront::TranslatedStencil &stencil : stencils) {
     const StencilSpec &spec = stencil.spec;
+    const bool fields = spec.hasFields();
     if (spec.dims < 1 || spec.dims > 3 || spec.radius < 1 || spec.radius > 32 ||
-        spec.terms.empty()) {
+        (fields ? spec.fieldTerms.empty() || !spec.terms.empty() : spec.terms.empty())) {
       fail("a translated stencil is out of the language's range");
     }
     int radius = 0;
@@ -50,6 +54,24 @@ void checkTranslated(const std::vector<cfront::TranslatedStencil> &stencils) {
         fail("a translated coefficient is zero or not finite");
       }
       radius = std::max(radius, term.offset.chebyshevNorm());
+    }
+    const int fieldCount = static_cast<int>(spec.fields.size());
+    for (const FieldTerm &term : spec.fieldTerms) {
+      if (term.field < 0 || term.field >= fieldCount ||
+          spec.fields[term.field].role != FieldRole::Input ||
+          (term.coefficientField >= 0 &&
+           (term.coefficientField >= fieldCount ||
+            spec.fields[term.coefficientField].role != FieldRole::Coefficient))) {
+        fail("a translated term reads a field of the wrong role");
+      }
+      if (!term.paramCoefficient &&
+          (!std::isfinite(term.coefficient) || term.coefficient == 0.0)) {
+        fail("a translated coefficient is zero or not finite");
+      }
+      radius = std::max(radius, term.offset.chebyshevNorm());
+      if (term.coefficientField >= 0) {
+        radius = std::max(radius, term.coefficientOffset.chebyshevNorm());
+      }
     }
     if (radius != spec.radius) {
       fail("a translated stencil's radius is not its largest offset");
