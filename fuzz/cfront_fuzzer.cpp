@@ -64,8 +64,7 @@ void checkTranslated(const std::vector<cfront::TranslatedStencil> &stencils) {
             spec.fields[term.coefficientField].role != FieldRole::Coefficient))) {
         fail("a translated term reads a field of the wrong role");
       }
-      if (!term.paramCoefficient &&
-          (!std::isfinite(term.coefficient) || term.coefficient == 0.0)) {
+      if (!term.paramCoefficient && (!std::isfinite(term.coefficient) || term.coefficient == 0.0)) {
         fail("a translated coefficient is zero or not finite");
       }
       radius = std::max(radius, term.offset.chebyshevNorm());
