@@ -74,7 +74,7 @@ TEST(FieldsEmulator, EveryFormPrecisionAndBoundaryMatchesTheReference) {
       for (const char *boundary : stencilc::testing::FieldBoundaries) {
         const StencilSpec spec = compile(text, precision, boundary);
         ASSERT_TRUE(spec.hasFields());
-        const Plan plan = planFields(spec);
+        const Plan plan = *planFields(spec);
         for (const auto &n : sizesFor(spec)) {
           SCOPED_TRACE(
               fmt::format("{} {} {} {}x{}x{}", spec.name, precision, boundary, n[0], n[1], n[2]));
@@ -93,7 +93,7 @@ TEST(FieldsEmulator, EveryFormPrecisionAndBoundaryMatchesTheReference) {
 TEST(FieldsEmulator, AWrongTermIsCaught) {
   StencilSpec spec = compile(Stencils[0], "fp64", "periodic");
   ASSERT_TRUE(spec.hasFields());
-  Plan plan = planFields(spec);
+  Plan plan = *planFields(spec);
   plan.spec.fieldTerms[2].coefficient *= 1.001; // 2 u[i, j] becomes 2.002 u[i, j]
   // Against the reference of the right spec.
   std::vector<GridND> fields;

@@ -44,10 +44,24 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
     tensor->choice += ", as --backend=tensor requested";
     return *std::move(tensor);
   }
-  Plan plan;
+  // The CUDA-core plan, or (an error reported) null where the --plan-option
+  // values ask for a block it cannot take.
+  const auto planSimtFields = [&]() -> std::optional<Plan> {
+    PlanOrRefusal simt = planFields(spec, options.plan);
+    if (!simt) {
+      diags.error(
+          loc, fmt::format("cannot plan stencil '{}' on CUDA cores: {}", spec.name, simt.reason()));
+      return std::nullopt;
+    }
+    return *std::move(simt);
+  };
+  std::optional<Plan> plan;
   if (options.backend == BackendRequest::Simt) {
-    plan = planFields(spec, options.plan);
-    plan.choice = "the kernel of a stencil of fields, as --backend=simt requested";
+    plan = planSimtFields();
+    if (!plan) {
+      return std::nullopt;
+    }
+    plan->choice = "the kernel of a stencil of fields, as --backend=simt requested";
   } else {
     // auto: the tensor cores where measured faster (BackendChoice.cpp).
     PlanOrRefusal tensor = planTensorFields(spec, options.plan);
@@ -59,22 +73,30 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
     if (!tensor) {
       why = "the tensor-core backend cannot take it: " + tensor.reason();
     }
-    plan = planFields(spec, options.plan);
-    plan.choice = "the CUDA-core kernel of a stencil of fields: " + why;
+    plan = planSimtFields();
+    if (!plan) {
+      return std::nullopt;
+    }
+    plan->choice = "the CUDA-core kernel of a stencil of fields: " + why;
     diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, why));
   }
+  // The CUDA-core kernel of fields takes its block and chunk; not the plane
+  // buffers or the L2 prefetch of the single-field kernel.
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
-    if (name != "fuse") {
+    const bool rows = name == "tile-y" || name == "chunk-z";
+    if (name != "fuse" && name != "threads" && name != "tile-x" && (!rows || spec.dims == 1)) {
       ignored.push_back(name);
     }
   }
   if (!ignored.empty()) {
-    diags.warning(Warning::IgnoredPlanOption, loc,
-                  fmt::format("--plan-option {} {} not reach stencil '{}': the kernel of a "
-                              "stencil of fields takes none yet",
-                              fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does",
-                              spec.name));
+    diags.warning(
+        Warning::IgnoredPlanOption, loc,
+        fmt::format("--plan-option {} {} not reach stencil '{}': the CUDA-core kernel "
+                    "of a stencil of fields takes threads, tile-x, tile-y and chunk-z "
+                    "only{}",
+                    fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does", spec.name,
+                    spec.dims == 1 ? ", and a 1D one (a single row) threads and tile-x" : ""));
   }
   return plan;
 }

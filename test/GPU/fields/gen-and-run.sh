@@ -21,7 +21,9 @@ if [[ $mode == gen ]]; then
     name=$(basename "$input" .stencil)
     # A file's "// GEN-ARGS:" line: its stencilc flags (--backend=tensor).
     read -ra args <<< "$(sed -n 's|^// GEN-ARGS: ||p' "$input")"
-    "$stencilc" "${args[@]}" "$input" -o "$out/$name.cu" || exit 1
+    # EXTRA_ARGS: more stencilc flags for every input (--plan-option variants).
+    # shellcheck disable=SC2086
+    "$stencilc" "${args[@]}" ${EXTRA_ARGS:-} "$input" -o "$out/$name.cu" || exit 1
     (cd "$out" && python3 "$here/harness/fields_list.py" "$name.h" > "$name.main.cu") || exit 1
   done
   cp "$here/harness/fields_test.cuh" "$out/"

@@ -75,6 +75,9 @@ std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t);
 /// the kernel's name; FieldsEmitter.cpp writes the rest.
 void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan);
 std::string tensorFieldsKernelName(const Plan &plan);
+/// Rows of threads in a block of the tensor-core fields path's ring copy (a
+/// thread a point, 32 across): NAME_run refuses ny above 65535 times this.
+inline constexpr int TensorFieldsRingRows = 8;
 
 /// The namespace of the CUDA-core fused kernel of a dimension in
 /// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is

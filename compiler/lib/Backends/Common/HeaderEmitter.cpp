@@ -90,8 +90,8 @@ std::string tileText(const Plan &plan, std::string_view separator) {
     case 1:
       tile = {sp.tileX};
       break;
-    case 2: // a stencil of fields: one thread a point, tileY rows
-      tile = {plan.spec.hasFields() ? sp.tileY : sp.chunkZ, sp.tileX};
+    case 2: // a stencil of fields: tileY rows of threads, a chunk of rows each
+      tile = {plan.spec.hasFields() ? sp.tileY * sp.chunkZ : sp.chunkZ, sp.tileX};
       break;
     default:
       tile = {sp.chunkZ, sp.tileY, sp.tileX};
@@ -133,12 +133,17 @@ std::string limitNote(const Plan &plan) {
     return {}; // blocks along x only
   }
   const SimtPlan &sp = plan.simt();
-  if (plan.spec.hasFields()) { // chunkZ planes a block along z
+  if (plan.spec.hasFields()) { // chunks of chunkZ outputs along z (3D) or y (2D)
+    const int chunk = sp.chunkZ;
+    if (dims == 2) {
+      const long long rows = static_cast<long long>(sp.tileY) * chunk;
+      return blockLimitSentence("ny", std::min<long long>(MostBlocks * rows, INT32_MAX),
+                                fmt::format("{} rows", rows));
+    }
     return blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY)) +
-           (dims == 3 ? blockLimitSentence("nz", MostBlocks * sp.chunkZ,
-                                           sp.chunkZ == 1 ? std::string("1 plane")
-                                                          : fmt::format("{} planes", sp.chunkZ))
-                      : std::string());
+           blockLimitSentence("nz", MostBlocks * chunk,
+                              chunk == 1 ? std::string("1 plane")
+                                         : fmt::format("{} planes", chunk));
   }
   std::string text = blockLimitSentence(
       dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * sp.chunkZ, INT32_MAX),

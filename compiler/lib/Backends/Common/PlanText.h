@@ -40,8 +40,9 @@ std::string summarizeSimtPlan(const Plan &plan);
 /// (Simt/FieldsPlanner.cpp).
 void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os);
 std::string summarizeFieldsPlan(const Plan &plan);
-/// How a stencil of fields' threads cover the grid: "one thread a point in
-/// blocks of 8 x 32", or in 3D a column of points along z.
-std::string fieldsThreadText(const SimtPlan &sp);
+/// How a stencil of fields' threads cover the grid: "a thread a chunk of 4
+/// outputs along y, in blocks of 32 x 32", "a thread an output, in blocks
+/// of 256".
+std::string fieldsThreadText(const Plan &plan);
 
 } // namespace stencilc

@@ -210,9 +210,9 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
         fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
         fmt::arg("threads_x", sp.tileX), fmt::arg("threads_y", sp.tileY),
-        fmt::arg("chunk_z", sp.chunkZ), fmt::arg("threads", sp.threads),
-        fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
-        fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+        fmt::arg("chunk_z", sp.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
+        fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+        fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
         fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
         fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
@@ -278,6 +278,13 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
                                         "of {}.",
                                         n.stepped))
             : std::string();
+  // The tensor path's ring copy puts rows of blocks along y (EmitterParts.h).
+  const std::string ringLimit =
+      fixed && plan.backend() == BackendKind::Tensor
+          ? fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} (the ring "
+                        "copy's 65535\n * blocks of {} rows: CUDA's launch limit).",
+                        65535LL * TensorFieldsRingRows, TensorFieldsRingRows)
+          : std::string();
   std::vector<std::string> names, roles, params, table;
   for (const FieldDecl &f : spec.fields) {
     names.push_back("\"" + f.name + "\"");
@@ -309,7 +316,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
                plan.backend() == BackendKind::Tensor
                    ? fmt::format("tensor, tensor-core MMAs in blocks of {} x {}",
                                  plan.tensor().blockRows(), plan.tensor().blockCols())
-                   : "simt, " + fieldsThreadText(plan.simt())),
+                   : "simt, " + fieldsThreadText(plan)),
       fmt::arg("backend_enum", plan.backend() == BackendKind::Tensor ? "STENCILC_BACKEND_TENSOR"
                                                                      : "STENCILC_BACKEND_SIMT"),
       fmt::arg("term_count", spec.fieldTerms.size()),
@@ -319,7 +326,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("limit_note", facts.limitNote), fmt::arg("field_params_const", n.fieldParamsConst),
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
-      fmt::arg("written", written), fmt::arg("run_note", runNote),
+      fmt::arg("written", written), fmt::arg("run_note", runNote + ringLimit),
       fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),
       fmt::arg("radius", spec.radius), fmt::arg("shape", facts.shapeEnum),
       fmt::arg("precision", facts.precisionEnum), fmt::arg("boundary", facts.boundaryEnum),

@@ -19,24 +19,90 @@
 
 namespace stencilc {
 
-Plan planFields(const StencilSpec &spec, const PlanOptions &options) {
+namespace {
+
+/// The block and chunk where --plan-option leaves them open, from the one
+/// step of bench/fields on an H100 (2026-11-25 06:35 UTC, percent of the
+/// copy roofline counting every stream; docs/performance.md, "Stencils of
+/// fields, a chunk a thread"):
+/// - 2D: a chunk of 4 rows a thread. fp32 in blocks of 8 x 32 threads
+///   (wave2d 98.8 %, varheat 90.3 %, against 91.9 % and 61.0 % for a thread
+///   a point); fp64 in 4 x 32 (101.4 %, 96.0 %, against 102.3 % and 87.1 %).
+/// - 3D that reads along z: fp32 a chunk of 2 planes (wave3d r4 77.8 %),
+///   fp64 a thread a point (82.5 %); longer chunks were slower (8: 70.6 %
+///   and 67.3 %; 16: 66.8 % and 59.0 %).
+/// - 3D that does not read along z, and 1D: a thread a point.
+/// fp16 and bf16 (fp32 arithmetic) take fp32's; they were not measured.
+struct FieldsBlock {
+  int tileY;
+  int chunk;
+};
+FieldsBlock defaultFieldsBlock(const StencilSpec &spec, bool zReads) {
+  const bool fp64 = spec.precision == Precision::FP64;
+  if (spec.dims == 2) {
+    return {fp64 ? 4 : 8, 4};
+  }
+  if (spec.dims == 3) {
+    return {8, zReads && !fp64 ? 2 : 1};
+  }
+  return {1, 1};
+}
+
+/// What a thread computes: "a chunk of 4 outputs along y", "an output".
+std::string chunkText(const Plan &plan) {
+  const int chunk = plan.simt().chunkZ;
+  if (chunk == 1) {
+    return "an output";
+  }
+  return fmt::format("a chunk of {} outputs along {}", chunk, plan.spec.dims == 3 ? "z" : "y");
+}
+
+/// The outputs of a block, outermost axis first: "32 x 32" (2D, 8 rows of
+/// threads a chunk of 4 rows each), "8 x 8 x 32" (3D).
+std::string blockOutputsText(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  if (plan.spec.dims == 1) {
+    return fmt::format("{}", sp.tileX);
+  }
+  if (plan.spec.dims == 2) {
+    return fmt::format("{} x {}", sp.tileY * sp.chunkZ, sp.tileX);
+  }
+  return fmt::format("{} x {} x {}", sp.chunkZ, sp.tileY, sp.tileX);
+}
+
+} // namespace
+
+PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
   Plan plan;
   plan.spec = spec;
   plan.target = options.target;
   SimtPlan sp;
   sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
-  // One thread a point: a 1D grid in rows of 256, otherwise 32 x 8 points.
-  sp.tileX = spec.dims == 1 ? 256 : 32;
-  sp.tileY = spec.dims == 1 ? 1 : 8;
-  sp.threads = sp.tileX * sp.tileY;
-  // A 3D stencil that reads along z: a thread a column of 8 points, so that
-  // the planes above and below stay in L1 between them (docs/performance.md,
-  // "Stencils of fields").
+  // A thread a chunk of outputs along the outermost axis (z in 3D, y in 2D),
+  // in blocks of 32 threads across x (256 in 1D) (fields.cuh).
   auto readsZ = [](const FieldTerm &t) {
     return t.offset.d[0] != 0 || (t.coefficientField >= 0 && t.coefficientOffset.d[0] != 0);
   };
-  sp.chunkZ =
-      spec.dims == 3 && std::any_of(spec.fieldTerms.begin(), spec.fieldTerms.end(), readsZ) ? 8 : 1;
+  const bool zReads =
+      spec.dims == 3 && std::any_of(spec.fieldTerms.begin(), spec.fieldTerms.end(), readsZ);
+  // A 1D grid has one row: tile-y and chunk-z do not reach it (the driver
+  // warns).
+  const FieldsBlock block = defaultFieldsBlock(spec, zReads);
+  sp.tileX = options.tileX ? options.tileX : spec.dims == 1 ? 256 : 32;
+  sp.tileY = spec.dims == 1 ? 1 : options.tileY ? options.tileY : block.tileY;
+  sp.chunkZ = spec.dims == 1 ? 1 : options.chunkZ ? options.chunkZ : block.chunk;
+  sp.minChunkZ = sp.chunkZ;
+  sp.threads = sp.tileX * sp.tileY;
+  if (sp.threads > 1024 || sp.threads % 32 != 0 ||
+      (options.threads != 0 && options.threads != sp.threads)) {
+    return PlanOrRefusal::refused(fmt::format(
+        "a block of {} x {} threads{}: the kernel of a stencil of fields takes a block of a "
+        "multiple of 32 threads, at most 1024, that is tile-x x tile-y",
+        sp.tileX, sp.tileY,
+        options.threads != 0 && options.threads != sp.threads
+            ? fmt::format(", not the {} threads asked for", options.threads)
+            : std::string()));
+  }
   sp.radiusX = spec.radius;
   sp.radiusY = spec.dims >= 2 ? spec.radius : 0;
   sp.radiusZ = spec.dims == 3 ? spec.radius : 0;
@@ -67,34 +133,24 @@ void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  arithmetic {} FMAs ({}), one a term; a term with a coefficient field "
                     "multiplies its coefficient by the field's value first (one rounding)\n",
                     keyword(sp.compute), sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn");
-  if (sp.chunkZ == 1) {
-    os << fmt::format("  block      {} threads, one output each: {} x {} outputs "
-                      "(stencilc/device/fields.cuh; every read through the boundary rule)\n",
-                      sp.threads, sp.tileY, sp.tileX);
-  } else {
-    os << fmt::format("  block      {} threads, each a column of {} outputs along z: {} x {} x {} "
-                      "outputs (stencilc/device/fields.cuh; a point whose reads are all inside "
-                      "the grid reads them directly, the others through the boundary rule)\n",
-                      sp.threads, sp.chunkZ, sp.chunkZ, sp.tileY, sp.tileX);
-  }
+  os << fmt::format("  block      {} threads, each {}: {} outputs (stencilc/device/fields.cuh; a "
+                    "chunk whose reads are all inside the grid reads them directly, the others "
+                    "through the boundary rule)\n",
+                    sp.threads, chunkText(plan), blockOutputsText(plan));
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  terms      {}, coefficients rounded once to {}\n", spec.fieldTerms.size(),
                     keyword(sp.compute));
 }
 
-std::string fieldsThreadText(const SimtPlan &sp) {
-  if (sp.chunkZ == 1) {
-    return fmt::format("one thread a point in blocks of {} x {}", sp.tileY, sp.tileX);
-  }
-  return fmt::format("a thread a column of {} points along z, in blocks of {} x {} x {}", sp.chunkZ,
-                     sp.chunkZ, sp.tileY, sp.tileX);
+std::string fieldsThreadText(const Plan &plan) {
+  return fmt::format("a thread {}, in blocks of {}", chunkText(plan), blockOutputsText(plan));
 }
 
 std::string summarizeFieldsPlan(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
   return fmt::format("simt backend, a stencil of {} fields, {} arithmetic; {}; {} terms, one FMA "
                      "each",
-                     plan.spec.fields.size(), keyword(sp.compute), fieldsThreadText(sp),
+                     plan.spec.fields.size(), keyword(sp.compute), fieldsThreadText(plan),
                      plan.spec.fieldTerms.size());
 }
 

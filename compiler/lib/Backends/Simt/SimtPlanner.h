@@ -20,10 +20,13 @@ namespace stencilc {
 /// slice term.
 Plan planSimt(const StencilSpec &spec, const PlanOptions &options = {});
 
-/// Plans a stencil of fields (spec.hasFields()): one thread a point on CUDA
-/// cores, one step a launch (FieldsPlanner.cpp). Needs: spec.hasFields().
-/// Guarantees: fusedSteps 1, lowered when options asked for more.
-Plan planFields(const StencilSpec &spec, const PlanOptions &options = {});
+/// Plans a stencil of fields (spec.hasFields()): a thread a chunk of outputs
+/// along the outermost axis on CUDA cores, one step a launch
+/// (FieldsPlanner.cpp); --plan-option tile-x, tile-y and chunk-z set the
+/// block and the chunk. Needs: spec.hasFields(). Guarantees: fusedSteps 1,
+/// lowered when options asked for more; refused only for a block or chunk
+/// those options ask for that the kernel cannot take.
+PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options = {});
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused

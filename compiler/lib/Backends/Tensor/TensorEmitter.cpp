@@ -318,7 +318,7 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   writeGeometry(w, plan, boundary, groups);
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("ring", ring));
+             fmt::arg("ring", ring), fmt::arg("ring_rows", TensorFieldsRingRows));
   w.line();
   std::vector<std::string> groupFields, points, pointIndices;
   for (int c : f.groupCoefficientField) {

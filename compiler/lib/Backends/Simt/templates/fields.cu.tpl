@@ -29,6 +29,7 @@ struct Stencil {{
   static constexpr int kThreadsX = {threads_x};
   static constexpr int kThreadsY = {threads_y};
   static constexpr int kChunkZ = {chunk_z};
+  static constexpr int kChunkAxis = {chunk_axis};
   static constexpr int kRingZ = {ring_z};
   static constexpr int kRingY = {ring_y};
   static constexpr int kRingX = {ring_x};

@@ -323,8 +323,9 @@ inline FieldsArgs arguments({field_params_const}{param_params}) {{
 struct RingCopy {{
   using Element = {element};
   static constexpr int kThreadsX = 32;
-  static constexpr int kThreadsY = 8;
-  static constexpr int kChunkZ = 1; // 2D: one plane a block
+  static constexpr int kThreadsY = {ring_rows};
+  static constexpr int kChunkZ = 1; // 2D: one output a thread
+  static constexpr int kChunkAxis = 1;
   static constexpr int kRingZ = 0;
   static constexpr int kRingY = {ring};
   static constexpr int kRingX = {ring};
