@@ -67,7 +67,7 @@ bool Decomposition::create(const Layout &layout, int rank, Decomposition &out, s
       error = std::to_string(p) + " ranks along " + axisName(layout, a) + " cannot split its " +
               std::to_string(n) + " points: a block of " + std::to_string(n / p) +
               " is thinner than the halo of " + std::to_string(layout.halo) +
-              " (radius x fused steps)";
+              " (the radius times the steps between exchanges)";
       return false;
     }
     for (int side = 0; side < 2; ++side) {

@@ -130,7 +130,7 @@ TEST(DistDecomp, RefusesBlocksThinnerThanTheHalo) {
   std::string error;
   EXPECT_FALSE(Decomposition::create(layout(3, {16, 64, 64}, {5, 1, 1}, 4), 0, d, error));
   EXPECT_EQ(error, "5 ranks along z cannot split its 16 points: a block of 3 is thinner than "
-                   "the halo of 4 (radius x fused steps)");
+                   "the halo of 4 (the radius times the steps between exchanges)");
   EXPECT_TRUE(Decomposition::create(layout(3, {16, 64, 64}, {4, 1, 1}, 4), 0, d, error));
   EXPECT_FALSE(Decomposition::create(layout(2, {64, 7}, {1, 4}, 2), 3, d, error));
   EXPECT_NE(error.find("along x"), std::string::npos);

@@ -51,7 +51,7 @@ struct Layout {
   long long global[MaxDims] = {}; ///< global sizes, index order
   int grid[MaxDims] = {1, 1, 1};  ///< ranks along each axis (all > 0)
   bool periodic = false;          ///< neighbours wrap around the grid
-  int halo = 0;                   ///< ghost width: radius x fused steps
+  int halo = 0;                   ///< ghost width: radius x steps between exchanges
   int minSize = 1;                ///< smallest extent the local run accepts
 };
 

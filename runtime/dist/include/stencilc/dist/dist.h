@@ -1,10 +1,12 @@
 /* dist.h - the distributed runtime's C API (docs/distributed.md): one grid
  * decomposed over the ranks of an MPI communicator, each rank running the
  * generated single-GPU NAME_run on its block plus a ghost band of width
- * radius x fused steps, exchanged once a pass. The generated header wraps
- * these as NAME_dist_create, NAME_dist_local_extent, NAME_dist_run,
- * NAME_dist_scatter, NAME_dist_gather and NAME_dist_destroy when it is
- * compiled with STENCILC_DIST defined (stencilc_add_library(... DIST)). */
+ * radius x the steps between exchanges (the fused steps of a pass times the
+ * passes an exchange serves, below), exchanged that often. The generated
+ * header wraps these as NAME_dist_create, NAME_dist_local_extent,
+ * NAME_dist_run, NAME_dist_scatter, NAME_dist_gather and NAME_dist_destroy
+ * when it is compiled with STENCILC_DIST defined (stencilc_add_library(...
+ * DIST)). */
 #ifndef STENCILC_DIST_DIST_H
 #define STENCILC_DIST_DIST_H
 
