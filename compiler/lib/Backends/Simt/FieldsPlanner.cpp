@@ -1,9 +1,10 @@
 //===- FieldsPlanner.cpp - The CUDA-core plan of a stencil of fields --------===//
 //
 // A stencil of fields (several input fields, coefficient fields, run-time
-// parameters; docs/language.md) runs on CUDA cores, one thread a point
-// (stencilc/device/fields.cuh), one step a launch: the fused kernels do not
-// take it yet, and the tensor cores only where asked (Tensor/TensorFields.cpp).
+// parameters; docs/language.md) runs on CUDA cores, a thread a chunk of
+// outputs along the outermost axis (stencilc/device/fields.cuh), one step a
+// launch: the fused kernels do not take it yet, and the tensor cores only
+// where asked or measured faster (Tensor/TensorFields.cpp).
 // This is its plan and its `--emit=plan` text.
 //
 //===----------------------------------------------------------------------===//
