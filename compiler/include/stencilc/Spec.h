@@ -122,6 +122,10 @@ struct StencilSpec {
   unsigned sourceLine = 0;
 
   int dims = 2;   ///< 1, 2 or 3
+  /// The update's index names, outermost first (`out[i, j, l]`), which
+  /// messages and the generated comments use; empty for a weights table or
+  /// a C translation, which use i, j and k.
+  std::vector<std::string> indexNames;
   int radius = 1; ///< largest absolute offset of a non-zero coefficient
   Shape shape = Shape::Star;
   Precision precision = Precision::FP32;

@@ -95,6 +95,9 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
     return std::nullopt;
   }
   spec.dims = bodyDims->first;
+  for (const Identifier &index : indexNames) {
+    spec.indexNames.push_back(index.name);
+  }
   finishCoefficients();
   if (general) {
     finishFields();

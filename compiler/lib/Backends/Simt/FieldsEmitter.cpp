@@ -18,12 +18,14 @@ namespace {
 
 std::string_view cuSection(std::string_view name) { return templateSection("fields.cu.tpl", name); }
 
-/// "u[i-1, j]" for messages and comments, with the index names i, j, k.
+/// "u[i-1, j]" for messages and comments, with the stencil's index names
+/// (i, j, k where it has none: a weights table, a C translation).
 std::string readText(const StencilSpec &spec, int field, const Offset &offset) {
-  static const char *const Names[3][3] = {{"i", "", ""}, {"i", "j", ""}, {"i", "j", "k"}};
+  static const char *const Names[3] = {"i", "j", "k"};
+  const bool named = static_cast<int>(spec.indexNames.size()) == spec.dims;
   std::string text = spec.fields[field].name + "[";
   for (int a = 0; a < spec.dims; ++a) {
-    text += fmt::format("{}{}", a ? ", " : "", Names[spec.dims - 1][a]);
+    text += fmt::format("{}{}", a ? ", " : "", named ? spec.indexNames[a] : Names[a]);
     if (offset.d[a] != 0) {
       text += fmt::format("{:+}", offset.d[a]);
     }
