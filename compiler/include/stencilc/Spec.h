@@ -121,7 +121,7 @@ struct StencilSpec {
   std::string sourceFile;
   unsigned sourceLine = 0;
 
-  int dims = 2;   ///< 1, 2 or 3
+  int dims = 2; ///< 1, 2 or 3
   /// The update's index names, outermost first (`out[i, j, l]`), which
   /// messages and the generated comments use; empty for a weights table or
   /// a C translation, which use i, j and k.
