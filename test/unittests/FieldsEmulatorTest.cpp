@@ -18,15 +18,12 @@
 #include "Backends/Simt/FieldsEmulator.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorEmulator.h"
-#include "FrontendTestUtil.h"
-#include "StencilFixtures.h"
+#include "FieldsStepCheck.h"
 
 using namespace stencilc;
 using stencilc::testing::randomGridND;
 
 namespace {
-
-constexpr double Poison = -12345.0;
 
 /// The stencils, each with PRECISION and BOUNDARY to fill in.
 const char *const Stencils[] = {
@@ -49,12 +46,6 @@ StencilSpec compile(const char *text, const char *precision, const char *boundar
   return stencilc::testing::compileFilled(text, precision, boundary);
 }
 
-/// Emulates and references one step; returns the relative L2 error and
-/// counts the points written that must not be, or missed.
-double runOne(const Plan &plan, std::array<int, 3> n, unsigned seed, int &wrongWrites) {
-  return stencilc::testing::fieldsStepError(plan, n, seed, Poison, emulateFieldsStep, wrongWrites);
-}
-
 std::vector<std::array<int, 3>> sizesFor(const StencilSpec &spec) {
   const int smallest = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
   switch (spec.dims) {
@@ -68,26 +59,9 @@ std::vector<std::array<int, 3>> sizesFor(const StencilSpec &spec) {
 }
 
 TEST(FieldsEmulator, EveryFormPrecisionAndBoundaryMatchesTheReference) {
-  unsigned seed = 1;
-  for (const char *text : Stencils) {
-    for (const char *precision : Precisions) {
-      for (const char *boundary : stencilc::testing::FieldBoundaries) {
-        const StencilSpec spec = compile(text, precision, boundary);
-        ASSERT_TRUE(spec.hasFields());
-        const Plan plan = *planFields(spec);
-        for (const auto &n : sizesFor(spec)) {
-          SCOPED_TRACE(
-              fmt::format("{} {} {} {}x{}x{}", spec.name, precision, boundary, n[0], n[1], n[2]));
-          int wrongWrites = 0;
-          const double error = runOne(plan, n, seed++, wrongWrites);
-          EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
-          // The stencils are not convex (2u - u_prev, a Laplacian): twice the
-          // one-step tolerance of docs/generated-code.md.
-          EXPECT_LE(error, 2 * relativeTolerance(spec.precision));
-        }
-      }
-    }
-  }
+  stencilc::testing::expectFieldsStepsMatchReference(
+      Stencils, Precisions, [](const StencilSpec &spec) { return planFields(spec); },
+      emulateFieldsStep, sizesFor);
 }
 
 TEST(FieldsEmulator, AWrongTermIsCaught) {

@@ -17,15 +17,12 @@
 #include "Backends/Simt/FieldsEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorFields.h"
-#include "FrontendTestUtil.h"
-#include "StencilFixtures.h"
+#include "FieldsStepCheck.h"
 
 using namespace stencilc;
 using stencilc::testing::randomGridND;
 
 namespace {
-
-constexpr double Poison = -12345.0;
 
 /// The stencils the tensor cores take, each with PRECISION and BOUNDARY.
 const char *const Stencils[] = {
@@ -66,33 +63,19 @@ StencilSpec compile(const char *text, const char *precision, const char *boundar
 /// Emulates and references one step on ny x nx; returns the relative L2
 /// error and counts the points written that must not be, or missed.
 double runOne(const Plan &plan, int ny, int nx, unsigned seed, int &wrongWrites) {
-  return stencilc::testing::fieldsStepError(plan, {ny, nx, 1}, seed, Poison,
+  return stencilc::testing::fieldsStepError(plan, {ny, nx, 1}, seed,
+                                            stencilc::testing::FieldsPoison,
                                             emulateTensorFieldsStep, wrongWrites);
 }
 
 TEST(TensorFields, EveryPrecisionAndBoundaryMatchesTheReference) {
-  unsigned seed = 1;
-  for (const char *text : Stencils) {
-    for (const char *precision : Precisions) {
-      for (const char *boundary : stencilc::testing::FieldBoundaries) {
-        const StencilSpec spec = compile(text, precision, boundary);
-        ASSERT_TRUE(spec.hasFields());
-        PlanOrRefusal plan = planTensorFields(spec);
-        ASSERT_TRUE(plan) << spec.name << " " << precision << ": " << plan.reason();
+  stencilc::testing::expectFieldsStepsMatchReference(
+      Stencils, Precisions, [](const StencilSpec &spec) { return planTensorFields(spec); },
+      emulateTensorFieldsStep,
+      [](const StencilSpec &spec) {
         const int smallest = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
-        const std::array<int, 2> sizes[] = {{smallest, smallest}, {17, 19}, {67, 133}};
-        for (const auto &[ny, nx] : sizes) {
-          SCOPED_TRACE(fmt::format("{} {} {} {}x{}", spec.name, precision, boundary, ny, nx));
-          int wrongWrites = 0;
-          const double error = runOne(*plan, ny, nx, seed++, wrongWrites);
-          EXPECT_EQ(wrongWrites, 0) << "points written that must not be, or missed";
-          // Not convex (2u - u_prev, a Laplacian): twice the one-step
-          // tolerance of docs/generated-code.md, as for the CUDA cores.
-          EXPECT_LE(error, 2 * relativeTolerance(spec.precision));
-        }
-      }
-    }
-  }
+        return std::vector<std::array<int, 3>>{{smallest, smallest, 1}, {17, 19, 1}, {67, 133, 1}};
+      });
 }
 
 TEST(TensorFields, GroupsAndPointTerms) {
