@@ -29,8 +29,8 @@ namespace stencilc {
 namespace {
 
 /// A stencil of fields: on tensor cores where --backend=tensor asks and the
-/// tensor planner takes it (TensorFields.cpp), else on CUDA cores, one thread
-/// a point (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
+/// tensor planner takes it (TensorFields.cpp), else on CUDA cores, a thread a
+/// chunk of outputs (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
 /// measured faster (fieldsOnTensorCores, docs/performance.md).
 std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                         const BackendOptions &options, DiagnosticEngine &diags) {
@@ -84,8 +84,7 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
   // buffers or the L2 prefetch of the single-field kernel.
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
-    const bool rows = name == "tile-y" || name == "chunk-z";
-    if (name != "fuse" && name != "threads" && name != "tile-x" && (!rows || spec.dims == 1)) {
+    if (!fieldsPlanTakesOption(spec, name)) {
       ignored.push_back(name);
     }
   }

@@ -114,6 +114,11 @@ PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
   return plan;
 }
 
+bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name) {
+  const bool rows = name == "tile-y" || name == "chunk-z";
+  return name == "fuse" || name == "threads" || name == "tile-x" || (rows && spec.dims > 1);
+}
+
 void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();

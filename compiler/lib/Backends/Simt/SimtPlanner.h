@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <string_view>
+
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
@@ -27,6 +29,10 @@ Plan planSimt(const StencilSpec &spec, const PlanOptions &options = {});
 /// lowered when options asked for more; refused only for a block or chunk
 /// those options ask for that the kernel cannot take.
 PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options = {});
+/// Whether planFields takes the --plan-option `name` for `spec` (fuse,
+/// threads, tile-x; tile-y and chunk-z but in 1D); the driver warns of the
+/// others.
+bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused
