@@ -140,9 +140,11 @@ std::string parameterFragments(const TensorPlan &tp, const std::vector<std::stri
 }
 
 /// The slice GEMMs of a tile, one call each, into the accumulators `acc`
-/// with the parameter fragments param{first + i}.
+/// with the parameter fragments param{first + i}, over the shared-memory
+/// window `window`.
 std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sources,
-                       std::string_view acc = "acc", std::size_t first = 0) {
+                       std::string_view acc = "acc", std::size_t first = 0,
+                       std::string_view window = "window") {
   std::string text;
   for (std::size_t n = 0; n < tp.gemms.size(); ++n) {
     const SliceGemm &g = tp.gemms[n];
@@ -158,18 +160,18 @@ std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sou
       text += "\n";
     }
     if (g.kind == SliceKind::Vertical) {
-      text += CodeWriter::filled(section("gemm_vertical"), fmt::arg("index", i),
-                                 fmt::arg("label", g.label), fmt::arg("kdim", K),
-                                 fmt::arg("slab_doc", slabDoc),
-                                 fmt::arg("first_row", planes ? slab : "0"),
-                                 fmt::arg("params", params), fmt::arg("acc", acc));
+      text += CodeWriter::filled(
+          section("gemm_vertical"), fmt::arg("index", i), fmt::arg("label", g.label),
+          fmt::arg("kdim", K), fmt::arg("slab_doc", slabDoc),
+          fmt::arg("first_row", planes ? slab : "0"), fmt::arg("params", params),
+          fmt::arg("acc", acc), fmt::arg("window", window));
     } else {
       const int row = tp.haloRows + g.dy;
       text += CodeWriter::filled(
           section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
           fmt::arg("kdim", K), fmt::arg("row", row), fmt::arg("slab_doc", slabDoc),
           fmt::arg("first_row", planes ? slab : "0"), fmt::arg("first_col", g.firstK),
-          fmt::arg("params", params), fmt::arg("acc", acc));
+          fmt::arg("params", params), fmt::arg("acc", acc), fmt::arg("window", window));
     }
   }
   return text;
@@ -353,14 +355,33 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     }
     return text.empty() ? std::string("{0, -1}") : text;
   };
+  // Several fields read at neighbours: the windows' fields and each group's
+  // window in the traits, and the kernel of several windows.
+  const bool windows = f.windowFields.size() > 1;
+  std::string windowTraits;
+  if (windows) {
+    std::vector<std::string> windowFields, groupWindows;
+    for (int field : f.windowFields) {
+      windowFields.push_back(std::to_string(field));
+    }
+    for (int window : f.groupWindow) {
+      groupWindows.push_back(std::to_string(window));
+    }
+    windowTraits =
+        CodeWriter::filled(section("window_traits"), fmt::arg("windows", f.windowFields.size()),
+                           fmt::arg("window_fields", joined(windowFields)),
+                           fmt::arg("group_windows", joined(groupWindows)));
+  }
   w.fillWith(section("fields_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", tp.mma.accumulator == Precision::FP64 ? "double" : "float"),
              fmt::arg("field_count", spec.fields.size()), fmt::arg("gemm_field", f.gemmField),
-             fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name),
+             fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name +
+                                             (windows ? " (window 0 of kWindowField)" : "")),
              fmt::arg("groups", groups), fmt::arg("group_fields", joined(groupFields)),
              fmt::arg("point_count", points.size()), fmt::arg("points", joined(points)),
              fmt::arg("param_terms", paramTerms),
-             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)));
+             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)),
+             fmt::arg("window_traits", windowTraits));
   w.line();
   const int elements = tp.paramElements();
   std::string fragments, gemms;
@@ -371,9 +392,12 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     if (g > 0) {
       gemms += '\n';
     }
-    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first);
+    const std::string window =
+        windows ? fmt::format("window[{}]", f.groupWindow[std::size_t(g)]) : "window";
+    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window);
   }
-  w.fillWith(section("kernel_fields_2d"), fmt::arg("kernel", tensorFieldsKernelName(plan)),
+  w.fillWith(section(windows ? "kernel_fields_2d_windows" : "kernel_fields_2d"),
+             fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
 }

@@ -1,9 +1,11 @@
 //===- TensorFieldsEmulator.cpp - Stencils of fields on tensor cores, on the CPU ===//
 //
-// Mirrors the kernel of Tensor/templates/tensor.cu.tpl's kernel_fields_2d and
+// Mirrors the kernel of Tensor/templates/tensor.cu.tpl's kernel_fields_2d
+// (kernel_fields_2d_windows where several fields are read at neighbours) and
 // stencilc/device/fields_tensor.cuh: the parameter matrices as the host code
 // builds them for the parameters' values, each group's accumulators as the
-// MMAs compute them (emulateAccumulators), and the epilogue: the groups in
+// MMAs compute them (emulateAccumulators) over the window of the group's
+// field, and the epilogue: the groups in
 // order, each added or multiplied by its coefficient field with one FMA, then
 // the point terms, each coefficient rounded once to the accumulator type
 // (times its coefficient field's value, one rounding) and one FMA.
@@ -21,9 +23,12 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   const TensorFieldsPlan &f = *tp.fields;
   const Precision compute = tp.mma.accumulator; // FP32 or FP64: roundToStorage rounds to it
   const int ny = out.n[0], nx = out.n[1];
-  Grid2D in(ny, nx);
-  in.values = fields[std::size_t(f.gemmField)].values;
-  // Each group's accumulators, its matrices in the plan's gemms.
+  // Each window's field; each group's accumulators, its matrices in the
+  // plan's gemms, over its field's window.
+  std::vector<Grid2D> windows;
+  for (int field : f.windowFields) {
+    windows.emplace_back(ny, nx).values = fields[std::size_t(field)].values;
+  }
   const std::vector<double> matrices = fieldsParamMatrices(plan, params);
   std::vector<Grid2D> acc;
   std::size_t next = 0;
@@ -35,6 +40,7 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
       }
     }
     Grid2D &a = acc.emplace_back(ny, nx);
+    const Grid2D &in = windows[std::size_t(f.groupWindow[g])];
     emulateAccumulators(group, in, [&](long long y, long long x, double v) { a.at(y, x) = v; });
   }
   std::vector<double> k;

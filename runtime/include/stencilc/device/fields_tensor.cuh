@@ -10,6 +10,8 @@
 //   static constexpr int kFields, kGemmField, kGroups, kPointTerms, kParamElements;
 //   static constexpr int kGroupField[kGroups];  the coefficient field of a group, or -1
 //   static constexpr PointTerm kPoints[kPointTerms];
+// and, where several fields are read at neighbours (a window of each):
+//   static constexpr int kWindows, kWindowField[kWindows], kGroupWindow[kGroups];
 // The kernel (the generated code) runs each group's slice GEMMs into its
 // accumulators and calls storeTile.
 #pragma once
@@ -240,6 +242,28 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
       }
     }
   }
+}
+
+/// Several fields read at neighbours (F::kWindows windows): fetches block
+/// tile `tile`'s window of each field F::kWindowField[w] into staged[w].
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+fetchWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Staged (&staged)[F::kWindows],
+             std::integer_sequence<int, W...>) {
+  (Block::fetchBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, staged[W]), ...);
+}
+
+/// Enters block tile `tile` with every window: stores window w from
+/// staged[w] and sends the fetch of field w's next block tile on its way,
+/// window after window.
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+enterWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Element (&window)[F::kWindows][Block::kWindowElements],
+             typename Block::Staged (&staged)[F::kWindows], std::integer_sequence<int, W...>) {
+  (Block::enterBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, window[W], staged[W]),
+   ...);
 }
 
 /// Launches kernel(args, out, ny, nx) as a persistent grid, as
