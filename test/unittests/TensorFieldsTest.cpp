@@ -79,6 +79,13 @@ const char *const Stencils[] = {
        out[i, j] = k[i, j] * (u[i-1, j-1] + u[i+1, j+1] + u[i-1, j+1] + u[i+1, j-1] - 4 * u[i, j])
                  + s * (v[i-2, j] + v[i+2, j] + v[i, j-2] + v[i, j+2] - 4 * v[i, j])
                  + 0.25 * (w[i, j-1] + w[i, j+1]) + 0.5 * k[i, j] * w[i, j] + v[i, j]; })",
+    // 1D lines: a heat step with a coefficient field, and two fields read at
+    // neighbours (a source smoothed over radius 2).
+    R"(stencil heat1d { precision PRECISION; boundary BOUNDARY; field u; coefficient k; param dt;
+       out[i] = u[i] + dt * k[i] * (u[i-1] - 2 * u[i] + u[i+1]); })",
+    R"(stencil source1d { precision PRECISION; boundary BOUNDARY; field u, f; coefficient k;
+       param dt;
+       out[i] = u[i] + dt * k[i] * (u[i-1] - 2 * u[i] + u[i+1]) + 0.1 * (f[i-2] + f[i+2]) + f[i]; })",
 };
 
 const char *const Precisions[] = {"fp16", "bf16", "tf32", "fp64"};
@@ -87,8 +94,9 @@ StencilSpec compile(const char *text, const char *precision, const char *boundar
   return stencilc::testing::compileFilled(text, precision, boundary);
 }
 
-/// Emulates and references one step on ny x nx; returns the relative L2
-/// error and counts the points written that must not be, or missed.
+/// Emulates and references one step on ny x nx (a 1D line: ny points, nx
+/// 1); returns the relative L2 error and counts the points written that
+/// must not be, or missed.
 double runOne(const Plan &plan, int ny, int nx, unsigned seed, int &wrongWrites) {
   return stencilc::testing::fieldsStepError(plan, {ny, nx, 1}, seed, Poison,
                                             emulateTensorFieldsStep, wrongWrites);
@@ -104,7 +112,11 @@ TEST(TensorFields, EveryPrecisionAndBoundaryMatchesTheReference) {
         PlanOrRefusal plan = planTensorFields(spec);
         ASSERT_TRUE(plan) << spec.name << " " << precision << ": " << plan.reason();
         const int smallest = spec.boundary == BoundaryKind::Fixed ? 2 * spec.radius + 1 : 1;
-        const std::array<int, 2> sizes[] = {{smallest, smallest}, {17, 19}, {67, 133}};
+        // A line: several rows of the block and several block tiles.
+        const std::vector<std::array<int, 2>> sizes =
+            spec.dims == 1
+                ? std::vector<std::array<int, 2>>{{smallest, 1}, {19, 1}, {9001, 1}}
+                : std::vector<std::array<int, 2>>{{smallest, smallest}, {17, 19}, {67, 133}};
         for (const auto &[ny, nx] : sizes) {
           SCOPED_TRACE(fmt::format("{} {} {} {}x{}", spec.name, precision, boundary, ny, nx));
           int wrongWrites = 0;

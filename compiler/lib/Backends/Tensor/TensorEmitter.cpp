@@ -319,8 +319,9 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   const std::string boundary = writeBoundaryPolicy(w, spec);
   writeGeometry(w, plan, boundary, groups);
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  // A 1D line is one row: its ring is along x only.
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("ring", ring));
+             fmt::arg("ring", ring), fmt::arg("ring_y", spec.dims == 1 ? 0 : ring));
   w.line();
   std::vector<std::string> groupFields, points, pointIndices;
   for (int c : f.groupCoefficientField) {

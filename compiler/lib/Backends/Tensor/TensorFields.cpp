@@ -36,8 +36,8 @@ constexpr int MaxKernelParamBytes = 32000;
 /// else the fields read at neighbours, in order of first read.
 std::optional<std::string> unsupportedFields(const StencilSpec &spec,
                                              std::vector<int> &windowFields) {
-  if (spec.dims != 2) {
-    return fmt::format("a {}D stencil of fields is not on tensor cores yet (2D only)", spec.dims);
+  if (spec.dims == 3) {
+    return std::string("a 3D stencil of fields is not on tensor cores yet (1D and 2D only)");
   }
   windowFields.clear();
   for (const FieldTerm &t : spec.fieldTerms) {

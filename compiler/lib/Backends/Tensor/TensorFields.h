@@ -38,7 +38,7 @@ std::vector<double> fieldsParamMatrices(const Plan &plan, const std::vector<doub
 /// kernel computes it (TensorFieldsEmulator.cpp): each group's slice GEMMs on
 /// the window of its field (TensorEmulator.cpp's model of the MMAs),
 /// then the epilogue in the accumulator type. `fields` in declaration order
-/// (element-type values, 2D grids), `params` in parameter order; points a
+/// (element-type values, 1D or 2D grids), `params` in parameter order; points a
 /// step does not write keep their value in `out`.
 void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields,
                              const std::vector<double> &params, GridND &out);

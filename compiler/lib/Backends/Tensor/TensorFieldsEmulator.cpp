@@ -22,7 +22,9 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   const TensorPlan &tp = plan.tensor();
   const TensorFieldsPlan &f = *tp.fields;
   const Precision compute = tp.mma.accumulator; // FP32 or FP64: roundToStorage rounds to it
-  const int ny = out.n[0], nx = out.n[1];
+  // A 1D line is one row of nx points.
+  const bool line = spec.dims == 1;
+  const int ny = line ? 1 : out.n[0], nx = line ? out.n[0] : out.n[1];
   // Each window's field; each group's accumulators, its matrices in the
   // plan's gemms, over its field's window.
   std::vector<Grid2D> windows;
@@ -49,7 +51,8 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   }
   for (long long y = 0; y < ny; ++y) {
     for (long long x = 0; x < nx; ++x) {
-      const std::array<long long, 3> p{y, x, 0};
+      const std::array<long long, 3> p =
+          line ? std::array<long long, 3>{x, 0, 0} : std::array<long long, 3>{y, x, 0};
       if (!stepWritesPointND(spec, out, p)) {
         continue;
       }

@@ -375,6 +375,6 @@ struct RingCopy {{
   static constexpr int kThreadsY = 8;
   static constexpr int kChunkZ = 1; // 2D: one plane a block
   static constexpr int kRingZ = 0;
-  static constexpr int kRingY = {ring};
+  static constexpr int kRingY = {ring_y};
   static constexpr int kRingX = {ring};
 }};
