@@ -232,6 +232,12 @@ TEST(TensorFields, AGroupPerFieldAndCoefficientField) {
     EXPECT_TRUE(three->spec.fieldTerms[std::size_t(i)].offset.isCentre()) << i;
   }
   EXPECT_GE(t.pointTerms.size(), 3u);
+  // Each group runs only the slice GEMMs of its own field's offsets: u's box
+  // rows dy = -1, 1; v's star rows -2, 0, 2; w's row 0 (of rows -2 .. 2).
+  const std::vector<std::vector<bool>> runs = {{false, true, false, true, false},
+                                               {true, false, true, false, true},
+                                               {false, false, true, false, false}};
+  EXPECT_EQ(t.groupRunsGemm, runs);
   EXPECT_LE(three->tensor().sharedBytes(), PlanOptions{}.sharedMemoryLimit);
 }
 

@@ -124,6 +124,14 @@ struct TensorFieldsPlan {
   std::vector<std::vector<int>> paramTerms;
   /// The terms applied in the epilogue at the output point, in order.
   std::vector<int> pointTerms;
+  /// Per group, per slice GEMM: whether the group runs it. With several
+  /// windows a group skips the GEMMs whose matrices hold only zeros for it
+  /// (offsets only other fields read); empty: every group runs every GEMM.
+  std::vector<std::vector<bool>> groupRunsGemm;
+
+  bool runs(std::size_t group, std::size_t gemm) const {
+    return groupRunsGemm.empty() || groupRunsGemm[group][gemm];
+  }
 };
 
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).

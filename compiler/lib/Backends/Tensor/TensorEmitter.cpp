@@ -124,13 +124,16 @@ std::vector<std::string> parameterSources(const TensorPlan &tp, int offset = 0) 
 /// Parameter fragments in registers: one line per slice, loaded once per
 /// block, named param{first + i}.
 std::string parameterFragments(const TensorPlan &tp, const std::vector<std::string> &sources,
-                               std::size_t first = 0) {
+                               std::size_t first = 0, const std::vector<bool> *runs = nullptr) {
   if (!tp.paramsInRegisters) {
     return {};
   }
   std::string text =
       first == 0 ? "// The parameter fragments, reused by every tile of the block." : std::string();
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+    if (runs && !(*runs)[i]) {
+      continue;
+    }
     text += '\n';
     text +=
         CodeWriter::filled(section("param_fragments"), fmt::arg("index", first + i),
@@ -141,12 +144,16 @@ std::string parameterFragments(const TensorPlan &tp, const std::vector<std::stri
 
 /// The slice GEMMs of a tile, one call each, into the accumulators `acc`
 /// with the parameter fragments param{first + i}, over the shared-memory
-/// window `window`.
+/// window `window`; those `runs` (if given) says to.
 std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sources,
                        std::string_view acc = "acc", std::size_t first = 0,
-                       std::string_view window = "window") {
+                       std::string_view window = "window",
+                       const std::vector<bool> *runs = nullptr) {
   std::string text;
   for (std::size_t n = 0; n < tp.gemms.size(); ++n) {
+    if (runs && !(*runs)[n]) {
+      continue;
+    }
     const SliceGemm &g = tp.gemms[n];
     const std::size_t i = first + n;
     // 3D: the rows of the slice's input plane start at slab[dz + r].
@@ -389,13 +396,16 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   for (int g = 0; g < groups; ++g) {
     const std::vector<std::string> sources = parameterSources(tp, g * elements);
     const std::size_t first = std::size_t(g) * tp.gemms.size();
-    fragments += parameterFragments(tp, sources, first);
+    // Several windows: a group skips the GEMMs it holds only zeros for.
+    const std::vector<bool> *runs =
+        f.groupRunsGemm.empty() ? nullptr : &f.groupRunsGemm[std::size_t(g)];
+    fragments += parameterFragments(tp, sources, first, runs);
     if (g > 0) {
       gemms += '\n';
     }
     const std::string window =
         windows ? fmt::format("window[{}]", f.groupWindow[std::size_t(g)]) : "window";
-    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window);
+    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window, runs);
   }
   w.fillWith(section(windows ? "kernel_fields_2d_windows" : "kernel_fields_2d"),
              fmt::arg("kernel", tensorFieldsKernelName(plan)),

@@ -216,6 +216,18 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
     }
     fields.paramTerms.push_back(std::move(map));
   }
+  if (windows > 1) {
+    for (const std::vector<int> &map : fields.paramTerms) {
+      std::vector<bool> &runs = fields.groupRunsGemm.emplace_back();
+      std::size_t element = 0;
+      for (const SliceGemm &g : tp.gemms) {
+        const auto begin = map.begin() + std::ptrdiff_t(element);
+        element += g.param.values.size();
+        runs.push_back(std::any_of(begin, map.begin() + std::ptrdiff_t(element),
+                                   [](int term) { return term >= 0; }));
+      }
+    }
+  }
   const int groups = int(fields.groupCoefficientField.size());
   tp.paramBytes = groups * tp.paramElements() * int(elementBytes(tp.mma.operand));
   tp.paramsInRegisters = groups * tp.paramFragmentRegisters() <= options.paramRegisterBudget;

@@ -36,11 +36,20 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   std::size_t next = 0;
   for (std::size_t g = 0; g < f.paramTerms.size(); ++g) {
     Plan group = plan;
-    for (SliceGemm &gemm : std::get<TensorPlan>(group.kernel).gemms) {
+    std::vector<SliceGemm> &gemms = std::get<TensorPlan>(group.kernel).gemms;
+    for (SliceGemm &gemm : gemms) {
       for (double &v : gemm.param.values) {
         v = matrices[next++];
       }
     }
+    // The GEMMs the group skips (all zeros for it) are not run.
+    std::vector<SliceGemm> run;
+    for (std::size_t i = 0; i < gemms.size(); ++i) {
+      if (f.runs(g, i)) {
+        run.push_back(gemms[i]);
+      }
+    }
+    gemms = std::move(run);
     Grid2D &a = acc.emplace_back(ny, nx);
     const Grid2D &in = windows[std::size_t(f.groupWindow[g])];
     emulateAccumulators(group, in, [&](long long y, long long x, double v) { a.at(y, x) = v; });

@@ -142,7 +142,18 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                            "tile",
                     tp.paramFragmentRegisters(), tp.paramFragments());
   os << "  boundary   " << boundaryText(spec) << "\n";
-  os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  if (tp.windows() > 1) {
+    // Every group's GEMMs, each group only those it holds a coefficient in.
+    int mmas = 0;
+    for (std::size_t group = 0; group < tp.fields->groupRunsGemm.size(); ++group) {
+      for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+        mmas += tp.fields->runs(group, i) ? tp.nBlocks * tp.gemms[i].chunkCount : 0;
+      }
+    }
+    os << fmt::format("  mmas       {} per tile, the groups' together\n", mmas);
+  } else {
+    os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  }
   if (tp.fields) {
     printFieldsLines(spec, *tp.fields, os);
   }
@@ -152,6 +163,10 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
     std::size_t element = 0;
     for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
       const SliceGemm &g = tp.gemms[i];
+      if (tp.fields && !tp.fields->runs(group, i)) {
+        element += g.param.values.size(); // all zeros for this group: not run
+        continue;
+      }
       os << fmt::format("  gemm {}{} {}: {}; {} MMAs\n", i,
                         tp.fields ? fmt::format(" of group {}", group) : std::string(), g.label,
                         gemmShapeText(tp, g), g.chunkCount);
