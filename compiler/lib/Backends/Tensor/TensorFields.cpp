@@ -111,11 +111,10 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
   }
   // The groups: the terms of each field read at neighbours by the
   // coefficient field at the output point; a group of centre terms only is
-  // point terms.
-  // With several windows, every centre term is a point term: the epilogue
-  // reads it as stored, where a tf32 window would round it to 10 bits, so
-  // that differences of time levels (2 u - u_prev) cancel as on the CUDA
-  // cores. (One window keeps its centre terms in the GEMMs.)
+  // point terms. With several windows, every centre term is a point term:
+  // the epilogue reads it as stored, where a tf32 window would round it to
+  // 10 bits, so that differences of time levels (2 u - u_prev) cancel as on
+  // the CUDA cores. (One window keeps its centre terms in the GEMMs.)
   const bool centresInEpilogue = windowFields.size() > 1;
   std::map<std::pair<int, int>, std::vector<int>> byWindowAndCoefficient;
   for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
@@ -170,9 +169,10 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
   const StencilSpec tags = taggedSpec(spec, offsets);
   single.sharedMemoryLimit = options.sharedMemoryLimit / windows;
   PlanOrRefusal tagged = planTensor(tags, single);
-  if (tagged) {
+  if (tagged && windows > 1) {
     // The groups' matrices too (one group's are in the tagged plan's
-    // bytes): narrow the block further where they do not fit beside it.
+    // bytes): narrow the block further where they do not fit beside the
+    // windows. (One window: the check below refuses, as it always did.)
     const TensorPlan &first = tagged->tensor();
     const int groupBytes = first.paramBytes;
     const int groupCount = int(groupTerms.size());
