@@ -280,7 +280,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
             : std::string();
   // The tensor path's ring copy puts rows of blocks along y (EmitterParts.h).
   const std::string ringLimit =
-      fixed && plan.backend() == BackendKind::Tensor
+      fixed && spec.dims == 2 && plan.backend() == BackendKind::Tensor
           ? fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} (the ring "
                         "copy's 65535\n * blocks of {} rows: CUDA's launch limit).",
                         65535LL * TensorFieldsRingRows, TensorFieldsRingRows)

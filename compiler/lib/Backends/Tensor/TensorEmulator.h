@@ -48,9 +48,9 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
 /// the kernel does not write keep their value in `out`.
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
 
-/// The accumulators of every output of the 2D `plan` on `in`, before the
-/// rounding to the element type: store(y, x, value) for each point of the
-/// grid (written or not; the caller decides). For a stencil of fields the
+/// The accumulators of every output of the 1D or 2D `plan` on `in` (a line:
+/// one row), before the rounding to the element type: store(y, x, value)
+/// for each point of the grid (written or not; the caller decides). For a stencil of fields the
 /// plan's gemms hold one group's parameter matrices.
 void emulateAccumulators(const Plan &plan, const Grid2D &in,
                          llvm::function_ref<void(long long, long long, double)> store);

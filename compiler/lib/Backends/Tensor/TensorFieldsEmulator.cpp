@@ -1,9 +1,11 @@
 //===- TensorFieldsEmulator.cpp - Stencils of fields on tensor cores, on the CPU ===//
 //
-// Mirrors the kernel of Tensor/templates/tensor.cu.tpl's kernel_fields_2d and
+// Mirrors the kernel of Tensor/templates/tensor.cu.tpl's kernel_fields_2d
+// (kernel_fields_2d_windows where several fields are read at neighbours) and
 // stencilc/device/fields_tensor.cuh: the parameter matrices as the host code
 // builds them for the parameters' values, each group's accumulators as the
-// MMAs compute them (emulateAccumulators), and the epilogue: the groups in
+// MMAs compute them (emulateAccumulators) over the window of the group's
+// field, and the epilogue: the groups in
 // order, each added or multiplied by its coefficient field with one FMA, then
 // the point terms, each coefficient rounded once to the accumulator type
 // (times its coefficient field's value, one rounding) and one FMA.
@@ -20,21 +22,36 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   const TensorPlan &tp = plan.tensor();
   const TensorFieldsPlan &f = *tp.fields;
   const Precision compute = tp.mma.accumulator; // FP32 or FP64: roundToStorage rounds to it
-  const int ny = out.n[0], nx = out.n[1];
-  Grid2D in(ny, nx);
-  in.values = fields[std::size_t(f.gemmField)].values;
-  // Each group's accumulators, its matrices in the plan's gemms.
+  // A 1D line is one row of nx points.
+  const bool line = spec.dims == 1;
+  const int ny = line ? 1 : out.n[0], nx = line ? out.n[0] : out.n[1];
+  // Each window's field; each group's accumulators, its matrices in the
+  // plan's gemms, over its field's window.
+  std::vector<Grid2D> windows;
+  for (int field : f.windowFields) {
+    windows.emplace_back(ny, nx).values = fields[std::size_t(field)].values;
+  }
   const std::vector<double> matrices = fieldsParamMatrices(plan, params);
   std::vector<Grid2D> acc;
   std::size_t next = 0;
   for (std::size_t g = 0; g < f.paramTerms.size(); ++g) {
     Plan group = plan;
-    for (SliceGemm &gemm : std::get<TensorPlan>(group.kernel).gemms) {
+    std::vector<SliceGemm> &gemms = std::get<TensorPlan>(group.kernel).gemms;
+    for (SliceGemm &gemm : gemms) {
       for (double &v : gemm.param.values) {
         v = matrices[next++];
       }
     }
+    // The GEMMs the group skips (all zeros for it) are not run.
+    std::vector<SliceGemm> run;
+    for (std::size_t i = 0; i < gemms.size(); ++i) {
+      if (f.runs(g, i)) {
+        run.push_back(gemms[i]);
+      }
+    }
+    gemms = std::move(run);
     Grid2D &a = acc.emplace_back(ny, nx);
+    const Grid2D &in = windows[std::size_t(f.groupWindow[g])];
     emulateAccumulators(group, in, [&](long long y, long long x, double v) { a.at(y, x) = v; });
   }
   std::vector<double> k;
@@ -43,7 +60,8 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   }
   for (long long y = 0; y < ny; ++y) {
     for (long long x = 0; x < nx; ++x) {
-      const std::array<long long, 3> p{y, x, 0};
+      const std::array<long long, 3> p =
+          line ? std::array<long long, 3>{x, 0, 0} : std::array<long long, 3>{y, x, 0};
       if (!stepWritesPointND(spec, out, p)) {
         continue;
       }

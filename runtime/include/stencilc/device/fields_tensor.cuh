@@ -10,6 +10,8 @@
 //   static constexpr int kFields, kGemmField, kGroups, kPointTerms, kParamElements;
 //   static constexpr int kGroupField[kGroups];  the coefficient field of a group, or -1
 //   static constexpr PointTerm kPoints[kPointTerms];
+// and, where several fields are read at neighbours (a window of each):
+//   static constexpr int kWindows, kWindowField[kWindows], kGroupWindow[kGroups];
 // The kernel (the generated code) runs each group's slice GEMMs into its
 // accumulators and calls storeTile.
 #pragma once
@@ -198,7 +200,8 @@ epilogueTwo(const Args<F> &args, const Accumulator (&first)[F::kGroups],
 /// l are row l / 4 (+ 8 for e >= 2 of an m16n8 block), columns
 /// j n + l % 4 * 2 and the next of the tile; both inside the written region
 /// and `pairs`, as pairs (every field read and out stored as one access),
-/// else one by one.
+/// else one by one. A 1D line (ny its rows of kBlockCols points, nx its
+/// length) has no ring across.
 template <class F, class Block>
 __device__ __forceinline__ void
 storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename Block::Tile t,
@@ -213,8 +216,15 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
   for (int j = 0; j < Block::kNBlocks; ++j) {
 #pragma unroll
     for (int e = 0; e < kElements; e += 2) {
-      const long long y = t.outRow + lane / 4 + (e >= 2 ? 8 : 0);
-      const long long x = t.outCol + j * Block::kMmaN + lane % 4 * 2;
+      long long y = t.outRow + lane / 4 + (e >= 2 ? 8 : 0);
+      long long x = t.outCol + j * Block::kMmaN + lane % 4 * 2;
+      if constexpr (Block::kDims == 1) {
+        // The line runs as rows of kBlockCols points: output (y, x) is its
+        // point y kBlockCols + x, in row 0 of 1.
+        x += y * Block::kBlockCols;
+        y = 0;
+        ny = 1;
+      }
       if (y < kRing || y >= ny - kRing) {
         continue;
       }
@@ -242,14 +252,40 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
   }
 }
 
+/// Several fields read at neighbours (F::kWindows windows): fetches block
+/// tile `tile`'s window of each field F::kWindowField[w] into staged[w].
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+fetchWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Staged (&staged)[F::kWindows],
+             std::integer_sequence<int, W...>) {
+  (Block::fetchBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, staged[W]), ...);
+}
+
+/// Enters block tile `tile` with every window: stores window w from
+/// staged[w] and sends the fetch of field w's next block tile on its way,
+/// window after window.
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+enterWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Element (&window)[F::kWindows][Block::kWindowElements],
+             typename Block::Staged (&staged)[F::kWindows], std::integer_sequence<int, W...>) {
+  (Block::enterBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, window[W], staged[W]),
+   ...);
+}
+
 /// Launches kernel(args, out, ny, nx) as a persistent grid, as
-/// TensorBlock::launch does for a stencil of one field.
+/// TensorBlock::launch does for a stencil of one field (a 1D line: ny is 1
+/// and nx its length; the kernel gets its rows).
 template <class F, class Block>
 cudaError_t launch(void (*kernel)(const Args<F>, typename F::Element *, int, int),
                    const Args<F> &args, typename F::Element *out, int ny, int nx,
                    cudaStream_t stream) {
   if (!Block::extentsFit(1, ny, nx)) {
     return cudaErrorInvalidValue;
+  }
+  if constexpr (Block::kDims == 1) {
+    ny = (nx - 1) / Block::kBlockCols + 1; // the line of nx points as rows
   }
   const long long tiles = Block::blockTiles(ny, nx).count;
   long long resident = 0;
