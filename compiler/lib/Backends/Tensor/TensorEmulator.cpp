@@ -170,6 +170,17 @@ void emulateAccumulators(const Plan &plan, const Grid2D &in,
 
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
+  emulateAccumulators3D(plan, in, [&](const std::array<long long, 3> &p, double value) {
+    if (stepWritesPointND(spec, out, p)) {
+      out.at(p) = roundToStorage(value, spec.precision);
+    }
+  });
+}
+
+void emulateAccumulators3D(
+    const Plan &plan, const GridND &in,
+    llvm::function_ref<void(const std::array<long long, 3> &, double)> store) {
+  const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int nz = in.n[0], ny = in.n[1], nx = in.n[2], r = tp.planes / 2;
   // Plane by plane, as the kernel streams: slab s holds input plane z - r + s
@@ -185,8 +196,8 @@ void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
           }
         },
         [&](long long y, long long x, double value) {
-          if (y < ny && x < nx && stepWritesPointND(spec, out, {z, y, x})) {
-            out.at({z, y, x}) = roundToStorage(value, spec.precision);
+          if (y < ny && x < nx) {
+            store({z, y, x}, value);
           }
         });
   }
