@@ -312,7 +312,8 @@ void writeTensorStencil(CodeWriter &w, const Plan &plan) {
 namespace stencilc {
 
 std::string tensorFieldsKernelName(const Plan &plan) {
-  return plan.spec.name + "_fields_tensor2d_kernel";
+  return plan.spec.name +
+         (plan.spec.dims == 3 ? "_fields_tensor3d_kernel" : "_fields_tensor2d_kernel");
 }
 
 void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
@@ -326,9 +327,14 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   const std::string boundary = writeBoundaryPolicy(w, spec);
   writeGeometry(w, plan, boundary, groups);
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
-  // A 1D line is one row: its ring is along x only.
+  // A 1D line is one row: its ring is along x only. 3D: rows along y in
+  // every plane, the ring along z too.
+  const bool volume = spec.dims == 3;
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("ring", ring), fmt::arg("ring_y", spec.dims == 1 ? 0 : ring),
+             fmt::arg("ring_z", volume ? ring : 0),
+             fmt::arg("chunk_doc", volume ? "3D: one output a thread, a block a plane's rows"
+                                          : "2D: one output a thread"),
              fmt::arg("ring_rows", TensorFieldsRingRows));
   w.line();
   std::vector<std::string> groupFields, points, pointIndices;
@@ -365,8 +371,9 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     return text.empty() ? std::string("{0, -1}") : text;
   };
   // Several fields read at neighbours: the windows' fields and each group's
-  // window in the traits, and the kernel of several windows.
-  const bool windows = f.windowFields.size() > 1;
+  // window in the traits, and the kernel of several windows. The 3D kernel
+  // always takes its windows (rings of slabs) from the traits.
+  const bool windows = f.windowFields.size() > 1 || volume;
   std::string windowTraits;
   if (windows) {
     std::vector<std::string> windowFields, groupWindows;
@@ -408,7 +415,9 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
         windows ? fmt::format("window[{}]", f.groupWindow[std::size_t(g)]) : "window";
     gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window, runs);
   }
-  w.fillWith(section(windows ? "kernel_fields_2d_windows" : "kernel_fields_2d"),
+  w.fillWith(section(volume    ? "kernel_fields_3d"
+                     : windows ? "kernel_fields_2d_windows"
+                               : "kernel_fields_2d"),
              fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();

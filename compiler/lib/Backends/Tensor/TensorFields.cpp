@@ -36,9 +36,6 @@ constexpr int MaxKernelParamBytes = 32000;
 /// else the fields read at neighbours, in order of first read.
 std::optional<std::string> unsupportedFields(const StencilSpec &spec,
                                              std::vector<int> &windowFields) {
-  if (spec.dims == 3) {
-    return std::string("a 3D stencil of fields is not on tensor cores yet (1D and 2D only)");
-  }
   windowFields.clear();
   for (const FieldTerm &t : spec.fieldTerms) {
     if (t.coefficientField >= 0 && !t.coefficientOffset.isCentre()) {
