@@ -7,7 +7,10 @@
 // float64 reference; says which forms the tensor cores refuse and why; and
 // checks that the parameter matrices follow the parameters' values. Where
 // several fields are read at neighbours: the windows and groups planned, a
-// group run over the wrong window caught, and what does not fit refused.
+// group run over the wrong window caught, and what does not fit refused. In
+// 3D (a ring of slabs of each such field): the wave equation of radius 1 and
+// 4, a variable-coefficient heat step and two fields at neighbours, and a
+// slice GEMM over the wrong plane caught.
 //
 //===----------------------------------------------------------------------===//
 #include <array>

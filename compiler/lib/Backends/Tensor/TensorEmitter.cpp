@@ -383,10 +383,14 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     for (int window : f.groupWindow) {
       groupWindows.push_back(std::to_string(window));
     }
-    windowTraits =
-        CodeWriter::filled(section("window_traits"), fmt::arg("windows", f.windowFields.size()),
-                           fmt::arg("window_fields", joined(windowFields)),
-                           fmt::arg("group_windows", joined(groupWindows)));
+    windowTraits = CodeWriter::filled(
+        section("window_traits"), fmt::arg("windows", f.windowFields.size()),
+        fmt::arg("window_fields", joined(windowFields)),
+        fmt::arg("group_windows", joined(groupWindows)),
+        fmt::arg("windows_doc", volume ? "per window (a ring of kPlanes slabs), its field; "
+                                         "per group, its window"
+                                       : "several fields are read at neighbours: per "
+                                         "window, its field; per group, its window"));
   }
   w.fillWith(section("fields_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", tp.mma.accumulator == Precision::FP64 ? "double" : "float"),

@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(Block::kThreads)
 
 //@ section window_traits
 
-  // several fields are read at neighbours: per window, its field; per group, its window
+  // {windows_doc}
   static constexpr int kWindows = {windows};
   static constexpr int kWindowField[kWindows] = {{{window_fields}}};
   static constexpr int kGroupWindow[kGroups] = {{{group_windows}}};
