@@ -100,24 +100,38 @@ struct SliceGemm {
 
 /// A stencil of fields on tensor cores (Tensor/TensorFields.cpp,
 /// docs/design.md "Stencils of fields on tensor cores"): every term that
-/// reads `gemmField` at a neighbour goes into the slice GEMMs of the
-/// accumulator group of its coefficient field (read at the output point, or
-/// none); the epilogue multiplies each group by its coefficient field and
+/// reads a field at a neighbour goes into the slice GEMMs of the accumulator
+/// group of that field and its coefficient field (read at the output point,
+/// or none); the epilogue multiplies each group by its coefficient field and
 /// adds the point terms. Every group has the same slice GEMMs (the plan's
 /// `gemms`) with its own parameter matrices, built by the host code per
-/// call from the terms' coefficients.
+/// call from the terms' coefficients, over its field's window.
 struct TensorFieldsPlan {
-  /// The one input field the slice GEMMs read (its window).
+  /// The first input field the slice GEMMs read (windowFields[0]).
   int gemmField = 0;
+  /// The input fields read at neighbours, in order of first read: each has
+  /// a window (shared-memory tile) of its own.
+  std::vector<int> windowFields;
   /// Per accumulator group: the coefficient field that multiplies it at the
   /// output point, or -1 for none.
   std::vector<int> groupCoefficientField;
+  /// Per accumulator group: the index into windowFields of the field whose
+  /// window its slice GEMMs read.
+  std::vector<int> groupWindow;
   /// Per group, per element of the parameter matrices (every slice GEMM's
   /// in order, concatenated): the term (index into spec.fieldTerms) whose
   /// coefficient the element holds, or -1 for a zero.
   std::vector<std::vector<int>> paramTerms;
   /// The terms applied in the epilogue at the output point, in order.
   std::vector<int> pointTerms;
+  /// Per group, per slice GEMM: whether the group runs it. With several
+  /// windows a group skips the GEMMs whose matrices hold only zeros for it
+  /// (offsets only other fields read); empty: every group runs every GEMM.
+  std::vector<std::vector<bool>> groupRunsGemm;
+
+  bool runs(std::size_t group, std::size_t gemm) const {
+    return groupRunsGemm.empty() || groupRunsGemm[group][gemm];
+  }
 };
 
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).
@@ -176,7 +190,8 @@ struct TensorPlan {
   /// Parameter fragments are loaded once per block into registers (small
   /// plans) or re-read from shared memory for every tile (large ones).
   bool paramsInRegisters = true;
-  /// Bytes of shared memory: the window and the parameter matrices.
+  /// Bytes of shared memory: a window (each of windows()) and the
+  /// parameter matrices.
   int windowBytes = 0;
   int paramBytes = 0;
 
@@ -202,7 +217,11 @@ struct TensorPlan {
   int paramElements() const;
   /// Every MMA block of a tile runs every chunk.
   int mmasPerTile() const;
-  int sharedBytes() const { return windowBytes + paramBytes; }
+  /// Windows in shared memory: one per field read at neighbours.
+  int windows() const {
+    return fields && !fields->windowFields.empty() ? int(fields->windowFields.size()) : 1;
+  }
+  int sharedBytes() const { return windows() * windowBytes + paramBytes; }
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;
 };

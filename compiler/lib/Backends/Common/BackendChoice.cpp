@@ -176,6 +176,13 @@ bool fieldsOnTensorCores(const Plan &tensor, std::string &why) {
   const StencilSpec &spec = tensor.spec;
   const bool sixteenBit = spec.precision == Precision::FP16 || spec.precision == Precision::BF16;
   const TensorPlan &tp = tensor.tensor();
+  if (spec.dims != 2) {
+    // Only 2D stencils of fields were measured.
+    why = fmt::format("the tensor-core kernel of a {}D stencil of fields is not measured "
+                      "(--backend=tensor asks for it)",
+                      spec.dims);
+    return false;
+  }
   if (sixteenBit && tp.fields && tp.fields->groupCoefficientField.size() == 1 && spec.radius == 1) {
     why = fmt::format("a {} stencil of fields of radius 1 and one accumulator group: the "
                       "tensor-core kernel measured 1.06-1.28x the CUDA cores' on the H100",

@@ -176,7 +176,12 @@ static void writeTensorFieldsNamespace(CodeWriter &w, const Plan &plan, const Na
              fmt::arg("value_count", std::max<std::size_t>(1, spec.params.size())),
              fmt::arg("param_values", values.empty() ? "0.0" : values),
              fmt::arg("term_count", spec.fieldTerms.size()),
-             fmt::arg("param_args_first", n.paramArgsFirst), fmt::arg("field_list", n.fieldList));
+             fmt::arg("param_args_first", n.paramArgsFirst), fmt::arg("field_list", n.fieldList),
+             // 3D: the launch takes nz (1D and 2D: their view's nz is 1).
+             fmt::arg("extents", spec.dims == 3 ? "nz x ny x nx" : "ny x nx"),
+             fmt::arg("nz_doc", spec.dims == 3 ? "" : " (nz is 1)"),
+             fmt::arg("nz_name", spec.dims == 3 ? " nz" : ""),
+             fmt::arg("nz_arg", spec.dims == 3 ? "nz, " : ""));
 }
 
 void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
@@ -280,13 +285,18 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
                                         "of {}.",
                                         n.stepped))
             : std::string();
-  // The tensor path's ring copy puts rows of blocks along y (EmitterParts.h).
+  // The tensor path's ring copy puts rows of blocks along y, and in 3D a
+  // plane a block along z (EmitterParts.h).
   const std::string ringLimit =
-      fixed && plan.backend() == BackendKind::Tensor
+      !fixed || spec.dims == 1 || plan.backend() != BackendKind::Tensor ? std::string()
+      : spec.dims == 2
           ? fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} (the ring "
                         "copy's 65535\n * blocks of {} rows: CUDA's launch limit).",
                         65535LL * TensorFieldsRingRows, TensorFieldsRingRows)
-          : std::string();
+          : fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} or nz above "
+                        "65535 (the ring\n * copy's 65535 blocks of {} rows, or of planes: "
+                        "CUDA's launch limit).",
+                        65535LL * TensorFieldsRingRows, TensorFieldsRingRows);
   std::vector<std::string> names, roles, params, table;
   for (const FieldDecl &f : spec.fields) {
     names.push_back("\"" + f.name + "\"");

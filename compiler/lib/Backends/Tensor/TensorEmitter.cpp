@@ -124,13 +124,16 @@ std::vector<std::string> parameterSources(const TensorPlan &tp, int offset = 0) 
 /// Parameter fragments in registers: one line per slice, loaded once per
 /// block, named param{first + i}.
 std::string parameterFragments(const TensorPlan &tp, const std::vector<std::string> &sources,
-                               std::size_t first = 0) {
+                               std::size_t first = 0, const std::vector<bool> *runs = nullptr) {
   if (!tp.paramsInRegisters) {
     return {};
   }
   std::string text =
       first == 0 ? "// The parameter fragments, reused by every tile of the block." : std::string();
   for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+    if (runs && !(*runs)[i]) {
+      continue;
+    }
     text += '\n';
     text +=
         CodeWriter::filled(section("param_fragments"), fmt::arg("index", first + i),
@@ -140,11 +143,17 @@ std::string parameterFragments(const TensorPlan &tp, const std::vector<std::stri
 }
 
 /// The slice GEMMs of a tile, one call each, into the accumulators `acc`
-/// with the parameter fragments param{first + i}.
+/// with the parameter fragments param{first + i}, over the shared-memory
+/// window `window`; those `runs` (if given) says to.
 std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sources,
-                       std::string_view acc = "acc", std::size_t first = 0) {
+                       std::string_view acc = "acc", std::size_t first = 0,
+                       std::string_view window = "window",
+                       const std::vector<bool> *runs = nullptr) {
   std::string text;
   for (std::size_t n = 0; n < tp.gemms.size(); ++n) {
+    if (runs && !(*runs)[n]) {
+      continue;
+    }
     const SliceGemm &g = tp.gemms[n];
     const std::size_t i = first + n;
     // 3D: the rows of the slice's input plane start at slab[dz + r].
@@ -158,18 +167,18 @@ std::string sliceGemms(const TensorPlan &tp, const std::vector<std::string> &sou
       text += "\n";
     }
     if (g.kind == SliceKind::Vertical) {
-      text += CodeWriter::filled(section("gemm_vertical"), fmt::arg("index", i),
-                                 fmt::arg("label", g.label), fmt::arg("kdim", K),
-                                 fmt::arg("slab_doc", slabDoc),
-                                 fmt::arg("first_row", planes ? slab : "0"),
-                                 fmt::arg("params", params), fmt::arg("acc", acc));
+      text += CodeWriter::filled(
+          section("gemm_vertical"), fmt::arg("index", i), fmt::arg("label", g.label),
+          fmt::arg("kdim", K), fmt::arg("slab_doc", slabDoc),
+          fmt::arg("first_row", planes ? slab : "0"), fmt::arg("params", params),
+          fmt::arg("acc", acc), fmt::arg("window", window));
     } else {
       const int row = tp.haloRows + g.dy;
       text += CodeWriter::filled(
           section("gemm_row"), fmt::arg("index", i), fmt::arg("label", g.label),
           fmt::arg("kdim", K), fmt::arg("row", row), fmt::arg("slab_doc", slabDoc),
           fmt::arg("first_row", planes ? slab : "0"), fmt::arg("first_col", g.firstK),
-          fmt::arg("params", params), fmt::arg("acc", acc));
+          fmt::arg("params", params), fmt::arg("acc", acc), fmt::arg("window", window));
     }
   }
   return text;
@@ -303,7 +312,8 @@ void writeTensorStencil(CodeWriter &w, const Plan &plan) {
 namespace stencilc {
 
 std::string tensorFieldsKernelName(const Plan &plan) {
-  return plan.spec.name + "_fields_tensor2d_kernel";
+  return plan.spec.name +
+         (plan.spec.dims == 3 ? "_fields_tensor3d_kernel" : "_fields_tensor2d_kernel");
 }
 
 void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
@@ -317,8 +327,15 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   const std::string boundary = writeBoundaryPolicy(w, spec);
   writeGeometry(w, plan, boundary, groups);
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  // A 1D line is one row: its ring is along x only. 3D: rows along y in
+  // every plane, the ring along z too.
+  const bool volume = spec.dims == 3;
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("ring", ring), fmt::arg("ring_rows", TensorFieldsRingRows));
+             fmt::arg("ring", ring), fmt::arg("ring_y", spec.dims == 1 ? 0 : ring),
+             fmt::arg("ring_z", volume ? ring : 0),
+             fmt::arg("chunk_doc", volume ? "3D: one output a thread, a block a plane's rows"
+                                          : "2D: one output a thread"),
+             fmt::arg("ring_rows", TensorFieldsRingRows));
   w.line();
   std::vector<std::string> groupFields, points, pointIndices;
   for (int c : f.groupCoefficientField) {
@@ -353,27 +370,59 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     }
     return text.empty() ? std::string("{0, -1}") : text;
   };
+  // Several fields read at neighbours: the windows' fields and each group's
+  // window in the traits, and the kernel of several windows. The 3D kernel
+  // always takes its windows (rings of slabs) from the traits.
+  const bool windows = f.windowFields.size() > 1 || volume;
+  std::string windowTraits;
+  if (windows) {
+    std::vector<std::string> windowFields, groupWindows;
+    for (int field : f.windowFields) {
+      windowFields.push_back(std::to_string(field));
+    }
+    for (int window : f.groupWindow) {
+      groupWindows.push_back(std::to_string(window));
+    }
+    windowTraits = CodeWriter::filled(
+        section("window_traits"), fmt::arg("windows", f.windowFields.size()),
+        fmt::arg("window_fields", joined(windowFields)),
+        fmt::arg("group_windows", joined(groupWindows)),
+        fmt::arg("windows_doc", volume ? "per window (a ring of kPlanes slabs), its field; "
+                                         "per group, its window"
+                                       : "several fields are read at neighbours: per "
+                                         "window, its field; per group, its window"));
+  }
   w.fillWith(section("fields_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", tp.mma.accumulator == Precision::FP64 ? "double" : "float"),
              fmt::arg("field_count", spec.fields.size()), fmt::arg("gemm_field", f.gemmField),
-             fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name),
+             fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name +
+                                             (windows ? " (window 0 of kWindowField)" : "")),
              fmt::arg("groups", groups), fmt::arg("group_fields", joined(groupFields)),
              fmt::arg("point_count", points.size()), fmt::arg("points", joined(points)),
              fmt::arg("param_terms", paramTerms),
-             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)));
+             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)),
+             fmt::arg("window_traits", windowTraits));
   w.line();
   const int elements = tp.paramElements();
   std::string fragments, gemms;
   for (int g = 0; g < groups; ++g) {
     const std::vector<std::string> sources = parameterSources(tp, g * elements);
     const std::size_t first = std::size_t(g) * tp.gemms.size();
-    fragments += parameterFragments(tp, sources, first);
+    // Several windows: a group skips the GEMMs it holds only zeros for.
+    const std::vector<bool> *runs =
+        f.groupRunsGemm.empty() ? nullptr : &f.groupRunsGemm[std::size_t(g)];
+    fragments += parameterFragments(tp, sources, first, runs);
     if (g > 0) {
       gemms += '\n';
     }
-    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first);
+    const std::string window =
+        windows ? fmt::format("window[{}]", f.groupWindow[std::size_t(g)]) : "window";
+    gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window, runs);
   }
-  w.fillWith(section("kernel_fields_2d"), fmt::arg("kernel", tensorFieldsKernelName(plan)),
+  w.fillWith(section(volume    ? "kernel_fields_3d"
+                     : windows ? "kernel_fields_2d_windows"
+                               : "kernel_fields_2d"),
+             fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
 }

@@ -131,6 +131,16 @@ void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, 
 
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
   const StencilSpec &spec = plan.spec;
+  emulateAccumulators(plan, in, [&](long long y, long long x, double value) {
+    if (stepWritesPoint(spec, in.ny, in.nx, y, x)) {
+      out.at(y, x) = roundToStorage(value, spec.precision);
+    }
+  });
+}
+
+void emulateAccumulators(const Plan &plan, const Grid2D &in,
+                         llvm::function_ref<void(long long, long long, double)> store) {
+  const StencilSpec &spec = plan.spec;
   // The kernel's grid of outputs: the grid itself, or for a 1D line the
   // line cut into rows of one block's width (output (y, x) is point
   // y * W + x of the line), each row's window carrying its own halo.
@@ -152,22 +162,6 @@ void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out) {
           x += y * W;
           y = 0;
         }
-        if (stepWritesPoint(spec, in.ny, in.nx, y, x)) {
-          out.at(y, x) = roundToStorage(value, spec.precision);
-        }
-      });
-}
-
-void emulateAccumulators(const Plan &plan, const Grid2D &in,
-                         llvm::function_ref<void(long long, long long, double)> store) {
-  const StencilSpec &spec = plan.spec;
-  emulateBlocks(
-      plan, in.ny, in.nx,
-      [&](std::vector<double> &window, long long y0, long long x0) {
-        fillSlab(plan, window, 0, y0, x0,
-                 [&](long long y, long long x) { return boundaryRead(spec, in, y, x); });
-      },
-      [&](long long y, long long x, double value) {
         if (y < in.ny && x < in.nx) {
           store(y, x, value);
         }
@@ -175,6 +169,17 @@ void emulateAccumulators(const Plan &plan, const Grid2D &in,
 }
 
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
+  const StencilSpec &spec = plan.spec;
+  emulateAccumulators3D(plan, in, [&](const std::array<long long, 3> &p, double value) {
+    if (stepWritesPointND(spec, out, p)) {
+      out.at(p) = roundToStorage(value, spec.precision);
+    }
+  });
+}
+
+void emulateAccumulators3D(
+    const Plan &plan, const GridND &in,
+    llvm::function_ref<void(const std::array<long long, 3> &, double)> store) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int nz = in.n[0], ny = in.n[1], nx = in.n[2], r = tp.planes / 2;
@@ -191,8 +196,8 @@ void emulateStep3D(const Plan &plan, const GridND &in, GridND &out) {
           }
         },
         [&](long long y, long long x, double value) {
-          if (y < ny && x < nx && stepWritesPointND(spec, out, {z, y, x})) {
-            out.at({z, y, x}) = roundToStorage(value, spec.precision);
+          if (y < ny && x < nx) {
+            store({z, y, x}, value);
           }
         });
   }

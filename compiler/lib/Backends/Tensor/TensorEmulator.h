@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -48,9 +49,9 @@ double boundaryRead(const StencilSpec &spec, const Grid2D &in, long long y, long
 /// the kernel does not write keep their value in `out`.
 void emulateStep(const Plan &plan, const Grid2D &in, Grid2D &out);
 
-/// The accumulators of every output of the 2D `plan` on `in`, before the
-/// rounding to the element type: store(y, x, value) for each point of the
-/// grid (written or not; the caller decides). For a stencil of fields the
+/// The accumulators of every output of the 1D or 2D `plan` on `in` (a line:
+/// one row), before the rounding to the element type: store(y, x, value)
+/// for each point of the grid (written or not; the caller decides). For a stencil of fields the
 /// plan's gemms hold one group's parameter matrices.
 void emulateAccumulators(const Plan &plan, const Grid2D &in,
                          llvm::function_ref<void(long long, long long, double)> store);
@@ -59,6 +60,14 @@ void emulateAccumulators(const Plan &plan, const Grid2D &in,
 /// `out`, as the generated kernel computes it: plane by plane, each block's
 /// window holding the 2r + 1 input planes around the output plane.
 void emulateStep3D(const Plan &plan, const GridND &in, GridND &out);
+
+/// The accumulators of every output of the 3D `plan` on `in`, before the
+/// rounding to the element type: store({z, y, x}, value) for each point of
+/// the grid (written or not; the caller decides). For a stencil of fields
+/// the plan's gemms hold one group's parameter matrices.
+void emulateAccumulators3D(
+    const Plan &plan, const GridND &in,
+    llvm::function_ref<void(const std::array<long long, 3> &, double)> store);
 
 /// NAME_run of `steps` steps of `plan` on `a` (element-type values; the
 /// result replaces them), as the generated code computes it: for a plan with

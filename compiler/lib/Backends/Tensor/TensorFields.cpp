@@ -1,7 +1,8 @@
 //===- TensorFields.cpp - Stencils of fields on tensor cores ---------------===//
 //
-// Sorts the terms of a stencil of fields into accumulator groups and point
-// terms, and plans the slice GEMMs once, for the single-field stencil of
+// Sorts the terms of a stencil of fields into accumulator groups (one per
+// field read at neighbours and coefficient field at the output point) and
+// point terms, and plans the slice GEMMs once, for the single-field stencil of
 // every offset the groups read (TensorPlanner.cpp). That plan is made with
 // each offset's coefficient a small integer tag (exact in every operand
 // type), so the parameter matrices it builds say which offset every element
@@ -31,33 +32,40 @@ constexpr int MaxTaggedOffsets = 256;
 /// 32764 bytes of kernel parameters (CUDA 12.1, sm_70 and newer).
 constexpr int MaxKernelParamBytes = 32000;
 
-/// Why the tensor cores cannot take the spec of fields, before any planning.
-std::optional<std::string> unsupportedFields(const StencilSpec &spec, int &gemmField) {
-  if (spec.dims != 2) {
-    return fmt::format("a {}D stencil of fields is not on tensor cores yet (2D only)", spec.dims);
-  }
-  gemmField = -1;
+/// Why the tensor cores cannot take the spec of fields, before any planning;
+/// else the fields read at neighbours, in order of first read.
+std::optional<std::string> unsupportedFields(const StencilSpec &spec,
+                                             std::vector<int> &windowFields) {
+  windowFields.clear();
   for (const FieldTerm &t : spec.fieldTerms) {
     if (t.coefficientField >= 0 && !t.coefficientOffset.isCentre()) {
       return fmt::format("the term '{}' has a per-neighbour varying weight (coefficient field "
                          "'{}' read off the output point), which only the CUDA cores take",
                          fieldTermText(spec, t), spec.fields[t.coefficientField].name);
     }
-    if (t.offset.isCentre()) {
-      continue;
+    if (!t.offset.isCentre() &&
+        std::find(windowFields.begin(), windowFields.end(), t.field) == windowFields.end()) {
+      windowFields.push_back(t.field);
     }
-    if (gemmField >= 0 && gemmField != t.field) {
-      return fmt::format("it reads two fields at neighbours ('{}' and '{}'); the tensor cores "
-                         "take one, every other field read at the output point only",
-                         spec.fields[gemmField].name, spec.fields[t.field].name);
-    }
-    gemmField = t.field;
   }
-  if (gemmField < 0) {
+  if (windowFields.empty()) {
     return std::string("no term reads a neighbour: the stencil is point-wise, nothing for the "
                        "tensor cores");
   }
   return std::nullopt;
+}
+
+/// The names of the fields read at neighbours: 'u', or 'u', 'v' and 'w'.
+std::string windowFieldNames(const StencilSpec &spec, const std::vector<int> &windowFields) {
+  std::string names;
+  for (std::size_t i = 0; i < windowFields.size(); ++i) {
+    names += fmt::format("{}'{}'",
+                         i == 0                         ? ""
+                         : i + 1 == windowFields.size() ? " and "
+                                                        : ", ",
+                         spec.fields[std::size_t(windowFields[i])].name);
+  }
+  return names;
 }
 
 /// The single-field stencil of every offset in `offsets`, the coefficient of
@@ -94,31 +102,40 @@ double roundFieldsParam(double coefficient, Precision p) {
 }
 
 PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &options) {
-  int gemmField = -1;
-  if (std::optional<std::string> reason = unsupportedFields(spec, gemmField)) {
+  std::vector<int> windowFields;
+  if (std::optional<std::string> reason = unsupportedFields(spec, windowFields)) {
     return PlanOrRefusal::refused(std::move(*reason));
   }
-  // The groups: the terms of gemmField by the coefficient field at the
-  // output point; a group of centre terms only is point terms.
-  std::map<int, std::vector<int>> byCoefficient;
+  // The groups: the terms of each field read at neighbours by the
+  // coefficient field at the output point; a group of centre terms only is
+  // point terms. With several windows, every centre term is a point term:
+  // the epilogue reads it as stored, where a tf32 window would round it to
+  // 10 bits, so that differences of time levels (2 u - u_prev) cancel as on
+  // the CUDA cores. (One window keeps its centre terms in the GEMMs.)
+  const bool centresInEpilogue = windowFields.size() > 1;
+  std::map<std::pair<int, int>, std::vector<int>> byWindowAndCoefficient;
   for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
     const FieldTerm &t = spec.fieldTerms[i];
-    if (t.field == gemmField) {
-      byCoefficient[t.coefficientField].push_back(int(i));
+    const auto window = std::find(windowFields.begin(), windowFields.end(), t.field);
+    if (window != windowFields.end() && !(centresInEpilogue && t.offset.isCentre())) {
+      const int w = int(window - windowFields.begin());
+      byWindowAndCoefficient[{w, t.coefficientField}].push_back(int(i));
     }
   }
   TensorFieldsPlan fields;
-  fields.gemmField = gemmField;
+  fields.gemmField = windowFields.front();
+  fields.windowFields = windowFields;
   std::vector<std::vector<int>> groupTerms;
   std::vector<Offset> offsets;
-  for (const auto &[coefficient, terms] : byCoefficient) {
+  for (const auto &[key, terms] : byWindowAndCoefficient) {
     const bool reachesOut = std::any_of(terms.begin(), terms.end(), [&](int i) {
       return !spec.fieldTerms[std::size_t(i)].offset.isCentre();
     });
     if (!reachesOut) {
       continue;
     }
-    fields.groupCoefficientField.push_back(coefficient);
+    fields.groupWindow.push_back(key.first);
+    fields.groupCoefficientField.push_back(key.second);
     groupTerms.push_back(terms);
     for (int i : terms) {
       const Offset &o = spec.fieldTerms[std::size_t(i)].offset;
@@ -135,16 +152,43 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
       fields.pointTerms.push_back(int(i));
     }
   }
+  const std::string names = windowFieldNames(spec, windowFields);
   if (offsets.size() > MaxTaggedOffsets) {
-    return PlanOrRefusal::refused(fmt::format(
-        "it reads {} offsets of '{}', more than the {} a tensor-core stencil of fields takes",
-        offsets.size(), spec.fields[gemmField].name, MaxTaggedOffsets));
+    return PlanOrRefusal::refused(
+        fmt::format("it reads {} offsets of {}, more than the {} a tensor-core stencil of fields "
+                    "takes",
+                    offsets.size(), names, MaxTaggedOffsets));
   }
+  const int windows = int(windowFields.size());
   PlanOptions single = options;
   single.fusedSteps = 1;
-  PlanOrRefusal tagged = planTensor(taggedSpec(spec, offsets), single);
+  // Each window takes its share of the shared memory: the block narrows.
+  const StencilSpec tags = taggedSpec(spec, offsets);
+  single.sharedMemoryLimit = options.sharedMemoryLimit / windows;
+  PlanOrRefusal tagged = planTensor(tags, single);
+  if (tagged && windows > 1) {
+    // The groups' matrices too (one group's are in the tagged plan's
+    // bytes): narrow the block further where they do not fit beside the
+    // windows. (One window: the check below refuses, as it always did.)
+    const TensorPlan &first = tagged->tensor();
+    const int groupBytes = first.paramBytes;
+    const int groupCount = int(groupTerms.size());
+    if (windows * first.windowBytes + groupCount * groupBytes > options.sharedMemoryLimit) {
+      single.sharedMemoryLimit =
+          (options.sharedMemoryLimit - groupCount * groupBytes) / windows + groupBytes;
+      tagged = planTensor(tags, single);
+    }
+  }
   if (!tagged) {
-    return tagged;
+    single.sharedMemoryLimit = options.sharedMemoryLimit;
+    if (windows == 1 || !planTensor(tags, single)) {
+      return tagged; // not for want of shared memory for the windows
+    }
+    return PlanOrRefusal::refused(fmt::format(
+        "it reads {} fields at neighbours ({}): a window of each and the parameter matrices of "
+        "{} accumulator groups need more than the {} bytes of shared memory a block may use, "
+        "even for the narrowest block",
+        windows, names, groupTerms.size(), options.sharedMemoryLimit));
   }
   Plan plan = *std::move(tagged);
   plan.spec = spec;
@@ -169,14 +213,27 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
     }
     fields.paramTerms.push_back(std::move(map));
   }
+  if (windows > 1) {
+    for (const std::vector<int> &map : fields.paramTerms) {
+      std::vector<bool> &runs = fields.groupRunsGemm.emplace_back();
+      std::size_t element = 0;
+      for (const SliceGemm &g : tp.gemms) {
+        const auto begin = map.begin() + std::ptrdiff_t(element);
+        element += g.param.values.size();
+        runs.push_back(std::any_of(begin, map.begin() + std::ptrdiff_t(element),
+                                   [](int term) { return term >= 0; }));
+      }
+    }
+  }
   const int groups = int(fields.groupCoefficientField.size());
   tp.paramBytes = groups * tp.paramElements() * int(elementBytes(tp.mma.operand));
   tp.paramsInRegisters = groups * tp.paramFragmentRegisters() <= options.paramRegisterBudget;
   tp.fields = std::move(fields);
   if (tp.sharedBytes() > options.sharedMemoryLimit) {
     return PlanOrRefusal::refused(fmt::format(
-        "its window and the parameter matrices of {} accumulator groups need {} bytes of "
+        "its {} and the parameter matrices of {} accumulator groups need {} bytes of "
         "shared memory, more than the {} a block may use",
+        windows == 1 ? std::string("window") : fmt::format("{} windows ({})", windows, names),
         groups, tp.sharedBytes(), options.sharedMemoryLimit));
   }
   const int argBytes =
@@ -201,10 +258,10 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
   plan.schedule.lowered = options.fusedSteps > 1;
   plan.choice =
       fmt::format("tensor cores: {} {} mma.sync with {} accumulation, {} accumulator "
-                  "group{} over field '{}', {} point term{} in the epilogue",
+                  "group{} over field{} {}, {} point term{} in the epilogue",
                   keyword(spec.precision), tp.mma.name(), keyword(tp.mma.accumulator), groups,
-                  groups == 1 ? "" : "s", spec.fields[gemmField].name, tp.fields->pointTerms.size(),
-                  tp.fields->pointTerms.size() == 1 ? "" : "s");
+                  groups == 1 ? "" : "s", windows == 1 ? "" : "s", names,
+                  tp.fields->pointTerms.size(), tp.fields->pointTerms.size() == 1 ? "" : "s");
   return plan;
 }
 

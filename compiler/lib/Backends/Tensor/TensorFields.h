@@ -1,9 +1,10 @@
 //===- TensorFields.h - Stencils of fields on tensor cores -------*- C++ -*-===//
 //
 // The tensor-core plan of a stencil of fields (docs/design.md, "Stencils of
-// fields on tensor cores"): the terms that read one input field at its
-// neighbours become slice GEMMs, one accumulator group per coefficient field
-// read at the output point; the rest are point terms of the epilogue. The
+// fields on tensor cores"): the terms that read an input field at its
+// neighbours become slice GEMMs over that field's window, one accumulator
+// group per such field and coefficient field read at the output point; the
+// rest are point terms of the epilogue. The
 // parameter matrices hold the terms' coefficients, which the host code folds
 // from the run-time parameters on every call.
 //
@@ -35,9 +36,9 @@ std::vector<double> fieldsParamMatrices(const Plan &plan, const std::vector<doub
 
 /// One step of a tensor-core plan of fields on the CPU, as the generated
 /// kernel computes it (TensorFieldsEmulator.cpp): each group's slice GEMMs on
-/// the window of the GEMM field (TensorEmulator.cpp's model of the MMAs),
+/// the window of its field (TensorEmulator.cpp's model of the MMAs),
 /// then the epilogue in the accumulator type. `fields` in declaration order
-/// (element-type values, 2D grids), `params` in parameter order; points a
+/// (element-type values, 1D or 2D grids), `params` in parameter order; points a
 /// step does not write keep their value in `out`.
 void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields,
                              const std::vector<double> &params, GridND &out);

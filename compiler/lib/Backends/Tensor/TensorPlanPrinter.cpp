@@ -52,10 +52,26 @@ std::string gemmShapeText(const TensorPlan &tp, const SliceGemm &g) {
 
 /// The groups, point terms and parameters of a stencil of fields.
 void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::raw_ostream &os) {
-  os << fmt::format("  fields     the slice GEMMs read the window of '{}'; {} accumulator "
-                    "group{}\n",
-                    spec.fields[std::size_t(f.gemmField)].name, f.groupCoefficientField.size(),
-                    f.groupCoefficientField.size() == 1 ? "" : "s");
+  if (f.windowFields.size() > 1) {
+    std::string names, groups;
+    for (std::size_t w = 0; w < f.windowFields.size(); ++w) {
+      names +=
+          fmt::format("{}'{}'", w ? ", " : "", spec.fields[std::size_t(f.windowFields[w])].name);
+    }
+    for (std::size_t g = 0; g < f.groupWindow.size(); ++g) {
+      const int field = f.windowFields[std::size_t(f.groupWindow[g])];
+      groups +=
+          fmt::format("{}acc{} over '{}'", g ? ", " : "", g, spec.fields[std::size_t(field)].name);
+    }
+    os << fmt::format("  fields     the slice GEMMs read a window of each of {}; {} accumulator "
+                      "groups ({})\n",
+                      names, f.groupCoefficientField.size(), groups);
+  } else {
+    os << fmt::format("  fields     the slice GEMMs read the window of '{}'; {} accumulator "
+                      "group{}\n",
+                      spec.fields[std::size_t(f.gemmField)].name, f.groupCoefficientField.size(),
+                      f.groupCoefficientField.size() == 1 ? "" : "s");
+  }
   std::string epilogue;
   for (std::size_t g = 0; g < f.groupCoefficientField.size(); ++g) {
     const int c = f.groupCoefficientField[g];
@@ -114,9 +130,11 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                     tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
                     tp.vectorWidth);
   printPrefetch(tp.l2PrefetchBytes, os);
-  os << fmt::format("  shared     {} bytes: window {}, parameters {}; the "
+  os << fmt::format("  shared     {} bytes: window {}{}, parameters {}; the "
                     "accumulators are stored from registers\n",
-                    tp.sharedBytes(), tp.windowBytes, tp.paramBytes);
+                    tp.sharedBytes(), tp.windowBytes,
+                    tp.windows() > 1 ? fmt::format(" x {} windows", tp.windows()) : "",
+                    tp.paramBytes);
   os << fmt::format("  parameters {} ({} registers per thread for {} "
                     "fragments)\n",
                     tp.paramsInRegisters ? "in registers, loaded once per block"
@@ -124,7 +142,18 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                            "tile",
                     tp.paramFragmentRegisters(), tp.paramFragments());
   os << "  boundary   " << boundaryText(spec) << "\n";
-  os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  if (tp.windows() > 1) {
+    // Every group's GEMMs, each group only those it holds a coefficient in.
+    int mmas = 0;
+    for (std::size_t group = 0; group < tp.fields->groupRunsGemm.size(); ++group) {
+      for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
+        mmas += tp.fields->runs(group, i) ? tp.nBlocks * tp.gemms[i].chunkCount : 0;
+      }
+    }
+    os << fmt::format("  mmas       {} per tile, the groups' together\n", mmas);
+  } else {
+    os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
+  }
   if (tp.fields) {
     printFieldsLines(spec, *tp.fields, os);
   }
@@ -134,6 +163,10 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
     std::size_t element = 0;
     for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
       const SliceGemm &g = tp.gemms[i];
+      if (tp.fields && !tp.fields->runs(group, i)) {
+        element += g.param.values.size(); // all zeros for this group: not run
+        continue;
+      }
       os << fmt::format("  gemm {}{} {}: {}; {} MMAs\n", i,
                         tp.fields ? fmt::format(" of group {}", group) : std::string(), g.label,
                         gemmShapeText(tp, g), g.chunkCount);

@@ -10,6 +10,9 @@
 //   static constexpr int kFields, kGemmField, kGroups, kPointTerms, kParamElements;
 //   static constexpr int kGroupField[kGroups];  the coefficient field of a group, or -1
 //   static constexpr PointTerm kPoints[kPointTerms];
+// and, where several fields are read at neighbours (a window of each), and
+// always in 3D (a ring of slabs of each):
+//   static constexpr int kWindows, kWindowField[kWindows], kGroupWindow[kGroups];
 // The kernel (the generated code) runs each group's slice GEMMs into its
 // accumulators and calls storeTile.
 #pragma once
@@ -198,12 +201,14 @@ epilogueTwo(const Args<F> &args, const Accumulator (&first)[F::kGroups],
 /// l are row l / 4 (+ 8 for e >= 2 of an m16n8 block), columns
 /// j n + l % 4 * 2 and the next of the tile; both inside the written region
 /// and `pairs`, as pairs (every field read and out stored as one access),
-/// else one by one.
+/// else one by one. A 1D line (ny its rows of kBlockCols points, nx its
+/// length) has no ring across. In 3D, `plane` is the first point of the
+/// output plane (z ny nx) in `out` and in every field.
 template <class F, class Block>
 __device__ __forceinline__ void
 storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename Block::Tile t,
           const typename Block::FragmentC (&acc)[F::kGroups][Block::kNBlocks], int ny, int nx,
-          bool pairs, int lane) {
+          bool pairs, int lane, long long plane = 0) {
   using Accumulator = typename Block::Accumulator;
   constexpr int kElements = sizeof(acc[0][0].x) / sizeof(acc[0][0].x[0]);
   constexpr int kRing = Block::kRing;
@@ -213,8 +218,15 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
   for (int j = 0; j < Block::kNBlocks; ++j) {
 #pragma unroll
     for (int e = 0; e < kElements; e += 2) {
-      const long long y = t.outRow + lane / 4 + (e >= 2 ? 8 : 0);
-      const long long x = t.outCol + j * Block::kMmaN + lane % 4 * 2;
+      long long y = t.outRow + lane / 4 + (e >= 2 ? 8 : 0);
+      long long x = t.outCol + j * Block::kMmaN + lane % 4 * 2;
+      if constexpr (Block::kDims == 1) {
+        // The line runs as rows of kBlockCols points: output (y, x) is its
+        // point y kBlockCols + x, in row 0 of 1.
+        x += y * Block::kBlockCols;
+        y = 0;
+        ny = 1;
+      }
       if (y < kRing || y >= ny - kRing) {
         continue;
       }
@@ -224,7 +236,7 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
         first[g] = acc[g][j].x[e];
         second[g] = acc[g][j].x[e + 1];
       }
-      const long long at = y * nx + x;
+      const long long at = plane + y * nx + x;
       if (pairs && x >= kRing && x + 2 <= nx - kRing) {
         typename F::Compute a, b;
         epilogueTwo<F>(args, first, second, at, a, b, groups, points);
@@ -242,14 +254,71 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
   }
 }
 
+/// Several fields read at neighbours (F::kWindows windows): fetches block
+/// tile `tile`'s window of each field F::kWindowField[w] into staged[w].
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+fetchWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Staged (&staged)[F::kWindows],
+             std::integer_sequence<int, W...>) {
+  (Block::fetchBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, staged[W]), ...);
+}
+
+/// Enters block tile `tile` with every window: stores window w from
+/// staged[w] and sends the fetch of field w's next block tile on its way,
+/// window after window.
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+enterWindows(const Args<F> &args, int ny, int nx, const typename Block::BlockTiles &tiles,
+             long long tile, typename Block::Element (&window)[F::kWindows][Block::kWindowElements],
+             typename Block::Staged (&staged)[F::kWindows], std::integer_sequence<int, W...>) {
+  (Block::enterBlockTile(args.field[F::kWindowField[W]], ny, nx, tiles, tile, window[W], staged[W]),
+   ...);
+}
+
+/// 3D: enters block column `tile` with every window (each field
+/// F::kWindowField[w] its own ring of slabs, window[w]), as
+/// TensorBlock::enterBlockColumn does for one field.
+template <class F, class Block, int... W>
+__device__ __forceinline__ typename Block::BlockColumn
+enterBlockColumns(const Args<F> &args, int nz, int ny, int nx, int chunkZ,
+                  const typename Block::BlockColumns &columns, long long tile,
+                  typename Block::Element (&window)[F::kWindows][Block::kWindowElements],
+                  typename Block::Staged (&staged)[F::kWindows], std::integer_sequence<int, W...>) {
+  typename Block::BlockColumn column{};
+  ((column = Block::enterBlockColumn(args.field[F::kWindowField[W]], nz, ny, nx, chunkZ, columns,
+                                     tile, window[W], staged[W])),
+   ...);
+  return column;
+}
+
+/// 3D: enters output plane z of the column with every window, window after
+/// window (TensorBlock::enterPlane: the plane's last input plane joins each
+/// ring, the next is sent on its way); slab[dz + kRadius] is the first row of
+/// input plane z + dz in every window.
+template <class F, class Block, int... W>
+__device__ __forceinline__ void
+enterPlanes(const Args<F> &args, int nz, int ny, int nx, const typename Block::BlockColumn &column,
+            long long z, typename Block::Element (&window)[F::kWindows][Block::kWindowElements],
+            typename Block::Staged (&staged)[F::kWindows], int (&slab)[Block::kPlanes],
+            std::integer_sequence<int, W...>) {
+  (Block::enterPlane(args.field[F::kWindowField[W]], nz, ny, nx, column, z, window[W], staged[W],
+                     slab),
+   ...);
+}
+
 /// Launches kernel(args, out, ny, nx) as a persistent grid, as
-/// TensorBlock::launch does for a stencil of one field.
+/// TensorBlock::launch does for a stencil of one field (a 1D line: ny is 1
+/// and nx its length; the kernel gets its rows).
 template <class F, class Block>
 cudaError_t launch(void (*kernel)(const Args<F>, typename F::Element *, int, int),
                    const Args<F> &args, typename F::Element *out, int ny, int nx,
                    cudaStream_t stream) {
   if (!Block::extentsFit(1, ny, nx)) {
     return cudaErrorInvalidValue;
+  }
+  if constexpr (Block::kDims == 1) {
+    ny = (nx - 1) / Block::kBlockCols + 1; // the line of nx points as rows
   }
   const long long tiles = Block::blockTiles(ny, nx).count;
   long long resident = 0;
@@ -259,6 +328,25 @@ cudaError_t launch(void (*kernel)(const Args<F>, typename F::Element *, int, int
   }
   const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
   kernel<<<grid, Block::kThreads, 0, stream>>>(args, out, ny, nx);
+  return cudaGetLastError();
+}
+
+/// Launches the 3D kernel(args, out, nz, ny, nx, chunkZ) as a persistent
+/// grid, its planes cut into chunks as TensorBlock's 3D launch cuts them.
+template <class F, class Block>
+cudaError_t launch(void (*kernel)(const Args<F>, typename F::Element *, int, int, int, int),
+                   const Args<F> &args, typename F::Element *out, int nz, int ny, int nx,
+                   cudaStream_t stream) {
+  if (!Block::extentsFit(nz, ny, nx)) {
+    return cudaErrorInvalidValue;
+  }
+  long long resident = 0;
+  const cudaError_t status = Block::residentBlocks(kernel, resident);
+  if (status != cudaSuccess) {
+    return status;
+  }
+  const typename Block::PlaneChunks chunks = Block::planeChunks(resident, nz, ny, nx);
+  kernel<<<chunks.grid, Block::kThreads, 0, stream>>>(args, out, nz, ny, nx, chunks.chunkZ);
   return cudaGetLastError();
 }
 

@@ -501,19 +501,32 @@ template <class G> struct TensorBlock {
     if (!extentsFit(nz, ny, nx)) {
       return cudaErrorInvalidValue;
     }
-    const long long perPlanes = blockColumns(1, ny, nx, 1).perPlanes;
     long long resident = 0;
     const cudaError_t status = residentBlocks(kernel, resident);
     if (status != cudaSuccess) {
       return status;
     }
+    const PlaneChunks chunks = planeChunks(resident, nz, ny, nx);
+    kernel<<<chunks.grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunks.chunkZ);
+    return cudaGetLastError();
+  }
+
+  /// A 3D launch's planes per chunk and blocks.
+  struct PlaneChunks {
+    int chunkZ;
+    unsigned grid;
+  };
+
+  /// The planes cut into chunks so that there are about as many block
+  /// columns as `resident` blocks, and as many blocks as block columns, at
+  /// most `resident`.
+  static PlaneChunks planeChunks(long long resident, int nz, int ny, int nx) {
+    const long long perPlanes = blockColumns(1, ny, nx, 1).perPlanes;
     long long chunks = (resident + perPlanes - 1) / perPlanes;
     chunks = chunks < nz ? chunks : nz;
     const int chunkZ = static_cast<int>((nz + chunks - 1) / chunks);
     const long long columns = blockColumns(nz, ny, nx, chunkZ).count;
-    const unsigned grid = static_cast<unsigned>(columns < resident ? columns : resident);
-    kernel<<<grid, kThreads, 0, stream>>>(in, out, nz, ny, nx, chunkZ);
-    return cudaGetLastError();
+    return {chunkZ, static_cast<unsigned>(columns < resident ? columns : resident)};
   }
 
   static __device__ __forceinline__ void fetch(const Element *__restrict__ in, int nz, long long z,

@@ -139,11 +139,11 @@ const auto param{index} = Block::inRegisters(Block::{params}, lane); // gemm {in
 
 //@ section gemm_vertical
 // gemm {index}, {label}: P_v (kTileM x {kdim}) * window rows [tile row{slab_doc}, +{kdim}), columns [tile col + kHaloCols, +kTileN)
-Block::gemmVertical({acc}, window, tile, {first_row}, {params}, lane);
+Block::gemmVertical({acc}, {window}, tile, {first_row}, {params}, lane);
 
 //@ section gemm_row
 // gemm {index}, {label}: window rows [tile row + {row}{slab_doc}, +kTileM), columns [tile col + j kMmaN + {first_col}, +{kdim}) * B ({kdim} x kMmaN) for MMA block j
-Block::gemmRow({acc}, window, tile, {first_row}, {row}, {first_col}, {params}, lane);
+Block::gemmRow({acc}, {window}, tile, {first_row}, {row}, {first_col}, {params}, lane);
 
 //@ section launch
 return Block::launch({kernel}, in, out, {size_args}, stream);
@@ -212,7 +212,7 @@ struct Fields {{
   static constexpr int kPointTerms = {point_count};
   // field, coefficient field (-1: none), both read at the output point
   static constexpr stencilc::device::fieldstc::PointTerm kPoints[kPointTerms > 0 ? kPointTerms : 1] = {{{points}}};
-  static constexpr int kParamElements = Geometry::kParamElements;
+  static constexpr int kParamElements = Geometry::kParamElements;{window_traits}
 }};
 using FieldsArgs = stencilc::device::fieldstc::Args<Fields>;
 
@@ -263,14 +263,112 @@ __global__ void __launch_bounds__(Block::kThreads)
   }} // block-tile loop
 }} // {kernel}
 
+//@ section window_traits
+
+  // {windows_doc}
+  static constexpr int kWindows = {windows};
+  static constexpr int kWindowField[kWindows] = {{{window_fields}}};
+  static constexpr int kGroupWindow[kGroups] = {{{group_windows}}};
+
+//@ section kernel_fields_2d_windows
+/// One time step of the stencil of fields on tensor cores, several fields
+/// read at neighbours: the 2D kernel of one field over a window of each
+/// field kWindowField[w], all of a block tile's windows in shared memory at
+/// once (each fetched into registers while the block tile before is
+/// computed); each accumulator group's slice GEMMs run over the window of its
+/// field with the group's parameter matrices (passed with the launch), and
+/// the epilogue of fields_tensor.cuh on the accumulators: each group times
+/// its coefficient field, plus the point terms.
+__global__ void __launch_bounds__(Block::kThreads)
+    {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int ny, int nx) {{
+  __shared__ __align__(128) Element window[Fields::kWindows][Block::kWindowElements];
+  __shared__ __align__(16) Element params[Geometry::kParamElements];
+
+  const Block::BlockTiles blockTiles = Block::blockTiles(ny, nx);
+  constexpr auto windows = std::make_integer_sequence<int, Fields::kWindows>();
+  Block::Staged staged[Fields::kWindows];
+  stencilc::device::fieldstc::fetchWindows<Fields, Block>(args, ny, nx, blockTiles, blockIdx.x, staged, windows);
+  Block::copyParams(params, args.matrix);
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const bool pairs = stencilc::device::fieldstc::pairsAligned(args, out, nx);
+  {param_fragments}
+
+  for (long long blockTile = blockIdx.x; blockTile < blockTiles.count; blockTile += gridDim.x) {{
+    const long long blockRow = blockTiles.row(blockTile);
+    const long long blockCol = blockTiles.col(blockTile);
+    stencilc::device::fieldstc::enterWindows<Fields, Block>(args, ny, nx, blockTiles, blockTile, window, staged, windows);
+#pragma unroll
+    for (int i = 0; i < Block::kTilesPerWarp; ++i) {{
+      const Block::Tile tile = Block::tile(warp + i * Block::kWarps, blockRow, blockCol);
+      if (!tile.inGrid(ny, nx)) {{
+        continue; // no such tile, or it lies outside the grid
+      }}
+      Block::FragmentC acc[Fields::kGroups][Block::kNBlocks];
+      {gemms}
+      stencilc::device::fieldstc::storeTile<Fields, Block>(args, out, tile, acc, ny, nx, pairs, lane);
+    }} // tile loop
+    __syncthreads(); // every warp is done with the windows before the next block tile overwrites them
+  }} // block-tile loop
+}} // {kernel}
+
+//@ section kernel_fields_3d
+/// One time step of the 3D stencil of fields on tensor cores, streaming
+/// along z as the 3D kernel of one field does: a persistent block takes
+/// block columns (kBlockRows x kBlockCols outputs of the planes [z0, z0 +
+/// chunkZ)) and keeps, for every field kWindowField[w] read at neighbours, a
+/// ring of kPlanes shared-memory slabs holding its input planes z - kRadius
+/// .. z + kRadius, each plane read once per block column into registers
+/// while the plane before is computed. Each accumulator group's slice GEMMs
+/// run over the slabs of its field with the group's parameter matrices
+/// (passed with the launch), and the epilogue of fields_tensor.cuh on the
+/// accumulators reads the fields at the output plane.
+__global__ void __launch_bounds__(Block::kThreads)
+    {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
+  __shared__ __align__(128) Element window[Fields::kWindows][Block::kWindowElements];
+  __shared__ __align__(16) Element params[Geometry::kParamElements];
+
+  const Block::BlockColumns columns = Block::blockColumns(nz, ny, nx, chunkZ);
+  constexpr auto windows = std::make_integer_sequence<int, Fields::kWindows>();
+  Block::Staged staged[Fields::kWindows];
+  Block::copyParams(params, args.matrix);
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const bool pairs = stencilc::device::fieldstc::pairsAligned(args, out, nx);
+  {param_fragments}
+
+  for (long long blockTile = blockIdx.x; blockTile < columns.count; blockTile += gridDim.x) {{
+    const Block::BlockColumn column = stencilc::device::fieldstc::enterBlockColumns<Fields, Block>(
+        args, nz, ny, nx, chunkZ, columns, blockTile, window, staged, windows);
+    for (long long z = column.z0; z < column.zEnd; ++z) {{
+      int slab[Block::kPlanes]; // slab[dz + kRadius]: the first window row of input plane z + dz
+      stencilc::device::fieldstc::enterPlanes<Fields, Block>(args, nz, ny, nx, column, z, window, staged, slab, windows);
+      if (Block::planeWritten(z, nz)) {{
+        const long long plane = z * ny * nx; // the output plane's first point, in out and every field
+#pragma unroll
+        for (int i = 0; i < Block::kTilesPerWarp; ++i) {{
+          const Block::Tile tile = Block::tile(warp + i * Block::kWarps, column.row, column.col);
+          if (!tile.inGrid(ny, nx)) {{
+            continue; // no such tile, or it lies outside the grid
+          }}
+          Block::FragmentC acc[Fields::kGroups][Block::kNBlocks];
+          {gemms}
+          stencilc::device::fieldstc::storeTile<Fields, Block>(args, out, tile, acc, ny, nx, pairs, lane, plane);
+        }} // tile loop
+      }}
+      __syncthreads(); // every warp is done with the slabs before the next plane overwrites one
+    }} // plane loop
+  }} // block-column loop
+}} // {kernel}
+
 //@ section fields_host
 __global__ void __launch_bounds__(256) {name}_ring_kernel(const Element* __restrict__ from, Element* __restrict__ to, int nz, int ny, int nx) {{
   stencilc::device::fields::copyRing<RingCopy>(from, to, nz, ny, nx);
 }}
 
-/// One step over the ny x nx grids (nz is 1).
-inline cudaError_t launch(const FieldsArgs& args, Element* out, int, int ny, int nx, cudaStream_t stream) {{
-  return stencilc::device::fieldstc::launch<Fields, Block>({kernel}, args, out, ny, nx, stream);
+/// One step over the {extents} grids{nz_doc}.
+inline cudaError_t launch(const FieldsArgs& args, Element* out, int{nz_name}, int ny, int nx, cudaStream_t stream) {{
+  return stencilc::device::fieldstc::launch<Fields, Block>({kernel}, args, out, {nz_arg}ny, nx, stream);
 }}
 
 /// Copies the ring a fixed step leaves unwritten from `from` to `to`.
@@ -324,9 +422,9 @@ struct RingCopy {{
   using Element = {element};
   static constexpr int kThreadsX = 32;
   static constexpr int kThreadsY = {ring_rows};
-  static constexpr int kChunkZ = 1; // 2D: one output a thread
+  static constexpr int kChunkZ = 1; // {chunk_doc}
   static constexpr int kChunkAxis = 1;
-  static constexpr int kRingZ = 0;
-  static constexpr int kRingY = {ring};
+  static constexpr int kRingZ = {ring_z};
+  static constexpr int kRingY = {ring_y};
   static constexpr int kRingX = {ring};
 }};
