@@ -69,6 +69,8 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
 void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
 /// A term as text, "dt * dt * c2[i, j] * u[i-1, j]" (FieldsEmitter.cpp).
 std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t);
+/// The items with `separator` between them ("" for none; FieldsEmitter.cpp).
+std::string joinWith(const std::vector<std::string> &items, std::string_view separator);
 
 /// A stencil of fields planned on tensor cores (TensorEmitter.cpp): its
 /// namespace up to the kernel (geometry, traits, parameter-term table), and

@@ -49,6 +49,14 @@ std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t) {
   return text + " * " + readText(spec, t.field, t.offset);
 }
 
+std::string joinWith(const std::vector<std::string> &items, std::string_view separator) {
+  std::string text;
+  for (const std::string &item : items) {
+    text += (text.empty() ? "" : std::string(separator)) + item;
+  }
+  return text;
+}
+
 namespace {
 
 /// The 3 components of an offset as the kernel's (dz, dy, dx).
@@ -61,14 +69,6 @@ std::array<int, 3> zyx(const StencilSpec &spec, const Offset &o) {
   default:
     return {o.d[0], o.d[1], o.d[2]};
   }
-}
-
-std::string joinWith(const std::vector<std::string> &items, std::string_view separator) {
-  std::string text;
-  for (const std::string &item : items) {
-    text += (text.empty() ? "" : std::string(separator)) + item;
-  }
-  return text;
 }
 
 /// Everything both files fill in: pointer lists, checks, parameters.

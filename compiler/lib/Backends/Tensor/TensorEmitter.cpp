@@ -360,16 +360,6 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
   while (!paramTerms.empty() && paramTerms.back() == '\n') {
     paramTerms.pop_back();
   }
-  auto joined = [](const std::vector<std::string> &items) {
-    std::string text;
-    for (const std::string &item : items) {
-      if (!text.empty()) {
-        text += ", ";
-      }
-      text += item;
-    }
-    return text.empty() ? std::string("{0, -1}") : text;
-  };
   // Several fields read at neighbours: the windows' fields and each group's
   // window in the traits, and the kernel of several windows. The 3D kernel
   // always takes its windows (rings of slabs) from the traits.
@@ -385,8 +375,8 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
     }
     windowTraits = CodeWriter::filled(
         section("window_traits"), fmt::arg("windows", f.windowFields.size()),
-        fmt::arg("window_fields", joined(windowFields)),
-        fmt::arg("group_windows", joined(groupWindows)),
+        fmt::arg("window_fields", joinWith(windowFields, ", ")),
+        fmt::arg("group_windows", joinWith(groupWindows, ", ")),
         fmt::arg("windows_doc", volume ? "per window (a ring of kPlanes slabs), its field; "
                                          "per group, its window"
                                        : "several fields are read at neighbours: per "
@@ -397,10 +387,12 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
              fmt::arg("field_count", spec.fields.size()), fmt::arg("gemm_field", f.gemmField),
              fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name +
                                              (windows ? " (window 0 of kWindowField)" : "")),
-             fmt::arg("groups", groups), fmt::arg("group_fields", joined(groupFields)),
-             fmt::arg("point_count", points.size()), fmt::arg("points", joined(points)),
+             fmt::arg("groups", groups), fmt::arg("group_fields", joinWith(groupFields, ", ")),
+             fmt::arg("point_count", points.size()),
+             // No point terms: kPoints keeps one unused entry.
+             fmt::arg("points", points.empty() ? "{0, -1}" : joinWith(points, ", ")),
              fmt::arg("param_terms", paramTerms),
-             fmt::arg("point_indices", pointIndices.empty() ? "0" : joined(pointIndices)),
+             fmt::arg("point_indices", pointIndices.empty() ? "0" : joinWith(pointIndices, ", ")),
              fmt::arg("window_traits", windowTraits));
   w.line();
   const int elements = tp.paramElements();
