@@ -7,21 +7,6 @@ namespace stencilc {
 
 namespace {
 
-/// Walks every point the step writes, in index order.
-template <typename Fn>
-void forEachWrittenPoint(const StencilSpec &spec, const GridND &grid, Fn fn) {
-  for (long long z = 0; z < grid.n[0]; ++z) {
-    for (long long y = 0; y < grid.n[1]; ++y) {
-      for (long long x = 0; x < grid.n[2]; ++x) {
-        const std::array<long long, 3> p{z, y, x};
-        if (stepWritesPointND(spec, grid, p)) {
-          fn(p);
-        }
-      }
-    }
-  }
-}
-
 std::array<long long, 3> plus(const std::array<long long, 3> &p, const Offset &o) {
   return {p[0] + o.d[0], p[1] + o.d[1], p[2] + o.d[2]};
 }

@@ -58,6 +58,22 @@ double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long
 bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
                        const std::array<long long, 3> &i);
 
+/// Calls `fn(p)` for every point `p` one step writes (stepWritesPointND), in
+/// index order.
+template <typename Fn>
+void forEachWrittenPoint(const StencilSpec &spec, const GridND &grid, Fn fn) {
+  for (long long a = 0; a < grid.n[0]; ++a) {
+    for (long long b = 0; b < grid.n[1]; ++b) {
+      for (long long c = 0; c < grid.n[2]; ++c) {
+        const std::array<long long, 3> p{a, b, c};
+        if (stepWritesPointND(spec, grid, p)) {
+          fn(p);
+        }
+      }
+    }
+  }
+}
+
 /// One step of the simt `plan` (backend Simt) on `in` (element-type values)
 /// into `out`, as the generated kernel computes it. Unwritten points keep
 /// their value.

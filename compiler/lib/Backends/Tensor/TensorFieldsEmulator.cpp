@@ -65,31 +65,23 @@ void emulateTensorFieldsStep(const Plan &plan, const std::vector<GridND> &fields
   for (int t : f.pointTerms) {
     k.push_back(roundToStorage(spec.fieldTerms[std::size_t(t)].value(params), compute));
   }
-  for (long long a0 = 0; a0 < out.n[0]; ++a0) {
-    for (long long a1 = 0; a1 < out.n[1]; ++a1) {
-      for (long long a2 = 0; a2 < out.n[2]; ++a2) {
-        const std::array<long long, 3> p{a0, a1, a2};
-        if (!stepWritesPointND(spec, out, p)) {
-          continue;
-        }
-        double value = 0.0;
-        for (std::size_t g = 0; g < acc.size(); ++g) {
-          const int c = f.groupCoefficientField[g];
-          value = c >= 0 ? multiplyAdd(fields[std::size_t(c)].at(p), acc[g].at(p), value, compute)
-                         : roundToStorage(value + acc[g].at(p), compute);
-        }
-        for (std::size_t i = 0; i < f.pointTerms.size(); ++i) {
-          const FieldTerm &t = spec.fieldTerms[std::size_t(f.pointTerms[i])];
-          double c = k[i];
-          if (t.coefficientField >= 0) {
-            c = roundToStorage(c * fields[std::size_t(t.coefficientField)].at(p), compute);
-          }
-          value = multiplyAdd(c, fields[std::size_t(t.field)].at(p), value, compute);
-        }
-        out.at(p) = roundToStorage(value, spec.precision);
-      }
+  forEachWrittenPoint(spec, out, [&](const std::array<long long, 3> &p) {
+    double value = 0.0;
+    for (std::size_t g = 0; g < acc.size(); ++g) {
+      const int c = f.groupCoefficientField[g];
+      value = c >= 0 ? multiplyAdd(fields[std::size_t(c)].at(p), acc[g].at(p), value, compute)
+                     : roundToStorage(value + acc[g].at(p), compute);
     }
-  }
+    for (std::size_t i = 0; i < f.pointTerms.size(); ++i) {
+      const FieldTerm &t = spec.fieldTerms[std::size_t(f.pointTerms[i])];
+      double c = k[i];
+      if (t.coefficientField >= 0) {
+        c = roundToStorage(c * fields[std::size_t(t.coefficientField)].at(p), compute);
+      }
+      value = multiplyAdd(c, fields[std::size_t(t.field)].at(p), value, compute);
+    }
+    out.at(p) = roundToStorage(value, spec.precision);
+  });
 }
 
 } // namespace stencilc
