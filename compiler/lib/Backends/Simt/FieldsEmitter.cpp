@@ -206,11 +206,12 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   } else {
     const SimtPlan &sp = plan.simt();
     // The chunk geometry: the step's, or with the plane kernel the ring
-    // copy's (a thread a point, blocks of 8 x 32).
+    // copy's (a thread a column of the plane kernel's block: the same
+    // blocks along y and z, so the same launch limits).
     const bool planes = sp.planeField >= 0;
     struct {
       int tileX, tileY, chunkZ;
-    } chunks = {planes ? 32 : sp.tileX, planes ? 8 : sp.tileY, planes ? 1 : sp.chunkZ};
+    } chunks = {planes ? 32 : sp.tileX, sp.tileY, sp.chunkZ};
     w.fillWith(
         cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
         fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
@@ -225,8 +226,8 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("plane_threads", planes ? sp.threads : 0),
         fmt::arg("planes_z", planes ? sp.chunkZ : 0),
         fmt::arg("planes_ahead", planes ? sp.buffers - sp.queueLength() : 0),
-        fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-        fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+        fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+        fmt::arg("ring_x", fixed ? sp.radiusX : 0),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
         fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
         fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));

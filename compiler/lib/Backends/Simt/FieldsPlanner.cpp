@@ -95,8 +95,8 @@ int planeFieldOf(const StencilSpec &spec) {
 }
 
 /// Fills in the plane kernel's part of the plan (SimtPlan::planeField) for
-/// `field`; returns why it cannot take it (its ring passes the shared
-/// memory a block may take), or nothing.
+/// `field`; returns why it cannot take it (more than 32 rows a block, or a
+/// ring past the shared memory a block may take), or nothing.
 std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int field,
                       SimtPlan &sp) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
@@ -119,12 +119,16 @@ std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int f
   sp.planeBytes = sp.planeRows * sp.pitch * bytes;
   sp.buffers = 2 * sp.radiusZ + 1 + (options.stages ? options.stages : PlanesAhead);
   sp.groupsPerThread = (sp.groupsPerPlane() + sp.threads - 1) / sp.threads;
+  if (sp.tileY > 32) { // the ring copy puts a thread row on each output row
+    return fmt::format("the plane kernel takes at most 32 rows a block (tile-y), not {}", sp.tileY);
+  }
   const int limit = info(options.target).maxDynamicSharedBytes;
   if (sp.sharedBytes() <= limit) {
     return "";
   }
   return fmt::format("the plane kernel's ring of {} planes of {} x {} elements ({} bytes) passes "
-                     "the {} bytes of shared memory a block of {} may take",
+                     "the {} bytes of shared memory a block of {} may take: ask for a smaller "
+                     "tile-x, tile-y or stages",
                      sp.buffers, sp.planeRows, sp.pitch, sp.sharedBytes(), limit,
                      keyword(options.target));
 }
@@ -185,7 +189,7 @@ PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
       return finishFieldsPlan(std::move(plan), planes, options);
     }
     if (options.tileX || options.tileY || options.stages) {
-      return PlanOrRefusal::refused(why + ": ask for a smaller tile-x, tile-y or stages");
+      return PlanOrRefusal::refused(why);
     }
   }
   // A 1D grid has one row: tile-y and chunk-z do not reach it (the driver
@@ -216,6 +220,16 @@ bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name) {
   const bool rows = name == "tile-y" || name == "chunk-z";
   return name == "fuse" || name == "threads" || name == "tile-x" || (rows && spec.dims > 1) ||
          (name == "stages" && planeFieldOf(spec) >= 0);
+}
+
+std::string fieldsPlanOptionsText(const StencilSpec &spec) {
+  if (planeFieldOf(spec) >= 0) {
+    return "the plane kernel of a 3D stencil of fields takes threads, tile-x, tile-y, chunk-z "
+           "and stages only";
+  }
+  return fmt::format("the CUDA-core kernel of a stencil of fields takes threads, tile-x, tile-y "
+                     "and chunk-z only{}",
+                     spec.dims == 1 ? ", and a 1D one (a single row) threads and tile-x" : "");
 }
 
 void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {

@@ -221,11 +221,21 @@ template <class S> struct PointValues {
   typename S::Element of[S::kFields];
 };
 
+/// Loads an output's value of field F at linear index `at` where the plane
+/// kernel reads F at the point.
+template <class S, int F>
+__device__ __forceinline__ void loadPointField(const Args<S> &args, long long at,
+                                               PointValues<S> &v) {
+  if constexpr (readAtPoint<S>(F)) {
+    v.of[F] = args.field[F][at];
+  }
+}
+
 /// Loads an output's point values at linear index `at`.
 template <class S, int... F>
 __device__ __forceinline__ void loadPoint(const Args<S> &args, long long at, PointValues<S> &v,
                                           std::integer_sequence<int, F...>) {
-  ((readAtPoint<S>(F) ? (v.of[F] = args.field[F][at], 0) : 0), ...);
+  (loadPointField<S, F>(args, at, v), ...);
 }
 
 /// The value term I reads from the plane field's ring (planes: the buffer
@@ -239,7 +249,8 @@ planeRead(const typename S::Element *const (&planes)[2 * reach<S>(0) + 1], int a
   if constexpr (Field == S::kPlaneField) {
     return toCompute(planes[G::kRadiusZ + DZ][at + DY * G::kPitch + DX]);
   } else {
-    static_assert(DZ == 0 && DY == 0 && DX == 0, "the plane kernel reads other fields at the point");
+    static_assert(DZ == 0 && DY == 0 && DX == 0,
+                  "the plane kernel reads other fields at the point");
     return toCompute(point.of[Field]);
   }
 }
@@ -278,9 +289,8 @@ sumPlaneTerms(const Args<S> &args, const typename S::Element *const (&planes)[2 
 /// value is the one addTerm reads, and the operations are the same, in the
 /// same order: the same result as the chunk kernel.
 template <class S>
-__device__ __forceinline__ void stepPlanes(const Args<S> &args,
-                                           typename S::Element *__restrict__ out, int nz, int ny,
-                                           int nx) {
+__device__ __forceinline__ void
+stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
   using G = PlaneGeometry<S>;
   using Element = typename S::Element;
   constexpr int RZ = G::kRadiusZ;
@@ -331,8 +341,8 @@ __device__ __forceinline__ void stepPlanes(const Args<S> &args,
     __syncthreads();                   // ... and everybody's; plane z - RZ - 1's buffer is free
     const long long fetch = z - RZ + kRing - 1;
     if (fetch <= pLast) {
-      simt::fetchPlane<G>(ring[first == 0 ? kRing - 1 : first - 1], in, fetch, sources, y0, x0,
-                          nz, ny, nx);
+      simt::fetchPlane<G>(ring[first == 0 ? kRing - 1 : first - 1], in, fetch, sources, y0, x0, nz,
+                          ny, nx);
     }
     commitCopies();
     // This plane's point values; the next plane's are loaded while it is
@@ -385,9 +395,8 @@ template <class S> bool launchPlanesGrid(int nz, int ny, int nx, dim3 &grid, dim
 /// the points they share are loaded once; any other chunk (at the grid's
 /// edges) goes output by output, every read through the boundary rule.
 template <class S>
-__device__ __forceinline__ void stepChunks(const Args<S> &args,
-                                           typename S::Element *__restrict__ out, int nz, int ny,
-                                           int nx) {
+__device__ __forceinline__ void
+stepChunks(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
   constexpr int A = S::kChunkAxis;
   constexpr int P = S::kChunkZ;
   constexpr auto terms = std::make_integer_sequence<int, S::kTermCount>();
@@ -489,8 +498,8 @@ template <class S> bool launchGrid(int nz, int ny, int nx, dim3 &grid, dim3 &blo
 /// device's).
 template <class S>
 inline cudaError_t launchStep(void (*kernel)(Args<S>, typename S::Element *, int, int, int),
-                              const Args<S> &args, typename S::Element *out, int nz, int ny,
-                              int nx, cudaStream_t stream) {
+                              const Args<S> &args, typename S::Element *out, int nz, int ny, int nx,
+                              cudaStream_t stream) {
   dim3 grid, block;
   int shared = 0;
   if constexpr (S::kPlaneField >= 0) {
