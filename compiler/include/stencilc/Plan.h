@@ -295,6 +295,12 @@ struct SimtPlan {
   /// stencils) loops over a coefficient table.
   bool unrolled = true;
   std::vector<SimtSlice> slices;
+  /// A 3D stencil of fields that reads one field off the output point and
+  /// every other at it: that field, which the plane kernel streams through a
+  /// ring of `buffers` planes in shared memory (stencilc/device/fields.cuh,
+  /// stepPlanes; tileX x tileY outputs of chunkZ planes a block). -1: a
+  /// chunk of outputs a thread (fields.cuh, stepChunks).
+  int planeField = -1;
 
   int queueLength() const { return 2 * radiusZ + 1; }
   int items() const { return tileX / outputsX * tileY; }

@@ -89,13 +89,10 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
     }
   }
   if (!ignored.empty()) {
-    diags.warning(
-        Warning::IgnoredPlanOption, loc,
-        fmt::format("--plan-option {} {} not reach stencil '{}': the CUDA-core kernel "
-                    "of a stencil of fields takes threads, tile-x, tile-y and chunk-z "
-                    "only{}",
-                    fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does", spec.name,
-                    spec.dims == 1 ? ", and a 1D one (a single row) threads and tile-x" : ""));
+    diags.warning(Warning::IgnoredPlanOption, loc,
+                  fmt::format("--plan-option {} {} not reach stencil '{}': {}",
+                              fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does",
+                              spec.name, fieldsPlanOptionsText(spec)));
   }
   return plan;
 }

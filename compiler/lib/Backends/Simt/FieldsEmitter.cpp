@@ -210,16 +210,29 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
     writeTensorFieldsNamespace(w, plan, n);
   } else {
     const SimtPlan &sp = plan.simt();
+    // The chunk geometry: the step's, or with the plane kernel the ring
+    // copy's (a thread a column of the plane kernel's block: the same
+    // blocks along y and z, so the same launch limits).
+    const bool planes = sp.planeField >= 0;
+    struct {
+      int tileX, tileY, chunkZ;
+    } chunks = {planes ? 32 : sp.tileX, sp.tileY, sp.chunkZ};
     w.fillWith(
         cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
         fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
         fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
         fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
         fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
-        fmt::arg("threads_x", sp.tileX), fmt::arg("threads_y", sp.tileY),
-        fmt::arg("chunk_z", sp.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
-        fmt::arg("threads", sp.threads), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
-        fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+        fmt::arg("threads_x", chunks.tileX), fmt::arg("threads_y", chunks.tileY),
+        fmt::arg("chunk_z", chunks.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
+        fmt::arg("threads", sp.threads), fmt::arg("ring_threads", chunks.tileX * chunks.tileY),
+        fmt::arg("plane_field", sp.planeField), fmt::arg("plane_tile_x", planes ? sp.tileX : 0),
+        fmt::arg("plane_tile_y", planes ? sp.tileY : 0),
+        fmt::arg("plane_threads", planes ? sp.threads : 0),
+        fmt::arg("planes_z", planes ? sp.chunkZ : 0),
+        fmt::arg("planes_ahead", planes ? sp.buffers - sp.queueLength() : 0),
+        fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+        fmt::arg("ring_x", fixed ? sp.radiusX : 0),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
         fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
         fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));

@@ -11,6 +11,7 @@
 #include "Backends/Simt/SimtPlanner.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,89 @@ FieldsBlock defaultFieldsBlock(const StencilSpec &spec, bool zReads) {
   return {1, 1};
 }
 
+/// How far the terms read along an axis of the spec (0 the outermost),
+/// coefficient fields included.
+int axisReach(const StencilSpec &spec, int axis) {
+  int r = 0;
+  for (const FieldTerm &t : spec.fieldTerms) {
+    r = std::max(r, std::abs(t.offset.d[axis]));
+    if (t.coefficientField >= 0) {
+      r = std::max(r, std::abs(t.coefficientOffset.d[axis]));
+    }
+  }
+  return r;
+}
+
+/// The plane kernel's block where --plan-option leaves it open: 16 x 32
+/// outputs of 64 planes, 128 threads (4 outputs each), 2 planes in flight.
+constexpr int PlaneTileX = 32, PlaneTileY = 16, PlaneThreads = 128, PlanesZ = 64, PlanesAhead = 2;
+
+/// The field the plane kernel streams: in 3D, the one field read off the
+/// output point (as an input or a coefficient) where every other is read
+/// only at it; -1 for any other stencil.
+int planeFieldOf(const StencilSpec &spec) {
+  if (spec.dims != 3) {
+    return -1;
+  }
+  int field = -1;
+  const auto read = [&](int f, const Offset &o) {
+    if (o.d[0] == 0 && o.d[1] == 0 && o.d[2] == 0) {
+      return true;
+    }
+    if (field >= 0 && field != f) {
+      return false;
+    }
+    field = f;
+    return true;
+  };
+  for (const FieldTerm &t : spec.fieldTerms) {
+    if (!read(t.field, t.offset) ||
+        (t.coefficientField >= 0 && !read(t.coefficientField, t.coefficientOffset))) {
+      return -1;
+    }
+  }
+  return field;
+}
+
+/// Fills in the plane kernel's part of the plan (SimtPlan::planeField) for
+/// `field`; returns why it cannot take it (more than 32 rows a block, or a
+/// ring past the shared memory a block may take), or nothing.
+std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int field,
+                      SimtPlan &sp) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  sp.planeField = field;
+  sp.vectorWidth = 16 / bytes;
+  sp.radiusZ = axisReach(spec, 0);
+  sp.radiusY = axisReach(spec, 1);
+  sp.radiusX = axisReach(spec, 2);
+  const int tileX = options.tileX ? options.tileX : PlaneTileX;
+  sp.tileX = (tileX + sp.vectorWidth - 1) / sp.vectorWidth * sp.vectorWidth;
+  sp.tileY = options.tileY ? options.tileY : PlaneTileY;
+  sp.threads = options.threads ? options.threads : PlaneThreads;
+  sp.chunkZ = options.chunkZ ? options.chunkZ : PlanesZ;
+  sp.minChunkZ = sp.chunkZ;
+  sp.outputsX = 1;
+  sp.itemsPerThread = (sp.tileX * sp.tileY + sp.threads - 1) / sp.threads;
+  sp.haloX = (sp.radiusX + sp.vectorWidth - 1) / sp.vectorWidth * sp.vectorWidth;
+  sp.planeRows = sp.tileY + 2 * sp.radiusY;
+  sp.pitch = sp.tileX + 2 * sp.haloX;
+  sp.planeBytes = sp.planeRows * sp.pitch * bytes;
+  sp.buffers = 2 * sp.radiusZ + 1 + (options.stages ? options.stages : PlanesAhead);
+  sp.groupsPerThread = (sp.groupsPerPlane() + sp.threads - 1) / sp.threads;
+  if (sp.tileY > 32) { // the ring copy puts a thread row on each output row
+    return fmt::format("the plane kernel takes at most 32 rows a block (tile-y), not {}", sp.tileY);
+  }
+  const int limit = info(options.target).maxDynamicSharedBytes;
+  if (sp.sharedBytes() <= limit) {
+    return "";
+  }
+  return fmt::format("the plane kernel's ring of {} planes of {} x {} elements ({} bytes) passes "
+                     "the {} bytes of shared memory a block of {} may take: ask for a smaller "
+                     "tile-x, tile-y or stages",
+                     sp.buffers, sp.planeRows, sp.pitch, sp.sharedBytes(), limit,
+                     keyword(options.target));
+}
+
 /// What a thread computes: "a chunk of 4 outputs along y", "an output".
 std::string chunkText(const Plan &plan) {
   const int chunk = plan.simt().chunkZ;
@@ -71,6 +155,15 @@ std::string blockOutputsText(const Plan &plan) {
   return fmt::format("{} x {} x {}", sp.chunkZ, sp.tileY, sp.tileX);
 }
 
+/// The plan with its kernel, one step a launch.
+Plan finishFieldsPlan(Plan plan, const SimtPlan &sp, const PlanOptions &options) {
+  plan.kernel = sp;
+  plan.schedule.fusedSteps = 1;
+  plan.schedule.why = "a stencil of fields is not fused yet";
+  plan.schedule.lowered = options.fusedSteps > 1;
+  return plan;
+}
+
 } // namespace
 
 PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
@@ -86,6 +179,19 @@ PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
   };
   const bool zReads =
       spec.dims == 3 && std::any_of(spec.fieldTerms.begin(), spec.fieldTerms.end(), readsZ);
+  // The plane kernel where the stencil has its form and its ring fits; a
+  // ring that does not fit is an error where options asked for its block,
+  // else the chunk kernel takes the stencil.
+  if (const int field = planeFieldOf(spec); field >= 0) {
+    SimtPlan planes = sp;
+    const std::string why = planePlan(spec, options, field, planes);
+    if (why.empty()) {
+      return finishFieldsPlan(std::move(plan), planes, options);
+    }
+    if (options.tileX || options.tileY || options.stages) {
+      return PlanOrRefusal::refused(why);
+    }
+  }
   // A 1D grid has one row: tile-y and chunk-z do not reach it (the driver
   // warns).
   const FieldsBlock block = defaultFieldsBlock(spec, zReads);
@@ -107,16 +213,23 @@ PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) {
   sp.radiusX = spec.radius;
   sp.radiusY = spec.dims >= 2 ? spec.radius : 0;
   sp.radiusZ = spec.dims == 3 ? spec.radius : 0;
-  plan.kernel = sp;
-  plan.schedule.fusedSteps = 1;
-  plan.schedule.why = "a stencil of fields is not fused yet";
-  plan.schedule.lowered = options.fusedSteps > 1;
-  return plan;
+  return finishFieldsPlan(std::move(plan), sp, options);
 }
 
 bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name) {
   const bool rows = name == "tile-y" || name == "chunk-z";
-  return name == "fuse" || name == "threads" || name == "tile-x" || (rows && spec.dims > 1);
+  return name == "fuse" || name == "threads" || name == "tile-x" || (rows && spec.dims > 1) ||
+         (name == "stages" && planeFieldOf(spec) >= 0);
+}
+
+std::string fieldsPlanOptionsText(const StencilSpec &spec) {
+  if (planeFieldOf(spec) >= 0) {
+    return "the plane kernel of a 3D stencil of fields takes threads, tile-x, tile-y, chunk-z "
+           "and stages only";
+  }
+  return fmt::format("the CUDA-core kernel of a stencil of fields takes threads, tile-x, tile-y "
+                     "and chunk-z only{}",
+                     spec.dims == 1 ? ", and a 1D one (a single row) threads and tile-x" : "");
 }
 
 void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
@@ -139,16 +252,34 @@ void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  arithmetic {} FMAs ({}), one a term; a term with a coefficient field "
                     "multiplies its coefficient by the field's value first (one rounding)\n",
                     keyword(sp.compute), sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn");
-  os << fmt::format("  block      {} threads, each {}: {} outputs (stencilc/device/fields.cuh; a "
-                    "chunk whose reads are all inside the grid reads them directly, the others "
-                    "through the boundary rule)\n",
-                    sp.threads, chunkText(plan), blockOutputsText(plan));
+  if (sp.planeField >= 0) {
+    os << fmt::format("  block      {} threads: {} x {} outputs of {} planes, up to {} a thread "
+                      "(stencilc/device/fields.cuh, the plane kernel)\n",
+                      sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.itemsPerThread);
+    os << fmt::format("  planes     {} streamed through a ring of {} planes of {} x {} elements in "
+                      "shared memory ({} bytes{}), {} in flight by cp.async; every other field "
+                      "read at the point\n",
+                      spec.fields[sp.planeField].name, sp.buffers, sp.planeRows, sp.pitch,
+                      sp.sharedBytes(), sp.dynamicShared() ? ", dynamic" : "",
+                      sp.buffers - sp.queueLength());
+  } else {
+    os << fmt::format("  block      {} threads, each {}: {} outputs (stencilc/device/fields.cuh; a "
+                      "chunk whose reads are all inside the grid reads them directly, the others "
+                      "through the boundary rule)\n",
+                      sp.threads, chunkText(plan), blockOutputsText(plan));
+  }
   os << "  boundary   " << boundaryText(spec) << "\n";
   os << fmt::format("  terms      {}, coefficients rounded once to {}\n", spec.fieldTerms.size(),
                     keyword(sp.compute));
 }
 
 std::string fieldsThreadText(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  if (sp.planeField >= 0) {
+    return fmt::format("the plane kernel, blocks of {} x {} outputs of {} planes, {} through "
+                       "shared memory",
+                       sp.tileY, sp.tileX, sp.chunkZ, plan.spec.fields[sp.planeField].name);
+  }
   return fmt::format("a thread {}, in blocks of {}", chunkText(plan), blockOutputsText(plan));
 }
 

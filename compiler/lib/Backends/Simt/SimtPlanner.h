@@ -30,9 +30,12 @@ Plan planSimt(const StencilSpec &spec, const PlanOptions &options = {});
 /// those options ask for that the kernel cannot take.
 PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options = {});
 /// Whether planFields takes the --plan-option `name` for `spec` (fuse,
-/// threads, tile-x; tile-y and chunk-z but in 1D); the driver warns of the
-/// others.
+/// threads, tile-x; tile-y and chunk-z but in 1D; stages where the plane
+/// kernel takes it); the driver warns of the others.
 bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name);
+/// Which --plan-options the CUDA-core kernel of a stencil of fields takes,
+/// as a sentence for a warning.
+std::string fieldsPlanOptionsText(const StencilSpec &spec);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused

@@ -22,9 +22,17 @@
 //   static constexpr int kChunkZ;                outputs a thread computes
 //   static constexpr int kChunkAxis;             along z (0) or y (1)
 //   static constexpr int kRingZ, kRingY, kRingX; fixed: the ring not written
-// and launches step<S> through launch<S>. Every grid is seen as
+//   static constexpr int kPlaneField;            3D: the field the plane
+//                                                kernel streams, or -1 for
+//                                                a chunk a thread
+//   static constexpr int kPlaneTileX, kPlaneTileY, kPlaneThreads, kPlanesZ,
+//                        kPlanesAhead;           the plane kernel's block
+//                                                (stepPlanes)
+// and launches step<S> through launchStep<S>. Every grid is seen as
 // nz x ny x nx (ny = nz = 1 in 1D, nz = 1 in 2D).
 #pragma once
+
+#include <cstdint>
 
 #include <cuda_runtime.h>
 
@@ -32,6 +40,8 @@
 
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
+#include "stencilc/device/memory.cuh"
+#include "stencilc/device/simt.cuh"
 
 namespace stencilc {
 namespace device {
@@ -166,6 +176,218 @@ __device__ __forceinline__ bool written(long long v, long long n, int ring) {
   return v >= ring && v < n - ring;
 }
 
+/// The plane kernel (stepPlanes) of a 3D stencil that reads one field, the
+/// plane field, off the output point and every other field only at it (the
+/// wave equation's form): its sizes as simt::Geometry takes them, so that
+/// the planes of that field reach shared memory as in the CUDA-core kernel of
+/// one field (stencilc/device/simt.cuh: 16-byte cp.async copies where a
+/// group of the window is inside the grid, the boundary rule elsewhere).
+/// The ring holds the 2 kRadiusZ + 1 planes an output plane reads and
+/// S::kPlanesAhead more in flight.
+template <class S> struct PlaneParams {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  using Boundary = typename S::Boundary;
+  static constexpr int kRadiusZ = reach<S>(0);
+  static constexpr int kRadiusY = reach<S>(1);
+  static constexpr int kRadiusX = reach<S>(2);
+  static constexpr int kTileX = S::kPlaneTileX;
+  static constexpr int kTileY = S::kPlaneTileY;
+  static constexpr int kThreads = S::kPlaneThreads;
+  static constexpr int kOutX = 1;
+  static constexpr int kVecElements = 16 / static_cast<int>(sizeof(Element));
+  static constexpr int kHaloX = (kRadiusX + kVecElements - 1) / kVecElements * kVecElements;
+  static constexpr int kStages = 2 * kRadiusZ + 1 + S::kPlanesAhead;
+  static constexpr int kPrefetchBytes = 0;
+};
+template <class S> using PlaneGeometry = simt::Geometry<PlaneParams<S>>;
+
+/// Whether the plane kernel reads field f at the output point: a field
+/// other than the plane field that some term reads (every such read is at
+/// the point).
+template <class S> __host__ __device__ constexpr bool readAtPoint(int f) {
+  for (int i = 0; i < S::kTermCount; ++i) {
+    const FieldTerm &t = S::kTerms[i];
+    if (f != S::kPlaneField && (t.field == f || t.coefField == f)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An output's values of the fields read at the point (readAtPoint), by
+/// field; the others are never set.
+template <class S> struct PointValues {
+  typename S::Element of[S::kFields];
+};
+
+/// Loads an output's value of field F at linear index `at` where the plane
+/// kernel reads F at the point.
+template <class S, int F>
+__device__ __forceinline__ void loadPointField(const Args<S> &args, long long at,
+                                               PointValues<S> &v) {
+  if constexpr (readAtPoint<S>(F)) {
+    v.of[F] = args.field[F][at];
+  }
+}
+
+/// Loads an output's point values at linear index `at`.
+template <class S, int... F>
+__device__ __forceinline__ void loadPoint(const Args<S> &args, long long at, PointValues<S> &v,
+                                          std::integer_sequence<int, F...>) {
+  (loadPointField<S, F>(args, at, v), ...);
+}
+
+/// The value term I reads from the plane field's ring (planes: the buffer
+/// of each dz from -kRadiusZ, the output at `at` of its window) or, for
+/// another field, the output's point value.
+template <class S, int Field, int DZ, int DY, int DX>
+__device__ __forceinline__ typename S::Compute
+planeRead(const typename S::Element *const (&planes)[2 * reach<S>(0) + 1], int at,
+          const PointValues<S> &point) {
+  using G = PlaneGeometry<S>;
+  if constexpr (Field == S::kPlaneField) {
+    return toCompute(planes[G::kRadiusZ + DZ][at + DY * G::kPitch + DX]);
+  } else {
+    static_assert(DZ == 0 && DY == 0 && DX == 0,
+                  "the plane kernel reads other fields at the point");
+    return toCompute(point.of[Field]);
+  }
+}
+
+/// acc + term I in the plane kernel: addTerm's operations on the same
+/// values, in the same order.
+template <class S, int I>
+__device__ __forceinline__ typename S::Compute
+addPlaneTerm(const Args<S> &args, typename S::Compute acc,
+             const typename S::Element *const (&planes)[2 * reach<S>(0) + 1], int at,
+             const PointValues<S> &point) {
+  constexpr FieldTerm t = S::kTerms[I];
+  typename S::Compute k = args.k[I];
+  if constexpr (t.coefField >= 0) {
+    k = k * planeRead<S, t.coefField, t.cz, t.cy, t.cx>(planes, at, point);
+  }
+  return madd(k, planeRead<S, t.field, t.dz, t.dy, t.dx>(planes, at, point), acc);
+}
+
+template <class S, int... I>
+__device__ __forceinline__ typename S::Compute
+sumPlaneTerms(const Args<S> &args, const typename S::Element *const (&planes)[2 * reach<S>(0) + 1],
+              int at, const PointValues<S> &point, std::integer_sequence<int, I...>) {
+  typename S::Compute acc = 0;
+  ((acc = addPlaneTerm<S, I>(args, acc, planes, at, point)), ...);
+  return acc;
+}
+
+/// One step of a 3D stencil in the plane kernel's form (PlaneParams). A
+/// block owns kPlaneTileY x kPlaneTileX outputs of kPlanesZ consecutive
+/// planes and streams the plane field's planes through a ring in shared
+/// memory, one barrier a plane; a thread owns the outputs
+/// threadIdx.x + k kPlaneThreads of the tile, and computes each from the
+/// ring (the plane field, any offset within the radius) and the other
+/// fields at the point, which it loads a plane ahead into registers. Every
+/// value is the one addTerm reads, and the operations are the same, in the
+/// same order: the same result as the chunk kernel.
+template <class S>
+__device__ __forceinline__ void
+stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
+  using G = PlaneGeometry<S>;
+  using Element = typename S::Element;
+  constexpr int RZ = G::kRadiusZ;
+  constexpr int kRing = G::kStages;
+  constexpr int kPer = G::kItemsPerThread;
+  constexpr auto fieldIndices = std::make_integer_sequence<int, S::kFields>();
+  const auto ring = simt::planeBuffers<G>();
+  const Element *__restrict__ in = args.field[S::kPlaneField];
+  const long long x0 = static_cast<long long>(blockIdx.x) * G::kTileX;
+  const long long y0 = static_cast<long long>(blockIdx.y) * G::kTileY;
+  const long long zBegin = static_cast<long long>(blockIdx.z) * S::kPlanesZ;
+  const long long zEnd = zBegin + S::kPlanesZ < nz ? zBegin + S::kPlanesZ : nz;
+  const long long pLast = zEnd - 1 + RZ;
+  const long long planeSize = static_cast<long long>(ny) * nx;
+  const bool vectorRows = nx % G::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  int at[kPer];
+  long long point[kPer]; // y * nx + x; 0 (a point of the grid) for an output not stored
+  bool stores[kPer];
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    const int item = static_cast<int>(threadIdx.x) + k * G::kThreads;
+    const int row = item / G::kTileX, col = item % G::kTileX;
+    const long long y = y0 + row, x = x0 + col;
+    at[k] = (row + G::kRadiusY) * G::kPitch + col + G::kHaloX;
+    stores[k] = item < G::kItems && y < ny && x < nx && written(y, ny, S::kRingY) &&
+                written(x, nx, S::kRingX);
+    point[k] = stores[k] ? y * nx + x : 0;
+  }
+  const simt::GroupSources<G> sources(y0, x0, ny, nx, vectorRows);
+  // The ring's buffer s holds plane zBegin - RZ + s, then every kRing planes
+  // later; the first kRing - 1 are fetched before the loop.
+#pragma unroll
+  for (int s = 0; s + 1 < kRing; ++s) {
+    if (zBegin - RZ + s <= pLast) {
+      simt::fetchPlane<G>(ring[s], in, zBegin - RZ + s, sources, y0, x0, nz, ny, nx);
+    }
+    commitCopies();
+  }
+  PointValues<S> next[kPer];
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    loadPoint<S>(args, zBegin * planeSize + point[k], next[k], fieldIndices);
+  }
+  constexpr auto terms = std::make_integer_sequence<int, S::kTermCount>();
+  int first = 0; // the buffer of plane z - RZ
+  for (long long z = zBegin; z < zEnd; ++z) {
+    waitCopies<S::kPlanesAhead - 1>(); // this thread's copies of plane z + RZ have landed ...
+    __syncthreads();                   // ... and everybody's; plane z - RZ - 1's buffer is free
+    const long long fetch = z - RZ + kRing - 1;
+    if (fetch <= pLast) {
+      simt::fetchPlane<G>(ring[first == 0 ? kRing - 1 : first - 1], in, fetch, sources, y0, x0, nz,
+                          ny, nx);
+    }
+    commitCopies();
+    // This plane's point values; the next plane's are loaded while it is
+    // computed (the last plane loads its own again).
+    PointValues<S> current[kPer];
+    const long long following = z + 1 < zEnd ? z + 1 : z;
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+      current[k] = next[k];
+      loadPoint<S>(args, following * planeSize + point[k], next[k], fieldIndices);
+    }
+    const Element *planes[2 * RZ + 1];
+#pragma unroll
+    for (int d = 0; d <= 2 * RZ; ++d) {
+      planes[d] = ring[first + d < kRing ? first + d : first + d - kRing];
+    }
+    if (written(z, nz, S::kRingZ)) {
+#pragma unroll
+      for (int k = 0; k < kPer; ++k) {
+        if (stores[k]) {
+          out[z * planeSize + point[k]] =
+              toElement<Element>(sumPlaneTerms<S>(args, planes, at[k], current[k], terms));
+        }
+      }
+    }
+    first = first + 1 == kRing ? 0 : first + 1;
+  }
+}
+
+/// The launch of the plane kernel over the grid: blocks of kPlaneTileY x
+/// kPlaneTileX outputs of kPlanesZ planes; false (launching nothing) past
+/// CUDA's 65535 blocks along y or z.
+template <class S> bool launchPlanesGrid(int nz, int ny, int nx, dim3 &grid, dim3 &block) {
+  block = dim3(S::kPlaneThreads, 1, 1);
+  const long long blocksY = (static_cast<long long>(ny) + S::kPlaneTileY - 1) / S::kPlaneTileY;
+  const long long blocksZ = (static_cast<long long>(nz) + S::kPlanesZ - 1) / S::kPlanesZ;
+  if (blocksY > 65535 || blocksZ > 65535) {
+    return false;
+  }
+  grid = dim3(
+      static_cast<unsigned>((static_cast<long long>(nx) + S::kPlaneTileX - 1) / S::kPlaneTileX),
+      static_cast<unsigned>(blocksY), static_cast<unsigned>(blocksZ));
+  return true;
+}
+
 /// One step: every point of the grid (the interior for a fixed boundary), a
 /// thread a chunk of kChunkZ outputs along z (3D) or y (2D). A chunk whose
 /// every output is written and reads only inside the grid takes the direct
@@ -173,8 +395,8 @@ __device__ __forceinline__ bool written(long long v, long long n, int ring) {
 /// the points they share are loaded once; any other chunk (at the grid's
 /// edges) goes output by output, every read through the boundary rule.
 template <class S>
-__device__ __forceinline__ void step(const Args<S> &args, typename S::Element *__restrict__ out,
-                                     int nz, int ny, int nx) {
+__device__ __forceinline__ void
+stepChunks(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
   constexpr int A = S::kChunkAxis;
   constexpr int P = S::kChunkZ;
   constexpr auto terms = std::make_integer_sequence<int, S::kTermCount>();
@@ -212,6 +434,18 @@ __device__ __forceinline__ void step(const Args<S> &args, typename S::Element *_
     const long long z = A == 0 ? c.z + i : c.z, y = A == 0 ? c.y : c.y + i;
     out[at + i * stride] =
         toElement<typename S::Element>(sumTerms<S>(args, z, y, c.x, nz, ny, nx, terms));
+  }
+}
+
+/// One step, in the kernel the plan chose: the plane kernel where S has a
+/// plane field, else a chunk a thread.
+template <class S>
+__device__ __forceinline__ void step(const Args<S> &args, typename S::Element *__restrict__ out,
+                                     int nz, int ny, int nx) {
+  if constexpr (S::kPlaneField >= 0) {
+    stepPlanes<S>(args, out, nz, ny, nx);
+  } else {
+    stepChunks<S>(args, out, nz, ny, nx);
   }
 }
 
@@ -255,6 +489,37 @@ template <class S> bool launchGrid(int nz, int ny, int nx, dim3 &grid, dim3 &blo
   grid = dim3(static_cast<unsigned>((static_cast<long long>(nx) + S::kThreadsX - 1) / S::kThreadsX),
               static_cast<unsigned>(blocksY), static_cast<unsigned>(blocksZ));
   return true;
+}
+
+/// Launches `kernel` (a __global__ function that runs step<S>) for one step
+/// on `stream`: cudaErrorInvalidValue, launching nothing, past CUDA's 65535
+/// blocks along y or z. A plane kernel whose ring passes 48 KiB opts in to
+/// the dynamic shared memory first (every launch: the stream may be another
+/// device's).
+template <class S>
+inline cudaError_t launchStep(void (*kernel)(Args<S>, typename S::Element *, int, int, int),
+                              const Args<S> &args, typename S::Element *out, int nz, int ny, int nx,
+                              cudaStream_t stream) {
+  dim3 grid, block;
+  int shared = 0;
+  if constexpr (S::kPlaneField >= 0) {
+    using G = PlaneGeometry<S>;
+    if (!launchPlanesGrid<S>(nz, ny, nx, grid, block)) {
+      return cudaErrorInvalidValue;
+    }
+    if constexpr (G::kDynamicShared) {
+      shared = G::kSharedBytes;
+      const cudaError_t optIn =
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);
+      if (optIn != cudaSuccess) {
+        return optIn;
+      }
+    }
+  } else if (!launchGrid<S>(nz, ny, nx, grid, block)) {
+    return cudaErrorInvalidValue;
+  }
+  kernel<<<grid, block, shared, stream>>>(args, out, nz, ny, nx);
+  return cudaGetLastError();
 }
 
 } // namespace fields

@@ -358,8 +358,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
   }
 }
 
-/// Every case of one stencil at its sizes: the smallest legal one and odd
-/// ones, 1, 2 or 3 dimensional.
+/// Every case of one stencil at its sizes: the smallest legal one, odd
+/// ones, and in 3D one of aligned rows, 1, 2 or 3 dimensional.
 template <class Api> void runStencil(Counts &counts) {
   const stencilc_stencil_info &info = Api::info();
   const long long m = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
@@ -369,7 +369,9 @@ template <class Api> void runStencil(Counts &counts) {
   } else if (info.dims == 2) {
     sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}};
   } else {
-    sizes = {{3, {m, m, m}}, {3, {9, 11, 13}}, {3, {33, 35, 69}}};
+    // 70 x 20 x 40: more planes than a plane-kernel block's 64, and rows of
+    // whole 16-byte vectors in every precision (the copies' fast path).
+    sizes = {{3, {m, m, m}}, {3, {9, 11, 13}}, {3, {33, 35, 69}}, {3, {70, 20, 40}}};
   }
   unsigned seed = 1;
   for (const Grid3 &g : sizes) {

@@ -33,6 +33,12 @@ struct Stencil {{
   static constexpr int kRingZ = {ring_z};
   static constexpr int kRingY = {ring_y};
   static constexpr int kRingX = {ring_x};
+  static constexpr int kPlaneField = {plane_field};
+  static constexpr int kPlaneTileX = {plane_tile_x};
+  static constexpr int kPlaneTileY = {plane_tile_y};
+  static constexpr int kPlaneThreads = {plane_threads};
+  static constexpr int kPlanesZ = {planes_z};
+  static constexpr int kPlanesAhead = {planes_ahead};
 }};
 constexpr int kMinSize = {min_size};
 
@@ -40,18 +46,13 @@ __global__ void __launch_bounds__({threads}) {name}_fields_kernel(fields::Args<S
   fields::step<Stencil>(args, out, nz, ny, nx);
 }}
 
-__global__ void __launch_bounds__({threads}) {name}_ring_kernel(const {element}* __restrict__ from, {element}* __restrict__ to, int nz, int ny, int nx) {{
+__global__ void __launch_bounds__({ring_threads}) {name}_ring_kernel(const {element}* __restrict__ from, {element}* __restrict__ to, int nz, int ny, int nx) {{
   fields::copyRing<Stencil>(from, to, nz, ny, nx);
 }}
 
 /// One step over an nz x ny x nx view of the grids.
 inline cudaError_t launch(const fields::Args<Stencil>& args, {element}* out, int nz, int ny, int nx, cudaStream_t stream) {{
-  dim3 grid, block;
-  if (!fields::launchGrid<Stencil>(nz, ny, nx, grid, block)) {{
-    return cudaErrorInvalidValue;
-  }}
-  {name}_fields_kernel<<<grid, block, 0, stream>>>(args, out, nz, ny, nx);
-  return cudaGetLastError();
+  return fields::launchStep<Stencil>({name}_fields_kernel, args, out, nz, ny, nx, stream);
 }}
 
 /// Copies the ring a fixed step leaves unwritten from `from` to `to`.
