@@ -222,12 +222,10 @@ storeTile(const Args<F> &args, typename F::Element *__restrict__ out, typename B
       long long x = t.outCol + j * Block::kMmaN + lane % 4 * 2;
       if constexpr (Block::kDims == 1) {
         // The line runs as rows of kBlockCols points: output (y, x) is its
-        // point y kBlockCols + x, in row 0 of 1.
+        // point y kBlockCols + x, in row 0 of 1, with no ring across.
         x += y * Block::kBlockCols;
         y = 0;
-        ny = 1;
-      }
-      if (y < kRing || y >= ny - kRing) {
+      } else if (y < kRing || y >= ny - kRing) {
         continue;
       }
       Accumulator first[F::kGroups], second[F::kGroups];
