@@ -91,4 +91,33 @@ TEST(FieldsEmulator, ParametersAreFoldedPerCall) {
   EXPECT_DOUBLE_EQ(spec.fieldTerms[0].value({0.5}), 0.5);
 }
 
+/// The plane kernel: a 3D fp32 or fp64 stencil that reads one field off the
+/// output point and the others at it, with the measured blocks and a ring of
+/// 2r + 1 planes and those in flight; not 2D, not two fields off the point,
+/// not 16-bit elements.
+TEST(FieldsPlanner, PlaneKernelWhereOneFieldIsReadOffThePoint) {
+  const char *const poisson = Stencils[2]; // u off the point, f at it, radius 1
+  const Plan fp32 = *planFields(compile(poisson, "fp32", "periodic"));
+  EXPECT_EQ(fp32.simt().planeField, 0);
+  EXPECT_EQ(fp32.simt().threads, 256);
+  EXPECT_EQ(fp32.simt().buffers, 3 + 2);
+  EXPECT_EQ(fp32.simt().tileX * fp32.simt().tileY, 16 * 32);
+  const Plan fp64 = *planFields(compile(poisson, "fp64", "fixed"));
+  EXPECT_EQ(fp64.simt().planeField, 0);
+  EXPECT_EQ(fp64.simt().threads, 128);
+  EXPECT_EQ(fp64.simt().buffers, 3 + 1);
+  PlanOptions options;
+  options.stages = 4;
+  EXPECT_EQ(planFields(compile(poisson, "tf32", "clamp"), options)->simt().buffers, 3 + 4);
+  for (const char *precision : {"fp16", "bf16"}) {
+    EXPECT_EQ(planFields(compile(poisson, precision, "periodic"))->simt().planeField, -1)
+        << precision;
+  }
+  EXPECT_EQ(planFields(compile(Stencils[0], "fp32", "periodic"))->simt().planeField, -1); // 2D
+  const char *const twoOff =
+      R"(stencil two { precision PRECISION; boundary BOUNDARY; field u, f;
+         out[i, j, k] = u[i-1, j, k] + u[i+1, j, k] + f[i, j, k+1]; })";
+  EXPECT_EQ(planFields(compile(twoOff, "fp32", "periodic"))->simt().planeField, -1);
+}
+
 } // namespace

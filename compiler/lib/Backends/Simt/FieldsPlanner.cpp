@@ -63,15 +63,27 @@ int axisReach(const StencilSpec &spec, int axis) {
   return r;
 }
 
-/// The plane kernel's block where --plan-option leaves it open: 16 x 32
-/// outputs of 64 planes, 128 threads (4 outputs each), 2 planes in flight.
-constexpr int PlaneTileX = 32, PlaneTileY = 16, PlaneThreads = 128, PlanesZ = 64, PlanesAhead = 2;
+/// The plane kernel's block where --plan-option leaves it open, from the
+/// one step of wave3d r4 (bench/fields) on an H100, 2026-11-25 10:17 UTC
+/// (percent of the copy roofline counting every stream; docs/performance.md,
+/// "The plane kernel"): blocks of 16 x 32 outputs of 64 planes; fp32 256
+/// threads (2 outputs each) with 2 planes in flight (82.5 %, against 77.0 %
+/// for the chunk kernel in the same run), fp64 128 threads (4 outputs
+/// each) with 1 plane in flight (83.6 %, against 82.0 %).
+struct PlaneBlock {
+  int tileX, tileY, threads, planes, ahead;
+};
+PlaneBlock defaultPlaneBlock(Precision p) {
+  return p == Precision::FP64 ? PlaneBlock{32, 16, 128, 64, 1} : PlaneBlock{32, 16, 256, 64, 2};
+}
 
 /// The field the plane kernel streams: in 3D, the one field read off the
 /// output point (as an input or a coefficient) where every other is read
-/// only at it; -1 for any other stencil.
+/// only at it; -1 for any other stencil, and for fp16 and bf16 (the plane
+/// kernel measured 42 % of the roofline there, 10:17 UTC: they keep the
+/// chunk kernel).
 int planeFieldOf(const StencilSpec &spec) {
-  if (spec.dims != 3) {
+  if (spec.dims != 3 || spec.precision == Precision::FP16 || spec.precision == Precision::BF16) {
     return -1;
   }
   int field = -1;
@@ -105,11 +117,12 @@ std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int f
   sp.radiusZ = axisReach(spec, 0);
   sp.radiusY = axisReach(spec, 1);
   sp.radiusX = axisReach(spec, 2);
-  const int tileX = options.tileX ? options.tileX : PlaneTileX;
+  const PlaneBlock block = defaultPlaneBlock(spec.precision);
+  const int tileX = options.tileX ? options.tileX : block.tileX;
   sp.tileX = (tileX + sp.vectorWidth - 1) / sp.vectorWidth * sp.vectorWidth;
-  sp.tileY = options.tileY ? options.tileY : PlaneTileY;
-  sp.threads = options.threads ? options.threads : PlaneThreads;
-  sp.chunkZ = options.chunkZ ? options.chunkZ : PlanesZ;
+  sp.tileY = options.tileY ? options.tileY : block.tileY;
+  sp.threads = options.threads ? options.threads : block.threads;
+  sp.chunkZ = options.chunkZ ? options.chunkZ : block.planes;
   sp.minChunkZ = sp.chunkZ;
   sp.outputsX = 1;
   sp.itemsPerThread = (sp.tileX * sp.tileY + sp.threads - 1) / sp.threads;
@@ -117,7 +130,7 @@ std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int f
   sp.planeRows = sp.tileY + 2 * sp.radiusY;
   sp.pitch = sp.tileX + 2 * sp.haloX;
   sp.planeBytes = sp.planeRows * sp.pitch * bytes;
-  sp.buffers = 2 * sp.radiusZ + 1 + (options.stages ? options.stages : PlanesAhead);
+  sp.buffers = 2 * sp.radiusZ + 1 + (options.stages ? options.stages : block.ahead);
   sp.groupsPerThread = (sp.groupsPerPlane() + sp.threads - 1) / sp.threads;
   if (sp.tileY > 32) { // the ring copy puts a thread row on each output row
     return fmt::format("the plane kernel takes at most 32 rows a block (tile-y), not {}", sp.tileY);
