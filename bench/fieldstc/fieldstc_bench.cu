@@ -1,10 +1,11 @@
-// fieldstc_bench.cu - one step of a stencil of fields at 8192^2 on tensor
-// cores (--backend=tensor) against CUDA cores (--backend=simt), in fp16,
-// bf16, tf32 and fp64, with the device-to-device copy bandwidth measured in
-// the same run: the 2D wave equation (4 streams: u, u_prev, c2 read, out
-// written) and a heat step with its conductivity read at the output point
-// (3 streams). CUDA events after warm-up, the median of 30 launches, fresh
-// uniform random inputs in [0.5, 1.5); the two backends' outputs are compared
+// fieldstc_bench.cu - one step of a stencil of fields on tensor cores
+// (--backend=tensor) against CUDA cores (--backend=simt), in fp16, bf16,
+// tf32 and fp64, with the device-to-device copy bandwidth measured in the
+// same run: at 8192^2 the 2D wave equation (4 streams: u, u_prev, c2 read,
+// out written), a heat step with its conductivity read at the output point
+// (3 streams) and a step that reads two fields at neighbours (3 streams);
+// at 512^3 the 3D wave equation, star radius 4 (4 streams). CUDA events after warm-up, the median
+// of 30 launches, fresh uniform random inputs in [0.5, 1.5); the two backends' outputs are compared
 // (relative L2) as a sanity check. Prints one line a case and a table last.
 #include <cuda_runtime.h>
 
@@ -67,13 +68,22 @@ template <class T> std::vector<double> download(const T *d, std::size_t count) {
   return out;
 }
 
-double relativeL2(const std::vector<double> &a, const std::vector<double> &b) {
+/// A grid: nz x ny x nx (nz = 1 in 2D), and the ring a fixed step leaves.
+struct Grid {
+  int nz, ny, nx, ring;
+  std::size_t count() const { return std::size_t(nz) * ny * nx; }
+};
+
+double relativeL2(const std::vector<double> &a, const std::vector<double> &b, const Grid &g) {
   double diff = 0, norm = 0;
-  for (int y = 1; y < kN - 1; ++y) { // the interior: a fixed step writes it
-    for (int x = 1; x < kN - 1; ++x) {
-      const std::size_t i = std::size_t(y) * kN + x;
-      diff += (a[i] - b[i]) * (a[i] - b[i]);
-      norm += b[i] * b[i];
+  const int rz = g.nz == 1 ? 0 : g.ring;
+  for (int z = rz; z < g.nz - rz; ++z) { // the interior: a fixed step writes it
+    for (int y = g.ring; y < g.ny - g.ring; ++y) {
+      for (int x = g.ring; x < g.nx - g.ring; ++x) {
+        const std::size_t i = (std::size_t(z) * g.ny + y) * g.nx + x;
+        diff += (a[i] - b[i]) * (a[i] - b[i]);
+        norm += b[i] * b[i];
+      }
     }
   }
   return std::sqrt(diff / norm);
@@ -89,8 +99,9 @@ double copyGBs = 0;
 /// Times one form in one precision on both backends. step(backend, fields, out)
 /// launches one step; streams: fields read + written.
 template <class T, class Tc, class Simt>
-void runCase(const char *form, const char *precision, int fields, Tc tc, Simt simt) {
-  const std::size_t count = std::size_t(kN) * kN;
+void runCase(const char *form, const char *precision, const Grid &grid, int fields, Tc tc,
+             Simt simt) {
+  const std::size_t count = grid.count();
   std::vector<T *> f;
   for (int i = 0; i < fields; ++i) {
     f.push_back(randomDevice<T>(count, 11u + 7u * unsigned(i)));
@@ -103,7 +114,7 @@ void runCase(const char *form, const char *precision, int fields, Tc tc, Simt si
   const double tcMs = timed([&] { return tc(f.data(), outTc); });
   const double simtMs = timed([&] { return simt(f.data(), outSimt); });
   CHECK(cudaDeviceSynchronize());
-  const double diff = relativeL2(download(outTc, count), download(outSimt, count));
+  const double diff = relativeL2(download(outTc, count), download(outSimt, count), grid);
   const double bytes = double(fields + 1) * count * sizeof(T);
   const double tcPct = 100.0 * bytes / (tcMs * 1e6) / copyGBs;
   const double simtPct = 100.0 * bytes / (simtMs * 1e6) / copyGBs;
@@ -118,9 +129,12 @@ void runCase(const char *form, const char *precision, int fields, Tc tc, Simt si
   CHECK(cudaFree(outSimt));
 }
 
+const Grid kPlane = {1, kN, kN, 1};
+const Grid kCube = {512, 512, 512, 4};
+
 #define WAVE(P, T)                                                                                 \
   runCase<T>(                                                                                      \
-      "wave2d", #P, 3,                                                                             \
+      "wave2d", #P, kPlane, 3,                                                                     \
       [](T *const *f, T *out) {                                                                    \
         return wave_tc_##P##_step(f[0], f[1], f[2], out, kN, kN, 0.1, 0);                          \
       },                                                                                           \
@@ -129,10 +143,26 @@ void runCase(const char *form, const char *precision, int fields, Tc tc, Simt si
       })
 #define VARHEAT(P, T)                                                                              \
   runCase<T>(                                                                                      \
-      "varheat", #P, 2,                                                                            \
+      "varheat", #P, kPlane, 2,                                                                    \
       [](T *const *f, T *out) { return varheat_tc_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); },  \
       [](T *const *f, T *out) {                                                                    \
         return varheat_simt_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0);                           \
+      })
+#define COUPLED(P, T)                                                                              \
+  runCase<T>(                                                                                      \
+      "coupled", #P, kPlane, 2,                                                                    \
+      [](T *const *f, T *out) { return coupled_tc_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); },  \
+      [](T *const *f, T *out) {                                                                    \
+        return coupled_simt_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0);                           \
+      })
+#define WAVE3D(P, T)                                                                               \
+  runCase<T>(                                                                                      \
+      "wave3d", #P, kCube, 3,                                                                      \
+      [](T *const *f, T *out) {                                                                    \
+        return wave3d_tc_##P##_step(f[0], f[1], f[2], out, 512, 512, 512, 0.1, 0);                 \
+      },                                                                                           \
+      [](T *const *f, T *out) {                                                                    \
+        return wave3d_simt_##P##_step(f[0], f[1], f[2], out, 512, 512, 512, 0.1, 0);               \
       })
 
 } // namespace
@@ -160,6 +190,14 @@ int main() {
   VARHEAT(bf16, __nv_bfloat16);
   VARHEAT(tf32, float);
   VARHEAT(fp64, double);
+  COUPLED(fp16, __half);
+  COUPLED(bf16, __nv_bfloat16);
+  COUPLED(tf32, float);
+  COUPLED(fp64, double);
+  WAVE3D(fp16, __half);
+  WAVE3D(bf16, __nv_bfloat16);
+  WAVE3D(tf32, float);
+  WAVE3D(fp64, double);
   std::printf("\n| form | precision | tensor ms | tensor %% copy | simt ms | simt %% copy | "
               "tensor/simt | rel. L2 tc vs simt |\n|---|---|---|---|---|---|---|---|\n");
   for (const Row &r : rows) {
