@@ -38,8 +38,8 @@ Plan planAuto(const StencilSpec &spec, const PlanOptions &options = {});
 /// Whether `--backend=auto` runs a stencil of fields on its tensor-core plan
 /// (Tensor/TensorFields.cpp) rather than on CUDA cores: only the kinds the
 /// H100 measured faster there (docs/performance.md, "Stencils of fields on
-/// tensor cores"): fp16 and bf16 with one accumulator group and radius 1.
-/// `why` then says so, or else why not.
+/// tensor cores"), none since the CUDA cores' chunk and plane kernels.
+/// `why` says why not.
 bool fieldsOnTensorCores(const Plan &tensor, std::string &why);
 
 } // namespace stencilc
