@@ -29,9 +29,9 @@ namespace stencilc {
 namespace {
 
 /// A stencil of fields: on tensor cores where --backend=tensor asks and the
-/// tensor planner takes it (TensorFields.cpp), else on CUDA cores, a thread a
-/// chunk of outputs (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
-/// measured faster (fieldsOnTensorCores, docs/performance.md).
+/// tensor planner takes it (TensorFields.cpp), else on CUDA cores
+/// (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
+/// measured faster (fieldsOnTensorCores, docs/performance.md): none today.
 std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                         const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.backend == BackendRequest::Tensor) {

@@ -2,9 +2,10 @@
 //
 // A stencil of fields (several input fields, coefficient fields, run-time
 // parameters; docs/language.md) runs on CUDA cores, a thread a chunk of
-// outputs along the outermost axis (stencilc/device/fields.cuh), one step a
-// launch: the fused kernels do not take it yet, and the tensor cores only
-// where asked or measured faster (Tensor/TensorFields.cpp).
+// outputs along the outermost axis or, in 3D where one field is read off the
+// point, the plane kernel (stencilc/device/fields.cuh), one step a launch:
+// the fused kernels do not take it yet, and the tensor cores only where
+// asked (Tensor/TensorFields.cpp).
 // This is its plan and its `--emit=plan` text.
 //
 //===----------------------------------------------------------------------===//
@@ -125,13 +126,8 @@ std::string planePlan(const StencilSpec &spec, const PlanOptions &options, int f
   sp.chunkZ = options.chunkZ ? options.chunkZ : block.planes;
   sp.minChunkZ = sp.chunkZ;
   sp.outputsX = 1;
-  sp.itemsPerThread = (sp.tileX * sp.tileY + sp.threads - 1) / sp.threads;
-  sp.haloX = (sp.radiusX + sp.vectorWidth - 1) / sp.vectorWidth * sp.vectorWidth;
-  sp.planeRows = sp.tileY + 2 * sp.radiusY;
-  sp.pitch = sp.tileX + 2 * sp.haloX;
-  sp.planeBytes = sp.planeRows * sp.pitch * bytes;
   sp.buffers = 2 * sp.radiusZ + 1 + (options.stages ? options.stages : block.ahead);
-  sp.groupsPerThread = (sp.groupsPerPlane() + sp.threads - 1) / sp.threads;
+  deriveGeometry(spec, sp);
   if (sp.tileY > 32) { // the ring copy puts a thread row on each output row
     return fmt::format("the plane kernel takes at most 32 rows a block (tile-y), not {}", sp.tileY);
   }

@@ -24,17 +24,6 @@ int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple 
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
-/// Fills the quantities that follow from the free parameters.
-void deriveGeometry(const StencilSpec &spec, SimtPlan &sp) {
-  const int bytes = static_cast<int>(elementBytes(spec.precision));
-  sp.haloX = roundUp(sp.radiusX, sp.vectorWidth);
-  sp.planeRows = sp.tileY + 2 * sp.radiusY;
-  sp.pitch = sp.tileX + 2 * sp.haloX;
-  sp.planeBytes = sp.planeRows * sp.pitch * bytes;
-  sp.itemsPerThread = ceilDiv(sp.items(), sp.threads);
-  sp.groupsPerThread = ceilDiv(sp.groupsPerPlane(), sp.threads);
-}
-
 int queueRegisters(const SimtPlan &sp) {
   const int perValue = sp.compute == Precision::FP64 ? 2 : 1;
   return sp.itemsPerThread * sp.queueLength() * sp.outputsX * perValue;
@@ -69,6 +58,16 @@ std::vector<SimtSlice> slicesOf(const StencilSpec &spec, Precision compute) {
 }
 
 } // namespace
+
+void deriveGeometry(const StencilSpec &spec, SimtPlan &sp) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  sp.haloX = roundUp(sp.radiusX, sp.vectorWidth);
+  sp.planeRows = sp.tileY + 2 * sp.radiusY;
+  sp.pitch = sp.tileX + 2 * sp.haloX;
+  sp.planeBytes = sp.planeRows * sp.pitch * bytes;
+  sp.itemsPerThread = ceilDiv(sp.items(), sp.threads);
+  sp.groupsPerThread = ceilDiv(sp.groupsPerPlane(), sp.threads);
+}
 
 int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
   const long long blocksXY = ((nx - 1) / tileX + 1) * ((ny - 1) / tileY + 1);

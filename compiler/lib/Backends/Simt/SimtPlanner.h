@@ -22,12 +22,20 @@ namespace stencilc {
 /// slice term.
 Plan planSimt(const StencilSpec &spec, const PlanOptions &options = {});
 
+/// Fills the quantities of a plane window that follow from a CUDA-core
+/// plan's free parameters (tile, radii, vector width, outputs along x,
+/// threads): haloX, planeRows, pitch, planeBytes, itemsPerThread and
+/// groupsPerThread. The single-field planner and the plane kernel of a
+/// stencil of fields both take it.
+void deriveGeometry(const StencilSpec &spec, SimtPlan &sp);
+
 /// Plans a stencil of fields (spec.hasFields()): a thread a chunk of outputs
-/// along the outermost axis on CUDA cores, one step a launch
-/// (FieldsPlanner.cpp); --plan-option tile-x, tile-y and chunk-z set the
-/// block and the chunk. Needs: spec.hasFields(). Guarantees: fusedSteps 1,
-/// lowered when options asked for more; refused only for a block or chunk
-/// those options ask for that the kernel cannot take.
+/// along the outermost axis on CUDA cores, or in 3D the plane kernel where
+/// one field is read off the point, one step a launch (FieldsPlanner.cpp);
+/// --plan-option tile-x, tile-y and chunk-z set the block and the chunk
+/// (and stages the plane kernel's planes in flight). Needs: spec.hasFields(). Guarantees:
+/// fusedSteps 1, lowered when options asked for more; refused only for a block or chunk those
+/// options ask for that the kernel cannot take.
 PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options = {});
 /// Whether planFields takes the --plan-option `name` for `spec` (fuse,
 /// threads, tile-x; tile-y and chunk-z but in 1D; stages where the plane
