@@ -507,14 +507,10 @@ inline cudaError_t launchStep(void (*kernel)(Args<S>, typename S::Element *, int
     if (!launchPlanesGrid<S>(nz, ny, nx, grid, block)) {
       return cudaErrorInvalidValue;
     }
-    if constexpr (G::kDynamicShared) {
-      shared = G::kSharedBytes;
-      const cudaError_t optIn =
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);
-      if (optIn != cudaSuccess) {
-        return optIn;
-      }
+    if (const cudaError_t optIn = simt::optInShared<G>(kernel); optIn != cudaSuccess) {
+      return optIn;
     }
+    shared = G::kDynamicShared ? G::kSharedBytes : 0;
   } else if (!launchGrid<S>(nz, ny, nx, grid, block)) {
     return cudaErrorInvalidValue;
   }

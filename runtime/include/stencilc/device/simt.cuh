@@ -501,6 +501,19 @@ template <class S> inline dim3 gridFor(int planesZ, int rowsY, int colsX, int ch
               static_cast<unsigned>((planesZ - 1) / chunkZ + 1));
 }
 
+/// Lets `kernel` take S::kSharedBytes of dynamic shared memory where its
+/// planes pass the 48 KiB a block declares statically (on the current
+/// device: call it before every launch, since the stream may be another
+/// device's); cudaSuccess where they do not.
+template <class S, class Kernel> inline cudaError_t optInShared(Kernel kernel) {
+  if constexpr (S::kDynamicShared) {
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                S::kSharedBytes);
+  } else {
+    return cudaSuccess;
+  }
+}
+
 /// Launches `kernel` (a __global__ function that runs step<S>) on `stream`
 /// for one step on a grid of planesZ x rowsY x colsX, and returns the
 /// launch's status: cudaErrorInvalidValue where the grid passes the launch
@@ -517,12 +530,8 @@ inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S
   if (grid.y > 65535u || grid.z > 65535u) {
     return cudaErrorInvalidValue;
   }
-  if constexpr (S::kDynamicShared) {
-    const cudaError_t optIn =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSharedBytes);
-    if (optIn != cudaSuccess) {
-      return optIn;
-    }
+  if (const cudaError_t optIn = optInShared<S>(kernel); optIn != cudaSuccess) {
+    return optIn;
   }
   kernel<<<grid, S::kThreads, S::kDynamicShared ? S::kSharedBytes : 0, stream>>>(
       in, out, planesZ, rowsY, colsX, chunkZ);
