@@ -132,38 +132,26 @@ void runCase(const char *form, const char *precision, const Grid &grid, int fiel
 const Grid kPlane = {1, kN, kN, 1};
 const Grid kCube = {512, 512, 512, 4};
 
-#define WAVE(P, T)                                                                                 \
+/// A 2D form of two fields (u and a second), NAME_tc_P and NAME_simt_P.
+#define TWO_FIELDS(NAME, P, T)                                                                     \
   runCase<T>(                                                                                      \
-      "wave2d", #P, kPlane, 3,                                                                     \
+      #NAME, #P, kPlane, 2,                                                                        \
+      [](T *const *f, T *out) { return NAME##_tc_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); },   \
+      [](T *const *f, T *out) { return NAME##_simt_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); })
+#define VARHEAT(P, T) TWO_FIELDS(varheat, P, T)
+#define COUPLED(P, T) TWO_FIELDS(coupled, P, T)
+/// The wave equation (u, u_prev, c2): LABEL on GRID, its sizes the rest.
+#define THREE_FIELDS(NAME, LABEL, GRID, P, T, ...)                                                 \
+  runCase<T>(                                                                                      \
+      LABEL, #P, GRID, 3,                                                                          \
       [](T *const *f, T *out) {                                                                    \
-        return wave_tc_##P##_step(f[0], f[1], f[2], out, kN, kN, 0.1, 0);                          \
+        return NAME##_tc_##P##_step(f[0], f[1], f[2], out, __VA_ARGS__, 0.1, 0);                   \
       },                                                                                           \
       [](T *const *f, T *out) {                                                                    \
-        return wave_simt_##P##_step(f[0], f[1], f[2], out, kN, kN, 0.1, 0);                        \
+        return NAME##_simt_##P##_step(f[0], f[1], f[2], out, __VA_ARGS__, 0.1, 0);                 \
       })
-#define VARHEAT(P, T)                                                                              \
-  runCase<T>(                                                                                      \
-      "varheat", #P, kPlane, 2,                                                                    \
-      [](T *const *f, T *out) { return varheat_tc_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); },  \
-      [](T *const *f, T *out) {                                                                    \
-        return varheat_simt_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0);                           \
-      })
-#define COUPLED(P, T)                                                                              \
-  runCase<T>(                                                                                      \
-      "coupled", #P, kPlane, 2,                                                                    \
-      [](T *const *f, T *out) { return coupled_tc_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0); },  \
-      [](T *const *f, T *out) {                                                                    \
-        return coupled_simt_##P##_step(f[0], f[1], out, kN, kN, 0.1, 0);                           \
-      })
-#define WAVE3D(P, T)                                                                               \
-  runCase<T>(                                                                                      \
-      "wave3d", #P, kCube, 3,                                                                      \
-      [](T *const *f, T *out) {                                                                    \
-        return wave3d_tc_##P##_step(f[0], f[1], f[2], out, 512, 512, 512, 0.1, 0);                 \
-      },                                                                                           \
-      [](T *const *f, T *out) {                                                                    \
-        return wave3d_simt_##P##_step(f[0], f[1], f[2], out, 512, 512, 512, 0.1, 0);               \
-      })
+#define WAVE(P, T) THREE_FIELDS(wave, "wave2d", kPlane, P, T, kN, kN)
+#define WAVE3D(P, T) THREE_FIELDS(wave3d, "wave3d", kCube, P, T, 512, 512, 512)
 
 } // namespace
 
