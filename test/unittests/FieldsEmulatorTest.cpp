@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -80,6 +81,60 @@ TEST(FieldsEmulator, AWrongTermIsCaught) {
   EXPECT_GT(relativeL2ErrorND(spec, emulated, reference), relativeTolerance(Precision::FP64));
 }
 
+/// One fp32 step of a 1D periodic stencil of `u` and a coefficient field `c`
+/// on n = 257 random points: `at(f, i)` reads field f (0 u, 1 c) at i,
+/// wrapped, as a float, and `out(i)` the emulated output.
+struct OneDimStep {
+  static constexpr int n = 257;
+  std::vector<GridND> fields;
+  GridND emulated{1, {n, 1, 1}};
+  OneDimStep(const char *text, unsigned seed) {
+    const Plan plan = *planFields(compile(text, "fp32", "periodic"));
+    for (unsigned f = 0; f < 2; ++f) {
+      fields.push_back(randomGridND(1, {n, 1, 1}, Precision::FP32, seed + f));
+    }
+    emulateFieldsStep(plan, fields, {}, emulated);
+  }
+  float at(int f, int i) const { return float(fields[f].at({(i + n) % n, 0, 0})); }
+  float out(int i) const { return float(emulated.at({i, 0, 0})); }
+};
+
+/// A coefficient field read at the output point multiplies the sum of its
+/// terms once, as `c[i] * (...)` is written: c (k1 u[i-1] + k2 u[i+1]), one
+/// FMA a term into the sum, then one FMA with c. The same numbers summed term
+/// by term ((k1 c) u[i-1] + (k2 c) u[i+1]) round differently in fp32, so the
+/// emulator must give the factored value bit for bit.
+TEST(FieldsEmulator, ACoefficientFieldAtThePointMultipliesItsSumOnce) {
+  const OneDimStep step(R"(stencil f { precision PRECISION; boundary BOUNDARY;
+      field u; coefficient c; out[i] = u[i] + c[i] * (0.3 * u[i-1] + 0.7 * u[i+1]); })",
+                        11);
+  int termwiseDiffers = 0;
+  for (int i = 0; i < step.n; ++i) {
+    const float u = step.at(0, i), c = step.at(1, i);
+    const float left = step.at(0, i - 1), right = step.at(0, i + 1);
+    const float sum = std::fma(0.7f, right, std::fma(0.3f, left, 0.0f));
+    const float factored = std::fma(c, sum, std::fma(1.0f, u, 0.0f));
+    const float termwise = std::fma(0.7f * c, right, std::fma(0.3f * c, left, u));
+    EXPECT_EQ(step.out(i), factored) << "at " << i;
+    termwiseDiffers += termwise != factored;
+  }
+  EXPECT_GT(termwiseDiffers, 0); // the test tells the two orders apart
+}
+
+/// A stencil that also reads a coefficient field off the point (varheat's
+/// form) keeps every term's product: (0.3 c[i]) u[i-1] + (0.7 c[i+1]) u[i+1],
+/// each product rounded once, then one FMA a term.
+TEST(FieldsEmulator, ACoefficientFieldOffThePointKeepsEveryProduct) {
+  const OneDimStep step(R"(stencil f { precision PRECISION; boundary BOUNDARY;
+      field u; coefficient c; out[i] = 0.3 * c[i] * u[i-1] + 0.7 * c[i+1] * u[i+1]; })",
+                        13);
+  for (int i = 0; i < step.n; ++i) {
+    const float expected = std::fma(0.7f * step.at(1, i + 1), step.at(0, i + 1),
+                                    std::fma(0.3f * step.at(1, i), step.at(0, i - 1), 0.0f));
+    EXPECT_EQ(step.out(i), expected) << "at " << i;
+  }
+}
+
 TEST(FieldsEmulator, ParametersAreFoldedPerCall) {
   const StencilSpec spec = compile(Stencils[3], "fp64", "periodic");
   ASSERT_EQ(spec.params.size(), 1u);
@@ -104,7 +159,7 @@ TEST(FieldsPlanner, PlaneKernelWhereOneFieldIsReadOffThePoint) {
   EXPECT_EQ(fp32.simt().tileX * fp32.simt().tileY, 16 * 32);
   const Plan fp64 = *planFields(compile(poisson, "fp64", "fixed"));
   EXPECT_EQ(fp64.simt().planeField, 0);
-  EXPECT_EQ(fp64.simt().threads, 128);
+  EXPECT_EQ(fp64.simt().threads, 256);
   EXPECT_EQ(fp64.simt().buffers, 3 + 1);
   PlanOptions options;
   options.stages = 4;

@@ -1,9 +1,11 @@
 // stencilc/device/fields.cuh - the CUDA-core kernel of a stencil of fields
 // (docs/language.md, "Fields, coefficient fields and parameters"): a thread
 // a chunk of consecutive outputs along the outermost axis (z in 3D, y in
-// 2D), every term a fused multiply-add of a read of an input field, its
-// coefficient (folded by the host per call) and, where the term has one, a
-// coefficient field's read.
+// 2D), every term a fused multiply-add of a read of an input field and its
+// coefficient (folded by the host per call). Where every coefficient field
+// is read at the output point, the terms of each are summed apart and each
+// sum is multiplied by the field once; otherwise a term with a coefficient
+// field multiplies that read into its coefficient first (sumTerms).
 //
 // A chunk whose outputs are all written and whose reads all lie inside the
 // grid reads directly (the point's linear index plus a constant offset),
@@ -86,62 +88,122 @@ template <class S> __host__ __device__ constexpr int reach(int axis) {
   return r;
 }
 
-/// acc + term I at (z, y, x): its coefficient times the coefficient field's
-/// read (one rounding), then one FMA with the input read. Every read goes
-/// through the boundary rule.
-template <class S, int I>
-__device__ __forceinline__ typename S::Compute addTerm(const Args<S> &args, typename S::Compute acc,
-                                                       long long z, long long y, long long x,
-                                                       int nz, int ny, int nx) {
+/// Whether every coefficient field multiplies its terms at the output point
+/// (`c2[i, j] * (...)`, the wave equation). Then the terms of each such
+/// field are summed apart and each sum is multiplied by the field once; a
+/// stencil that also reads a coefficient field off the point (varheat's
+/// `k[i+1, j] * u[i+1, j]`) keeps every term's product, which measured
+/// faster there (fewer registers: docs/performance.md, 12:34 UTC).
+template <class S> __host__ __device__ constexpr bool sumsByField() {
+  for (int i = 0; i < S::kTermCount; ++i) {
+    const FieldTerm &t = S::kTerms[i];
+    if (t.coefField >= 0 && (t.cz != 0 || t.cy != 0 || t.cx != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether term t goes into its coefficient field's sum.
+template <class S> __host__ __device__ constexpr bool inFieldSum(const FieldTerm &t) {
+  return sumsByField<S>() && t.coefField >= 0;
+}
+
+/// Whether some term goes into the sum of field f.
+template <class S> __host__ __device__ constexpr bool multipliesAtPoint(int f) {
+  for (int i = 0; i < S::kTermCount; ++i) {
+    if (inFieldSum<S>(S::kTerms[i]) && S::kTerms[i].coefField == f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The running sums of an output: `acc`, and one sum per coefficient field
+/// where sumsByField.
+template <class S> struct Sums {
+  typename S::Compute acc = 0;
+  typename S::Compute byField[S::kFields] = {};
+};
+
+/// Term I into the sums, its reads through `read` (a reader below): a term
+/// of a field's sum (inFieldSum) is one FMA into that sum; any other is its
+/// coefficient times the coefficient field's read where it has one (one
+/// rounding), then one FMA into acc.
+template <class S, int I, class Reader>
+__device__ __forceinline__ void addTerm(const Args<S> &args, const Reader &read, Sums<S> &sums) {
   constexpr FieldTerm t = S::kTerms[I];
   typename S::Compute k = args.k[I];
-  if constexpr (t.coefField >= 0) {
-    k = k * readField<S>(args.field[t.coefField], z + t.cz, y + t.cy, x + t.cx, nz, ny, nx);
+  const typename S::Compute v = read.template at<t.field, t.dz, t.dy, t.dx>();
+  if constexpr (inFieldSum<S>(t)) {
+    sums.byField[t.coefField] = madd(k, v, sums.byField[t.coefField]);
+  } else {
+    if constexpr (t.coefField >= 0) {
+      k = k * read.template at<t.coefField, t.cz, t.cy, t.cx>();
+    }
+    sums.acc = madd(k, v, sums.acc);
   }
-  return madd(k, readField<S>(args.field[t.field], z + t.dz, y + t.dy, x + t.dx, nz, ny, nx), acc);
 }
 
-/// The same term for output i of a chunk whose first output is at linear
-/// index `at`, where every read of the point is inside the grid: a read at
-/// `at` plus a constant multiple of each axis's stride, no boundary rule.
-/// The same operations in the same order, so the same result. The chunk
-/// runs along z (axis 0) or y (axis 1); writing the offset along it as the
-/// constant (i + d) lets the compiler see that two outputs of a chunk read
-/// the same point, and load it once.
-template <class S, int A, int I>
-__device__ __forceinline__ typename S::Compute addInnerTerm(const Args<S> &args,
-                                                            typename S::Compute acc, long long at,
-                                                            int i, long long plane, long long row) {
-  constexpr FieldTerm t = S::kTerms[I];
-  const auto offset = [&](int dz, int dy, int dx) {
-    return A == 0 ? (i + dz) * plane + dy * row + dx : dz * plane + (i + dy) * row + dx;
-  };
-  typename S::Compute k = args.k[I];
-  if constexpr (t.coefField >= 0) {
-    const typename S::Element *__restrict__ c = args.field[t.coefField];
-    k = k * toCompute(c[at + offset(t.cz, t.cy, t.cx)]);
+/// acc + (field F at the point) x its sum, where some term has F as its
+/// coefficient at the point.
+template <class S, int F, class Reader>
+__device__ __forceinline__ void addFieldSum(const Reader &read, Sums<S> &sums) {
+  if constexpr (multipliesAtPoint<S>(F)) {
+    sums.acc = madd(read.template at<F, 0, 0, 0>(), sums.byField[F], sums.acc);
   }
-  const typename S::Element *__restrict__ f = args.field[t.field];
-  return madd(k, toCompute(f[at + offset(t.dz, t.dy, t.dx)]), acc);
 }
 
-template <class S, int... I>
-__device__ __forceinline__ typename S::Compute sumTerms(const Args<S> &args, long long z,
-                                                        long long y, long long x, int nz, int ny,
-                                                        int nx, std::integer_sequence<int, I...>) {
-  typename S::Compute acc = 0;
-  ((acc = addTerm<S, I>(args, acc, z, y, x, nz, ny, nx)), ...);
-  return acc;
+/// An output's value: the terms in order, then each coefficient field's sum
+/// (where sumsByField) times the field at the point, in field order. Every kernel below computes it
+/// this way, through its own reader, so every kernel gives the same result (and the CPU emulator,
+/// FieldsEmulator.cpp, mirrors it).
+template <class S, class Reader, int... I, int... F>
+__device__ __forceinline__ typename S::Compute sumTerms(const Args<S> &args, const Reader &read,
+                                                        std::integer_sequence<int, I...>,
+                                                        std::integer_sequence<int, F...>) {
+  Sums<S> sums;
+  (addTerm<S, I>(args, read, sums), ...);
+  (addFieldSum<S, F>(read, sums), ...);
+  return sums.acc;
 }
 
-template <class S, int A, int... I>
-__device__ __forceinline__ typename S::Compute sumInnerTerms(const Args<S> &args, long long at,
-                                                             int i, long long plane, long long row,
-                                                             std::integer_sequence<int, I...>) {
-  typename S::Compute acc = 0;
-  ((acc = addInnerTerm<S, A, I>(args, acc, at, i, plane, row)), ...);
-  return acc;
+template <class S, class Reader>
+__device__ __forceinline__ typename S::Compute sumTerms(const Args<S> &args, const Reader &read) {
+  return sumTerms<S>(args, read, std::make_integer_sequence<int, S::kTermCount>(),
+                     std::make_integer_sequence<int, S::kFields>());
 }
+
+/// Reads of the output at (z, y, x), every one through the boundary rule.
+template <class S> struct BoundaryReader {
+  const Args<S> &args;
+  long long z, y, x;
+  int nz, ny, nx;
+  template <int F, int DZ, int DY, int DX>
+  __device__ __forceinline__ typename S::Compute at() const {
+    return readField<S>(args.field[F], z + DZ, y + DY, x + DX, nz, ny, nx);
+  }
+};
+
+/// Reads of output i of a chunk whose first output is at linear index
+/// `at0`, where every read of the point is inside the grid: a read at `at0`
+/// plus a constant multiple of each axis's stride, no boundary rule. The
+/// chunk runs along z (axis 0) or y (axis 1); writing the offset along it
+/// as the constant (i + d) lets the compiler see that two outputs of a
+/// chunk read the same point, and load it once.
+template <class S, int A> struct InnerReader {
+  const Args<S> &args;
+  long long at0;
+  int i;
+  long long plane, row;
+  template <int F, int DZ, int DY, int DX>
+  __device__ __forceinline__ typename S::Compute at() const {
+    const long long offset =
+        A == 0 ? (i + DZ) * plane + DY * row + DX : DZ * plane + (i + DY) * row + DX;
+    const typename S::Element *__restrict__ f = args.field[F];
+    return toCompute(f[at0 + offset]);
+  }
+};
 
 /// Where a thread's chunk of kChunkZ outputs lies: it runs along z
 /// (kChunkAxis 0: a thread a column of a 3D grid) or y (kChunkAxis 1: a
@@ -238,46 +300,25 @@ __device__ __forceinline__ void loadPoint(const Args<S> &args, long long at, Poi
   (loadPointField<S, F>(args, at, v), ...);
 }
 
-/// The value term I reads from the plane field's ring (planes: the buffer
-/// of each dz from -kRadiusZ, the output at `at` of its window) or, for
-/// another field, the output's point value.
-template <class S, int Field, int DZ, int DY, int DX>
-__device__ __forceinline__ typename S::Compute
-planeRead(const typename S::Element *const (&planes)[2 * reach<S>(0) + 1], int at,
-          const PointValues<S> &point) {
-  using G = PlaneGeometry<S>;
-  if constexpr (Field == S::kPlaneField) {
-    return toCompute(planes[G::kRadiusZ + DZ][at + DY * G::kPitch + DX]);
-  } else {
-    static_assert(DZ == 0 && DY == 0 && DX == 0,
-                  "the plane kernel reads other fields at the point");
-    return toCompute(point.of[Field]);
+/// Reads of the plane kernel: the plane field from the ring (planes: the
+/// buffer of each dz from -kRadiusZ; the output at `window` of each),
+/// any other field from the output's point values.
+template <class S> struct PlaneReader {
+  const typename S::Element *const (&planes)[2 * reach<S>(0) + 1];
+  int window;
+  const PointValues<S> &point;
+  template <int F, int DZ, int DY, int DX>
+  __device__ __forceinline__ typename S::Compute at() const {
+    using G = PlaneGeometry<S>;
+    if constexpr (F == S::kPlaneField) {
+      return toCompute(planes[G::kRadiusZ + DZ][window + DY * G::kPitch + DX]);
+    } else {
+      static_assert(DZ == 0 && DY == 0 && DX == 0,
+                    "the plane kernel reads other fields at the point");
+      return toCompute(point.of[F]);
+    }
   }
-}
-
-/// acc + term I in the plane kernel: addTerm's operations on the same
-/// values, in the same order.
-template <class S, int I>
-__device__ __forceinline__ typename S::Compute
-addPlaneTerm(const Args<S> &args, typename S::Compute acc,
-             const typename S::Element *const (&planes)[2 * reach<S>(0) + 1], int at,
-             const PointValues<S> &point) {
-  constexpr FieldTerm t = S::kTerms[I];
-  typename S::Compute k = args.k[I];
-  if constexpr (t.coefField >= 0) {
-    k = k * planeRead<S, t.coefField, t.cz, t.cy, t.cx>(planes, at, point);
-  }
-  return madd(k, planeRead<S, t.field, t.dz, t.dy, t.dx>(planes, at, point), acc);
-}
-
-template <class S, int... I>
-__device__ __forceinline__ typename S::Compute
-sumPlaneTerms(const Args<S> &args, const typename S::Element *const (&planes)[2 * reach<S>(0) + 1],
-              int at, const PointValues<S> &point, std::integer_sequence<int, I...>) {
-  typename S::Compute acc = 0;
-  ((acc = addPlaneTerm<S, I>(args, acc, planes, at, point)), ...);
-  return acc;
-}
+};
 
 /// One step of a 3D stencil in the plane kernel's form (PlaneParams). A
 /// block owns kPlaneTileY x kPlaneTileX outputs of kPlanesZ consecutive
@@ -286,8 +327,8 @@ sumPlaneTerms(const Args<S> &args, const typename S::Element *const (&planes)[2 
 /// threadIdx.x + k kPlaneThreads of the tile, and computes each from the
 /// ring (the plane field, any offset within the radius) and the other
 /// fields at the point, which it loads a plane ahead into registers. Every
-/// value is the one addTerm reads, and the operations are the same, in the
-/// same order: the same result as the chunk kernel.
+/// value is the one the chunk kernel reads, and sumTerms does the same
+/// operations in the same order: the same result.
 template <class S>
 __device__ __forceinline__ void
 stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
@@ -334,7 +375,6 @@ stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, i
   for (int k = 0; k < kPer; ++k) {
     loadPoint<S>(args, zBegin * planeSize + point[k], next[k], fieldIndices);
   }
-  constexpr auto terms = std::make_integer_sequence<int, S::kTermCount>();
   int first = 0; // the buffer of plane z - RZ
   for (long long z = zBegin; z < zEnd; ++z) {
     waitCopies<S::kPlanesAhead - 1>(); // this thread's copies of plane z + RZ have landed ...
@@ -364,7 +404,7 @@ stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, i
       for (int k = 0; k < kPer; ++k) {
         if (stores[k]) {
           out[z * planeSize + point[k]] =
-              toElement<Element>(sumPlaneTerms<S>(args, planes, at[k], current[k], terms));
+              toElement<Element>(sumTerms<S>(args, PlaneReader<S>{planes, at[k], current[k]}));
         }
       }
     }
@@ -399,7 +439,6 @@ __device__ __forceinline__ void
 stepChunks(const Args<S> &args, typename S::Element *__restrict__ out, int nz, int ny, int nx) {
   constexpr int A = S::kChunkAxis;
   constexpr int P = S::kChunkZ;
-  constexpr auto terms = std::make_integer_sequence<int, S::kTermCount>();
   const Chunk c = chunkOf<S>(nz, ny);
   // The axis across the chunk (y for a z chunk, z for a y chunk), and x.
   const long long across = A == 0 ? c.y : c.z;
@@ -421,8 +460,8 @@ stepChunks(const Args<S> &args, typename S::Element *__restrict__ out, int nz, i
       c.first + P <= c.n - edgeAlong) {
 #pragma unroll
     for (int i = 0; i < P; ++i) {
-      out[at + i * stride] =
-          toElement<typename S::Element>(sumInnerTerms<S, A>(args, at, i, plane, nx, terms));
+      out[at + i * stride] = toElement<typename S::Element>(
+          sumTerms<S>(args, InnerReader<S, A>{args, at, i, plane, nx}));
     }
     return;
   }
@@ -432,8 +471,8 @@ stepChunks(const Args<S> &args, typename S::Element *__restrict__ out, int nz, i
       continue;
     }
     const long long z = A == 0 ? c.z + i : c.z, y = A == 0 ? c.y : c.y + i;
-    out[at + i * stride] =
-        toElement<typename S::Element>(sumTerms<S>(args, z, y, c.x, nz, ny, nx, terms));
+    out[at + i * stride] = toElement<typename S::Element>(
+        sumTerms<S>(args, BoundaryReader<S>{args, z, y, c.x, nz, ny, nx}));
   }
 }
 
