@@ -65,17 +65,17 @@ int axisReach(const StencilSpec &spec, int axis) {
 }
 
 /// The plane kernel's block where --plan-option leaves it open, from the
-/// one step of wave3d r4 (bench/fields) on an H100, 2026-11-25 10:17 UTC
+/// one step of wave3d r4 (bench/fields) on an H100, 2026-11-25 12:34 UTC
 /// (percent of the copy roofline counting every stream; docs/performance.md,
-/// "The plane kernel"): blocks of 16 x 32 outputs of 64 planes; fp32 256
-/// threads (2 outputs each) with 2 planes in flight (82.5 %, against 77.0 %
-/// for the chunk kernel in the same run), fp64 128 threads (4 outputs
-/// each) with 1 plane in flight (83.6 %, against 82.0 %).
+/// "Sums by coefficient field"): blocks of 16 x 32 outputs of 32 planes
+/// and 256 threads; fp32 with 2 planes in flight (87.3-87.5 %; 83.5 % with
+/// 64 planes), fp64 with 1 (90.3 %; 88.5-88.8 % with 64 planes, 85.2 %
+/// with 64 planes and 128 threads).
 struct PlaneBlock {
   int tileX, tileY, threads, planes, ahead;
 };
 PlaneBlock defaultPlaneBlock(Precision p) {
-  return p == Precision::FP64 ? PlaneBlock{32, 16, 128, 64, 1} : PlaneBlock{32, 16, 256, 64, 2};
+  return p == Precision::FP64 ? PlaneBlock{32, 16, 256, 32, 1} : PlaneBlock{32, 16, 256, 32, 2};
 }
 
 /// The field the plane kernel streams: in 3D, the one field read off the
