@@ -5,7 +5,11 @@
 # with stencilc, compiles them and the programs with nvcc, links the
 # runtime's dist libraries from BUILD (default build/) and MPI. Run from the
 # repository root on a machine with stencilc, nvcc and MPI; the programs then
-# run where the GPU is (docs/distributed.md says how).
+# run where the GPU is (docs/distributed.md says how). Also builds
+# transport_check (one transport's exchange alone). NCCL_INCLUDE, the
+# directory of an nccl.h (the nvidia-nccl-cu13 wheel's nvidia/nccl/include),
+# builds the runtime's NCCL transport into them: BUILD's library has it only
+# where nccl.h was found when it was built.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=${BUILD:-$root/build}
@@ -21,7 +25,15 @@ for k in star3d7p_fp64 star3d7p_fp32 box3d27p_fp64 box3d27p_fp32; do
   "$build/bin/stencilc" "$root/examples/suite/$k.stencil" -o "$out/$k.cu"
 done
 "$build/bin/stencilc" "$root/examples/heat3d-mpi/heat3d.stencil" -o "$out/heat3d.cu"
-libs="$build/runtime/dist/libstencilc_dist.a $build/runtime/dist/libstencilc_dist_exchange.a \
+dist_lib=$build/runtime/dist/libstencilc_dist.a
+if [[ -n ${NCCL_INCLUDE:-} ]]; then # the same library with transport.cpp built against nccl.h
+  mkdir -p "$out/nccl" && cp "$dist_lib" "$out/nccl/" && dist_lib=$out/nccl/libstencilc_dist.a
+  g++ -O3 -std=c++17 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -I"$root/runtime/dist/include" \
+    -I"$root/runtime/include" $mpi_inc -isystem "$(dirname "$(command -v nvcc)")/../include" \
+    -isystem "$NCCL_INCLUDE" -c "$root/runtime/dist/src/transport.cpp" -o "$out/nccl/transport.cpp.o"
+  ar r "$dist_lib" "$out/nccl/transport.cpp.o"
+fi
+libs="$dist_lib $build/runtime/dist/libstencilc_dist_exchange.a \
   $build/runtime/dist/libstencilc_dist_core.a $mpi_lib -lmpi -ldl"
 nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
   "$here/dist_check.cu" "$out/dist_check_gen.cu" $libs -o "$out/dist_check" &
@@ -33,5 +45,7 @@ nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
 nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 "$here/dist_scaling.cu" \
   "$out/star3d7p_fp64.cu" "$out/star3d7p_fp32.cu" "$out/box3d27p_fp64.cu" "$out/box3d27p_fp32.cu" \
   $libs -o "$out/dist_scaling"
+nvcc "${nvcc_flags[@]}" $includes -I"$root/runtime/dist/src" -DOMPI_SKIP_MPICXX=1 \
+  "$here/transport_check.cu" $libs -o "$out/transport_check"
 cp "$here"/{run-device.sh,overhead.sh,scaling.sh,scaling_table.py,mpi-env.sh} "$out/" # what runs them there
 wait "$check" # the check, built in the background

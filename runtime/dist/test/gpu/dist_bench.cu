@@ -70,10 +70,8 @@ struct Variant {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  dist_gpu_test::initRanks(&argc, &argv, rank, ranks);
   const int n = argc > 1 ? std::atoi(argv[1]) : 512;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 72;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 7;

@@ -153,10 +153,8 @@ bool refusesThinSlabs(int rank, int ranks) { // ranks > 1
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  dist_gpu_test::initRanks(&argc, &argv, rank, ranks);
   const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
   int failures = 0, cases = 0;
   for (const Entry &e : entries) {

@@ -1,6 +1,7 @@
 // dist_gpu_test.h - what the distributed runtime's GPU programs share
-// (dist_check, dist_bench, dist_scaling): a CUDA check that aborts the MPI
-// job, random device fills, and timing with CUDA events across ranks.
+// (dist_check, dist_bench, dist_scaling, transport_check): MPI's start, a
+// CUDA check that aborts the MPI job, random device fills, and timing with
+// CUDA events across ranks.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +22,13 @@
   } while (0)
 
 namespace dist_gpu_test {
+
+/// MPI_Init, then this rank and the number of ranks of MPI_COMM_WORLD.
+inline void initRanks(int *argc, char ***argv, int &rank, int &ranks) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+}
 
 /// Values in [0, 1) from a hash of the index and a seed.
 template <class T> __global__ void fillRandom(T *x, std::size_t n, unsigned long long seed) {

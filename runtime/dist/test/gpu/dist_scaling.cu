@@ -177,10 +177,8 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  dist_gpu_test::initRanks(&argc, &argv, rank, ranks);
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int localRank = 0, devices = 1;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the distributed runtime's GPU check, the heat3d-mpi example and the
-# benchmark on a GPU machine. Where mpirun is missing, Open MPI comes from
+# Runs the distributed runtime's GPU check, the transport check, the
+# heat3d-mpi example and the benchmark on a GPU machine. Where mpirun is missing, Open MPI comes from
 # the Debian .deb files in ./debs (unpacked with dpkg -x, relocated with
 # OPAL_PREFIX; docs/distributed.md lists them). Expects dist_check,
 # dist_bench and heat3d-mpi (build.sh) beside it. Logs go to $OUT when set.
@@ -20,6 +20,20 @@ check() { # name np [transport]
 check check-np2 2
 check check-np4 4
 check check-np2-host 2 host
+# The transports alone (transport_check): a ring of ranks exchanging halos.
+# NCCL takes a GPU per rank, so on one GPU it runs on one rank exchanging
+# with itself, where build.sh built it in (NCCL_INCLUDE: ./nccl exists) and
+# libnccl.so.2 loads (the nvidia-nccl-cu13 wheel's, where Python has it).
+if nccl_lib=$(python3 -c "import nvidia.nccl as n; print(list(n.__path__)[0] + '/lib')" 2>/dev/null); then
+  export LD_LIBRARY_PATH=$nccl_lib:${LD_LIBRARY_PATH:-}
+fi
+transport() { # name np transport
+  STENCILC_DIST_TRANSPORT=$3 timeout 60 $mpirun -np "$2" ./transport_check > "$out/$1.txt" 2>&1 || status=1
+  echo "$1: $(grep -c ': PASS' "$out/$1.txt") of $2 ranks pass; $(grep -m1 '^rank' "$out/$1.txt")"
+}
+transport transport-np2 2 auto
+transport transport-np3-host 3 host
+[[ -d nccl ]] && transport transport-np1-nccl 1 nccl
 # Two ranks, each under compute-sanitizer (memcheck), two stencils.
 for t in host auto; do
   STENCILC_DIST_TRANSPORT=$t timeout 60 $mpirun -np 2 compute-sanitizer --error-exitcode 3 \
