@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
 
   std::vector<stencilc::StencilUnderTest> stencils;
 #define STENCILC_ADD(name)                                                                         \
-  stencils.push_back(stencilc::makeStencilUnderTest(name##_info, name##_step, name##_run));
+  stencils.push_back(                                                                              \
+      stencilc::makeStencilUnderTest(name##_info, name##_step, name##_run, name##_pass));
   STENCILC_FOR_EACH_STENCIL(STENCILC_ADD)
 #undef STENCILC_ADD
   if (alsoNaive) {

@@ -123,6 +123,19 @@ template <class T> bool sameVectorBits(const std::vector<T> &a, const std::vecto
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+/// Whether `status` (a call's) is success and the stream then finishes;
+/// reports the case failed otherwise.
+bool finished(cudaError_t status, cudaStream_t stream, CaseReport &r, const Extents &e,
+              const std::string &what) {
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize(stream);
+  if (status == cudaSuccess)
+    return true;
+  r.line(false, e, what, std::string("returned ") + cudaGetErrorName(status));
+  cudaGetLastError();
+  return false;
+}
+
 template <class T>
 void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream, CaseReport &r) {
   const stencilc_stencil_info &info = *s.info;
@@ -134,14 +147,8 @@ void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream,
   dIn.upload(in);
   dOut.upload(poison);
 
-  cudaError_t status = s.step(dIn.data(), dOut.data(), e, stream);
-  if (status == cudaSuccess)
-    status = cudaStreamSynchronize(stream);
-  if (status != cudaSuccess) {
-    r.line(false, e, "step", std::string("returned ") + cudaGetErrorName(status));
-    cudaGetLastError();
+  if (!finished(s.step(dIn.data(), dOut.data(), e, stream), stream, r, e, "step"))
     return;
-  }
   const std::vector<T> result = dOut.download();
   const bool inputKept = sameVectorBits(dIn.download(), in);
 
@@ -168,14 +175,8 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
   dB.upload(poisoned<T>(n));
   const std::string what = "run " + std::to_string(steps);
 
-  cudaError_t status = s.run(dA.data(), dB.data(), e, steps, stream);
-  if (status == cudaSuccess)
-    status = cudaStreamSynchronize(stream);
-  if (status != cudaSuccess) {
-    r.line(false, e, what, std::string("returned ") + cudaGetErrorName(status));
-    cudaGetLastError();
+  if (!finished(s.run(dA.data(), dB.data(), e, steps, stream), stream, r, e, what))
     return;
-  }
   const std::vector<T> result = dA.download();
   std::vector<double> ref = toDoubles(a);
   referenceRun(info, e, ref, steps);
@@ -195,6 +196,39 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
     detail += sameAsSteps ? " =steps" : " differs-from-single-steps";
   }
   r.line(c.passes(tol) && sameAsSteps, e, what, detail);
+}
+
+/// NAME_pass (where the driver gave it) for `steps` steps: out, poisoned,
+/// must come out bit for bit what NAME_run gives from the same input, and
+/// the input unchanged; a step count NAME_pass does not take must be
+/// refused with cudaErrorInvalidValue (refused is true then).
+template <class T>
+void checkPass(const StencilUnderTest &s, const Extents &e, int steps, bool refused,
+               cudaStream_t stream, CaseReport &r) {
+  const std::size_t n = e.points();
+  const std::uint64_t seed = freshSeed();
+  const std::vector<T> in = randomUniform<T>(n, seed);
+  DeviceBuffer<T> dIn(n), dOut(n), dA(n), dB(n);
+  dIn.upload(in);
+  dOut.upload(poisoned<T>(n));
+  dA.upload(in);
+  const std::string what = "pass " + std::to_string(steps);
+  cudaError_t status = s.pass(dIn.data(), dOut.data(), e, steps, stream);
+  if (refused) {
+    cudaGetLastError();
+    r.line(status == cudaErrorInvalidValue, e, what,
+           std::string("expected cudaErrorInvalidValue, returned ") + cudaGetErrorName(status));
+    return;
+  }
+  if (status == cudaSuccess)
+    status = s.run(dA.data(), dB.data(), e, steps, stream);
+  if (!finished(status, stream, r, e, what))
+    return;
+  const bool sameAsRun = sameVectorBits(dOut.download(), dA.download());
+  const bool inputKept = sameVectorBits(dIn.download(), in);
+  r.line(sameAsRun && inputKept, e, what,
+         std::string(sameAsRun ? "=run" : "differs-from-run") +
+             (inputKept ? "" : " input-changed") + " " + seedText(seed));
 }
 
 /// NAME_run's step counts on a grid of `points`: 0, 1, 2 and 5, and
@@ -231,6 +265,16 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
         !options.stepCounts.empty() ? options.stepCounts : defaultStepCounts(*s.info, e.points());
     for (int steps : stepCounts)
       checkRun<T>(s, e, steps, stream, report);
+    if (s.pass && e.points() <= SingleStepCheckPoints) {
+      // NAME_pass takes 1 to T steps (on tensor cores' composed passes, 1 or
+      // T): every one it takes, and T + 1 and 0 refused.
+      const int t = std::max(1, s.info->fused_steps);
+      for (int steps = 0; steps <= t + 1; ++steps) {
+        const bool composed = !runMatchesStepsBitwise(*s.info);
+        const bool takes = steps >= 1 && steps <= t && (!composed || steps == 1 || steps == t);
+        checkPass<T>(s, e, steps, !takes, stream, report);
+      }
+    }
   }
   STENCILC_CHECK(cudaStreamDestroy(stream));
   return report.failures;

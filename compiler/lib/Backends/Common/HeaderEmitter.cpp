@@ -202,6 +202,17 @@ std::string extentText(int dims) {
   return dims == 1 ? "nx" : dims == 2 ? "ny x nx" : "nz x ny x nx";
 }
 
+/// The step counts NAME_pass takes: one launch of the fused kernel (1 to
+/// T), the composed pass or one step (tensor cores), or one step.
+std::string passNote(const Plan &plan) {
+  const int t = plan.schedule.fusedSteps;
+  if (t <= 1) {
+    return "steps = 1";
+  }
+  return plan.schedule.composed ? fmt::format("steps = 1 or {}", t)
+                                : fmt::format("steps from 1 to {}", t);
+}
+
 /// NAME_dist_*: the distributed runtime's wrappers (docs/distributed.md),
 /// compiled where STENCILC_DIST is defined.
 void emitDistWrappers(CodeWriter &w, const Plan &plan) {
@@ -245,29 +256,29 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
       writeFieldsHeader(w, plan, facts); // Simt/FieldsEmitter.cpp
       continue;
     }
-    w.fillWith(section("stencil_api"), fmt::arg("name", spec.name),
-               fmt::arg("description", fmt::format("{}D {} stencil of radius {}, {} points, {}",
-                                                   spec.dims, keyword(spec.shape), spec.radius,
-                                                   spec.points(), keyword(spec.precision))),
-               fmt::arg("backend", keyword(plan.backend())),
-               fmt::arg("tile_text", tileText(plan, " x ")), fmt::arg("tile", tileText(plan, ", ")),
-               fmt::arg("size_params", sizeParameters(spec.dims)),
-               fmt::arg("extent_text", extentText(spec.dims)),
-               fmt::arg("offset_order", spec.dims == 1   ? "x"
-                                        : spec.dims == 2 ? "y, x"
-                                                         : "z, y, x"),
-               fmt::arg("dims", spec.dims), fmt::arg("element", elementTypeName(spec.precision)),
-               fmt::arg("boundary_note", boundaryNote(spec)),
-               fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-               fmt::arg("run_note", runNote(plan)), fmt::arg("count", spec.points()),
-               fmt::arg("points", pointsTable(spec)), fmt::arg("radius", spec.radius),
-               fmt::arg("shape", "STENCILC_" + upper(keyword(spec.shape))),
-               fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
-               fmt::arg("boundary", boundaryEnumerator(spec)),
-               fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
-               fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
-               fmt::arg("fused_steps", plan.schedule.fusedSteps),
-               fmt::arg("limit_note", limitNote(plan)), fmt::arg("fused_note", fusedNote(plan)));
+    w.fillWith(
+        section("stencil_api"), fmt::arg("name", spec.name),
+        fmt::arg("description", fmt::format("{}D {} stencil of radius {}, {} points, {}", spec.dims,
+                                            keyword(spec.shape), spec.radius, spec.points(),
+                                            keyword(spec.precision))),
+        fmt::arg("backend", keyword(plan.backend())), fmt::arg("tile_text", tileText(plan, " x ")),
+        fmt::arg("tile", tileText(plan, ", ")), fmt::arg("size_params", sizeParameters(spec.dims)),
+        fmt::arg("extent_text", extentText(spec.dims)),
+        fmt::arg("offset_order", spec.dims == 1   ? "x"
+                                 : spec.dims == 2 ? "y, x"
+                                                  : "z, y, x"),
+        fmt::arg("dims", spec.dims), fmt::arg("element", elementTypeName(spec.precision)),
+        fmt::arg("boundary_note", boundaryNote(spec)),
+        fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1), fmt::arg("run_note", runNote(plan)),
+        fmt::arg("count", spec.points()), fmt::arg("points", pointsTable(spec)),
+        fmt::arg("radius", spec.radius),
+        fmt::arg("shape", "STENCILC_" + upper(keyword(spec.shape))),
+        fmt::arg("precision", "STENCILC_" + upper(keyword(spec.precision))),
+        fmt::arg("boundary", boundaryEnumerator(spec)),
+        fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
+        fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
+        fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("limit_note", limitNote(plan)),
+        fmt::arg("fused_note", fusedNote(plan)), fmt::arg("pass_note", passNote(plan)));
     emitDistWrappers(w, plan);
   }
   w.line();

@@ -1,5 +1,8 @@
 //===- HostApi.cpp - The C entry points every generated stencil shares ------===//
 #include <algorithm>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,33 +52,42 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
   const int dims = spec.dims;
   const std::string sizeArgs = sizeArguments(dims);
   const std::string sizeProduct = joined(dims, "static_cast<size_t>({n})", " * ");
-  std::string run;
+  std::string run, pass;
   if (plan.schedule.composed) {
     // Tensor cores: the composed pass (Tensor/templates/tensor.cu.tpl).
-    run = CodeWriter::filled(templateSection("tensor.cu.tpl", "run_composed"),
-                             fmt::arg("steps", plan.schedule.fusedSteps),
-                             fmt::arg("size_args", sizeArgs), fmt::arg("name", spec.name));
-  } else if (plan.schedule.fusedSteps > 1) {
-    run = CodeWriter::filled(templateSection("host_api.cu.tpl", "run_fused"),
-                             fmt::arg("steps", plan.schedule.fusedSteps),
-                             fmt::arg("kernel", fusedKernelNamespace(dims)),
-                             fmt::arg("size_args", sizeArgs));
-  } else {
-    std::string ringCopy;
-    if (spec.boundary == BoundaryKind::Fixed) {
-      ringCopy = CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_fixed"));
+    for (auto [body, section] : {std::pair{&run, "run_composed"}, {&pass, "pass_composed"}}) {
+      *body = CodeWriter::filled(templateSection("tensor.cu.tpl", section),
+                                 fmt::arg("steps", plan.schedule.fusedSteps),
+                                 fmt::arg("size_args", sizeArgs), fmt::arg("name", spec.name));
     }
-    run = CodeWriter::filled(
-        templateSection("host_api.cu.tpl", "run_steps"), fmt::arg("name", spec.name),
-        fmt::arg("element", elementTypeName(spec.precision)), fmt::arg("size_args", sizeArgs),
-        fmt::arg("size_product", sizeProduct), fmt::arg("ring_copy", ringCopy));
+  } else if (plan.schedule.fusedSteps > 1) {
+    for (auto [body, section] : {std::pair{&run, "run_fused"}, {&pass, "pass_fused"}}) {
+      *body = CodeWriter::filled(
+          templateSection("host_api.cu.tpl", section), fmt::arg("steps", plan.schedule.fusedSteps),
+          fmt::arg("kernel", fusedKernelNamespace(dims)), fmt::arg("size_args", sizeArgs));
+    }
+  } else {
+    const bool fixed = spec.boundary == BoundaryKind::Fixed;
+    const std::string element(elementTypeName(spec.precision));
+    for (auto [body, section, ringSection] : {std::tuple{&run, "run_steps", "ring_copy_fixed"},
+                                              {&pass, "pass_steps", "ring_copy_pass"}}) {
+      const std::string ringCopy =
+          fixed ? CodeWriter::filled(templateSection("host_api.cu.tpl", ringSection),
+                                     fmt::arg("size_product", sizeProduct),
+                                     fmt::arg("element", element))
+                : "";
+      *body = CodeWriter::filled(
+          templateSection("host_api.cu.tpl", section), fmt::arg("name", spec.name),
+          fmt::arg("element", element), fmt::arg("size_args", sizeArgs),
+          fmt::arg("size_product", sizeProduct), fmt::arg("ring_copy", ringCopy));
+    }
   }
   w.fillWith(templateSection("host_api.cu.tpl", "host_api"), fmt::arg("namespace", ns),
              fmt::arg("name", spec.name), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("size_params", sizeParameters(dims)),
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
              fmt::arg("size_product", sizeProduct), fmt::arg("launch", launch),
-             fmt::arg("run", run));
+             fmt::arg("run", run), fmt::arg("pass", pass));
 }
 
 void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {

@@ -163,6 +163,50 @@ cudaError_t launchBand(const typename Band::Element *in, typename Band::Element 
   return cudaGetLastError();
 }
 
+/// One composed pass of Band::kSteps steps, in -> out: the composed step
+/// over the interior, then the band kernel (a grid within 2 W of its size
+/// on an axis is all band; a periodic grid has no band).
+template <class Band, int kTile, class Element>
+cudaError_t composedPass(const Element *in, Element *out, int ny, int nx,
+                         cudaError_t (*composedStep)(const Element *, Element *, int, int,
+                                                     cudaStream_t),
+                         cudaStream_t stream) {
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  constexpr bool kBand = Band::kBoundaryKind != STENCILC_BOUNDARY_PERIODIC;
+  cudaError_t status = cudaSuccess;
+  if (!kBand || (ny > 2 * kW && nx > 2 * kW)) {
+    status = composedStep(in, out, ny, nx, stream);
+  }
+  if (kBand && status == cudaSuccess) {
+    status = launchBand<Band, kTile>(in, out, ny, nx, stream);
+  }
+  return status;
+}
+
+/// NAME_pass of a composed plan: one composed pass (steps = Band::kSteps)
+/// or one single step, in -> out, in never written; `fixed` first copies in
+/// to out, so the ring stays. The caller has checked the pointers and sizes.
+template <class Band, int kTile, class Element>
+cudaError_t onePass(const Element *in, Element *out, int ny, int nx, int steps,
+                    cudaError_t (*composedStep)(const Element *, Element *, int, int, cudaStream_t),
+                    cudaError_t (*singleStep)(const Element *, Element *, int, int, cudaStream_t),
+                    cudaStream_t stream) {
+  if (steps != 1 && steps != Band::kSteps) {
+    return cudaErrorInvalidValue;
+  }
+  cudaError_t status = cudaSuccess;
+  if (Band::kRing > 0) {
+    status = cudaMemcpyAsync(out, in,
+                             static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element),
+                             cudaMemcpyDeviceToDevice, stream);
+  }
+  if (status != cudaSuccess) {
+    return status;
+  }
+  return steps == 1 ? singleStep(in, out, ny, nx, stream)
+                    : composedPass<Band, kTile>(in, out, ny, nx, composedStep, stream);
+}
+
 /// NAME_run of a composed plan: `steps` steps as passes of Band::kSteps (the
 /// composed step, then the band; a grid within 2 W of its size on an axis is
 /// all band) and single steps for the remainder, ping-ponging between a and
@@ -173,22 +217,14 @@ cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
                 cudaError_t (*composedStep)(const Element *, Element *, int, int, cudaStream_t),
                 cudaError_t (*singleStep)(const Element *, Element *, int, int, cudaStream_t),
                 cudaStream_t stream) {
-  constexpr int kW = Band::kRadius * Band::kSteps;
-  constexpr bool kBand = Band::kBoundaryKind != STENCILC_BOUNDARY_PERIODIC;
   const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
   cudaError_t status = cudaSuccess;
   if (Band::kRing > 0) {
     status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
   }
-  const bool interior = !kBand || (ny > 2 * kW && nx > 2 * kW);
   Element *from = a, *to = b;
   for (int pass = 0; status == cudaSuccess && pass < steps / Band::kSteps; ++pass) {
-    if (interior) {
-      status = composedStep(from, to, ny, nx, stream);
-    }
-    if (kBand && status == cudaSuccess) {
-      status = launchBand<Band, kTile>(from, to, ny, nx, stream);
-    }
+    status = composedPass<Band, kTile>(from, to, ny, nx, composedStep, stream);
     Element *t = from;
     from = to;
     to = t;

@@ -469,6 +469,52 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
   }
 }
 
+/// With a fixed boundary, copies the ring of `from` (r rows and columns at
+/// each edge, which no pass writes) into `to`; nothing otherwise.
+template <class S>
+inline cudaError_t copyRing(const typename S::Element *from, typename S::Element *to, int ny,
+                            int nx, cudaStream_t stream) {
+  if constexpr (std::is_same_v<typename S::Boundary, FixedBoundary>) {
+    using Element = typename S::Element;
+    constexpr int r = S::kRadius;
+    const size_t row = static_cast<size_t>(nx) * sizeof(Element);
+    const size_t edge = static_cast<size_t>(r) * sizeof(Element);
+    const size_t bottom = static_cast<size_t>(ny - r) * nx;
+    const size_t right = static_cast<size_t>(nx - r);
+    cudaError_t status = cudaMemcpyAsync(to, from, r * row, cudaMemcpyDeviceToDevice, stream);
+    if (status == cudaSuccess) {
+      status =
+          cudaMemcpyAsync(to + bottom, from + bottom, r * row, cudaMemcpyDeviceToDevice, stream);
+    }
+    if (status == cudaSuccess) {
+      status = cudaMemcpy2DAsync(to, row, from, row, edge, ny, cudaMemcpyDeviceToDevice, stream);
+    }
+    if (status == cudaSuccess) {
+      status = cudaMemcpy2DAsync(to + right, row, from + right, row, edge, ny,
+                                 cudaMemcpyDeviceToDevice, stream);
+    }
+    return status;
+  } else {
+    (void)from, (void)to, (void)ny, (void)nx, (void)stream;
+    return cudaSuccess;
+  }
+}
+
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in
+/// never written; with a fixed boundary the ring of in is copied into out
+/// first. The caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int ny, int nx,
+                           int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > S::kSteps) {
+    return cudaErrorInvalidValue;
+  }
+  if (const cudaError_t status = copyRing<S>(in, out, ny, nx, stream); status != cudaSuccess) {
+    return status;
+  }
+  return launchPass<S>(steps, in, out, ny, nx, stream);
+}
+
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of
 /// kSteps fused steps and one pass of the remainder, ping-ponging between a
 /// and b; the result is left in a (b is scratch of the same size). With a
@@ -488,25 +534,8 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, i
     return cudaSuccess;
   }
   const size_t row = static_cast<size_t>(nx) * sizeof(Element);
-  if constexpr (std::is_same_v<typename S::Boundary, FixedBoundary>) {
-    constexpr int r = S::kRadius;
-    const size_t edge = static_cast<size_t>(r) * sizeof(Element);
-    const size_t bottom = static_cast<size_t>(ny - r) * nx;
-    const size_t right = static_cast<size_t>(nx - r);
-    cudaError_t status = cudaMemcpyAsync(b, a, r * row, cudaMemcpyDeviceToDevice, stream);
-    if (status == cudaSuccess) {
-      status = cudaMemcpyAsync(b + bottom, a + bottom, r * row, cudaMemcpyDeviceToDevice, stream);
-    }
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(b, row, a, row, edge, ny, cudaMemcpyDeviceToDevice, stream);
-    }
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(b + right, row, a + right, row, edge, ny, cudaMemcpyDeviceToDevice,
-                                 stream);
-    }
-    if (status != cudaSuccess) {
-      return status;
-    }
+  if (const cudaError_t status = copyRing<S>(a, b, ny, nx, stream); status != cudaSuccess) {
+    return status;
   }
   Element *src = a;
   Element *dst = b;

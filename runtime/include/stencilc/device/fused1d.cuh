@@ -206,6 +206,18 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
   }
 }
 
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in
+/// never written (the pass stores every point of the grid, a fixed ring
+/// included). The caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nx,
+                           int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > S::kSteps) {
+    return cudaErrorInvalidValue;
+  }
+  return launchPass<S>(steps, in, out, nx, stream);
+}
+
 /// `steps` steps on an nx-point grid: passes of kSteps fused steps and one
 /// pass of the remainder, ping-ponging between a and b; the result is left
 /// in a (b is scratch of the same size, its contents never read).

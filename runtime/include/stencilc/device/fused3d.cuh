@@ -578,6 +578,19 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
 template <class Boundary> struct FoldsReads : std::false_type {};
 template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
 
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps; clamp and
+/// mirror 1), in -> out, in never written (the pass stores every point of
+/// the grid, a fixed ring included). The caller has checked the pointers
+/// and sizes.
+template <class S>
+inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
+                           int nx, int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > (FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps)) {
+    return cudaErrorInvalidValue;
+  }
+  return launchPass<S>(steps, in, out, nz, ny, nx, stream);
+}
+
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and
 /// one pass of the remainder (clamp and mirror: passes of one step),
 /// ping-ponging between a and b; the result is left in a (b is scratch of

@@ -31,6 +31,13 @@ cudaError_t {name}_step(const {element}* in, {element}* out, {size_params}, cuda
  * invalid.{fused_note} */
 cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int steps, cudaStream_t stream);
 
+/* One pass over memory: `steps` time steps from in into out ({pass_note});
+ * in is never written, out is the result (with a fixed boundary, the ring of
+ * in). For callers that alternate the buffers themselves, as the distributed
+ * runtime does. Returns cudaErrorInvalidValue, launching nothing, for what
+ * {name}_step refuses or another step count. */
+cudaError_t {name}_pass(const {element}* in, {element}* out, {size_params}, int steps, cudaStream_t stream);
+
 #ifdef __cplusplus
 }} /* extern "C" */
 #endif
@@ -64,11 +71,16 @@ static inline cudaError_t {name}_dist_run_sizes(void *a, void *b, const int *n, 
                                                 cudaStream_t stream) {{
   return {name}_run(({element} *)a, ({element} *)b, {size_elements}, steps, stream);
 }}
+static inline cudaError_t {name}_dist_pass_sizes(const void *in, void *out, const int *n, int steps,
+                                                 cudaStream_t stream) {{
+  return {name}_pass((const {element} *)in, ({element} *)out, {size_elements}, steps, stream);
+}}
 static inline stencilc_dist_status {name}_dist_create(MPI_Comm comm, const int *global,
                                                       const int *grid, stencilc_dist_plan *plan) {{
   stencilc_dist_stencil stencil;
   stencil.info = &{name}_info;
   stencil.run = {name}_dist_run_sizes;
+  stencil.pass = {name}_dist_pass_sizes;
   stencil.element_size = sizeof({element});
   return stencilc_dist_create(&stencil, comm, global, grid, plan);
 }}

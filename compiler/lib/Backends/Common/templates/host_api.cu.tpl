@@ -1,8 +1,9 @@
 // host_api.cu.tpl - what every generated stencil has, whatever its backend
 // and dimension: the C entry points (argument validation with
 // stencilc/device/host.cuh, the launch, filled in by the backend, and
-// NAME_run: the ping-pong of single steps, or the fused kernel's passes) and
-// the constant of a constant boundary.
+// NAME_run: the ping-pong of single steps, or the fused kernel's passes;
+// NAME_pass: one of those passes out of place) and the constant of a
+// constant boundary.
 // Filled with fmt named arguments ({name}); literal braces are doubled.
 
 //@ section host_api
@@ -27,6 +28,27 @@ extern "C" cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int
   }}
   {run}
 }}
+
+extern "C" cudaError_t {name}_pass(const {element}* in, {element}* out, {size_params}, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  if (in == nullptr || out == nullptr || {size_too_small} || steps < 1 ||
+      stencilc::device::overlaps(in, out, {size_product} * sizeof({element}))) {{
+    return cudaErrorInvalidValue;
+  }}
+  {pass}
+}}
+
+//@ section pass_steps
+// One step; a fixed boundary's ring is copied first (the step does not write it).
+if (steps != 1) {{
+  return cudaErrorInvalidValue;
+}}
+{ring_copy}
+return {name}_step(in, out, {size_args}, stream);
+
+//@ section pass_fused
+// One launch of the fused kernel, in -> out.
+return {kernel}::onePass<Fused>(in, out, {size_args}, steps, stream);
 
 //@ section run_steps
 const size_t bytes = {size_product} * sizeof({element});
@@ -53,6 +75,13 @@ return {kernel}::run<Fused>(a, b, {size_args}, steps, stream);
 // boundary fixed: b starts as a copy of a, so its ring equals a's for every step.
 status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
 if (status != cudaSuccess) {{
+  return status;
+}}
+
+//@ section ring_copy_pass
+// boundary fixed: out starts as a copy of in, so its ring equals in's.
+if (const cudaError_t status = cudaMemcpyAsync(out, in, {size_product} * sizeof({element}), cudaMemcpyDeviceToDevice, stream);
+    status != cudaSuccess) {{
   return status;
 }}
 

@@ -184,6 +184,10 @@ struct Band {{
 }};
 constexpr int kBandTile = {band_tile};
 
+//@ section pass_composed
+// One composed pass (steps = {steps}) or one step on tensor cores, in -> out.
+return stencilc::device::composed::onePass<Band, kBandTile>(in, out, {size_args}, steps, composed::launch, {name}_step, stream);
+
 //@ section run_composed
 // Passes of {steps} steps on tensor cores (composed::launch, then the band) and
 // single steps for the remainder; the result in a.

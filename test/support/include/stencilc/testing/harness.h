@@ -35,6 +35,9 @@ struct StencilUnderTest {
   bool typeMatchesInfo = false;
   std::function<cudaError_t(const void *in, void *out, const Extents &, cudaStream_t)> step;
   std::function<cudaError_t(void *a, void *b, const Extents &, int steps, cudaStream_t)> run;
+  /// NAME_pass where the driver gave it (empty for the naive kernel).
+  std::function<cudaError_t(const void *in, void *out, const Extents &, int steps, cudaStream_t)>
+      pass;
 };
 
 namespace detail {
@@ -49,12 +52,22 @@ StencilUnderTest makeErased(const stencilc_stencil_info &info, const char *imple
 }
 } // namespace detail
 
-/// 1D: NAME_step(in, out, nx, stream), NAME_run(a, b, nx, steps, stream).
+/// 1D: NAME_step(in, out, nx, stream), NAME_run(a, b, nx, steps, stream)
+/// and, where given, NAME_pass(in, out, nx, steps, stream).
 template <class T>
 StencilUnderTest makeStencilUnderTest(const stencilc_stencil_info &info,
                                       cudaError_t (*step)(const T *, T *, int, cudaStream_t),
-                                      cudaError_t (*run)(T *, T *, int, int, cudaStream_t)) {
+                                      cudaError_t (*run)(T *, T *, int, int, cudaStream_t),
+                                      cudaError_t (*pass)(const T *, T *, int, int,
+                                                          cudaStream_t) = nullptr) {
   StencilUnderTest s = detail::makeErased<T>(info, "api");
+  if (pass) {
+    s.pass = [pass](const void *in, void *out, const Extents &e, int steps, cudaStream_t st) {
+      return e.dims != 1
+                 ? cudaErrorInvalidValue
+                 : pass(static_cast<const T *>(in), static_cast<T *>(out), e.n[0], steps, st);
+    };
+  }
   s.step = [step](const void *in, void *out, const Extents &e, cudaStream_t st) {
     return e.dims != 1 ? cudaErrorInvalidValue
                        : step(static_cast<const T *>(in), static_cast<T *>(out), e.n[0], st);
@@ -66,12 +79,22 @@ StencilUnderTest makeStencilUnderTest(const stencilc_stencil_info &info,
   return s;
 }
 
-/// 2D: NAME_step(in, out, ny, nx, stream), NAME_run(a, b, ny, nx, steps, stream).
+/// 2D: NAME_step(in, out, ny, nx, stream), NAME_run(a, b, ny, nx, steps, stream)
+/// and, where given, NAME_pass(in, out, ny, nx, steps, stream).
 template <class T>
 StencilUnderTest makeStencilUnderTest(const stencilc_stencil_info &info,
                                       cudaError_t (*step)(const T *, T *, int, int, cudaStream_t),
-                                      cudaError_t (*run)(T *, T *, int, int, int, cudaStream_t)) {
+                                      cudaError_t (*run)(T *, T *, int, int, int, cudaStream_t),
+                                      cudaError_t (*pass)(const T *, T *, int, int, int,
+                                                          cudaStream_t) = nullptr) {
   StencilUnderTest s = detail::makeErased<T>(info, "api");
+  if (pass) {
+    s.pass = [pass](const void *in, void *out, const Extents &e, int steps, cudaStream_t st) {
+      return e.dims != 2 ? cudaErrorInvalidValue
+                         : pass(static_cast<const T *>(in), static_cast<T *>(out), e.n[0], e.n[1],
+                                steps, st);
+    };
+  }
   s.step = [step](const void *in, void *out, const Extents &e, cudaStream_t st) {
     return e.dims != 2
                ? cudaErrorInvalidValue
@@ -84,13 +107,22 @@ StencilUnderTest makeStencilUnderTest(const stencilc_stencil_info &info,
   return s;
 }
 
-/// 3D: NAME_step(in, out, nz, ny, nx, stream), NAME_run(a, b, nz, ny, nx, steps, stream).
+/// 3D: NAME_step(in, out, nz, ny, nx, stream), NAME_run(a, b, nz, ny, nx, steps, stream)
+/// and, where given, NAME_pass(in, out, nz, ny, nx, steps, stream).
 template <class T>
-StencilUnderTest
-makeStencilUnderTest(const stencilc_stencil_info &info,
-                     cudaError_t (*step)(const T *, T *, int, int, int, cudaStream_t),
-                     cudaError_t (*run)(T *, T *, int, int, int, int, cudaStream_t)) {
+StencilUnderTest makeStencilUnderTest(
+    const stencilc_stencil_info &info,
+    cudaError_t (*step)(const T *, T *, int, int, int, cudaStream_t),
+    cudaError_t (*run)(T *, T *, int, int, int, int, cudaStream_t),
+    cudaError_t (*pass)(const T *, T *, int, int, int, int, cudaStream_t) = nullptr) {
   StencilUnderTest s = detail::makeErased<T>(info, "api");
+  if (pass) {
+    s.pass = [pass](const void *in, void *out, const Extents &e, int steps, cudaStream_t st) {
+      return e.dims != 3 ? cudaErrorInvalidValue
+                         : pass(static_cast<const T *>(in), static_cast<T *>(out), e.n[0], e.n[1],
+                                e.n[2], steps, st);
+    };
+  }
   s.step = [step](const void *in, void *out, const Extents &e, cudaStream_t st) {
     return e.dims != 3 ? cudaErrorInvalidValue
                        : step(static_cast<const T *>(in), static_cast<T *>(out), e.n[0], e.n[1],
