@@ -132,26 +132,106 @@ struct stencilc_dist_plan_s {
       profile->mark(label, stream);
     }
   }
+  HaloCopies boxCopies(void *array, const Phase &phase) const;
+  Failure exchange(void *array, cudaStream_t stream);
   Failure pass(void *a, void *b, int steps, cudaStream_t stream);
   Failure overlappedPass(void *a, void *b, int steps, cudaStream_t stream);
+  Failure passesOut(char *&cur, char *&other, int steps, cudaStream_t stream);
+  Failure overlappedPassOut(char *&cur, char *&other, int steps, cudaStream_t stream);
+  Failure copyBandsBack(char *array, cudaStream_t stream);
 };
 
-Failure stencilc_dist_plan_s::pass(void *a, void *b, int steps, cudaStream_t stream) {
+/// Copies between `array` (a local array) and the transport's buffers: each
+/// message's send box out of it, its receive box into it.
+HaloCopies stencilc_dist_plan_s::boxCopies(void *array, const Phase &phase) const {
   const std::size_t elem = stencil.element_size;
+  return {[this, array, &phase, elem](std::size_t i, void *to, cudaStream_t s) {
+            return copyBox(array, extents, phase.messages[i].send, elem, to, true, s);
+          },
+          [this, array, &phase, elem](std::size_t i, const void *from, cudaStream_t s) {
+            return copyBox(array, extents, phase.messages[i].recv, elem, const_cast<void *>(from),
+                           false, s);
+          }};
+}
+
+/// Every phase's exchange on `array`, in order, on `stream`.
+Failure stencilc_dist_plan_s::exchange(void *array, cudaStream_t stream) {
   for (const Phase &phase : schedule) {
-    const HaloCopies copies{[&](std::size_t i, void *to, cudaStream_t s) {
-                              return copyBox(a, extents, phase.messages[i].send, elem, to, true, s);
-                            },
-                            [&](std::size_t i, const void *from, cudaStream_t s) {
-                              return copyBox(a, extents, phase.messages[i].recv, elem,
-                                             const_cast<void *>(from), false, s);
-                            }};
-    if (Failure f = transport->exchange(phase, copies, elem, stream)) {
+    if (Failure f =
+            transport->exchange(phase, boxCopies(array, phase), stencil.element_size, stream)) {
       return f;
     }
   }
+  return {};
+}
+
+Failure stencilc_dist_plan_s::pass(void *a, void *b, int steps, cudaStream_t stream) {
+  if (Failure f = exchange(a, stream)) {
+    return f;
+  }
   Failure f = cudaFailure(stencil.run(a, b, sizes, steps, stream), "the local run");
   mark("run", stream);
+  return f;
+}
+
+/// With NAME_pass (stencil.pass): the exchange on `cur`, then steps / T
+/// passes, each from `cur` into `other`, the two swapped after each; no
+/// copy of the local array.
+Failure stencilc_dist_plan_s::passesOut(char *&cur, char *&other, int steps, cudaStream_t stream) {
+  if (Failure f = exchange(cur, stream)) {
+    return f;
+  }
+  const int t = std::max(stencil.info->fused_steps, 1);
+  for (int done = 0; done < steps; done += t) {
+    if (Failure f = cudaFailure(stencil.pass(cur, other, sizes, t, stream), "the local pass")) {
+      return f;
+    }
+    std::swap(cur, other);
+  }
+  mark("run", stream);
+  return {};
+}
+
+// Slabs with NAME_pass, one pass of T steps an exchange: the owned planes
+// run from `cur` into `other` at once on `stream` (exact but for a halo of
+// planes at each internal side), while the halos travel into `cur`'s ghost
+// planes on the high-priority stream; then each band (the ghosts and twice
+// the halo of owned planes, read in place: no pass writes `cur`) runs into
+// its own buffer, and its exact middle halo of planes is copied over the
+// interior's inexact one once the interior is done.
+Failure stencilc_dist_plan_s::overlappedPassOut(char *&cur, char *&other, int steps,
+                                                cudaStream_t stream) {
+  const std::size_t pl = plane();
+  const long long h = layout.halo, local0 = extents[0];
+  const Phase &phase = schedule[0];
+  Failure f = cudaFailure(cudaEventRecord(ready, stream), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, ready, 0), "overlap events");
+  f = f ? f : transport->exchange(phase, boxCopies(cur, phase), stencil.element_size, halo);
+  int inner[MaxDims] = {sizes[0], sizes[1], sizes[2]};
+  inner[0] = static_cast<int>(decomp.owned(0));
+  const long long first = decomp.ghost(0, 0);
+  f = f ? f
+        : cudaFailure(stencil.pass(cur + first * pl, other + first * pl, inner, steps, stream),
+                      "the interior pass");
+  mark("interior", stream);
+  f = f ? f : cudaFailure(cudaEventRecord(interior, stream), "overlap events");
+  int bandSizes[MaxDims] = {sizes[0], sizes[1], sizes[2]};
+  bandSizes[0] = static_cast<int>(3 * h);
+  for (int side = 0; side < 2 && !f; ++side) {
+    if (decomp.neighbour(0, side) < 0) {
+      continue;
+    }
+    // The band is local planes [0, 3h) low or [L - 3h, L) high; its middle
+    // planes [h, 2h) are local planes [h, 2h) low and [L - 2h, L - h) high.
+    const long long from = side == 0 ? 0 : local0 - 3 * h;
+    f = cudaFailure(stencil.pass(cur + from * pl, bands[side][0], bandSizes, steps, halo),
+                    "a band pass");
+  }
+  mark("bands", halo);
+  f = f ? f : copyBandsBack(other, stream);
+  if (!f) {
+    std::swap(cur, other);
+  }
   return f;
 }
 
@@ -212,11 +292,23 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
                     "a band run");
   }
   mark("bands", halo);
-  f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, interior, 0), "overlap events");
-  for (std::size_t i = 0; !f && i < phase.messages.size(); ++i) {
-    const int side = sideOf[i];
+  return f ? f : copyBandsBack(base, stream);
+}
+
+/// Once the interior is done, copies each band's exact middle halo of
+/// planes (bands[side][0] planes [h, 2h)) over the interior's inexact
+/// planes of `array` (local planes [h, 2h) low, [L - 2h, L - h) high), on
+/// the high-priority stream; `stream` waits for it.
+Failure stencilc_dist_plan_s::copyBandsBack(char *array, cudaStream_t stream) {
+  const std::size_t pl = plane();
+  const long long h = layout.halo, local0 = extents[0];
+  Failure f = cudaFailure(cudaStreamWaitEvent(halo, interior, 0), "overlap events");
+  for (int side = 0; side < 2 && !f; ++side) {
+    if (decomp.neighbour(0, side) < 0) {
+      continue;
+    }
     const long long to = side == 0 ? h : local0 - 2 * h;
-    f = cudaFailure(cudaMemcpyAsync(base + to * pl, static_cast<char *>(bands[side][0]) + h * pl,
+    f = cudaFailure(cudaMemcpyAsync(array + to * pl, static_cast<char *>(bands[side][0]) + h * pl,
                                     h * pl, cudaMemcpyDeviceToDevice, halo),
                     "copying a band back");
   }
@@ -362,12 +454,13 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
-  // One exchange serves `every` passes of NAME_run's T fused steps, with a
-  // halo that much wider (the ghosts are computed redundantly). By default
-  // two, so that NAME_run, which leaves its result in `a`, runs an even
-  // number of passes and never copies the local array back from `b`
-  // (docs/distributed.md, "Exchange overhead"); one where blocks are too
-  // thin for that halo.
+  // One exchange serves `every` passes of T fused steps, with a halo that
+  // much wider (the ghosts are computed redundantly). By default two: the
+  // fewest exchanges for the fewest redundant planes, measured best on one
+  // H100 with and without MPS (docs/distributed.md, "Exchange overhead");
+  // one where blocks are too thin for that halo. (Without NAME_pass,
+  // NAME_run, which leaves its result in `a`, then never copies the local
+  // array back from `b`.)
   const char *everyText = std::getenv("STENCILC_DIST_PASSES_PER_EXCHANGE");
   const bool chosen = everyText && *everyText;
   const int every = chosen ? std::atoi(everyText) : 2;
@@ -458,16 +551,32 @@ stencilc_dist_status stencilc_dist_run(stencilc_dist_plan plan, void *a, void *b
     return fail(STENCILC_DIST_INVALID_ARGUMENT, "null plan or buffer, a == b, or steps < 0");
   }
   const bool overlap = plan->overlaps();
+  const int t = std::max(plan->stencil.info->fused_steps, 1);
+  // The state is in `cur`: NAME_pass leaves it in the other buffer, NAME_run
+  // (a remainder of fewer than T steps, or no NAME_pass) in the one it had.
+  char *cur = static_cast<char *>(a), *other = static_cast<char *>(b);
   for (int done = 0; done < steps;) {
     const int k = std::min(plan->passSteps, steps - done);
     if (plan->profile) {
       plan->profile->beginPass(stream);
     }
-    Failure f = overlap ? plan->overlappedPass(a, b, k, stream) : plan->pass(a, b, k, stream);
+    const bool passes = plan->stencil.pass && k % t == 0;
+    Failure f = overlap && passes && k == t ? plan->overlappedPassOut(cur, other, k, stream)
+                : overlap                   ? plan->overlappedPass(cur, other, k, stream)
+                : passes                    ? plan->passesOut(cur, other, k, stream)
+                                            : plan->pass(cur, other, k, stream);
     if (f) {
       return fail(f);
     }
     done += k;
+  }
+  if (cur != a) { // the result is left in a
+    const std::size_t bytes =
+        static_cast<std::size_t>(plan->decomp.localPoints()) * plan->stencil.element_size;
+    if (Failure f = cudaFailure(cudaMemcpyAsync(a, cur, bytes, cudaMemcpyDeviceToDevice, stream),
+                                "copying the result into a")) {
+      return fail(f);
+    }
   }
   return STENCILC_DIST_SUCCESS;
 }

@@ -4,8 +4,9 @@
 // result on rank 0 and compare it bit for bit with the single-GPU NAME_run
 // of the whole grid: odd sizes, steps that are no multiple of T, the process
 // grid MPI_Dims_create picks and slabs, with and without overlap, with one
-// exchange a pass (STENCILC_DIST_PASSES_PER_EXCHANGE=1) and with the default
-// (one every two passes, a halo twice as wide). Also checks
+// exchange a pass (STENCILC_DIST_PASSES_PER_EXCHANGE=1: with overlap, the
+// bands read in place) and with the default (one every two passes, a halo
+// twice as wide; with overlap, the bands copied out first). Also checks
 // that a grid too thin for the ranks is refused at create time. Usage:
 //   mpirun -np N dist_check [--quick]   (--quick: two stencils, for the sanitizer)
 // Prints a line per case and exits 1 if any differs.

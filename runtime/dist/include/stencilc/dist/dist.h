@@ -38,10 +38,17 @@ typedef struct stencilc_dist_plan_s *stencilc_dist_plan;
 typedef cudaError_t (*stencilc_dist_run_fn)(void *a, void *b, const int *sizes, int steps,
                                             cudaStream_t stream);
 
+/* NAME_pass with its sizes as an array: `steps` steps in one pass from in
+ * into out, in never written (the runtime calls it with the stencil's fused
+ * steps only, which every NAME_pass takes). */
+typedef cudaError_t (*stencilc_dist_pass_fn)(const void *in, void *out, const int *sizes, int steps,
+                                             cudaStream_t stream);
+
 typedef struct stencilc_dist_stencil {
   const stencilc_stencil_info *info; /* dims, radius, boundary, fused steps */
   stencilc_dist_run_fn run;
-  size_t element_size; /* bytes per grid point */
+  size_t element_size;        /* bytes per grid point */
+  stencilc_dist_pass_fn pass; /* or NULL: every pass through run */
 } stencilc_dist_stencil;
 
 /* Collective over `comm`. `global` holds the dims global sizes (index
