@@ -80,7 +80,7 @@ struct stencilc_dist_plan_s {
   int passSteps = 1;                // steps a pass: T x the passes per exchange
   int overlap = -1;                 // -1: where the transport gains by it (Transport::overlapPays)
   cudaStream_t halo = nullptr;      // high priority: the exchange and the bands
-  cudaEvent_t ready = nullptr, copied = nullptr, interior = nullptr, done = nullptr;
+  cudaEvent_t ready = nullptr, copied = nullptr, done = nullptr;
   void *bands[2][2] = {}; // [side][a, b]: 3 halos of planes
   std::vector<void *> allocations;
 
@@ -93,7 +93,7 @@ struct stencilc_dist_plan_s {
     for (void *p : allocations) {
       cudaFree(p);
     }
-    for (cudaEvent_t e : {ready, copied, interior, done}) {
+    for (cudaEvent_t e : {ready, copied, done}) {
       if (e) {
         cudaEventDestroy(e);
       }
@@ -214,7 +214,6 @@ Failure stencilc_dist_plan_s::overlappedPassOut(char *&cur, char *&other, int st
         : cudaFailure(stencil.pass(cur + first * pl, other + first * pl, inner, steps, stream),
                       "the interior pass");
   mark("interior", stream);
-  f = f ? f : cudaFailure(cudaEventRecord(interior, stream), "overlap events");
   int bandSizes[MaxDims] = {sizes[0], sizes[1], sizes[2]};
   bandSizes[0] = static_cast<int>(3 * h);
   for (int side = 0; side < 2 && !f; ++side) {
@@ -275,7 +274,6 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
       stencil.run(base + first * pl, static_cast<char *>(b) + first * pl, inner, steps, stream),
       "the interior run");
   mark("interior", stream);
-  f = f ? f : cudaFailure(cudaEventRecord(interior, stream), "overlap events");
   const HaloCopies copies{
       [&](std::size_t i, void *to, cudaStream_t s) {
         return cudaMemcpyAsync(to, sendPtrs[i], h * pl, cudaMemcpyDeviceToDevice, s);
@@ -295,25 +293,25 @@ Failure stencilc_dist_plan_s::overlappedPass(void *a, void *b, int steps, cudaSt
   return f ? f : copyBandsBack(base, stream);
 }
 
-/// Once the interior is done, copies each band's exact middle halo of
-/// planes (bands[side][0] planes [h, 2h)) over the interior's inexact
-/// planes of `array` (local planes [h, 2h) low, [L - 2h, L - h) high), on
-/// the high-priority stream; `stream` waits for it.
+/// Copies each band's exact middle halo of planes (bands[side][0] planes
+/// [h, 2h)) over the interior's inexact planes of `array` (local planes
+/// [h, 2h) low, [L - 2h, L - h) high) on `stream`, after the interior
+/// enqueued there and after the bands (enqueued on the high-priority
+/// stream; they end long before the interior).
 Failure stencilc_dist_plan_s::copyBandsBack(char *array, cudaStream_t stream) {
   const std::size_t pl = plane();
   const long long h = layout.halo, local0 = extents[0];
-  Failure f = cudaFailure(cudaStreamWaitEvent(halo, interior, 0), "overlap events");
+  Failure f = cudaFailure(cudaEventRecord(done, halo), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
   for (int side = 0; side < 2 && !f; ++side) {
     if (decomp.neighbour(0, side) < 0) {
       continue;
     }
     const long long to = side == 0 ? h : local0 - 2 * h;
     f = cudaFailure(cudaMemcpyAsync(array + to * pl, static_cast<char *>(bands[side][0]) + h * pl,
-                                    h * pl, cudaMemcpyDeviceToDevice, halo),
+                                    h * pl, cudaMemcpyDeviceToDevice, stream),
                     "copying a band back");
   }
-  f = f ? f : cudaFailure(cudaEventRecord(done, halo), "overlap events");
-  f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
   mark("done", stream);
   return f;
 }
@@ -502,7 +500,7 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   cudaDeviceGetStreamPriorityRange(&least, &greatest);
   Failure f = cudaFailure(cudaStreamCreateWithPriority(&p->halo, cudaStreamNonBlocking, greatest),
                           "halo stream");
-  for (cudaEvent_t *e : {&p->ready, &p->copied, &p->interior, &p->done}) {
+  for (cudaEvent_t *e : {&p->ready, &p->copied, &p->done}) {
     f = f ? f : cudaFailure(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "events");
   }
   p->profile = Profile::fromEnvironment();
