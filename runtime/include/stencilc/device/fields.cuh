@@ -413,19 +413,13 @@ stepPlanes(const Args<S> &args, typename S::Element *__restrict__ out, int nz, i
 }
 
 /// The launch of the plane kernel over the grid: blocks of kPlaneTileY x
-/// kPlaneTileX outputs of kPlanesZ planes; false (launching nothing) past
-/// CUDA's 65535 blocks along y or z.
+/// kPlaneTileX outputs of kPlanesZ planes (simt::gridFor, as the
+/// single-field kernel's); false (launching nothing) past CUDA's 65535
+/// blocks along y or z.
 template <class S> bool launchPlanesGrid(int nz, int ny, int nx, dim3 &grid, dim3 &block) {
   block = dim3(S::kPlaneThreads, 1, 1);
-  const long long blocksY = (static_cast<long long>(ny) + S::kPlaneTileY - 1) / S::kPlaneTileY;
-  const long long blocksZ = (static_cast<long long>(nz) + S::kPlanesZ - 1) / S::kPlanesZ;
-  if (blocksY > 65535 || blocksZ > 65535) {
-    return false;
-  }
-  grid = dim3(
-      static_cast<unsigned>((static_cast<long long>(nx) + S::kPlaneTileX - 1) / S::kPlaneTileX),
-      static_cast<unsigned>(blocksY), static_cast<unsigned>(blocksZ));
-  return true;
+  grid = simt::gridFor<PlaneGeometry<S>>(nz, ny, nx, S::kPlanesZ);
+  return grid.y <= 65535u && grid.z <= 65535u;
 }
 
 /// One step: every point of the grid (the interior for a fixed boundary), a

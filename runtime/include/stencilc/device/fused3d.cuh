@@ -578,6 +578,10 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
 template <class Boundary> struct FoldsReads : std::false_type {};
 template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
 
+/// The steps one pass fuses at most: kSteps, or 1 for clamp and mirror.
+template <class S>
+constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
+
 /// NAME_pass: one pass of `steps` fused steps (1 .. kSteps; clamp and
 /// mirror 1), in -> out, in never written (the pass stores every point of
 /// the grid, a fixed ring included). The caller has checked the pointers
@@ -585,7 +589,7 @@ template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std:
 template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
                            int nx, int steps, cudaStream_t stream) {
-  if (steps < 1 || steps > (FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps)) {
+  if (steps < 1 || steps > kStepsPerPass<S>) {
     return cudaErrorInvalidValue;
   }
   return launchPass<S>(steps, in, out, nz, ny, nx, stream);
@@ -606,11 +610,10 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, i
       steps < 0) {
     return cudaErrorInvalidValue;
   }
-  constexpr int kPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
   Element *src = a;
   Element *dst = b;
-  for (int done = 0; done < steps; done += kPerPass) {
-    const int levels = steps - done < kPerPass ? steps - done : kPerPass;
+  for (int done = 0; done < steps; done += kStepsPerPass<S>) {
+    const int levels = steps - done < kStepsPerPass<S> ? steps - done : kStepsPerPass<S>;
     if (const cudaError_t status = launchPass<S>(levels, src, dst, nz, ny, nx, stream);
         status != cudaSuccess) {
       return status;

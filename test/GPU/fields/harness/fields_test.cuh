@@ -369,7 +369,7 @@ template <class Api> void runStencil(Counts &counts) {
   } else if (info.dims == 2) {
     sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}};
   } else {
-    // 70 x 20 x 40: more planes than a plane-kernel block's 64, and rows of
+    // 70 x 20 x 40: more planes than a plane-kernel block's (32 or 64), and rows of
     // whole 16-byte vectors in every precision (the copies' fast path).
     sizes = {{3, {m, m, m}}, {3, {9, 11, 13}}, {3, {33, 35, 69}}, {3, {70, 20, 40}}};
   }
