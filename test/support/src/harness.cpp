@@ -4,6 +4,7 @@
 #include "stencilc/testing/harness.h"
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -231,6 +232,70 @@ void checkPass(const StencilUnderTest &s, const Extents &e, int steps, bool refu
              (inputKept ? "" : " input-changed") + " " + seedText(seed));
 }
 
+/// NAME_pass_range (where the driver gave it) for `steps` steps storing
+/// outermost indices [first, first + count): those of out, poisoned, must
+/// come out bit for bit what NAME_pass gives, every other point of out
+/// still the poison, and the input unchanged; a range or step count it does
+/// not take must be refused with cudaErrorInvalidValue (refused is true
+/// then), out untouched.
+template <class T>
+void checkPassRange(const StencilUnderTest &s, const Extents &e, int first, int count, int steps,
+                    bool refused, cudaStream_t stream, CaseReport &r) {
+  const std::size_t n = e.points();
+  const std::size_t inner = n / static_cast<std::size_t>(e.n[0]);
+  const std::uint64_t seed = freshSeed();
+  const std::vector<T> in = randomUniform<T>(n, seed);
+  const std::vector<T> poison = poisoned<T>(n);
+  DeviceBuffer<T> dIn(n), dOut(n), dWhole(n);
+  dIn.upload(in);
+  dOut.upload(poison);
+  dWhole.upload(poison);
+  const std::string what = "range " + std::to_string(first) + "+" + std::to_string(count) +
+                           " pass " + std::to_string(steps);
+  cudaError_t status = s.passRange(dIn.data(), dOut.data(), e, first, count, steps, stream);
+  if (refused) {
+    cudaGetLastError();
+    const bool untouched =
+        finished(cudaSuccess, stream, r, e, what) && sameVectorBits(dOut.download(), poison);
+    r.line(status == cudaErrorInvalidValue && untouched, e, what,
+           std::string("expected cudaErrorInvalidValue, returned ") + cudaGetErrorName(status) +
+               (untouched ? "" : ", out written"));
+    return;
+  }
+  if (status == cudaSuccess)
+    status = s.pass(dIn.data(), dWhole.data(), e, steps, stream);
+  if (!finished(status, stream, r, e, what))
+    return;
+  const std::vector<T> got = dOut.download(), whole = dWhole.download();
+  std::vector<T> expected = poison;
+  const std::size_t from = static_cast<std::size_t>(first) * inner;
+  const std::size_t to = static_cast<std::size_t>(first + count) * inner;
+  std::copy(whole.begin() + static_cast<std::ptrdiff_t>(from),
+            whole.begin() + static_cast<std::ptrdiff_t>(to),
+            expected.begin() + static_cast<std::ptrdiff_t>(from));
+  const bool asExpected = sameVectorBits(got, expected);
+  const bool inputKept = sameVectorBits(dIn.download(), in);
+  r.line(asExpected && inputKept, e, what,
+         std::string(asExpected ? "=pass on the range, poison elsewhere"
+                                : "differs-from-pass-or-wrote-outside") +
+             (inputKept ? "" : " input-changed") + " " + seedText(seed));
+}
+
+/// The ranges checkPassRange takes on an outermost extent of n: the whole
+/// axis, its first and last index, the middle third, all but the ends, and
+/// (refused) empty, negative and past-the-end ranges.
+std::vector<std::array<int, 3>> passRangeCases(int n) {
+  std::vector<std::array<int, 3>> cases{{0, n, 1}, {0, 1, 1}, {n - 1, 1, 1}};
+  if (n / 3 >= 1)
+    cases.push_back({n / 3, n / 3, 1});
+  if (n > 2)
+    cases.push_back({1, n - 2, 1});
+  for (std::array<int, 3> refused :
+       {std::array<int, 3>{0, 0, 0}, {-1, 2, 0}, {n - 1, 2, 0}, {n, 1, 0}})
+    cases.push_back(refused);
+  return cases;
+}
+
 /// NAME_run's step counts on a grid of `points`: 0, 1, 2 and 5, and
 /// around the fused depth T (T - 1, T, T + 1, 3T + 2, and 100); grids of
 /// over 2 million points take 3 (T + 1 where T > 1) to keep the CPU
@@ -273,6 +338,17 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
         const bool composed = !runMatchesStepsBitwise(*s.info);
         const bool takes = steps >= 1 && steps <= t && (!composed || steps == 1 || steps == t);
         checkPass<T>(s, e, steps, !takes, stream, report);
+      }
+    }
+    if (s.passRange && s.pass && e.points() <= SingleStepCheckPoints) {
+      // NAME_pass_range: each range with 1 and T steps, and T + 1 refused.
+      const int t = std::max(1, s.info->fused_steps);
+      for (const std::array<int, 3> &c : passRangeCases(static_cast<int>(e.n[0]))) {
+        for (int steps : {1, t, t + 1}) {
+          if (steps == t && t == 1)
+            continue;
+          checkPassRange<T>(s, e, c[0], c[1], steps, c[2] == 0 || steps > t, stream, report);
+        }
       }
     }
   }

@@ -89,6 +89,12 @@ std::string_view fusedKernelNamespace(int dims);
 /// "stencilc_gen_NAME": the namespace of a stencil's kernel and constants.
 std::string stencilNamespace(const Plan &plan);
 
+/// Whether the stencil has NAME_pass_range (docs/generated-code.md): its
+/// pass runs on CUDA cores (the fused kernel, or the step kernel where the
+/// plan does not fuse) in 2D or 3D, whose kernels store a range of the rows
+/// or planes they stream.
+bool passTakesRange(const Plan &plan);
+
 /// Everything of one tensor-backend stencil: geometry, parameter tables,
 /// kernel and entry points (TensorEmitter.cpp).
 void writeTensorStencil(CodeWriter &w, const Plan &plan);

@@ -213,6 +213,22 @@ std::string passNote(const Plan &plan) {
                                 : fmt::format("steps from 1 to {}", t);
 }
 
+/// NAME_pass_range's declaration, where the stencil has it (passTakesRange).
+std::string passRangeDeclaration(const Plan &plan) {
+  if (!passTakesRange(plan)) {
+    return {};
+  }
+  const StencilSpec &spec = plan.spec;
+  const bool fixed = spec.boundary == BoundaryKind::Fixed;
+  return std::string(1, '\n') +
+         CodeWriter::filled(section("pass_range"), fmt::arg("name", spec.name),
+                            fmt::arg("element", elementTypeName(spec.precision)),
+                            fmt::arg("size_params", sizeParameters(spec.dims)),
+                            fmt::arg("outer", spec.dims == 2 ? "rows" : "planes"),
+                            fmt::arg("size", spec.dims == 2 ? "ny" : "nz"),
+                            fmt::arg("ring", fixed ? " The fixed ring on the range is in's." : ""));
+}
+
 /// NAME_dist_*: the distributed runtime's wrappers (docs/distributed.md),
 /// compiled where STENCILC_DIST is defined.
 void emitDistWrappers(CodeWriter &w, const Plan &plan) {
@@ -220,10 +236,18 @@ void emitDistWrappers(CodeWriter &w, const Plan &plan) {
   for (int a = 0; a < plan.spec.dims; ++a) {
     sizes += fmt::format("{}n[{}]", a ? ", " : "", a);
   }
+  const std::string element(elementTypeName(plan.spec.precision));
+  const bool range = passTakesRange(plan);
+  const std::string rangeWrapper =
+      range ? CodeWriter::filled(section("pass_range_dist"), fmt::arg("name", plan.spec.name),
+                                 fmt::arg("element", element), fmt::arg("size_elements", sizes))
+            : "";
   w.line();
   w.fillWith(section("stencil_dist"), fmt::arg("name", plan.spec.name),
-             fmt::arg("element", elementTypeName(plan.spec.precision)),
-             fmt::arg("size_elements", sizes));
+             fmt::arg("element", element), fmt::arg("size_elements", sizes),
+             fmt::arg("pass_range_wrapper", rangeWrapper),
+             fmt::arg("pass_range_pointer",
+                      range ? plan.spec.name + "_dist_pass_range_sizes" : std::string("NULL")));
 }
 
 } // namespace
@@ -278,7 +302,8 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
         fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
         fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
         fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("limit_note", limitNote(plan)),
-        fmt::arg("fused_note", fusedNote(plan)), fmt::arg("pass_note", passNote(plan)));
+        fmt::arg("fused_note", fusedNote(plan)), fmt::arg("pass_note", passNote(plan)),
+        fmt::arg("pass_range", passRangeDeclaration(plan)));
     emitDistWrappers(w, plan);
   }
   w.line();

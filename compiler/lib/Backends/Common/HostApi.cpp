@@ -46,6 +46,55 @@ std::string_view fusedKernelNamespace(int dims) {
 
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
+bool passTakesRange(const Plan &plan) {
+  return plan.spec.dims >= 2 && !plan.schedule.composed &&
+         (plan.schedule.fusedSteps > 1 || plan.backend() == BackendKind::Simt);
+}
+
+namespace {
+
+/// NAME_pass_range (passTakesRange): the fused kernel's ranged pass, or the
+/// step kernel's ranged launch (simt::launchRange, on the step kernel's
+/// view: rows of ny x 1 x nx in 2D, planes in 3D) after a fixed boundary's
+/// range is copied.
+std::string passRangeFunction(const Plan &plan, std::string_view ns) {
+  if (!passTakesRange(plan)) {
+    return {};
+  }
+  const StencilSpec &spec = plan.spec;
+  const int dims = spec.dims;
+  const std::string element(elementTypeName(spec.precision));
+  const std::string_view outer = dims == 2 ? "rows" : "planes";
+  const std::string inner = dims == 2 ? "static_cast<size_t>(nx)" : "static_cast<size_t>(ny) * nx";
+  std::string body;
+  if (plan.schedule.fusedSteps > 1) {
+    body = CodeWriter::filled(templateSection("host_api.cu.tpl", "pass_range_fused"),
+                              fmt::arg("kernel", fusedKernelNamespace(dims)),
+                              fmt::arg("size_args", sizeArguments(dims)), fmt::arg("outer", outer));
+  } else {
+    const std::string ringCopy =
+        spec.boundary == BoundaryKind::Fixed
+            ? CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_range"),
+                                 fmt::arg("outer", outer), fmt::arg("inner", inner),
+                                 fmt::arg("element", element))
+            : "";
+    body = CodeWriter::filled(templateSection("host_api.cu.tpl", "pass_range_steps"),
+                              fmt::arg("outer", outer), fmt::arg("ring_copy", ringCopy),
+                              fmt::arg("view", dims == 2 ? "ny, 1, nx" : "nz, ny, nx"));
+  }
+  return std::string(1, '\n') +
+         CodeWriter::filled(
+             templateSection("host_api.cu.tpl", "pass_range"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", ns), fmt::arg("element", element),
+             fmt::arg("size_params", sizeParameters(dims)),
+             fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
+             fmt::arg("outer", dims == 2 ? "ny" : "nz"), fmt::arg("what", outer),
+             fmt::arg("size_product", joined(dims, "static_cast<size_t>({n})", " * ")),
+             fmt::arg("body", body));
+}
+
+} // namespace
+
 void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
                       std::string_view launch) {
   const StencilSpec &spec = plan.spec;
@@ -87,7 +136,8 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
              fmt::arg("size_params", sizeParameters(dims)),
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
              fmt::arg("size_product", sizeProduct), fmt::arg("launch", launch),
-             fmt::arg("run", run), fmt::arg("pass", pass));
+             fmt::arg("run", run), fmt::arg("pass", pass),
+             fmt::arg("pass_range", passRangeFunction(plan, ns)));
 }
 
 void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {

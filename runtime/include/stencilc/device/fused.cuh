@@ -68,6 +68,7 @@
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/memory.cuh"
+#include "stencilc/device/range.cuh"
 
 namespace stencilc {
 namespace device {
@@ -392,8 +393,8 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
 }
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
-/// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY rows
-/// per block along blockIdx.y, kWarps strips of kTileX stored columns along
+/// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY of the
+/// stored rows `rows` per block along blockIdx.y, kWarps strips of kTileX stored columns along
 /// blockIdx.x. Each warp streams down its strip on its own (stream above):
 /// per iteration it loads the next kBatch input rows (16-byte vectors,
 /// started before the computing of the current ones), and computes kBatch
@@ -407,7 +408,8 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
 /// computed, plain vector loads and stores.
 template <class S, int Levels>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
-                                     typename S::Element *__restrict__ out, int ny, int nx) {
+                                     typename S::Element *__restrict__ out, int ny, int nx,
+                                     OuterRange rows) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
   constexpr int r = S::kRadius;
   constexpr int kLag = Levels * r;
@@ -416,8 +418,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   if (x0 >= nx) {
     return; // the whole warp: no barrier follows
   }
-  const int yBegin = static_cast<int>(blockIdx.y) * S::kChunkY;
-  const int yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
+  const int yBegin = rows.begin + static_cast<int>(blockIdx.y) * S::kChunkY;
+  const int yEnd = yBegin + S::kChunkY < rows.end ? yBegin + S::kChunkY : rows.end;
   const bool vectorRows = nx % S::kVec == 0 &&
                           reinterpret_cast<std::uintptr_t>(in) % S::kAccessBytes == 0 &&
                           reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0;
@@ -433,71 +435,114 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   }
 }
 
-/// The kernel of a pass of Levels fused steps.
+/// The kernel of a pass of Levels fused steps, every row stored.
 template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
-  pass<S, Levels>(in, out, ny, nx);
+  pass<S, Levels>(in, out, ny, nx, OuterRange{0, ny});
 }
 
-/// The blocks of a pass on an ny x nx grid.
-template <class S> inline dim3 gridFor(int ny, int nx) {
+/// The kernel of a pass of Levels fused steps that stores `rows` only
+/// (NAME_pass_range).
+template <class S, int Levels>
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
+    passRangeKernel(const typename S::Element *__restrict__ in,
+                    typename S::Element *__restrict__ out, int ny, int nx, OuterRange rows) {
+  pass<S, Levels>(in, out, ny, nx, rows);
+}
+
+/// The blocks of a pass storing rowsY rows of nx columns.
+template <class S> inline dim3 gridFor(int rowsY, int nx) {
   const int strips = (nx - 1) / S::kTileX + 1;
   return dim3(static_cast<unsigned>((strips - 1) / S::kWarps + 1),
-              static_cast<unsigned>((ny - 1) / S::kChunkY + 1), 1u);
+              static_cast<unsigned>((rowsY - 1) / S::kChunkY + 1), 1u);
 }
 
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
-/// in -> out, and returns the launch's status (cudaErrorInvalidValue for a
-/// grid past the launch limits or levels out of range).
+/// in -> out, storing `rows` (every row where it is the whole grid), and
+/// returns the launch's status (cudaErrorInvalidValue for a grid past the
+/// launch limits or levels out of range).
 template <class S, int Levels = S::kSteps>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
-                              int ny, int nx, cudaStream_t stream) {
+                              int ny, int nx, OuterRange rows, cudaStream_t stream) {
   if constexpr (Levels < 1) {
     return cudaErrorInvalidValue;
   } else {
     if (levels != Levels) {
-      return launchPass<S, Levels - 1>(levels, in, out, ny, nx, stream);
+      return launchPass<S, Levels - 1>(levels, in, out, ny, nx, rows, stream);
     }
-    const dim3 grid = gridFor<S>(ny, nx);
+    const dim3 grid = gridFor<S>(rows.count(), nx);
     if (grid.y > 65535u) {
       return cudaErrorInvalidValue;
     }
-    passKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
+    if (rows.whole(ny)) {
+      passKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
+    } else {
+      passRangeKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx, rows);
+    }
     return cudaGetLastError();
   }
 }
 
 /// With a fixed boundary, copies the ring of `from` (r rows and columns at
-/// each edge, which no pass writes) into `to`; nothing otherwise.
+/// each edge, which no pass writes) into `to`, on the rows `rows` of it;
+/// nothing otherwise.
 template <class S>
 inline cudaError_t copyRing(const typename S::Element *from, typename S::Element *to, int ny,
-                            int nx, cudaStream_t stream) {
+                            int nx, OuterRange rows, cudaStream_t stream) {
   if constexpr (std::is_same_v<typename S::Boundary, FixedBoundary>) {
     using Element = typename S::Element;
     constexpr int r = S::kRadius;
     const size_t row = static_cast<size_t>(nx) * sizeof(Element);
     const size_t edge = static_cast<size_t>(r) * sizeof(Element);
-    const size_t bottom = static_cast<size_t>(ny - r) * nx;
     const size_t right = static_cast<size_t>(nx - r);
-    cudaError_t status = cudaMemcpyAsync(to, from, r * row, cudaMemcpyDeviceToDevice, stream);
-    if (status == cudaSuccess) {
-      status =
-          cudaMemcpyAsync(to + bottom, from + bottom, r * row, cudaMemcpyDeviceToDevice, stream);
+    cudaError_t status = cudaSuccess;
+    // The r rows at each edge, where they meet the range.
+    for (const OuterRange ring : {OuterRange{0, r}, OuterRange{ny - r, ny}}) {
+      const int begin = ring.begin > rows.begin ? ring.begin : rows.begin;
+      const int end = ring.end < rows.end ? ring.end : rows.end;
+      if (status == cudaSuccess && begin < end) {
+        const size_t at = static_cast<size_t>(begin) * nx;
+        status = cudaMemcpyAsync(to + at, from + at, (end - begin) * row, cudaMemcpyDeviceToDevice,
+                                 stream);
+      }
     }
+    // The r columns at each edge of the range's rows.
+    const size_t first = static_cast<size_t>(rows.begin) * nx;
     if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(to, row, from, row, edge, ny, cudaMemcpyDeviceToDevice, stream);
-    }
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(to + right, row, from + right, row, edge, ny,
+      status = cudaMemcpy2DAsync(to + first, row, from + first, row, edge, rows.count(),
                                  cudaMemcpyDeviceToDevice, stream);
+    }
+    if (status == cudaSuccess) {
+      status = cudaMemcpy2DAsync(to + first + right, row, from + first + right, row, edge,
+                                 rows.count(), cudaMemcpyDeviceToDevice, stream);
     }
     return status;
   } else {
-    (void)from, (void)to, (void)ny, (void)nx, (void)stream;
+    (void)from, (void)to, (void)ny, (void)nx, (void)rows, (void)stream;
     return cudaSuccess;
   }
+}
+
+/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in ->
+/// out, in never written, storing rows [first, first + count) of out only
+/// (every other point of out is left as it was; in is read wherever the
+/// steps reach); with a fixed boundary the ring of in on those rows is
+/// copied into out first. cudaErrorInvalidValue for a range that is empty
+/// or leaves the grid. The caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int ny,
+                                int nx, int first, int count, int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > S::kSteps || !validRange(first, count, ny)) {
+    return cudaErrorInvalidValue;
+  }
+  const OuterRange rows{first, first + count};
+  if (const cudaError_t status = copyRing<S>(in, out, ny, nx, rows, stream);
+      status != cudaSuccess) {
+    return status;
+  }
+  return launchPass<S>(steps, in, out, ny, nx, rows, stream);
 }
 
 /// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in
@@ -506,13 +551,7 @@ inline cudaError_t copyRing(const typename S::Element *from, typename S::Element
 template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int ny, int nx,
                            int steps, cudaStream_t stream) {
-  if (steps < 1 || steps > S::kSteps) {
-    return cudaErrorInvalidValue;
-  }
-  if (const cudaError_t status = copyRing<S>(in, out, ny, nx, stream); status != cudaSuccess) {
-    return status;
-  }
-  return launchPass<S>(steps, in, out, ny, nx, stream);
+  return onePassRange<S>(in, out, ny, nx, 0, ny, steps, stream);
 }
 
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of
@@ -534,14 +573,16 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, i
     return cudaSuccess;
   }
   const size_t row = static_cast<size_t>(nx) * sizeof(Element);
-  if (const cudaError_t status = copyRing<S>(a, b, ny, nx, stream); status != cudaSuccess) {
+  if (const cudaError_t status = copyRing<S>(a, b, ny, nx, OuterRange{0, ny}, stream);
+      status != cudaSuccess) {
     return status;
   }
   Element *src = a;
   Element *dst = b;
   for (int done = 0; done < steps; done += S::kSteps) {
     const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status = launchPass<S>(levels, src, dst, ny, nx, stream);
+    if (const cudaError_t status =
+            launchPass<S>(levels, src, dst, ny, nx, OuterRange{0, ny}, stream);
         status != cudaSuccess) {
       return status;
     }

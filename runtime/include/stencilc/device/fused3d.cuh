@@ -69,6 +69,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/fused.cuh"
+#include "stencilc/device/range.cuh"
 
 namespace stencilc {
 namespace device {
@@ -376,15 +377,16 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
-/// along blockIdx.x (x) and blockIdx.y (y), kChunkZ planes per block along
-/// blockIdx.z. Needs S::sharedBytes(Levels) bytes of dynamic shared memory.
+/// along blockIdx.x (x) and blockIdx.y (y), kChunkZ of the stored planes
+/// `planes` per block along blockIdx.z. Needs S::sharedBytes(Levels) bytes
+/// of dynamic shared memory.
 /// Interior: the block's window lies inside the grid's computed points (r
 /// from each edge), its rows whole and aligned accesses (the tile it stores
 /// is still only part of the window).
 template <class S, int Levels, bool Interior>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
-                                     typename S::Element *__restrict__ out, int nz, int ny,
-                                     int nx) {
+                                     typename S::Element *__restrict__ out, int nz, int ny, int nx,
+                                     OuterRange planes) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
   using Element = typename S::Element;
   using Access = typename S::Access;
@@ -400,8 +402,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
   p.xFirst = x0 + p.lane * kCols;
   p.yFirst = y0 + p.band * kRows;
-  p.zBegin = static_cast<int>(blockIdx.z) * S::kChunkZ;
-  p.zEnd = p.zBegin + S::kChunkZ < nz ? p.zBegin + S::kChunkZ : nz;
+  p.zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
+  p.zEnd = p.zBegin + S::kChunkZ < planes.end ? p.zBegin + S::kChunkZ : planes.end;
   const bool wholeRows = nx % kCols == 0;
   const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
   p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
@@ -518,11 +520,12 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   }
 }
 
-/// The kernel of a pass of Levels fused steps.
+/// A pass of Levels fused steps by the block, storing `planes`: the
+/// interior version where the block's window lies inside the grid.
 template <class S, int Levels>
-__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
-    passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
-               int nz, int ny, int nx) {
+__device__ __forceinline__ void passBlock(const typename S::Element *__restrict__ in,
+                                          typename S::Element *__restrict__ out, int nz, int ny,
+                                          int nx, OuterRange planes) {
   constexpr int r = S::kRadius;
   const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
@@ -531,45 +534,78 @@ __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
                         reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
                         reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
   if (interior) {
-    pass<S, Levels, true>(in, out, nz, ny, nx);
+    pass<S, Levels, true>(in, out, nz, ny, nx, planes);
   } else {
-    pass<S, Levels, false>(in, out, nz, ny, nx);
+    pass<S, Levels, false>(in, out, nz, ny, nx, planes);
   }
 }
 
-/// The blocks of a pass on an nz x ny x nx grid.
-template <class S> inline dim3 gridFor(int nz, int ny, int nx) {
+/// The kernel of a pass of Levels fused steps, every plane stored.
+template <class S, int Levels>
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
+    passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
+               int nz, int ny, int nx) {
+  passBlock<S, Levels>(in, out, nz, ny, nx, OuterRange{0, nz});
+}
+
+/// The kernel of a pass of Levels fused steps that stores `planes` only
+/// (NAME_pass_range).
+template <class S, int Levels>
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
+    passRangeKernel(const typename S::Element *__restrict__ in,
+                    typename S::Element *__restrict__ out, int nz, int ny, int nx,
+                    OuterRange planes) {
+  passBlock<S, Levels>(in, out, nz, ny, nx, planes);
+}
+
+/// The blocks of a pass storing planesZ planes of rows ny and columns nx.
+template <class S> inline dim3 gridFor(int planesZ, int ny, int nx) {
   return dim3(static_cast<unsigned>((nx - 1) / S::kTileX + 1),
               static_cast<unsigned>((ny - 1) / S::kTileY + 1),
-              static_cast<unsigned>((nz - 1) / S::kChunkZ + 1));
+              static_cast<unsigned>((planesZ - 1) / S::kChunkZ + 1));
+}
+
+/// Launches `kernel` (passKernel or passRangeKernel of Levels steps) on
+/// `stream` with `args` over a grid storing planesZ planes; the launch's
+/// status (cudaErrorInvalidValue for a grid past the launch limits).
+template <class S, int Levels, class Kernel, class... Args>
+inline cudaError_t launchKernel(Kernel kernel, int planesZ, int ny, int nx, cudaStream_t stream,
+                                Args... args) {
+  const dim3 grid = gridFor<S>(planesZ, ny, nx);
+  if (grid.y > 65535u || grid.z > 65535u) {
+    return cudaErrorInvalidValue;
+  }
+  constexpr int bytes = S::sharedBytes(Levels);
+  if (bytes > 48 * 1024) {
+    const cudaError_t optIn =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (optIn != cudaSuccess) {
+      return optIn;
+    }
+  }
+  kernel<<<grid, S::kThreads, bytes, stream>>>(args...);
+  return cudaGetLastError();
 }
 
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
-/// in -> out, and returns the launch's status (cudaErrorInvalidValue for a
-/// grid past the launch limits or levels out of range).
+/// in -> out, storing `planes` (every plane where it is the whole grid),
+/// and returns the launch's status (cudaErrorInvalidValue for a grid past
+/// the launch limits or levels out of range).
 template <class S, int Levels = S::kSteps>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
-                              int nz, int ny, int nx, cudaStream_t stream) {
+                              int nz, int ny, int nx, OuterRange planes, cudaStream_t stream) {
   if constexpr (Levels < 1) {
     return cudaErrorInvalidValue;
   } else {
     if (levels != Levels) {
-      return launchPass<S, Levels - 1>(levels, in, out, nz, ny, nx, stream);
+      return launchPass<S, Levels - 1>(levels, in, out, nz, ny, nx, planes, stream);
     }
-    const dim3 grid = gridFor<S>(nz, ny, nx);
-    if (grid.y > 65535u || grid.z > 65535u) {
-      return cudaErrorInvalidValue;
+    if (planes.whole(nz)) {
+      return launchKernel<S, Levels>(passKernel<S, Levels>, nz, ny, nx, stream, in, out, nz, ny,
+                                     nx);
     }
-    constexpr int bytes = S::sharedBytes(Levels);
-    if (bytes > 48 * 1024) {
-      const cudaError_t optIn = cudaFuncSetAttribute(
-          passKernel<S, Levels>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      if (optIn != cudaSuccess) {
-        return optIn;
-      }
-    }
-    passKernel<S, Levels><<<grid, S::kThreads, bytes, stream>>>(in, out, nz, ny, nx);
-    return cudaGetLastError();
+    return launchKernel<S, Levels>(passRangeKernel<S, Levels>, planes.count(), ny, nx, stream, in,
+                                   out, nz, ny, nx, planes);
   }
 }
 
@@ -592,7 +628,21 @@ inline cudaError_t onePass(const typename S::Element *in, typename S::Element *o
   if (steps < 1 || steps > kStepsPerPass<S>) {
     return cudaErrorInvalidValue;
   }
-  return launchPass<S>(steps, in, out, nz, ny, nx, stream);
+  return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{0, nz}, stream);
+}
+
+/// NAME_pass_range: as onePass, storing planes [first, first + count) of
+/// out only (every other point of out is left as it was); in is read
+/// wherever the steps reach. cudaErrorInvalidValue for a range that is
+/// empty or leaves the grid.
+template <class S>
+inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int nz,
+                                int ny, int nx, int first, int count, int steps,
+                                cudaStream_t stream) {
+  if (steps < 1 || steps > kStepsPerPass<S> || !validRange(first, count, nz)) {
+    return cudaErrorInvalidValue;
+  }
+  return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{first, first + count}, stream);
 }
 
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and
@@ -614,7 +664,8 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, i
   Element *dst = b;
   for (int done = 0; done < steps; done += kStepsPerPass<S>) {
     const int levels = steps - done < kStepsPerPass<S> ? steps - done : kStepsPerPass<S>;
-    if (const cudaError_t status = launchPass<S>(levels, src, dst, nz, ny, nx, stream);
+    if (const cudaError_t status =
+            launchPass<S>(levels, src, dst, nz, ny, nx, OuterRange{0, nz}, stream);
         status != cudaSuccess) {
       return status;
     }

@@ -1,5 +1,6 @@
 // stencilc/device/host.cuh - the host-side checks every generated entry
-// point (NAME_step, NAME_run) makes before it launches anything.
+// point (NAME_step, NAME_run, NAME_pass, NAME_pass_range) makes before it
+// launches anything.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,12 @@ inline bool overlaps(const void *a, const void *b, std::size_t bytes) {
   const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(a);
   const std::uintptr_t q = reinterpret_cast<std::uintptr_t>(b);
   return p < q + bytes && q < p + bytes;
+}
+
+/// Whether the outermost indices [first, first + count) of NAME_pass_range
+/// are not empty and lie inside [0, n).
+inline bool validRange(int first, int count, int n) {
+  return first >= 0 && count >= 1 && first <= n - count;
 }
 
 } // namespace device

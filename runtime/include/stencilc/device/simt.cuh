@@ -37,6 +37,7 @@
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/memory.cuh"
+#include "stencilc/device/range.cuh"
 
 namespace stencilc {
 namespace device {
@@ -450,20 +451,21 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
   }
 }
 
-/// One time step of the block (the whole body of a generated kernel):
-/// chunkZ is the planes per block of the launch (launch()).
+/// One time step of the block storing the planes `stored` of the kernel's
+/// view (step(), or the kernel of NAME_pass_range): chunkZ is the planes
+/// per block of the launch (launch(), launchRange()).
 template <class S>
-__device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
-                                     typename S::Element *__restrict__ out, int nz, int ny, int nx,
-                                     int chunkZ) {
+__device__ __forceinline__ void stepStoring(const typename S::Element *__restrict__ in,
+                                            typename S::Element *__restrict__ out, int nz, int ny,
+                                            int nx, int chunkZ, OuterRange stored) {
   const auto planes = planeBuffers<S>();
   // (Worked out here rather than by a helper function: there the compiler
   // folds the bounds so that the plane loop recomputes them.)
   Block b;
   b.x0 = static_cast<long long>(blockIdx.x) * S::kTileX;
   b.y0 = static_cast<long long>(blockIdx.y) * S::kTileY;
-  b.zBegin = static_cast<long long>(blockIdx.z) * chunkZ;
-  b.zEnd = b.zBegin + chunkZ < nz ? b.zBegin + chunkZ : nz;
+  b.zBegin = stored.begin + static_cast<long long>(blockIdx.z) * chunkZ;
+  b.zEnd = b.zBegin + chunkZ < stored.end ? b.zBegin + chunkZ : stored.end;
   b.pFirst = b.zBegin - S::kRadiusZ;
   b.pLast = b.zEnd - 1 + S::kRadiusZ;
   b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
@@ -477,6 +479,25 @@ __device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
     Items<S> items;
     streamDirect<S>(planes, in, out, b, nz, ny, nx, items);
   }
+}
+
+/// One time step of the block (the whole body of a generated kernel):
+/// chunkZ is the planes per block of the launch (launch()).
+template <class S>
+__device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
+                                     typename S::Element *__restrict__ out, int nz, int ny, int nx,
+                                     int chunkZ) {
+  stepStoring<S>(in, out, nz, ny, nx, chunkZ, OuterRange{0, nz});
+}
+
+/// The kernel of one step that stores the planes `stored` of its view only
+/// (NAME_pass_range; the generated kernel of a step stores every plane).
+template <class S>
+__global__ void __launch_bounds__(S::kThreads)
+    stepRangeKernel(const typename S::Element *__restrict__ in,
+                    typename S::Element *__restrict__ out, int nz, int ny, int nx, int chunkZ,
+                    OuterRange stored) {
+  stepStoring<S>(in, out, nz, ny, nx, chunkZ, stored);
 }
 
 /// The planes per block for a grid of planesZ x rowsY x colsX (the kernel's
@@ -514,19 +535,19 @@ template <class S, class Kernel> inline cudaError_t optInShared(Kernel kernel) {
   }
 }
 
-/// Launches `kernel` (a __global__ function that runs step<S>) on `stream`
-/// for one step on a grid of planesZ x rowsY x colsX, and returns the
-/// launch's status: cudaErrorInvalidValue where the grid passes the launch
-/// limits of this block shape. Past 48 KiB of planes the kernel opts in to
-/// the dynamic shared memory first (on the current device: every launch,
-/// since the stream may be another device's).
-template <class S>
-inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S::Element *, int,
-                                         int, int, int),
-                          const typename S::Element *in, typename S::Element *out, int planesZ,
-                          int rowsY, int colsX, cudaStream_t stream) {
-  const int chunkZ = chunkFor<S>(planesZ, rowsY, colsX);
-  const dim3 grid = gridFor<S>(planesZ, rowsY, colsX, chunkZ);
+/// Launches `kernel` on `stream` for one step on a grid of planesZ x rowsY
+/// x colsX that stores `storedZ` of its planes, with the arguments (in,
+/// out, planesZ, rowsY, colsX, chunkZ, rest...), and returns the launch's
+/// status: cudaErrorInvalidValue where the grid passes the launch limits of
+/// this block shape. Past 48 KiB of planes the kernel opts in to the
+/// dynamic shared memory first (on the current device: every launch, since
+/// the stream may be another device's).
+template <class S, class Kernel, class... Rest>
+inline cudaError_t launchStoring(Kernel kernel, const typename S::Element *in,
+                                 typename S::Element *out, int planesZ, int rowsY, int colsX,
+                                 int storedZ, cudaStream_t stream, Rest... rest) {
+  const int chunkZ = chunkFor<S>(storedZ, rowsY, colsX);
+  const dim3 grid = gridFor<S>(storedZ, rowsY, colsX, chunkZ);
   if (grid.y > 65535u || grid.z > 65535u) {
     return cudaErrorInvalidValue;
   }
@@ -534,8 +555,32 @@ inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S
     return optIn;
   }
   kernel<<<grid, S::kThreads, S::kDynamicShared ? S::kSharedBytes : 0, stream>>>(
-      in, out, planesZ, rowsY, colsX, chunkZ);
+      in, out, planesZ, rowsY, colsX, chunkZ, rest...);
   return cudaGetLastError();
+}
+
+/// Launches `kernel` (a __global__ function that runs step<S>) on `stream`
+/// for one step on a grid of planesZ x rowsY x colsX (launchStoring, every
+/// plane stored).
+template <class S>
+inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S::Element *, int,
+                                         int, int, int),
+                          const typename S::Element *in, typename S::Element *out, int planesZ,
+                          int rowsY, int colsX, cudaStream_t stream) {
+  return launchStoring<S>(kernel, in, out, planesZ, rowsY, colsX, planesZ, stream);
+}
+
+/// One step on a grid of planesZ x rowsY x colsX storing the planes
+/// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D);
+/// cudaErrorInvalidValue for a range that is empty or leaves the grid.
+template <class S>
+inline cudaError_t launchRange(const typename S::Element *in, typename S::Element *out, int planesZ,
+                               int rowsY, int colsX, int first, int count, cudaStream_t stream) {
+  if (!validRange(first, count, planesZ)) {
+    return cudaErrorInvalidValue;
+  }
+  return launchStoring<S>(stepRangeKernel<S>, in, out, planesZ, rowsY, colsX, count, stream,
+                          OuterRange{first, first + count});
 }
 
 } // namespace simt

@@ -37,6 +37,7 @@ cudaError_t {name}_run({element}* a, {element}* b, {size_params}, int steps, cud
  * runtime does. Returns cudaErrorInvalidValue, launching nothing, for what
  * {name}_step refuses or another step count. */
 cudaError_t {name}_pass(const {element}* in, {element}* out, {size_params}, int steps, cudaStream_t stream);
+{pass_range}
 
 #ifdef __cplusplus
 }} /* extern "C" */
@@ -62,6 +63,22 @@ static const stencilc_stencil_info {name}_info = {{
   {fused_steps}, /* fused_steps: steps {name}_run fuses a pass */
 }};
 
+//@ section pass_range
+/* {name}_pass storing only {outer} [first, first + count) of out;
+ * every other point of out is left as it was. in is read wherever the
+ * steps reach, its edges being the grid's.{ring}
+ * Returns cudaErrorInvalidValue, launching nothing, for what {name}_pass
+ * refuses or a range that is empty or leaves [0, {size}). */
+cudaError_t {name}_pass_range(const {element}* in, {element}* out, {size_params}, int first, int count, int steps, cudaStream_t stream);
+
+//@ section pass_range_dist
+static inline cudaError_t {name}_dist_pass_range_sizes(const void *in, void *out, const int *n,
+                                                       int first, int count, int steps,
+                                                       cudaStream_t stream) {{
+  return {name}_pass_range((const {element} *)in, ({element} *)out, {size_elements}, first, count,
+                           steps, stream);
+}}
+
 //@ section stencil_dist
 #ifdef STENCILC_DIST
 /* {name} over the ranks of an MPI communicator (stencilc's docs/distributed.md):
@@ -75,12 +92,14 @@ static inline cudaError_t {name}_dist_pass_sizes(const void *in, void *out, cons
                                                  cudaStream_t stream) {{
   return {name}_pass((const {element} *)in, ({element} *)out, {size_elements}, steps, stream);
 }}
+{pass_range_wrapper}
 static inline stencilc_dist_status {name}_dist_create(MPI_Comm comm, const int *global,
                                                       const int *grid, stencilc_dist_plan *plan) {{
   stencilc_dist_stencil stencil;
   stencil.info = &{name}_info;
   stencil.run = {name}_dist_run_sizes;
   stencil.pass = {name}_dist_pass_sizes;
+  stencil.pass_range = {pass_range_pointer};
   stencil.element_size = sizeof({element});
   return stencilc_dist_create(&stencil, comm, global, grid, plan);
 }}

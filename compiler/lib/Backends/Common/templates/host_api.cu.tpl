@@ -2,8 +2,9 @@
 // and dimension: the C entry points (argument validation with
 // stencilc/device/host.cuh, the launch, filled in by the backend, and
 // NAME_run: the ping-pong of single steps, or the fused kernel's passes;
-// NAME_pass: one of those passes out of place) and the constant of a
-// constant boundary.
+// NAME_pass: one of those passes out of place; NAME_pass_range: one that
+// stores a range of rows or planes only, where the CUDA cores run the pass
+// in 2D or 3D) and the constant of a constant boundary.
 // Filled with fmt named arguments ({name}); literal braces are doubled.
 
 //@ section host_api
@@ -37,7 +38,7 @@ extern "C" cudaError_t {name}_pass(const {element}* in, {element}* out, {size_pa
   }}
   {pass}
 }}
-
+{pass_range}
 //@ section pass_steps
 // One step; a fixed boundary's ring is copied first (the step does not write it).
 if (steps != 1) {{
@@ -49,6 +50,37 @@ return {name}_step(in, out, {size_args}, stream);
 //@ section pass_fused
 // One launch of the fused kernel, in -> out.
 return {kernel}::onePass<Fused>(in, out, {size_args}, steps, stream);
+
+//@ section pass_range
+extern "C" cudaError_t {name}_pass_range(const {element}* in, {element}* out, {size_params}, int first, int count, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  // As {name}_pass, and {what} [first, first + count) not empty and inside [0, {outer}).
+  if (in == nullptr || out == nullptr || {size_too_small} || steps < 1 ||
+      !stencilc::device::validRange(first, count, {outer}) ||
+      stencilc::device::overlaps(in, out, {size_product} * sizeof({element}))) {{
+    return cudaErrorInvalidValue;
+  }}
+  {body}
+}}
+
+//@ section pass_range_fused
+// One launch of the fused kernel, in -> out, storing {outer} [first, first + count).
+return {kernel}::onePassRange<Fused>(in, out, {size_args}, first, count, steps, stream);
+
+//@ section pass_range_steps
+// One step storing {outer} [first, first + count); a fixed boundary's ring there is copied first.
+if (steps != 1) {{
+  return cudaErrorInvalidValue;
+}}
+{ring_copy}
+return simt::launchRange<Stencil>(in, out, {view}, first, count, stream);
+
+//@ section ring_copy_range
+// boundary fixed: out's {outer} [first, first + count) start as a copy of in's, so their ring is in's.
+if (const cudaError_t status = cudaMemcpyAsync(out + static_cast<size_t>(first) * {inner}, in + static_cast<size_t>(first) * {inner}, static_cast<size_t>(count) * {inner} * sizeof({element}), cudaMemcpyDeviceToDevice, stream);
+    status != cudaSuccess) {{
+  return status;
+}}
 
 //@ section run_steps
 const size_t bytes = {size_product} * sizeof({element});

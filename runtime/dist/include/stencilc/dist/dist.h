@@ -44,11 +44,21 @@ typedef cudaError_t (*stencilc_dist_run_fn)(void *a, void *b, const int *sizes, 
 typedef cudaError_t (*stencilc_dist_pass_fn)(const void *in, void *out, const int *sizes, int steps,
                                              cudaStream_t stream);
 
+/* NAME_pass_range with its sizes as an array: as NAME_pass, storing only
+ * the outermost indices [first, first + count) of out. */
+typedef cudaError_t (*stencilc_dist_pass_range_fn)(const void *in, void *out, const int *sizes,
+                                                   int first, int count, int steps,
+                                                   cudaStream_t stream);
+
 typedef struct stencilc_dist_stencil {
   const stencilc_stencil_info *info; /* dims, radius, boundary, fused steps */
   stencilc_dist_run_fn run;
   size_t element_size;        /* bytes per grid point */
   stencilc_dist_pass_fn pass; /* or NULL: every pass through run */
+  /* Or NULL (1D, tensor cores): every pass stores the whole local array. With
+   * it (and pass), each pass stores only what the owned block needs, and the
+   * overlap stores its interior and bands in place, with no copy back. */
+  stencilc_dist_pass_range_fn pass_range;
 } stencilc_dist_stencil;
 
 /* Collective over `comm`. `global` holds the dims global sizes (index

@@ -38,6 +38,11 @@ struct StencilUnderTest {
   /// NAME_pass where the driver gave it (empty for the naive kernel).
   std::function<cudaError_t(const void *in, void *out, const Extents &, int steps, cudaStream_t)>
       pass;
+  /// NAME_pass_range where the stencil has it and the driver gave it
+  /// (withPassRange): outermost indices [first, first + count) stored.
+  std::function<cudaError_t(const void *in, void *out, const Extents &, int first, int count,
+                            int steps, cudaStream_t)>
+      passRange;
 };
 
 namespace detail {
@@ -134,6 +139,31 @@ StencilUnderTest makeStencilUnderTest(
                : run(static_cast<T *>(a), static_cast<T *>(b), e.n[0], e.n[1], e.n[2], steps, st);
   };
   return s;
+}
+
+/// Adds NAME_pass_range(in, out, ny, nx, first, count, steps, stream) (2D)
+/// to a stencil made by makeStencilUnderTest.
+template <class T>
+void withPassRange(StencilUnderTest &s, cudaError_t (*passRange)(const T *, T *, int, int, int, int,
+                                                                 int, cudaStream_t)) {
+  s.passRange = [passRange](const void *in, void *out, const Extents &e, int first, int count,
+                            int steps, cudaStream_t st) {
+    return e.dims != 2 ? cudaErrorInvalidValue
+                       : passRange(static_cast<const T *>(in), static_cast<T *>(out), e.n[0],
+                                   e.n[1], first, count, steps, st);
+  };
+}
+
+/// ... and NAME_pass_range(in, out, nz, ny, nx, first, count, steps, stream) (3D).
+template <class T>
+void withPassRange(StencilUnderTest &s, cudaError_t (*passRange)(const T *, T *, int, int, int, int,
+                                                                 int, int, cudaStream_t)) {
+  s.passRange = [passRange](const void *in, void *out, const Extents &e, int first, int count,
+                            int steps, cudaStream_t st) {
+    return e.dims != 3 ? cudaErrorInvalidValue
+                       : passRange(static_cast<const T *>(in), static_cast<T *>(out), e.n[0],
+                                   e.n[1], e.n[2], first, count, steps, st);
+  };
 }
 
 /// The naive kernel (naive.h) of `info` behind the same interface; T is the
