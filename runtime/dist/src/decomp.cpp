@@ -158,4 +158,47 @@ bool Decomposition::slabs() const {
   return true;
 }
 
+RangedPass storedRange(long long extent, long long targetBegin, long long targetEnd, int radius,
+                       int stepsAfter) {
+  const long long widen = static_cast<long long>(radius) * stepsAfter;
+  RangedPass p;
+  p.viewEnd = extent;
+  p.storeBegin = std::max<long long>(0, targetBegin - widen);
+  p.storeEnd = std::min(extent, targetEnd + widen);
+  return p;
+}
+
+RangedPass plainPass(const Decomposition &d, int radius, int stepsAfter) {
+  const long long first = d.ghost(0, 0);
+  return storedRange(d.local(0), first, first + d.owned(0), radius, stepsAfter);
+}
+
+std::vector<RangedPass> overlapPasses(const Decomposition &d) {
+  const long long h = d.layout().halo, owned = d.owned(0), local = d.local(0);
+  const long long first = d.ghost(0, 0);
+  const bool low = d.neighbour(0, 0) >= 0, high = d.neighbour(0, 1) >= 0;
+  std::vector<RangedPass> passes;
+  RangedPass interior;
+  interior.viewBegin = first;
+  interior.viewEnd = first + owned;
+  interior.storeBegin = low ? h : 0;
+  interior.storeEnd = owned - (high ? h : 0);
+  interior.readsGhosts = false;
+  if (interior.storeCount() > 0) {
+    passes.push_back(interior);
+  }
+  for (int side = 0; side < 2; ++side) {
+    if (!(side == 0 ? low : high)) {
+      continue;
+    }
+    RangedPass band;
+    band.viewBegin = side == 0 ? 0 : local - 3 * h;
+    band.viewEnd = band.viewBegin + 3 * h;
+    band.storeBegin = h;
+    band.storeEnd = 2 * h;
+    passes.push_back(band);
+  }
+  return passes;
+}
+
 } // namespace stencilc::dist

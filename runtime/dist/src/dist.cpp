@@ -137,7 +137,10 @@ struct stencilc_dist_plan_s {
   Failure pass(void *a, void *b, int steps, cudaStream_t stream);
   Failure overlappedPass(void *a, void *b, int steps, cudaStream_t stream);
   Failure passesOut(char *&cur, char *&other, int steps, cudaStream_t stream);
+  Failure rangedPass(const char *in, char *out, const RangedPass &p, int steps, cudaStream_t stream,
+                     const char *what);
   Failure overlappedPassOut(char *&cur, char *&other, int steps, cudaStream_t stream);
+  Failure overlappedRangedPass(char *&cur, char *&other, int steps, cudaStream_t stream);
   Failure copyBandsBack(char *array, cudaStream_t stream);
 };
 
@@ -176,20 +179,71 @@ Failure stencilc_dist_plan_s::pass(void *a, void *b, int steps, cudaStream_t str
 
 /// With NAME_pass (stencil.pass): the exchange on `cur`, then steps / T
 /// passes, each from `cur` into `other`, the two swapped after each; no
-/// copy of the local array.
+/// copy of the local array. With NAME_pass_range each pass stores only
+/// what the owned block needs from it (plainPass): the ghost planes less,
+/// a radius of planes a step.
 Failure stencilc_dist_plan_s::passesOut(char *&cur, char *&other, int steps, cudaStream_t stream) {
   if (Failure f = exchange(cur, stream)) {
     return f;
   }
   const int t = std::max(stencil.info->fused_steps, 1);
   for (int done = 0; done < steps; done += t) {
-    if (Failure f = cudaFailure(stencil.pass(cur, other, sizes, t, stream), "the local pass")) {
+    Failure f =
+        stencil.pass_range
+            ? rangedPass(cur, other, plainPass(decomp, stencil.info->radius, steps - done - t), t,
+                         stream, "the local pass")
+            : cudaFailure(stencil.pass(cur, other, sizes, t, stream), "the local pass");
+    if (f) {
       return f;
     }
     std::swap(cur, other);
   }
   mark("run", stream);
   return {};
+}
+
+/// NAME_pass_range of `steps` steps on the view `p` of `in` (its planes as
+/// a grid of their own), storing p's range at the same planes of `out`.
+Failure stencilc_dist_plan_s::rangedPass(const char *in, char *out, const RangedPass &p, int steps,
+                                         cudaStream_t stream, const char *what) {
+  const std::size_t at = static_cast<std::size_t>(p.viewBegin) * plane();
+  int view[MaxDims] = {sizes[0], sizes[1], sizes[2]};
+  view[0] = static_cast<int>(p.viewCount());
+  return cudaFailure(stencil.pass_range(in + at, out + at, view, static_cast<int>(p.storeBegin),
+                                        static_cast<int>(p.storeCount()), steps, stream),
+                     what);
+}
+
+// Slabs with NAME_pass_range, one pass of T steps an exchange: the
+// interior (the owned planes of `cur` as a grid of their own) runs into
+// `other` at once on `stream`, storing all but a halo of planes beside each
+// internal side, while the halos travel into `cur`'s ghost planes on the
+// high-priority stream; then each band (the ghosts and twice the halo of
+// owned planes, read in place) stores its middle halo of planes, the owned
+// planes the interior left, into `other` on the high-priority stream.
+// Every owned plane is stored once, straight into `other` (overlapPasses):
+// nothing is copied back, and the caller's stream waits for the bands
+// before the next pass.
+Failure stencilc_dist_plan_s::overlappedRangedPass(char *&cur, char *&other, int steps,
+                                                   cudaStream_t stream) {
+  const Phase &phase = schedule[0];
+  Failure f = cudaFailure(cudaEventRecord(ready, stream), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(halo, ready, 0), "overlap events");
+  f = f ? f : transport->exchange(phase, boxCopies(cur, phase), stencil.element_size, halo);
+  for (const RangedPass &p : overlapPasses(decomp)) {
+    f = f ? f
+          : rangedPass(cur, other, p, steps, p.readsGhosts ? halo : stream,
+                       p.readsGhosts ? "a band pass" : "the interior pass");
+  }
+  mark("interior", stream);
+  mark("bands", halo);
+  f = f ? f : cudaFailure(cudaEventRecord(done, halo), "overlap events");
+  f = f ? f : cudaFailure(cudaStreamWaitEvent(stream, done, 0), "overlap events");
+  mark("done", stream);
+  if (!f) {
+    std::swap(cur, other);
+  }
+  return f;
 }
 
 // Slabs with NAME_pass, one pass of T steps an exchange: the owned planes
@@ -418,6 +472,13 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   const stencilc_stencil_info &info = *stencil->info;
   auto p = std::make_unique<stencilc_dist_plan_s>();
   p->stencil = *stencil;
+  // STENCILC_DIST_PASS_RANGE=0: no NAME_pass_range, so every pass stores
+  // the whole local array and the overlap copies its bands back (the forms
+  // before it, kept to measure against).
+  if (const char *range = std::getenv("STENCILC_DIST_PASS_RANGE");
+      range && !std::strcmp(range, "0")) {
+    p->stencil.pass_range = nullptr;
+  }
   if (Failure f = mpiFailure(MPI_Comm_dup(comm, &p->comm), "MPI_Comm_dup")) {
     return fail(f);
   }
@@ -559,10 +620,13 @@ stencilc_dist_status stencilc_dist_run(stencilc_dist_plan plan, void *a, void *b
       plan->profile->beginPass(stream);
     }
     const bool passes = plan->stencil.pass && k % t == 0;
-    Failure f = overlap && passes && k == t ? plan->overlappedPassOut(cur, other, k, stream)
-                : overlap                   ? plan->overlappedPass(cur, other, k, stream)
-                : passes                    ? plan->passesOut(cur, other, k, stream)
-                                            : plan->pass(cur, other, k, stream);
+    const bool onePass = overlap && passes && k == t;
+    Failure f = onePass && plan->stencil.pass_range
+                    ? plan->overlappedRangedPass(cur, other, k, stream)
+                : onePass ? plan->overlappedPassOut(cur, other, k, stream)
+                : overlap ? plan->overlappedPass(cur, other, k, stream)
+                : passes  ? plan->passesOut(cur, other, k, stream)
+                          : plan->pass(cur, other, k, stream);
     if (f) {
       return fail(f);
     }

@@ -206,3 +206,84 @@ TEST(DistDecomp, ScheduleFillsEveryGhostFromItsOwner) {
     }
   }
 }
+
+// A pass stores what the owned block needs the steps after it: the owned
+// planes widened by radius x the steps to come at each side that has
+// ghosts, clipped to the local array, and everything along an axis with
+// one rank.
+TEST(DistDecomp, PlainPassesStoreTheOwnedBlockWidenedByTheStepsToCome) {
+  // 3 ranks of slabs over 40 planes (14, 13, 13), halo 6: radius 1, T = 3,
+  // two passes an exchange.
+  const std::vector<Decomposition> ds = all(layout(3, {40, 9, 9}, {3, 1, 1}, 6));
+  const RangedPass firstOfTwo = plainPass(ds[1], 1, 3), last = plainPass(ds[1], 1, 0);
+  EXPECT_EQ(firstOfTwo.viewBegin, 0);
+  EXPECT_EQ(firstOfTwo.viewEnd, 6 + 13 + 6);
+  EXPECT_EQ(firstOfTwo.storeBegin, 3);
+  EXPECT_EQ(firstOfTwo.storeEnd, 6 + 13 + 3);
+  EXPECT_EQ(last.storeBegin, 6);
+  EXPECT_EQ(last.storeEnd, 6 + 13);
+  // The first rank has no ghosts below: its owned planes start the array.
+  const RangedPass low = plainPass(ds[0], 1, 3);
+  EXPECT_EQ(low.storeBegin, 0);
+  EXPECT_EQ(low.storeEnd, 14 + 3);
+  EXPECT_EQ(low.viewEnd, 14 + 6);
+  // An axis with one rank: the whole array, whatever the steps to come.
+  const std::vector<Decomposition> rows = all(layout(2, {17, 40}, {1, 4}, 2));
+  const RangedPass whole = plainPass(rows[2], 2, 5);
+  EXPECT_EQ(whole.storeBegin, 0);
+  EXPECT_EQ(whole.storeEnd, 17);
+  // Wider than the array: clipped.
+  const RangedPass clipped = storedRange(10, 2, 8, 3, 4);
+  EXPECT_EQ(clipped.storeBegin, 0);
+  EXPECT_EQ(clipped.storeEnd, 10);
+}
+
+// The overlapped pass stores every owned plane exactly once (the interior
+// all but a halo beside each side with a neighbour, each band the middle
+// halo of its planes), and each band is the halo of ghost planes and twice
+// the halo of owned planes beside them.
+TEST(DistDecomp, OverlapPassesStoreEveryOwnedPlaneOnce) {
+  for (bool periodic : {false, true}) {
+    for (int ranks : {2, 3, 4}) {
+      for (int halo : {1, 2, 3}) {
+        const Layout l = layout(3, {29, 5, 7}, {ranks, 1, 1}, halo, periodic);
+        for (const Decomposition &d : all(l)) {
+          if (d.owned(0) < 2 * halo) {
+            continue;
+          }
+          const long long local = d.local(0), first = d.ghost(0, 0);
+          std::vector<int> stored(static_cast<std::size_t>(local), 0);
+          const std::vector<RangedPass> passes = overlapPasses(d);
+          for (const RangedPass &p : passes) {
+            ASSERT_GE(p.viewBegin, 0);
+            ASSERT_LE(p.viewEnd, local);
+            ASSERT_GT(p.storeCount(), 0);
+            for (long long i = p.viewBegin + p.storeBegin; i < p.viewBegin + p.storeEnd; ++i) {
+              ++stored[static_cast<std::size_t>(i)];
+            }
+          }
+          for (long long i = 0; i < local; ++i) {
+            const bool owned = i >= first && i < first + d.owned(0);
+            EXPECT_EQ(stored[static_cast<std::size_t>(i)], owned ? 1 : 0)
+                << "plane " << i << " of rank " << d.rank() << " of " << ranks;
+          }
+          const int bands = (d.neighbour(0, 0) >= 0) + (d.neighbour(0, 1) >= 0);
+          ASSERT_GE(passes.size(), static_cast<std::size_t>(bands));
+          for (std::size_t k = passes.size() - bands; k < passes.size(); ++k) {
+            EXPECT_EQ(passes[k].viewCount(), 3 * halo);
+            EXPECT_EQ(passes[k].storeBegin, halo);
+            EXPECT_EQ(passes[k].storeEnd, 2 * halo);
+            EXPECT_TRUE(passes[k].viewBegin == 0 || passes[k].viewEnd == local);
+          }
+          // The interior reads the owned planes only, and leaves at least a
+          // halo of them unstored beside each side with a neighbour.
+          if (passes.size() > static_cast<std::size_t>(bands)) {
+            EXPECT_EQ(passes[0].viewBegin, first);
+            EXPECT_EQ(passes[0].viewCount(), d.owned(0));
+            EXPECT_GE(passes[0].storeBegin, d.neighbour(0, 0) >= 0 ? halo : 0);
+          }
+        }
+      }
+    }
+  }
+}

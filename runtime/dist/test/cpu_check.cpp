@@ -6,8 +6,12 @@
 // for every boundary, star and box, 1D, 2D and 3D, T = 1 and T > 1, on the
 // process grid MPI_Dims_create picks, on slabs and on a split of the
 // fastest axis; and with one exchange every two passes (a halo of 2rT, as
-// the runtime's default plan) where the blocks are thick enough. Prints
-// one line per failure and exits 1 if any.
+// the runtime's default plan) where the blocks are thick enough. Each pass
+// of T steps stores only what the runtime's passes store (decomp.h
+// plainPass, and on slabs with one exchange a pass also the overlap's
+// interior and bands, overlapPasses), the rest of its output poisoned, so
+// the ranges NAME_pass_range is given are checked here too. Prints one
+// line per failure and exits 1 if any.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -32,7 +36,8 @@ struct Case {
   stencilc_boundary boundary;
   int fused; // T
   std::string grid;
-  int every = 1; // passes per exchange (the halo is radius x T x every)
+  int every = 1;        // passes per exchange (the halo is radius x T x every)
+  bool overlap = false; // the overlapped pass (slabs, every = 1)
 };
 
 /// The points of a star or box of `radius` in `dims` dimensions, with
@@ -69,7 +74,22 @@ std::string describe(const Case &c, int ranks) {
   return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " +
          (c.shape == STENCILC_STAR ? "star" : "box") + " r" + std::to_string(c.radius) + " " +
          boundaries[c.boundary] + " T=" + std::to_string(c.fused) +
-         " k=" + std::to_string(c.every) + " grid " + c.grid;
+         " k=" + std::to_string(c.every) + " grid " + c.grid + (c.overlap ? " overlap" : "");
+}
+
+/// One ranged pass of `steps` steps as NAME_pass_range makes it: the view
+/// of `from` (outermost indices, each `inner` points) as a grid of its own,
+/// its stored range written into the same indices of `to`.
+void rangedPass(const stencilc_stencil_info &info, const long long ext[3], const RangedPass &p,
+                const std::vector<double> &from, std::vector<double> &to, int steps) {
+  const std::size_t inner = static_cast<std::size_t>(ext[1] * ext[2]);
+  const long long viewExt[3] = {p.viewCount(), ext[1], ext[2]};
+  std::vector<double> view(from.begin() + static_cast<long long>(p.viewBegin * inner),
+                           from.begin() + static_cast<long long>(p.viewEnd * inner));
+  referenceRun(info, extentsOf(info.dims, viewExt), view, steps);
+  std::copy(view.begin() + static_cast<long long>(p.storeBegin * inner),
+            view.begin() + static_cast<long long>(p.storeEnd * inner),
+            to.begin() + static_cast<long long>((p.viewBegin + p.storeBegin) * inner));
 }
 
 /// Runs one case; returns false (rank 0 prints why) on a mismatch.
@@ -152,12 +172,27 @@ bool check(const Case &c, MPI_Comm comm) {
   Extents le = extentsOf(c.dims, ext);
   const std::vector<Phase> schedule = d.schedule();
   std::vector<char> scratch;
+  std::vector<double> other(local.size());
   for (int done = 0; done < steps;) {
     const int k = std::min(pass, steps - done);
     if (exchangeHost(comm, d, schedule, local.data(), sizeof(double), scratch) != MPI_SUCCESS)
       return false;
-    referenceRun(info, le, local, k);
     done += k;
+    if (k % c.fused != 0) { // a remainder: NAME_run on the whole local array
+      referenceRun(info, le, local, k);
+      continue;
+    }
+    // Passes of T steps from one buffer into the other, storing their
+    // ranges only (the rest poisoned).
+    for (int stepsAfter = k - c.fused; stepsAfter >= 0; stepsAfter -= c.fused) {
+      std::fill(other.begin(), other.end(), std::nan(""));
+      const std::vector<RangedPass> passes =
+          c.overlap ? overlapPasses(d)
+                    : std::vector<RangedPass>{plainPass(d, c.radius, stepsAfter)};
+      for (const RangedPass &p : passes)
+        rangedPass(info, ext, p, local, other, c.fused);
+      local.swap(other);
+    }
   }
 
   // Gather the owned blocks on rank 0 and compare bit for bit.
@@ -224,6 +259,15 @@ int main(int argc, char **argv) {
                   2 * radius * fused <= planes / ranks) {
                 ++cases;
                 failures += !check({dims, radius, shape, b, fused, grid, 2}, MPI_COMM_WORLD);
+              }
+              // The overlapped pass, on slabs whose blocks hold twice the
+              // halo and whose bands reach the minimum size.
+              const int h = radius * fused,
+                        least = b == STENCILC_BOUNDARY_FIXED ? 2 * radius + 1 : 1;
+              if ((std::string(grid) == "slabs" || dims == 1) && ranks > 1 &&
+                  2 * h <= planes / ranks && 3 * h >= least && planes / ranks >= least) {
+                ++cases;
+                failures += !check({dims, radius, shape, b, fused, grid, 1, true}, MPI_COMM_WORLD);
               }
             }
   if (rank == 0)

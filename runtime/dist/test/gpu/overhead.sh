@@ -46,6 +46,9 @@ mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
 nvidia-cuda-mps-control -d && say "MPS started"
 bench mps-ipc STENCILC_DIST_TRANSPORT=cuda-ipc "${sync[@]}"
 bench mps-ipc-again STENCILC_DIST_TRANSPORT=cuda-ipc "${sync[@]}"
+# The forms before NAME_pass_range (whole passes, the overlap's bands
+# copied back), in the same lease.
+bench mps-ipc-no-range STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_PASS_RANGE=0 "${sync[@]}"
 bench mps-ipc-hostsync STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_IPC_SYNC=host
 bench mps-host STENCILC_DIST_TRANSPORT=host
 check mps-np2-ipc 2 STENCILC_DIST_TRANSPORT=cuda-ipc "${sync[@]}"
@@ -53,6 +56,7 @@ echo quit | nvidia-cuda-mps-control && say "MPS stopped"
 sleep 1
 check np4-ipc 4 STENCILC_DIST_TRANSPORT=cuda-ipc "${sync[@]}"
 check np2-host 2 STENCILC_DIST_TRANSPORT=host
+check np2-ipc-no-range 2 STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_PASS_RANGE=0 "${sync[@]}"
 check np2-ipc-hostsync 2 STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_IPC_SYNC=host
 if ompi_info --parsable --all 2>/dev/null | grep -q 'mpi_built_with_cuda_support:value:true'; then
   check np2-cuda-mpi 2 STENCILC_DIST_TRANSPORT=cuda-mpi

@@ -102,4 +102,44 @@ private:
   int neighbour_[MaxDims][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
 };
 
+/// One ranged pass (NAME_pass_range) on a view of the local array: the
+/// view is the outermost indices [viewBegin, viewEnd) of the local array,
+/// which the pass reads in place and treats as a grid of its own (its
+/// edges are the view's), and it stores [storeBegin, storeEnd) of the view
+/// (view coordinates) at the same indices of its output. Every index of
+/// the local array is a plane in 3D, a row in 2D, a point in 1D.
+struct RangedPass {
+  long long viewBegin = 0, viewEnd = 0;
+  long long storeBegin = 0, storeEnd = 0;
+  bool readsGhosts = true; ///< false: the view is owned planes only (the overlap's interior)
+
+  long long viewCount() const { return viewEnd - viewBegin; }
+  long long storeCount() const { return storeEnd - storeBegin; }
+};
+
+/// The outermost indices a pass over an array of `extent` indices stores
+/// so that, after `stepsAfter` more steps, [targetBegin, targetEnd) comes
+/// out exact: the target widened by radius x stepsAfter each side, inside
+/// the array. Exact only where the array's edge beside a widened side is
+/// either the grid's own edge or at least radius x (all the steps since
+/// the exchange) away from the target (docs/distributed.md, "Why the owned
+/// points are exact"): the runtime's halo is that wide.
+RangedPass storedRange(long long extent, long long targetBegin, long long targetEnd, int radius,
+                       int stepsAfter);
+
+/// A pass of the plain schedule (exchange, then the passes over the whole
+/// local array): the pass stores what the owned block needs `stepsAfter`
+/// steps later (all of it along an axis the process grid does not split).
+RangedPass plainPass(const Decomposition &d, int radius, int stepsAfter);
+
+/// The overlapped pass of slabs, one pass an exchange (docs/distributed.md,
+/// "Overlap"): first the interior, on the owned planes alone, storing them
+/// but for a halo of planes beside each side with a neighbour (none where
+/// the owned planes are all within a halo of such a side); then a band for
+/// each side with a neighbour, low side first: the halo of ghost planes and
+/// twice the halo of owned planes beside them, storing the middle halo of
+/// planes (the owned planes the interior left out). Needs: d.slabs() and
+/// at least twice the halo of owned planes.
+std::vector<RangedPass> overlapPasses(const Decomposition &d);
+
 } // namespace stencilc::dist
