@@ -4,12 +4,18 @@
 # the Debian .deb files in ./debs (unpacked with dpkg -x, relocated with
 # OPAL_PREFIX; docs/distributed.md lists them). Expects dist_check,
 # dist_bench and heat3d-mpi (build.sh) beside it. Logs go to $OUT when set.
+# Where ompi-cuda.tar.xz (build-cuda-ompi.sh) is beside it, mpi-env.sh runs
+# everything under that CUDA-aware Open MPI, and where its ompi_info says it
+# has CUDA support the cuda-mpi transport is checked and timed too.
 set -uo pipefail
 cd "$(dirname "$0")"
 out=${OUT:-.}
 nvidia-smi -L
-source ./mpi-env.sh # $mpirun, Open MPI from ./debs where missing, the ranks' environment
+source ./mpi-env.sh # $mpirun, Open MPI from ./ompi-cuda.tar.xz, or ./debs where missing; the ranks' environment
 $mpirun --version | head -1
+ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support:value
+cuda_mpi= # cuda-mpi where the Open MPI in use is CUDA-aware
+ompi_info --parsable --all 2>/dev/null | grep -q mpi_built_with_cuda_support:value:true && cuda_mpi=cuda-mpi
 status=0
 check() { # name np [transport]
   STENCILC_DIST_TRANSPORT=${3:-auto} timeout 60 $mpirun -np "$2" ./dist_check > "$out/$1.txt" 2>&1
@@ -20,6 +26,10 @@ check() { # name np [transport]
 check check-np2 2
 check check-np4 4
 check check-np2-host 2 host
+if [[ -n $cuda_mpi ]]; then
+  check check-np2-cuda-mpi 2 cuda-mpi
+  check check-np4-cuda-mpi 4 cuda-mpi
+fi
 # The transports alone (transport_check): a ring of ranks exchanging halos.
 # NCCL takes a GPU per rank, so on one GPU it runs on one rank exchanging
 # with itself, where build.sh built it in (NCCL_INCLUDE: ./nccl exists) and
@@ -34,15 +44,16 @@ transport() { # name np transport
 transport transport-np2 2 auto
 transport transport-np3-host 3 host
 [[ -d nccl ]] && transport transport-np1-nccl 1 nccl
+[[ -n $cuda_mpi ]] && transport transport-np2-cuda-mpi 2 cuda-mpi
 # Two ranks, each under compute-sanitizer (memcheck), two stencils.
-for t in host auto; do
+for t in host auto $cuda_mpi; do
   STENCILC_DIST_TRANSPORT=$t timeout 60 $mpirun -np 2 compute-sanitizer --error-exitcode 3 \
     ./dist_check --quick > "$out/sanitizer-$t.txt" 2>&1
   echo "compute-sanitizer ($t) exit $?: $(grep -h 'ERROR SUMMARY' "$out/sanitizer-$t.txt" | tr '\n' ' ')"
 done
 timeout 60 $mpirun -np 4 ./heat3d-mpi 192 100 2>&1 | grep heat3d-mpi: | tee "$out/heat3d-mpi-np4.txt"
 grep -q ': PASS$' "$out/heat3d-mpi-np4.txt" || status=1
-for t in auto host; do
+for t in auto host $cuda_mpi; do
   STENCILC_DIST_TRANSPORT=$t timeout 60 $mpirun -np 2 ./dist_bench 512 40 9 2>&1 | tee "$out/bench-np2-$t.txt"
 done
 exit $status
