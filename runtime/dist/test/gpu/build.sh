@@ -9,7 +9,11 @@
 # transport_check (one transport's exchange alone). NCCL_INCLUDE, the
 # directory of an nccl.h (the nvidia-nccl-cu13 wheel's nvidia/nccl/include),
 # builds the runtime's NCCL transport into them: BUILD's library has it only
-# where nccl.h was found when it was built.
+# where nccl.h was found when it was built. transport.cpp is compiled again
+# against the headers of the mpicc on the PATH: built under a CUDA-aware
+# Open MPI (`source runtime/dist/test/gpu/mpi-env.sh` beside the
+# ompi-cuda.tar.xz of build-cuda-ompi.sh), the programs take cuda-mpi; the
+# tarball is copied beside them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=${BUILD:-$root/build}
@@ -26,13 +30,18 @@ for k in star3d7p_fp64 star3d7p_fp32 box3d27p_fp64 box3d27p_fp32; do
 done
 "$build/bin/stencilc" "$root/examples/heat3d-mpi/heat3d.stencil" -o "$out/heat3d.cu"
 dist_lib=$build/runtime/dist/libstencilc_dist.a
-if [[ -n ${NCCL_INCLUDE:-} ]]; then # the same library with transport.cpp built against nccl.h
-  mkdir -p "$out/nccl" && cp "$dist_lib" "$out/nccl/" && dist_lib=$out/nccl/libstencilc_dist.a
-  g++ -O3 -std=c++17 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -I"$root/runtime/dist/include" \
-    -I"$root/runtime/include" $mpi_inc -isystem "$(dirname "$(command -v nvcc)")/../include" \
-    -isystem "$NCCL_INCLUDE" -c "$root/runtime/dist/src/transport.cpp" -o "$out/nccl/transport.cpp.o"
-  ar r "$dist_lib" "$out/nccl/transport.cpp.o"
-fi
+# The same library with transport.cpp built again against the headers of
+# the mpicc on the PATH (a CUDA-aware Open MPI's mpi-ext.h turns cuda-mpi
+# on: source mpi-env.sh beside ompi-cuda.tar.xz first) and, with
+# NCCL_INCLUDE, against nccl.h.
+mkdir -p "$out/lib" && cp "$dist_lib" "$out/lib/" && dist_lib=$out/lib/libstencilc_dist.a
+g++ -O3 -std=c++17 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -I"$root/runtime/dist/include" \
+  -I"$root/runtime/include" $mpi_inc -isystem "$(dirname "$(command -v nvcc)")/../include" \
+  ${NCCL_INCLUDE:+-isystem "$NCCL_INCLUDE"} -c "$root/runtime/dist/src/transport.cpp" \
+  -o "$out/lib/transport.cpp.o"
+ar r "$dist_lib" "$out/lib/transport.cpp.o"
+rm -f "$out/with-nccl"
+[[ -n ${NCCL_INCLUDE:-} ]] && touch "$out/with-nccl" # run-device.sh then runs the nccl transport
 libs="$dist_lib $build/runtime/dist/libstencilc_dist_exchange.a \
   $build/runtime/dist/libstencilc_dist_core.a $mpi_lib -lmpi -ldl"
 nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
@@ -48,4 +57,7 @@ nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 "$here/di
 nvcc "${nvcc_flags[@]}" $includes -I"$root/runtime/dist/src" -DOMPI_SKIP_MPICXX=1 \
   "$here/transport_check.cu" $libs -o "$out/transport_check"
 cp "$here"/{run-device.sh,overhead.sh,scaling.sh,scaling_table.py,mpi-env.sh} "$out/" # what runs them there
+if [[ -f $here/ompi-cuda.tar.xz ]]; then # the CUDA-aware Open MPI (build-cuda-ompi.sh), for mpi-env.sh
+  cp "$here/ompi-cuda.tar.xz" "$out/"
+fi
 wait "$check" # the check, built in the background

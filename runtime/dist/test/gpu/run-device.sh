@@ -32,7 +32,7 @@ if [[ -n $cuda_mpi ]]; then
 fi
 # The transports alone (transport_check): a ring of ranks exchanging halos.
 # NCCL takes a GPU per rank, so on one GPU it runs on one rank exchanging
-# with itself, where build.sh built it in (NCCL_INCLUDE: ./nccl exists) and
+# with itself, where build.sh built it in (NCCL_INCLUDE: ./with-nccl exists) and
 # libnccl.so.2 loads (the nvidia-nccl-cu13 wheel's, where Python has it).
 if nccl_lib=$(python3 -c "import nvidia.nccl as n; print(list(n.__path__)[0] + '/lib')" 2>/dev/null); then
   export LD_LIBRARY_PATH=$nccl_lib:${LD_LIBRARY_PATH:-}
@@ -43,7 +43,7 @@ transport() { # name np transport
 }
 transport transport-np2 2 auto
 transport transport-np3-host 3 host
-[[ -d nccl ]] && transport transport-np1-nccl 1 nccl
+[[ -e with-nccl ]] && transport transport-np1-nccl 1 nccl
 [[ -n $cuda_mpi ]] && transport transport-np2-cuda-mpi 2 cuda-mpi
 # Two ranks, each under compute-sanitizer (memcheck), two stencils.
 for t in host auto $cuda_mpi; do
