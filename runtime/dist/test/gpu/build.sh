@@ -40,8 +40,11 @@ g++ -O3 -std=c++17 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -I"$root/run
   ${NCCL_INCLUDE:+-isystem "$NCCL_INCLUDE"} -c "$root/runtime/dist/src/transport.cpp" \
   -o "$out/lib/transport.cpp.o"
 ar r "$dist_lib" "$out/lib/transport.cpp.o"
-rm -f "$out/with-nccl"
-[[ -n ${NCCL_INCLUDE:-} ]] && touch "$out/with-nccl" # run-device.sh then runs the nccl transport
+rm -f "$out/with-nccl" # where nccl.h was found (transport.cpp's __has_include), run-device.sh
+if echo '#include <nccl.h>' | g++ -E -x c++ -isystem "$(dirname "$(command -v nvcc)")/../include" \
+  ${NCCL_INCLUDE:+-isystem "$NCCL_INCLUDE"} - >/dev/null 2>&1; then
+  touch "$out/with-nccl" # ... runs the nccl transport too
+fi
 libs="$dist_lib $build/runtime/dist/libstencilc_dist_exchange.a \
   $build/runtime/dist/libstencilc_dist_core.a $mpi_lib -lmpi -ldl"
 nvcc "${nvcc_flags[@]}" $includes -DSTENCILC_DIST -DOMPI_SKIP_MPICXX=1 \
