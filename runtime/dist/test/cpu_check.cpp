@@ -21,6 +21,7 @@
 
 #include <mpi.h>
 
+#include "check_stencils.h"
 #include "stencilc/dist/decomp.h"
 #include "stencilc/dist/exchange.h"
 #include "stencilc/testing/reference.h"
@@ -40,40 +41,10 @@ struct Case {
   bool overlap = false; // the overlapped pass (slabs, every = 1)
 };
 
-/// The points of a star or box of `radius` in `dims` dimensions, with
-/// distinct coefficients that sum to one.
-std::vector<stencilc_point> points(int dims, int radius, stencilc_shape shape) {
-  std::vector<stencilc_point> pts;
-  const int reach[3] = {radius, dims > 1 ? radius : 0, dims > 2 ? radius : 0};
-  for (int a = -reach[0]; a <= reach[0]; ++a)
-    for (int b = -reach[1]; b <= reach[1]; ++b)
-      for (int c = -reach[2]; c <= reach[2]; ++c) {
-        const int nonzero = (a != 0) + (b != 0) + (c != 0);
-        if (shape == STENCILC_STAR && nonzero > 1)
-          continue;
-        pts.push_back({{a, b, c}, 0.0});
-      }
-  double sum = 0;
-  for (std::size_t k = 0; k < pts.size(); ++k) {
-    pts[k].coefficient = 1.0 + 0.37 * static_cast<double>(k % 5) + 0.011 * static_cast<double>(k);
-    sum += pts[k].coefficient;
-  }
-  for (stencilc_point &p : pts)
-    p.coefficient /= sum;
-  return pts;
-}
-
-/// Sizes in index order (the first `dims` of `n`) as the reference takes them.
-Extents extentsOf(int dims, const long long n[3]) {
-  const int a = static_cast<int>(n[0]), b = static_cast<int>(n[1]), c = static_cast<int>(n[2]);
-  return dims == 1 ? Extents::of1D(a) : dims == 2 ? Extents::of2D(a, b) : Extents::of3D(a, b, c);
-}
-
 std::string describe(const Case &c, int ranks) {
-  static const char *const boundaries[] = {"fixed", "constant", "periodic", "clamp", "mirror"};
   return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " +
          (c.shape == STENCILC_STAR ? "star" : "box") + " r" + std::to_string(c.radius) + " " +
-         boundaries[c.boundary] + " T=" + std::to_string(c.fused) +
+         boundaryName(c.boundary) + " T=" + std::to_string(c.fused) +
          " k=" + std::to_string(c.every) + " grid " + c.grid + (c.overlap ? " overlap" : "");
 }
 
@@ -97,18 +68,8 @@ bool check(const Case &c, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const std::vector<stencilc_point> pts = points(c.dims, c.radius, c.shape);
-  stencilc_stencil_info info = {};
-  info.name = "check";
-  info.dims = c.dims;
-  info.radius = c.radius;
-  info.shape = c.shape;
-  info.precision = STENCILC_FP64;
-  info.boundary = c.boundary;
-  info.boundary_value = 0.25;
-  info.num_points = static_cast<int>(pts.size());
-  info.points = pts.data();
-  info.fused_steps = c.fused;
+  const CheckStencil stencil("check", c.dims, c.radius, c.shape, c.boundary, c.fused);
+  const stencilc_stencil_info &info = stencil.info;
 
   // Odd sizes; the axes past the grid's have extent 1.
   const long long sizes[3] = {c.dims == 1   ? 37
@@ -146,11 +107,8 @@ bool check(const Case &c, MPI_Comm comm) {
 
   // The initial grid, the same on every rank; the single-domain result.
   Extents global = extentsOf(c.dims, sizes);
-  std::vector<double> init(global.points());
-  std::mt19937_64 random(12345u + static_cast<unsigned>(c.boundary) * 7u);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (double &v : init)
-    v = unit(random);
+  const std::vector<double> init =
+      randomGrid(global.points(), 12345u + static_cast<unsigned>(c.boundary) * 7u);
   const int pass = c.fused * c.every;
   const int steps = 2 * pass + 1; // a remainder pass when T x every > 1
   std::vector<double> single = init;
@@ -216,9 +174,7 @@ bool check(const Case &c, MPI_Comm comm) {
                  MPI_STATUS_IGNORE);
       unpackHost(theirs.data(), sizes, box, sizeof(double), gathered.data());
     }
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < single.size(); ++i)
-      bad += std::memcmp(&single[i], &gathered[i], sizeof(double)) != 0;
+    const std::size_t bad = bitsDiffer(single, gathered);
     if (bad) {
       std::printf("FAIL %s (process grid %dx%dx%d): %zu of %zu points differ\n",
                   describe(c, ranks).c_str(), l.grid[0], l.grid[1], l.grid[2], bad, single.size());
@@ -239,9 +195,7 @@ int main(int argc, char **argv) {
   int cases = 0, failures = 0;
   for (int dims : {1, 2, 3})
     for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
-      for (stencilc_boundary b :
-           {STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT, STENCILC_BOUNDARY_PERIODIC,
-            STENCILC_BOUNDARY_CLAMP, STENCILC_BOUNDARY_MIRROR})
+      for (stencilc_boundary b : kEveryBoundary)
         for (int fused : {1, 2})
           for (int radius : {1, 2})
             for (const char *grid : {"auto", "slabs", "fastest"}) {
