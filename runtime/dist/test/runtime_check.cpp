@@ -5,7 +5,7 @@
 // by the float64 reference (docs/distributed.md, "Tests"). Under mpirun,
 // every case scatters a random grid from rank 0 into NaN-poisoned local
 // arrays, runs stencilc_dist_run, gathers, and compares bit for bit with
-// the single-domain reference: 2D and 3D, stars and boxes of radius 1 and
+// the single-domain reference: 1D, 2D and 3D, stars and boxes of radius 1 and
 // 2, every boundary, T = 1 and 2, a stencil with NAME_pass_range, with
 // NAME_pass only and with NAME_run only, overlap on and off, one exchange a
 // pass and the default, on MPI_Dims_create's grid and on slabs, for a
@@ -118,7 +118,7 @@ bool check(const Case &c, MPI_Comm comm) {
   stencil.element_size = sizeof(double);
   stencil.pass = c.form == Form::RunOnly ? nullptr : hostPass;
   stencil.pass_range = c.form == Form::PassRange ? hostPassRange : nullptr;
-  const int global[3] = {c.dims == 2 ? 45 : 26, c.dims == 2 ? 37 : 19, 13};
+  const int global[3] = {c.dims == 3 ? 26 : c.dims == 2 ? 45 : 61, c.dims == 3 ? 19 : 37, 13};
   int grid[3] = {0, 0, 0};
   if (c.slabs) {
     grid[0] = ranks;
@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   setenv("STENCILC_DIST_TRANSPORT", "host", 1); // the one transport without a GPU
   int cases = 0, failures = 0;
-  for (int dims : {2, 3})
+  for (int dims : {1, 2, 3})
     for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
       for (stencilc_boundary b : kEveryBoundary)
         for (int fused : {1, 2})
