@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <mpi.h>
 
 #include "stencilc/runtime/stencil_info.h"
 #include "stencilc/testing/extents.h"
@@ -95,6 +99,36 @@ inline std::size_t bitsDiffer(const std::vector<double> &a, const std::vector<do
   for (std::size_t i = 0; i < a.size(); ++i)
     bad += std::memcmp(&a[i], &b[i], sizeof(double)) != 0;
   return bad;
+}
+
+/// Calls each(dims, shape, boundary, fused, radius) for every stencil the
+/// checks run: 1D to 3D, star and box, every boundary, T = 1 and 2, radius
+/// 1 and 2.
+template <class Each> void forEveryStencil(Each each) {
+  for (int dims : {1, 2, 3})
+    for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
+      for (stencilc_boundary b : kEveryBoundary)
+        for (int fused : {1, 2})
+          for (int radius : {1, 2})
+            each(dims, shape, b, fused, radius);
+}
+
+/// The main of a check under mpirun: body(rank, ranks, cases, failures)
+/// runs the cases, counting them, and returns what the summary adds;
+/// rank 0 prints "PASS|FAIL: N cases on R ranks..., F failed". Exit status
+/// 1 on any failure.
+template <class Body> int runMpiCheck(int argc, char **argv, Body body) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int cases = 0, failures = 0;
+  const std::string extra = body(rank, ranks, cases, failures);
+  if (rank == 0)
+    std::printf("%s: %d cases on %d ranks%s, %d failed\n", failures ? "FAIL" : "PASS", cases, ranks,
+                extra.c_str(), failures);
+  MPI_Finalize();
+  return failures ? 1 : 0;
 }
 
 } // namespace stencilc

@@ -188,45 +188,34 @@ bool check(const Case &c, MPI_Comm comm) {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int cases = 0, failures = 0;
-  for (int dims : {1, 2, 3})
-    for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
-      for (stencilc_boundary b : kEveryBoundary)
-        for (int fused : {1, 2})
-          for (int radius : {1, 2})
-            for (const char *grid : {"auto", "slabs", "fastest"}) {
-              if (radius * fused > 2 && dims == 3 && std::string(grid) != "slabs")
-                continue; // 3D blocks of 7 or 8 points: halos of up to 4 fit slabs only
-              if (dims == 1 && std::string(grid) != "auto")
-                continue; // one axis: every grid is the same
-              ++cases;
-              failures += !check({dims, radius, shape, b, fused, grid}, MPI_COMM_WORLD);
-              // Two passes an exchange, on slabs (1D: the one grid) whose
-              // thinnest block (37, 31 or 17 planes over the ranks) holds
-              // a halo of 2rT.
-              const int planes = dims == 1 ? 37 : dims == 2 ? 31 : 17;
-              if ((std::string(grid) == "slabs" || dims == 1) &&
-                  2 * radius * fused <= planes / ranks) {
-                ++cases;
-                failures += !check({dims, radius, shape, b, fused, grid, 2}, MPI_COMM_WORLD);
-              }
-              // The overlapped pass, on slabs whose blocks hold twice the
-              // halo and whose bands reach the minimum size.
-              const int h = radius * fused,
-                        least = b == STENCILC_BOUNDARY_FIXED ? 2 * radius + 1 : 1;
-              if ((std::string(grid) == "slabs" || dims == 1) && ranks > 1 &&
-                  2 * h <= planes / ranks && 3 * h >= least && planes / ranks >= least) {
-                ++cases;
-                failures += !check({dims, radius, shape, b, fused, grid, 1, true}, MPI_COMM_WORLD);
-              }
-            }
-  if (rank == 0)
-    std::printf("%s: %d cases on %d ranks, %d failed\n", failures ? "FAIL" : "PASS", cases, ranks,
-                failures);
-  MPI_Finalize();
-  return failures ? 1 : 0;
+  return runMpiCheck(argc, argv, [](int, int ranks, int &cases, int &failures) {
+    forEveryStencil([&](int dims, stencilc_shape shape, stencilc_boundary b, int fused,
+                        int radius) {
+      for (const char *grid : {"auto", "slabs", "fastest"}) {
+        if (radius * fused > 2 && dims == 3 && std::string(grid) != "slabs")
+          continue; // 3D blocks of 7 or 8 points: halos of up to 4 fit slabs only
+        if (dims == 1 && std::string(grid) != "auto")
+          continue; // one axis: every grid is the same
+        ++cases;
+        failures += !check({dims, radius, shape, b, fused, grid}, MPI_COMM_WORLD);
+        // Two passes an exchange, on slabs (1D: the one grid) whose
+        // thinnest block (37, 31 or 17 planes over the ranks) holds a halo
+        // of 2rT.
+        const int planes = dims == 1 ? 37 : dims == 2 ? 31 : 17;
+        if ((std::string(grid) == "slabs" || dims == 1) && 2 * radius * fused <= planes / ranks) {
+          ++cases;
+          failures += !check({dims, radius, shape, b, fused, grid, 2}, MPI_COMM_WORLD);
+        }
+        // The overlapped pass, on slabs whose blocks hold twice the halo
+        // and whose bands reach the minimum size.
+        const int h = radius * fused, least = b == STENCILC_BOUNDARY_FIXED ? 2 * radius + 1 : 1;
+        if ((std::string(grid) == "slabs" || dims == 1) && ranks > 1 && 2 * h <= planes / ranks &&
+            3 * h >= least && planes / ranks >= least) {
+          ++cases;
+          failures += !check({dims, radius, shape, b, fused, grid, 1, true}, MPI_COMM_WORLD);
+        }
+      }
+    });
+    return std::string();
+  });
 }

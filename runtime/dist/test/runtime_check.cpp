@@ -179,28 +179,19 @@ bool check(const Case &c, MPI_Comm comm) {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   setenv("STENCILC_DIST_TRANSPORT", "host", 1); // the one transport without a GPU
-  int cases = 0, failures = 0;
-  for (int dims : {1, 2, 3})
-    for (stencilc_shape shape : {STENCILC_STAR, STENCILC_BOX})
-      for (stencilc_boundary b : kEveryBoundary)
-        for (int fused : {1, 2})
-          for (int radius : {1, 2})
-            for (Form form : {Form::PassRange, Form::PassOnly, Form::RunOnly})
-              for (bool overlap : {false, true})
-                for (bool slabs : {false, true})
-                  for (int every : {0, 1}) {
-                    ++cases;
-                    failures += !check({dims, radius, shape, b, fused, form, overlap, slabs, every},
-                                       MPI_COMM_WORLD);
-                  }
-  if (rank == 0)
-    std::printf("%s: %d cases on %d ranks (%d refused as too thin), %d failed\n",
-                failures ? "FAIL" : "PASS", cases, ranks, refused, failures);
-  MPI_Finalize();
-  return failures ? 1 : 0;
+  return runMpiCheck(argc, argv, [](int, int, int &cases, int &failures) {
+    forEveryStencil(
+        [&](int dims, stencilc_shape shape, stencilc_boundary b, int fused, int radius) {
+          for (Form form : {Form::PassRange, Form::PassOnly, Form::RunOnly})
+            for (bool overlap : {false, true})
+              for (bool slabs : {false, true})
+                for (int every : {0, 1}) {
+                  ++cases;
+                  failures += !check({dims, radius, shape, b, fused, form, overlap, slabs, every},
+                                     MPI_COMM_WORLD);
+                }
+        });
+    return " (" + std::to_string(refused) + " refused as too thin)";
+  });
 }
