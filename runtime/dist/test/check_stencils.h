@@ -4,6 +4,7 @@
 // bitwise comparison.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 
 #include "stencilc/runtime/stencil_info.h"
 #include "stencilc/testing/extents.h"
+#include "stencilc/testing/reference.h"
 
 namespace stencilc {
 
@@ -99,6 +101,18 @@ inline std::size_t bitsDiffer(const std::vector<double> &a, const std::vector<do
   for (std::size_t i = 0; i < a.size(); ++i)
     bad += std::memcmp(&a[i], &b[i], sizeof(double)) != 0;
   return bad;
+}
+
+/// NAME_pass_range by the float64 reference: `steps` steps of the grid
+/// `e` held in `in`, outermost indices [first, first + count) of the
+/// result stored into `out` (e's layout), nothing else of it written.
+inline void referencePassRange(const stencilc_stencil_info &info, const Extents &e,
+                               const double *in, double *out, long long first, long long count,
+                               int steps) {
+  std::vector<double> v(in, in + e.points());
+  referenceRun(info, e, v, steps);
+  const long long inner = static_cast<long long>(e.points()) / e.n[0];
+  std::copy(v.begin() + first * inner, v.begin() + (first + count) * inner, out + first * inner);
 }
 
 /// Calls each(dims, shape, boundary, fused, radius) for every stencil the

@@ -14,8 +14,6 @@
 // line per failure and exits 1 if any.
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -49,18 +47,14 @@ std::string describe(const Case &c, int ranks) {
 }
 
 /// One ranged pass of `steps` steps as NAME_pass_range makes it: the view
-/// of `from` (outermost indices, each `inner` points) as a grid of its own,
-/// its stored range written into the same indices of `to`.
+/// of `from` (outermost indices, each ext[1] x ext[2] points) as a grid of
+/// its own, its stored range written into the same indices of `to`.
 void rangedPass(const stencilc_stencil_info &info, const long long ext[3], const RangedPass &p,
                 const std::vector<double> &from, std::vector<double> &to, int steps) {
-  const std::size_t inner = static_cast<std::size_t>(ext[1] * ext[2]);
+  const long long inner = ext[1] * ext[2];
   const long long viewExt[3] = {p.viewCount(), ext[1], ext[2]};
-  std::vector<double> view(from.begin() + static_cast<long long>(p.viewBegin * inner),
-                           from.begin() + static_cast<long long>(p.viewEnd * inner));
-  referenceRun(info, extentsOf(info.dims, viewExt), view, steps);
-  std::copy(view.begin() + static_cast<long long>(p.storeBegin * inner),
-            view.begin() + static_cast<long long>(p.storeEnd * inner),
-            to.begin() + static_cast<long long>((p.viewBegin + p.storeBegin) * inner));
+  referencePassRange(info, extentsOf(info.dims, viewExt), from.data() + p.viewBegin * inner,
+                     to.data() + p.viewBegin * inner, p.storeBegin, p.storeCount(), steps);
 }
 
 /// Runs one case; returns false (rank 0 prints why) on a mismatch.

@@ -16,16 +16,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
 #include "check_stencils.h"
+#include "stencilc/device/host.cuh"
 #include "stencilc/dist/dist.h"
-#include "stencilc/testing/reference.h"
 
 using namespace stencilc;
 
@@ -42,20 +40,12 @@ Extents extentsOfSizes(const int *sizes) {
   return extentsOf(current->dims, n);
 }
 
-/// `steps` steps of `in` (e's points), by the reference.
-std::vector<double> stepped(const void *in, const Extents &e, int steps) {
-  const double *from = static_cast<const double *>(in);
-  std::vector<double> v(from, from + e.points());
-  referenceRun(*current, e, v, steps);
-  return v;
-}
-
 /// NAME_run: the result in a, b scratch (left poisoned, as a kernel might
 /// leave it anything).
 cudaError_t hostRun(void *a, void *b, const int *sizes, int steps, cudaStream_t) {
   const Extents e = extentsOfSizes(sizes);
-  const std::vector<double> v = stepped(a, e, steps);
-  std::copy(v.begin(), v.end(), static_cast<double *>(a));
+  referencePassRange(*current, e, static_cast<const double *>(a), static_cast<double *>(a), 0,
+                     sizes[0], steps);
   std::fill(static_cast<double *>(b), static_cast<double *>(b) + e.points(), std::nan(""));
   return cudaSuccess;
 }
@@ -64,16 +54,11 @@ cudaError_t hostRun(void *a, void *b, const int *sizes, int steps, cudaStream_t)
 /// of out stored, nothing else of it written.
 cudaError_t hostPassRange(const void *in, void *out, const int *sizes, int first, int count,
                           int steps, cudaStream_t) {
-  const Extents e = extentsOfSizes(sizes);
-  if (steps < 1 || steps > current->fused_steps || first < 0 || count < 1 ||
-      first > sizes[0] - count) {
+  if (steps < 1 || steps > current->fused_steps || !device::validRange(first, count, sizes[0])) {
     return cudaErrorInvalidValue;
   }
-  const std::vector<double> v = stepped(in, e, steps);
-  const std::size_t inner = e.points() / static_cast<std::size_t>(sizes[0]);
-  std::copy(v.begin() + static_cast<std::ptrdiff_t>(first * inner),
-            v.begin() + static_cast<std::ptrdiff_t>((first + count) * inner),
-            static_cast<double *>(out) + first * inner);
+  referencePassRange(*current, extentsOfSizes(sizes), static_cast<const double *>(in),
+                     static_cast<double *>(out), first, count, steps);
   return cudaSuccess;
 }
 

@@ -88,7 +88,7 @@ std::string passRangeFunction(const Plan &plan, std::string_view ns) {
              fmt::arg("namespace", ns), fmt::arg("element", element),
              fmt::arg("size_params", sizeParameters(dims)),
              fmt::arg("size_too_small", joined(dims, "{n} < kMinSize", " || ")),
-             fmt::arg("outer", dims == 2 ? "ny" : "nz"), fmt::arg("what", outer),
+             fmt::arg("outer", outer), fmt::arg("extent", dims == 2 ? "ny" : "nz"),
              fmt::arg("size_product", joined(dims, "static_cast<size_t>({n})", " * ")),
              fmt::arg("body", body));
 }

@@ -394,8 +394,8 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY of the
-/// stored rows `rows` per block along blockIdx.y, kWarps strips of kTileX stored columns along
-/// blockIdx.x. Each warp streams down its strip on its own (stream above):
+/// stored rows `rows` per block along blockIdx.y, kWarps strips of kTileX
+/// stored columns along blockIdx.x. Each warp streams down its strip on its own (stream above):
 /// per iteration it loads the next kBatch input rows (16-byte vectors,
 /// started before the computing of the current ones), and computes kBatch
 /// rows of each level t from the window of level t - 1 (level t lagging

@@ -618,23 +618,12 @@ template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std:
 template <class S>
 constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
 
-/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps; clamp and
-/// mirror 1), in -> out, in never written (the pass stores every point of
-/// the grid, a fixed ring included). The caller has checked the pointers
-/// and sizes.
-template <class S>
-inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
-                           int nx, int steps, cudaStream_t stream) {
-  if (steps < 1 || steps > kStepsPerPass<S>) {
-    return cudaErrorInvalidValue;
-  }
-  return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{0, nz}, stream);
-}
-
-/// NAME_pass_range: as onePass, storing planes [first, first + count) of
-/// out only (every other point of out is left as it was); in is read
-/// wherever the steps reach. cudaErrorInvalidValue for a range that is
-/// empty or leaves the grid.
+/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps; clamp
+/// and mirror 1), in -> out, in never written, storing planes [first,
+/// first + count) of out only, the fixed ring on them included (every other
+/// point of out is left as it was; in is read wherever the steps reach).
+/// cudaErrorInvalidValue for a range that is empty or leaves the grid. The
+/// caller has checked the pointers and sizes.
 template <class S>
 inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int nz,
                                 int ny, int nx, int first, int count, int steps,
@@ -643,6 +632,16 @@ inline cudaError_t onePassRange(const typename S::Element *in, typename S::Eleme
     return cudaErrorInvalidValue;
   }
   return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{first, first + count}, stream);
+}
+
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps; clamp and
+/// mirror 1), in -> out, in never written (the pass stores every point of
+/// the grid, a fixed ring included). The caller has checked the pointers
+/// and sizes.
+template <class S>
+inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
+                           int nx, int steps, cudaStream_t stream) {
+  return onePassRange<S>(in, out, nz, ny, nx, 0, nz, steps, stream);
 }
 
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and

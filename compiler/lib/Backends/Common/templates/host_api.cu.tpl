@@ -54,9 +54,9 @@ return {kernel}::onePass<Fused>(in, out, {size_args}, steps, stream);
 //@ section pass_range
 extern "C" cudaError_t {name}_pass_range(const {element}* in, {element}* out, {size_params}, int first, int count, int steps, cudaStream_t stream) {{
   using namespace {namespace};
-  // As {name}_pass, and {what} [first, first + count) not empty and inside [0, {outer}).
+  // As {name}_pass, and {outer} [first, first + count) not empty and inside [0, {extent}).
   if (in == nullptr || out == nullptr || {size_too_small} || steps < 1 ||
-      !stencilc::device::validRange(first, count, {outer}) ||
+      !stencilc::device::validRange(first, count, {extent}) ||
       stencilc::device::overlaps(in, out, {size_product} * sizeof({element}))) {{
     return cudaErrorInvalidValue;
   }}
