@@ -59,7 +59,8 @@ grep -E "GPU tests|runtime" "$build.configure.log"
 
 echo "== build (configure took ${SECONDS}s)"
 phase=$SECONDS
-if ! cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1; then
+# -k 0: a program that fails to build does not stop the others being built.
+if ! cmake --build "$build" -j "$(nproc)" -- -k 0 >"$build.build.log" 2>&1; then
   grep -E "error|FAILED" -A3 "$build.build.log" | head -60
   status=1
 fi
