@@ -6,6 +6,7 @@ scripts/gpu-check.sh and scripts/bench.sh.
                 ("[PASS] name prec boundary impl size what detail", with or
                 without ctest -V's "N: " prefix): one row per stencil and
                 implementation, with the worst one-step error and the verdict
+                (its step, run, pass, range and bad-args cases all counted)
   --bench CSV   the benchmark CSV: one row per stencil, precision, backend
                 (repeatable: the CSVs of a suite run in shards, one table)
   --backend-table SUITE_DIR
@@ -29,7 +30,8 @@ import re
 import sys
 
 CASE = re.compile(
-    r"^(?:\d+: )?\[(PASS|FAIL)\] (\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(step|run \d+|bad-args)\s*(.*)$")
+    r"^(?:\d+: )?\[(PASS|FAIL)\] (\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+"
+    r"(step|run \d+|pass \d+|range \d+\+\d+|bad-args)\s*(.*)$")
 RELL2 = re.compile(r"relL2=(\S+)")
 
 
