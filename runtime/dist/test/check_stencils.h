@@ -1,7 +1,7 @@
 // check_stencils.h - what the CPU checks of the distributed runtime share
 // (cpu_check.cpp, runtime_check.cpp): the stars and boxes they run, the
 // sizes as the float64 reference takes them, their random grids and the
-// bitwise comparison.
+// bitwise comparison (names for messages: stencilc/runtime/element.h).
 #pragma once
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "stencilc/runtime/element.h"
 #include "stencilc/runtime/stencil_info.h"
 #include "stencilc/testing/extents.h"
 #include "stencilc/testing/reference.h"
@@ -53,12 +54,6 @@ inline Extents extentsOf(int dims, const long long n[3]) {
 constexpr stencilc_boundary kEveryBoundary[] = {STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT,
                                                 STENCILC_BOUNDARY_PERIODIC, STENCILC_BOUNDARY_CLAMP,
                                                 STENCILC_BOUNDARY_MIRROR};
-
-/// Its name, for messages.
-inline const char *boundaryName(stencilc_boundary b) {
-  static const char *const names[] = {"fixed", "constant", "periodic", "clamp", "mirror"};
-  return names[b];
-}
 
 /// A star or box of points() as a stencilc_stencil_info in fp64 (the
 /// constant boundary's value 0.25), its points held beside it.

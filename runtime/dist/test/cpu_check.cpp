@@ -40,10 +40,10 @@ struct Case {
 };
 
 std::string describe(const Case &c, int ranks) {
-  return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " +
-         (c.shape == STENCILC_STAR ? "star" : "box") + " r" + std::to_string(c.radius) + " " +
-         boundaryName(c.boundary) + " T=" + std::to_string(c.fused) +
-         " k=" + std::to_string(c.every) + " grid " + c.grid + (c.overlap ? " overlap" : "");
+  return std::to_string(ranks) + " ranks, " + std::to_string(c.dims) + "D " + shapeName(c.shape) +
+         " r" + std::to_string(c.radius) + " " + boundaryName(c.boundary) +
+         " T=" + std::to_string(c.fused) + " k=" + std::to_string(c.every) + " grid " + c.grid +
+         (c.overlap ? " overlap" : "");
 }
 
 /// One ranged pass of `steps` steps as NAME_pass_range makes it: the view

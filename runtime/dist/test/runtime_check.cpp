@@ -81,10 +81,10 @@ struct Case {
 
 std::string describe(const Case &c) {
   static const char *const forms[] = {"pass_range", "pass", "run"};
-  return std::to_string(c.dims) + "D " + (c.shape == STENCILC_STAR ? "star" : "box") + " r" +
-         std::to_string(c.radius) + " " + boundaryName(c.boundary) +
-         " T=" + std::to_string(c.fused) + " " + forms[static_cast<int>(c.form)] +
-         (c.overlap ? " overlap" : "") + (c.slabs ? " slabs" : " auto-grid") +
+  return std::to_string(c.dims) + "D " + shapeName(c.shape) + " r" + std::to_string(c.radius) +
+         " " + boundaryName(c.boundary) + " T=" + std::to_string(c.fused) + " " +
+         forms[static_cast<int>(c.form)] + (c.overlap ? " overlap" : "") +
+         (c.slabs ? " slabs" : " auto-grid") +
          " k=" + (c.every ? std::to_string(c.every) : std::string("default"));
 }
 
