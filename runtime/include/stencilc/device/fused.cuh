@@ -529,12 +529,12 @@ inline cudaError_t copyRing(const typename S::Element *from, typename S::Element
 /// out, in never written, storing rows [first, first + count) of out only
 /// (every other point of out is left as it was; in is read wherever the
 /// steps reach); with a fixed boundary the ring of in on those rows is
-/// copied into out first. cudaErrorInvalidValue for a range that is empty
-/// or leaves the grid. The caller has checked the pointers and sizes.
+/// copied into out first. The caller has checked the pointers, the sizes
+/// and the range (validRange).
 template <class S>
 inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int ny,
                                 int nx, int first, int count, int steps, cudaStream_t stream) {
-  if (steps < 1 || steps > S::kSteps || !validRange(first, count, ny)) {
+  if (steps < 1 || steps > S::kSteps) {
     return cudaErrorInvalidValue;
   }
   const OuterRange rows{first, first + count};

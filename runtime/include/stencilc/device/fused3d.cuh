@@ -622,13 +622,13 @@ constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::k
 /// and mirror 1), in -> out, in never written, storing planes [first,
 /// first + count) of out only, the fixed ring on them included (every other
 /// point of out is left as it was; in is read wherever the steps reach).
-/// cudaErrorInvalidValue for a range that is empty or leaves the grid. The
-/// caller has checked the pointers and sizes.
+/// The caller has checked the pointers, the sizes and the range
+/// (validRange).
 template <class S>
 inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int nz,
                                 int ny, int nx, int first, int count, int steps,
                                 cudaStream_t stream) {
-  if (steps < 1 || steps > kStepsPerPass<S> || !validRange(first, count, nz)) {
+  if (steps < 1 || steps > kStepsPerPass<S>) {
     return cudaErrorInvalidValue;
   }
   return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{first, first + count}, stream);

@@ -6,8 +6,6 @@
 // boundary rule) where they always are.
 #pragma once
 
-#include "stencilc/device/host.cuh"
-
 namespace stencilc {
 namespace device {
 

@@ -571,14 +571,11 @@ inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S
 }
 
 /// One step on a grid of planesZ x rowsY x colsX storing the planes
-/// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D);
-/// cudaErrorInvalidValue for a range that is empty or leaves the grid.
+/// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D).
+/// The caller has checked the range (validRange).
 template <class S>
 inline cudaError_t launchRange(const typename S::Element *in, typename S::Element *out, int planesZ,
                                int rowsY, int colsX, int first, int count, cudaStream_t stream) {
-  if (!validRange(first, count, planesZ)) {
-    return cudaErrorInvalidValue;
-  }
   return launchStoring<S>(stepRangeKernel<S>, in, out, planesZ, rowsY, colsX, count, stream,
                           OuterRange{first, first + count});
 }
