@@ -1,4 +1,4 @@
-# mpi-env.sh - sourced by run-device.sh and scaling.sh: sets $mpirun to an
+# mpi-env.sh - sourced by run-device.sh, overhead.sh and scaling.sh: sets $mpirun to an
 # Open MPI launcher and the environment for ranks on one machine. Where
 # ompi-cuda.tar.xz is beside this file (build-cuda-ompi.sh makes it), its
 # CUDA-aware Open MPI 4.1.4 is unpacked into /tmp/ompi-cuda and used for
@@ -33,5 +33,10 @@ if [[ -n $ompi_cuda ]]; then
   export OMPI_MCA_btl=self,smcuda,tcp OMPI_MCA_opal_cuda_support=1 OMPI_MCA_btl_smcuda_use_cuda_ipc=1
 fi
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+# $cuda_mpi: "cuda-mpi" where the Open MPI in use says it is CUDA-aware
+# (run-device.sh and overhead.sh then check that transport too), else empty.
+cuda_mpi=
+ompi_info --parsable --all 2>/dev/null | grep -q 'mpi_built_with_cuda_support:value:true' &&
+  cuda_mpi=cuda-mpi
 # NVLink multicast stays off (the device tool's KINDS.md says why).
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1

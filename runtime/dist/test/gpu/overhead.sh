@@ -17,7 +17,7 @@ say() { echo "$*" | tee -a "$log"; }
 nvidia-smi -L | tee -a "$log"
 source ./mpi-env.sh
 say "mpirun: $($mpirun --version | head -1); nsys: $(command -v nsys || echo none)"
-say "CUDA-aware Open MPI: $(ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support: | head -1)"
+say "CUDA-aware Open MPI: ${cuda_mpi:-no}" # mpi-env.sh's $cuda_mpi
 summary=()
 check() { # label np env... : dist_check; returns its status
   local label=$1 np=$2 text rc; shift 2
@@ -58,9 +58,7 @@ check np4-ipc 4 STENCILC_DIST_TRANSPORT=cuda-ipc "${sync[@]}"
 check np2-host 2 STENCILC_DIST_TRANSPORT=host
 check np2-ipc-no-range 2 STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_PASS_RANGE=0 "${sync[@]}"
 check np2-ipc-hostsync 2 STENCILC_DIST_TRANSPORT=cuda-ipc STENCILC_DIST_IPC_SYNC=host
-if ompi_info --parsable --all 2>/dev/null | grep -q 'mpi_built_with_cuda_support:value:true'; then
-  check np2-cuda-mpi 2 STENCILC_DIST_TRANSPORT=cuda-mpi
-fi
+[[ -n $cuda_mpi ]] && check np2-cuda-mpi 2 STENCILC_DIST_TRANSPORT=cuda-mpi
 text=$(timeout 60 $mpirun -np 4 ./heat3d-mpi 192 100 2>&1 | grep heat3d-mpi:)
 summary+=("heat3d-mpi, 4 ranks, default plan: $text"); echo "$text" >> "$log"
 for t in cuda-ipc host; do

@@ -13,9 +13,7 @@ out=${OUT:-.}
 nvidia-smi -L
 source ./mpi-env.sh # $mpirun, Open MPI from ./ompi-cuda.tar.xz, or ./debs where missing; the ranks' environment
 $mpirun --version | head -1
-ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support:value
-cuda_mpi= # cuda-mpi where the Open MPI in use is CUDA-aware
-ompi_info --parsable --all 2>/dev/null | grep -q mpi_built_with_cuda_support:value:true && cuda_mpi=cuda-mpi
+echo "CUDA-aware Open MPI: ${cuda_mpi:-no}" # mpi-env.sh's $cuda_mpi
 status=0
 check() { # name np [transport]
   STENCILC_DIST_TRANSPORT=${3:-auto} timeout 60 $mpirun -np "$2" ./dist_check > "$out/$1.txt" 2>&1
