@@ -458,9 +458,6 @@ private:
   std::variant<Plan, std::string> value;
 };
 
-/// Rounds a value held in memory as `p`'s element type: fp16/bf16 round to
-/// nearest even, tf32 and fp32 are floats, fp64 stays.
-double roundToStorage(double value, Precision p);
 /// Rounds a coefficient to the MMA operand type of `p` once, to nearest even.
 double roundCoefficient(double value, Precision p);
 /// Rounds an input element (already a value of the storage type) to the MMA

@@ -16,15 +16,31 @@
 
 namespace llvm {
 class raw_ostream;
-}
+struct fltSemantics;
+} // namespace llvm
 
 namespace stencilc {
 
-enum class Precision { FP16, BF16, TF32, FP32, FP64 };
+/// The precisions, from Precisions.def (in the order of stencil_info.h's
+/// stencilc_precision).
+enum class Precision {
+#define STENCILC_PRECISION(Enumerator, ...) Enumerator,
+#include "stencilc/Precisions.def"
+};
 enum class Shape { Star, Box };
-/// In the order of stencil_info.h's stencilc_boundary (the generated header
-/// and the emulators convert by value).
-enum class BoundaryKind { Fixed, Constant, Periodic, Clamp, Mirror };
+/// The boundary rules, from Boundaries.def (in the order of stencil_info.h's
+/// stencilc_boundary: the generated header and the emulators convert by
+/// value).
+enum class BoundaryKind {
+#define STENCILC_BOUNDARY(Enumerator, ...) Enumerator,
+#include "stencilc/Boundaries.def"
+};
+/// What a read outside the grid gives under a boundary rule (Boundaries.def).
+enum class OutsideRead {
+  Zero,  ///< 0, and only the interior is written (the ring of width r is kept)
+  Value, ///< the constant V of `boundary constant V`
+  Fold,  ///< the grid point stencilc_fold_index gives (boundary_index.h)
+};
 
 /// The keyword of each enumerator, as written in a .stencil file.
 std::string_view keyword(Precision p);
@@ -43,6 +59,29 @@ std::vector<std::string_view> shapeKeywords();
 std::string_view elementTypeName(Precision p);
 /// Bytes per element in memory.
 unsigned elementBytes(Precision p);
+/// Whether elements are 16-bit (fp16, bf16): widened to float by the
+/// kernels, read and stored in pairs.
+bool isSixteenBit(Precision p);
+/// The floating-point format of an element in memory, and the one a
+/// coefficient is rounded to as a kernel's operand (they differ for tf32:
+/// stored as float, multiplied as tf32).
+const llvm::fltSemantics &storageSemantics(Precision p);
+const llvm::fltSemantics &operandSemantics(Precision p);
+/// The relative L2 error against the float64 reference that the tests and
+/// the emulators hold one step in precision `p` to.
+double relativeTolerance(Precision p);
+/// Rounds a value held in memory as `p`'s element type, to nearest even
+/// (tf32 and fp32 are floats).
+double roundToStorage(double value, Precision p);
+
+/// What a read outside the grid gives under `b`.
+OutsideRead outsideRead(BoundaryKind b);
+/// The policy type of stencilc/device/boundary.cuh the kernels read the grid
+/// through under `b` ("FixedBoundary").
+std::string_view boundaryPolicyType(BoundaryKind b);
+/// "fixed, constant V, periodic, clamp or mirror": the rules as a user
+/// writes them, for messages.
+std::string boundaryChoicesText(std::string_view lastJoin = " or ");
 
 /// An offset of a read relative to the output point, in index order
 /// (outermost first, the contiguous axis last). Only the first `dims`
@@ -161,6 +200,11 @@ struct StencilSpec {
 /// Prints the spec in the `--emit=spec` format: one field a line, then the
 /// coefficients as a table (2D/3D: one row per line) and as a list.
 void printSpec(const StencilSpec &spec, llvm::raw_ostream &os);
+
+/// --emit=plan's line for the boundary of `spec` and the generated header's
+/// note on it (Boundaries.def's texts, filled in).
+std::string boundaryPlanText(const StencilSpec &spec);
+std::string boundaryHeaderText(const StencilSpec &spec);
 
 /// Whether the generated C API uses `name` (`in`, `out`, `nx`, `stream`, ...),
 /// it is a C or C++ keyword, or it starts `stencilc`, `cuda` or `__`: such a

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "stencilc/Spec.h"
 #include "stencilc/Suggest.h"
 
 namespace stencilc {
@@ -305,8 +306,7 @@ StmtPtr Parser::parseWordStatement(Stmt::Kind kind) {
 StmtPtr Parser::parseBoundary() {
   llvm::SMLoc start = tok.loc();
   advance();
-  auto word = expectIdentifier(
-      "a boundary kind (fixed, constant V, periodic, clamp or mirror) after 'boundary'");
+  auto word = expectIdentifier("a boundary kind (" + boundaryChoicesText() + ") after 'boundary'");
   if (!word) {
     return nullptr;
   }

@@ -73,7 +73,7 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
   auto kind = parseBoundaryKind(word.name);
   if (!kind) {
     reportUnknownWord(word, "boundary", closestMatch(word.name, boundaryKeywords()),
-                      "fixed, constant V, periodic, clamp or mirror");
+                      boundaryChoicesText());
     return;
   }
   spec.boundary = *kind;

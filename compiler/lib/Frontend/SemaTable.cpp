@@ -119,26 +119,9 @@ void StencilChecker::finishCoefficients() {
 
 std::optional<double> StencilChecker::finishCoefficient(const APFloat &coefficient, SMLoc loc,
                                                         const std::string &read) {
-  const llvm::fltSemantics *operand = nullptr;
-  unsigned maxFinite = 0;
-  switch (spec.precision) {
-  case Precision::FP16:
-    operand = &APFloat::IEEEhalf();
-    maxFinite = 65504;
-    break;
-  case Precision::BF16:
-    operand = &APFloat::BFloat();
-    break;
-  case Precision::TF32:
-    operand = &APFloat::FloatTF32();
-    break;
-  case Precision::FP32:
-    operand = &APFloat::IEEEsingle();
-    break;
-  case Precision::FP64:
-    operand = &APFloat::IEEEdouble();
-    break;
-  }
+  const llvm::fltSemantics *operand = &operandSemantics(spec.precision);
+  // Only fp16's largest value is small enough to be worth naming.
+  const unsigned maxFinite = spec.precision == Precision::FP16 ? 65504 : 0;
   const std::string precision(keyword(spec.precision));
   double value = toDouble(coefficient);
   if (!std::isfinite(value)) {

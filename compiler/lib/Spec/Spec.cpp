@@ -5,82 +5,94 @@
 
 #include <fmt/format.h>
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace stencilc {
 
-std::string_view keyword(Precision p) {
-  switch (p) {
-  case Precision::FP16:
-    return "fp16";
-  case Precision::BF16:
-    return "bf16";
-  case Precision::TF32:
-    return "tf32";
-  case Precision::FP32:
-    return "fp32";
-  case Precision::FP64:
-    return "fp64";
-  }
-  llvm_unreachable("unknown precision");
-}
-
-std::string_view keyword(Shape s) { return s == Shape::Star ? "star" : "box"; }
-
-std::string_view keyword(BoundaryKind b) {
-  switch (b) {
-  case BoundaryKind::Fixed:
-    return "fixed";
-  case BoundaryKind::Constant:
-    return "constant";
-  case BoundaryKind::Periodic:
-    return "periodic";
-  case BoundaryKind::Clamp:
-    return "clamp";
-  case BoundaryKind::Mirror:
-    return "mirror";
-  }
-  llvm_unreachable("unknown boundary kind");
-}
-
 namespace {
-constexpr Precision AllPrecisions[] = {Precision::FP16, Precision::BF16, Precision::TF32,
-                                       Precision::FP32, Precision::FP64};
-constexpr BoundaryKind AllBoundaryKinds[] = {BoundaryKind::Fixed, BoundaryKind::Constant,
-                                             BoundaryKind::Periodic, BoundaryKind::Clamp,
-                                             BoundaryKind::Mirror};
+
+/// A row of Precisions.def.
+struct PrecisionRow {
+  Precision precision;
+  std::string_view keyword, elementType;
+  unsigned bytes;
+  bool sixteenBit;
+  double tolerance;
+  const llvm::fltSemantics &(*storage)();
+  const llvm::fltSemantics &(*operand)();
+};
+const PrecisionRow Precisions[] = {
+#define STENCILC_PRECISION(Enumerator, Keyword, CEnumerator, ElementType, Bytes, SixteenBit,       \
+                           Tolerance, Storage, Operand)                                            \
+  {Precision::Enumerator,                                                                          \
+   Keyword,                                                                                        \
+   ElementType,                                                                                    \
+   Bytes,                                                                                          \
+   SixteenBit,                                                                                     \
+   Tolerance,                                                                                      \
+   &llvm::APFloat::Storage,                                                                        \
+   &llvm::APFloat::Operand},
+#include "stencilc/Precisions.def"
+};
+
+/// A row of Boundaries.def.
+struct BoundaryRow {
+  BoundaryKind kind;
+  std::string_view keyword, policy;
+  OutsideRead outside;
+  std::string_view planText, headerText;
+};
+constexpr BoundaryRow Boundaries[] = {
+#define STENCILC_BOUNDARY(Enumerator, Keyword, CEnumerator, Policy, Outside, PlanText, HeaderText) \
+  {BoundaryKind::Enumerator, Keyword, Policy, OutsideRead::Outside, PlanText, HeaderText},
+#include "stencilc/Boundaries.def"
+};
+
+// The tables are in enumerator order, so an enumerator indexes its row.
+const PrecisionRow &row(Precision p) { return Precisions[static_cast<int>(p)]; }
+const BoundaryRow &row(BoundaryKind b) { return Boundaries[static_cast<int>(b)]; }
+
 constexpr Shape AllShapes[] = {Shape::Star, Shape::Box};
 
-template <typename Enum, size_t N> std::vector<std::string_view> keywordsOf(const Enum (&all)[N]) {
+/// The keywords of a table's rows, in order.
+template <typename Row, size_t N> std::vector<std::string_view> keywordsOf(const Row (&rows)[N]) {
   std::vector<std::string_view> words;
-  for (Enum e : all) {
-    words.push_back(keyword(e));
+  for (const Row &r : rows) {
+    words.push_back(r.keyword);
   }
   return words;
 }
-} // namespace
 
-std::vector<std::string_view> precisionKeywords() { return keywordsOf(AllPrecisions); }
-std::vector<std::string_view> boundaryKeywords() { return keywordsOf(AllBoundaryKinds); }
-std::vector<std::string_view> shapeKeywords() { return keywordsOf(AllShapes); }
-
-std::optional<Precision> parsePrecision(std::string_view word) {
-  for (Precision p : AllPrecisions) {
-    if (keyword(p) == word) {
-      return p;
+/// The row of a table whose keyword is `word`.
+template <typename Row, size_t N> const Row *rowOf(const Row (&rows)[N], std::string_view word) {
+  for (const Row &r : rows) {
+    if (r.keyword == word) {
+      return &r;
     }
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+} // namespace
+
+std::string_view keyword(Precision p) { return row(p).keyword; }
+std::string_view keyword(Shape s) { return s == Shape::Star ? "star" : "box"; }
+std::string_view keyword(BoundaryKind b) { return row(b).keyword; }
+
+std::vector<std::string_view> precisionKeywords() { return keywordsOf(Precisions); }
+std::vector<std::string_view> boundaryKeywords() { return keywordsOf(Boundaries); }
+std::vector<std::string_view> shapeKeywords() { return {"star", "box"}; }
+
+std::optional<Precision> parsePrecision(std::string_view word) {
+  const PrecisionRow *r = rowOf(Precisions, word);
+  return r ? std::optional(r->precision) : std::nullopt;
 }
 
 std::optional<BoundaryKind> parseBoundaryKind(std::string_view word) {
-  for (BoundaryKind b : AllBoundaryKinds) {
-    if (keyword(b) == word) {
-      return b;
-    }
-  }
-  return std::nullopt;
+  const BoundaryRow *r = rowOf(Boundaries, word);
+  return r ? std::optional(r->kind) : std::nullopt;
 }
 
 std::optional<Shape> parseShape(std::string_view word) {
@@ -92,33 +104,50 @@ std::optional<Shape> parseShape(std::string_view word) {
   return std::nullopt;
 }
 
-std::string_view elementTypeName(Precision p) {
-  switch (p) {
-  case Precision::FP16:
-    return "__half";
-  case Precision::BF16:
-    return "__nv_bfloat16";
-  case Precision::TF32:
-  case Precision::FP32:
-    return "float";
-  case Precision::FP64:
-    return "double";
+std::string_view elementTypeName(Precision p) { return row(p).elementType; }
+unsigned elementBytes(Precision p) { return row(p).bytes; }
+bool isSixteenBit(Precision p) { return row(p).sixteenBit; }
+const llvm::fltSemantics &storageSemantics(Precision p) { return row(p).storage(); }
+const llvm::fltSemantics &operandSemantics(Precision p) { return row(p).operand(); }
+double relativeTolerance(Precision p) { return row(p).tolerance; }
+
+double roundToStorage(double value, Precision p) {
+  const llvm::fltSemantics &storage = storageSemantics(p);
+  // The formats of C's own types convert directly (the emulators round every
+  // operation through here); the 16-bit ones through APFloat.
+  if (&storage == &llvm::APFloat::IEEEdouble()) {
+    return value;
   }
-  llvm_unreachable("unknown precision");
+  if (&storage == &llvm::APFloat::IEEEsingle()) {
+    return static_cast<double>(static_cast<float>(value));
+  }
+  llvm::APFloat number(value);
+  bool losesInfo = false;
+  number.convert(storage, llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  number.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return number.convertToDouble();
 }
 
-unsigned elementBytes(Precision p) {
-  switch (p) {
-  case Precision::FP16:
-  case Precision::BF16:
-    return 2;
-  case Precision::TF32:
-  case Precision::FP32:
-    return 4;
-  case Precision::FP64:
-    return 8;
+OutsideRead outsideRead(BoundaryKind b) { return row(b).outside; }
+std::string_view boundaryPolicyType(BoundaryKind b) { return row(b).policy; }
+
+std::string boundaryPlanText(const StencilSpec &spec) {
+  return fmt::format(fmt::runtime(row(spec.boundary).planText),
+                     fmt::arg("value", formatExact(spec.boundaryValue)));
+}
+
+std::string boundaryHeaderText(const StencilSpec &spec) {
+  return fmt::format(fmt::runtime(row(spec.boundary).headerText),
+                     fmt::arg("value", formatExact(spec.boundaryValue)),
+                     fmt::arg("radius", spec.radius));
+}
+
+std::string boundaryChoicesText(std::string_view lastJoin) {
+  std::vector<std::string> words;
+  for (const BoundaryRow &r : Boundaries) {
+    words.push_back(std::string(r.keyword) + (r.outside == OutsideRead::Value ? " V" : ""));
   }
-  llvm_unreachable("unknown precision");
+  return joinList(std::vector<std::string_view>(words.begin(), words.end()), lastJoin);
 }
 
 int Offset::nonZeroAxes() const {

@@ -56,28 +56,6 @@ std::string pointsTable(const StencilSpec &spec) {
   return text;
 }
 
-std::string boundaryNote(const StencilSpec &spec) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    return fmt::format("boundary fixed: writes exactly the interior; the\n"
-                       " * outer ring of width {} of out is left as it was.",
-                       spec.radius);
-  case BoundaryKind::Constant:
-    return fmt::format("boundary constant {}: writes every point; reads\n"
-                       " * outside the grid give {}.",
-                       formatExact(spec.boundaryValue), formatExact(spec.boundaryValue));
-  case BoundaryKind::Periodic:
-    return "boundary periodic: writes every point; reads wrap around.";
-  case BoundaryKind::Clamp:
-    return "boundary clamp: writes every point; reads outside the grid\n"
-           " * give the nearest edge point.";
-  case BoundaryKind::Mirror:
-    return "boundary mirror: writes every point; reads outside the grid\n"
-           " * reflect about the edge, the edge point repeated (in[-1] is in[0]).";
-  }
-  return {};
-}
-
 /// The outputs one block computes, in index order (3 entries, trailing 1s,
 /// when `separator` is ", "; only the stencil's dimensions otherwise).
 std::string tileText(const Plan &plan, std::string_view separator) {
@@ -271,7 +249,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                                       spec.dims, keyword(spec.shape), spec.radius,
                                       spec.fieldTerms.size(), keyword(spec.precision));
       facts.extentText = extentText(spec.dims);
-      facts.boundaryNote = boundaryNote(spec);
+      facts.boundaryNote = boundaryHeaderText(spec);
       facts.limitNote = limitNote(plan);
       facts.shapeEnum = "STENCILC_" + upper(keyword(spec.shape));
       facts.precisionEnum = "STENCILC_" + upper(keyword(spec.precision));
@@ -292,7 +270,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                                  : spec.dims == 2 ? "y, x"
                                                   : "z, y, x"),
         fmt::arg("dims", spec.dims), fmt::arg("element", elementTypeName(spec.precision)),
-        fmt::arg("boundary_note", boundaryNote(spec)),
+        fmt::arg("boundary_note", boundaryHeaderText(spec)),
         fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1), fmt::arg("run_note", runNote(plan)),
         fmt::arg("count", spec.points()), fmt::arg("points", pointsTable(spec)),
         fmt::arg("radius", spec.radius),

@@ -147,22 +147,13 @@ void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::str
 }
 
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    return {"FixedBoundary", ""};
-  case BoundaryKind::Periodic:
-    return {"PeriodicBoundary", ""};
-  case BoundaryKind::Clamp:
-    return {"ClampBoundary", ""};
-  case BoundaryKind::Mirror:
-    return {"MirrorBoundary", ""};
-  case BoundaryKind::Constant:
-    break;
+  if (outsideRead(spec.boundary) != OutsideRead::Value) {
+    return {std::string(boundaryPolicyType(spec.boundary)), ""};
   }
   // V is rounded to the element type, as a read of the grid would be; its
   // literal is a float (a double for fp64), converted as Element(literal).
   const bool asFloat = spec.precision != Precision::FP64;
-  return {"ConstantBoundary<BoundaryValue>",
+  return {std::string(boundaryPolicyType(spec.boundary)),
           CodeWriter::filled(
               templateSection("host_api.cu.tpl", "boundary_value"),
               fmt::arg("value_text", formatExact(spec.boundaryValue)),

@@ -17,28 +17,6 @@
 
 namespace stencilc {
 
-std::string boundaryText(const StencilSpec &spec) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-    return "fixed: reads outside the grid are 0 and reach only ring outputs, "
-           "which are never stored; only the interior is written";
-  case BoundaryKind::Constant:
-    return fmt::format("constant {}: reads outside the grid are {}; every "
-                       "point is written",
-                       formatExact(spec.boundaryValue), formatExact(spec.boundaryValue));
-  case BoundaryKind::Periodic:
-    return "periodic: reads outside the grid wrap around each axis; every "
-           "point is written";
-  case BoundaryKind::Clamp:
-    return "clamp: reads outside the grid give the nearest edge point; every "
-           "point is written";
-  case BoundaryKind::Mirror:
-    return "mirror: reads outside the grid reflect about the edge, the edge "
-           "point repeated; every point is written";
-  }
-  return {};
-}
-
 void printPrefetch(int bytes, llvm::raw_ostream &os) {
   if (bytes) {
     os << fmt::format("  prefetch   each 16-byte read of the input asks the L2 to fetch the {} "

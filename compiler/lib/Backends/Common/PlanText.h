@@ -17,9 +17,6 @@ class raw_ostream;
 
 namespace stencilc {
 
-/// The boundary line's text: what reads outside the grid see, and which
-/// points are written.
-std::string boundaryText(const StencilSpec &spec);
 /// The plan line of an L2 prefetch size (both backends); none without one.
 void printPrefetch(int bytes, llvm::raw_ostream &os);
 

@@ -84,7 +84,7 @@ PlaneBlock defaultPlaneBlock(Precision p) {
 /// kernel measured 42 % of the roofline there, 10:17 UTC: they keep the
 /// chunk kernel).
 int planeFieldOf(const StencilSpec &spec) {
-  if (spec.dims != 3 || spec.precision == Precision::FP16 || spec.precision == Precision::BF16) {
+  if (spec.dims != 3 || isSixteenBit(spec.precision)) {
     return -1;
   }
   int field = -1;
@@ -277,7 +277,7 @@ void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                       "through the boundary rule)\n",
                       sp.threads, chunkText(plan), blockOutputsText(plan));
   }
-  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << "  boundary   " << boundaryPlanText(spec) << "\n";
   os << fmt::format("  terms      {}, coefficients rounded once to {}\n", spec.fieldTerms.size(),
                     keyword(sp.compute));
 }

@@ -20,16 +20,14 @@
 namespace stencilc {
 
 bool fusedStepComputes(const StencilSpec &spec, long long y, long long n) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
+  switch (outsideRead(spec.boundary)) {
+  case OutsideRead::Zero:
     return y >= spec.radius && y < n - spec.radius;
-  case BoundaryKind::Constant:
+  case OutsideRead::Value:
     return y >= 0 && y < n;
-  case BoundaryKind::Periodic:
-    return true;
-  case BoundaryKind::Clamp:
-  case BoundaryKind::Mirror:
-    break; // never fused (SimtFusion.cpp's unfusable)
+  case OutsideRead::Fold:
+    // Only periodic fuses among the folding rules (SimtFusion.cpp's unfusable).
+    return spec.boundary == BoundaryKind::Periodic;
   }
   return false;
 }

@@ -50,14 +50,12 @@ long long foldIndex(const StencilSpec &spec, long long index, long long size) {
 }
 
 double readOutside(const StencilSpec &spec, llvm::function_ref<double()> folded) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
+  switch (outsideRead(spec.boundary)) {
+  case OutsideRead::Zero:
     return 0.0;
-  case BoundaryKind::Constant:
+  case OutsideRead::Value:
     return roundToStorage(spec.boundaryValue, spec.precision);
-  case BoundaryKind::Periodic:
-  case BoundaryKind::Clamp:
-  case BoundaryKind::Mirror:
+  case OutsideRead::Fold:
     return folded();
   }
   llvm_unreachable("unknown boundary kind");

@@ -75,16 +75,11 @@ const MeasuredFusion *measured(const StencilSpec &spec) {
 
 /// Why `spec` cannot fuse at all on CUDA cores, or empty.
 std::string unfusable(const StencilSpec &spec) {
-  switch (spec.boundary) {
-  case BoundaryKind::Fixed:
-  case BoundaryKind::Constant:
-  case BoundaryKind::Periodic:
+  // A fused level's outside would have to be that level's own fold of
+  // itself, not the input's: one step per launch. Periodic is the exception:
+  // a wrapped level is the wrap of the wrapped levels.
+  if (outsideRead(spec.boundary) != OutsideRead::Fold || spec.boundary == BoundaryKind::Periodic) {
     return {};
-  case BoundaryKind::Clamp:
-  case BoundaryKind::Mirror:
-    // A fused level's outside would have to be that level's own clamp or
-    // mirror, not the input's: one step per launch.
-    break;
   }
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));
 }

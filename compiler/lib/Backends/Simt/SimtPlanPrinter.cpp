@@ -70,7 +70,7 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                                     "while this one is computed")
                                       : std::string(", fetched straight into shared memory"));
   printPrefetch(sp.l2PrefetchBytes, os);
-  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << "  boundary   " << boundaryPlanText(spec) << "\n";
   os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"
                                 : "loops over a coefficient table",

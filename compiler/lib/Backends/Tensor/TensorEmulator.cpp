@@ -239,19 +239,4 @@ double relativeL2Error(const StencilSpec &spec, const Grid2D &result, const Grid
   return std::sqrt(diff / norm);
 }
 
-double relativeTolerance(Precision p) {
-  switch (p) {
-  case Precision::FP64:
-    return 1e-12;
-  case Precision::FP32:
-    return 2e-6;
-  case Precision::TF32:
-  case Precision::FP16:
-    return 5e-3;
-  case Precision::BF16:
-    return 3e-2;
-  }
-  llvm_unreachable("unknown precision");
-}
-
 } // namespace stencilc

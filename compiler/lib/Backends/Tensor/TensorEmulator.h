@@ -84,7 +84,4 @@ void referenceStep(const StencilSpec &spec, const Grid2D &in, Grid2D &out);
 /// ||result - reference|| / ||reference|| over the points a step writes.
 double relativeL2Error(const StencilSpec &spec, const Grid2D &result, const Grid2D &reference);
 
-/// The relative L2 tolerance of docs/generated-code.md for a precision.
-double relativeTolerance(Precision p);
-
 } // namespace stencilc

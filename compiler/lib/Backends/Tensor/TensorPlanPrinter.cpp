@@ -141,7 +141,7 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                          : "re-read from shared memory per "
                                            "tile",
                     tp.paramFragmentRegisters(), tp.paramFragments());
-  os << "  boundary   " << boundaryText(spec) << "\n";
+  os << "  boundary   " << boundaryPlanText(spec) << "\n";
   if (tp.windows() > 1) {
     // Every group's GEMMs, each group only those it holds a coefficient in.
     int mmas = 0;

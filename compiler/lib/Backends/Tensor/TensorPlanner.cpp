@@ -89,9 +89,7 @@ int registersPerFragment(const MmaShape &mma, SliceKind kind) {
 /// Elements a thread reads from a window row as one unit when it loads an A
 /// fragment: a pair for fp16 and bf16, so a Row slice's K starts on an even
 /// column.
-int operandLoadWidth(Precision operand) {
-  return operand == Precision::FP16 || operand == Precision::BF16 ? 2 : 1;
-}
+int operandLoadWidth(Precision operand) { return isSixteenBit(operand) ? 2 : 1; }
 
 /// Bytes of one element of the operand type in shared memory (tf32 is held
 /// as float).
@@ -305,21 +303,6 @@ int TensorPlan::paramFragmentRegisters() const {
   return registers;
 }
 
-double roundToStorage(double value, Precision p) {
-  switch (p) {
-  case Precision::FP16:
-    return convertVia(value, llvm::APFloat::IEEEhalf(), llvm::RoundingMode::NearestTiesToEven);
-  case Precision::BF16:
-    return convertVia(value, llvm::APFloat::BFloat(), llvm::RoundingMode::NearestTiesToEven);
-  case Precision::TF32:
-  case Precision::FP32:
-    return static_cast<double>(static_cast<float>(value));
-  case Precision::FP64:
-    return value;
-  }
-  llvm_unreachable("unknown precision");
-}
-
 double roundCoefficient(double value, Precision p) {
   if (p == Precision::TF32) {
     return convertVia(value, llvm::APFloat::FloatTF32(), llvm::RoundingMode::NearestTiesToEven);
@@ -375,9 +358,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   TensorPlan &tp = plan.kernel.emplace<TensorPlan>();
   tp.mma = mmaShapeFor(spec.precision, options.target);
   tp.tileM = tp.mma.m;
-  tp.nBlocks = options.nBlocks ? options.nBlocks
-               : spec.precision == Precision::FP16 || spec.precision == Precision::BF16 ? 2
-                                                                                        : 1;
+  tp.nBlocks = options.nBlocks ? options.nBlocks : isSixteenBit(spec.precision) ? 2 : 1;
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.l2PrefetchBytes = options.l2Prefetch;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
