@@ -1,76 +1,69 @@
-// element.cpp - names, sizes and tolerances of the precisions.
+// element.cpp - names, sizes and tolerances of the precisions, and the names of
+// the boundary rules and backends, from the compiler's tables.
 #include "stencilc/runtime/element.h"
 
 #include <algorithm>
 
 namespace stencilc {
 
-std::size_t elementBytes(stencilc_precision p) {
-  switch (p) {
-  case STENCILC_FP16:
-  case STENCILC_BF16:
-    return 2;
-  case STENCILC_TF32:
-  case STENCILC_FP32:
-    return 4;
-  case STENCILC_FP64:
-    return 8;
-  }
-  return 0;
-}
+namespace {
 
-const char *precisionName(stencilc_precision p) {
-  switch (p) {
-  case STENCILC_FP16:
-    return "fp16";
-  case STENCILC_BF16:
-    return "bf16";
-  case STENCILC_TF32:
-    return "tf32";
-  case STENCILC_FP32:
-    return "fp32";
-  case STENCILC_FP64:
-    return "fp64";
-  }
-  return "?";
-}
+// The rows of the compiler's tables (compiler/include/stencilc/*.def), which
+// also fix stencil_info.h's enumerator values: checked here at compile time,
+// so the C enums cannot drift from the tables.
+struct PrecisionRow {
+  const char *name;
+  std::size_t bytes;
+  double tolerance;
+};
+constexpr PrecisionRow Precisions[] = {
+#define STENCILC_PRECISION(Enumerator, Keyword, CEnumerator, ElementType, Bytes, SixteenBit,       \
+                           Tolerance, Storage, Operand)                                            \
+  {Keyword, Bytes, Tolerance},
+#include "stencilc/Precisions.def"
+};
+constexpr const char *Boundaries[] = {
+#define STENCILC_BOUNDARY(Enumerator, Keyword, ...) Keyword,
+#include "stencilc/Boundaries.def"
+};
+constexpr const char *Backends[] = {
+#define STENCILC_BACKEND(Enumerator, Keyword, ...) Keyword,
+#include "stencilc/Backends.def"
+};
 
-const char *boundaryName(stencilc_boundary b) {
-  switch (b) {
-  case STENCILC_BOUNDARY_FIXED:
-    return "fixed";
-  case STENCILC_BOUNDARY_CONSTANT:
-    return "constant";
-  case STENCILC_BOUNDARY_PERIODIC:
-    return "periodic";
-  case STENCILC_BOUNDARY_CLAMP:
-    return "clamp";
-  case STENCILC_BOUNDARY_MIRROR:
-    return "mirror";
+/// Whether each C enumerator's value is its row in the table.
+template <typename Enum, std::size_t N> constexpr bool inTableOrder(const Enum (&values)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (static_cast<std::size_t>(values[i]) != i) {
+      return false;
+    }
   }
-  return "?";
+  return true;
 }
+constexpr stencilc_precision PrecisionEnumerators[] = {
+#define STENCILC_PRECISION(Enumerator, Keyword, CEnumerator, ...) CEnumerator,
+#include "stencilc/Precisions.def"
+};
+constexpr stencilc_boundary BoundaryEnumerators[] = {
+#define STENCILC_BOUNDARY(Enumerator, Keyword, CEnumerator, ...) CEnumerator,
+#include "stencilc/Boundaries.def"
+};
+constexpr stencilc_backend BackendEnumerators[] = {
+#define STENCILC_BACKEND(Enumerator, Keyword, CEnumerator, ...) CEnumerator,
+#include "stencilc/Backends.def"
+};
+static_assert(inTableOrder(PrecisionEnumerators), "stencilc_precision is not Precisions.def's");
+static_assert(inTableOrder(BoundaryEnumerators), "stencilc_boundary is not Boundaries.def's");
+static_assert(inTableOrder(BackendEnumerators), "stencilc_backend is not Backends.def's");
 
+} // namespace
+
+std::size_t elementBytes(stencilc_precision p) { return Precisions[p].bytes; }
+const char *precisionName(stencilc_precision p) { return Precisions[p].name; }
+const char *boundaryName(stencilc_boundary b) { return Boundaries[b]; }
 const char *shapeName(stencilc_shape s) { return s == STENCILC_STAR ? "star" : "box"; }
-
-const char *backendName(stencilc_backend b) {
-  return b == STENCILC_BACKEND_TENSOR ? "tensor" : "simt";
-}
-
-double tolerance(stencilc_precision p) {
-  switch (p) {
-  case STENCILC_FP64:
-    return 1e-12;
-  case STENCILC_FP32:
-    return 2e-6;
-  case STENCILC_TF32:
-  case STENCILC_FP16:
-    return 5e-3;
-  case STENCILC_BF16:
-    return 3e-2;
-  }
-  return 0.0;
-}
+const char *backendName(stencilc_backend b) { return Backends[b]; }
+double tolerance(stencilc_precision p) { return Precisions[p].tolerance; }
 
 double tolerance(const stencilc_stencil_info &info) {
   const double unitRoundoff = info.precision == STENCILC_FP64 ? 0x1p-53 : 0x1p-24;

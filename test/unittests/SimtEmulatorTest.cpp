@@ -18,11 +18,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "Backends/Common/BackendChoice.h"
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorFusion.h"
+#include "Pipeline/BackendChoice.h"
 #include "StencilFixtures.h"
 
 using namespace stencilc;

@@ -22,7 +22,22 @@
 
 namespace stencilc {
 
-enum class BackendRequest { Auto, Tensor, Simt };
+/// What --backend asks for: `auto` (the compiler's choice per stencil) or one
+/// backend of Backends.def, by the same name.
+enum class BackendRequest {
+  Auto,
+#define STENCILC_BACKEND(Enumerator, ...) Enumerator,
+#include "stencilc/Backends.def"
+};
+/// Registers every backend of Backends.def (Backends/Common/Backend.h);
+/// generateArtefacts calls it, and so must any other user of a backend.
+/// Thread-safe, and once is enough.
+void initializeAllBackends();
+
+/// The backend a request names, or nothing for `auto`.
+std::optional<BackendKind> requestedBackend(BackendRequest request);
+/// The request --backend=`word` makes ("auto", "tensor", "simt"), if any.
+std::optional<BackendRequest> parseBackendRequest(std::string_view word);
 
 struct BackendOptions {
   BackendRequest backend = BackendRequest::Auto;

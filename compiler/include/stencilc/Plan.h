@@ -27,8 +27,22 @@ class raw_ostream;
 
 namespace stencilc {
 
-enum class BackendKind { Tensor, Simt };
+/// The backends, from Backends.def (in the order of stencil_info.h's
+/// stencilc_backend).
+enum class BackendKind {
+#define STENCILC_BACKEND(Enumerator, ...) Enumerator,
+#include "stencilc/Backends.def"
+};
+/// Every backend, in Backends.def's order.
+inline constexpr BackendKind AllBackends[] = {
+#define STENCILC_BACKEND(Enumerator, ...) BackendKind::Enumerator,
+#include "stencilc/Backends.def"
+};
+/// What --backend takes for it ("tensor"), its kernels as an adjective
+/// ("tensor-core") and what runs them ("tensor cores"): Backends.def's texts.
 std::string_view keyword(BackendKind b);
+std::string_view kernelsAdjective(BackendKind b);
+std::string_view unitsName(BackendKind b);
 
 /// The shared memory a kernel may declare statically; past it a launch must
 /// opt in (and the memory be dynamic).
@@ -422,9 +436,8 @@ struct Plan {
   /// Why this backend, in one line (printed in the plan and the .cu header).
   std::string choice;
 
-  BackendKind backend() const {
-    return std::holds_alternative<TensorPlan>(kernel) ? BackendKind::Tensor : BackendKind::Simt;
-  }
+  /// The variant's alternatives are in Backends.def's order.
+  BackendKind backend() const { return static_cast<BackendKind>(kernel.index()); }
   /// The tensor-core kernel. Needs: backend() == BackendKind::Tensor.
   const TensorPlan &tensor() const { return alternative<TensorPlan>(kernel); }
   TensorPlan &tensor() { return alternative<TensorPlan>(kernel); }
@@ -466,9 +479,8 @@ double roundCoefficient(double value, Precision p);
 /// exact.
 double roundInputOperand(double value, Precision p);
 
-/// Prints the `--emit=plan` text of a plan.
+/// Prints the `--emit=plan` text of a plan (Backends/Common/PlanPrinter.cpp;
+/// its backend registered).
 void printPlan(const Plan &plan, llvm::raw_ostream &os);
-/// The plan in one paragraph (for the .cu header comment).
-std::string summarizePlan(const Plan &plan);
 
 } // namespace stencilc

@@ -1,4 +1,4 @@
-//===- Backend.cpp - Planning and code generation for the driver -----------===//
+//===- Pipeline.cpp - Planning and code generation for the driver ----------===//
 //
 // Chooses a backend per stencil (reporting why a request cannot be honoured),
 // plans it, prints the plans and generates the .cu and .h of the file.
@@ -13,11 +13,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include "Backends/Common/BackendChoice.h"
+#include "Backends/Common/Backend.h"
 #include "Backends/Common/CodeGen.h"
-#include "Backends/Simt/SimtPlanner.h"
-#include "Backends/Tensor/TensorFields.h"
-#include "Backends/Tensor/TensorPlanner.h"
+#include "Pipeline/BackendChoice.h"
 #include "stencilc/PrintableText.h"
 
 #ifndef STENCILC_VERSION
@@ -26,65 +24,97 @@
 
 namespace stencilc {
 
+// Each backend's registration (Backends/<Name>/<Name>Backend.h).
+#define STENCILC_BACKEND(Enumerator, ...) void initialize##Enumerator##Backend();
+#include "stencilc/Backends.def"
+
+void initializeAllBackends() {
+  static const bool initialized = [] {
+#define STENCILC_BACKEND(Enumerator, ...) initialize##Enumerator##Backend();
+#include "stencilc/Backends.def"
+    return true;
+  }();
+  (void)initialized;
+}
+
+std::optional<BackendKind> requestedBackend(BackendRequest request) {
+  if (request == BackendRequest::Auto) {
+    return std::nullopt;
+  }
+  // BackendRequest lists Auto, then Backends.def's backends in order.
+  return static_cast<BackendKind>(static_cast<int>(request) - 1);
+}
+
+std::optional<BackendRequest> parseBackendRequest(std::string_view word) {
+  if (word == "auto") {
+    return BackendRequest::Auto;
+  }
+  for (BackendKind kind : AllBackends) {
+    if (keyword(kind) == word) {
+      return static_cast<BackendRequest>(static_cast<int>(kind) + 1);
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
-/// A stencil of fields: on tensor cores where --backend=tensor asks and the
-/// tensor planner takes it (TensorFields.cpp), else on CUDA cores
-/// (FieldsPlanner.cpp). `auto` takes the tensor cores only where they
-/// measured faster (fieldsOnTensorCores, docs/performance.md): none today.
-std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc,
-                                        const BackendOptions &options, DiagnosticEngine &diags) {
-  if (options.backend == BackendRequest::Tensor) {
-    PlanOrRefusal tensor = planTensorFields(spec, options.plan);
-    if (!tensor) {
-      diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil '{}': {}",
-                                   spec.name, tensor.reason()));
-      return std::nullopt;
-    }
-    tensor->choice += ", as --backend=tensor requested";
-    return *std::move(tensor);
+/// The plan of `spec` on the backend --backend named, or null after an error
+/// at the stencil saying why that backend cannot take it.
+std::optional<Plan> planOnRequested(BackendKind kind, const StencilSpec &spec, llvm::SMLoc loc,
+                                    const BackendOptions &options, DiagnosticEngine &diags) {
+  const Backend &backend = backendFor(kind);
+  PlanOrRefusal plan =
+      spec.hasFields() ? backend.planFields(spec, options.plan) : backend.plan(spec, options.plan);
+  if (!plan) {
+    diags.error(loc, fmt::format("cannot use the {} backend for stencil '{}': {}",
+                                 kernelsAdjective(kind), spec.name, plan.reason()));
+    return std::nullopt;
   }
-  // The CUDA-core plan, or (an error reported) null where the --plan-option
-  // values ask for a block it cannot take.
-  const auto planSimtFields = [&]() -> std::optional<Plan> {
-    PlanOrRefusal simt = planFields(spec, options.plan);
-    if (!simt) {
-      diags.error(
-          loc, fmt::format("cannot plan stencil '{}' on CUDA cores: {}", spec.name, simt.reason()));
-      return std::nullopt;
-    }
-    return *std::move(simt);
-  };
-  std::optional<Plan> plan;
-  if (options.backend == BackendRequest::Simt) {
-    plan = planSimtFields();
-    if (!plan) {
-      return std::nullopt;
-    }
+  if (spec.hasFields() && kind == BackendKind::Simt) {
     plan->choice = "the kernel of a stencil of fields, as --backend=simt requested";
   } else {
-    // auto: the tensor cores where measured faster (BackendChoice.cpp).
-    PlanOrRefusal tensor = planTensorFields(spec, options.plan);
-    std::string why;
-    if (tensor && fieldsOnTensorCores(*tensor, why)) {
-      tensor->choice += ": " + why;
-      return *std::move(tensor);
-    }
-    if (!tensor) {
-      why = "the tensor-core backend cannot take it: " + tensor.reason();
-    }
-    plan = planSimtFields();
-    if (!plan) {
-      return std::nullopt;
-    }
-    plan->choice = "the CUDA-core kernel of a stencil of fields: " + why;
-    diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, why));
+    plan->choice += fmt::format(", as --backend={} requested", keyword(kind));
   }
-  // The CUDA-core kernel of fields takes its block and chunk; not the plane
-  // buffers or the L2 prefetch of the single-field kernel.
+  return *std::move(plan);
+}
+
+/// A stencil of fields under --backend=auto: on tensor cores only where they
+/// measured faster (fieldsOnTensorCores, docs/performance.md: none today),
+/// else on CUDA cores (FieldsPlanner.cpp); null after an error where the
+/// --plan-option values ask for a block the CUDA cores cannot take.
+std::optional<Plan> planFieldsAuto(const StencilSpec &spec, llvm::SMLoc loc,
+                                   const BackendOptions &options, DiagnosticEngine &diags) {
+  PlanOrRefusal tensor = backendFor(BackendKind::Tensor).planFields(spec, options.plan);
+  std::string why;
+  if (tensor && fieldsOnTensorCores(*tensor, why)) {
+    tensor->choice += ": " + why;
+    return *std::move(tensor);
+  }
+  if (!tensor) {
+    why = "the tensor-core backend cannot take it: " + tensor.reason();
+  }
+  PlanOrRefusal simt = backendFor(BackendKind::Simt).planFields(spec, options.plan);
+  if (!simt) {
+    diags.error(
+        loc, fmt::format("cannot plan stencil '{}' on CUDA cores: {}", spec.name, simt.reason()));
+    return std::nullopt;
+  }
+  simt->choice = "the CUDA-core kernel of a stencil of fields: " + why;
+  diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: {}", spec.name, why));
+  return *std::move(simt);
+}
+
+/// The CUDA-core kernel of fields takes its block and chunk, not the plane
+/// buffers or the L2 prefetch of the single-field kernel: a warning names
+/// the --plan-option values its plan does not read.
+void warnIgnoredFieldsOptions(const Plan &plan, llvm::SMLoc loc, const BackendOptions &options,
+                              DiagnosticEngine &diags) {
+  const Backend &backend = backendFor(plan);
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
-    if (!fieldsPlanTakesOption(spec, name)) {
+    const PlanOptionInfo *option = findPlanOption(name);
+    if (option && !backend.takesOption(plan.spec, *option)) {
       ignored.push_back(name);
     }
   }
@@ -92,9 +122,8 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
     diags.warning(Warning::IgnoredPlanOption, loc,
                   fmt::format("--plan-option {} {} not reach stencil '{}': {}",
                               fmt::join(ignored, ", "), ignored.size() > 1 ? "do" : "does",
-                              spec.name, fieldsPlanOptionsText(spec)));
+                              plan.spec.name, backend.optionsText(plan.spec)));
   }
-  return plan;
 }
 
 /// The plan of one stencil for `options.backend`, each backend's planner run
@@ -102,31 +131,20 @@ std::optional<Plan> planFieldsRequested(const StencilSpec &spec, llvm::SMLoc loc
 /// it.
 std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
                                   const BackendOptions &options, DiagnosticEngine &diags) {
+  const std::optional<BackendKind> kind = requestedBackend(options.backend);
+  if (kind && !(spec.hasFields() && *kind == BackendKind::Simt)) {
+    return planOnRequested(*kind, spec, loc, options, diags);
+  }
   if (spec.hasFields()) {
-    return planFieldsRequested(spec, loc, options, diags);
-  }
-  switch (options.backend) {
-  case BackendRequest::Tensor: {
-    PlanOrRefusal tensor = planTensor(spec, options.plan);
-    if (!tensor) {
-      diags.error(loc, fmt::format("cannot use the tensor-core backend for stencil "
-                                   "'{}': {}",
-                                   spec.name, tensor.reason()));
-      return std::nullopt;
+    std::optional<Plan> plan = kind ? planOnRequested(*kind, spec, loc, options, diags)
+                                    : planFieldsAuto(spec, loc, options, diags);
+    if (plan) {
+      warnIgnoredFieldsOptions(*plan, loc, options, diags);
     }
-    tensor->choice += ", as --backend=tensor requested";
-    return *std::move(tensor);
-  }
-  case BackendRequest::Simt: {
-    Plan plan = planSimt(spec, options.plan);
-    plan.choice += ", as --backend=simt requested";
     return plan;
   }
-  case BackendRequest::Auto:
-    break;
-  }
   // --backend=auto (BackendChoice.h): measured table, else a documented rule.
-  PlanOrRefusal tensor = planTensor(spec, options.plan);
+  PlanOrRefusal tensor = backendFor(BackendKind::Tensor).plan(spec, options.plan);
   if (!tensor) {
     diags.remark(loc, fmt::format("stencil '{}' uses the CUDA-core backend: the "
                                   "tensor-core backend cannot take it: {}",
@@ -159,22 +177,35 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
   return plan;
 }
 
-/// The --plan-option names given that `backend`'s plans do not have.
-std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, BackendKind backend) {
+/// The --plan-option names given that `plan`'s backend does not read.
+std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const Plan &plan) {
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
     const PlanOptionInfo *option = findPlanOption(name);
-    if (option && !option->appliesTo(backend)) {
+    if (option && !backendFor(plan).takesOption(plan.spec, *option)) {
       ignored.push_back(name);
     }
   }
   return ignored;
 }
 
+/// The kernels a --plan-option that `kind` ignores is for: the other
+/// backends' ("CUDA-core" beside tensor cores).
+std::string otherKernels(BackendKind kind) {
+  std::vector<std::string_view> others;
+  for (BackendKind other : AllBackends) {
+    if (other != kind) {
+      others.push_back(kernelsAdjective(other));
+    }
+  }
+  return joinList(others, " or ");
+}
+
 } // namespace
 
 Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
                             const BackendOptions &options, DiagnosticEngine &diags) {
+  initializeAllBackends();
   std::vector<Plan> plans;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (std::optional<Plan> plan =
@@ -185,15 +216,14 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
   // A --plan-option of the other backend's plans does not reach a stencil:
   // say so rather than let a tuning run measure the default unawares.
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    const bool tensor = plans[i].backend() == BackendKind::Tensor;
-    const std::vector<std::string> ignored = ignoredPlanOptions(options, plans[i].backend());
+    const BackendKind kind = plans[i].backend();
+    const std::vector<std::string> ignored = ignoredPlanOptions(options, plans[i]);
     if (!ignored.empty() && !plans[i].spec.hasFields()) {
       diags.warning(Warning::IgnoredPlanOption, i < locs.size() ? locs[i] : llvm::SMLoc(),
                     fmt::format("--plan-option {} {} to {} kernels; stencil '{}' runs on {} "
                                 "and ignores {}",
                                 fmt::join(ignored, ", "), ignored.size() > 1 ? "apply" : "applies",
-                                tensor ? "CUDA-core" : "tensor-core", plans[i].spec.name,
-                                tensor ? "tensor cores" : "CUDA cores",
+                                otherKernels(kind), plans[i].spec.name, unitsName(kind),
                                 ignored.size() > 1 ? "them" : "it"));
     }
   }

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include "stencilc/Plan.h"
 
 namespace stencilc {
@@ -31,6 +33,17 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
 
 /// The .h text for `plans`.
 std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options);
+
+/// A template file of a library's templates/, embedded at build time
+/// (EmbedTemplates.cmake writes an initializer list of them).
+struct TemplateFile {
+  std::string_view name;
+  std::string_view text;
+};
+
+/// Makes a backend's template files known to templateSection (its
+/// initialize function calls this; Common's own are always known).
+void registerTemplates(llvm::ArrayRef<TemplateFile> files);
 
 /// A section of a template file embedded from templates/ (e.g.
 /// templateSection("tensor.cu.tpl", "kernel_head")). Asking for a section

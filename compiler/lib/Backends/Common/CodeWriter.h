@@ -52,11 +52,15 @@ public:
   static std::string filled(std::string_view templateText, const Args &...namedArgs) {
     CodeWriter w;
     w.fillWith(templateText, namedArgs...);
-    std::string text = w.take();
-    while (!text.empty() && text.back() == '\n') {
-      text.pop_back();
+    return w.takeHole();
+  }
+  /// The text written, without its trailing newlines: the value of a hole
+  /// of another section, which closes what the text sits in.
+  std::string takeHole() {
+    while (!out.empty() && out.back() == '\n') {
+      out.pop_back();
     }
-    return text;
+    return take();
   }
 
   int indentLevel() const { return level; }

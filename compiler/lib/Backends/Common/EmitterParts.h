@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,15 +22,19 @@ std::string sizeParameters(int dims);
 /// "nz, ny, nx" and friends.
 std::string sizeArguments(int dims);
 
-/// Writes NAME_step (argument checks, then `launch`, code that launches the
-/// kernel and returns its status) and NAME_run for the plan's dimension, from
-/// Common/templates/host_api.cu.tpl, after the stencil's namespace `ns` (which
-/// they use) is closed.
-void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
-                      std::string_view launch);
+/// The bodies of NAME_run and NAME_pass where a backend runs its own fused
+/// pass (the tensor cores' composed pass).
+struct PassBodies {
+  std::string run, pass;
+};
 
-/// Closes the stencil's namespace `ns`, then writeEntryPoints.
-void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch);
+/// Writes NAME_step (argument checks, then `launch`, code that launches the
+/// kernel and returns its status), NAME_run and NAME_pass for the plan's
+/// dimension, from Common/templates/host_api.cu.tpl, after the stencil's
+/// namespace `ns` (which they use). NAME_run and NAME_pass are `fused`'s
+/// where given, else the CUDA-core fused kernel's or a step at a time.
+void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch,
+                      const PassBodies *fused = nullptr);
 
 /// The boundary rule of a stencil as a policy of stencilc/device/boundary.cuh:
 /// the type's name in a scope that uses namespace stencilc::device, and for
@@ -45,41 +50,45 @@ BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
 /// STENCILC_BOUNDARY_FIXED and so on.
 std::string boundaryEnumerator(const StencilSpec &spec);
 
+/// The header's sentence for a launch that would need more than the 65535
+/// blocks CUDA allows along y or z: for `axis` above `most`, blocks of `per`
+/// (HeaderEmitter.cpp).
+std::string blockLimitSentence(std::string_view axis, long long most, std::string_view per);
+
 /// `cells` as the body of a C array initializer: `perLine` cells a line,
 /// each followed by a comma and right-aligned to the widest.
 std::string alignedTable(const std::vector<std::string> &cells, std::size_t perLine);
-
-/// Everything of one simt-backend stencil: its plan's numbers, its reads,
-/// its kernel and entry points (SimtEmitter.cpp).
-void writeSimtStencil(CodeWriter &w, const Plan &plan);
 
 /// What the header says of any stencil, worked out once by HeaderEmitter.cpp.
 struct HeaderFacts {
   std::string description; ///< "2D star stencil of radius 1, 5 points, fp32"
   std::string extentText;  ///< "ny x nx"
   std::string boundaryNote, limitNote;
-  std::string shapeEnum, precisionEnum, boundaryEnum;
+  std::string shapeEnum, precisionEnum, boundaryEnum, backendEnum;
   std::string tile; ///< "8, 32, 1"
 };
 
-/// A stencil of fields (Simt/FieldsEmitter.cpp): its kernels and entry
-/// points, its part of the header, and its terms as comment lines.
+/// What the entry points of a stencil of fields and its kernels' namespace
+/// both fill in (FieldsHostApi.cpp): pointer lists, checks, parameters.
+struct FieldsNames {
+  std::string fieldParamsConst, fieldParamsRun, fieldList, runFieldList;
+  std::string nullChecks, overlapChecks, runOverlapChecks;
+  std::string paramParams, paramParamsFirst, paramArgs, paramArgsFirst;
+  std::string stepped, previous;
+};
+
+/// A stencil of fields (FieldsHostApi.cpp): its coefficients, its
+/// backend's kernels (Backend::writeFieldsKernels) and its entry points; its
+/// part of the header; and its terms as comment lines.
 void writeFieldsStencil(CodeWriter &w, const Plan &plan);
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts);
 void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
-/// A term as text, "dt * dt * c2[i, j] * u[i-1, j]" (FieldsEmitter.cpp).
+/// A term as text, "dt * dt * c2[i, j] * u[i-1, j]" (FieldsHostApi.cpp).
 std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t);
-/// The items with `separator` between them ("" for none; FieldsEmitter.cpp).
+/// The 3 components of an offset as the kernels' (dz, dy, dx).
+std::array<int, 3> zyxOffset(const StencilSpec &spec, const Offset &o);
+/// The items with `separator` between them ("" for none; FieldsHostApi.cpp).
 std::string joinWith(const std::vector<std::string> &items, std::string_view separator);
-
-/// A stencil of fields planned on tensor cores (TensorEmitter.cpp): its
-/// namespace up to the kernel (geometry, traits, parameter-term table), and
-/// the kernel's name; FieldsEmitter.cpp writes the rest.
-void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan);
-std::string tensorFieldsKernelName(const Plan &plan);
-/// Rows of threads in a block of the tensor-core fields path's ring copy (a
-/// thread a point, 32 across): NAME_run refuses ny above 65535 times this.
-inline constexpr int TensorFieldsRingRows = 8;
 
 /// The namespace of the CUDA-core fused kernel of a dimension in
 /// stencilc::device: "fused1d", "fused" (2D) or "fused3d"; its header is
@@ -90,13 +99,9 @@ std::string_view fusedKernelNamespace(int dims);
 std::string stencilNamespace(const Plan &plan);
 
 /// Whether the stencil has NAME_pass_range (docs/generated-code.md): its
-/// pass runs on CUDA cores (the fused kernel, or the step kernel where the
-/// plan does not fuse) in 2D or 3D, whose kernels store a range of the rows
-/// or planes they stream.
+/// pass runs on CUDA cores (the fused kernel, or a step kernel that takes a
+/// range where the plan does not fuse: Backend::stepKernelTakesRange) in 2D
+/// or 3D, whose kernels store a range of the rows or planes they stream.
 bool passTakesRange(const Plan &plan);
-
-/// Everything of one tensor-backend stencil: geometry, parameter tables,
-/// kernel and entry points (TensorEmitter.cpp).
-void writeTensorStencil(CodeWriter &w, const Plan &plan);
 
 } // namespace stencilc

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "Backends/Common/Backend.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/CodeWriter.h"
 #include "Backends/Common/EmitterParts.h"
@@ -59,23 +60,7 @@ std::string pointsTable(const StencilSpec &spec) {
 /// The outputs one block computes, in index order (3 entries, trailing 1s,
 /// when `separator` is ", "; only the stencil's dimensions otherwise).
 std::string tileText(const Plan &plan, std::string_view separator) {
-  std::vector<int> tile;
-  if (plan.backend() == BackendKind::Tensor) {
-    tile = {plan.tensor().blockRows(), plan.tensor().blockCols()};
-  } else {
-    const SimtPlan &sp = plan.simt();
-    switch (plan.spec.dims) {
-    case 1:
-      tile = {sp.tileX};
-      break;
-    case 2: // a stencil of fields: tileY rows of threads, a chunk of rows each
-      tile = {plan.spec.hasFields() ? sp.tileY * sp.chunkZ : sp.chunkZ, sp.tileX};
-      break;
-    default:
-      tile = {sp.chunkZ, sp.tileY, sp.tileX};
-      break;
-    }
-  }
+  std::vector<int> tile = backendFor(plan).headerNotes(plan).tile;
   if (separator == ", ") {
     tile.resize(3, 1);
   }
@@ -84,82 +69,6 @@ std::string tileText(const Plan &plan, std::string_view separator) {
     text += (text.empty() ? "" : std::string(separator)) + std::to_string(t);
   }
   return text;
-}
-
-/// The header's sentence for a launch that would need more than the 65535
-/// blocks CUDA allows along y or z: for `axis` above `most`, blocks of `per`.
-std::string blockLimitSentence(std::string_view axis, long long most, std::string_view per) {
-  return fmt::format("\n* Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
-                     most, per);
-}
-
-/// The extents past which NAME_step is refused, as sentences for the
-/// header: the CUDA-core kernels put rows or planes of blocks along y and z;
-/// the tensor-core kernels run a persistent grid but round extents up to
-/// whole blocks in int. Empty where there is no such limit.
-std::string limitNote(const Plan &plan) {
-  constexpr long long MostBlocks = 65535;
-  const int dims = plan.spec.dims;
-  if (plan.backend() == BackendKind::Tensor) {
-    const TensorPlan &tp = plan.tensor();
-    return fmt::format("\n* Also for an extent within a block of INT_MAX (nx above {}{}).",
-                       INT32_MAX - tp.blockCols(),
-                       dims == 1 ? std::string()
-                                 : fmt::format(", ny above {}", INT32_MAX - tp.blockRows()));
-  }
-  if (dims == 1) {
-    return {}; // blocks along x only
-  }
-  const SimtPlan &sp = plan.simt();
-  if (plan.spec.hasFields()) { // chunks of chunkZ outputs along z (3D) or y (2D)
-    const int chunk = sp.chunkZ;
-    if (dims == 2) {
-      const long long rows = static_cast<long long>(sp.tileY) * chunk;
-      return blockLimitSentence("ny", std::min<long long>(MostBlocks * rows, INT32_MAX),
-                                fmt::format("{} rows", rows));
-    }
-    return blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY)) +
-           blockLimitSentence("nz", MostBlocks * chunk,
-                              chunk == 1 ? std::string("1 plane")
-                                         : fmt::format("{} planes", chunk));
-  }
-  std::string text = blockLimitSentence(
-      dims == 2 ? "ny" : "nz", std::min<long long>(MostBlocks * sp.chunkZ, INT32_MAX),
-      fmt::format("{} {}", sp.chunkZ, dims == 2 ? "rows" : "planes"));
-  if (dims == 3) {
-    text += blockLimitSentence("ny", MostBlocks * sp.tileY, fmt::format("{} rows", sp.tileY));
-  }
-  return text;
-}
-
-/// NAME_run's passes, for the header.
-std::string fusedNote(const Plan &plan) {
-  const Schedule &s = plan.schedule;
-  if (s.fusedSteps == 1) {
-    return {};
-  }
-  if (s.composed) { // tensor cores (stencilc/device/composed.cuh)
-    return fmt::format("\n* It runs passes of {} steps over memory (the stencil composed {} times "
-                       "on tensor cores,\n* then the points within {} of an edge step by step) "
-                       "and single steps for the\n* remainder; the result is what as many single "
-                       "steps give, up to rounding.",
-                       s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
-  }
-  // The fused kernels put blocks along x only (1D), rows of blocks along y
-  // (2D), or windows along y and chunks of planes along z (3D).
-  const auto limit = [](std::string_view axis, long long per, std::string_view unit) {
-    return blockLimitSentence(axis, std::min<long long>(65535 * per, INT32_MAX),
-                              fmt::format("{} {}", per, unit));
-  };
-  const FusedKernel &k = s.fused;
-  const int dims = plan.spec.dims;
-  const std::string limits =
-      dims == 1   ? std::string()
-      : dims == 2 ? limit("ny", k.chunkRows, "rows")
-                  : limit("ny", k.storedRows(), "rows") + limit("nz", k.chunkRows, "planes");
-  return fmt::format("\n* It runs passes of {} fused steps over memory and one pass of the "
-                     "remainder;\n* the result is what as many single steps give.{}",
-                     s.fusedSteps, limits);
 }
 
 /// NAME_run's ring, for a fixed boundary: the step kernels and the 2D fused
@@ -242,6 +151,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
     const bool fixed = spec.boundary == BoundaryKind::Fixed;
+    const HeaderNotes notes = backendFor(plan).headerNotes(plan);
     w.line();
     if (spec.hasFields()) {
       HeaderFacts facts;
@@ -250,12 +160,13 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                                       spec.fieldTerms.size(), keyword(spec.precision));
       facts.extentText = extentText(spec.dims);
       facts.boundaryNote = boundaryHeaderText(spec);
-      facts.limitNote = limitNote(plan);
+      facts.limitNote = notes.limits;
       facts.shapeEnum = "STENCILC_" + upper(keyword(spec.shape));
       facts.precisionEnum = "STENCILC_" + upper(keyword(spec.precision));
       facts.boundaryEnum = "STENCILC_BOUNDARY_" + upper(keyword(spec.boundary));
+      facts.backendEnum = "STENCILC_BACKEND_" + upper(keyword(plan.backend()));
       facts.tile = tileText(plan, ", ");
-      writeFieldsHeader(w, plan, facts); // Simt/FieldsEmitter.cpp
+      writeFieldsHeader(w, plan, facts); // FieldsHostApi.cpp
       continue;
     }
     w.fillWith(
@@ -279,14 +190,19 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
         fmt::arg("boundary", boundaryEnumerator(spec)),
         fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
         fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
-        fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("limit_note", limitNote(plan)),
-        fmt::arg("fused_note", fusedNote(plan)), fmt::arg("pass_note", passNote(plan)),
-        fmt::arg("pass_range", passRangeDeclaration(plan)));
+        fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("limit_note", notes.limits),
+        fmt::arg("fused_note", plan.schedule.fusedSteps == 1 ? std::string() : notes.fusedRun),
+        fmt::arg("pass_note", passNote(plan)), fmt::arg("pass_range", passRangeDeclaration(plan)));
     emitDistWrappers(w, plan);
   }
   w.line();
   w.fillWith(section("file_tail"), fmt::arg("guard", guard));
   return w.take();
+}
+
+std::string blockLimitSentence(std::string_view axis, long long most, std::string_view per) {
+  return fmt::format("\n* Also for {} above {} (65535 blocks of {}: CUDA's launch limit).", axis,
+                     most, per);
 }
 
 std::string boundaryEnumerator(const StencilSpec &spec) {

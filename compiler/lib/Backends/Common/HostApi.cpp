@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "Backends/Common/Backend.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
 
@@ -48,7 +49,7 @@ std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.s
 
 bool passTakesRange(const Plan &plan) {
   return plan.spec.dims >= 2 && !plan.schedule.composed &&
-         (plan.schedule.fusedSteps > 1 || plan.backend() == BackendKind::Simt);
+         (plan.schedule.fusedSteps > 1 || backendFor(plan).stepKernelTakesRange());
 }
 
 namespace {
@@ -95,20 +96,16 @@ std::string passRangeFunction(const Plan &plan, std::string_view ns) {
 
 } // namespace
 
-void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
-                      std::string_view launch) {
+void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch,
+                      const PassBodies *fused) {
   const StencilSpec &spec = plan.spec;
   const int dims = spec.dims;
   const std::string sizeArgs = sizeArguments(dims);
   const std::string sizeProduct = joined(dims, "static_cast<size_t>({n})", " * ");
   std::string run, pass;
-  if (plan.schedule.composed) {
-    // Tensor cores: the composed pass (Tensor/templates/tensor.cu.tpl).
-    for (auto [body, section] : {std::pair{&run, "run_composed"}, {&pass, "pass_composed"}}) {
-      *body = CodeWriter::filled(templateSection("tensor.cu.tpl", section),
-                                 fmt::arg("steps", plan.schedule.fusedSteps),
-                                 fmt::arg("size_args", sizeArgs), fmt::arg("name", spec.name));
-    }
+  if (fused) {
+    run = fused->run;
+    pass = fused->pass;
   } else if (plan.schedule.fusedSteps > 1) {
     for (auto [body, section] : {std::pair{&run, "run_fused"}, {&pass, "pass_fused"}}) {
       *body = CodeWriter::filled(
@@ -138,12 +135,6 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns,
              fmt::arg("size_product", sizeProduct), fmt::arg("launch", launch),
              fmt::arg("run", run), fmt::arg("pass", pass),
              fmt::arg("pass_range", passRangeFunction(plan, ns)));
-}
-
-void writeHostApi(CodeWriter &w, const Plan &plan, std::string_view ns, std::string_view launch) {
-  w.line("}} // namespace {}", ns);
-  w.line();
-  writeEntryPoints(w, plan, ns, launch);
 }
 
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {

@@ -1,5 +1,7 @@
 //===- Templates.cpp - The embedded kernel templates, by section ------------===//
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -10,21 +12,31 @@ namespace stencilc {
 
 namespace {
 
-struct TemplateFile {
-  std::string_view name;
-  std::string_view text;
-};
-
-const TemplateFile TemplateFiles[] = {
-#include "Templates.inc"
-};
+/// The template files of every registered library: Common's own, then each
+/// backend's (registerTemplates, from its initialize function).
+std::vector<TemplateFile> &templateFiles() {
+  static std::vector<TemplateFile> files = {
+#include "CommonTemplates.inc"
+  };
+  return files;
+}
 
 constexpr std::string_view SectionMarker = "//@ section ";
 
 } // namespace
 
+void registerTemplates(llvm::ArrayRef<TemplateFile> files) {
+  std::vector<TemplateFile> &known = templateFiles();
+  for (const TemplateFile &file : files) {
+    if (std::none_of(known.begin(), known.end(),
+                     [&](const TemplateFile &k) { return k.name == file.name; })) {
+      known.push_back(file);
+    }
+  }
+}
+
 std::string_view templateSection(std::string_view file, std::string_view section) {
-  for (const TemplateFile &tf : TemplateFiles) {
+  for (const TemplateFile &tf : templateFiles()) {
     if (tf.name != file) {
       continue;
     }

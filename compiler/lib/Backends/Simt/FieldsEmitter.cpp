@@ -1,362 +1,74 @@
-//===- FieldsEmitter.cpp - The code of a stencil of fields ------------------===//
+//===- FieldsEmitter.cpp - The CUDA-core kernels of a stencil of fields ----===//
 //
-// Writes a stencil of fields (Simt/templates/fields.cu.tpl and fields.h.tpl):
-// its terms as a table for stencilc/device/fields.cuh, the kernels, the
-// coefficients folded from the parameters on every call, NAME_step and
-// NAME_run, and its part of the header.
+// Writes the namespace of a stencil of fields on CUDA cores
+// (Simt/templates/fields.cu.tpl): its terms as a table for
+// stencilc/device/fields.cuh, the chunk or plane kernel and the ring copy,
+// and the `launch` and `copyRing` the shared entry points call
+// (Common/FieldsHostApi.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtCodeGen.h"
+
 #include <fmt/format.h>
 
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
-#include "Backends/Common/PlanText.h"
 
 namespace stencilc {
 
 namespace {
 
-std::string_view cuSection(std::string_view name) { return templateSection("fields.cu.tpl", name); }
-
-/// "u[i-1, j]" for messages and comments, with the stencil's index names
-/// (i, j, k where it has none: a weights table, a C translation).
-std::string readText(const StencilSpec &spec, int field, const Offset &offset) {
-  static const char *const Names[3] = {"i", "j", "k"};
-  const bool named = static_cast<int>(spec.indexNames.size()) == spec.dims;
-  std::string text = spec.fields[field].name + "[";
-  for (int a = 0; a < spec.dims; ++a) {
-    text += fmt::format("{}{}", a ? ", " : "", named ? spec.indexNames[a] : Names[a]);
-    if (offset.d[a] != 0) {
-      text += fmt::format("{:+}", offset.d[a]);
-    }
-  }
-  return text + "]";
-}
-
-/// A term's coefficient as written in comments and in NAME_coefficients.
-std::string coefficientText(const StencilSpec &spec, const FieldTerm &t) {
-  return t.paramCoefficient ? t.paramCoefficient->cText(spec.params)
-                            : numberLiteral(t.coefficient, false);
-}
-
-} // namespace
-
-std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t) {
-  std::string text = coefficientText(spec, t);
-  if (t.coefficientField >= 0) {
-    text += " * " + readText(spec, t.coefficientField, t.coefficientOffset);
-  }
-  return text + " * " + readText(spec, t.field, t.offset);
-}
-
-std::string joinWith(const std::vector<std::string> &items, std::string_view separator) {
-  std::string text;
-  for (const std::string &item : items) {
-    text += (text.empty() ? "" : std::string(separator)) + item;
-  }
-  return text;
-}
-
-namespace {
-
-/// The 3 components of an offset as the kernel's (dz, dy, dx).
-std::array<int, 3> zyx(const StencilSpec &spec, const Offset &o) {
-  switch (spec.dims) {
-  case 1:
-    return {0, 0, o.d[0]};
-  case 2:
-    return {0, o.d[0], o.d[1]};
-  default:
-    return {o.d[0], o.d[1], o.d[2]};
-  }
-}
-
-/// Everything both files fill in: pointer lists, checks, parameters.
-struct Names {
-  std::string fieldParamsConst, fieldParamsRun, fieldList, runFieldList;
-  std::string nullChecks, overlapChecks, runOverlapChecks;
-  std::string paramParams, paramParamsFirst, paramArgs, paramArgsFirst;
-  std::string stepped, previous;
-};
-
-Names namesOf(const StencilSpec &spec, std::string_view element) {
-  Names n;
-  const bool timeLevels = spec.previousField >= 0;
-  n.stepped = spec.fields[spec.steppedField].name;
-  n.previous = timeLevels ? spec.fields[spec.previousField].name : std::string();
-  std::vector<std::string> constParams, runParams, list, runList, nulls, overlaps, written;
-  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
-    const std::string &name = spec.fields[f].name;
-    const bool isWritten =
-        static_cast<int>(f) == spec.steppedField || static_cast<int>(f) == spec.previousField;
-    constParams.push_back(fmt::format("const {}* {}", element, name));
-    runParams.push_back(fmt::format("{}{}* {}", isWritten ? "" : "const ", element, name));
-    list.push_back(name);
-    runList.push_back(static_cast<int>(f) == spec.steppedField
-                          ? (timeLevels ? "stencilc_current" : "stencilc_from")
-                      : static_cast<int>(f) == spec.previousField ? "stencilc_previous"
-                                                                  : name);
-    nulls.push_back(name + " == nullptr");
-    overlaps.push_back(fmt::format("stencilc::device::overlaps(out, {}, stencilc_bytes)", name));
-    if (isWritten) {
-      written.push_back(name);
-    }
-  }
-  written.push_back("scratch");
-  std::vector<std::string> runOverlaps;
-  for (std::size_t w = 0; w < written.size(); ++w) {
-    for (std::size_t f = 0; f < spec.fields.size(); ++f) {
-      const std::string &name = spec.fields[f].name;
-      // Each unordered pair once: a written buffer against every other
-      // pointer, written ones only against those after them.
-      const auto later = std::find(written.begin(), written.end(), name);
-      if (name == written[w] || (later != written.end() && later < written.begin() + w)) {
-        continue;
-      }
-      runOverlaps.push_back(
-          fmt::format("stencilc::device::overlaps({}, {}, stencilc_bytes)", written[w], name));
-    }
-  }
-  for (std::size_t w = 0; w + 1 < written.size(); ++w) {
-    runOverlaps.push_back(
-        fmt::format("stencilc::device::overlaps({}, scratch, stencilc_bytes)", written[w]));
-  }
-  n.fieldParamsConst = joinWith(constParams, ", ");
-  n.fieldParamsRun = joinWith(runParams, ", ");
-  n.fieldList = joinWith(list, ", ");
-  n.runFieldList = joinWith(runList, ", ");
-  n.nullChecks = joinWith(nulls, " || ");
-  n.overlapChecks = joinWith(overlaps, " ||\n");
-  n.runOverlapChecks = joinWith(runOverlaps, " ||\n");
-  for (const std::string &p : spec.params) {
-    n.paramParams += ", double " + p;
-    n.paramParamsFirst += "double " + p + ", ";
-    n.paramArgs += ", " + p;
-    n.paramArgsFirst += p + ", ";
-  }
-  return n;
-}
-
-std::string sizeProduct(int dims) {
-  return dims == 1 ? "static_cast<size_t>(nx)"
-         : dims == 2
-             ? "static_cast<size_t>(ny) * static_cast<size_t>(nx)"
-             : "static_cast<size_t>(nz) * static_cast<size_t>(ny) * static_cast<size_t>(nx)";
-}
-
-std::string sizeTooSmall(int dims) {
-  return dims == 1   ? "nx < kMinSize"
-         : dims == 2 ? "ny < kMinSize || nx < kMinSize"
-                     : "nz < kMinSize || ny < kMinSize || nx < kMinSize";
-}
-
-} // namespace
-
-void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec) {
+/// The terms as rows of fields.cuh's term table, each with its text.
+std::vector<std::string> termRows(const StencilSpec &spec) {
+  std::vector<std::string> rows;
   for (const FieldTerm &t : spec.fieldTerms) {
-    w.line("//     {}", fieldTermText(spec, t));
+    const auto d = zyxOffset(spec, t.offset);
+    const auto c = zyxOffset(spec, t.coefficientOffset);
+    rows.push_back(fmt::format("      {{{}, {}, {}, {}, {}, {}, {}, {}}}, // {}", t.field, d[0],
+                               d[1], d[2], t.coefficientField, c[0], c[1], c[2],
+                               fieldTermText(spec, t)));
   }
+  return rows;
 }
 
-/// The namespace of a stencil of fields on tensor cores: the kernel
-/// (TensorEmitter.cpp), then launch, copyRing and arguments (the parameter
-/// matrices folded and cached per parameter values) for the entry points.
-static void writeTensorFieldsNamespace(CodeWriter &w, const Plan &plan, const Names &n) {
-  const StencilSpec &spec = plan.spec;
-  writeTensorFieldsKernel(w, plan);
-  std::string values;
-  for (const std::string &p : spec.params) {
-    values += (values.empty() ? "" : ", ") + p;
-  }
-  w.fillWith(templateSection("tensor.cu.tpl", "fields_host"), fmt::arg("name", spec.name),
-             fmt::arg("namespace", stencilNamespace(plan)),
-             fmt::arg("kernel", tensorFieldsKernelName(plan)),
-             fmt::arg("field_params_const", n.fieldParamsConst),
-             fmt::arg("param_params", n.paramParams),
-             fmt::arg("value_count", std::max<std::size_t>(1, spec.params.size())),
-             fmt::arg("param_values", values.empty() ? "0.0" : values),
-             fmt::arg("term_count", spec.fieldTerms.size()),
-             fmt::arg("param_args_first", n.paramArgsFirst), fmt::arg("field_list", n.fieldList),
-             // 3D: the launch takes nz (1D and 2D: their view's nz is 1).
-             fmt::arg("extents", spec.dims == 3 ? "nz x ny x nx" : "ny x nx"),
-             fmt::arg("nz_doc", spec.dims == 3 ? "" : " (nz is 1)"),
-             fmt::arg("nz_name", spec.dims == 3 ? " nz" : ""),
-             fmt::arg("nz_arg", spec.dims == 3 ? "nz, " : ""));
-}
+} // namespace
 
-void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
+void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &n) {
   const StencilSpec &spec = plan.spec;
   const std::string element(elementTypeName(spec.precision));
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
-  const Names n = namesOf(spec, element);
-  std::vector<std::string> terms, coefficients;
-  for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
-    const FieldTerm &t = spec.fieldTerms[i];
-    const auto d = zyx(spec, t.offset);
-    const auto c = zyx(spec, t.coefficientOffset);
-    terms.push_back(fmt::format("      {{{}, {}, {}, {}, {}, {}, {}, {}}}, // {}", t.field, d[0],
-                                d[1], d[2], t.coefficientField, c[0], c[1], c[2],
-                                fieldTermText(spec, t)));
-    coefficients.push_back(fmt::format("  stencilc_k[{}] = {};", i, coefficientText(spec, t)));
-  }
-  w.fillWith(cuSection("coefficients"), fmt::arg("name", spec.name),
-             fmt::arg("param_params_first", n.paramParamsFirst),
-             fmt::arg("coefficient_lines", joinWith(coefficients, "\n")));
-  w.line();
   const int dims = spec.dims;
-  if (plan.backend() == BackendKind::Tensor) {
-    writeTensorFieldsNamespace(w, plan, n);
-  } else {
-    const SimtPlan &sp = plan.simt();
-    // The chunk geometry: the step's, or with the plane kernel the ring
-    // copy's (a thread a column of the plane kernel's block: the same
-    // blocks along y and z, so the same launch limits).
-    const bool planes = sp.planeField >= 0;
-    struct {
-      int tileX, tileY, chunkZ;
-    } chunks = {planes ? 32 : sp.tileX, sp.tileY, sp.chunkZ};
-    w.fillWith(
-        cuSection("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-        fmt::arg("boundary_value", boundary.valueStruct), fmt::arg("element", element),
-        fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
-        fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
-        fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
-        fmt::arg("threads_x", chunks.tileX), fmt::arg("threads_y", chunks.tileY),
-        fmt::arg("chunk_z", chunks.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
-        fmt::arg("threads", sp.threads), fmt::arg("ring_threads", chunks.tileX * chunks.tileY),
-        fmt::arg("plane_field", sp.planeField), fmt::arg("plane_tile_x", planes ? sp.tileX : 0),
-        fmt::arg("plane_tile_y", planes ? sp.tileY : 0),
-        fmt::arg("plane_threads", planes ? sp.threads : 0),
-        fmt::arg("planes_z", planes ? sp.chunkZ : 0),
-        fmt::arg("planes_ahead", planes ? sp.buffers - sp.queueLength() : 0),
-        fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
-        fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-        fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-        fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
-        fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
-  }
-  w.line();
-  const std::string gridZ = dims == 3 ? "nz" : "1", gridY = dims >= 2 ? "ny" : "1";
-  const auto common = [&](std::string_view section, const std::string &ringCopy) {
-    w.fillWith(
-        cuSection(section), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-        fmt::arg("element", element), fmt::arg("field_params_const", n.fieldParamsConst),
-        fmt::arg("field_params_run", n.fieldParamsRun),
-        fmt::arg("size_params", sizeParameters(dims)), fmt::arg("param_params", n.paramParams),
-        fmt::arg("size_product", sizeProduct(dims)), fmt::arg("null_checks", n.nullChecks),
-        fmt::arg("size_too_small", sizeTooSmall(dims)), fmt::arg("overlap_checks", n.overlapChecks),
-        fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("field_list", n.fieldList),
-        fmt::arg("run_field_list", n.runFieldList), fmt::arg("param_args", n.paramArgs),
-        fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY), fmt::arg("stepped", n.stepped),
-        fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy));
-    w.line();
-  };
-  common("step", "");
-  const bool timeLevels = spec.previousField >= 0;
-  std::string ringCopy;
-  if (fixed) {
-    ringCopy = CodeWriter::filled(
-        cuSection(timeLevels ? "ring_copy_fixed_time" : "ring_copy_fixed"),
-        fmt::arg("stepped", n.stepped), fmt::arg("previous", n.previous), fmt::arg("grid_z", gridZ),
-        fmt::arg("grid_y", gridY), fmt::arg("namespace", ns));
-  }
-  common(timeLevels ? "run_time" : "run", ringCopy);
-}
-
-void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts) {
-  const StencilSpec &spec = plan.spec;
-  const std::string element(elementTypeName(spec.precision));
-  const Names n = namesOf(spec, element);
-  const bool timeLevels = spec.previousField >= 0;
-  const bool fixed = spec.boundary == BoundaryKind::Fixed;
-  std::vector<std::string> fields;
-  for (const FieldDecl &f : spec.fields) {
-    fields.push_back(f.name + (f.role == FieldRole::Coefficient ? " (coefficient)" : ""));
-  }
-  std::string terms = " * out is the sum of its terms, each a coefficient (first) times reads:\n";
-  for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
-    terms += fmt::format(" *   term {}: {}\n", i, fieldTermText(spec, spec.fieldTerms[i]));
-  }
-  const std::string runWhat =
-      timeLevels
-          ? fmt::format(" in time: the levels rotate through {}, {} and scratch, and\n"
-                        " * afterwards {} holds the newest level and {} the one before it, as if\n"
-                        " * each step had been taken in place.",
-                        n.previous, n.stepped, n.stepped, n.previous)
-          : fmt::format(": out of each step is the next {}; the result is left in\n"
-                        " * {}, the other fields are read only.",
-                        n.stepped, n.stepped);
-  std::string written =
-      timeLevels ? n.previous + ", " + n.stepped + ", scratch" : n.stepped + ", scratch";
-  const std::string runNote =
-      fixed ? (timeLevels ? fmt::format(" With boundary fixed, scratch and {} first take the "
-                                        "ring of {}.",
-                                        n.previous, n.stepped)
-                          : fmt::format(" With boundary fixed, scratch first takes the ring "
-                                        "of {}.",
-                                        n.stepped))
-            : std::string();
-  // The tensor path's ring copy puts rows of blocks along y, and in 3D a
-  // plane a block along z (EmitterParts.h).
-  const std::string ringLimit =
-      !fixed || spec.dims == 1 || plan.backend() != BackendKind::Tensor ? std::string()
-      : spec.dims == 2
-          ? fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} (the ring "
-                        "copy's 65535\n * blocks of {} rows: CUDA's launch limit).",
-                        65535LL * TensorFieldsRingRows, TensorFieldsRingRows)
-          : fmt::format("\n * It returns cudaErrorInvalidValue also for ny above {} or nz above "
-                        "65535 (the ring\n * copy's 65535 blocks of {} rows, or of planes: "
-                        "CUDA's launch limit).",
-                        65535LL * TensorFieldsRingRows, TensorFieldsRingRows);
-  std::vector<std::string> names, roles, params, table;
-  for (const FieldDecl &f : spec.fields) {
-    names.push_back("\"" + f.name + "\"");
-    roles.push_back(f.role == FieldRole::Coefficient ? "1" : "0");
-  }
-  for (const std::string &p : spec.params) {
-    params.push_back("\"" + p + "\"");
-  }
-  for (const FieldTerm &t : spec.fieldTerms) {
-    table.push_back(fmt::format("  {{{}, {{{}, {}, {}}}, {}, {{{}, {}, {}}}}}", t.field,
-                                t.offset.d[0], t.offset.d[1], t.offset.d[2], t.coefficientField,
-                                t.coefficientOffset.d[0], t.coefficientOffset.d[1],
-                                t.coefficientOffset.d[2]));
-  }
-  const std::string paramArray =
-      params.empty() ? std::string()
-                     : fmt::format("static const char *const {}_param_names[{}] = {{{}}};",
-                                   spec.name, params.size(), joinWith(params, ", "));
+  const std::vector<std::string> terms = termRows(spec);
+  const SimtPlan &sp = plan.simt();
+  // The chunk geometry: the step's, or with the plane kernel the ring
+  // copy's (a thread a column of the plane kernel's block: the same
+  // blocks along y and z, so the same launch limits).
+  const bool planes = sp.planeField >= 0;
+  struct {
+    int tileX, tileY, chunkZ;
+  } chunks = {planes ? 32 : sp.tileX, sp.tileY, sp.chunkZ};
   w.fillWith(
-      templateSection("fields.h.tpl", "api"), fmt::arg("name", spec.name),
-      fmt::arg("field_count", spec.fields.size()), fmt::arg("field_names", joinWith(names, ", ")),
-      fmt::arg("field_roles", joinWith(roles, ", ")), fmt::arg("param_names_array", paramArray),
-      fmt::arg("param_count", params.size()),
-      fmt::arg("param_names_ref", params.empty() ? std::string("0") : spec.name + "_param_names"),
-      fmt::arg("term_table", joinWith(table, ",\n")), fmt::arg("stepped_field", spec.steppedField),
-      fmt::arg("previous_field", spec.previousField), fmt::arg("description", facts.description),
-      fmt::arg("field_text", joinWith(fields, ", ")), fmt::arg("term_text", terms),
-      fmt::arg("backend_text",
-               plan.backend() == BackendKind::Tensor
-                   ? fmt::format("tensor, tensor-core MMAs in blocks of {} x {}",
-                                 plan.tensor().blockRows(), plan.tensor().blockCols())
-                   : "simt, " + fieldsThreadText(plan)),
-      fmt::arg("backend_enum", plan.backend() == BackendKind::Tensor ? "STENCILC_BACKEND_TENSOR"
-                                                                     : "STENCILC_BACKEND_SIMT"),
-      fmt::arg("term_count", spec.fieldTerms.size()),
-      fmt::arg("param_params_first", n.paramParamsFirst), fmt::arg("extent_text", facts.extentText),
-      fmt::arg("boundary_note", facts.boundaryNote),
+      templateSection("fields.cu.tpl", "stencil"), fmt::arg("name", spec.name),
+      fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
+      fmt::arg("element", element),
+      fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
+      fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
+      fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
+      fmt::arg("threads_x", chunks.tileX), fmt::arg("threads_y", chunks.tileY),
+      fmt::arg("chunk_z", chunks.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
+      fmt::arg("threads", sp.threads), fmt::arg("ring_threads", chunks.tileX * chunks.tileY),
+      fmt::arg("plane_field", sp.planeField), fmt::arg("plane_tile_x", planes ? sp.tileX : 0),
+      fmt::arg("plane_tile_y", planes ? sp.tileY : 0),
+      fmt::arg("plane_threads", planes ? sp.threads : 0),
+      fmt::arg("planes_z", planes ? sp.chunkZ : 0),
+      fmt::arg("planes_ahead", planes ? sp.buffers - sp.queueLength() : 0),
+      fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
+      fmt::arg("ring_x", fixed ? sp.radiusX : 0),
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-      fmt::arg("limit_note", facts.limitNote), fmt::arg("field_params_const", n.fieldParamsConst),
-      fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
-      fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
-      fmt::arg("written", written), fmt::arg("run_note", runNote + ringLimit),
-      fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),
-      fmt::arg("radius", spec.radius), fmt::arg("shape", facts.shapeEnum),
-      fmt::arg("precision", facts.precisionEnum), fmt::arg("boundary", facts.boundaryEnum),
-      fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
-      fmt::arg("tile", facts.tile));
+      fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
+      fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
 }
 
 } // namespace stencilc

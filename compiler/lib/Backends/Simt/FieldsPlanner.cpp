@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "Backends/Common/PlanText.h"
+#include "Backends/Simt/SimtCodeGen.h"
 
 namespace stencilc {
 

@@ -12,6 +12,7 @@
 
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
+#include "Backends/Simt/SimtCodeGen.h"
 
 namespace stencilc {
 

@@ -11,78 +11,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <array>
-#include <vector>
-
-#include "llvm/ADT/STLFunctionalExtras.h"
-
+#include "Backends/Common/Emulation.h"
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
 namespace stencilc {
 
-/// A grid of 1, 2 or 3 dimensions, row-major, the contiguous axis last;
-/// extents in index order (outermost first), only the first `dims` used.
-struct GridND {
-  int dims = 1;
-  std::array<int, 3> n{1, 1, 1};
-  std::vector<double> values;
-
-  GridND() = default;
-  GridND(int dims, std::array<int, 3> extents, double fill = 0.0);
-  std::size_t points() const { return values.size(); }
-  /// The linear index of a point given in index order.
-  std::size_t index(const std::array<long long, 3> &i) const;
-  double &at(const std::array<long long, 3> &i) { return values[index(i)]; }
-  double at(const std::array<long long, 3> &i) const { return values[index(i)]; }
-};
-
-/// c * v + acc as one fused multiply-add rounded to `compute` (FP64, or FP32
-/// for every other precision), as the kernels' __fma_rn / __fmaf_rn.
-double multiplyAdd(double c, double v, double acc, Precision compute);
-
-/// What a read outside the grid sees under the spec's boundary rule: 0
-/// (fixed: only ring outputs read there), the constant, or (periodic, clamp,
-/// mirror) folded(), the read of the point foldIndex puts on the grid.
-double readOutside(const StencilSpec &spec, llvm::function_ref<double()> folded);
-
-/// Where a read at `index` of an axis of `size` points lands under the
-/// spec's boundary (periodic, clamp, mirror: stencilc_fold_index).
-long long foldIndex(const StencilSpec &spec, long long index, long long size);
-
-/// The value a read of point `i` (index order, possibly outside the grid)
-/// sees under the spec's boundary rule.
-double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i);
-
-/// Whether one step writes the point: the interior for `fixed`, all else.
-bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
-                       const std::array<long long, 3> &i);
-
-/// Calls `fn(p)` for every point `p` one step writes (stepWritesPointND), in
-/// index order.
-template <typename Fn>
-void forEachWrittenPoint(const StencilSpec &spec, const GridND &grid, Fn fn) {
-  for (long long a = 0; a < grid.n[0]; ++a) {
-    for (long long b = 0; b < grid.n[1]; ++b) {
-      for (long long c = 0; c < grid.n[2]; ++c) {
-        const std::array<long long, 3> p{a, b, c};
-        if (stepWritesPointND(spec, grid, p)) {
-          fn(p);
-        }
-      }
-    }
-  }
-}
-
 /// One step of the simt `plan` (backend Simt) on `in` (element-type values)
 /// into `out`, as the generated kernel computes it. Unwritten points keep
 /// their value.
 void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out);
-
-/// One step of the spec in float64, straight from the coefficients.
-void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out);
-
-/// ||result - reference|| / ||reference|| over the points a step writes.
-double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference);
 
 } // namespace stencilc

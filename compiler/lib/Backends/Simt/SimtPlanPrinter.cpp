@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "Backends/Common/PlanText.h"
+#include "Backends/Simt/SimtCodeGen.h"
 #include "stencilc/Plan.h"
 
 namespace stencilc {

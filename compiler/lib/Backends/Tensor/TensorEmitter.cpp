@@ -17,6 +17,7 @@
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/CodeWriter.h"
 #include "Backends/Common/EmitterParts.h"
+#include "Backends/Tensor/TensorCodeGen.h"
 
 namespace stencilc {
 
@@ -263,9 +264,8 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundar
   const Plan &composed = *s.composed->plan;
   const int halo = s.fusedSteps * spec.radius;
   const std::string kernel = spec.name + "_composed_tensor2d_kernel";
-  w.fillWith(section("composed_open"), fmt::arg("steps", s.fusedSteps), fmt::arg("halo", halo));
-  w.line();
-  writeKernel(w, composed, boundary, kernel);
+  CodeWriter composedKernel;
+  writeKernel(composedKernel, composed, boundary, kernel);
   const bool asFloat = tablesAreFloat(spec.precision);
   std::string points;
   for (const Term &t : spec.terms) {
@@ -273,7 +273,8 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundar
     points += fmt::format("{}    f({}, {}, {});", points.empty() ? "" : "\n", t.offset.d[0],
                           t.offset.d[1], numberLiteral(c, asFloat));
   }
-  w.fillWith(section("composed_close"), fmt::arg("kernel", kernel), fmt::arg("halo", halo),
+  w.fillWith(section("composed"), fmt::arg("kernel", kernel), fmt::arg("halo", halo),
+             fmt::arg("composed_kernel", composedKernel.takeHole()),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
              fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
@@ -283,47 +284,18 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundar
   w.line();
 }
 
-} // namespace
-
-void writeTensorStencil(CodeWriter &w, const Plan &plan) {
-  const StencilSpec &spec = plan.spec;
-  const std::string ns = stencilNamespace(plan);
-  w.line("// ===== stencil {} =====", spec.name);
-  if (plan.schedule.composed) {
-    w.fillWith(section("composed_include"));
-    w.line();
-  }
-  w.line("namespace {} {{", ns);
-  w.line();
-  const std::string boundary = writeBoundaryPolicy(w, spec);
-  writeKernel(w, plan, boundary, kernelName(plan));
-  if (plan.schedule.composed) {
-    writeComposedPass(w, plan, boundary);
-  }
-  // The C entry points are shared with the simt backend (HostApi.cpp).
-  writeHostApi(w, plan, ns,
-               CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
-                                  fmt::arg("size_args", sizeArguments(spec.dims))));
-  w.line();
-}
-
-} // namespace stencilc
-
-namespace stencilc {
-
 std::string tensorFieldsKernelName(const Plan &plan) {
   return plan.spec.name +
          (plan.spec.dims == 3 ? "_fields_tensor3d_kernel" : "_fields_tensor2d_kernel");
 }
 
-void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
+/// A stencil of fields' kernel with what it reads: the boundary policy, the
+/// geometry, the ring copy's and the fields' traits.
+void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const TensorFieldsPlan &f = *tp.fields;
   const int groups = static_cast<int>(f.groupCoefficientField.size());
-  w.fillWith(section("fields_open"), fmt::arg("name", spec.name),
-             fmt::arg("namespace", stencilNamespace(plan)));
-  w.line();
   const std::string boundary = writeBoundaryPolicy(w, spec);
   writeGeometry(w, plan, boundary, groups);
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
@@ -417,6 +389,73 @@ void writeTensorFieldsKernel(CodeWriter &w, const Plan &plan) {
              fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
+}
+
+} // namespace
+
+void writeTensorStencil(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const std::string ns = stencilNamespace(plan);
+  w.line("// ===== stencil {} =====", spec.name);
+  if (plan.schedule.composed) {
+    w.fillWith(section("composed_include"));
+    w.line();
+  }
+  w.line("namespace {} {{", ns);
+  w.line();
+  const std::string boundary = writeBoundaryPolicy(w, spec);
+  writeKernel(w, plan, boundary, kernelName(plan));
+  if (plan.schedule.composed) {
+    writeComposedPass(w, plan, boundary);
+  }
+  w.line("}} // namespace {}", ns);
+  w.line();
+  // The C entry points are shared with the simt backend (HostApi.cpp); a
+  // composed plan's NAME_run and NAME_pass are the composed pass.
+  std::optional<PassBodies> composed;
+  if (plan.schedule.composed) {
+    composed.emplace();
+    for (auto [body, name] :
+         {std::pair{&composed->run, "run_composed"}, {&composed->pass, "pass_composed"}}) {
+      *body = CodeWriter::filled(section(name), fmt::arg("steps", plan.schedule.fusedSteps),
+                                 fmt::arg("size_args", sizeArguments(spec.dims)),
+                                 fmt::arg("name", spec.name));
+    }
+  }
+  writeEntryPoints(w, plan, ns,
+                   CodeWriter::filled(section("launch"), fmt::arg("kernel", kernelName(plan)),
+                                      fmt::arg("size_args", sizeArguments(spec.dims))),
+                   composed ? &*composed : nullptr);
+  w.line();
+}
+
+/// The namespace of a stencil of fields on tensor cores: the kernel, then
+/// launch, copyRing and arguments (the parameter matrices folded and cached
+/// per parameter values) for the entry points (Common/FieldsHostApi.cpp).
+void writeTensorFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &n) {
+  const StencilSpec &spec = plan.spec;
+  CodeWriter body;
+  writeFieldsKernel(body, plan);
+  std::string values;
+  for (const std::string &p : spec.params) {
+    values += (values.empty() ? "" : ", ") + p;
+  }
+  body.fillWith(section("fields_host"), fmt::arg("name", spec.name),
+                fmt::arg("namespace", stencilNamespace(plan)),
+                fmt::arg("kernel", tensorFieldsKernelName(plan)),
+                fmt::arg("field_params_const", n.fieldParamsConst),
+                fmt::arg("param_params", n.paramParams),
+                fmt::arg("value_count", std::max<std::size_t>(1, spec.params.size())),
+                fmt::arg("param_values", values.empty() ? "0.0" : values),
+                fmt::arg("term_count", spec.fieldTerms.size()),
+                fmt::arg("param_args_first", n.paramArgsFirst), fmt::arg("field_list", n.fieldList),
+                // 3D: the launch takes nz (1D and 2D: their view's nz is 1).
+                fmt::arg("extents", spec.dims == 3 ? "nz x ny x nx" : "ny x nx"),
+                fmt::arg("nz_doc", spec.dims == 3 ? "" : " (nz is 1)"),
+                fmt::arg("nz_name", spec.dims == 3 ? " nz" : ""),
+                fmt::arg("nz_arg", spec.dims == 3 ? "nz, " : ""));
+  w.fillWith(section("fields_namespace"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", stencilNamespace(plan)), fmt::arg("body", body.takeHole()));
 }
 
 } // namespace stencilc

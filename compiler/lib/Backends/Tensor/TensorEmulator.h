@@ -16,7 +16,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
-#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Common/Emulation.h"
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 

@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Common/Emulation.h"
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"

@@ -13,6 +13,7 @@
 
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/PlanText.h"
+#include "Backends/Tensor/TensorCodeGen.h"
 #include "stencilc/Plan.h"
 
 namespace stencilc {

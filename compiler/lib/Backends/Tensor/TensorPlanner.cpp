@@ -273,8 +273,6 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
 
 } // namespace
 
-std::string_view keyword(BackendKind b) { return b == BackendKind::Tensor ? "tensor" : "simt"; }
-
 std::string MmaShape::name() const { return fmt::format("m{}n{}k{}", m, n, k); }
 
 int TensorPlan::paramFragments() const {

@@ -151,12 +151,13 @@ return Block::launch({kernel}, in, out, {size_args}, stream);
 //@ section composed_include
 #include <stencilc/device/composed.cuh>
 
-//@ section composed_open
+//@ section composed
 /// NAME_run's passes of {steps} steps (stencilc/device/composed.cuh): the stencil composed
 /// {steps} times, radius {halo}, a tensor-core step of its own on every tile ...
 namespace composed {{
 
-//@ section composed_close
+{composed_kernel}
+
 /// One composed step (NAME_run has checked the pointers; a grid within 2 T r
 /// of its size is all band, and NAME_run does not call this for it).
 cudaError_t launch(const Element* in, Element* out, int ny, int nx, cudaStream_t stream) {{
@@ -193,7 +194,7 @@ return stencilc::device::composed::onePass<Band, kBandTile>(in, out, {size_args}
 // single steps for the remainder; the result in a.
 return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, composed::launch, {name}_step, stream);
 
-//@ section fields_open
+//@ section fields_namespace
 // ===== stencil {name} =====
 #include <stencilc/device/fields.cuh>
 #include <stencilc/device/fields_tensor.cuh>
@@ -201,6 +202,10 @@ return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps
 #include <cstring>
 
 namespace {namespace} {{
+
+{body}
+
+}} // namespace {namespace}
 
 //@ section fields_traits
 /// The fields, accumulator groups and point terms, as
@@ -417,8 +422,6 @@ inline FieldsArgs arguments({field_params_const}{param_params}) {{
   std::memcpy(stencilc_args.k, stencilc_cache.k, sizeof stencilc_args.k);
   return stencilc_args;
 }}
-
-}} // namespace {namespace}
 
 //@ section ring_traits
 /// The ring copy's one thread a point (stencilc/device/fields.cuh).

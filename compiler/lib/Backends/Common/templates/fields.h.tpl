@@ -1,6 +1,6 @@
 // fields.h.tpl - the C API of a stencil of fields in the generated header
 // (docs/generated-code.md, "Stencils of fields"). Filled by
-// compiler/lib/Backends/Simt/FieldsEmitter.cpp; literal braces are doubled.
+// compiler/lib/Backends/Common/FieldsHostApi.cpp; literal braces are doubled.
 
 //@ section api
 /* {name}: {description}.

@@ -12,11 +12,13 @@
 
 #include <fmt/format.h>
 
-#include "Backends/Common/BackendChoice.h"
+#include "Pipeline/BackendChoice.h"
+
+#include "Backends/Common/Backend.h"
 #include "Backends/Common/TableNames.h"
-#include "Backends/Simt/SimtPlanner.h"
+// The measured compositions are the tensor backend's data; the choice
+// between the backends is the pipeline's.
 #include "Backends/Tensor/TensorFusion.h"
-#include "Backends/Tensor/TensorPlanner.h"
 
 namespace stencilc {
 
@@ -73,6 +75,11 @@ const TableEntry *nearestRadius(const StencilSpec &spec, Arch arch) {
     }
   }
   return best;
+}
+
+/// The CUDA-core plan, which every single-field stencil has.
+Plan planSimt(const StencilSpec &spec, const PlanOptions &options) {
+  return *backendFor(BackendKind::Simt).plan(spec, options);
 }
 
 } // namespace
@@ -165,7 +172,7 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
 }
 
 Plan planAuto(const StencilSpec &spec, const PlanOptions &options) {
-  return planAuto(spec, planTensor(spec, options), options);
+  return planAuto(spec, backendFor(BackendKind::Tensor).plan(spec, options), options);
 }
 
 bool fieldsOnTensorCores(const Plan &tensor, std::string &why) {

@@ -1,0 +1,117 @@
+//===- Emulation.cpp - The emulators' grids, boundary reads and reference --===//
+#include "Backends/Common/Emulation.h"
+
+#include <cmath>
+
+#include "llvm/Support/ErrorHandling.h"
+
+#include "stencilc/runtime/boundary_index.h"
+
+namespace stencilc {
+
+double multiplyAdd(double c, double v, double acc, Precision compute) {
+  if (compute == Precision::FP64) {
+    return std::fma(c, v, acc);
+  }
+  return static_cast<double>(
+      std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
+}
+
+long long foldIndex(const StencilSpec &spec, long long index, long long size) {
+  // BoundaryKind and stencilc_boundary are both in Boundaries.def's order
+  // (the runtime's element.cpp checks the C enum at compile time).
+  return stencilc_fold_index(static_cast<stencilc_boundary>(spec.boundary), index, size);
+}
+
+double readOutside(const StencilSpec &spec, llvm::function_ref<double()> folded) {
+  switch (outsideRead(spec.boundary)) {
+  case OutsideRead::Zero:
+    return 0.0;
+  case OutsideRead::Value:
+    return roundToStorage(spec.boundaryValue, spec.precision);
+  case OutsideRead::Fold:
+    return folded();
+  }
+  llvm_unreachable("unknown boundary kind");
+}
+
+double boundaryReadND(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i) {
+  bool inside = true;
+  for (int a = 0; a < in.dims; ++a) {
+    inside = inside && i[a] >= 0 && i[a] < in.n[a];
+  }
+  if (inside) {
+    return in.at(i);
+  }
+  return readOutside(spec, [&] {
+    for (int a = 0; a < in.dims; ++a) {
+      i[a] = foldIndex(spec, i[a], in.n[a]);
+    }
+    return in.at(i);
+  });
+}
+
+GridND::GridND(int dims, std::array<int, 3> extents, double fill) : dims(dims), n(extents) {
+  for (int a = dims; a < 3; ++a) {
+    n[a] = 1;
+  }
+  values.assign(std::size_t(n[0]) * n[1] * n[2], fill);
+}
+
+std::size_t GridND::index(const std::array<long long, 3> &i) const {
+  return std::size_t((i[0] * n[1] + i[1]) * n[2] + i[2]);
+}
+
+bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
+                       const std::array<long long, 3> &i) {
+  const long long ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  for (int a = 0; a < grid.dims; ++a) {
+    if (i[a] < ring || i[a] >= grid.n[a] - ring) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out) {
+  for (long long a = 0; a < in.n[0]; ++a) {
+    for (long long b = 0; b < in.n[1]; ++b) {
+      for (long long c = 0; c < in.n[2]; ++c) {
+        const std::array<long long, 3> i{a, b, c};
+        if (!stepWritesPointND(spec, in, i)) {
+          continue;
+        }
+        double sum = 0.0;
+        for (const Term &t : spec.terms) {
+          sum +=
+              t.coefficient *
+              boundaryReadND(spec, in, {a + t.offset.d[0], b + t.offset.d[1], c + t.offset.d[2]});
+        }
+        out.at(i) = sum;
+      }
+    }
+  }
+}
+
+double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference) {
+  double diff = 0.0, norm = 0.0;
+  for (long long a = 0; a < reference.n[0]; ++a) {
+    for (long long b = 0; b < reference.n[1]; ++b) {
+      for (long long c = 0; c < reference.n[2]; ++c) {
+        const std::array<long long, 3> i{a, b, c};
+        if (!stepWritesPointND(spec, reference, i)) {
+          continue;
+        }
+        const double d = result.at(i) - reference.at(i);
+        diff += d * d;
+        norm += reference.at(i) * reference.at(i);
+      }
+    }
+  }
+  if (norm == 0.0) {
+    return diff == 0.0 ? 0.0 : INFINITY;
+  }
+  return std::sqrt(diff / norm);
+}
+
+} // namespace stencilc

@@ -1,0 +1,114 @@
+// fields_host.cu.tpl - the C entry points of a stencil of fields, whichever
+// backend runs its kernels: the coefficients as the host folds them per call
+// (NAME_coefficients), NAME_step and NAME_run (docs/generated-code.md,
+// "Stencils of fields"). They call the `launch` and `copyRing` of the
+// stencil's namespace, which its backend writes.
+//
+// Filled by compiler/lib/Backends/Common/FieldsHostApi.cpp with fmt named
+// arguments ({name}); braces of the CUDA code are doubled ({{ }}). Every
+// section is balanced: it closes each scope it opens.
+
+//@ section coefficients
+extern "C" void {name}_coefficients({param_params_first}double* stencilc_k) {{
+{coefficient_lines}
+}}
+
+//@ section step
+extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_params}{param_params}, cudaStream_t stream) {{
+  using namespace {namespace};
+  const size_t stencilc_bytes = {size_product} * sizeof({element});
+  // Null, too small, or out overlapping any field (any shared byte).
+  if ({null_checks} || out == nullptr || {size_too_small} ||
+      {overlap_checks}) {{
+    return cudaErrorInvalidValue;
+  }}
+  return {namespace}::launch({namespace}::arguments({field_list}{param_args}), out, {grid_z}, {grid_y}, nx, stream);
+}}
+
+//@ section run
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  const size_t stencilc_bytes = {size_product} * sizeof({element});
+  if ({null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
+      {run_overlap_checks}) {{
+    return cudaErrorInvalidValue;
+  }}
+  if (steps == 0) {{
+    return cudaSuccess;
+  }}
+  cudaError_t stencilc_status = cudaSuccess;
+{ring_copy}
+  {element}* stencilc_from = {stepped};
+  {element}* stencilc_to = scratch;
+  for (int stencilc_step = 0; stencilc_step < steps; ++stencilc_step) {{
+    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{param_args}), stencilc_to, {grid_z}, {grid_y}, nx, stream);
+    if (stencilc_status != cudaSuccess) {{
+      return stencilc_status;
+    }}
+    {element}* stencilc_last = stencilc_from;
+    stencilc_from = stencilc_to;
+    stencilc_to = stencilc_last;
+  }}
+  if (steps % 2 == 1) {{ // the result is left in {stepped}
+    stencilc_status = cudaMemcpyAsync({stepped}, scratch, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+  }}
+  return stencilc_status;
+}}
+
+//@ section run_time
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  const size_t stencilc_bytes = {size_product} * sizeof({element});
+  if ({null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
+      {run_overlap_checks}) {{
+    return cudaErrorInvalidValue;
+  }}
+  if (steps == 0) {{
+    return cudaSuccess;
+  }}
+  cudaError_t stencilc_status = cudaSuccess;
+{ring_copy}
+  // The levels rotate through three buffers: step s (from 1) reads the
+  // current level in level[s % 3] and the previous one in level[(s - 1) % 3]
+  // and writes level[(s + 1) % 3].
+  {element}* stencilc_level[3] = {{{previous}, {stepped}, scratch}};
+  for (int stencilc_step = 1; stencilc_step <= steps; ++stencilc_step) {{
+    const {element}* stencilc_current = stencilc_level[stencilc_step % 3];
+    const {element}* stencilc_previous = stencilc_level[(stencilc_step - 1) % 3];
+    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{param_args}), stencilc_level[(stencilc_step + 1) % 3], {grid_z}, {grid_y}, nx, stream);
+    if (stencilc_status != cudaSuccess) {{
+      return stencilc_status;
+    }}
+  }}
+  // Leave the newest level in {stepped} and the one before in {previous}.
+  if (steps % 3 == 1) {{
+    stencilc_status = cudaMemcpyAsync({previous}, {stepped}, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+    if (stencilc_status == cudaSuccess) {{
+      stencilc_status = cudaMemcpyAsync({stepped}, scratch, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+    }}
+  }} else if (steps % 3 == 2) {{
+    stencilc_status = cudaMemcpyAsync({stepped}, {previous}, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+    if (stencilc_status == cudaSuccess) {{
+      stencilc_status = cudaMemcpyAsync({previous}, scratch, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+    }}
+  }}
+  return stencilc_status;
+}}
+
+//@ section ring_copy_fixed
+  // boundary fixed: scratch starts as a copy of {stepped}, so the ring stays fixed.
+  stencilc_status = cudaMemcpyAsync(scratch, {stepped}, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+  if (stencilc_status != cudaSuccess) {{
+    return stencilc_status;
+  }}
+
+//@ section ring_copy_fixed_time
+  // boundary fixed: scratch starts as a copy of {stepped} and {previous} takes
+  // its ring, so every level has the ring of {stepped}.
+  stencilc_status = cudaMemcpyAsync(scratch, {stepped}, stencilc_bytes, cudaMemcpyDeviceToDevice, stream);
+  if (stencilc_status == cudaSuccess) {{
+    stencilc_status = {namespace}::copyRing({stepped}, {previous}, {grid_z}, {grid_y}, nx, stream);
+  }}
+  if (stencilc_status != cudaSuccess) {{
+    return stencilc_status;
+  }}
