@@ -65,6 +65,9 @@ tracked file or folder (a folder: the path of one up to a `/`)
      name with one (lit tests are named without: `Compile/fields-tensor-3d`
      is test/Compile/fields-tensor-3d.stencil).
 A path ending in `/` must be a folder.
+A path of a former file is written COMMIT:PATH (`14df5fe:bench/tcfuse/`, as
+git show takes it) and exists when that commit holds it (git cat-file -e):
+how a doc says where something was once it is removed.
 Placeholders: `*`, `?` and `[...]` are glob wildcards (`*` also spans `/`);
 `...` and `…` stand for any text (`...-1508-bench-h100.txt`: a log in
 bench/results/); `{a,b}` for a or b (`wave2d-{fp32,fp64}-every-boundary`); a
@@ -298,14 +301,14 @@ def looks_like_path(word):
 
 def prose_paths(text, top_folders):
     """Words of prose that are paths: with a known extension, or under a top folder."""
-    for match in re.finditer(r"[\w./*{},…-]+", text):
+    for match in re.finditer(r"(?:\b[0-9a-f]{7,40}:)?[\w./*{},…-]+", text):
         word = clean(match.group())
         if not word or "://" in text[max(0, match.start() - 12):match.end()]:
             continue
         if word.endswith(EXTENSIONS) and re.search(r"[A-Za-z0-9_]\.[a-z]+$", word):
             if looks_like_path(word):
                 yield match.start(), word
-        elif word.split("/", 1)[0] in top_folders and "/" in word:
+        elif re.sub(r"^[0-9a-f]{7,40}:", "", word).split("/", 1)[0] in top_folders and "/" in word:
             if looks_like_path(word):
                 yield match.start(), word
 
@@ -334,7 +337,8 @@ def alternatives(pattern):
 
 
 class Tree:
-    def __init__(self, files):
+    def __init__(self, root, files):
+        self.root = root
         self.files = set(files)
         self.folders = set()
         for path in files:
@@ -344,6 +348,9 @@ class Tree:
         self.top = {path.split("/", 1)[0] for path in files}
 
     def exists(self, cited, doc_folder):
+        historic = re.fullmatch(r"([0-9a-f]{7,40}):(.+)", cited)
+        if historic:
+            return self.existed(*historic.groups())
         folder_only = cited.endswith("/")
         cited = cited.rstrip("/")
         names = self.folders if folder_only else self.files | self.folders
@@ -361,6 +368,12 @@ class Tree:
                     return True
         return False
 
+    def existed(self, commit, path):
+        """Whether commit holds path (a file or a folder): git cat-file -e."""
+        return subprocess.run(["git", "-C", self.root, "cat-file", "-e",
+                               f"{commit}:{path.rstrip('/')}"],
+                              capture_output=True).returncode == 0
+
     def exists_at(self, target, doc_folder):
         """Whether a link's target, relative to the doc's folder, is tracked."""
         path = os.path.normpath(os.path.join(doc_folder, target))
@@ -374,7 +387,7 @@ class Tree:
 
 
 def check_paths(root, docs, files):
-    tree = Tree(files)
+    tree = Tree(root, files)
     failures = []
     for doc in docs:
         text = open(os.path.join(root, doc), encoding="utf-8").read()
