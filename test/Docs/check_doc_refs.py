@@ -15,7 +15,8 @@ status is 1 if there is any, 0 if none, 2 if ROOT's files cannot be listed.
 The repository is what `git ls-files` lists (what it holds, not what lies
 in the work tree), so a doc naming a deleted file fails.
 
-The docs are the tracked `*.md` files. Fenced code blocks (``` or ~~~) are
+The docs are the tracked `*.md` files but test/Docs/'s (the inputs of this
+check's own tests, stale on purpose). Fenced code blocks (``` or ~~~) are
 examples, not citations, and are not read.
 
 What a doc cites
@@ -390,6 +391,7 @@ def check_paths(root, docs, files):
     tree = Tree(root, files)
     failures = []
     for doc in docs:
+        found = []  # (line, path): this doc's failures, sorted by line below
         text = open(os.path.join(root, doc), encoding="utf-8").read()
         code, prose = references(text)
         doc_folder = os.path.dirname(doc)
@@ -399,8 +401,7 @@ def check_paths(root, docs, files):
                 target = match.group(1).split("#", 1)[0]
                 if target and not re.match(r"[a-z]+:", target) and \
                         not tree.exists_at(target, doc_folder):
-                    failures.append(f"{doc}:{line + part.count(chr(10), 0, match.start())}: "
-                                    f"missing path '{target}'")
+                    found.append((line + part.count("\n", 0, match.start()), target))
             part = LINK.sub(lambda m: " " * len(m.group()), part)
             for offset, word in prose_paths(part, tree.top):
                 cited.append((line + part.count("\n", 0, offset), word))
@@ -408,7 +409,9 @@ def check_paths(root, docs, files):
             if word in OUTSIDE or word.rstrip("/") + "/" in OUTSIDE:
                 continue
             if not tree.exists(word, doc_folder):
-                failures.append(f"{doc}:{line}: missing path '{word}'")
+                found.append((line, word))
+        found.sort(key=lambda failure: failure[0])
+        failures += [f"{doc}:{line}: missing path '{word}'" for line, word in found]
     return failures
 
 
@@ -503,6 +506,7 @@ def check_symbols(root, docs, files):
         for line, part in prose:
             for offset, symbol in prose_symbols(part):
                 cited.append((line + part.count("\n", 0, offset), symbol))
+        cited.sort(key=lambda citation: citation[0])
         for line, symbol in cited:
             if generated(symbol) or outside(symbol):
                 continue
@@ -516,7 +520,8 @@ def main(argv):
         sys.exit(__doc__)
     mode, root = argv[1], argv[2]
     files = git_files(root)
-    docs = sorted(path for path in files if path.endswith(".md"))
+    docs = sorted(path for path in files
+                  if path.endswith(".md") and not path.startswith("test/Docs/"))
     if not docs:
         sys.exit(f"check_doc_refs.py: no Markdown files under {root}: wrong ROOT?")
     check = check_paths if mode == "paths" else check_symbols
