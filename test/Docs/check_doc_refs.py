@@ -68,7 +68,8 @@ tracked file or folder (a folder: the path of one up to a `/`)
 A path ending in `/` must be a folder.
 A path of a former file is written COMMIT:PATH (`14df5fe:bench/tcfuse/`, as
 git show takes it) and exists when that commit holds it (git cat-file -e):
-how a doc says where something was once it is removed.
+how a doc says where something was once it is removed. In a clone without
+the commit (a shallow one) it cannot be checked and a note says so.
 Placeholders: `*`, `?` and `[...]` are glob wildcards (`*` also spans `/`);
 `...` and `…` stand for any text (`...-1508-bench-h100.txt`: a log in
 bench/results/); `{a,b}` for a or b (`wave2d-{fp32,fp64}-every-boundary`); a
@@ -370,10 +371,17 @@ class Tree:
         return False
 
     def existed(self, commit, path):
-        """Whether commit holds path (a file or a folder): git cat-file -e."""
-        return subprocess.run(["git", "-C", self.root, "cat-file", "-e",
-                               f"{commit}:{path.rstrip('/')}"],
-                              capture_output=True).returncode == 0
+        """Whether commit holds path (a file or a folder): git cat-file -e.
+
+        A clone without the commit (a shallow one) cannot tell: the path is
+        taken as there, and a note says it was not checked."""
+        if not self.git("cat-file", "-e", f"{commit}^{{commit}}"):
+            print(f"note: commit {commit} is not in this clone; {commit}:{path} not checked")
+            return True
+        return self.git("cat-file", "-e", f"{commit}:{path.rstrip('/')}")
+
+    def git(self, *args):
+        return subprocess.run(["git", "-C", self.root, *args], capture_output=True).returncode == 0
 
     def exists_at(self, target, doc_folder):
         """Whether a link's target, relative to the doc's folder, is tracked."""
