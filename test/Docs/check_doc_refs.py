@@ -135,7 +135,8 @@ OUTPUT_EXTENSIONS = (".csv", ".png", ".log", ".tsv", ".tgz", ".json")
 # `stencilc::NAME_KEY_step`, `ID_step`).
 PLACEHOLDERS = {"NAME", "KEY", "ID"}
 
-# Paths that are not the repository's, by their last part (or whole path).
+# Paths that are not the repository's, as the docs write them (the word, or
+# the whole code span), each with its reason.
 OUTSIDE = {
     # Headers and files of CUDA, MPI and NCCL.
     "cuda.h": "CUDA's driver API header",
@@ -266,7 +267,8 @@ TRAILING = ")],;:.'\"!?"
 
 def clean(word):
     """A word without the punctuation around it (a trailing `/` and leading `.` stay)."""
-    return word.lstrip(LEADING).rstrip(TRAILING) if not word.endswith("/") else word.lstrip(LEADING)
+    word = word.lstrip(LEADING)
+    return word if word.endswith("/") else word.rstrip(TRAILING)
 
 
 def path_words(span):
@@ -287,7 +289,8 @@ def path_words(span):
 def looks_like_path(word):
     if not ("/" in word or word.endswith(EXTENSIONS)):
         return False
-    if "/" not in word and word.endswith(OUTPUT_EXTENSIONS) and not re.match(r"\d{4}-\d\d-", word):
+    written = word.endswith(OUTPUT_EXTENSIONS) and not re.match(r"\d{4}-\d\d-", word)
+    if "/" not in word and written:
         return False  # a file a script writes: `bench.csv`, `scaling.png`
     if re.match(r"build(-[\w-]+)?/", word):
         return False  # in a build tree
@@ -306,13 +309,12 @@ def prose_paths(text, top_folders):
     for match in re.finditer(r"(?:\b[0-9a-f]{7,40}:)?[\w./*{},…-]+", text):
         word = clean(match.group())
         if not word or "://" in text[max(0, match.start() - 12):match.end()]:
-            continue
-        if word.endswith(EXTENSIONS) and re.search(r"[A-Za-z0-9_]\.[a-z]+$", word):
-            if looks_like_path(word):
-                yield match.start(), word
-        elif re.sub(r"^[0-9a-f]{7,40}:", "", word).split("/", 1)[0] in top_folders and "/" in word:
-            if looks_like_path(word):
-                yield match.start(), word
+            continue  # a URL
+        path = re.sub(r"^[0-9a-f]{7,40}:", "", word)  # COMMIT:PATH
+        named = word.endswith(EXTENSIONS) and re.search(r"\w\.[a-z]+$", word)
+        under_top = "/" in path and path.split("/", 1)[0] in top_folders
+        if (named or under_top) and looks_like_path(word):
+            yield match.start(), word
 
 
 # A Markdown link or image: [text](target) or [text](target "title").
@@ -456,10 +458,18 @@ def span_symbol(span):
     return None
 
 
+# In prose: a qualified name or a camelCase word, not part of a path or a
+# dotted name.
+PROSE_SYMBOL = re.compile(
+    rf"(?<![\w.:/-])({NAME}(?:::{NAME})+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w/-])")
+
+
 def prose_symbols(text):
-    for match in re.finditer(rf"(?<![\w.:/-])({NAME}(?:::{NAME})+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w/-])", text):
-        if "::" in match.group(1) or len(match.group(1)) >= 5:  # `rTk`: a formula
-            yield match.start(), match.group(1)
+    """(offset, name) of the code names of prose (see the docstring)."""
+    for match in PROSE_SYMBOL.finditer(text):
+        name = match.group(1)
+        if "::" in name or len(name) >= 5:  # shorter: a formula, `rTk`
+            yield match.start(), name
 
 
 SOURCE_SKIP = re.compile(r"(\.md$|^bench/results/|^test/Docs/|\.(png|tgz|xz|gz|jpg|pdf)$)")
