@@ -1,7 +1,6 @@
 // median_ms.h - the median time of a launch, in milliseconds, for the
-// stand-alone GPU programs under bench/ (tcfuse/experiment.cu,
-// tcfuse/levels_bench.cu, fieldstc/fieldstc_bench.cu): launch(i) timed with
-// CUDA events, `runs` times after `warmup` calls.
+// stand-alone GPU programs under bench/ (fieldstc/fieldstc_bench.cu):
+// launch(i) timed with CUDA events, `runs` times after `warmup` calls.
 #pragma once
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // Feeds arbitrary bytes through what `stencilc` does with a file: Lexer and
 // Parser (and the AST printer), Sema, the spec printer, then planning and code
 // generation for a backend request, exactly as the driver calls them
-// (generateArtefacts, Backend.h). Diagnostics are formatted in full and sent
+// (generateArtefacts, Pipeline.h). Diagnostics are formatted in full and sent
 // to a null stream; a few cheap invariants are checked on the way. Any crash,
 // sanitizer report, assertion or timeout is a bug: a user must get a
 // diagnostic, never a crash (docs/robustness.md).

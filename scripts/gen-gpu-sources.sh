@@ -16,6 +16,10 @@
 #                  own (constant 0.25, periodic, clamp, mirror), renamed, with
 #                  the default backend: the fused NAME_run's conformance at
 #                  every boundary (gpu-sanitize.sh --check-run)
+#   bench/fields_tc.*, bench/fields_simt.*  bench/fieldstc/fields.stencil.in's
+#                  stencils of fields with --backend=tensor and --backend=simt,
+#                  for stencilc-bench-fieldstc (bench/CMakeLists.txt); not in
+#                  the manifest
 #   manifest.txt   one "test/NAME" or "bench/NAME.BACKEND" a line, for CMake
 #   failed.txt     the inputs stencilc rejected, with its message
 #   unavailable.txt  suite stencils a forced backend cannot take (stencilc's
@@ -107,6 +111,21 @@ for f in "$root"/examples/suite/*.stencil; do
     grep -q "boundary $boundary;" "$variant" || { echo "gen-gpu-sources: $f has no 'boundary fixed;'" >&2; exit 2; }
     generate bench "$variant" "" "" "" bounds
   done
+done
+# The fields benchmark (bench/fieldstc): the same stencils of fields on
+# tensor cores (NAME = tc) and on CUDA cores (NAME = simt), one program.
+for backend in tensor simt; do
+  name=fields_$([[ $backend == tensor ]] && echo tc || echo simt)
+  sed "s/NAME/${name#fields_}/g" "$root/bench/fieldstc/fields.stencil.in" >"$bounds/$name.stencil"
+  if msg=$("$stencilc" --arch="$arch" --backend=$backend "$bounds/$name.stencil" \
+    -o "$out/bench/$name.cu" 2>&1); then
+    generated=$((generated + 1))
+  else
+    rm -f "$out/bench/$name.cu" "$out/bench/$name.h"
+    printf '%s (--backend=%s)\n%s\n\n' "bench/fieldstc/fields.stencil.in" "$backend" "$msg" \
+      >>"$out/failed.txt"
+    failed=$((failed + 1))
+  fi
 done
 
 echo "gen-gpu-sources: $generated generated into $out, $unavailable not available" \

@@ -1,4 +1,4 @@
-//===- Backend.h - The driver's door to planning and code generation -*- C++ -*-===//
+//===- Pipeline.h - The driver's door to planning and code generation -*- C++ -*-===//
 //
 // The driver parses and checks the input itself; everything after the
 // StencilSpec (planning, CUDA and header emission) goes through this one call

@@ -2,7 +2,7 @@
 //
 // A straight list of stages, each followed by "dump if asked":
 //   read file (a C/C++ file: translate it with stencilc-cfront) -> Lexer/Parser
-//   (AST) -> Sema (StencilSpec) -> planning and code generation (Backend.h) ->
+//   (AST) -> Sema (StencilSpec) -> planning and code generation (Pipeline.h) ->
 //   write outputs atomically.
 // Exit status: 0 success, 1 an error in the input, 2 bad usage. CInput.cpp
 // reads the input (a C file through stencilc-cfront); Outputs.cpp decides

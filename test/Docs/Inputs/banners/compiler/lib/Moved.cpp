@@ -1,0 +1,2 @@
+//===- Old.cpp - the banner of the file before it was renamed -------------===//
+int moved;

@@ -1,0 +1,1 @@
+// Elsewhere.cpp - not checked: docs/ is not a source folder

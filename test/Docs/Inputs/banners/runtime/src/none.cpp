@@ -1,0 +1,2 @@
+#include <cstdio>
+// none.cpp - too late: the banner is the first line
