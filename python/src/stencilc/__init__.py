@@ -10,11 +10,14 @@ CuPy and PyTorch arrays without copies (docs/python.md).
 import os
 
 from . import _build, _module
-from ._build import VERSION as __version__, CompileError, cache_root
-from ._module import CudaError, Info, Module, Stencil
+from ._build import VERSION as __version__, cache_root
+from ._errors import (CompileError, CudaCompileError, CudaError, OptionsError, SourceError,
+                      StencilcError)
+from ._module import Info, Module, Stencil
 from ._module import attach as _attach  # noqa: F401 (for stencilc_add_python_module)
 
-__all__ = ["compile", "CompileError", "CudaError", "Info", "Module", "Stencil", "cache_root",
+__all__ = ["compile", "StencilcError", "CompileError", "SourceError", "OptionsError",
+           "CudaCompileError", "CudaError", "Info", "Module", "Stencil", "cache_root",
            "__version__"]
 
 _BACKENDS = ("auto", "tensor", "simt")

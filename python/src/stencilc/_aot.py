@@ -16,6 +16,7 @@ import os
 import sys
 
 from . import _build, _generate
+from ._errors import CompileError
 
 
 def module_source(name, header_names, names, fields):
@@ -59,7 +60,7 @@ def main(argv=None):
                                              stencilc_arch, language)
             headers.append(base + ".h")
             fields |= _generate.fields_stencils(os.path.join(args.out, base + ".h"))
-    except _generate.CompileError as e:
+    except CompileError as e:
         print(e, file=sys.stderr)
         return 1
     text = module_source(args.name, headers, names, fields)

@@ -23,7 +23,7 @@ import tempfile
 import time
 
 from . import _generate
-from ._generate import CompileError  # noqa: F401 (stencilc.CompileError)
+from ._errors import CudaCompileError, nvcc_failed
 
 log = logging.getLogger("stencilc")
 
@@ -36,13 +36,14 @@ def nvcc_executable():
     given = os.environ.get("CUDACXX")
     if given:
         if not os.access(given, os.X_OK):
-            raise CompileError(f"stencilc: CUDACXX names '{given}', which is not an executable nvcc")
+            raise CudaCompileError(
+                f"stencilc: CUDACXX names '{given}', which is not an executable nvcc")
         return given
     found = shutil.which("nvcc") or (
         "/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None
     )
     if not found:
-        raise CompileError(
+        raise CudaCompileError(
             "stencilc: nvcc (the CUDA compiler) was not found: set CUDACXX to its path, "
             "or put the CUDA toolkit's bin directory on PATH"
         )
@@ -246,7 +247,7 @@ def build_library(nvcc, nvcc_arch, names, workdir):
     command = [nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", f"-arch={nvcc_arch}",
                "-I", include, "-I", workdir, os.path.join(workdir, "stencils.cu"), shim,
                "-o", os.path.join(workdir, LIBRARY)]
-    _generate.run(command, "nvcc")
+    _generate.run(command, nvcc_failed)
 
 
 class Source:

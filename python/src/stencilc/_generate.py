@@ -13,6 +13,8 @@ import os
 import re
 import subprocess
 
+from ._errors import CompileError, SourceError, stencilc_failed
+
 try:
     from . import _pipeline
 except ImportError:  # built without LLVM (the GPU machine): the executable does it all
@@ -22,16 +24,6 @@ log = logging.getLogger("stencilc")
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 C_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
-
-
-class CompileError(RuntimeError):
-    """The source was refused (the message holds stencilc's located
-    diagnostics; `status` is the driver's exit status: 1 for the input, 2 for
-    the options), or nvcc failed on the generated code, or no nvcc was found."""
-
-    def __init__(self, message, status=1):
-        super().__init__(message)
-        self.status = status
 
 
 def stencilc_executable():
@@ -59,12 +51,13 @@ def generator_identity(language):
     return [os.path.basename(path), stat.st_size, stat.st_mtime_ns]
 
 
-def run(command, what):
+def run(command, failed):
+    """Runs stencilc or nvcc; where it fails, raises failed(exit status,
+    output): the error of _errors.py for that tool."""
     log.debug("stencilc: running %s", " ".join(command))
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise CompileError(f"{what} failed (exit status {done.returncode}):\n"
-                           f"{done.stderr}{done.stdout}", done.returncode)
+        raise failed(done.returncode, done.stderr + done.stdout)
     return done
 
 
@@ -83,18 +76,18 @@ def generate_file(path, cuda_path, backend, options, stencilc_arch, language="st
         status, cuda, header, diagnostics = _pipeline.generate(
             text, path, stencilc_arch, backend, list(options), os.path.basename(header_path))
         if status != 0:
-            raise CompileError(f"stencilc failed (exit status {status}):\n{diagnostics}", status)
+            raise stencilc_failed(status, diagnostics)
         for name, content in ((cuda_path, cuda), (header_path, header)):
             with open(name, "w") as f:
                 f.write(content)
     else:
         run([stencilc_executable(), path, "-o", cuda_path, f"--arch={stencilc_arch}",
-             f"--backend={backend}", *options], "stencilc")
+             f"--backend={backend}", *options], stencilc_failed)
         with open(header_path) as f:
             header = f.read()
     names = stencil_names(header)
     if not names:
-        raise CompileError(f"stencilc: '{path}' defines no stencil")
+        raise SourceError(f"stencilc: '{path}' defines no stencil")
     return names
 
 

@@ -5,6 +5,7 @@ import ctypes
 import os
 
 from . import _arrays, _core
+from ._errors import CudaError
 
 _PRECISIONS = ("fp16", "bf16", "tf32", "fp32", "fp64")
 _DTYPES = ("float16", "bfloat16", "float32", "float32", "float64")
@@ -76,14 +77,6 @@ class Info:
                 f"backend={self.backend!r}, fused_steps={self.fused_steps}"
                 + (f", fields={self.fields!r}, params={self.params!r}, time={self.time!r}"
                    if self.of_fields else "") + ")")
-
-
-class CudaError(RuntimeError):
-    """A CUDA error from a kernel call; `code` is the cudaError_t."""
-
-    def __init__(self, message, code):
-        super().__init__(message)
-        self.code = code
 
 
 class Stencil:
