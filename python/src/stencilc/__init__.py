@@ -9,11 +9,13 @@ CuPy and PyTorch arrays without copies (docs/python.md).
 
 import os
 
-from . import _build, _module
+from . import _build, _library
 from ._build import VERSION as __version__, cache_root
 from ._errors import (CompileError, CudaCompileError, CudaError, OptionsError, SourceError,
                       StencilcError)
-from ._module import Info, Module, Stencil
+from ._info import Info
+from ._module import Module
+from ._stencil import Stencil
 from ._module import attach as _attach  # noqa: F401 (for stencilc_add_python_module)
 
 __all__ = ["compile", "StencilcError", "CompileError", "SourceError", "OptionsError",
@@ -55,7 +57,7 @@ def _read_source(source_or_path, language):
 def _load(entry):
     library = _libraries.get(entry)
     if library is None:
-        library = _libraries[entry] = _module.Library.load(os.path.join(entry, _build.LIBRARY))
+        library = _libraries[entry] = _library.Library.load(os.path.join(entry, _build.LIBRARY))
     return library
 
 
@@ -92,6 +94,6 @@ def compile(source_or_path, *, arch=None, backend="auto", options=None, language
                 return _load(_build.compiled_library(source, backend, options,
                                                      _build.device_archs(number)))
         first_arch = int(archs[1][3:].rstrip("a"))
-        targets = _module.Targets(_load(entry), first_arch, build)
+        targets = _library.Targets(_load(entry), first_arch, build)
         module = _modules[key] = Module(targets, entry)
     return module

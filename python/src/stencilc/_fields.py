@@ -15,7 +15,7 @@ import ctypes
 import numbers
 
 from . import _arrays
-from ._module import Stencil
+from ._stencil import Stencil
 
 
 class FieldsStencil(Stencil):
