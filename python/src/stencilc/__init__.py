@@ -15,11 +15,13 @@ from ._errors import (CompileError, CudaCompileError, CudaError, OptionsError, S
                       StencilcError)
 from ._info import Info
 from ._module import Module
-from ._stencil import Stencil
+from ._fields import FieldsStencil
+from ._stencil import PlainStencil, Stencil
 from ._module import attach as _attach  # noqa: F401 (for stencilc_add_python_module)
 
 __all__ = ["compile", "StencilcError", "CompileError", "SourceError", "OptionsError",
-           "CudaCompileError", "CudaError", "Info", "Module", "Stencil", "cache_root",
+           "CudaCompileError", "CudaError", "Info", "Module", "Stencil", "PlainStencil",
+           "FieldsStencil", "cache_root",
            "__version__"]
 
 _BACKENDS = ("auto", "tensor", "simt")

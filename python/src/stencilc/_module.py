@@ -4,7 +4,7 @@ stencilc_add_python_module() builds."""
 
 from ._fields import FieldsStencil
 from ._library import Library, Targets
-from ._stencil import Stencil
+from ._stencil import PlainStencil, Stencil
 
 
 class Module:
@@ -13,7 +13,7 @@ class Module:
     def __init__(self, targets, cache_entry=None):
         self._targets = targets
         self.cache_entry = cache_entry
-        self.stencils = {info.name: (FieldsStencil if info.of_fields else Stencil)(
+        self.stencils = {info.name: (FieldsStencil if info.of_fields else PlainStencil)(
             targets, info) for info in targets.first.infos()}
 
     @property
