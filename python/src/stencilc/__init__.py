@@ -9,7 +9,7 @@ CuPy and PyTorch arrays without copies (docs/python.md).
 
 import os
 
-from . import _build, _library
+from . import _build, _kinds, _library
 from ._build import VERSION as __version__, cache_root
 from ._errors import (CompileError, CudaCompileError, CudaError, OptionsError, SourceError,
                       StencilcError)
@@ -24,7 +24,7 @@ __all__ = ["compile", "StencilcError", "CompileError", "SourceError", "OptionsEr
            "FieldsStencil", "cache_root",
            "__version__"]
 
-_BACKENDS = ("auto", "tensor", "simt")
+_BACKENDS = ("auto", *_kinds.BACKENDS)
 _LANGUAGES = ("stencil", "c", "c++")
 _SUFFIXES = {".stencil": "stencil", ".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++"}
 _TEXT_NAMES = {"stencil": "source.stencil", "c": "source.c", "c++": "source.cpp"}
@@ -73,7 +73,7 @@ def compile(source_or_path, *, arch=None, backend="auto", options=None, language
     arch: "sm_90" and the like; None: the GPU the arrays are on (the library
     is built at compile() for the current GPU's, or sm_80 without one, and at
     a call on arrays of a device of another architecture, for theirs).
-    backend: "auto", "tensor" or "simt" (stencilc's --backend).
+    backend: "auto" or a backend of stencilc's, "tensor" or "simt" (its --backend).
     options: more stencilc flags, e.g. ["--plan-option=fuse=4", "--Werror"];
     for C sources, compiler flags after "--" (["--", "-DN=64"]).
     Runs the pipeline and nvcc once per cache key (see docs/python.md).

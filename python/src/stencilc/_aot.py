@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from . import _build, _generate
+from . import _build, _generate, _kinds
 from ._errors import CompileError
 
 
@@ -44,7 +44,7 @@ def main(argv=None):
     parser.add_argument("--name", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--arch", default=_build.DEFAULT_ARCH)
-    parser.add_argument("--backend", default="auto", choices=("auto", "tensor", "simt"))
+    parser.add_argument("--backend", default="auto", choices=("auto", *_kinds.BACKENDS))
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("sources", nargs="+")
     args = parser.parse_args(argv)

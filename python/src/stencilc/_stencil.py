@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from . import _arrays, _core
+from . import _arrays, _core, _kinds
 from ._errors import CudaError
 from ._info import Info
 from ._library import Targets
@@ -34,8 +34,11 @@ class Stencil:
         self.info = info
         self._targets = targets
         self._name = info.name
-        # The smallest size per axis the generated API takes.
-        self._minimum = 2 * info.radius + 1 if info.boundary == "fixed" else 1
+        # The smallest size per axis the generated API takes: where reads
+        # outside the grid are zero (fixed), only the interior is written,
+        # and there must be one point of it; every other rule writes all.
+        outside = _kinds.BOUNDARY_OUTSIDE[_kinds.BOUNDARIES.index(info.boundary)]
+        self._minimum = 2 * info.radius + 1 if outside == "Zero" else 1
         self._ops: tuple[Any, Any] | None = None
 
     def torch_ops(self) -> tuple[Any, Any]:
