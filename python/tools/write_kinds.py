@@ -11,12 +11,15 @@ Each table is X-macro lines, one entry a line, `MACRO(Enumerator,
 (stencilc/runtime/stencil_info.h): the order the generated tuples keep.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import sys
+from typing import Iterable, Sequence
 
 
-def entries(path, macro):
+def entries(path: str, macro: str) -> list[list[str]]:
     """The arguments of each `macro(...)` line of the table `path`, as
     text (a quoted argument unquoted, its escapes kept as written)."""
     found = []
@@ -36,25 +39,27 @@ def entries(path, macro):
     return found
 
 
-def quoted(values):
+def quoted(values: Iterable[str]) -> str:
     """The values as Python string literals, comma-separated. Only words
     are written (keywords, type names), so no escape is needed."""
+    values = list(values)
     for v in values:
         if not re.fullmatch(r"\w+", v):
             sys.exit(f"write_kinds.py: {v!r} is no word (a keyword or a type name)")
     return ", ".join(f'"{v}"' for v in values)
 
 
-def literal(values):
+def literal(values: Iterable[str]) -> str:
     return f"Literal[{quoted(values)}]"
 
 
-def tuple_text(values):
+def tuple_text(values: Iterable[str]) -> str:
     values = list(values)
     return f"({quoted(values)}{',' if len(values) == 1 else ''})"
 
 
-def kinds_source(precisions, boundaries, backends):
+def kinds_source(precisions: Sequence[Sequence[str]], boundaries: Sequence[Sequence[str]],
+                 backends: Sequence[Sequence[str]]) -> str:
     precision_names = [p[1] for p in precisions]
     boundary_names = [b[1] for b in boundaries]
     backend_names = [b[1] for b in backends]
@@ -86,7 +91,7 @@ BACKENDS: tuple[BackendName, ...] = {tuple_text(backend_names)}
 '''
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     if len(argv) != 5:
         sys.exit("usage: write_kinds.py OUT Precisions.def Boundaries.def Backends.def")
     out, precisions, boundaries, backends = argv[1:]

@@ -11,15 +11,19 @@ importing it calls stencilc._attach(), which makes its stencils attributes,
 as compile() would. Nothing is compiled when the module is imported.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from typing import Sequence
 
 from . import _build, _generate, _kinds
 from ._errors import CompileError
 
 
-def module_source(name, header_names, names, fields):
+def module_source(name: str, header_names: Sequence[str], names: Sequence[str],
+                  fields: set[str]) -> str:
     symbols = list(_generate.HELPERS) + [f"{n}_{f}" for n in names for f in ("step", "run")]
     table = "".join(
         f'  symbols.append(nb::make_tuple("{s}", reinterpret_cast<std::uintptr_t>({s})));\n'
@@ -39,7 +43,7 @@ NB_MODULE({name}, m) {{
 """)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stencilc._aot")
     parser.add_argument("--name", required=True)
     parser.add_argument("--out", required=True)
@@ -50,7 +54,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     stencilc_arch, _ = _build.resolve_arch(args.arch)
     os.makedirs(args.out, exist_ok=True)
-    headers, names, fields = [], [], set()
+    headers: list[str] = []
+    names: list[str] = []
+    fields: set[str] = set()
     try:
         for source in args.sources:
             base = os.path.splitext(os.path.basename(source))[0]

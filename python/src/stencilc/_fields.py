@@ -103,10 +103,11 @@ class FieldsStencil(Stencil):
         return float(value)
 
     def _checked_views(self, taken: Arguments, last: str,
-                       bound: dict[str, object]) -> list[_arrays.View]:
+                       bound: dict[str, object]) -> tuple[list[_arrays.View], int]:
         """The views of the fields in declaration order and of `last` (out
-        or scratch), each checked, then together: one shape, one device,
-        and no written buffer sharing a byte with another buffer."""
+        or scratch), each checked, then together: one shape, one device
+        (returned with them), and no written buffer sharing a byte with
+        another buffer."""
         info = self.info
         names = (*self._fields, last)
         views = [_arrays.view(bound[n], n) for n in names]
@@ -114,28 +115,23 @@ class FieldsStencil(Stencil):
             _arrays.check(v, n, info.dtype, info.dims, self._minimum, info.name)
         for v, n in zip(views[1:], names[1:]):
             _arrays.check_shape(views[0], v, (names[0], n))
-        self._targets.first.check_devices(views, names)
+        device = self._targets.first.check_devices(views, names)
         for w in taken.written:
             i = names.index(w)
             for j, n in enumerate(names):
                 if j != i:
                     _arrays.check_apart(views[j], views[i], (n, w))
-        return views
+        return views, device
 
     def _call(self, what: Call, args: tuple[object, ...],
               kwargs: dict[str, object]) -> dict[str, object]:
         """Binds, checks and calls NAME_step or NAME_run; the arguments by name."""
         taken = self._arguments[what]
         bound = self._bind(what, args, kwargs)
-        tail: tuple[int, ...] = ()
-        if what == "run":
-            steps = bound["steps"]
-            _arrays.check_steps(steps)
-            tail = (steps,)
+        tail = (_arrays.check_steps(bound["steps"]),) if what == "run" else ()
         params = [self._param(n, bound[n]) for n in taken.params]
-        views = self._checked_views(taken, "out" if what == "step" else "scratch", bound)
+        views, device = self._checked_views(taken, "out" if what == "step" else "scratch", bound)
         first = views[0]
-        device = first.device[1]
         functions = self._by_device.get(device) or self._functions(device)
         handle = _arrays.stream_handle(bound.get("stream"), first)
         if any(v.stream is not None for v in views):

@@ -10,7 +10,7 @@ so they are made per stencil (_calls.py).
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NoReturn, TypeVar
 
 from . import _arrays, _core, _kinds
 from ._errors import CudaError
@@ -18,7 +18,7 @@ from ._info import Info
 from ._library import Targets
 
 Array = TypeVar("Array")  # what run() returns: the array passed as `a`
-Pair = tuple[_arrays.View, _arrays.View]
+Views = tuple[_arrays.View, _arrays.View, int]  # the two arrays, and their device
 
 
 class Stencil:
@@ -60,7 +60,7 @@ class Stencil:
         library = self._targets.for_device(device)
         return library.address(f"{self._name}_step"), library.address(f"{self._name}_run")
 
-    def _raise(self, code: int, what: str) -> None:
+    def _raise(self, code: int, what: str) -> NoReturn:
         message = self._targets.first.error_string(code)
         raise CudaError(f"{self.info.name}_{what}: CUDA error {code}: {message}", code)
 
@@ -80,22 +80,24 @@ class PlainStencil(Stencil):
         found = self._by_device[device] = self._addresses(device)
         return found
 
-    def _views(self, x: object, y: object, names: tuple[str, str]) -> Pair:
+    def _views(self, x: object, y: object, names: tuple[str, str]) -> Views:
+        """The two arrays, checked, and their device."""
         a = _arrays.view(x, names[0])
         b = _arrays.view(y, names[1])
-        if not _arrays.usable(a, b, self._dtype, self._dims, self._minimum):
-            info, library = self.info, self._targets.first
-            _arrays.check(a, names[0], info.dtype, info.dims, self._minimum, info.name)
-            _arrays.check(b, names[1], info.dtype, info.dims, self._minimum, info.name)
-            _arrays.check_pair(a, b, names)
-            library.check_devices((a, b), names)
-        return a, b
+        if _arrays.usable(a, b, self._dtype, self._dims, self._minimum):
+            device = a.device[1]
+            assert device is not None  # usable() found it known
+            return a, b, device
+        info, library = self.info, self._targets.first
+        _arrays.check(a, names[0], info.dtype, info.dims, self._minimum, info.name)
+        _arrays.check(b, names[1], info.dtype, info.dims, self._minimum, info.name)
+        _arrays.check_pair(a, b, names)
+        return a, b, library.check_devices((a, b), names)
 
     def step(self, inp: object, out: object, *, stream: object = None) -> None:
         """One step, out = stencil(inp), enqueued on `stream` (default: the
         framework's current stream)."""
-        a, b = self._views(inp, out, ("inp", "out"))
-        device = a.device[1]
+        a, b, device = self._views(inp, out, ("inp", "out"))
         functions = self._by_device.get(device) or self._functions(device)
         handle = _arrays.stream_handle(stream, a)
         if a.stream is not None or b.stream is not None:
@@ -108,8 +110,7 @@ class PlainStencil(Stencil):
         """`steps` steps ping-ponging between a and b; the result is left in a
         (b is scratch of the same shape), which it returns."""
         _arrays.check_steps(steps)
-        va, vb = self._views(a, b, ("a", "b"))
-        device = va.device[1]
+        va, vb, device = self._views(a, b, ("a", "b"))
         functions = self._by_device.get(device) or self._functions(device)
         handle = _arrays.stream_handle(stream, va)
         if va.stream is not None or vb.stream is not None:

@@ -56,10 +56,10 @@ def _op(qualname: str, parameters: list[tuple[str, type]], mutated: tuple[str, .
     function.__name__ = qualname.split("::")[1]
     op = torch.library.custom_op(qualname, function, mutates_args=mutated)
 
-    @op.register_fake
-    def _(*args: Any, **kwargs: Any) -> None:
+    def fake(*args: Any, **kwargs: Any) -> None:  # for tracing: the op returns nothing
         return None
 
+    op.register_fake(fake)
     _registered[qualname] = op
     return op
 
