@@ -3,11 +3,12 @@
 
 def nvcc_reason():
     """Why nvcc cannot be used here, or None."""
+    import stencilc
     from stencilc import _build
 
     try:
         _build.nvcc_executable()
-    except _build.CompileError as e:
+    except stencilc.CudaCompileError as e:
         return str(e)
     return None
 

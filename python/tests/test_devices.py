@@ -9,7 +9,7 @@ import pytest
 
 import fakes
 import stencilc
-from stencilc import _module
+from stencilc import _library
 
 SOURCE = """stencil blur1d {
   precision fp32;
@@ -29,7 +29,7 @@ def devices(monkeypatch, needs_nvcc):
         asked.append(device)
         return CAPABILITY[device]
 
-    monkeypatch.setattr(_module, "device_arch", device_arch)
+    monkeypatch.setattr(_library, "device_arch", device_arch)
     monkeypatch.setattr(stencilc._build, "_framework_device_arch", lambda: None)
     monkeypatch.setattr(stencilc._build, "_first_device_arch", lambda: (8, 0))
     return asked
@@ -60,7 +60,7 @@ def test_a_library_per_architecture(devices):
 
 def test_interface_arrays_take_the_pointer_device(devices, monkeypatch):
     module = stencilc.compile(SOURCE.replace("0.25 * in[i+1]", "0.25 * in[i+1] + 0 * in[i]"))
-    monkeypatch.setattr(_module.Library, "device_of", lambda self, v, name: 1)
+    monkeypatch.setattr(_library.Library, "device_of", lambda self, v, name: 1)
     a = fakes.InterfaceArray((64,), ptr=BASE)
     b = fakes.InterfaceArray((64,), ptr=BASE + (1 << 30))
     with pytest.raises(TypeError, match="stream: got str"):

@@ -62,9 +62,9 @@ def test_compile_runs_no_process(needs_nvcc, monkeypatch):
     started = []
     real = _generate.run
 
-    def spy(command, what):
-        started.append(what)
-        return real(command, what)
+    def spy(command, failed):
+        started.append(os.path.basename(command[0]))
+        return real(command, failed)
 
     monkeypatch.setattr(_generate, "run", spy)
     stencilc.compile(HEAT.replace("0.5 *", "0.25 * in[j, i] + 0.25 *"), arch="sm_90")

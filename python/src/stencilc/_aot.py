@@ -11,14 +11,19 @@ importing it calls stencilc._attach(), which makes its stencils attributes,
 as compile() would. Nothing is compiled when the module is imported.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from typing import Sequence
 
-from . import _build, _generate
+from . import _build, _generate, _kinds
+from ._errors import CompileError
 
 
-def module_source(name, header_names, names, fields):
+def module_source(name: str, header_names: Sequence[str], names: Sequence[str],
+                  fields: set[str]) -> str:
     symbols = list(_generate.HELPERS) + [f"{n}_{f}" for n in names for f in ("step", "run")]
     table = "".join(
         f'  symbols.append(nb::make_tuple("{s}", reinterpret_cast<std::uintptr_t>({s})));\n'
@@ -38,18 +43,20 @@ NB_MODULE({name}, m) {{
 """)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stencilc._aot")
     parser.add_argument("--name", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--arch", default=_build.DEFAULT_ARCH)
-    parser.add_argument("--backend", default="auto", choices=("auto", "tensor", "simt"))
+    parser.add_argument("--backend", default="auto", choices=("auto", *_kinds.BACKENDS))
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("sources", nargs="+")
     args = parser.parse_args(argv)
     stencilc_arch, _ = _build.resolve_arch(args.arch)
     os.makedirs(args.out, exist_ok=True)
-    headers, names, fields = [], [], set()
+    headers: list[str] = []
+    names: list[str] = []
+    fields: set[str] = set()
     try:
         for source in args.sources:
             base = os.path.splitext(os.path.basename(source))[0]
@@ -59,7 +66,7 @@ def main(argv=None):
                                              stencilc_arch, language)
             headers.append(base + ".h")
             fields |= _generate.fields_stencils(os.path.join(args.out, base + ".h"))
-    except _generate.CompileError as e:
+    except CompileError as e:
         print(e, file=sys.stderr)
         return 1
     text = module_source(args.name, headers, names, fields)

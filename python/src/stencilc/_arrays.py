@@ -10,8 +10,11 @@ Every check raises TypeError or ValueError naming the argument, what it got
 and what it needs, before anything is launched.
 """
 
+from __future__ import annotations
+
 import math
 import sys
+from typing import Any, Callable, Optional, Tuple
 
 from . import _core
 
@@ -20,13 +23,18 @@ _DLPACK_DTYPES = {(2, 16): "float16", (4, 16): "bfloat16", (2, 32): "float32", (
 _TYPESTR_DTYPES = {"<f2": "float16", "<f4": "float32", "<f8": "float64"}
 ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
 
+# Where an array lives: ("cuda", index) or (kind, index); index None: not
+# known yet (the CUDA Array Interface names no device: its pointer's decides).
+Device = Tuple[str, Optional[int]]
+
 
 class View:
     """An argument as the checks see it."""
 
     __slots__ = ("ptr", "dtype", "shape", "contiguous", "device", "framework", "stream")
 
-    def __init__(self, ptr, dtype, shape, contiguous, device, framework, stream=None):
+    def __init__(self, ptr: int, dtype: str, shape: tuple[int, ...], contiguous: bool,
+                 device: Device, framework: str, stream: int | None = None) -> None:
         self.ptr = ptr
         self.dtype = dtype  # a name of ITEMSIZE, or what the array has
         self.shape = shape
@@ -36,7 +44,8 @@ class View:
         self.stream = stream  # the producer's stream (CUDA Array Interface v3)
 
 
-def _c_contiguous(shape, strides, itemsize, in_bytes):
+def _c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
+                  in_bytes: bool) -> bool:
     expected = 1 if not in_bytes else itemsize
     for size, stride in zip(reversed(shape), reversed(strides)):
         if size != 1 and stride != expected:
@@ -45,10 +54,10 @@ def _c_contiguous(shape, strides, itemsize, in_bytes):
     return True
 
 
-_TORCH_DTYPES = {}  # torch.dtype -> its name ("float32")
+_TORCH_DTYPES: dict[Any, str] = {}  # torch.dtype -> its name ("float32")
 
 
-def _torch_view(x):
+def _torch_view(x: Any) -> View:
     dtype = x.dtype
     name = _TORCH_DTYPES.get(dtype)
     if name is None:
@@ -58,10 +67,10 @@ def _torch_view(x):
     return View(x.data_ptr(), name, tuple(x.shape), x.is_contiguous(), device, "torch")
 
 
-_CUPY_DTYPES = {}  # numpy dtype -> its name (dtype.name is computed anew on each read)
+_CUPY_DTYPES: dict[Any, str] = {}  # numpy dtype -> its name (computed anew on each read)
 
 
-def _cupy_view(x):
+def _cupy_view(x: Any) -> View:
     data, dtype = x.data, x.dtype
     name = _CUPY_DTYPES.get(dtype)
     if name is None:
@@ -70,13 +79,13 @@ def _cupy_view(x):
     return View(data.ptr, name, x.shape, x._c_contiguous, ("cuda", data.device_id), "cupy")
 
 
-def _cupy_view_by_flags(x):  # a CuPy without ndarray._c_contiguous
+def _cupy_view_by_flags(x: Any) -> View:  # a CuPy without ndarray._c_contiguous
     data = x.data
     return View(data.ptr, x.dtype.name, x.shape, x.flags.c_contiguous, ("cuda", data.device_id),
                 "cupy")
 
 
-def _interface_view(x, interface):
+def _interface_view(interface: dict[str, Any]) -> View:
     shape = tuple(interface["shape"])
     typestr = interface["typestr"]
     dtype = _TYPESTR_DTYPES.get(typestr, f"typestr {typestr!r}")
@@ -92,7 +101,7 @@ _DEVICE_NAMES = {_core.DEVICE_CPU: "cpu", _core.DEVICE_CUDA: "cuda",
                  _core.DEVICE_CUDA_MANAGED: "cuda"}
 
 
-def _dlpack_view(x, name):
+def _dlpack_view(x: object, name: str) -> View:
     try:
         ptr, code, bits, lanes, shape, strides, kind, index = _core.describe(x)
     except TypeError:
@@ -107,15 +116,19 @@ def _dlpack_view(x, name):
                 index), "DLPack")
 
 
-def _type_name(x):
+def _type_name(x: object) -> str:
     t = type(x)
     return f"{t.__module__}.{t.__qualname__}" if t.__module__ != "builtins" else t.__qualname__
 
 
-_FAST = {}  # type -> view function, filled on first sight of a type
+_FAST: dict[type, Callable[[Any], View] | None] = {}  # type -> view function, once seen
 
 
-def _fast_path(t):
+def _unseen(x: Any) -> View:  # what _FAST gives for a type not seen yet; never called
+    raise AssertionError("_unseen() called")
+
+
+def _fast_path(t: type) -> Callable[[Any], View] | None:
     module = t.__module__
     if module.startswith("torch") and "torch" in sys.modules:
         if issubclass(t, sys.modules["torch"].Tensor):
@@ -126,21 +139,21 @@ def _fast_path(t):
     return None
 
 
-def view(x, name):
+def view(x: object, name: str) -> View:
     """The View of argument `name`; TypeError for what is no array."""
     t = type(x)
-    fast = _FAST.get(t, False)
-    if fast is False:
+    fast = _FAST.get(t, _unseen)
+    if fast is _unseen:
         fast = _FAST[t] = _fast_path(t)
     if fast is not None:
         return fast(x)
     interface = getattr(x, "__cuda_array_interface__", None)
     if interface is not None:
-        return _interface_view(x, interface)
+        return _interface_view(interface)
     return _dlpack_view(x, name)
 
 
-def check(v, name, dtype, dims, minimum, stencil):
+def check(v: View, name: str, dtype: str, dims: int, minimum: int, stencil: str) -> None:
     """Checks one array against the stencil (device, dtype, rank, sizes, layout)."""
     if v.device[0] != "cuda":
         raise TypeError(f"{name}: got an array on the {v.device[0]} ({v.framework}); needs a "
@@ -163,11 +176,11 @@ def check(v, name, dtype, dims, minimum, stencil):
                          "pass .contiguous() / cupy.ascontiguousarray(...) yourself")
 
 
-def nbytes(v):
+def nbytes(v: View) -> int:
     return ITEMSIZE[v.dtype] * math.prod(v.shape)
 
 
-def usable(a, b, dtype, dims, minimum):
+def usable(a: View, b: View, dtype: str, dims: int, minimum: int) -> bool:
     """True when a and b pass every check: the fast path of a call. Where
     it is False, check() and check_pair() say what is wrong."""
     shape = a.shape
@@ -180,53 +193,57 @@ def usable(a, b, dtype, dims, minimum):
     return a.ptr >= b.ptr + size or b.ptr >= a.ptr + size
 
 
-def check_shape(a, b, names):
+def check_shape(a: View, b: View, names: tuple[str, str]) -> None:
     if a.shape != b.shape:
         raise ValueError(f"{names[1]}: got shape {b.shape}; needs the shape of {names[0]}, "
                          f"{a.shape}")
 
 
-def check_apart(a, b, names):
+def check_apart(a: View, b: View, names: tuple[str, str]) -> None:
     """No byte of b is one of a's."""
     if a.ptr < b.ptr + nbytes(b) and b.ptr < a.ptr + nbytes(a):
         raise ValueError(f"{names[1]}: overlaps {names[0]} (memory at {b.ptr:#x} and {a.ptr:#x}); "
                          "needs separate buffers: the kernels read through __restrict__ pointers")
 
 
-def check_pair(a, b, names):
+def check_pair(a: View, b: View, names: tuple[str, str]) -> None:
     """Same shape, no overlap between the two."""
     check_shape(a, b, names)
     check_apart(a, b, names)
 
 
-def check_steps(steps):
-    if steps.__class__ is not int:
-        if not isinstance(steps, int) or isinstance(steps, bool):
-            raise TypeError(f"steps: got {type(steps).__name__} {steps!r}; needs an int")
+def check_steps(steps: object) -> int:
+    """`steps` as the int it is; TypeError for anything else (a bool too:
+    bool has no subclasses, so its class says it), ValueError out of range."""
+    if not isinstance(steps, int) or steps.__class__ is bool:
+        raise TypeError(f"steps: got {type(steps).__name__} {steps!r}; needs an int")
     if steps < 0 or steps > 2**31 - 1:
         raise ValueError(f"steps: got {steps}; needs 0 <= steps < 2^31")
+    return steps
 
 
-def _torch_current_stream(index):
+def _torch_current_stream(index: int | None) -> int:
     torch = sys.modules["torch"]
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return raw(index) if raw else torch.cuda.current_stream(index).cuda_stream
+    handle: int = raw(index) if raw else torch.cuda.current_stream(index).cuda_stream
+    return handle
 
 
-def _cupy_current_stream():  # CuPy's own function replaces this at the first call
+def _cupy_current_stream() -> Any:  # CuPy's own function replaces this at the first call
     global _cupy_current_stream
     _cupy_current_stream = sys.modules["cupy"].cuda.get_current_stream
     return _cupy_current_stream()
 
 
-def stream_handle(stream, v):
+def stream_handle(stream: object, v: View) -> int:
     """The cudaStream_t (an int) for `stream`: a torch.cuda.Stream, a
     cupy.cuda.Stream, an int, or None for the framework's current stream."""
     if stream is None:
         if v.framework == "torch":
             return _torch_current_stream(v.device[1])
         if v.framework == "cupy":
-            return _cupy_current_stream().ptr
+            current: int = _cupy_current_stream().ptr
+            return current
         return v.stream or 0
     if isinstance(stream, int) and not isinstance(stream, bool):
         return stream

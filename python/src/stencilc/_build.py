@@ -7,6 +7,8 @@ its language, the backend and the options, stencilc's version (and which
 generator), the target architecture, the CUDA version and the Python ABI.
 """
 
+from __future__ import annotations
+
 import ctypes
 import errno
 import fcntl
@@ -21,9 +23,10 @@ import sys
 import sysconfig
 import tempfile
 import time
+from typing import Sequence, Tuple
 
 from . import _generate
-from ._generate import CompileError  # noqa: F401 (stencilc.CompileError)
+from ._errors import CudaCompileError, nvcc_failed
 
 log = logging.getLogger("stencilc")
 
@@ -31,38 +34,46 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 VERSION = "0.1.0"
 
 
-def nvcc_executable():
+# (stencilc's --arch, nvcc's -arch): what a library is planned and built for.
+Archs = Tuple[str, str]
+# A compute capability, (major, minor).
+Capability = Tuple[int, int]
+
+
+def nvcc_executable() -> str:
     """nvcc from $CUDACXX, else from PATH, else /usr/local/cuda/bin."""
     given = os.environ.get("CUDACXX")
     if given:
         if not os.access(given, os.X_OK):
-            raise CompileError(f"stencilc: CUDACXX names '{given}', which is not an executable nvcc")
+            raise CudaCompileError(
+                f"stencilc: CUDACXX names '{given}', which is not an executable nvcc")
         return given
     found = shutil.which("nvcc") or (
         "/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None
     )
     if not found:
-        raise CompileError(
+        raise CudaCompileError(
             "stencilc: nvcc (the CUDA compiler) was not found: set CUDACXX to its path, "
             "or put the CUDA toolkit's bin directory on PATH"
         )
     return found
 
 
-def _nvcc_reported_version(nvcc):
+def _nvcc_reported_version(nvcc: str) -> str:
     out = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
     match = re.search(r"release [0-9.]+, V([0-9.]+)", out)
     return "nvcc " + (match.group(1) if match else out.strip())
 
 
-def cuda_version(nvcc):
+def cuda_version(nvcc: str) -> str:
     """The toolkit's version: its version.json, else `nvcc --version`, whose
     answer is kept in the cache per nvcc (path, size, time stamp) so that a
     cache hit starts no process."""
     real = os.path.realpath(nvcc)
     try:
         with open(os.path.join(os.path.dirname(os.path.dirname(real)), "version.json")) as f:
-            return "cuda " + json.load(f)["cuda"]["version"]
+            version: str = json.load(f)["cuda"]["version"]
+            return "cuda " + version
     except (OSError, ValueError, KeyError, TypeError):
         pass
     stat = os.stat(real)
@@ -87,12 +98,13 @@ STENCILC_ARCHS = (80, 86, 89, 90, 100, 103, 120)
 DEFAULT_ARCH = "sm_80"
 
 
-def _framework_device_arch():
+def _framework_device_arch() -> Capability | None:
     """The current device's compute capability from an already imported
     framework that has CUDA running, else None (cheap: no CUDA start-up)."""
     torch = sys.modules.get("torch")
     if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
-        return torch.cuda.get_device_capability()
+        capability: Capability = torch.cuda.get_device_capability()
+        return capability
     cupy = sys.modules.get("cupy")
     if cupy is not None:
         try:
@@ -103,7 +115,7 @@ def _framework_device_arch():
     return None
 
 
-def _driver_device_arch():
+def _driver_device_arch() -> Capability | None:
     """Device 0's compute capability through the CUDA driver, else None
     when there is no driver or no GPU."""
     try:
@@ -121,7 +133,7 @@ def _driver_device_arch():
     return major.value, minor.value
 
 
-def _machine_tag():
+def _machine_tag() -> str | None:
     """What names this boot's set of visible GPUs: the boot id and the
     variables that choose and order the devices (None where unknown)."""
     try:
@@ -134,7 +146,7 @@ def _machine_tag():
     return hashlib.sha256(seen.encode()).hexdigest()[:32]
 
 
-def _first_device_arch():
+def _first_device_arch() -> Capability | None:
     """Device 0's compute capability, asked of the CUDA driver once per
     boot and kept in the cache: starting the driver takes a tenth of a
     second or more, too long for a cache hit."""
@@ -157,7 +169,7 @@ def _first_device_arch():
     return cc
 
 
-def device_archs(number):
+def device_archs(number: int) -> Archs:
     """(stencilc's --arch, nvcc's -arch) for a device of compute capability
     `number` (90 for 9.0): stencilc plans for the newest of its
     architectures not newer than the device, nvcc builds for the device."""
@@ -165,7 +177,7 @@ def device_archs(number):
     return f"sm_{planned}", f"sm_{number}"
 
 
-def resolve_arch(arch):
+def resolve_arch(arch: str | int | None) -> Archs:
     """(stencilc's --arch, nvcc's -arch) for the compile() argument: "sm_90"
     or 90 names one; None means the current device's where PyTorch or CuPy
     has CUDA running, else device 0's, or sm_80 without a GPU (a call on
@@ -184,13 +196,14 @@ def resolve_arch(arch):
     return text, text
 
 
-def cache_root():
+def cache_root() -> str:
     """$XDG_CACHE_HOME/stencilc, or ~/.cache/stencilc."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "stencilc")
 
 
-def cache_key(source, backend, options, arch, nvcc, language="stencil"):
+def cache_key(source: str, backend: str, options: Sequence[str], arch: str, nvcc: str,
+              language: str = "stencil") -> str:
     parts = {
         "source": source,
         "language": language,
@@ -207,10 +220,10 @@ def cache_key(source, backend, options, arch, nvcc, language="stencil"):
 class _FileLock:
     """An exclusive flock on `path`, waited for up to `timeout` seconds."""
 
-    def __init__(self, path, timeout):
+    def __init__(self, path: str, timeout: float) -> None:
         self.path, self.timeout = path, timeout
 
-    def __enter__(self):
+    def __enter__(self) -> _FileLock:
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -229,7 +242,7 @@ class _FileLock:
                 )
             time.sleep(0.05)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
 
@@ -237,7 +250,7 @@ class _FileLock:
 LIBRARY = "libstencils.so"
 
 
-def build_library(nvcc, nvcc_arch, names, workdir):
+def build_library(nvcc: str, nvcc_arch: str, names: Sequence[str], workdir: str) -> None:
     shim = os.path.join(workdir, "shim.cu")
     fields = _generate.fields_stencils(os.path.join(workdir, "stencils.h"))
     with open(shim, "w") as f:
@@ -246,7 +259,7 @@ def build_library(nvcc, nvcc_arch, names, workdir):
     command = [nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", f"-arch={nvcc_arch}",
                "-I", include, "-I", workdir, os.path.join(workdir, "stencils.cu"), shim,
                "-o", os.path.join(workdir, LIBRARY)]
-    _generate.run(command, "nvcc")
+    _generate.run(command, nvcc_failed)
 
 
 class Source:
@@ -255,11 +268,12 @@ class Source:
     it came from one (a C source is translated there, so that its
     #includes are found)."""
 
-    def __init__(self, text, name, language, path=None):
+    def __init__(self, text: str, name: str, language: str, path: str | None = None) -> None:
         self.text, self.name, self.language, self.path = text, name, language, path
 
 
-def _generate_into(source, backend, options, stencilc_arch, work):
+def _generate_into(source: Source, backend: str, options: Sequence[str], stencilc_arch: str,
+                   work: str) -> list[str]:
     path = source.path
     if path is None or source.language == "stencil":
         path = os.path.join(work, source.name)
@@ -269,7 +283,7 @@ def _generate_into(source, backend, options, stencilc_arch, work):
                                    stencilc_arch, source.language)
 
 
-def compiled_library(source, backend, options, archs):
+def compiled_library(source: Source, backend: str, options: Sequence[str], archs: Archs) -> str:
     """The cache entry's directory for these inputs (a Source; archs:
     stencilc's and nvcc's), compiled if missing."""
     stencilc_arch, nvcc_arch = archs

@@ -8,15 +8,22 @@ static LLVMSupport in one process).
 Also the package's helpers beside the generated API (HELPERS, shim_source).
 """
 
+from __future__ import annotations
+
 import logging
 import os
 import re
 import subprocess
+from typing import Callable, Iterable, Sequence
+
+from ._errors import CompileError, SourceError, stencilc_failed
 
 try:
     from . import _pipeline
 except ImportError:  # built without LLVM (the GPU machine): the executable does it all
-    _pipeline = None
+    # Typed as the module (_pipeline.pyi) where it is used: in_process()
+    # checks for None first.
+    _pipeline = None  # type: ignore[assignment]
 
 log = logging.getLogger("stencilc")
 
@@ -24,17 +31,7 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 C_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
 
 
-class CompileError(RuntimeError):
-    """The source was refused (the message holds stencilc's located
-    diagnostics; `status` is the driver's exit status: 1 for the input, 2 for
-    the options), or nvcc failed on the generated code, or no nvcc was found."""
-
-    def __init__(self, message, status=1):
-        super().__init__(message)
-        self.status = status
-
-
-def stencilc_executable():
+def stencilc_executable() -> str:
     """The stencilc the package bundles; $STENCILC overrides it."""
     path = os.environ.get("STENCILC") or os.path.join(PACKAGE_DIR, "bin", "stencilc")
     if not os.access(path, os.X_OK):
@@ -45,13 +42,13 @@ def stencilc_executable():
     return path
 
 
-def in_process(language):
+def in_process(language: str) -> bool:
     """True where `language`'s sources go through the pipeline in this
     process ($STENCILC, naming an executable, turns it off)."""
     return _pipeline is not None and language == "stencil" and not os.environ.get("STENCILC")
 
 
-def generator_identity(language):
+def generator_identity(language: str) -> list[str | int]:
     """What names the code generator, for the cache key: the extension or
     the executable, by path, size and time stamp."""
     path = _pipeline.__file__ if in_process(language) else stencilc_executable()
@@ -59,20 +56,23 @@ def generator_identity(language):
     return [os.path.basename(path), stat.st_size, stat.st_mtime_ns]
 
 
-def run(command, what):
+def run(command: Sequence[str],
+        failed: Callable[[int, str], CompileError]) -> subprocess.CompletedProcess[str]:
+    """Runs stencilc or nvcc; where it fails, raises failed(exit status,
+    output): the error of _errors.py for that tool."""
     log.debug("stencilc: running %s", " ".join(command))
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise CompileError(f"{what} failed (exit status {done.returncode}):\n"
-                           f"{done.stderr}{done.stdout}", done.returncode)
+        raise failed(done.returncode, done.stderr + done.stdout)
     return done
 
 
-def stencil_names(header):
+def stencil_names(header: str) -> list[str]:
     return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
 
 
-def generate_file(path, cuda_path, backend, options, stencilc_arch, language="stencil"):
+def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str],
+                  stencilc_arch: str, language: str = "stencil") -> list[str]:
     """Translates the source file `path`, writing cuda_path and the header
     beside it (its .h); returns the names of its stencils."""
     header_path = os.path.splitext(cuda_path)[0] + ".h"
@@ -83,22 +83,22 @@ def generate_file(path, cuda_path, backend, options, stencilc_arch, language="st
         status, cuda, header, diagnostics = _pipeline.generate(
             text, path, stencilc_arch, backend, list(options), os.path.basename(header_path))
         if status != 0:
-            raise CompileError(f"stencilc failed (exit status {status}):\n{diagnostics}", status)
+            raise stencilc_failed(status, diagnostics)
         for name, content in ((cuda_path, cuda), (header_path, header)):
             with open(name, "w") as f:
                 f.write(content)
     else:
         run([stencilc_executable(), path, "-o", cuda_path, f"--arch={stencilc_arch}",
-             f"--backend={backend}", *options], "stencilc")
+             f"--backend={backend}", *options], stencilc_failed)
         with open(header_path) as f:
             header = f.read()
     names = stencil_names(header)
     if not names:
-        raise CompileError(f"stencilc: '{path}' defines no stencil")
+        raise SourceError(f"stencilc: '{path}' defines no stencil")
     return names
 
 
-def fields_stencils(header_path):
+def fields_stencils(header_path: str) -> set[str]:
     """The names of the stencils of fields among a header's stencils."""
     with open(header_path) as f:
         return set(re.findall(r"^static const stencilc_fields_info (\w+)_fields_info =", f.read(),
@@ -110,7 +110,7 @@ HELPERS = ("stencilc_py_error_string", "stencilc_py_pointer_device", "stencilc_p
            "stencilc_py_device_arch", "stencilc_py_infos", "stencilc_py_fields")
 
 
-def shim_source(header_names, names, fields):
+def shim_source(header_names: Iterable[str], names: Iterable[str], fields: set[str]) -> str:
     """The HELPERS: CUDA's error strings, the device a pointer lives on,
     ordering one stream after another, a device's compute capability, and
     the stencils' info structs (and fields info, null for a stencil of the

@@ -23,66 +23,59 @@ KEY is the compiled library's key: one op per compiled source, registered
 once per process however many times it is compiled or loaded.
 """
 
+from __future__ import annotations
+
 import inspect
-import keyword
+from typing import Any, Callable
 
 import torch
 
-_registered = {}  # qualified name -> op
+from ._calls import Call, arguments
+from ._info import Info
+
+_registered: dict[str, Any] = {}  # qualified name -> op
 
 
-def schema_name(name):
-    """An argument's name in the schema: a field named after a Python
-    keyword gets "_" appended (`in`, as the plain stencils' ops, is `inp`)."""
-    if name == "in":
-        return "inp"
-    return name + "_" if keyword.iskeyword(name) else name
-
-
-def _op(qualname, parameters, mutated, call):
-    """The custom op `qualname` taking `parameters` ((name, type) pairs) and
-    writing `mutated`, which calls call(**arguments by name)."""
+def _op(qualname: str, parameters: list[tuple[str, type]], mutated: tuple[str, ...],
+        call: Callable[..., Any]) -> Any:
+    """The custom op `qualname` taking `parameters` ((Python name, type)
+    pairs) and writing `mutated`, which calls call(**arguments by name)."""
     op = _registered.get(qualname)
     if op is not None:
         return op
-    names = {schema_name(n): n for n, _ in parameters}
     signature = inspect.Signature(
-        [inspect.Parameter(schema_name(n), inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=t)
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=t)
          for n, t in parameters], return_annotation=None)
 
-    def function(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs).arguments
-        call(**{names[n]: v for n, v in bound.items()})
+    def function(*args: Any, **kwargs: Any) -> None:
+        call(**signature.bind(*args, **kwargs).arguments)
 
-    function.__signature__ = signature
+    # torch.library reads the schema off the signature; functions take any
+    # attribute, but typing knows of no __signature__.
+    setattr(function, "__signature__", signature)
     function.__name__ = qualname.split("::")[1]
-    op = torch.library.custom_op(qualname, function,
-                                 mutates_args=tuple(schema_name(n) for n in mutated))
+    op = torch.library.custom_op(qualname, function, mutates_args=mutated)
 
-    @op.register_fake
-    def _(*args, **kwargs):
+    def fake(*args: Any, **kwargs: Any) -> None:  # for tracing: the op returns nothing
         return None
 
+    op.register_fake(fake)
     _registered[qualname] = op
     return op
 
 
-def register(stencil, key):
-    """The two ops of `stencil` (step, run), registered on first use."""
-    info = stencil.info
-    prefix = f"stencilc::{info.name}_{key}"
-    if not info.of_fields:
-        step = _op(f"{prefix}_step", [("inp", torch.Tensor), ("out", torch.Tensor)], ("out",),
-                   stencil.step)
-        run = _op(f"{prefix}_run", [("a", torch.Tensor), ("b", torch.Tensor), ("steps", int)],
-                  ("a", "b"), stencil.run)
-        return step, run
-    params = set(info.params)
+def _stencil_op(info: Info, key: str, what: Call, call: Callable[..., Any]) -> Any:
+    """The op of `what` (step or run) of the stencil `info` of the library
+    `key`, which calls `call` (the stencil's method) by argument name. The
+    schema's names are the method's (_calls.py: a field named after a
+    Python keyword with "_" appended, `in` as `inp`)."""
+    taken = arguments(info, what)
+    parameters = [(n, float if n in taken.params else int if n == "steps" else torch.Tensor)
+                  for n in taken.names]
+    return _op(f"stencilc::{info.name}_{key}_{what}", parameters, taken.written, call)
 
-    def typed(names):
-        return [(n, float if n in params else int if n == "steps" else torch.Tensor)
-                for n in names]
 
-    step, run = (_op(f"{prefix}_{what}", typed((*stencil._positional[what], *stencil._keywords)),
-                     stencil._written[what], getattr(stencil, what)) for what in ("step", "run"))
-    return step, run
+def register(info: Info, key: str, step: Callable[..., Any],
+             run: Callable[..., Any]) -> tuple[Any, Any]:
+    """The two ops (step, run) of a stencil, registered on first use."""
+    return _stencil_op(info, key, "step", step), _stencil_op(info, key, "run", run)

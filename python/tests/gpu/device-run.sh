@@ -2,7 +2,8 @@
 # Builds the package and runs its GPU tests and benchmarks on a GPU machine
 # that has CUDA, CuPy and PyTorch but no LLVM and no network. Run from a
 # folder holding python/ (this package), runtime/include/ (the runtime's
-# headers), stencilc (a prebuilt compiler: it links LLVM statically) and,
+# headers), compiler/include/stencilc/ (the tables the package's build
+# reads: *.def), stencilc (a prebuilt compiler: it links LLVM statically) and,
 # where the machine lacks them, whl/ (pure-Python wheels: nanobind,
 # scikit-build-core, pytest and their needs). Without LLVM the package is
 # built without the in-process pipeline: compile() runs the bundled

@@ -44,14 +44,14 @@ def _step_and_check(stencil, framework):
 
 def test_the_arrays_device_decides(monkeypatch):
     import stencilc
-    from stencilc import _module
+    from stencilc import _library
 
     framework = _framework()
     module = stencilc.compile(BLUR)
     (arch,) = module.cache_entries
     asked = []
-    real = _module.device_arch
-    monkeypatch.setattr(_module, "device_arch",
+    real = _library.device_arch
+    monkeypatch.setattr(_library, "device_arch",
                         lambda library, device: asked.append(real(library, device)) or asked[-1])
     _step_and_check(module.blur2d_dev, framework)
     assert asked == [arch] and list(module.cache_entries) == [arch]
@@ -59,12 +59,12 @@ def test_the_arrays_device_decides(monkeypatch):
 
 def test_another_architecture_builds_its_library(monkeypatch):
     import stencilc
-    from stencilc import _module
+    from stencilc import _library
 
     framework = _framework()
     module = stencilc.compile(BLUR.replace("blur2d_dev", "blur2d_other"))
     (arch,) = module.cache_entries
     other = 80 if arch != 80 else 90
-    monkeypatch.setattr(_module, "device_arch", lambda library, device: other)
+    monkeypatch.setattr(_library, "device_arch", lambda library, device: other)
     _step_and_check(module.blur2d_other, framework)
     assert sorted(module.cache_entries) == sorted([arch, other])
