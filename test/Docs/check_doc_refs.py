@@ -155,6 +155,7 @@ OUTSIDE = {
     "stencilc/bin/stencilc": "the compiler in the package",
     "stencilc/bin/stencilc-cfront": "the C front end in the package",
     "stencilc/include/": "the runtime's headers in the package",
+    "stencilc/_kinds.py": "the kinds module the package's build writes (python/tools/write_kinds.py)",
     "stencilc/cmake/StencilcPython.cmake": "the CMake function in the package",
     "<current binary dir>/<target>.stencilc/": "stencilc_add_library's output folder",
     "blurTargets.cmake": "what the install of examples/consumer's library writes",
@@ -266,8 +267,9 @@ TRAILING = ")],;:.'\"!?"
 
 
 def clean(word):
-    """A word without the punctuation around it (a trailing `/` and leading `.` stay)."""
-    word = word.lstrip(LEADING)
+    """A word without the punctuation around it (a trailing `/` and leading
+    `.` stay) and without pip's extras (`./python[test]` is `./python`)."""
+    word = re.sub(r"\[[a-z,]+\]", "", word.lstrip(LEADING))
     return word if word.endswith("/") else word.rstrip(TRAILING)
 
 

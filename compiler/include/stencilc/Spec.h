@@ -80,8 +80,10 @@ OutsideRead outsideRead(BoundaryKind b);
 /// through under `b` ("FixedBoundary").
 std::string_view boundaryPolicyType(BoundaryKind b);
 /// "fixed, constant V, periodic, clamp or mirror": the rules as a user
-/// writes them, for messages.
-std::string boundaryChoicesText(std::string_view lastJoin = " or ");
+/// writes them, for messages (`valueForm` after the rule that takes a
+/// value: " V" in a .stencil file, "(V)" in the C pragma).
+std::string boundaryChoicesText(std::string_view lastJoin = " or ",
+                                std::string_view valueForm = " V");
 
 /// An offset of a read relative to the output point, in index order
 /// (outermost first, the contiguous axis last). Only the first `dims`

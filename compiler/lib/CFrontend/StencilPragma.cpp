@@ -134,9 +134,8 @@ private:
       precision = stencilc::parsePrecision(spelling());
     }
     if (!precision) {
-      reportError(diags, tok.getLocation(),
-                  "unknown precision %0; expected fp16, bf16, tf32, fp32 or fp64")
-          << found();
+      reportError(diags, tok.getLocation(), "unknown precision %0; expected %1")
+          << found() << joinList(precisionKeywords(), " or ");
       return false;
     }
     pragma.precision = precision;
@@ -144,16 +143,16 @@ private:
     return true;
   }
 
-  /// 'boundary' '(' ('fixed' | 'periodic' | 'constant' '(' number ')') ')'
+  /// 'boundary' '(' (KIND | 'constant' '(' number ')') ')', KIND a rule of
+  /// Boundaries.def'
   bool parseBoundary() {
     std::optional<BoundaryKind> kind;
     if (isWord()) {
       kind = parseBoundaryKind(spelling());
     }
     if (!kind) {
-      reportError(diags, tok.getLocation(),
-                  "unknown boundary %0; expected fixed, periodic, constant(V), clamp or mirror")
-          << found();
+      reportError(diags, tok.getLocation(), "unknown boundary %0; expected %1")
+          << found() << boundaryChoicesText(" or ", "(V)");
       return false;
     }
     clang::SourceLocation kindLoc = tok.getLocation();

@@ -142,10 +142,11 @@ std::string boundaryHeaderText(const StencilSpec &spec) {
                      fmt::arg("radius", spec.radius));
 }
 
-std::string boundaryChoicesText(std::string_view lastJoin) {
+std::string boundaryChoicesText(std::string_view lastJoin, std::string_view valueForm) {
   std::vector<std::string> words;
   for (const BoundaryRow &r : Boundaries) {
-    words.push_back(std::string(r.keyword) + (r.outside == OutsideRead::Value ? " V" : ""));
+    words.push_back(std::string(r.keyword) +
+                    std::string(r.outside == OutsideRead::Value ? valueForm : ""));
   }
   return joinList(std::vector<std::string_view>(words.begin(), words.end()), lastJoin);
 }

@@ -1,4 +1,4 @@
-//===- PlanEmulator.cpp - A CPU model of the generated tensor-core kernel --===//
+//===- TensorEmulator.cpp - A CPU model of the generated tensor-core kernel ===//
 //
 // Mirrors the kernel of Tensor/templates/tensor.cu.tpl step for step: the same
 // window geometry, the same zero fill, the same slice GEMMs chunk by chunk,

@@ -1,4 +1,4 @@
-//===- PlanEmulator.h - Runs a Plan on the CPU as the kernel would -*- C++ -*-===//
+//===- TensorEmulator.h - Runs a tensor-core Plan on the CPU as the kernel would -*- C++ -*-===//
 //
 // The emulator executes a tensor-core plan block by block and tile by tile:
 // it fills each block's shared-memory window with the plan's boundary rule,

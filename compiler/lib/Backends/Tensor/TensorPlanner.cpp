@@ -1,4 +1,4 @@
-//===- Planner.cpp - The tensor-core decomposition of a 2D stencil ---------===//
+//===- TensorPlanner.cpp - The tensor-core decomposition of a stencil ------===//
 //
 // Builds the slice GEMMs of docs/design.md ("The tensor-core method") with
 // the halo inside the GEMM (K covers the halo), and chooses the block and

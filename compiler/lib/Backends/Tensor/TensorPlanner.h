@@ -1,4 +1,4 @@
-//===- Planner.h - From a StencilSpec to a Plan -----------------*- C++ -*-===//
+//===- TensorPlanner.h - From a StencilSpec to a tensor-core Plan -*- C++ -*-===//
 //
 // The planner decides how a checked stencil runs: which backend can take it,
 // and for the tensor-core backend the MMA shape, the slice GEMMs with their

@@ -87,8 +87,7 @@ __global__ void __launch_bounds__(256)
   constexpr int kR = Band::kRadius;
   constexpr int kW = Band::kRadius * Band::kSteps;
   constexpr int kSide = kTile + 2 * kW;
-  constexpr bool kFolded = Band::kBoundaryKind == STENCILC_BOUNDARY_CLAMP ||
-                           Band::kBoundaryKind == STENCILC_BOUNDARY_MIRROR;
+  constexpr bool kFolded = STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind);
   static_assert(kTile >= kW, "clamp and mirror folds must land inside the window");
   __shared__ Compute level[2][kSide][kSide];
 
