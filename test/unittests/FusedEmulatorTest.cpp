@@ -126,7 +126,8 @@ TEST(FusedPlans, AHaloShortOfTStepsShows) {
 
 TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
   for (int dims : {1, 2, 3}) {
-    for (BoundaryKind boundary : {BoundaryKind::Clamp, BoundaryKind::Mirror}) {
+    for (BoundaryKind boundary :
+         {BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect}) {
       const StencilSpec spec = makeStencil(dims, Shape::Star, 1, Precision::FP64, boundary, 3);
       const Plan plan = planSimt(spec);
       EXPECT_EQ(plan.schedule.fusedSteps, 1);

@@ -321,7 +321,7 @@ TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
 /// Clamp and mirror reads land on the grid even when the halo is wider than
 /// the grid (mirror folds more than once).
 TEST(EmulatorMatchesReference, ClampAndMirrorGridNarrowerThanTheHalo) {
-  for (BoundaryKind boundary : {BoundaryKind::Clamp, BoundaryKind::Mirror}) {
+  for (BoundaryKind boundary : {BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect}) {
     Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, boundary, 17));
     checkOneGrid(plan, 3, 2, 18);
     checkOneGrid(plan, 1, 1, 19);

@@ -202,6 +202,25 @@ TEST(BoundaryFolding, ClampAndMirrorLandings) {
   }
 }
 
+/// Reflect lands where docs/language.md says (Halide's mirror_interior: the
+/// edge point is not repeated), however far outside, on lines of 5, 2 and 1
+/// points.
+TEST(BoundaryFolding, ReflectLandings) {
+  StencilSpec reflect = makeStencil(1, Shape::Star, 1, Precision::FP64, BoundaryKind::Reflect, 1);
+  const std::array<std::array<long long, 2>, 10> five = {
+      {{-1, 1}, {-2, 2}, {-4, 4}, {-5, 3}, {5, 3}, {6, 2}, {8, 0}, {9, 1}, {-9, 1}, {3, 3}}};
+  for (const auto &[i, landed] : five) {
+    EXPECT_EQ(foldIndex(reflect, i, 5), landed) << "reflect " << i << " of 5";
+  }
+  for (const auto &[i, landed] :
+       std::array<std::array<long long, 2>, 4>{{{-1, 1}, {2, 0}, {3, 1}, {-2, 0}}}) {
+    EXPECT_EQ(foldIndex(reflect, i, 2), landed) << "reflect " << i << " of 2";
+  }
+  for (long long i : {-33, -1, 1, 32}) {
+    EXPECT_EQ(foldIndex(reflect, i, 1), 0);
+  }
+}
+
 /// A 1D clamp or mirror step by hand at both ends: the emulated kernel reads
 /// the edge (clamp) or the reflection (mirror).
 TEST(SimtEmulatorMatchesReference, ClampAndMirrorEndsByHand) {

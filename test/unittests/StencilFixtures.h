@@ -25,10 +25,11 @@
 
 namespace stencilc::testing {
 
-/// Every boundary rule of the language.
-inline constexpr BoundaryKind AllBoundaries[] = {BoundaryKind::Fixed, BoundaryKind::Constant,
-                                                 BoundaryKind::Periodic, BoundaryKind::Clamp,
-                                                 BoundaryKind::Mirror};
+/// Every boundary rule of the language (Boundaries.def).
+inline constexpr BoundaryKind AllBoundaries[] = {
+#define STENCILC_BOUNDARY(Enumerator, ...) BoundaryKind::Enumerator,
+#include "stencilc/Boundaries.def"
+};
 
 /// A 1D or 2D star or box of radius r with positive random coefficients
 /// summing to 1.

@@ -17,7 +17,10 @@
 //   MirrorBoundary            outside reads reflect about the edge with the
 //                             edge point repeated (in[-1] is in[0], in[n] is
 //                             in[n-1]; Halide's mirror_image), axis by axis.
-//                             Clamp and mirror land where
+//   ReflectBoundary           outside reads reflect about the edge point,
+//                             not repeated (in[-1] is in[1]; Halide's
+//                             mirror_interior), axis by axis.
+//                             Clamp, mirror and reflect land where
 //                             stencilc/runtime/boundary_index.h says.
 //   ConstantBoundary<Value>   outside reads give Value::value converted to
 //                             the element type, where Value is a struct
@@ -113,6 +116,9 @@ using ClampBoundary = FoldedBoundary<STENCILC_BOUNDARY_CLAMP>;
 
 /// Reads outside the grid reflect about the edge, the edge point repeated.
 using MirrorBoundary = FoldedBoundary<STENCILC_BOUNDARY_MIRROR>;
+
+/// Reads outside the grid reflect about the edge point, not repeated.
+using ReflectBoundary = FoldedBoundary<STENCILC_BOUNDARY_REFLECT>;
 
 /// Reads outside the grid give Value::value, converted to the element type.
 template <class Value> struct ConstantBoundary {

@@ -1,5 +1,5 @@
 /* boundary_index.h - where a read outside the grid lands, for the boundary
- * rules that read the grid itself there (periodic, clamp, mirror).
+ * rules that read the grid itself there (periodic, clamp, mirror, reflect).
  *
  * stencilc_fold_index(boundary, i, n) takes a coordinate i along an axis of
  * n points (n >= 1; i may lie outside [0, n) by any amount) and gives the
@@ -10,6 +10,10 @@
  *   mirror    reflects with the edge point repeated (Halide's
  *             mirror_image): -1 -> 0, -2 -> 1, n -> n-1, n+1 -> n-2; the
  *             pattern repeats every 2n points, so any n >= 1 is legal.
+ *   reflect   reflects about the edge point, which is not repeated
+ *             (Halide's mirror_interior): -1 -> 1, -2 -> 2, n -> n-2,
+ *             n+1 -> n-3; the pattern repeats every 2n-2 points; a single
+ *             point (n = 1) is its own reflection, so any n >= 1 is legal.
  *
  * Fixed and constant do not read the grid outside it; for them the index is
  * returned unchanged. One definition for every user: the device policies
@@ -56,6 +60,13 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_bounda
     m = i % (2 * n);
     m = m < 0 ? m + 2 * n : m;
     return m < n ? m : 2 * n - 1 - m;
+  case STENCILC_BOUNDARY_REFLECT:
+    if (n == 1) {
+      return 0;
+    }
+    m = i % (2 * n - 2);
+    m = m < 0 ? m + 2 * n - 2 : m;
+    return m < n ? m : 2 * n - 2 - m;
   default:
     return i;
   }
