@@ -13,7 +13,7 @@
 #                  backend forced (--backend=tensor / simt), so the benchmark
 #                  compares both
 #   bench/NAME_BOUNDARY.bounds.*  each suite stencil at every boundary but its
-#                  own (constant 0.25, periodic, clamp, mirror), renamed, with
+#                  own (constant 0.25, periodic, clamp, mirror, reflect), renamed, with
 #                  the default backend: the fused NAME_run's conformance at
 #                  every boundary (gpu-sanitize.sh --check-run)
 #   bench/fields_tc.*, bench/fields_simt.*  bench/fieldstc/fields.stencil.in's
@@ -104,7 +104,7 @@ trap 'rm -rf "$bounds"' EXIT
 for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   name=$(basename "$f" .stencil)
-  for boundary in "constant 0.25" periodic clamp mirror; do
+  for boundary in "constant 0.25" periodic clamp mirror reflect; do
     variant=$bounds/${name}_${boundary%% *}.stencil
     sed -e "s/^stencil $name {/stencil ${name}_${boundary%% *} {/" \
       -e "s/^  boundary fixed;/  boundary $boundary;/" "$f" >"$variant"
