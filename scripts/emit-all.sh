@@ -60,9 +60,14 @@ emit_input() {
         continue
       fi
       name=$dir/$kind${backend:+.$backend}
-      local status=0
-      timeout "$TIMEOUT" "$STENCILC" --arch="$ARCH" ${backend:+--backend=$backend} \
-        --emit="$kind" "$input" >"$name.out" 2>"$name.err" </dev/null || status=$?
+      local status=0 try
+      # 126 once more: a binary just copied can be busy for an instant.
+      for try in 1 2; do
+        status=0
+        timeout "$TIMEOUT" "$STENCILC" --arch="$ARCH" ${backend:+--backend=$backend} \
+          --emit="$kind" "$input" >"$name.out" 2>"$name.err" </dev/null || status=$?
+        ((status != 126)) && break
+      done
       echo "$status" >"$name.status"
     done
   done
