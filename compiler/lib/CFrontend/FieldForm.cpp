@@ -274,13 +274,12 @@ static std::string stencilName(std::string name, const std::vector<std::string> 
   return name;
 }
 
-bool NestRecogniser::assembleTerms(const Form &rhs, TranslatedStencil &stencil) {
+/// Declares the spec's fields (for a general stencil: several arrays or
+/// run-time parameters) and parameters under their .stencil names, and
+/// records the C names of the input arrays.
+void NestRecogniser::declareNames(const std::vector<int> &roles, bool general,
+                                  TranslatedStencil &stencil) {
   StencilSpec &spec = stencil.spec;
-  std::vector<int> roles = arrayRoles(rhs);
-  if (roles.empty()) {
-    return false;
-  }
-  const bool general = arrays.size() > 1 || !params.empty();
   std::vector<std::string> taken;
   for (const VarDecl *var : axisVars) {
     taken.push_back(var->getName().str());
@@ -297,64 +296,49 @@ bool NestRecogniser::assembleTerms(const Form &rhs, TranslatedStencil &stencil) 
   for (const VarDecl *array : arrays) {
     stencil.inputArrays.push_back(array->getName().str());
   }
+}
 
-  bool ok = true;
-  std::vector<ArrayRead> kept;
-  for (const auto &[reads, c] : rhs.terms) {
-    if (!c.expr && !std::isfinite(c.value)) {
-      const Expr *read = readAt.at(reads.first);
-      reportError(diags, read->getBeginLoc(), "the coefficient of this read overflows a double")
-          << read->getSourceRange();
-      ok = false;
-      continue;
-    }
-    if (c.expr && (c.expr->nodes > MaxExprNodes || c.expr->depth > MaxExprDepth)) {
-      const Expr *read = readAt.at(reads.first);
-      reportError(diags, read->getBeginLoc(),
-                  "the coefficient of this read is an expression of run-time parameters with "
-                  "more than %0 operations or nested more than %1 deep (an implementation "
-                  "limit)")
-          << str(MaxExprNodes) << str(MaxExprDepth) << read->getSourceRange();
-      ok = false;
-      continue;
-    }
-    if (c.isZero()) {
-      continue; // reads that cancel out are not reads
-    }
-    kept.push_back(reads.first);
-    if (reads.second.array >= 0) {
-      kept.push_back(reads.second);
-    }
-    if (!general) {
-      spec.terms.push_back(Term{reads.first.offset, c.value});
-      continue;
-    }
-    const bool firstIsInput = roles[reads.first.array] == 0;
-    const ArrayRead &input = firstIsInput ? reads.first : reads.second;
-    const ArrayRead &weight = firstIsInput ? reads.second : reads.first;
-    FieldTerm term;
-    term.field = input.array;
-    term.offset = input.offset;
-    term.coefficientField = weight.array;
-    term.coefficientOffset = weight.array >= 0 ? weight.offset : Offset{};
-    term.coefficient = c.value;
-    term.paramCoefficient = c.expr;
-    spec.fieldTerms.push_back(std::move(term));
-  }
-  if (!ok) {
+/// Whether a term's coefficient can be carried: a finite double, or a
+/// parameter expression within the language's limits; an error otherwise.
+bool NestRecogniser::checkCoefficient(const ArrayRead &first, const Coefficient &c) {
+  if (!c.expr && !std::isfinite(c.value)) {
+    const Expr *read = readAt.at(first);
+    reportError(diags, read->getBeginLoc(), "the coefficient of this read overflows a double")
+        << read->getSourceRange();
     return false;
   }
-  if (kept.empty()) {
-    reportError(diags, assignment->getRHS()->getBeginLoc(),
-                "the update has no non-zero coefficient: its terms cancel")
-        << assignment->getRHS()->getSourceRange();
+  if (c.expr && (c.expr->nodes > MaxExprNodes || c.expr->depth > MaxExprDepth)) {
+    const Expr *read = readAt.at(first);
+    reportError(diags, read->getBeginLoc(),
+                "the coefficient of this read is an expression of run-time parameters with "
+                "more than %0 operations or nested more than %1 deep (an implementation "
+                "limit)")
+        << str(MaxExprNodes) << str(MaxExprDepth) << read->getSourceRange();
     return false;
   }
-  std::sort(spec.fieldTerms.begin(), spec.fieldTerms.end(),
-            [](const FieldTerm &x, const FieldTerm &y) {
-              return std::tie(x.field, x.offset, x.coefficientField, x.coefficientOffset) <
-                     std::tie(y.field, y.offset, y.coefficientField, y.coefficientOffset);
-            });
+  return true;
+}
+
+/// The field term of a general stencil: the input read, times its
+/// coefficient and the coefficient array's read if there is one.
+static FieldTerm fieldTerm(const TermReads &reads, const Coefficient &c,
+                           const std::vector<int> &roles) {
+  const bool firstIsInput = roles[reads.first.array] == 0;
+  const ArrayRead &input = firstIsInput ? reads.first : reads.second;
+  const ArrayRead &weight = firstIsInput ? reads.second : reads.first;
+  FieldTerm term;
+  term.field = input.array;
+  term.offset = input.offset;
+  term.coefficientField = weight.array;
+  term.coefficientOffset = weight.array >= 0 ? weight.offset : Offset{};
+  term.coefficient = c.value;
+  term.paramCoefficient = c.expr;
+  return term;
+}
+
+/// The spec's radius and shape from the reads kept; an error when they
+/// reach no neighbour.
+bool NestRecogniser::measureReach(const std::vector<ArrayRead> &kept, StencilSpec &spec) {
   spec.radius = 0;
   spec.shape = Shape::Star;
   for (const ArrayRead &read : kept) {
@@ -371,6 +355,52 @@ bool NestRecogniser::assembleTerms(const Form &rhs, TranslatedStencil &stencil) 
     return false;
   }
   return true;
+}
+
+bool NestRecogniser::assembleTerms(const Form &rhs, TranslatedStencil &stencil) {
+  StencilSpec &spec = stencil.spec;
+  std::vector<int> roles = arrayRoles(rhs);
+  if (roles.empty()) {
+    return false;
+  }
+  const bool general = arrays.size() > 1 || !params.empty();
+  declareNames(roles, general, stencil);
+
+  bool ok = true;
+  std::vector<ArrayRead> kept;
+  for (const auto &[reads, c] : rhs.terms) {
+    if (!checkCoefficient(reads.first, c)) {
+      ok = false;
+      continue;
+    }
+    if (c.isZero()) {
+      continue; // reads that cancel out are not reads
+    }
+    kept.push_back(reads.first);
+    if (reads.second.array >= 0) {
+      kept.push_back(reads.second);
+    }
+    if (!general) {
+      spec.terms.push_back(Term{reads.first.offset, c.value});
+      continue;
+    }
+    spec.fieldTerms.push_back(fieldTerm(reads, c, roles));
+  }
+  if (!ok) {
+    return false;
+  }
+  if (kept.empty()) {
+    reportError(diags, assignment->getRHS()->getBeginLoc(),
+                "the update has no non-zero coefficient: its terms cancel")
+        << assignment->getRHS()->getSourceRange();
+    return false;
+  }
+  std::sort(spec.fieldTerms.begin(), spec.fieldTerms.end(),
+            [](const FieldTerm &x, const FieldTerm &y) {
+              return std::tie(x.field, x.offset, x.coefficientField, x.coefficientOffset) <
+                     std::tie(y.field, y.offset, y.coefficientField, y.coefficientOffset);
+            });
+  return measureReach(kept, spec);
 }
 
 } // namespace stencilc::cfront::detail

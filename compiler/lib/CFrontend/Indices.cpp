@@ -246,6 +246,59 @@ QualType NestRecogniser::flatElementType(const VarDecl *array, SourceLocation us
   return element.getUnqualifiedType();
 }
 
+/// The axes of a flattened index, as (stride, loop variable) in the order of
+/// the loops: each loop variable in one product, with coefficient 1, the rest
+/// of the product its stride, made of variables that are no loop variables;
+/// nothing when the index has another shape.
+std::optional<std::vector<FlatAxis>> NestRecogniser::flattenedAxes(const Polynomial &form) {
+  std::vector<FlatAxis> axes;
+  for (const Loop &loop : loops) {
+    const Monomial *found = nullptr;
+    for (const auto &[monomial, c] : form) {
+      if (holds(monomial, loop.var)) {
+        if (found || c != 1 || std::count(monomial.begin(), monomial.end(), loop.var) != 1) {
+          return std::nullopt;
+        }
+        found = &monomial;
+      }
+    }
+    if (!found) {
+      return std::nullopt;
+    }
+    Monomial stride;
+    for (const VarDecl *var : *found) {
+      if (var != loop.var) {
+        if (loopOf(var)) {
+          return std::nullopt;
+        }
+        stride.push_back(var);
+      }
+    }
+    axes.emplace_back(stride, loop.var);
+  }
+  return axes;
+}
+
+/// Whether the loop over `var` runs to `size`, the row size the flattened
+/// index takes for its axis: the extent must be one the loop bounds name, or
+/// the nest could not be checked against the array.
+bool NestRecogniser::checkRowSize(const Expr *index, const VarDecl *var, const VarDecl *size) {
+  const Loop &loop = *loopOf(var);
+  const Expr *bound = splitBound(loop.upper).first;
+  const auto *named = bound ? dyn_cast<DeclRefExpr>(bound->IgnoreParenImpCasts()) : nullptr;
+  if (named && named->getDecl() == size) {
+    return true;
+  }
+  reportError(diags, index->getBeginLoc(),
+              "the flattened index of '%0' takes '%1' as the size of the axis of '%2', but "
+              "the loop over '%2' does not run to '%1' (as in '%2 < %1 - 1'): the row size "
+              "must be one the loop bounds name")
+      << output->getName() << size->getName() << var->getName() << index->getSourceRange();
+  reportNote(diags, loop.upper->getBeginLoc(), "the loop over '%0' runs to '%1'")
+      << var->getName() << text(loop.upper);
+  return false;
+}
+
 bool NestRecogniser::recogniseFlattenedWrite(const Expr *index, SourceLocation baseLoc) {
   auto refuse = [&]() {
     reportError(diags, index->getBeginLoc(),
@@ -259,33 +312,11 @@ bool NestRecogniser::recogniseFlattenedWrite(const Expr *index, SourceLocation b
   if (!form || form->size() != loops.size()) {
     return refuse();
   }
-  // Each loop variable in one product, with coefficient 1; the rest of the
-  // product is its stride, made of variables that are no loop variables.
-  std::vector<std::pair<Monomial, const VarDecl *>> axes; // stride, variable
-  for (const Loop &loop : loops) {
-    const Monomial *found = nullptr;
-    for (const auto &[monomial, c] : *form) {
-      if (holds(monomial, loop.var)) {
-        if (found || c != 1 || std::count(monomial.begin(), monomial.end(), loop.var) != 1) {
-          return refuse();
-        }
-        found = &monomial;
-      }
-    }
-    if (!found) {
-      return refuse();
-    }
-    Monomial stride;
-    for (const VarDecl *var : *found) {
-      if (var != loop.var) {
-        if (loopOf(var)) {
-          return refuse();
-        }
-        stride.push_back(var);
-      }
-    }
-    axes.emplace_back(stride, loop.var);
+  std::optional<std::vector<FlatAxis>> found = flattenedAxes(*form);
+  if (!found) {
+    return refuse();
   }
+  std::vector<FlatAxis> &axes = *found;
   // Outermost axis first: the longest stride, each one the next one's
   // times one size.
   std::sort(axes.begin(), axes.end(),
@@ -310,18 +341,7 @@ bool NestRecogniser::recogniseFlattenedWrite(const Expr *index, SourceLocation b
         size = var;
       }
     }
-    const Loop &loop = *loopOf(axes[axis].second);
-    const Expr *bound = splitBound(loop.upper).first;
-    const auto *named = bound ? dyn_cast<DeclRefExpr>(bound->IgnoreParenImpCasts()) : nullptr;
-    if (!named || named->getDecl() != size) {
-      reportError(diags, index->getBeginLoc(),
-                  "the flattened index of '%0' takes '%1' as the size of the axis of '%2', but "
-                  "the loop over '%2' does not run to '%1' (as in '%2 < %1 - 1'): the row size "
-                  "must be one the loop bounds name")
-          << output->getName() << size->getName() << axes[axis].second->getName()
-          << index->getSourceRange();
-      reportNote(diags, loop.upper->getBeginLoc(), "the loop over '%0' runs to '%1'")
-          << axes[axis].second->getName() << text(loop.upper);
+    if (!checkRowSize(index, axes[axis].second, size)) {
       return false;
     }
     outputExtents[axis].kind = Extent::Variable;

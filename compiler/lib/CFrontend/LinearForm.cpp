@@ -181,6 +181,13 @@ void NestRecogniser::reportTermWithoutRead(const Expr *term) {
   }
 }
 
+/// A form that is the constant `value`.
+static Form constantForm(CValue value) {
+  Form form;
+  form.constant = std::move(value);
+  return form;
+}
+
 /// expr ::= literal | constant-name | read | '(' expr ')' | ('-'|'+') expr
 ///        | expr ('+'|'-'|'*'|'/') expr | cast | any other constant Clang folds
 std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
@@ -206,53 +213,15 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
     return analyse(temporary->getSubExpr());
   }
   if (const auto *cast = dyn_cast<CastExpr>(expr)) {
-    std::optional<Form> inner = analyse(cast->getSubExpr());
-    if (!inner) {
-      return std::nullopt;
-    }
-    switch (cast->getCastKind()) {
-    case CK_NoOp:
-    case CK_LValueToRValue:
-      return inner;
-    case CK_IntegralCast:
-    case CK_IntegralToFloating:
-    case CK_FloatingCast:
-    case CK_FloatingToIntegral:
-    case CK_IntegralToBoolean:
-    case CK_FloatingToBoolean:
-      if (!inner->isConstant()) {
-        if (cast->getCastKind() == CK_FloatingCast) {
-          return inner; // float <-> double around a read: the precision decides
-        }
-        break;
-      }
-      if (std::optional<CValue> value =
-              convert(*inner->constant, cast->getType(), cast->getBeginLoc())) {
-        Form form;
-        form.constant = value;
-        return form;
-      }
-      return std::nullopt;
-    default:
-      break;
-    }
-    if (!quiet) {
-      reportError(diags, cast->getBeginLoc(), "unsupported conversion in a stencil update: '%0'")
-          << text(cast) << cast->getSourceRange();
-    }
-    return std::nullopt;
+    return analyseCast(cast);
   }
   if (const auto *literal = dyn_cast<FloatingLiteral>(expr)) {
-    Form form;
-    form.constant = CValue{true, llvm::APSInt(), literal->getValue()};
-    return form;
+    return constantForm(CValue{true, llvm::APSInt(), literal->getValue()});
   }
   if (const auto *literal = dyn_cast<IntegerLiteral>(expr)) {
-    Form form;
-    form.constant =
+    return constantForm(
         CValue{false, llvm::APSInt(literal->getValue(), !literal->getType()->isSignedIntegerType()),
-               llvm::APFloat(0.0)};
-    return form;
+               llvm::APFloat(0.0)});
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
     return analyseName(ref);
@@ -261,38 +230,11 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
     return analyseRead(expr); // v[i*nx + j] on a std::vector
   }
   if (const auto *read = dyn_cast<ArraySubscriptExpr>(expr)) {
-    std::optional<CValue> element;
-    if (!constantElement(read, element)) {
-      return analyseRead(read);
-    }
-    if (!element) {
-      return std::nullopt; // a table element that is no coefficient: reported
-    }
-    Form form;
-    form.constant = element;
-    return form;
+    return analyseSubscript(read);
   }
-  if (const auto *unary = dyn_cast<UnaryOperator>(expr)) {
-    if (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus) {
-      std::optional<Form> inner = analyse(unary->getSubExpr());
-      if (!inner || unary->getOpcode() == UO_Plus) {
-        return inner;
-      }
-      if (inner->isConstant()) {
-        if (inner->constant->isFloat) {
-          inner->constant->real.changeSign();
-        } else {
-          inner->constant->integer = -inner->constant->integer;
-        }
-      } else if (inner->parameter) {
-        inner->parameter = ParamExpr::apply(ParamExpr::Op::Neg, std::move(*inner->parameter), {});
-      } else {
-        for (auto &[reads, coefficient] : inner->terms) {
-          coefficient.negate();
-        }
-      }
-      return inner;
-    }
+  if (const auto *unary = dyn_cast<UnaryOperator>(expr);
+      unary && (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus)) {
+    return analyseSign(unary);
   }
   if (const auto *binary = dyn_cast<BinaryOperator>(expr)) {
     BinaryOperatorKind opcode = binary->getOpcode();
@@ -300,37 +242,122 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
       return analyseBinary(binary);
     }
   }
-  // Constants Clang itself can fold: sizeof, constexpr function calls, ...
-  Expr::EvalResult result;
-  if (!expr->isValueDependent() && expr->EvaluateAsRValue(result, context) &&
-      !result.HasSideEffects) {
-    if (result.Val.isInt()) {
-      Form form;
-      form.constant = CValue{false, result.Val.getInt(), llvm::APFloat(0.0)};
-      return form;
+  if (std::optional<Form> folded = foldByClang(expr)) {
+    return folded;
+  }
+  reportUnsupported(expr);
+  return std::nullopt;
+}
+
+/// A conversion: transparent around reads and no-ops, folded on constants
+/// (as C converts them); any other is no part of a linear update.
+std::optional<Form> NestRecogniser::analyseCast(const CastExpr *cast) {
+  std::optional<Form> inner = analyse(cast->getSubExpr());
+  if (!inner) {
+    return std::nullopt;
+  }
+  switch (cast->getCastKind()) {
+  case CK_NoOp:
+  case CK_LValueToRValue:
+    return inner;
+  case CK_IntegralCast:
+  case CK_IntegralToFloating:
+  case CK_FloatingCast:
+  case CK_FloatingToIntegral:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean:
+    if (!inner->isConstant()) {
+      if (cast->getCastKind() == CK_FloatingCast) {
+        return inner; // float <-> double around a read: the precision decides
+      }
+      break;
     }
-    if (result.Val.isFloat()) {
-      Form form;
-      form.constant = CValue{true, llvm::APSInt(), result.Val.getFloat()};
-      return form;
+    if (std::optional<CValue> value =
+            convert(*inner->constant, cast->getType(), cast->getBeginLoc())) {
+      return constantForm(std::move(*value));
     }
+    return std::nullopt;
+  default:
+    break;
   }
   if (!quiet) {
-    if (const auto *call = dyn_cast<CallExpr>(expr)) {
-      const FunctionDecl *callee = call->getDirectCallee();
-      reportError(diags, call->getBeginLoc(),
-                  "call to '%0' in a stencil update: the right-hand side must be "
-                  "linear in the input, a sum of constant coefficients times reads")
-          << (callee ? callee->getNameAsString() : text(call->getCallee()))
-          << call->getSourceRange();
-    } else {
-      reportError(diags, expr->getBeginLoc(),
-                  "unsupported expression in a stencil update: '%0'; the right-hand "
-                  "side must be a sum of constant coefficients times reads of one array")
-          << text(expr) << expr->getSourceRange();
-    }
+    reportError(diags, cast->getBeginLoc(), "unsupported conversion in a stencil update: '%0'")
+        << text(cast) << cast->getSourceRange();
   }
   return std::nullopt;
+}
+
+/// `a[...]`: a read of an input array, or an element of a constant table
+/// (a coefficient).
+std::optional<Form> NestRecogniser::analyseSubscript(const ArraySubscriptExpr *read) {
+  std::optional<CValue> element;
+  if (!constantElement(read, element)) {
+    return analyseRead(read);
+  }
+  if (!element) {
+    return std::nullopt; // a table element that is no coefficient: reported
+  }
+  return constantForm(std::move(*element));
+}
+
+/// `+e` is e; `-e` negates a constant, a parameter expression or every
+/// coefficient of a linear form.
+std::optional<Form> NestRecogniser::analyseSign(const UnaryOperator *unary) {
+  std::optional<Form> inner = analyse(unary->getSubExpr());
+  if (!inner || unary->getOpcode() == UO_Plus) {
+    return inner;
+  }
+  if (inner->isConstant()) {
+    if (inner->constant->isFloat) {
+      inner->constant->real.changeSign();
+    } else {
+      inner->constant->integer = -inner->constant->integer;
+    }
+  } else if (inner->parameter) {
+    inner->parameter = ParamExpr::apply(ParamExpr::Op::Neg, std::move(*inner->parameter), {});
+  } else {
+    for (auto &[reads, coefficient] : inner->terms) {
+      coefficient.negate();
+    }
+  }
+  return inner;
+}
+
+/// Constants Clang itself can fold: sizeof, constexpr function calls, ...;
+/// nothing for any other expression.
+std::optional<Form> NestRecogniser::foldByClang(const Expr *expr) {
+  Expr::EvalResult result;
+  if (expr->isValueDependent() || !expr->EvaluateAsRValue(result, context) ||
+      result.HasSideEffects) {
+    return std::nullopt;
+  }
+  if (result.Val.isInt()) {
+    return constantForm(CValue{false, result.Val.getInt(), llvm::APFloat(0.0)});
+  }
+  if (result.Val.isFloat()) {
+    return constantForm(CValue{true, llvm::APSInt(), result.Val.getFloat()});
+  }
+  return std::nullopt;
+}
+
+/// The error for an expression no linear update has (a call names its
+/// callee, the usual cause).
+void NestRecogniser::reportUnsupported(const Expr *expr) {
+  if (quiet) {
+    return;
+  }
+  if (const auto *call = dyn_cast<CallExpr>(expr)) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    reportError(diags, call->getBeginLoc(),
+                "call to '%0' in a stencil update: the right-hand side must be "
+                "linear in the input, a sum of constant coefficients times reads")
+        << (callee ? callee->getNameAsString() : text(call->getCallee())) << call->getSourceRange();
+  } else {
+    reportError(diags, expr->getBeginLoc(),
+                "unsupported expression in a stencil update: '%0'; the right-hand "
+                "side must be a sum of constant coefficients times reads of one array")
+        << text(expr) << expr->getSourceRange();
+  }
 }
 
 std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {

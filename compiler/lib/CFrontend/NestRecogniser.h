@@ -131,6 +131,8 @@ struct Extent {
 /// coefficients: a flattened index such as `(i-1)*nx + j` expanded.
 using Monomial = std::vector<const clang::VarDecl *>;
 using Polynomial = std::map<Monomial, int64_t>;
+/// An axis of a flattened index: its stride and its loop variable.
+using FlatAxis = std::pair<Monomial, const clang::VarDecl *>;
 
 /// An index of a read: `var + offset`, or a constant when var is null.
 struct IndexForm {
@@ -183,11 +185,19 @@ private:
   /// `out[i*nx + j]`: sets the axes, their strides and extents; false after
   /// an error.
   bool recogniseFlattenedWrite(const clang::Expr *index, clang::SourceLocation baseLoc);
+  std::optional<std::vector<FlatAxis>> flattenedAxes(const Polynomial &form);
+  bool checkRowSize(const clang::Expr *index, const clang::VarDecl *var,
+                    const clang::VarDecl *size);
   /// The offset of a read `in[(i-1)*nx + j]` of a flattened nest.
   std::optional<Offset> flattenedOffset(const clang::Expr *index, const clang::VarDecl *array);
 
   // --- The right-hand side ----------------------------------------------------
   std::optional<Form> analyse(const clang::Expr *expr);
+  std::optional<Form> analyseCast(const clang::CastExpr *cast);
+  std::optional<Form> analyseSubscript(const clang::ArraySubscriptExpr *read);
+  std::optional<Form> analyseSign(const clang::UnaryOperator *unary);
+  std::optional<Form> foldByClang(const clang::Expr *expr);
+  void reportUnsupported(const clang::Expr *expr);
   std::optional<Form> analyseRead(const clang::Expr *read);
   std::optional<Form> analyseBinary(const clang::BinaryOperator *op);
   std::optional<Form> combine(const clang::BinaryOperator *op, Form lhs, Form rhs);
@@ -207,6 +217,9 @@ private:
   /// Fills the spec's terms (one input array, constant coefficients) or its
   /// fields, parameters and field terms; false after an error.
   bool assembleTerms(const Form &rhs, TranslatedStencil &stencil);
+  void declareNames(const std::vector<int> &roles, bool general, TranslatedStencil &stencil);
+  bool checkCoefficient(const ArrayRead &first, const Coefficient &c);
+  bool measureReach(const std::vector<ArrayRead> &kept, StencilSpec &spec);
   std::vector<int> arrayRoles(const Form &rhs);
 
   // --- The bounds -------------------------------------------------------------

@@ -197,6 +197,8 @@ private:
   void checkLet(const LetStmt &stmt);
   void checkInteger(const IntegerStmt &stmt);
   void checkUpdate(const UpdateStmt &stmt);
+  bool checkOutIndices(const std::vector<Identifier> &indices);
+  bool checkTermsReadInput(const LinearValue &value, const UpdateStmt &stmt);
   void checkWeights(const WeightsStmt &stmt);
   bool checkTableList(const TableList &list, int level, int depth, size_t width, Offset &position);
   void checkDeclarations();
@@ -215,6 +217,8 @@ private:
   void finishFieldTerms();
   std::optional<LinearValue> evalFieldRead(const ReadExpr &expr);
   std::optional<LinearValue> evalCall(const CallExpr &expr);
+  std::optional<APFloat> evalPow(const CallExpr &expr, const APFloat &base,
+                                 const APFloat &exponent);
   std::optional<LinearValue> evalParam(const NameExpr &expr);
   bool multiplyReads(LinearValue &acc, LinearValue &rhs, SMLoc opLoc);
   /// Reports (at `opLoc`) a parameter expression of `v` past Coef's limits.
@@ -234,6 +238,9 @@ private:
   bool combine(LinearValue &acc, char op, LinearValue rhs, SMLoc opLoc);
   bool chargeScaling(std::size_t coefficients, SMLoc opLoc);
   std::optional<IndexForm> decomposeIndex(const Expr &expr, unsigned depth);
+  std::optional<IndexForm> decomposeIndexName(const NameExpr &expr);
+  void reportUnknownIndexName(const NameExpr &expr, const std::string &name);
+  std::optional<IndexForm> decomposeIndexBinary(const BinaryExpr &binary, unsigned depth);
   /// The offset of a read of `array` from its indices (reporting each bad one).
   std::optional<Offset> readOffset(const ReadExpr &expr, llvm::StringRef array);
   std::optional<int> checkIndex(const Expr &expr, unsigned position, llvm::StringRef array = "in");

@@ -305,6 +305,53 @@ static APFloat quadSqrt(const APFloat &x) {
   return r;
 }
 
+/// pow(base, exponent) in quad: exact for integer exponents up to 64 in
+/// magnitude (repeated multiplication), through sqrt for halves; otherwise
+/// computed in long double and rounded from there. Nothing, reported, where
+/// it has no finite value.
+std::optional<APFloat> StencilChecker::evalPow(const CallExpr &expr, const APFloat &base,
+                                               const APFloat &exponent) {
+  const auto rm = APFloat::rmNearestTiesToEven;
+  const double e = toDouble(exponent);
+  APFloat twice = exponent;
+  twice.add(exponent, rm);
+  if (twice.isInteger() && std::abs(e) <= 64) {
+    const bool halfPower = !exponent.isInteger();
+    if (halfPower && base.isNegative() && !base.isZero()) {
+      diags.error(expr.getArgs()[0]->getLoc(), "pow of a negative number to a fractional power");
+      return std::nullopt;
+    }
+    APFloat power = APFloat::getOne(quad());
+    const long whole = static_cast<long>(std::abs(std::trunc(e)));
+    for (long k = 0; k < whole; ++k) {
+      power.multiply(base, rm);
+    }
+    if (halfPower) {
+      power.multiply(quadSqrt(base), rm);
+    }
+    if (e < 0) {
+      if (power.isZero()) {
+        diags.error(expr.getLoc(), "pow of zero to a negative power divides by zero");
+        return std::nullopt;
+      }
+      APFloat one = APFloat::getOne(quad());
+      one.divide(power, rm);
+      power = one;
+    }
+    return power;
+  }
+  const long double p =
+      std::pow(static_cast<long double>(toDouble(base)), static_cast<long double>(e));
+  if (!std::isfinite(static_cast<double>(p))) {
+    diags.error(expr.getLoc(), "pow gives no finite number here");
+    return std::nullopt;
+  }
+  APFloat value(static_cast<double>(p));
+  bool losesInfo = false;
+  value.convert(quad(), rm, &losesInfo);
+  return value;
+}
+
 std::optional<LinearValue> StencilChecker::evalCall(const CallExpr &expr) {
   llvm::StringRef callee = expr.getCallee();
   const auto &args = expr.getArgs();
@@ -330,7 +377,6 @@ std::optional<LinearValue> StencilChecker::evalCall(const CallExpr &expr) {
     }
     values.push_back(v->constant.exact());
   }
-  const auto rm = APFloat::rmNearestTiesToEven;
   LinearValue result;
   result.loc = expr.getLoc();
   if (callee == "sqrt") {
@@ -342,49 +388,11 @@ std::optional<LinearValue> StencilChecker::evalCall(const CallExpr &expr) {
     result.constant = quadSqrt(values[0]);
     return result;
   }
-  // pow: exact for integer exponents up to 64 in magnitude (repeated
-  // multiplication in quad), through sqrt for halves; otherwise computed in
-  // long double and rounded from there.
-  const APFloat &base = values[0], &exponent = values[1];
-  const double e = toDouble(exponent);
-  APFloat twice = exponent;
-  twice.add(exponent, rm);
-  if (twice.isInteger() && std::abs(e) <= 64) {
-    const bool halfPower = !exponent.isInteger();
-    if (halfPower && base.isNegative() && !base.isZero()) {
-      diags.error(args[0]->getLoc(), "pow of a negative number to a fractional power");
-      return std::nullopt;
-    }
-    APFloat power = APFloat::getOne(quad());
-    const long whole = static_cast<long>(std::abs(std::trunc(e)));
-    for (long k = 0; k < whole; ++k) {
-      power.multiply(base, rm);
-    }
-    if (halfPower) {
-      power.multiply(quadSqrt(base), rm);
-    }
-    if (e < 0) {
-      if (power.isZero()) {
-        diags.error(expr.getLoc(), "pow of zero to a negative power divides by zero");
-        return std::nullopt;
-      }
-      APFloat one = APFloat::getOne(quad());
-      one.divide(power, rm);
-      power = one;
-    }
-    result.constant = power;
-  } else {
-    const long double p =
-        std::pow(static_cast<long double>(toDouble(base)), static_cast<long double>(e));
-    if (!std::isfinite(static_cast<double>(p))) {
-      diags.error(expr.getLoc(), "pow gives no finite number here");
-      return std::nullopt;
-    }
-    APFloat value(static_cast<double>(p));
-    bool losesInfo = false;
-    value.convert(quad(), rm, &losesInfo);
-    result.constant = value;
+  std::optional<APFloat> power = evalPow(expr, values[0], values[1]);
+  if (!power) {
+    return std::nullopt;
   }
+  result.constant = *power;
   if (!checkFinite(result.constant.exact(), expr.getLoc())) {
     return std::nullopt;
   }

@@ -22,6 +22,25 @@ namespace stencilc::sema {
 using llvm::APFloat;
 using llvm::SMLoc;
 
+namespace {
+
+/// The index form of a constant.
+IndexForm constantIndex(const APFloat &value) {
+  IndexForm form;
+  form.constant = value;
+  return form;
+}
+
+/// -form: the constant and every name's coefficient change sign.
+void negate(IndexForm &form) {
+  form.constant.changeSign();
+  for (auto &[name, c] : form.names) {
+    c.changeSign();
+  }
+}
+
+} // namespace
+
 std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsigned depth) {
   // Only operators nest: a leaf just past the limit (the right side of the
   // deepest operator) must not report the same problem a second time.
@@ -36,60 +55,10 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
     if (!value) {
       return std::nullopt;
     }
-    IndexForm form;
-    form.constant = value->constant.exact();
-    return form;
+    return constantIndex(value->constant.exact());
   }
-  case Expr::Kind::Name: {
-    const auto &nameExpr = llvm::cast<NameExpr>(expr);
-    std::string name = nameExpr.getName().str();
-    IndexForm form;
-    if (auto it = lets.find(name); it != lets.end()) {
-      if (!it->second.value.isExact()) {
-        diags.error(expr.getLoc(),
-                    fmt::format("'{}' depends on a run-time parameter; an index offset must be "
-                                "a constant integer",
-                                name));
-        return std::nullopt;
-      }
-      form.constant = it->second.value.exact();
-      return form;
-    }
-    if (paramIndex.count(name)) {
-      diags.error(expr.getLoc(), fmt::format("run-time parameter '{}' cannot be an index "
-                                             "offset; an offset must be a constant integer",
-                                             name));
-      return std::nullopt;
-    }
-    for (const Identifier &index : indexNames) {
-      if (index.name == name) {
-        form.names.emplace(name, APFloat::getOne(quad()));
-        return form;
-      }
-    }
-    if (!unknownNamesReported.insert(name).second) {
-      return std::nullopt; // reported at its first use in this stencil
-    }
-    if (expectedIndex) {
-      // `in[i, k-1]` where out[i, j]: the name that belongs here.
-      const std::string &wanted = indexNames[*expectedIndex].name;
-      diags.error(expr.getLoc(),
-                  fmt::format("unknown index '{}'; did you mean '{}'?", name, wanted),
-                  {expr.getRange()}, llvm::SMFixIt(expr.getRange(), wanted));
-      noteIfDefinedLater(name);
-      return std::nullopt;
-    }
-    diags.error(expr.getLoc(), fmt::format("offset must be a constant integer, found '{}'", name));
-    std::string list;
-    for (const Identifier &index : indexNames) {
-      list += (list.empty() ? "" : ", ") + index.name;
-    }
-    diags.note(expr.getLoc(), fmt::format("'{}' is neither an index of out[{}] nor a "
-                                          "'let' constant",
-                                          name, list));
-    noteIfDefinedLater(name);
-    return std::nullopt;
-  }
+  case Expr::Kind::Name:
+    return decomposeIndexName(llvm::cast<NameExpr>(expr));
   case Expr::Kind::Read:
     diags.error(expr.getLoc(), "offset must be a constant integer, found a read of a grid");
     return std::nullopt;
@@ -98,77 +67,131 @@ std::optional<IndexForm> StencilChecker::decomposeIndex(const Expr &expr, unsign
     if (!value) {
       return std::nullopt;
     }
-    IndexForm form;
-    form.constant = value->constant.exact();
-    return form;
+    return constantIndex(value->constant.exact());
   }
   case Expr::Kind::Unary: {
     const auto &unary = llvm::cast<UnaryExpr>(expr);
     auto form = decomposeIndex(unary.getOperand(), depth + 1);
     if (form && unary.getOp() == '-') {
-      form->constant.changeSign();
-      for (auto &[name, c] : form->names) {
-        c.changeSign();
-      }
+      negate(*form);
     }
     return form;
   }
-  case Expr::Kind::Binary: {
-    const auto &binary = llvm::cast<BinaryExpr>(expr);
-    auto lhs = decomposeIndex(binary.getLHS(), depth + 1);
-    auto rhs = decomposeIndex(binary.getRHS(), depth + 1);
-    if (!lhs || !rhs) {
-      return std::nullopt;
-    }
-    char op = binary.getOp();
-    if (op == '+' || op == '-') {
-      if (op == '-') {
-        rhs->constant.changeSign();
-        for (auto &[name, c] : rhs->names) {
-          c.changeSign();
-        }
-      }
-      lhs->constant.add(rhs->constant, APFloat::rmNearestTiesToEven);
-      for (auto &[name, c] : rhs->names) {
-        auto [it, inserted] = lhs->names.emplace(name, c);
-        if (!inserted) {
-          it->second.add(c, APFloat::rmNearestTiesToEven);
-        }
-      }
-      return lhs;
-    }
-    // '*' and '/' keep an index only when the other side is a constant.
-    if (op == '/' && !rhs->names.empty()) {
-      diags.error(binary.getOpLoc(), "an index cannot be a divisor");
-      return std::nullopt;
-    }
-    if (!lhs->names.empty() && !rhs->names.empty()) {
-      diags.error(binary.getOpLoc(), "an index cannot be multiplied by an index");
-      return std::nullopt;
-    }
-    // Division scales the dividend; a product scales the side with the index.
-    bool scaleRight = op == '*' && lhs->names.empty();
-    IndexForm &scaled = scaleRight ? *rhs : *lhs;
-    const APFloat factor = scaleRight ? lhs->constant : rhs->constant;
-    if (op == '/' && factor.isZero()) {
-      diags.error(binary.getOpLoc(), "division by zero");
-      return std::nullopt;
-    }
-    auto apply = [&](APFloat &value) {
-      if (op == '*') {
-        value.multiply(factor, APFloat::rmNearestTiesToEven);
-      } else {
-        value.divide(factor, APFloat::rmNearestTiesToEven);
-      }
-    };
-    apply(scaled.constant);
-    for (auto &[name, c] : scaled.names) {
-      apply(c);
-    }
-    return std::move(scaled);
-  }
+  case Expr::Kind::Binary:
+    return decomposeIndexBinary(llvm::cast<BinaryExpr>(expr), depth);
   }
   return std::nullopt;
+}
+
+/// A name in an index: a 'let' constant (exact), or an index name of the
+/// update; a run-time parameter or an unknown name is an error.
+std::optional<IndexForm> StencilChecker::decomposeIndexName(const NameExpr &expr) {
+  std::string name = expr.getName().str();
+  if (auto it = lets.find(name); it != lets.end()) {
+    if (!it->second.value.isExact()) {
+      diags.error(expr.getLoc(),
+                  fmt::format("'{}' depends on a run-time parameter; an index offset must be "
+                              "a constant integer",
+                              name));
+      return std::nullopt;
+    }
+    return constantIndex(it->second.value.exact());
+  }
+  if (paramIndex.count(name)) {
+    diags.error(expr.getLoc(), fmt::format("run-time parameter '{}' cannot be an index "
+                                           "offset; an offset must be a constant integer",
+                                           name));
+    return std::nullopt;
+  }
+  for (const Identifier &index : indexNames) {
+    if (index.name == name) {
+      IndexForm form;
+      form.names.emplace(name, APFloat::getOne(quad()));
+      return form;
+    }
+  }
+  if (unknownNamesReported.insert(name).second) {
+    reportUnknownIndexName(expr, name);
+  } // else reported at its first use in this stencil
+  return std::nullopt;
+}
+
+/// The error for a name in an index that is no index, 'let' or parameter:
+/// the index name expected there when the position tells it, else the names
+/// an index may use.
+void StencilChecker::reportUnknownIndexName(const NameExpr &expr, const std::string &name) {
+  if (expectedIndex) {
+    // `in[i, k-1]` where out[i, j]: the name that belongs here.
+    const std::string &wanted = indexNames[*expectedIndex].name;
+    diags.error(expr.getLoc(), fmt::format("unknown index '{}'; did you mean '{}'?", name, wanted),
+                {expr.getRange()}, llvm::SMFixIt(expr.getRange(), wanted));
+    noteIfDefinedLater(name);
+    return;
+  }
+  diags.error(expr.getLoc(), fmt::format("offset must be a constant integer, found '{}'", name));
+  std::string list;
+  for (const Identifier &index : indexNames) {
+    list += (list.empty() ? "" : ", ") + index.name;
+  }
+  diags.note(expr.getLoc(), fmt::format("'{}' is neither an index of out[{}] nor a "
+                                        "'let' constant",
+                                        name, list));
+  noteIfDefinedLater(name);
+}
+
+/// `a + b`, `a - b`: the forms added; `a * b`, `a / b`: the side with an
+/// index scaled by the constant other side (an index is no divisor, nor is
+/// a product of two indices linear).
+std::optional<IndexForm> StencilChecker::decomposeIndexBinary(const BinaryExpr &binary,
+                                                              unsigned depth) {
+  auto lhs = decomposeIndex(binary.getLHS(), depth + 1);
+  auto rhs = decomposeIndex(binary.getRHS(), depth + 1);
+  if (!lhs || !rhs) {
+    return std::nullopt;
+  }
+  char op = binary.getOp();
+  if (op == '+' || op == '-') {
+    if (op == '-') {
+      negate(*rhs);
+    }
+    lhs->constant.add(rhs->constant, APFloat::rmNearestTiesToEven);
+    for (auto &[name, c] : rhs->names) {
+      auto [it, inserted] = lhs->names.emplace(name, c);
+      if (!inserted) {
+        it->second.add(c, APFloat::rmNearestTiesToEven);
+      }
+    }
+    return lhs;
+  }
+  // '*' and '/' keep an index only when the other side is a constant.
+  if (op == '/' && !rhs->names.empty()) {
+    diags.error(binary.getOpLoc(), "an index cannot be a divisor");
+    return std::nullopt;
+  }
+  if (!lhs->names.empty() && !rhs->names.empty()) {
+    diags.error(binary.getOpLoc(), "an index cannot be multiplied by an index");
+    return std::nullopt;
+  }
+  // Division scales the dividend; a product scales the side with the index.
+  bool scaleRight = op == '*' && lhs->names.empty();
+  IndexForm &scaled = scaleRight ? *rhs : *lhs;
+  const APFloat factor = scaleRight ? lhs->constant : rhs->constant;
+  if (op == '/' && factor.isZero()) {
+    diags.error(binary.getOpLoc(), "division by zero");
+    return std::nullopt;
+  }
+  auto apply = [&](APFloat &value) {
+    if (op == '*') {
+      value.multiply(factor, APFloat::rmNearestTiesToEven);
+    } else {
+      value.divide(factor, APFloat::rmNearestTiesToEven);
+    }
+  };
+  apply(scaled.constant);
+  for (auto &[name, c] : scaled.names) {
+    apply(c);
+  }
+  return std::move(scaled);
 }
 
 namespace {
@@ -325,25 +348,10 @@ void StencilChecker::reportUnknownGrid(llvm::StringRef name, llvm::SMRange range
   diags.error(range.Start, otherwise);
 }
 
-void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
-  if (!checkBodyOnce(seen, stmt, diags)) {
-    return;
-  }
+/// Whether the indices of `out` can name the axes: distinct, and no name
+/// of a field, parameter, grid or 'let' constant (each clash reported).
+bool StencilChecker::checkOutIndices(const std::vector<Identifier> &indices) {
   bool ok = true;
-  if (stmt.getTarget().name != "out") {
-    reportUnknownGrid(
-        stmt.getTarget().name, stmt.getTarget().range, "out",
-        fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
-    ok = false;
-  }
-  const auto &indices = stmt.getIndices();
-  if (indices.size() > 3) {
-    diags.error(indices[3].range.Start,
-                fmt::format("'out' has {} indices; at most 3 dimensions are "
-                            "supported",
-                            indices.size()));
-    return;
-  }
   for (size_t a = 0; a < indices.size(); ++a) {
     const Identifier &index = indices[a];
     for (size_t b = 0; b < a; ++b) {
@@ -373,7 +381,50 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
       ok = false;
     }
   }
-  if (!ok) {
+  return ok;
+}
+
+/// For a stencil of fields: whether every term reads an input field (a
+/// constant, or a coefficient field's read alone, is an error).
+bool StencilChecker::checkTermsReadInput(const LinearValue &value, const UpdateStmt &stmt) {
+  bool ok = true;
+  if (!value.constant.isZero()) {
+    diags.error(stmt.getValue().getLoc(),
+                "the right-hand side has a term that reads no input field; every term must "
+                "be a coefficient times a read of an input field");
+    ok = false;
+  }
+  for (const auto &[key, read] : value.reads) {
+    if (key.field < 0 && !read.coefficient.isZero()) {
+      diags.error(read.loc, fmt::format("coefficient field '{}' must multiply a read of an "
+                                        "input field",
+                                        fields[key.coefField].decl.name));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
+  if (!checkBodyOnce(seen, stmt, diags)) {
+    return;
+  }
+  bool ok = true;
+  if (stmt.getTarget().name != "out") {
+    reportUnknownGrid(
+        stmt.getTarget().name, stmt.getTarget().range, "out",
+        fmt::format("the update must assign to 'out', found '{}'", stmt.getTarget().name));
+    ok = false;
+  }
+  const auto &indices = stmt.getIndices();
+  if (indices.size() > 3) {
+    diags.error(indices[3].range.Start,
+                fmt::format("'out' has {} indices; at most 3 dimensions are "
+                            "supported",
+                            indices.size()));
+    return;
+  }
+  if (!checkOutIndices(indices) || !ok) {
     return;
   }
   indexNames = indices;
@@ -393,26 +444,9 @@ void StencilChecker::checkUpdate(const UpdateStmt &stmt) {
                             inputWord()));
     return;
   }
-  if (general) {
-    // A constant or a coefficient field's read left without an input read.
-    bool ok = true;
-    if (!value->constant.isZero()) {
-      diags.error(stmt.getValue().getLoc(),
-                  "the right-hand side has a term that reads no input field; every term must "
-                  "be a coefficient times a read of an input field");
-      ok = false;
-    }
-    for (const auto &[key, read] : value->reads) {
-      if (key.field < 0 && !read.coefficient.isZero()) {
-        diags.error(read.loc, fmt::format("coefficient field '{}' must multiply a read of an "
-                                          "input field",
-                                          fields[key.coefField].decl.name));
-        ok = false;
-      }
-    }
-    if (!ok) {
-      return;
-    }
+  // A constant or a coefficient field's read left without an input read.
+  if (general && !checkTermsReadInput(*value, stmt)) {
+    return;
   }
   coefficients = std::move(value->reads);
   bodyLoc = stmt.getLoc();

@@ -8,6 +8,7 @@
 // CFrontend.h). Exit status: 0 success, 1 an error in the input, 2 bad usage.
 //
 //===----------------------------------------------------------------------===//
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,19 +65,24 @@ bool writeFile(const std::string &path, const std::string &contents) {
   return true;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The command line: the input, the files to write beside the text, and
+/// Clang's flags (after `--`).
+struct Arguments {
   std::string input;
   std::string depsFile;
   std::string locationsFile;
   bool warningsAsErrors = false;
   std::vector<std::string> compilerArgs;
+};
+
+/// Reads the command line into `args`; an exit status where the run ends
+/// here (--help, --version, a usage error, reported), nothing otherwise.
+std::optional<int> parseArguments(int argc, char **argv, Arguments &args) {
   bool afterDashes = false;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (afterDashes) {
-      compilerArgs.push_back(arg.str());
+      args.compilerArgs.push_back(arg.str());
     } else if (arg == "--") {
       afterDashes = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -87,33 +93,59 @@ int main(int argc, char **argv) {
                    << LLVM_VERSION_STRING << ")\n";
       return ExitSuccess;
     } else if (arg == "--Werror") {
-      warningsAsErrors = true;
+      args.warningsAsErrors = true;
     } else if (arg == "--deps" || arg == "--locations") {
       if (i + 1 == argc) {
         llvm::errs() << "stencilc-cfront: error: " << arg << " needs a file name\n";
         return ExitUsage;
       }
-      (arg == "--deps" ? depsFile : locationsFile) = argv[++i];
+      (arg == "--deps" ? args.depsFile : args.locationsFile) = argv[++i];
     } else if (arg.starts_with("-")) {
       llvm::errs() << "stencilc-cfront: error: unknown option '" << arg
                    << "' (compiler flags go after '--')\n";
       return ExitUsage;
-    } else if (!input.empty()) {
+    } else if (!args.input.empty()) {
       llvm::errs() << "stencilc-cfront: error: more than one input file\n";
       return ExitUsage;
     } else {
-      input = arg.str();
+      args.input = arg.str();
     }
   }
-  if (input.empty()) {
+  if (args.input.empty()) {
     llvm::errs() << "stencilc-cfront: error: no input file (see --help)\n";
     return ExitUsage;
   }
-  if (!isCSource(input)) {
-    llvm::errs() << "stencilc-cfront: error: '" << input
+  if (!isCSource(args.input)) {
+    llvm::errs() << "stencilc-cfront: error: '" << args.input
                  << "' is not a C or C++ file (.c, .cc, .cpp, .cxx)\n";
     return ExitUsage;
   }
+  return std::nullopt;
+}
+
+/// The --locations records: for each line of the text that comes from the
+/// source, its number, then the file, line and column there, each field
+/// ended by a NUL byte (stencilc's readLineOrigins reads them).
+std::string locationRecords(const std::vector<stencilc::cfront::SourcePoint> &origins) {
+  std::string locations;
+  for (size_t line = 0; line < origins.size(); ++line) {
+    if (!origins[line].file.empty()) {
+      locations += std::to_string(line + 1) + '\0' + origins[line].file + '\0' +
+                   std::to_string(origins[line].line) + '\0' +
+                   std::to_string(origins[line].column) + '\0';
+    }
+  }
+  return locations;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Arguments args;
+  if (std::optional<int> status = parseArguments(argc, argv, args)) {
+    return *status;
+  }
+  const std::string &input = args.input;
 
   // One message for a file that cannot be read, not three of Clang's driver.
   if (auto file = llvm::MemoryBuffer::getFile(input); !file) {
@@ -124,11 +156,11 @@ int main(int argc, char **argv) {
 
   stencilc::cfront::TranslateOptions options;
   options.sourcePath = input;
-  options.compilerArgs = std::move(compilerArgs);
+  options.compilerArgs = std::move(args.compilerArgs);
   options.resourceDir = STENCILC_CLANG_RESOURCE_DIR;
-  options.warningsAsErrors = warningsAsErrors;
+  options.warningsAsErrors = args.warningsAsErrors;
   std::vector<std::string> dependencies;
-  if (!depsFile.empty()) {
+  if (!args.depsFile.empty()) {
     options.dependencies = &dependencies;
   }
   std::vector<stencilc::cfront::TranslatedStencil> stencils;
@@ -143,15 +175,7 @@ int main(int argc, char **argv) {
   for (const std::string &file : dependencies) {
     deps += file + '\0';
   }
-  std::string locations;
-  for (size_t line = 0; line < origins.size(); ++line) {
-    if (!origins[line].file.empty()) {
-      locations += std::to_string(line + 1) + '\0' + origins[line].file + '\0' +
-                   std::to_string(origins[line].line) + '\0' +
-                   std::to_string(origins[line].column) + '\0';
-    }
-  }
-  if (!writeFile(depsFile, deps) || !writeFile(locationsFile, locations)) {
+  if (!writeFile(args.depsFile, deps) || !writeFile(args.locationsFile, locationRecords(origins))) {
     return ExitInputError;
   }
   llvm::outs() << text;

@@ -175,10 +175,11 @@ struct PrivateTempFile {
   }
 };
 
-bool translateCSource(const char *argv0, const CInputRequest &request, CTranslation &result,
-                      DiagnosticEngine &diags) {
-  const std::string &inputFile = request.inputFile;
-  const unsigned maxInputMiB = request.maxInputMiB;
+/// The stencilc-cfront beside this executable; nothing, reported, where it
+/// cannot be found (an installation without it, or no /proc to tell where
+/// this one is).
+static std::optional<std::string> findCFront(const char *argv0, const std::string &inputFile,
+                                             DiagnosticEngine &diags) {
   // Without /proc, LLVM would look for a bare argv[0] in PATH, and could
   // run a stencilc-cfront of another installation found there.
   if (!llvm::sys::fs::exists("/proc/self/exe") &&
@@ -186,7 +187,7 @@ bool translateCSource(const char *argv0, const CInputRequest &request, CTranslat
     diags.fatalWithoutLocation(
         "cannot translate '" + inputFile + "': cannot tell where this stencilc is installed (no " +
         "/proc/self/exe), so cannot find the C front end beside it; run stencilc by its path");
-    return false;
+    return std::nullopt;
   }
   static int addressInThisExecutable;
   std::string self = llvm::sys::fs::getMainExecutable(argv0, &addressInThisExecutable);
@@ -197,10 +198,16 @@ bool translateCSource(const char *argv0, const CInputRequest &request, CTranslat
                                "': the C front end is not installed (no " + cfront +
                                "); build stencilc with Clang 19 and "
                                "-DSTENCILC_BUILD_CFRONT=ON");
-    return false;
+    return std::nullopt;
   }
-  // The input is checked here so that a missing file is one message, and
-  // an endless one (a FIFO, a device) never reaches Clang.
+  return cfront.str().str();
+}
+
+/// Whether the C input is a regular file within the input limit. Checked
+/// here so that a missing file is one message, and an endless one (a FIFO,
+/// a device) never reaches Clang.
+static bool checkCInputFile(const std::string &inputFile, unsigned maxInputMiB,
+                            DiagnosticEngine &diags) {
   llvm::sys::fs::file_status source;
   int fd = -1;
   if (std::error_code error = llvm::sys::fs::openFileForRead(inputFile, fd)) {
@@ -219,30 +226,15 @@ bool translateCSource(const char *argv0, const CInputRequest &request, CTranslat
                                " MiB, the input limit; --max-input-size=MiB raises it");
     return false;
   }
+  return true;
+}
 
-  PrivateTempFile translation("stencilc-cfront", "stencil");
-  PrivateTempFile errors("stencilc-cfront", "err");
-  PrivateTempFile depends("stencilc-cfront", "deps");
-  PrivateTempFile locations("stencilc-cfront", "locations");
-  for (const PrivateTempFile *temp : {&translation, &errors, &depends, &locations}) {
-    if (temp->error) {
-      diags.fatalWithoutLocation("cannot create a temporary file: " + temp->error.message());
-      return false;
-    }
-  }
-  std::vector<llvm::StringRef> args = {cfront,       inputFile,     "--deps",
-                                       depends.path, "--locations", locations.path};
-  if (request.warningsAsErrors) {
-    args.push_back("--Werror");
-  }
-  args.push_back("--");
-  if (llvm::errs().has_colors()) {
-    args.push_back("-fcolor-diagnostics"); // its stderr is a file
-  }
-  args.insert(args.end(), request.compilerArgs.begin(), request.compilerArgs.end());
-  if (request.noWarnings) {
-    args.push_back("-w"); // Clang's own: silences the C front end's warnings too
-  }
+/// Runs stencilc-cfront (`args`, its stdout to `translation`, its stderr to
+/// `errors`, then passed on); false after a failure, reported unless
+/// stencilc-cfront printed its own diagnostics.
+static bool runCFront(llvm::StringRef cfront, llvm::ArrayRef<llvm::StringRef> args,
+                      const PrivateTempFile &translation, const PrivateTempFile &errors,
+                      const std::string &inputFile, DiagnosticEngine &diags) {
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(translation.path), llvm::StringRef(errors.path)};
   std::string failure;
@@ -265,6 +257,44 @@ bool translateCSource(const char *argv0, const CInputRequest &request, CTranslat
       what += " without a diagnostic";
     }
     diags.fatalWithoutLocation("stencilc-cfront failed on '" + inputFile + "': " + what);
+    return false;
+  }
+  return true;
+}
+
+bool translateCSource(const char *argv0, const CInputRequest &request, CTranslation &result,
+                      DiagnosticEngine &diags) {
+  const std::string &inputFile = request.inputFile;
+  const unsigned maxInputMiB = request.maxInputMiB;
+  std::optional<std::string> cfront = findCFront(argv0, inputFile, diags);
+  if (!cfront || !checkCInputFile(inputFile, maxInputMiB, diags)) {
+    return false;
+  }
+
+  PrivateTempFile translation("stencilc-cfront", "stencil");
+  PrivateTempFile errors("stencilc-cfront", "err");
+  PrivateTempFile depends("stencilc-cfront", "deps");
+  PrivateTempFile locations("stencilc-cfront", "locations");
+  for (const PrivateTempFile *temp : {&translation, &errors, &depends, &locations}) {
+    if (temp->error) {
+      diags.fatalWithoutLocation("cannot create a temporary file: " + temp->error.message());
+      return false;
+    }
+  }
+  std::vector<llvm::StringRef> args = {*cfront,      inputFile,     "--deps",
+                                       depends.path, "--locations", locations.path};
+  if (request.warningsAsErrors) {
+    args.push_back("--Werror");
+  }
+  args.push_back("--");
+  if (llvm::errs().has_colors()) {
+    args.push_back("-fcolor-diagnostics"); // its stderr is a file
+  }
+  args.insert(args.end(), request.compilerArgs.begin(), request.compilerArgs.end());
+  if (request.noWarnings) {
+    args.push_back("-w"); // Clang's own: silences the C front end's warnings too
+  }
+  if (!runCFront(*cfront, args, translation, errors, inputFile, diags)) {
     return false;
   }
   if (auto list = llvm::MemoryBuffer::getFile(depends.path)) {

@@ -137,6 +137,59 @@ static std::optional<std::string> unspellableInInclude(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// Why -o, --header and --emit cannot go together, or nothing when they can
+/// (before any path is made up).
+static std::optional<std::string> requestProblem(const OutputRequest &request) {
+  const std::string &outputFile = request.outputFile;
+  if (request.emitting && !outputFile.empty() && outputFile != "-") {
+    return "--emit prints to standard output and writes no file; drop -o '" + outputFile +
+           "', or drop --emit to write it";
+  }
+  if (request.headerFile == "-") {
+    return "--header needs a file name (the .cu includes the header by it); "
+           "--emit=header prints the header on stdout";
+  }
+  if (request.inputFile == "-" && outputFile.empty() && !request.emitting) {
+    return "the input is standard input, which names no output: name it with -o FILE.cu "
+           "(or -o - for standard output)";
+  }
+  return std::nullopt;
+}
+
+/// Why the output paths cannot be written: one is a directory or the input,
+/// or two outputs are one file; nothing when they can.
+static std::optional<std::string> pathsProblem(const OutputPaths &out,
+                                               const std::string &inputFile) {
+  for (const auto &[writes, path, option] :
+       {std::tuple(out.writesCuda, out.cudaPath, "-o"),
+        std::tuple(out.writesHeader, out.headerPath, "--header"),
+        std::tuple(out.writesDepfile, out.depfilePath, "-MF")}) {
+    if (!writes) {
+      continue;
+    }
+    llvm::StringRef name = llvm::sys::path::filename(path);
+    if (llvm::sys::fs::is_directory(path) || name.empty() || name == "." || name == ".." ||
+        llvm::sys::path::is_separator(path.back())) {
+      return "the output '" + path + "' is a directory; name a file with " + option + ", as in " +
+             option + " DIR/NAME";
+    }
+    if (inputFile != "-" && sameFile(inputFile, path)) {
+      return "the output '" + path + "' is the input file; name another with " + option;
+    }
+  }
+  if (out.writesCuda && sameFile(out.cudaPath, out.headerPath)) {
+    return "the CUDA source and the header would both be '" + out.headerPath +
+           "'; name the source with -o FILE.cu, or the header with --header";
+  }
+  if (out.writesDepfile &&
+      (sameFile(out.depfilePath, out.headerPath) || sameFile(out.depfilePath, out.cudaPath))) {
+    return "the depfile would be '" + out.depfilePath +
+           "', an output itself; name it "
+           "with -MF FILE.d";
+  }
+  return std::nullopt;
+}
+
 /// The output paths from -o, --header and the input: -o, or the input's stem
 /// in the current directory (standard input has none to offer, so -o is
 /// needed to write files). `-o -` is stdout: the .cu, and a header file only
@@ -157,17 +210,8 @@ std::optional<OutputPaths> planOutputs(const OutputRequest &request, llvm::raw_o
     return std::nullopt;
   };
   const bool toStdout = outputFile == "-";
-  if (request.emitting && !outputFile.empty() && !toStdout) {
-    return refuse("--emit prints to standard output and writes no file; drop -o '" + outputFile +
-                  "', or drop --emit to write it");
-  }
-  if (headerFile == "-") {
-    return refuse("--header needs a file name (the .cu includes the header by it); "
-                  "--emit=header prints the header on stdout");
-  }
-  if (inputFile == "-" && outputFile.empty() && !request.emitting) {
-    return refuse("the input is standard input, which names no output: name it with -o FILE.cu "
-                  "(or -o - for standard output)");
+  if (std::optional<std::string> problem = requestProblem(request)) {
+    return refuse(*problem);
   }
   // Standard input is "stdin" here, as it is "<stdin>" in diagnostics.
   const std::string stemName =
@@ -196,32 +240,8 @@ std::optional<OutputPaths> planOutputs(const OutputRequest &request, llvm::raw_o
       out.depfilePath = std::string(path);
     }
   }
-  for (const auto &[writes, path, option] :
-       {std::tuple(out.writesCuda, out.cudaPath, "-o"),
-        std::tuple(out.writesHeader, out.headerPath, "--header"),
-        std::tuple(out.writesDepfile, out.depfilePath, "-MF")}) {
-    if (!writes) {
-      continue;
-    }
-    llvm::StringRef name = llvm::sys::path::filename(path);
-    if (llvm::sys::fs::is_directory(path) || name.empty() || name == "." || name == ".." ||
-        llvm::sys::path::is_separator(path.back())) {
-      return refuse("the output '" + path + "' is a directory; name a file with " + option +
-                    ", as in " + option + " DIR/NAME");
-    }
-    if (inputFile != "-" && sameFile(inputFile, path)) {
-      return refuse("the output '" + path + "' is the input file; name another with " + option);
-    }
-  }
-  if (out.writesCuda && sameFile(out.cudaPath, out.headerPath)) {
-    return refuse("the CUDA source and the header would both be '" + out.headerPath +
-                  "'; name the source with -o FILE.cu, or the header with --header");
-  }
-  if (out.writesDepfile &&
-      (sameFile(out.depfilePath, out.headerPath) || sameFile(out.depfilePath, out.cudaPath))) {
-    return refuse("the depfile would be '" + out.depfilePath +
-                  "', an output itself; name it "
-                  "with -MF FILE.d");
+  if (std::optional<std::string> problem = pathsProblem(out, inputFile)) {
+    return refuse(*problem);
   }
   // The .cu includes the header by its file name, between quotes.
   const std::string include = llvm::sys::path::filename(out.headerPath).str();

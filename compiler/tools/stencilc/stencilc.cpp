@@ -181,57 +181,21 @@ void printVersion(llvm::raw_ostream &os) {
   os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
-/// Runs the stages on the loaded buffer; returns the exit status.
-/// `dependencies` are the files the input was made of, for the depfile.
-int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &outputs,
-            llvm::ArrayRef<std::string> dependencies, DiagnosticEngine &diags) {
-  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
-  if (emit == Emit::Stencil) {
-    llvm::outs() << text;
-    return ExitSuccess;
-  }
-  Parser parser(text, diags);
-  Module module = parser.parseModule();
-  if (diags.hasErrors()) {
-    return ExitInputError;
-  }
-  if (emit == Emit::AST) {
-    printAST(module, sourceMgr, llvm::outs());
-    return ExitSuccess;
-  }
-
-  // For C input, source lines are those of the translation.
-  std::string sourceName = isCSource(inputFile)
-                               ? sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str()
-                               : inputFile.getValue();
-  std::vector<CheckedStencil> checked = checkModule(module, sourceName, diags);
-  if (diags.hasErrors()) {
-    return ExitInputError;
-  }
-  std::vector<StencilSpec> specs;
-  std::vector<llvm::SMLoc> locs;
-  for (CheckedStencil &c : checked) {
-    specs.push_back(std::move(c.spec));
-    locs.push_back(c.loc);
-  }
-  if (emit == Emit::Spec) {
-    for (size_t i = 0; i < specs.size(); ++i) {
-      if (i) {
-        llvm::outs() << "\n";
-      }
-      printSpec(specs[i], llvm::outs());
+/// The --emit=spec output: each stencil's spec, a blank line between two.
+void printSpecs(const std::vector<StencilSpec> &specs) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (i) {
+      llvm::outs() << "\n";
     }
-    return ExitSuccess;
+    printSpec(specs[i], llvm::outs());
   }
+}
 
-  BackendOptions options = planKnobs;
-  options.backend = backend;
-  options.inputFile = inputFile;
-  options.headerInclude = llvm::sys::path::filename(outputs.headerPath).str();
-  Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
-  if (diags.hasErrors()) {
-    return ExitInputError;
-  }
+/// Writes the files asked for (header, source, depfile: all or none), then
+/// prints the artefact --emit names (or the source for `-o -`); returns the
+/// exit status.
+int deliver(const Artefacts &artefacts, const OutputPaths &outputs,
+            llvm::ArrayRef<std::string> dependencies, DiagnosticEngine &diags) {
   std::vector<Output> files;
   if (outputs.writesHeader) {
     files.push_back({outputs.headerPath, artefacts.header});
@@ -267,15 +231,58 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &ou
   return ExitSuccess;
 }
 
-} // namespace
+/// Runs the stages on the loaded buffer; returns the exit status.
+/// `dependencies` are the files the input was made of, for the depfile.
+int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &outputs,
+            llvm::ArrayRef<std::string> dependencies, DiagnosticEngine &diags) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  if (emit == Emit::Stencil) {
+    llvm::outs() << text;
+    return ExitSuccess;
+  }
+  Parser parser(text, diags);
+  Module module = parser.parseModule();
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  if (emit == Emit::AST) {
+    printAST(module, sourceMgr, llvm::outs());
+    return ExitSuccess;
+  }
 
-int main(int argc, char **argv) {
-  hideForeignOptions();
-  cl::HideUnrelatedOptions(category);
-  cl::SetVersionPrinter(printVersion);
-  // Arguments after `--` are compiler flags for a C/C++ input (-I, -D, ...).
-  int ownArgs = static_cast<int>(std::find(argv, argv + argc, llvm::StringRef("--")) - argv);
-  std::vector<std::string> compilerArgs(argv + std::min(ownArgs + 1, argc), argv + argc);
+  // For C input, source lines are those of the translation.
+  std::string sourceName = isCSource(inputFile)
+                               ? sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str()
+                               : inputFile.getValue();
+  std::vector<CheckedStencil> checked = checkModule(module, sourceName, diags);
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  std::vector<StencilSpec> specs;
+  std::vector<llvm::SMLoc> locs;
+  for (CheckedStencil &c : checked) {
+    specs.push_back(std::move(c.spec));
+    locs.push_back(c.loc);
+  }
+  if (emit == Emit::Spec) {
+    printSpecs(specs);
+    return ExitSuccess;
+  }
+
+  BackendOptions options = planKnobs;
+  options.backend = backend;
+  options.inputFile = inputFile;
+  options.headerInclude = llvm::sys::path::filename(outputs.headerPath).str();
+  Artefacts artefacts = generateArtefacts(specs, locs, options, diags);
+  if (diags.hasErrors()) {
+    return ExitInputError;
+  }
+  return deliver(artefacts, outputs, dependencies, diags);
+}
+
+/// Parses our own arguments (those before `--`) and checks them together;
+/// false, after a message, on a usage error.
+bool parseCommandLine(int ownArgs, int argc, char **argv) {
   std::string usageErrors;
   llvm::raw_string_ostream usageStream(usageErrors);
   if (!cl::ParseCommandLineOptions(ownArgs, argv,
@@ -283,30 +290,34 @@ int main(int argc, char **argv) {
                                    "nests marked '#pragma stencil', to CUDA\n",
                                    &usageStream)) {
     llvm::errs() << usageErrors;
-    return ExitUsage;
+    return false;
   }
   if (inputFile.empty()) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
-    return ExitUsage;
+    return false;
   }
   if (std::optional<Arch> target = parseArch(arch.getValue())) {
     planKnobs.plan.target = *target;
   } else {
     llvm::errs() << "stencilc: error: unknown --arch '" << arch << "'; expected "
                  << archNames(" or ") << "\n";
-    return ExitUsage;
+    return false;
   }
   if (!applyPlanOptions(planKnobs)) {
-    return ExitUsage;
+    return false;
   }
-
   if (ownArgs < argc && !isCSource(inputFile)) {
     llvm::errs() << "stencilc: error: arguments after '--' are compiler flags for a C "
                     "or C++ input (.c, .cc, .cpp, .cxx), not for '"
                  << inputFile << "'\n";
-    return ExitUsage;
+    return false;
   }
+  return true;
+}
 
+/// Where the outputs go (Outputs.cpp decides); nothing, after a message, on
+/// a usage error.
+std::optional<OutputPaths> requestedOutputs() {
   OutputRequest request;
   request.inputFile = inputFile;
   request.outputFile = outputFile;
@@ -315,13 +326,12 @@ int main(int argc, char **argv) {
   request.writeDepfile = writeDepfile;
   request.emitting = emit != Emit::None;
   request.writesInclude = emit == Emit::None || emit == Emit::Cuda;
-  std::optional<OutputPaths> outputs = planOutputs(request, llvm::errs());
-  if (!outputs) {
-    return ExitUsage;
-  }
+  return planOutputs(request, llvm::errs());
+}
 
-  llvm::SourceMgr sourceMgr;
-  DiagnosticEngine diags(sourceMgr, llvm::errs());
+/// Sets the warning flags and limits; false, after a message, for an
+/// unknown -W name.
+bool configureDiagnostics(DiagnosticEngine &diags) {
   diags.setWarningsAsErrors(warningsAsErrors);
   diags.setWarningsSilenced(noWarnings);
   diags.setRemarksShown(verbose);
@@ -329,25 +339,28 @@ int main(int argc, char **argv) {
     if (!diags.applyWarningFlag(flag)) {
       llvm::errs() << "stencilc: error: unknown warning '-W" << printableText(flag)
                    << "'; expected one of " << warningNames() << "\n";
-      return ExitUsage;
+      return false;
     }
   }
   diags.setErrorLimit(errorLimit);
   diags.setNoteLimit(noteLimit);
-  llvm::sys::SetInterruptFunction(forwardInterrupt);
+  return true;
+}
 
-  if (inputFile != "-" && llvm::sys::fs::is_directory(inputFile.getValue())) {
-    diags.fatalWithoutLocation("cannot read '" + inputFile +
-                               "': it is a directory, not a .stencil file");
-    return ExitInputError;
-  }
+/// The input's text: a .stencil file (or standard input) as it is, a C/C++
+/// file as stencilc-cfront translates it (with the lines of the C file each
+/// translated line comes from); null after an error. Adds the files it was
+/// made of to `dependencies`.
+std::unique_ptr<llvm::MemoryBuffer> readInput(const char *argv0,
+                                              const std::vector<std::string> &compilerArgs,
+                                              std::vector<std::string> &dependencies,
+                                              std::vector<CSourcePoint> &lineOrigins,
+                                              DiagnosticEngine &diags) {
   std::unique_ptr<llvm::MemoryBuffer> input;
-  std::vector<std::string> dependencies;
-  std::vector<CSourcePoint> lineOrigins;
   if (isCSource(inputFile)) {
     CInputRequest cRequest{inputFile, compilerArgs, warningsAsErrors, noWarnings, maxInputSize};
     CTranslation translation;
-    if (translateCSource(argv[0], cRequest, translation, diags)) {
+    if (translateCSource(argv0, cRequest, translation, diags)) {
       input = std::move(translation.text);
       dependencies = std::move(translation.dependencies);
       lineOrigins = std::move(translation.lineOrigins);
@@ -360,6 +373,42 @@ int main(int argc, char **argv) {
       dependencies.push_back(inputFile);
     }
   }
+  return input;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  hideForeignOptions();
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(printVersion);
+  // Arguments after `--` are compiler flags for a C/C++ input (-I, -D, ...).
+  int ownArgs = static_cast<int>(std::find(argv, argv + argc, llvm::StringRef("--")) - argv);
+  std::vector<std::string> compilerArgs(argv + std::min(ownArgs + 1, argc), argv + argc);
+  if (!parseCommandLine(ownArgs, argc, argv)) {
+    return ExitUsage;
+  }
+  std::optional<OutputPaths> outputs = requestedOutputs();
+  if (!outputs) {
+    return ExitUsage;
+  }
+
+  llvm::SourceMgr sourceMgr;
+  DiagnosticEngine diags(sourceMgr, llvm::errs());
+  if (!configureDiagnostics(diags)) {
+    return ExitUsage;
+  }
+  llvm::sys::SetInterruptFunction(forwardInterrupt);
+
+  if (inputFile != "-" && llvm::sys::fs::is_directory(inputFile.getValue())) {
+    diags.fatalWithoutLocation("cannot read '" + inputFile +
+                               "': it is a directory, not a .stencil file");
+    return ExitInputError;
+  }
+  std::vector<std::string> dependencies;
+  std::vector<CSourcePoint> lineOrigins;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      readInput(argv[0], compilerArgs, dependencies, lineOrigins, diags);
   if (!input) {
     diags.finish();
     return ExitInputError;

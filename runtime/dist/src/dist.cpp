@@ -457,6 +457,100 @@ stencilc_dist_status moveBlocks(stencilc_dist_plan plan, void *global, void *loc
   return f ? fail(f) : STENCILC_DIST_SUCCESS;
 }
 
+/// The global sizes and the process grid (`grid`'s zeros chosen by
+/// MPI_Dims_create) into `l`; a failure for sizes below one or a grid that
+/// cannot fill the `ranks` (MPI_Dims_create would abort on it).
+Failure setProcessGrid(Layout &l, const int *global, const int *grid, int ranks) {
+  int dimsGrid[MaxDims] = {0, 0, 0};
+  for (int a = 0; a < l.dims; ++a) {
+    l.global[a] = global[a];
+    dimsGrid[a] = grid ? grid[a] : 0;
+    if (global[a] < 1 || dimsGrid[a] < 0) {
+      return Failure{STENCILC_DIST_INVALID_ARGUMENT, "global sizes must be positive and the "
+                                                     "process grid's entries zero or positive"};
+    }
+  }
+  long long given = 1;
+  bool free = false;
+  for (int a = 0; a < l.dims; ++a) {
+    given *= dimsGrid[a] ? dimsGrid[a] : 1;
+    free = free || dimsGrid[a] == 0;
+  }
+  if (free ? ranks % given != 0 : given != ranks) {
+    return Failure{STENCILC_DIST_INVALID_ARGUMENT, "the process grid does not multiply to the " +
+                                                       std::to_string(ranks) +
+                                                       " ranks of the communicator"};
+  }
+  MPI_Dims_create(ranks, l.dims, dimsGrid);
+  std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
+  return {};
+}
+
+/// Splits the grid into this rank's block, with a halo for `every` passes
+/// of the fused steps a pass takes, or for one where a block is too thin
+/// for that (unless `every` was chosen). One exchange serves `every`
+/// passes, with a halo that much wider (the ghosts are computed
+/// redundantly); two by default: the fewest exchanges for the fewest
+/// redundant planes, measured best on one H100 with and without MPS
+/// (docs/distributed.md, "Exchange overhead"). (Without NAME_pass,
+/// NAME_run, which leaves its result in `a`, then never copies the local
+/// array back from `b`.) Every rank learns whether every rank could take
+/// its block (a local array below the minimum size is one rank's problem),
+/// so all return alike.
+Failure decompose(stencilc_dist_plan_s &p, const stencilc_stencil_info &info, int every,
+                  bool chosen) {
+  Layout &l = p.layout;
+  std::string error;
+  int created = 0, all = 0;
+  for (int tryEvery : {every, 1}) {
+    p.passSteps = std::max(info.fused_steps, 1) * tryEvery;
+    l.halo = info.radius * p.passSteps;
+    created = Decomposition::create(l, p.rank, p.decomp, error) ? 1 : 0;
+    if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p.comm),
+                               "MPI_Allreduce")) {
+      return f;
+    }
+    if (all || chosen) {
+      break;
+    }
+  }
+  if (!all) {
+    return Failure{STENCILC_DIST_CANNOT_SPLIT,
+                   created ? "another rank's block cannot be split off (see its message)" : error};
+  }
+  p.schedule = p.decomp.schedule();
+  localExtents(p.decomp, p.extents);
+  for (int a = 0; a < l.dims; ++a) {
+    p.sizes[a] = static_cast<int>(p.decomp.local(a));
+  }
+  return {};
+}
+
+/// The halo stream (of the greatest priority, so exchanges overtake the
+/// interior's kernels), the events that order it against the run's stream,
+/// the profile, and for slabs the bands the overlap copies back.
+Failure createHaloResources(stencilc_dist_plan_s &p) {
+  int least = 0, greatest = 0;
+  cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  Failure f = cudaFailure(cudaStreamCreateWithPriority(&p.halo, cudaStreamNonBlocking, greatest),
+                          "halo stream");
+  for (cudaEvent_t *e : {&p.ready, &p.copied, &p.done}) {
+    f = f ? f : cudaFailure(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "events");
+  }
+  p.profile = Profile::fromEnvironment();
+  p.transport->setProfile(p.profile.get());
+  if (p.decomp.slabs()) {
+    for (int side = 0; side < 2; ++side) {
+      for (int k = 0; k < 2 && p.decomp.neighbour(0, side) >= 0; ++k) {
+        f = f ? f
+              : p.allocate(3 * static_cast<std::size_t>(p.layout.halo) * p.plane(),
+                           p.bands[side][k]);
+      }
+    }
+  }
+  return f;
+}
+
 } // namespace
 
 extern "C" {
@@ -488,38 +582,12 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   MPI_Comm_size(p->comm, &p->ranks);
   Layout &l = p->layout;
   l.dims = info.dims;
-  int dimsGrid[MaxDims] = {0, 0, 0};
-  for (int a = 0; a < l.dims; ++a) {
-    l.global[a] = global[a];
-    dimsGrid[a] = grid ? grid[a] : 0;
-    if (global[a] < 1 || dimsGrid[a] < 0) {
-      return fail(STENCILC_DIST_INVALID_ARGUMENT, "global sizes must be positive and the "
-                                                  "process grid's entries zero or positive");
-    }
+  if (Failure f = setProcessGrid(l, global, grid, p->ranks)) {
+    return fail(f);
   }
-  // MPI_Dims_create would abort on a grid that cannot fill the ranks.
-  long long given = 1;
-  bool free = false;
-  for (int a = 0; a < l.dims; ++a) {
-    given *= dimsGrid[a] ? dimsGrid[a] : 1;
-    free = free || dimsGrid[a] == 0;
-  }
-  if (free ? p->ranks % given != 0 : given != p->ranks) {
-    return fail(STENCILC_DIST_INVALID_ARGUMENT, "the process grid does not multiply to the " +
-                                                    std::to_string(p->ranks) +
-                                                    " ranks of the communicator");
-  }
-  MPI_Dims_create(p->ranks, l.dims, dimsGrid);
-  std::copy(dimsGrid, dimsGrid + l.dims, l.grid);
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
-  // One exchange serves `every` passes of T fused steps, with a halo that
-  // much wider (the ghosts are computed redundantly). By default two: the
-  // fewest exchanges for the fewest redundant planes, measured best on one
-  // H100 with and without MPS (docs/distributed.md, "Exchange overhead");
-  // one where blocks are too thin for that halo. (Without NAME_pass,
-  // NAME_run, which leaves its result in `a`, then never copies the local
-  // array back from `b`.)
+  // Passes per exchange: two unless chosen (decompose says why).
   const char *everyText = std::getenv("STENCILC_DIST_PASSES_PER_EXCHANGE");
   const bool chosen = everyText && *everyText;
   const int every = chosen ? std::atoi(everyText) : 2;
@@ -528,53 +596,14 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
                 std::string("STENCILC_DIST_PASSES_PER_EXCHANGE is '") + everyText +
                     "'; expected a whole number from 1 to 64");
   }
-  // Every rank learns whether every rank could take its block (a local
-  // array below the minimum size is one rank's problem), so all return alike.
-  std::string error;
-  int created = 0, all = 0;
-  for (int tryEvery : {every, 1}) {
-    p->passSteps = std::max(info.fused_steps, 1) * tryEvery;
-    l.halo = info.radius * p->passSteps;
-    created = Decomposition::create(l, p->rank, p->decomp, error) ? 1 : 0;
-    if (Failure f = mpiFailure(MPI_Allreduce(&created, &all, 1, MPI_INT, MPI_MIN, p->comm),
-                               "MPI_Allreduce")) {
-      return fail(f);
-    }
-    if (all || chosen) {
-      break;
-    }
-  }
-  if (!all) {
-    return fail(STENCILC_DIST_CANNOT_SPLIT,
-                created ? "another rank's block cannot be split off (see its message)" : error);
-  }
-  p->schedule = p->decomp.schedule();
-  localExtents(p->decomp, p->extents);
-  for (int a = 0; a < l.dims; ++a) {
-    p->sizes[a] = static_cast<int>(p->decomp.local(a));
+  if (Failure f = decompose(*p, info, every, chosen)) {
+    return fail(f);
   }
   const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
   if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
     return fail(f);
   }
-  int least = 0, greatest = 0;
-  cudaDeviceGetStreamPriorityRange(&least, &greatest);
-  Failure f = cudaFailure(cudaStreamCreateWithPriority(&p->halo, cudaStreamNonBlocking, greatest),
-                          "halo stream");
-  for (cudaEvent_t *e : {&p->ready, &p->copied, &p->done}) {
-    f = f ? f : cudaFailure(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "events");
-  }
-  p->profile = Profile::fromEnvironment();
-  p->transport->setProfile(p->profile.get());
-  if (p->decomp.slabs()) {
-    for (int side = 0; side < 2; ++side) {
-      for (int k = 0; k < 2 && p->decomp.neighbour(0, side) >= 0; ++k) {
-        f = f ? f
-              : p->allocate(3 * static_cast<std::size_t>(l.halo) * p->plane(), p->bands[side][k]);
-      }
-    }
-  }
-  if (f) {
+  if (Failure f = createHaloResources(*p)) {
     return fail(f);
   }
   *plan = p.release();

@@ -57,22 +57,10 @@ void rangedPass(const stencilc_stencil_info &info, const long long ext[3], const
                      to.data() + p.viewBegin * inner, p.storeBegin, p.storeCount(), steps);
 }
 
-/// Runs one case; returns false (rank 0 prints why) on a mismatch.
-bool check(const Case &c, MPI_Comm comm) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const CheckStencil stencil("check", c.dims, c.radius, c.shape, c.boundary, c.fused);
-  const stencilc_stencil_info &info = stencil.info;
-
-  // Odd sizes; the axes past the grid's have extent 1.
-  const long long sizes[3] = {c.dims == 1   ? 37
-                              : c.dims == 2 ? 31
-                                            : 17,
-                              c.dims == 1   ? 1
-                              : c.dims == 2 ? 29
-                                            : 15,
-                              c.dims == 3 ? 13 : 1};
+/// The layout of a case: odd sizes (the axes past the grid's have extent
+/// 1), the process grid MPI_Dims_create picks, or slabs, or a split of the
+/// fastest axis; a halo of radius x T x every.
+Layout caseLayout(const Case &c, int ranks, const long long sizes[3]) {
   Layout l;
   l.dims = c.dims;
   for (int a = 0; a < c.dims; ++a)
@@ -91,6 +79,87 @@ bool check(const Case &c, MPI_Comm comm) {
   l.periodic = c.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.halo = c.radius * c.fused * c.every;
   l.minSize = c.boundary == STENCILC_BOUNDARY_FIXED ? 2 * c.radius + 1 : 1;
+  return l;
+}
+
+/// Runs `steps` steps on this rank's local array as the runtime does: an
+/// exchange every T x every steps, then passes of T steps storing their
+/// ranges only (the rest poisoned), or a remainder on the whole array;
+/// false when an exchange fails.
+bool runLocally(const Case &c, const stencilc_stencil_info &info, const Decomposition &d,
+                MPI_Comm comm, std::vector<double> &local, int steps) {
+  long long ext[3];
+  localExtents(d, ext);
+  const int pass = c.fused * c.every;
+  Extents le = extentsOf(c.dims, ext);
+  const std::vector<Phase> schedule = d.schedule();
+  std::vector<char> scratch;
+  std::vector<double> other(local.size());
+  for (int done = 0; done < steps;) {
+    const int k = std::min(pass, steps - done);
+    if (exchangeHost(comm, d, schedule, local.data(), sizeof(double), scratch) != MPI_SUCCESS)
+      return false;
+    done += k;
+    if (k % c.fused != 0) { // a remainder: NAME_run on the whole local array
+      referenceRun(info, le, local, k);
+      continue;
+    }
+    // Passes of T steps from one buffer into the other, storing their
+    // ranges only (the rest poisoned).
+    for (int stepsAfter = k - c.fused; stepsAfter >= 0; stepsAfter -= c.fused) {
+      std::fill(other.begin(), other.end(), std::nan(""));
+      const std::vector<RangedPass> passes =
+          c.overlap ? overlapPasses(d)
+                    : std::vector<RangedPass>{plainPass(d, c.radius, stepsAfter)};
+      for (const RangedPass &p : passes)
+        rangedPass(info, ext, p, local, other, c.fused);
+      local.swap(other);
+    }
+  }
+  return true;
+}
+
+/// On rank 0: every rank's owned block (this rank's is `block`) placed in
+/// the global grid, for comparing with the single-domain result.
+std::vector<double> gatherBlocks(const Layout &l, int ranks, const long long sizes[3],
+                                 std::size_t points, const std::vector<double> &block,
+                                 MPI_Comm comm) {
+  std::vector<double> gathered(points, std::nan(""));
+  std::string error;
+  for (int r = 0; r < ranks; ++r) {
+    Decomposition dr;
+    Decomposition::create(l, r, dr, error);
+    Box box = dr.ownedBox();
+    for (int a = 0; a < l.dims; ++a)
+      box.lo[a] = dr.ownedStart(a);
+    std::vector<double> theirs(static_cast<std::size_t>(box.count()));
+    if (r == 0)
+      theirs = block;
+    else
+      MPI_Recv(theirs.data(), static_cast<int>(theirs.size()), MPI_DOUBLE, r, 7, comm,
+               MPI_STATUS_IGNORE);
+    unpackHost(theirs.data(), sizes, box, sizeof(double), gathered.data());
+  }
+  return gathered;
+}
+
+/// Runs one case; returns false (rank 0 prints why) on a mismatch.
+bool check(const Case &c, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const CheckStencil stencil("check", c.dims, c.radius, c.shape, c.boundary, c.fused);
+  const stencilc_stencil_info &info = stencil.info;
+
+  // Odd sizes; the axes past the grid's have extent 1.
+  const long long sizes[3] = {c.dims == 1   ? 37
+                              : c.dims == 2 ? 31
+                                            : 17,
+                              c.dims == 1   ? 1
+                              : c.dims == 2 ? 29
+                                            : 15,
+                              c.dims == 3 ? 13 : 1};
+  const Layout l = caseLayout(c, ranks, sizes);
   Decomposition d;
   std::string error;
   if (!Decomposition::create(l, rank, d, error)) {
@@ -120,32 +189,8 @@ bool check(const Case &c, MPI_Comm comm) {
   std::vector<double> block(static_cast<std::size_t>(owned.count()));
   packHost(init.data(), sizes, from, sizeof(double), block.data());
   unpackHost(block.data(), ext, owned, sizeof(double), local.data());
-
-  Extents le = extentsOf(c.dims, ext);
-  const std::vector<Phase> schedule = d.schedule();
-  std::vector<char> scratch;
-  std::vector<double> other(local.size());
-  for (int done = 0; done < steps;) {
-    const int k = std::min(pass, steps - done);
-    if (exchangeHost(comm, d, schedule, local.data(), sizeof(double), scratch) != MPI_SUCCESS)
-      return false;
-    done += k;
-    if (k % c.fused != 0) { // a remainder: NAME_run on the whole local array
-      referenceRun(info, le, local, k);
-      continue;
-    }
-    // Passes of T steps from one buffer into the other, storing their
-    // ranges only (the rest poisoned).
-    for (int stepsAfter = k - c.fused; stepsAfter >= 0; stepsAfter -= c.fused) {
-      std::fill(other.begin(), other.end(), std::nan(""));
-      const std::vector<RangedPass> passes =
-          c.overlap ? overlapPasses(d)
-                    : std::vector<RangedPass>{plainPass(d, c.radius, stepsAfter)};
-      for (const RangedPass &p : passes)
-        rangedPass(info, ext, p, local, other, c.fused);
-      local.swap(other);
-    }
-  }
+  if (!runLocally(c, info, d, comm, local, steps))
+    return false;
 
   // Gather the owned blocks on rank 0 and compare bit for bit.
   packHost(local.data(), ext, owned, sizeof(double), block.data());
@@ -153,21 +198,7 @@ bool check(const Case &c, MPI_Comm comm) {
   if (rank != 0) {
     MPI_Send(block.data(), static_cast<int>(block.size()), MPI_DOUBLE, 0, 7, comm);
   } else {
-    std::vector<double> gathered(init.size(), std::nan(""));
-    for (int r = 0; r < ranks; ++r) {
-      Decomposition dr;
-      Decomposition::create(l, r, dr, error);
-      Box box = dr.ownedBox();
-      for (int a = 0; a < c.dims; ++a)
-        box.lo[a] = dr.ownedStart(a);
-      std::vector<double> theirs(static_cast<std::size_t>(box.count()));
-      if (r == 0)
-        theirs = block;
-      else
-        MPI_Recv(theirs.data(), static_cast<int>(theirs.size()), MPI_DOUBLE, r, 7, comm,
-                 MPI_STATUS_IGNORE);
-      unpackHost(theirs.data(), sizes, box, sizeof(double), gathered.data());
-    }
+    const std::vector<double> gathered = gatherBlocks(l, ranks, sizes, init.size(), block, comm);
     const std::size_t bad = bitsDiffer(single, gathered);
     if (bad) {
       std::printf("FAIL %s (process grid %dx%dx%d): %zu of %zu points differ\n",

@@ -67,6 +67,67 @@ struct Variant {
   }
 };
 
+/// Rank 0 alone: the device-to-device copy bandwidth (GB/s) and the
+/// single-GPU run of the whole grid (ms), the yardsticks of the table.
+struct SingleGpu {
+  double copyGBs = 0, singleMs = 0;
+};
+
+SingleGpu timeSingleGpu(int rank, int n, int steps, int reps) {
+  const std::size_t points = std::size_t(n) * n * n;
+  SingleGpu result;
+  double *a = nullptr, *b = nullptr;
+  if (rank == 0) {
+    CUDA_OK(cudaMalloc(&a, points * sizeof(double)));
+    CUDA_OK(cudaMalloc(&b, points * sizeof(double)));
+    fillRandom<<<1024, 256>>>(a, points, 1);
+    fillRandom<<<1024, 256>>>(b, points, 2);
+  }
+  const double copyMs = timeIt(reps, rank == 0, [&] {
+    CUDA_OK(cudaMemcpyAsync(b, a, points * sizeof(double), cudaMemcpyDeviceToDevice, nullptr));
+  });
+  result.copyGBs = 2.0 * points * sizeof(double) / (copyMs * 1e-3) / 1e9;
+  result.singleMs =
+      timeIt(reps, rank == 0, [&] { CUDA_OK(star3d7p_fp64_run(a, b, n, n, n, steps, nullptr)); });
+  if (rank == 0) {
+    CUDA_OK(cudaFree(a));
+    CUDA_OK(cudaFree(b));
+  }
+  return result;
+}
+
+/// What rank 0 prints: the device and the run, the yardsticks, then a row
+/// per variant.
+struct Table {
+  int ranks, n, steps, t, reps;
+  std::string transport;
+  SingleGpu single;
+  double localMs, localCallsMs;
+  std::vector<std::string> rows;
+};
+
+void printTable(const Table &r) {
+  const double passes = double(r.steps) / r.t;
+  const std::size_t points = std::size_t(r.n) * r.n * r.n;
+  int device = 0;
+  cudaDeviceProp prop;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaGetDeviceProperties(&prop, device));
+  std::printf("device %s; %d ranks (slabs), %d^3 fp64 star3d7p, %d steps (T = %d), median of "
+              "%d, transport %s\n",
+              prop.name, r.ranks, r.n, r.steps, r.t, r.reps, r.transport.c_str());
+  std::printf("copy bandwidth (rank 0 alone)     %8.1f GB/s\n", r.single.copyGBs);
+  std::printf("single GPU, whole grid (rank 0)   %8.3f ms/pass  %6.1f GStencil/s\n",
+              r.single.singleMs / passes,
+              points * double(r.steps) / (r.single.singleMs * 1e-3) / 1e9);
+  std::printf("local runs only (k=1), no exchange %7.3f ms/pass\n", r.localMs / passes);
+  std::printf("local runs, one call a pass        %7.3f ms/pass  %+7.1f %%\n",
+              r.localCallsMs / passes, 100.0 * (r.localCallsMs - r.localMs) / r.localMs);
+  for (const std::string &row : r.rows) {
+    std::printf("%s\n", row.c_str());
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -78,31 +139,9 @@ int main(int argc, char **argv) {
   const int kmax = argc > 4 ? std::atoi(argv[4]) : 3;
   const int global[3] = {n, n, n};
   const int slabs[3] = {ranks, 1, 1};
-  const std::size_t points = std::size_t(n) * n * n;
   const int t = std::max(star3d7p_fp64_info.fused_steps, 1);
   const double passes = double(steps) / t;
-
-  // Rank 0 alone: the copy bandwidth and the single-GPU run.
-  double copyGBs = 0, singleMs = 0;
-  {
-    double *a = nullptr, *b = nullptr;
-    if (rank == 0) {
-      CUDA_OK(cudaMalloc(&a, points * sizeof(double)));
-      CUDA_OK(cudaMalloc(&b, points * sizeof(double)));
-      fillRandom<<<1024, 256>>>(a, points, 1);
-      fillRandom<<<1024, 256>>>(b, points, 2);
-    }
-    const double copyMs = timeIt(reps, rank == 0, [&] {
-      CUDA_OK(cudaMemcpyAsync(b, a, points * sizeof(double), cudaMemcpyDeviceToDevice, nullptr));
-    });
-    copyGBs = 2.0 * points * sizeof(double) / (copyMs * 1e-3) / 1e9;
-    singleMs =
-        timeIt(reps, rank == 0, [&] { CUDA_OK(star3d7p_fp64_run(a, b, n, n, n, steps, nullptr)); });
-    if (rank == 0) {
-      CUDA_OK(cudaFree(a));
-      CUDA_OK(cudaFree(b));
-    }
-  }
+  const SingleGpu single = timeSingleGpu(rank, n, steps, reps);
 
   double localMs = 0, localCallsMs = 0;
   std::vector<std::string> rows;
@@ -141,22 +180,7 @@ int main(int argc, char **argv) {
     }
   }
   if (rank == 0) {
-    int device = 0;
-    cudaDeviceProp prop;
-    CUDA_OK(cudaGetDevice(&device));
-    CUDA_OK(cudaGetDeviceProperties(&prop, device));
-    std::printf("device %s; %d ranks (slabs), %d^3 fp64 star3d7p, %d steps (T = %d), median of "
-                "%d, transport %s\n",
-                prop.name, ranks, n, steps, t, reps, transport.c_str());
-    std::printf("copy bandwidth (rank 0 alone)     %8.1f GB/s\n", copyGBs);
-    std::printf("single GPU, whole grid (rank 0)   %8.3f ms/pass  %6.1f GStencil/s\n",
-                singleMs / passes, points * double(steps) / (singleMs * 1e-3) / 1e9);
-    std::printf("local runs only (k=1), no exchange %7.3f ms/pass\n", localMs / passes);
-    std::printf("local runs, one call a pass        %7.3f ms/pass  %+7.1f %%\n",
-                localCallsMs / passes, 100.0 * (localCallsMs - localMs) / localMs);
-    for (const std::string &row : rows) {
-      std::printf("%s\n", row.c_str());
-    }
+    printTable({ranks, n, steps, t, reps, transport, single, localMs, localCallsMs, rows});
   }
   MPI_Finalize();
   return 0;

@@ -250,6 +250,131 @@ packGroup(const typename S::Compute (&v)[S::kColsPerThread], int g) {
   return *reinterpret_cast<const typename S::Vector *>(values);
 }
 
+/// Zeroes the 2r carried rows of every level's window before the first
+/// iteration: stale rows only feed rows not stored, but must be defined.
+template <class S, int Levels>
+__device__ __forceinline__ void clearCarriedRows(Row<S> (&win)[Levels][S::kRing]) {
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int i = 0; i < 2 * r; ++i) {
+#pragma unroll
+      for (int c = 0; c < S::kColsPerThread + 2 * r; ++c) {
+        win[t][i].v[c] = typename S::Compute(0); // stale rows only feed rows not stored
+      }
+    }
+  }
+}
+
+/// Starts the loads of kBatch input rows from row p, the thread's groups of
+/// each (the boundary rule only where a point may be outside the grid).
+template <class S, bool Interior>
+__device__ __forceinline__ void
+fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
+           const typename S::Element *__restrict__ in, int p, int xFirst, int ny, int nx,
+           bool vectorRows) {
+#pragma unroll
+  for (int i = 0; i < S::kBatch; ++i) {
+#pragma unroll
+    for (int g = 0; g < S::kGroupsPerThread; ++g) {
+      if constexpr (Interior) {
+        groups[i][g] = __ldg(reinterpret_cast<const typename S::Vector *>(
+            in + static_cast<long long>(p + i) * nx + xFirst + g * S::kVec));
+      } else {
+        groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
+      }
+    }
+  }
+}
+
+/// Places the loaded batch in level 0's window, rows [2r, 2r + kBatch), as
+/// Compute values, with the side columns from the threads beside.
+template <class S>
+__device__ __forceinline__ void
+unpackBatch(Row<S> (&win0)[S::kRing],
+            const typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread]) {
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int i = 0; i < S::kBatch; ++i) {
+#pragma unroll
+    for (int g = 0; g < S::kGroupsPerThread; ++g) {
+      alignas(16) typename S::Element values[S::kVec];
+      *reinterpret_cast<typename S::Vector *>(values) = groups[i][g];
+#pragma unroll
+      for (int e = 0; e < S::kVec; ++e) {
+        win0[2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
+      }
+    }
+    shareSides<S>(win0[2 * r + i]);
+  }
+}
+
+/// One step at row j of a level's batch: the stencil over the window
+/// `from`, each term a multiply-add, for the thread's columns.
+template <class S>
+__device__ __forceinline__ void applyStencil(const Row<S> (&from)[S::kRing], int j,
+                                             typename S::Compute (&value)[S::kColsPerThread]) {
+  using Compute = typename S::Compute;
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    Compute acc = Compute(0);
+#pragma unroll
+    for (int k = 0; k < S::kTerms; ++k) {
+      const Term<Compute> term = S::Stencil::template term<Compute>(k);
+      acc = madd(term.c, from[j + r + term.dy].v[r + w + term.dx], acc);
+    }
+    value[w] = acc;
+  }
+}
+
+/// Stores the thread's stored columns of a finished row y (rounded) to
+/// out: 16-, 8- or 4-byte accesses where whole in the grid, element by
+/// element at its right edge. A point not computed holds its input's
+/// value: storing it is right.
+template <class S, bool Interior>
+__device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
+                                         const typename S::Compute (&value)[S::kColsPerThread],
+                                         int y, int nx, int xFirst, int lane, bool vectorRows) {
+  constexpr int W = S::kColsPerThread;
+#pragma unroll
+  for (int g = 0; g < S::kGroupsPerThread; ++g) {
+    const int c = lane * W + g * S::kVec; // in the strip
+    const int x = xFirst + g * S::kVec;
+    if (c < S::kHalo || c >= S::kHalo + S::kTileX) {
+      continue;
+    }
+    typename S::Element *const at = out + static_cast<long long>(y) * nx + x;
+    if (Interior || (vectorRows && x + S::kVec <= nx)) {
+      if constexpr (S::kAccessBytes == 16) {
+        storeVector(at, packGroup<S>(value, g));
+      } else {
+        *reinterpret_cast<typename S::Vector *>(at) = packGroup<S>(value, g);
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < S::kVec; ++e) {
+        if (x + e < nx) {
+          at[e] = toElement<typename S::Element>(value[g * S::kVec + e]);
+        }
+      }
+    }
+  }
+}
+
+/// Moves each window's last 2r rows to its first, for the next iteration.
+template <class S, int Levels>
+__device__ __forceinline__ void carryRows(Row<S> (&win)[Levels][S::kRing]) {
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int i = 0; i < 2 * S::kRadius; ++i) {
+      win[t][i] = win[t][i + S::kBatch];
+    }
+  }
+}
+
 /// A warp's stream down its strip (see pass below); Interior: no point it
 /// reads is within r of the grid's edge.
 template <class S, int Levels, bool Interior>
@@ -273,50 +398,15 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   // The window of each level 0 .. Levels - 1: rows [0, 2r) carried from the
   // iteration before, [2r, 2r + kBatch) this iteration's.
   Row<S> win[Levels][S::kRing];
-#pragma unroll
-  for (int t = 0; t < Levels; ++t) {
-#pragma unroll
-    for (int i = 0; i < 2 * r; ++i) {
-#pragma unroll
-      for (int c = 0; c < W + 2 * r; ++c) {
-        win[t][i].v[c] = Compute(0); // stale rows only feed rows not stored
-      }
-    }
-  }
+  clearCarriedRows<S, Levels>(win);
   const int pFirst = yBegin - kLag; // the first input row
   typename S::Vector groups[B][G];
-  auto fetch = [&](int p) {
-#pragma unroll
-    for (int i = 0; i < B; ++i) {
-#pragma unroll
-      for (int g = 0; g < G; ++g) {
-        if constexpr (Interior) {
-          groups[i][g] = __ldg(reinterpret_cast<const typename S::Vector *>(
-              in + static_cast<long long>(p + i) * nx + xFirst + g * S::kVec));
-        } else {
-          groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
-        }
-      }
-    }
-  };
-  fetch(pFirst);
+  fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // q: the first input row of the iteration.
   for (int q = pFirst; q - kLag < yEnd; q += B) {
-#pragma unroll
-    for (int i = 0; i < B; ++i) {
-#pragma unroll
-      for (int g = 0; g < G; ++g) {
-        alignas(16) typename S::Element values[S::kVec];
-        *reinterpret_cast<typename S::Vector *>(values) = groups[i][g];
-#pragma unroll
-        for (int e = 0; e < S::kVec; ++e) {
-          win[0][2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
-        }
-      }
-      shareSides<S>(win[0][2 * r + i]);
-    }
+    unpackBatch<S>(win[0], groups);
     if (q + B - kLag < yEnd) {
-      fetch(q + B);
+      fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
     }
 #pragma unroll
     for (int t = 1; t <= Levels; ++t) {
@@ -326,16 +416,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
       for (int j = 0; j < B; ++j) {
         const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
         Compute value[W];
-#pragma unroll
-        for (int w = 0; w < W; ++w) {
-          Compute acc = Compute(0);
-#pragma unroll
-          for (int k = 0; k < S::kTerms; ++k) {
-            const Term<Compute> term = S::Stencil::template term<Compute>(k);
-            acc = madd(term.c, from[j + r + term.dy].v[r + w + term.dx], acc);
-          }
-          value[w] = acc;
-        }
+        applyStencil<S>(from, j, value);
         roundRow<S>(value);
         if constexpr (!Interior) {
 #pragma unroll
@@ -352,43 +433,12 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
         } else {
           const int y = y0 + j;
           if (y >= yBegin && y < yEnd) {
-#pragma unroll
-            for (int g = 0; g < G; ++g) {
-              const int c = lane * W + g * S::kVec; // in the strip
-              const int x = xFirst + g * S::kVec;
-              if (c < S::kHalo || c >= S::kHalo + S::kTileX) {
-                continue;
-              }
-              typename S::Element *const at = out + static_cast<long long>(y) * nx + x;
-              // A point not computed holds its input's value: storing it
-              // is right.
-              if (Interior || (vectorRows && x + S::kVec <= nx)) {
-                if constexpr (S::kAccessBytes == 16) {
-                  storeVector(at, packGroup<S>(value, g));
-                } else {
-                  *reinterpret_cast<typename S::Vector *>(at) = packGroup<S>(value, g);
-                }
-              } else {
-#pragma unroll
-                for (int e = 0; e < S::kVec; ++e) {
-                  if (x + e < nx) {
-                    at[e] = toElement<typename S::Element>(value[g * S::kVec + e]);
-                  }
-                }
-              }
-            }
+            storeRow<S, Interior>(out, value, y, nx, xFirst, lane, vectorRows);
           }
         }
       }
     }
-    // Carry each window's last 2r rows.
-#pragma unroll
-    for (int t = 0; t < Levels; ++t) {
-#pragma unroll
-      for (int i = 0; i < 2 * r; ++i) {
-        win[t][i] = win[t][i + B];
-      }
-    }
+    carryRows<S, Levels>(win);
   }
 }
 

@@ -375,6 +375,85 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
   }
 }
 
+/// Zeroes the rings (the block's threads together) and this thread's
+/// queues: stale values only ever feed points the block does not store, but
+/// keep them finite and initialised all the same.
+template <class S, int Levels>
+__device__ __forceinline__ void
+clearRingsAndQueues(typename S::Element *ring,
+                    typename S::Element (&queue)[Levels][S::kQueue][S::kRows][S::kCols]) {
+  using Element = typename S::Element;
+  for (int i = threadIdx.x; i < Levels * S::kSlots * S::kEdgePlane; i += S::kThreads) {
+    ring[i] = Element(0.0f);
+  }
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int u = 0; u < S::kQueue; ++u) {
+#pragma unroll
+      for (int e = 0; e < S::kRows; ++e) {
+#pragma unroll
+        for (int q = 0; q < S::kCols; ++q) {
+          queue[t][u][e][q] = Element(0.0f);
+        }
+      }
+    }
+  }
+}
+
+/// Copies a plane of this thread's points (a queue slot from the loads, or
+/// a level's result into the next level's queue).
+template <class S>
+__device__ __forceinline__ void copyPlane(typename S::Element (&to)[S::kRows][S::kCols],
+                                          const typename S::Element (&from)[S::kRows][S::kCols]) {
+#pragma unroll
+  for (int e = 0; e < S::kRows; ++e) {
+#pragma unroll
+    for (int q = 0; q < S::kCols; ++q) {
+      to[e][q] = from[e][q];
+    }
+  }
+}
+
+/// Where this thread's part of the block's window lies: its lane and band,
+/// its first column and row, the planes it stores, whether its stores may
+/// be whole, aligned accesses, and its first points in a ring plane and a
+/// grid plane. Returns whether its loads may be.
+template <class S>
+__device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element *in,
+                                          const typename S::Element *out, int nx,
+                                          OuterRange planes) {
+  using Access = typename S::Access;
+  p.lane = static_cast<int>(threadIdx.x) % S::kLanesX;
+  p.band = static_cast<int>(threadIdx.x) / S::kLanesX;
+  const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
+  const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
+  p.xFirst = x0 + p.lane * S::kCols;
+  p.yFirst = y0 + p.band * S::kRows;
+  p.zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
+  p.zEnd = p.zBegin + S::kChunkZ < planes.end ? p.zBegin + S::kChunkZ : planes.end;
+  const bool wholeRows = nx % S::kCols == 0;
+  const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
+  p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
+  p.edgeBase = (p.band + 1) * 2 * S::kRadius * S::kPitch + S::kPadX + p.lane * S::kCols;
+  p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
+  return vectorIn;
+}
+
+/// Stores the points of row `values` that the block stores, one by one
+/// (where the row is not one whole access).
+template <class S>
+__device__ __forceinline__ void storePoints(typename S::Element *row,
+                                            const typename S::Element (&values)[S::kCols],
+                                            const Part<S> &p) {
+#pragma unroll
+  for (int q = 0; q < S::kCols; ++q) {
+    if (p.xStored[q]) {
+      row[q] = values[q];
+    }
+  }
+}
+
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
 /// along blockIdx.x (x) and blockIdx.y (y), kChunkZ of the stored planes
@@ -383,6 +462,13 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
 /// Interior: the block's window lies inside the grid's computed points (r
 /// from each edge), its rows whole and aligned accesses (the tile it stores
 /// is still only part of the window).
+/// Iteration i takes input plane i as level 0 and computes plane i - t kLag
+/// of level t; plane c of every level sits in queue slot (c - iFirst) mod
+/// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
+/// makes constants. Input planes are loaded two iterations ahead.
+/// (The flags of Part's columns and rows, the loads of the input planes and
+/// the stores of whole rows stay here: split into helpers, they change the
+/// PTX.)
 template <class S, int Levels, bool Interior>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
@@ -394,21 +480,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
   constexpr int kLag = S::kLag, kQueue = S::kQueue;
   Element *const ring = rings<Element>();
-
   Part<S> p;
-  p.lane = static_cast<int>(threadIdx.x) % S::kLanesX;
-  p.band = static_cast<int>(threadIdx.x) / S::kLanesX;
-  const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
-  const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
-  p.xFirst = x0 + p.lane * kCols;
-  p.yFirst = y0 + p.band * kRows;
-  p.zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
-  p.zEnd = p.zBegin + S::kChunkZ < planes.end ? p.zBegin + S::kChunkZ : planes.end;
-  const bool wholeRows = nx % kCols == 0;
-  const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
-  p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
-  p.edgeBase = (p.band + 1) * 2 * r * S::kPitch + S::kPadX + p.lane * kCols;
-  p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
+  const bool vectorIn = placePart<S>(p, in, out, nx, planes);
 #pragma unroll
   for (int q = 0; q < kCols; ++q) {
     const int cx = p.lane * kCols + q;
@@ -425,50 +498,21 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   }
   const bool xWhole = p.vectorOut && p.xStored[0] && p.xStored[kCols - 1];
 
-  // Stale values only ever feed points the block does not store, but keep
-  // them finite and initialised all the same.
-  for (int i = threadIdx.x; i < Levels * S::kSlots * S::kEdgePlane; i += S::kThreads) {
-    ring[i] = Element(0.0f);
-  }
   Element queue[Levels][kQueue][kRows][kCols];
-#pragma unroll
-  for (int t = 0; t < Levels; ++t) {
-#pragma unroll
-    for (int u = 0; u < kQueue; ++u) {
-#pragma unroll
-      for (int e = 0; e < kRows; ++e) {
-#pragma unroll
-        for (int q = 0; q < kCols; ++q) {
-          queue[t][u][e][q] = Element(0.0f);
-        }
-      }
-    }
-  }
+  clearRingsAndQueues<S, Levels>(ring, queue);
   __syncthreads();
 
-  // Iteration i takes input plane i as level 0 and computes plane
-  // i - t kLag of level t; plane c of every level sits in queue slot
-  // (c - iFirst) mod kQueue and ring slot (c - iFirst) mod kSlots, which
-  // the unrolled loop makes constants. Input planes are loaded two
-  // iterations ahead.
-  constexpr int kUnroll = S::kUnroll;
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
   loadPlane<S, Interior>(next[0], in, iFirst, p, nz, ny, nx);
   loadPlane<S, Interior>(next[1], in, iFirst + 1, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
-  for (int i0 = iFirst;; i0 += kUnroll) {
+  for (int i0 = iFirst;; i0 += S::kUnroll) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
+    for (int u = 0; u < S::kUnroll; ++u) {
       const int i = i0 + u;
-#pragma unroll
-      for (int e = 0; e < kRows; ++e) {
-#pragma unroll
-        for (int q = 0; q < kCols; ++q) {
-          queue[0][u % kQueue][e][q] = next[u % 2][e][q];
-        }
-      }
+      copyPlane<S>(queue[0][u % kQueue], next[u % 2]);
       if (i + 2 <= iLast) {
         loadPlane<S, Interior>(next[u % 2], in, i + 2, p, nz, ny, nx);
       }
@@ -482,13 +526,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
         computePlane<S, Interior>(result, queue[t - 1], edges + (t - 1) * S::kSlots * S::kEdgePlane,
                                   ringSlot, c, p, nz, slot);
         if (t < Levels) {
-#pragma unroll
-          for (int e = 0; e < kRows; ++e) {
-#pragma unroll
-            for (int q = 0; q < kCols; ++q) {
-              queue[t][slot][e][q] = result[e][q];
-            }
-          }
+          copyPlane<S>(queue[t][slot], result);
           writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);
         } else if (c >= p.zBegin && c < p.zEnd) {
           Element *row = out + static_cast<long long>(c) * ny * nx + p.rowOffset;
@@ -502,12 +540,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
               std::memcpy(&bits, &result[e][0], sizeof bits);
               *reinterpret_cast<Access *>(row) = bits;
             } else {
-#pragma unroll
-              for (int q = 0; q < kCols; ++q) {
-                if (p.xStored[q]) {
-                  row[q] = result[e][q];
-                }
-              }
+              storePoints<S>(row, result[e], p);
             }
           }
         }
