@@ -22,7 +22,7 @@
 #     --no-tests: every variant timed, and checked against the float64
 #     reference), then bench/tune.py prints, per stencil and backend, the
 #     fastest variant against the default, and the lines for
-#     compiler/lib/Backends/Common/TunedPlans.inc and BackendTable.inc. A sweep
+#     compiler/lib/Backends/Common/TunedPlans.inc and compiler/lib/Pipeline/BackendTable.inc. A sweep
 #     that would pass one device call's 10 minutes (about 100 variants of
 #     3D stencils) runs as N calls with --shard I/N, each timing every N-th
 #     variant into $OUT/bench-I-of-N.csv; then:
