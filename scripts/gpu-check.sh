@@ -54,7 +54,7 @@ cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | hea
 arch=${cap:-90}
 
 echo "== configure (compiler off, sm_$arch, generated sources from $gen)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF -DSTENCILC_BUILD_GPU_TESTS=ON \
   -DSTENCILC_CUDA_ARCHITECTURES="$arch" -DSTENCILC_GENERATED_DIR="$root/$gen" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 1; }
 grep -E "GPU tests|runtime" "$build.configure.log"

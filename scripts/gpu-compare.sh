@@ -55,7 +55,7 @@ cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | hea
 for i in 0 1; do
   build=build-compare/${labels[i]}
   if [[ ! -f $build/build.ninja ]]; then
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF -DSTENCILC_BUILD_GPU_TESTS=ON \
       -DSTENCILC_BUILD_TESTS=OFF -DSTENCILC_CUDA_ARCHITECTURES="${cap:-90}" \
       -DSTENCILC_GENERATED_DIR="$root/${gens[i]}" >"$out/${labels[i]}-configure.log" 2>&1 ||
       { tail -20 "$out/${labels[i]}-configure.log"; exit 1; }

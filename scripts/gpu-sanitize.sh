@@ -102,7 +102,7 @@ fi
 if ((do_build && !dry)); then
   cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
   echo "== configure (compiler off, sm_${cap:-90}, -lineinfo, generated sources from $gen)"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF -DSTENCILC_BUILD_GPU_TESTS=ON \
     -DSTENCILC_CUDA_ARCHITECTURES="${cap:-90}" -DCMAKE_CUDA_FLAGS=-lineinfo \
     -DSTENCILC_GENERATED_DIR="$root/$gen" >"$logs/configure.log" 2>&1 ||
     { cat "$logs/configure.log"; exit 1; }
