@@ -51,10 +51,9 @@ inline Extents extentsOf(int dims, const long long n[3]) {
 }
 
 /// The boundaries every check runs, in stencil_info.h's order.
-constexpr stencilc_boundary kEveryBoundary[] = {STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT,
-                                                STENCILC_BOUNDARY_PERIODIC, STENCILC_BOUNDARY_CLAMP,
-                                                STENCILC_BOUNDARY_MIRROR,
-                                                STENCILC_BOUNDARY_REFLECT};
+constexpr stencilc_boundary kEveryBoundary[] = {
+    STENCILC_BOUNDARY_FIXED, STENCILC_BOUNDARY_CONSTANT, STENCILC_BOUNDARY_PERIODIC,
+    STENCILC_BOUNDARY_CLAMP, STENCILC_BOUNDARY_MIRROR,   STENCILC_BOUNDARY_REFLECT};
 
 /// A star or box of points() as a stencilc_stencil_info in fp64 (the
 /// constant boundary's value 0.25), its points held beside it.

@@ -36,8 +36,8 @@
  * periodic). A level computed from such reads is not the fold of the levels
  * before it, so fused passes of these rules take one step, and the composed
  * pass's band refolds every level. A constant expression. */
-#define STENCILC_BOUNDARY_FOLDS_AT_EDGE(boundary)                                                 \
-  ((boundary) != STENCILC_BOUNDARY_FIXED && (boundary) != STENCILC_BOUNDARY_CONSTANT &&           \
+#define STENCILC_BOUNDARY_FOLDS_AT_EDGE(boundary)                                                  \
+  ((boundary) != STENCILC_BOUNDARY_FIXED && (boundary) != STENCILC_BOUNDARY_CONSTANT &&            \
    (boundary) != STENCILC_BOUNDARY_PERIODIC)
 
 #ifdef __cplusplus

@@ -26,7 +26,7 @@ typedef enum stencilc_boundary {
   STENCILC_BOUNDARY_FIXED = 0,
   STENCILC_BOUNDARY_CONSTANT = 1,
   STENCILC_BOUNDARY_PERIODIC = 2,
-  STENCILC_BOUNDARY_CLAMP = 3, /* reads outside repeat the edge point */
+  STENCILC_BOUNDARY_CLAMP = 3,  /* reads outside repeat the edge point */
   STENCILC_BOUNDARY_MIRROR = 4, /* reads outside reflect, edge repeated */
   STENCILC_BOUNDARY_REFLECT = 5 /* reads outside reflect, edge not repeated */
 } stencilc_boundary;
