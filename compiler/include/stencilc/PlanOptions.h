@@ -14,8 +14,15 @@
 
 namespace stencilc {
 
-/// Which backends' plans have a --plan-option.
-enum class PlanOptionBackends { Tensor, Simt, Both };
+/// Which backends' plans have a --plan-option: a set of BackendKind bits,
+/// one a backend of Backends.def (PlanOptions.def names a backend, or Both
+/// for the tensor and CUDA-core backends).
+enum class PlanOptionBackends : unsigned {
+#define STENCILC_BACKEND(Enumerator, ...)                                                          \
+  Enumerator = 1u << static_cast<int>(BackendKind::Enumerator),
+#include "stencilc/Backends.def"
+  Both = Tensor | Simt,
+};
 
 struct PlanOptions {
   Arch target = Arch::Sm80;
@@ -57,8 +64,7 @@ struct PlanOptionInfo {
   int PlanOptions::*field;
 
   constexpr bool appliesTo(BackendKind b) const {
-    return backends == PlanOptionBackends::Both ||
-           (backends == PlanOptionBackends::Tensor) == (b == BackendKind::Tensor);
+    return (static_cast<unsigned>(backends) >> static_cast<int>(b)) & 1u;
   }
 };
 

@@ -76,12 +76,22 @@ cl::opt<Emit>
 const std::string ArchHelp = "GPU architecture the kernels may use: " + archNames(" or ");
 cl::opt<std::string> arch("arch", cl::desc(ArchHelp), cl::init(std::string(keyword(Arch::Sm80))),
                           cl::cat(category));
-cl::opt<BackendRequest> backend(
-    "backend", cl::desc("Which kernels to generate"), cl::init(BackendRequest::Auto),
-    cl::values(clEnumValN(BackendRequest::Auto, "auto", "the compiler's choice per stencil"),
-               clEnumValN(BackendRequest::Tensor, "tensor", "tensor-core kernels"),
-               clEnumValN(BackendRequest::Simt, "simt", "CUDA-core kernels")),
-    cl::cat(category));
+cl::opt<BackendRequest> backend("backend", cl::desc("Which kernels to generate"),
+                                cl::init(BackendRequest::Auto),
+                                cl::values(clEnumValN(BackendRequest::Auto, "auto",
+                                                      "the compiler's choice per stencil")),
+                                cl::cat(category));
+/// --backend's other values, Backends.def's backends.
+const bool BackendValuesAdded = [] {
+  static std::vector<std::string> helps;
+  helps.reserve(std::size(AllBackends));
+  for (BackendKind kind : AllBackends) {
+    helps.push_back(std::string(kernelsAdjective(kind)) + " kernels");
+    backend.getParser().addLiteralOption(keyword(kind), *parseBackendRequest(keyword(kind)),
+                                         helps.back());
+  }
+  return true;
+}();
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
 cl::opt<bool> noWarnings("w", cl::desc("Show no warnings"), cl::cat(category));
 cl::list<std::string> warningFlags("W", cl::Prefix, cl::value_desc("name"),
@@ -123,15 +133,22 @@ std::string warningNames() {
 
 /// --plan-option's help: the names per backend, then a line per option.
 std::string planOptionHelp() {
-  std::string help = "Set a free parameter of the plans, for tuning: " +
-                     planOptionNames(", ", BackendKind::Tensor) + " (tensor-core kernels); " +
-                     planOptionNames(", ", BackendKind::Simt) +
-                     " (CUDA-core kernels). Repeatable, or comma-separated";
+  std::string help = "Set a free parameter of the plans, for tuning: ";
+  for (BackendKind kind : AllBackends) {
+    help += fmt::format("{}{} ({} kernels)", kind == AllBackends[0] ? "" : "; ",
+                        planOptionNames(", ", kind), kernelsAdjective(kind));
+  }
+  help += ". Repeatable, or comma-separated";
   for (const PlanOptionInfo &o : PlanOptionTable) {
+    std::vector<std::string_view> takers;
+    for (BackendKind kind : AllBackends) {
+      if (o.appliesTo(kind)) {
+        takers.push_back(keyword(kind));
+      }
+    }
     help += fmt::format("\n  {:<12} {}: {}; {}", o.name,
-                        o.backends == PlanOptionBackends::Both     ? "both"
-                        : o.backends == PlanOptionBackends::Tensor ? "tensor"
-                                                                   : "simt",
+                        takers.size() == std::size(AllBackends) ? std::string("both")
+                                                                : joinList(takers, " and "),
                         o.help, planOptionRange(o));
   }
   return help;
