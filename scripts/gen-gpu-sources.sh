@@ -20,6 +20,9 @@
 #                  stencils of fields with --backend=tensor and --backend=simt,
 #                  for stencilc-bench-fieldstc (bench/CMakeLists.txt); not in
 #                  the manifest
+#   bench/fields_bench_stencils.*  bench/fields/fields_bench.stencil, for
+#                  stencilc-bench-fields (one step of stencils of fields
+#                  against the copy roofline); not in the manifest
 #   manifest.txt   one "test/NAME" or "bench/NAME.BACKEND" a line, for CMake
 #   failed.txt     the inputs stencilc rejected, with its message
 #   unavailable.txt  suite stencils a forced backend cannot take (stencilc's
@@ -127,6 +130,16 @@ for backend in tensor simt; do
     failed=$((failed + 1))
   fi
 done
+
+# The one-step benchmark of stencils of fields (bench/fields): its stencils
+# with the default backend, for stencilc-bench-fields.
+if msg=$("$stencilc" --arch="$arch" "$root/bench/fields/fields_bench.stencil" \
+  -o "$out/bench/fields_bench_stencils.cu" 2>&1); then
+  generated=$((generated + 1))
+else
+  printf '%s\n%s\n\n' "bench/fields/fields_bench.stencil" "$msg" >>"$out/failed.txt"
+  failed=$((failed + 1))
+fi
 
 echo "gen-gpu-sources: $generated generated into $out, $unavailable not available" \
   "with the backend forced, $failed failed (arch $arch)"

@@ -5,10 +5,9 @@
 // stream: bytes per point = (fields read + 1 written) x element size, at the
 // device-to-device copy bandwidth measured in the same run.
 //
-// Build: stencilc fields_bench.stencil -o fields_bench_stencils.cu, then
-//   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/include -I . fields_bench.cu
-//        fields_bench_stencils.cu runtime/src/check.cpp runtime/src/timer.cu
-//        runtime/src/element.cpp
+// Build: scripts/gen-gpu-sources.sh writes build-gen/bench/fields_bench_stencils.*
+// and the GPU build (scripts/gpu-check.sh) makes stencilc-bench-fields
+// (bench/CMakeLists.txt).
 // Usage: fields_bench [reps]   (default 20). One line a stencil.
 #include <algorithm>
 #include <cstdint>
