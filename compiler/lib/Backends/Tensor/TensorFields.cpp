@@ -27,11 +27,6 @@ namespace {
 /// operand type (bf16 holds the integers up to 256 exactly).
 constexpr int MaxTaggedOffsets = 256;
 
-/// The bytes a launch passes by value besides the parameter matrices: the
-/// field pointers and the point terms' coefficients, bounded by CUDA's
-/// 32764 bytes of kernel parameters (CUDA 12.1, sm_70 and newer).
-constexpr int MaxKernelParamBytes = 32000;
-
 /// Why the tensor cores cannot take the spec of fields, before any planning;
 /// else the fields read at neighbours, in order of first read.
 std::optional<std::string> unsupportedFields(const StencilSpec &spec,
