@@ -27,6 +27,8 @@ class raw_ostream;
 
 namespace stencilc {
 
+struct PlanOptions;
+
 /// The backends, from Backends.def (in the order of stencil_info.h's
 /// stencilc_backend).
 enum class BackendKind {
@@ -482,5 +484,15 @@ double roundInputOperand(double value, Precision p);
 /// Prints the `--emit=plan` text of a plan (Backends/Common/PlanPrinter.cpp;
 /// its backend registered).
 void printPlan(const Plan &plan, llvm::raw_ostream &os);
+
+/// What `plan` breaks of the promises its planners make (their
+/// "Guarantees:"), each a line naming the planner and the promise with the
+/// values that break it; empty for a sound plan. `options` are those it was
+/// planned with (the limits it was planned within). As MLIR's verifiers: a
+/// broken promise is a bug in stencilc, which the pipeline reports as an
+/// internal error in builds with assertions (assertPlanVerifies) and the
+/// unit tests require never to happen (Backends/Common/VerifyPlan.cpp; its
+/// backend registered).
+std::vector<std::string> verifyPlan(const Plan &plan, const PlanOptions &options);
 
 } // namespace stencilc

@@ -159,6 +159,11 @@ std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   std::optional<Plan> plan = planRequested(spec, loc, options, diags);
+  if (plan) {
+    // The plan as the pipeline keeps it: --backend=auto may have given up
+    // the tensor cores' composed pass since the backend planned it.
+    assertPlanVerifies(*plan, options.plan);
+  }
   if (!plan || !plan->schedule.lowered) {
     return plan;
   }

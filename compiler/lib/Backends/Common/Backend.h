@@ -98,6 +98,13 @@ public:
   /// What the generated header says of a plan that depends on its kernels.
   virtual HeaderNotes headerNotes(const Plan &plan) const = 0;
 
+  /// Verification (verifyPlan): appends to `problems` each promise of this
+  /// backend's planners that its plan `plan`, planned with `options`,
+  /// breaks (the kernel's geometry; the schedule's where it is this
+  /// backend's own), as PromiseChecker words them.
+  virtual void verify(const Plan &plan, const PlanOptions &options,
+                      std::vector<std::string> &problems) const = 0;
+
   /// Emulation: NAME_run of `steps` steps of a stencil of one field on
   /// `grid` (element-type values), on the CPU as the kernels compute it,
   /// bit for bit where the kernels use explicit FMAs.
@@ -117,5 +124,20 @@ void registerBackend(const Backend &backend);
 /// a bug in stencilc, reported as a fatal error, never a user's mistake).
 const Backend &backendFor(BackendKind kind);
 inline const Backend &backendFor(const Plan &plan) { return backendFor(plan.backend()); }
+
+/// In builds with assertions (no NDEBUG): stops stencilc with an internal
+/// error (llvm::report_fatal_error) that names every promise verifyPlan
+/// finds `plan` breaks, never going on with a plan its planners did not
+/// mean. Without assertions, nothing.
+void assertPlanVerifies(const Plan &plan, const PlanOptions &options);
+
+/// `planned`, its plan (if any) through assertPlanVerifies: what a
+/// backend's planning entries return.
+inline PlanOrRefusal verified(PlanOrRefusal planned, const PlanOptions &options) {
+  if (planned) {
+    assertPlanVerifies(*planned, options);
+  }
+  return planned;
+}
 
 } // namespace stencilc

@@ -171,10 +171,14 @@ public:
   BackendKind kind() const override { return BackendKind::Simt; }
 
   PlanOrRefusal plan(const StencilSpec &spec, const PlanOptions &options) const override {
-    return planSimt(spec, options);
+    return verified(planSimt(spec, options), options);
   }
   PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) const override {
-    return stencilc::planFields(spec, options);
+    return verified(stencilc::planFields(spec, options), options);
+  }
+  void verify(const Plan &plan, const PlanOptions &options,
+              std::vector<std::string> &problems) const override {
+    verifySimtPlan(plan, options, problems);
   }
   bool takesOption(const StencilSpec &spec, const PlanOptionInfo &option) const override {
     return spec.hasFields() ? fieldsPlanTakesOption(spec, option.name)

@@ -80,13 +80,10 @@ int SimtPlan::chunkFor(long long nz, long long ny, long long nx) const {
 
 namespace {
 
-/// The simt plan with exactly the parameters `simt` asks for.
-Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
-  Plan plan;
-  plan.spec = spec;
-  plan.target = simt.target;
-
-  SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
+/// The block every stencil of a dimension starts from, as measured on an
+/// H100: rows of 256 bytes or more, several outputs a thread, one 16-byte
+/// vector an item (shrunk later where registers or shared memory run out).
+void defaultBlock(const StencilSpec &spec, SimtPlan &sp) {
   const int r = spec.radius;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
@@ -120,6 +117,11 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     sp.targetBlocks = 8192;
     break;
   }
+}
+
+/// The block the --plan-option values (or the tuned table) fix: they win
+/// over the defaults, tile-x kept to whole 16-byte vectors.
+void applyBlockOptions(const StencilSpec &spec, const PlanOptions &simt, SimtPlan &sp) {
   if (simt.threads) {
     sp.threads = simt.threads;
     // 1D and 2D size the row segment by the threads, as the defaults above.
@@ -137,11 +139,13 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     sp.chunkZ = simt.chunkZ; // as asked, not halved at launch
     sp.minChunkZ = sp.chunkZ;
   }
-  deriveGeometry(spec, sp);
+}
 
-  // The queue of partial outputs lives in registers: shrink the work per
-  // thread until it fits (more threads, fewer rows, then one output per item).
-  while (queueRegisters(sp) > simt.queueRegisterBudget) {
+/// The work a thread does, so that its queue of partial outputs fits the
+/// registers: a queue that spills to local memory costs more than any of
+/// more threads, fewer rows, then one output per item.
+void fitQueueInRegisters(const StencilSpec &spec, int budget, SimtPlan &sp) {
+  while (queueRegisters(sp) > budget) {
     if (sp.itemsPerThread > 1 && sp.threads < 256) {
       sp.threads *= 2;
     } else if (sp.itemsPerThread > 1 && sp.tileY > 1) {
@@ -156,16 +160,20 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     }
     deriveGeometry(spec, sp);
   }
+}
 
-  // The planes live in shared memory: a ring of 4 filled by asynchronous
-  // copies where that measured faster (3D fp32/tf32, 2D and 3D fp16/bf16 on
-  // the H100, bench/results/2026-11-21-simt-h100-tuning2.txt), else two
-  // buffers, the next plane fetched through registers. Give up ring stages
-  // (not below 3), then the ring, then the second buffer, then rows, then
-  // columns (keeping whole vectors) until it fits.
-  // (1D has one plane per block: nothing to fetch ahead.)
-  // Buffers asked for may take the arch's opt-in maximum (dynamic shared
-  // memory); the planner's own choice stays within the static limit.
+/// The plane buffers and the block, so that the planes fit shared memory: a
+/// ring of 4 filled by asynchronous copies where that measured faster (3D
+/// fp32/tf32, 2D and 3D fp16/bf16 on the H100,
+/// bench/results/2026-11-21-simt-h100-tuning2.txt), else two buffers, the
+/// next plane fetched through registers. Give up ring stages (not below 3),
+/// then the ring, then the second buffer, then rows, then columns (keeping
+/// whole vectors) until it fits. (1D has one plane per block: nothing to
+/// fetch ahead.) Buffers asked for may take the arch's opt-in maximum
+/// (dynamic shared memory); the planner's own choice stays within the
+/// static limit.
+void fitPlanesInSharedMemory(const StencilSpec &spec, const PlanOptions &simt, SimtPlan &sp) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
   const bool ring = (spec.dims == 3 && bytes <= 4) || (spec.dims == 2 && bytes == 2);
   const int limit = simt.stages
                         ? std::max(simt.sharedMemoryLimit, info(simt.target).maxDynamicSharedBytes)
@@ -191,7 +199,12 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     }
     deriveGeometry(spec, sp);
   }
-  // Blocks with few items (large radius) need fewer threads.
+}
+
+/// The threads of a block with few items (large radius): idle threads only
+/// take registers and barrier time. Then the fetch ahead, which a thread
+/// does for at most 8 16-byte groups.
+void trimThreads(const StencilSpec &spec, SimtPlan &sp) {
   while (sp.threads > 32 && sp.threads / 2 >= sp.items()) {
     sp.threads /= 2;
     deriveGeometry(spec, sp);
@@ -201,29 +214,46 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   if (sp.groupsPerThread > 8) {
     sp.buffers = 1;
   }
+}
+
+/// Why the CUDA cores compute the stencil as they do, in one line: the
+/// arithmetic each precision gets there.
+std::string simtChoice(Precision p) {
+  switch (p) {
+  case Precision::FP64:
+    return "CUDA cores: fp64 loads and fp64 FMAs";
+  case Precision::FP32:
+    return "CUDA cores: fp32 loads and fp32 FMAs";
+  case Precision::TF32:
+    return "CUDA cores: tf32 on the simt path is plain fp32 arithmetic "
+           "(inputs and coefficients are not rounded to tf32)";
+  case Precision::FP16:
+  case Precision::BF16:
+    break;
+  }
+  return fmt::format("CUDA cores: {} loads in 16-byte vectors, widened to "
+                     "fp32; fp32 FMAs; one rounding to {} on store",
+                     keyword(p), keyword(p));
+}
+
+/// The simt plan with exactly the parameters `simt` asks for.
+Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
+  Plan plan;
+  plan.spec = spec;
+  plan.target = simt.target;
+
+  SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
+  defaultBlock(spec, sp);
+  applyBlockOptions(spec, simt, sp);
+  deriveGeometry(spec, sp);
+  fitQueueInRegisters(spec, simt.queueRegisterBudget, sp);
+  fitPlanesInSharedMemory(spec, simt, sp);
+  trimThreads(spec, sp);
 
   sp.slices = slicesOf(spec, sp.compute);
   sp.unrolled =
       static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
-
-  switch (spec.precision) {
-  case Precision::FP64:
-    plan.choice = "CUDA cores: fp64 loads and fp64 FMAs";
-    break;
-  case Precision::FP32:
-    plan.choice = "CUDA cores: fp32 loads and fp32 FMAs";
-    break;
-  case Precision::TF32:
-    plan.choice = "CUDA cores: tf32 on the simt path is plain fp32 arithmetic "
-                  "(inputs and coefficients are not rounded to tf32)";
-    break;
-  case Precision::FP16:
-  case Precision::BF16:
-    plan.choice = fmt::format("CUDA cores: {} loads in 16-byte vectors, widened to "
-                              "fp32; fp32 FMAs; one rounding to {} on store",
-                              keyword(spec.precision), keyword(spec.precision));
-    break;
-  }
+  plan.choice = simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   return plan;
 }

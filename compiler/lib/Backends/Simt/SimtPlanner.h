@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
@@ -53,5 +55,11 @@ std::string fieldsPlanOptionsText(const StencilSpec &spec);
 /// take (fixed, constant, periodic), with fused.sharedBytes within the
 /// target's opt-in limit.
 void planSimtFusion(Plan &plan, const PlanOptions &options);
+
+/// The promises of planSimt, planFields and planSimtFusion that `plan` (a
+/// simt plan, planned with `options`) breaks, appended to `problems`
+/// (verifyPlan; SimtVerify.cpp).
+void verifySimtPlan(const Plan &plan, const PlanOptions &options,
+                    std::vector<std::string> &problems);
 
 } // namespace stencilc

@@ -78,10 +78,14 @@ public:
   BackendKind kind() const override { return BackendKind::Tensor; }
 
   PlanOrRefusal plan(const StencilSpec &spec, const PlanOptions &options) const override {
-    return planTensor(spec, options);
+    return verified(planTensor(spec, options), options);
   }
   PlanOrRefusal planFields(const StencilSpec &spec, const PlanOptions &options) const override {
-    return planTensorFields(spec, options);
+    return verified(planTensorFields(spec, options), options);
+  }
+  void verify(const Plan &plan, const PlanOptions &options,
+              std::vector<std::string> &problems) const override {
+    verifyTensorPlan(plan, options, problems);
   }
   bool takesOption(const StencilSpec &, const PlanOptionInfo &option) const override {
     return option.appliesTo(BackendKind::Tensor);

@@ -289,18 +289,11 @@ std::string tensorFieldsKernelName(const Plan &plan) {
          (plan.spec.dims == 3 ? "_fields_tensor3d_kernel" : "_fields_tensor2d_kernel");
 }
 
-/// A stencil of fields' kernel with what it reads: the boundary policy, the
-/// geometry, the ring copy's and the fields' traits.
-void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
-  const StencilSpec &spec = plan.spec;
-  const TensorPlan &tp = plan.tensor();
-  const TensorFieldsPlan &f = *tp.fields;
-  const int groups = static_cast<int>(f.groupCoefficientField.size());
-  const std::string boundary = writeBoundaryPolicy(w, spec);
-  writeGeometry(w, plan, boundary, groups);
+/// The ring copy's traits: the fixed boundary's ring of width r is copied
+/// from the input, along x only in a 1D line (one row), along y in 2D and
+/// 3D, along z too in 3D.
+void writeRingTraits(CodeWriter &w, const StencilSpec &spec) {
   const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
-  // A 1D line is one row: its ring is along x only. 3D: rows along y in
-  // every plane, the ring along z too.
   const bool volume = spec.dims == 3;
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("ring", ring), fmt::arg("ring_y", spec.dims == 1 ? 0 : ring),
@@ -309,15 +302,11 @@ void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
                                           : "2D: one output a thread"),
              fmt::arg("ring_rows", TensorFieldsRingRows));
   w.line();
-  std::vector<std::string> groupFields, points, pointIndices;
-  for (int c : f.groupCoefficientField) {
-    groupFields.push_back(std::to_string(c));
-  }
-  for (int t : f.pointTerms) {
-    const FieldTerm &term = spec.fieldTerms[std::size_t(t)];
-    points.push_back(fmt::format("{{{}, {}}}", term.field, term.coefficientField));
-    pointIndices.push_back(std::to_string(t));
-  }
+}
+
+/// Every group's term at each element of its matrices, 24 a line, as the
+/// kernel's table of them (the host code folds the coefficients in).
+std::string paramTermsTable(const TensorFieldsPlan &f) {
   std::string paramTerms;
   int column = 0;
   for (const std::vector<int> &map : f.paramTerms) {
@@ -332,41 +321,68 @@ void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
   while (!paramTerms.empty() && paramTerms.back() == '\n') {
     paramTerms.pop_back();
   }
-  // Several fields read at neighbours: the windows' fields and each group's
-  // window in the traits, and the kernel of several windows. The 3D kernel
-  // always takes its windows (rings of slabs) from the traits.
-  const bool windows = f.windowFields.size() > 1 || volume;
-  std::string windowTraits;
-  if (windows) {
-    std::vector<std::string> windowFields, groupWindows;
-    for (int field : f.windowFields) {
-      windowFields.push_back(std::to_string(field));
-    }
-    for (int window : f.groupWindow) {
-      groupWindows.push_back(std::to_string(window));
-    }
-    windowTraits = CodeWriter::filled(
-        section("window_traits"), fmt::arg("windows", f.windowFields.size()),
-        fmt::arg("window_fields", joinWith(windowFields, ", ")),
-        fmt::arg("group_windows", joinWith(groupWindows, ", ")),
-        fmt::arg("windows_doc", volume ? "per window (a ring of kPlanes slabs), its field; "
-                                         "per group, its window"
-                                       : "several fields are read at neighbours: per "
-                                         "window, its field; per group, its window"));
+  return paramTerms;
+}
+
+/// The traits of a kernel of several windows (several fields read at
+/// neighbours, or any 3D kernel, which takes its rings of slabs from them):
+/// each window's field and each group's window.
+std::string windowTraits(const TensorFieldsPlan &f, bool volume) {
+  std::vector<std::string> windowFields, groupWindows;
+  for (int field : f.windowFields) {
+    windowFields.push_back(std::to_string(field));
+  }
+  for (int window : f.groupWindow) {
+    groupWindows.push_back(std::to_string(window));
+  }
+  return CodeWriter::filled(
+      section("window_traits"), fmt::arg("windows", f.windowFields.size()),
+      fmt::arg("window_fields", joinWith(windowFields, ", ")),
+      fmt::arg("group_windows", joinWith(groupWindows, ", ")),
+      fmt::arg("windows_doc", volume ? "per window (a ring of kPlanes slabs), its field; "
+                                       "per group, its window"
+                                     : "several fields are read at neighbours: per "
+                                       "window, its field; per group, its window"));
+}
+
+/// The fields' traits: the fields, the groups' coefficient fields, the
+/// point terms of the epilogue and the matrices' terms, and (`windows`)
+/// the windows' traits.
+void writeFieldsTraits(CodeWriter &w, const Plan &plan, bool windows) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const TensorFieldsPlan &f = *tp.fields;
+  std::vector<std::string> groupFields, points, pointIndices;
+  for (int c : f.groupCoefficientField) {
+    groupFields.push_back(std::to_string(c));
+  }
+  for (int t : f.pointTerms) {
+    const FieldTerm &term = spec.fieldTerms[std::size_t(t)];
+    points.push_back(fmt::format("{{{}, {}}}", term.field, term.coefficientField));
+    pointIndices.push_back(std::to_string(t));
   }
   w.fillWith(section("fields_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", tp.mma.accumulator == Precision::FP64 ? "double" : "float"),
              fmt::arg("field_count", spec.fields.size()), fmt::arg("gemm_field", f.gemmField),
              fmt::arg("gemm_field_name", spec.fields[std::size_t(f.gemmField)].name +
                                              (windows ? " (window 0 of kWindowField)" : "")),
-             fmt::arg("groups", groups), fmt::arg("group_fields", joinWith(groupFields, ", ")),
+             fmt::arg("groups", f.groupCoefficientField.size()),
+             fmt::arg("group_fields", joinWith(groupFields, ", ")),
              fmt::arg("point_count", points.size()),
              // No point terms: kPoints keeps one unused entry.
              fmt::arg("points", points.empty() ? "{0, -1}" : joinWith(points, ", ")),
-             fmt::arg("param_terms", paramTerms),
+             fmt::arg("param_terms", paramTermsTable(f)),
              fmt::arg("point_indices", pointIndices.empty() ? "0" : joinWith(pointIndices, ", ")),
-             fmt::arg("window_traits", windowTraits));
+             fmt::arg("window_traits", windows ? windowTraits(f, spec.dims == 3) : ""));
   w.line();
+}
+
+/// The kernel: every group's parameter fragments and slice GEMMs, each over
+/// its window, into its own accumulators.
+void writeFieldsGemms(CodeWriter &w, const Plan &plan, bool windows) {
+  const TensorPlan &tp = plan.tensor();
+  const TensorFieldsPlan &f = *tp.fields;
+  const int groups = static_cast<int>(f.groupCoefficientField.size());
   const int elements = tp.paramElements();
   std::string fragments, gemms;
   for (int g = 0; g < groups; ++g) {
@@ -383,12 +399,28 @@ void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
         windows ? fmt::format("window[{}]", f.groupWindow[std::size_t(g)]) : "window";
     gemms += sliceGemms(tp, sources, fmt::format("acc[{}]", g), first, window, runs);
   }
-  w.fillWith(section(volume    ? "kernel_fields_3d"
-                     : windows ? "kernel_fields_2d_windows"
-                               : "kernel_fields_2d"),
+  w.fillWith(section(plan.spec.dims == 3 ? "kernel_fields_3d"
+                     : windows           ? "kernel_fields_2d_windows"
+                                         : "kernel_fields_2d"),
              fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
+}
+
+/// A stencil of fields' kernel with what it reads: the boundary policy, the
+/// geometry, the ring copy's and the fields' traits.
+void writeFieldsKernel(CodeWriter &w, const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const TensorFieldsPlan &f = *plan.tensor().fields;
+  const std::string boundary = writeBoundaryPolicy(w, spec);
+  writeGeometry(w, plan, boundary, static_cast<int>(f.groupCoefficientField.size()));
+  writeRingTraits(w, spec);
+  // Several fields read at neighbours: the windows' fields and each group's
+  // window in the traits, and the kernel of several windows. The 3D kernel
+  // always takes its windows (rings of slabs) from the traits.
+  const bool windows = f.windowFields.size() > 1 || spec.dims == 3;
+  writeFieldsTraits(w, plan, windows);
+  writeFieldsGemms(w, plan, windows);
 }
 
 } // namespace

@@ -20,6 +20,11 @@
 
 namespace stencilc {
 
+/// The bytes a launch passes by value besides the parameter matrices: the
+/// field pointers and the point terms' coefficients, bounded by CUDA's
+/// 32764 bytes of kernel parameters (CUDA 12.1, sm_70 and newer).
+inline constexpr int MaxKernelParamBytes = 32000;
+
 /// Plans a stencil of fields (spec.hasFields()) on tensor cores, or says why
 /// they cannot take it (naming the term where it is a term's form).
 PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &options = {});

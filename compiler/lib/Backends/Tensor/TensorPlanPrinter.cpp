@@ -93,9 +93,9 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
      << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
-} // namespace
-
-void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
+/// The lines of the kernel's geometry: MMA, tile, block, halo, window, L2
+/// prefetch, shared memory and where the parameter fragments live.
+void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
@@ -142,9 +142,12 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                          : "re-read from shared memory per "
                                            "tile",
                     tp.paramFragmentRegisters(), tp.paramFragments());
-  os << "  boundary   " << boundaryPlanText(spec) << "\n";
+}
+
+/// The MMAs of a tile: with several windows every group's GEMMs, each group
+/// only those it holds a coefficient in.
+void printMmaCount(const TensorPlan &tp, llvm::raw_ostream &os) {
   if (tp.windows() > 1) {
-    // Every group's GEMMs, each group only those it holds a coefficient in.
     int mmas = 0;
     for (std::size_t group = 0; group < tp.fields->groupRunsGemm.size(); ++group) {
       for (std::size_t i = 0; i < tp.gemms.size(); ++i) {
@@ -155,9 +158,11 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   } else {
     os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
   }
-  if (tp.fields) {
-    printFieldsLines(spec, *tp.fields, os);
-  }
+}
+
+/// Every slice GEMM with its parameter matrix; a stencil of fields' per
+/// group, each element its term (the values are the host code's, per call).
+void printGemms(const TensorPlan &tp, llvm::raw_ostream &os) {
   const std::size_t groups = tp.fields ? tp.fields->paramTerms.size() : 1;
   for (std::size_t group = 0; group < groups; ++group) {
     // Each group's map runs over every gemm's elements from its start.
@@ -180,6 +185,19 @@ void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
       printMatrix(shown, "      ", os);
     }
   }
+}
+
+} // namespace
+
+void printTensorPlanBody(const Plan &plan, llvm::raw_ostream &os) {
+  const TensorPlan &tp = plan.tensor();
+  printGeometryLines(plan, os);
+  os << "  boundary   " << boundaryPlanText(plan.spec) << "\n";
+  printMmaCount(tp, os);
+  if (tp.fields) {
+    printFieldsLines(plan.spec, *tp.fields, os);
+  }
+  printGemms(tp, os);
 }
 
 std::string summarizeTensorPlan(const Plan &plan) {

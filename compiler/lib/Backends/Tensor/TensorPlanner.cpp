@@ -86,11 +86,6 @@ int registersPerFragment(const MmaShape &mma, SliceKind kind) {
   return elements * static_cast<int>(elementBytes(mma.operand)) / 4;
 }
 
-/// Elements a thread reads from a window row as one unit when it loads an A
-/// fragment: a pair for fp16 and bf16, so a Row slice's K starts on an even
-/// column.
-int operandLoadWidth(Precision operand) { return isSixteenBit(operand) ? 2 : 1; }
-
 /// Bytes of one element of the operand type in shared memory (tf32 is held
 /// as float).
 int operandBytes(Precision p) { return static_cast<int>(elementBytes(p)); }
@@ -316,6 +311,8 @@ double roundInputOperand(double value, Precision p) {
 }
 
 int maxTensorRadius(Precision p) { return p == Precision::FP64 ? 4 : 8; }
+
+int operandLoadWidth(Precision operand) { return isSixteenBit(operand) ? 2 : 1; }
 
 namespace {
 

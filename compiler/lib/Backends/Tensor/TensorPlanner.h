@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
@@ -20,6 +23,11 @@ namespace stencilc {
 /// MMA multiplies zeros, and the CUDA-core path is the better kernel.
 int maxTensorRadius(Precision p);
 
+/// Elements a thread reads from a window row as one unit when it loads an A
+/// fragment: a pair for fp16 and bf16, so a Row slice's K starts on an even
+/// column.
+int operandLoadWidth(Precision operand);
+
 /// Plans the tensor-core kernel of `spec`, or says why the tensor cores
 /// cannot take it (fp32, a radius past maxTensorRadius, or shared memory that
 /// even the narrowest block overflows with these options).
@@ -27,5 +35,11 @@ int maxTensorRadius(Precision p);
 /// its unit (ldmatrix rows to 16 bytes, fp16/bf16 pairs to 4), every window
 /// element a GEMM reads is filled, and sharedBytes() fits the limit.
 PlanOrRefusal planTensor(const StencilSpec &spec, const PlanOptions &options = {});
+
+/// The promises of planTensor, planTensorFields and planTensorFusion that
+/// `plan` (a tensor-core plan, planned with `options`) breaks, appended to
+/// `problems` (verifyPlan; TensorVerify.cpp).
+void verifyTensorPlan(const Plan &plan, const PlanOptions &options,
+                      std::vector<std::string> &problems);
 
 } // namespace stencilc

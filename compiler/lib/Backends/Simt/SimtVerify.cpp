@@ -1,0 +1,213 @@
+//===- SimtVerify.cpp - What a CUDA-core plan breaks of its promises -------===//
+//
+// The simt backend's part of verifyPlan: the promises of planSimt (the
+// streaming kernel), planFields (the kernels of a stencil of fields) and
+// planSimtFusion (the fused kernel), SimtPlanner.h's "Guarantees:" and what
+// the kernels rely on besides.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <map>
+
+#include "Backends/Common/VerifyPlan.h"
+#include "Backends/Simt/SimtPlanner.h"
+
+namespace stencilc {
+
+namespace {
+
+int ceilDiv(int a, int b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+/// An offset as the streaming kernel sees it, (dz, dy, dx): a 1D line is x,
+/// a 2D grid streams its rows (z) and holds x.
+std::array<int, 3> streamedOffset(const StencilSpec &spec, const Offset &o) {
+  switch (spec.dims) {
+  case 1:
+    return {0, 0, o.d[0]};
+  case 2:
+    return {o.d[0], 0, o.d[1]};
+  default:
+    return {o.d[0], o.d[1], o.d[2]};
+  }
+}
+
+/// What every CUDA-core kernel needs of its block: whole warps, chunks of
+/// at least one plane (never halved below minChunkZ).
+void verifyBlock(const SimtPlan &sp, PromiseChecker &c) {
+  c.require(sp.threads >= 32 && sp.threads <= 1024 && sp.threads % 32 == 0,
+            "a block of whole warps, at most 1024 threads", "threads {}", sp.threads);
+  c.require(sp.chunkZ >= sp.minChunkZ && sp.minChunkZ >= 1, "chunkZ >= minChunkZ >= 1",
+            "chunkZ {}, minChunkZ {}", sp.chunkZ, sp.minChunkZ);
+}
+
+/// The geometry of planSimt's streaming kernel: SimtPlanner.h's promises on
+/// the tile, the halo and shared memory, and the plane and the threads
+/// deriveGeometry makes of them, which the kernel's loops assume.
+void verifyStreamingGeometry(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  const int r = spec.radius;
+  c.require(sp.vectorWidth == 16 / bytes, "loads of whole 16-byte vectors (vectorWidth)",
+            "vectorWidth {} for {}-byte elements", sp.vectorWidth, bytes);
+  c.require(sp.radiusX == r && sp.radiusY == (spec.dims == 3 ? r : 0) &&
+                sp.radiusZ == (spec.dims >= 2 ? r : 0),
+            "the stencil's radius along every axis the kernel holds or streams",
+            "radiusZ {}, radiusY {}, radiusX {} for a {}D stencil of radius {}", sp.radiusZ,
+            sp.radiusY, sp.radiusX, spec.dims, r);
+  if (!c.require(sp.vectorWidth > 0 && sp.outputsX > 0 && sp.tileX > 0 &&
+                     sp.tileX % sp.vectorWidth == 0 && sp.tileX % sp.outputsX == 0,
+                 "tileX a multiple of vectorWidth and outputsX",
+                 "tileX {}, vectorWidth {}, outputsX {}", sp.tileX, sp.vectorWidth, sp.outputsX)) {
+    return; // the checks below divide by them
+  }
+  c.require(sp.haloX % sp.vectorWidth == 0 && sp.haloX >= sp.radiusX,
+            "haloX a multiple of vectorWidth and >= radiusX",
+            "haloX {}, vectorWidth {}, radiusX {}", sp.haloX, sp.vectorWidth, sp.radiusX);
+  c.require(sp.planeRows == sp.tileY + 2 * sp.radiusY && sp.pitch == sp.tileX + 2 * sp.haloX &&
+                sp.planeBytes == sp.planeRows * sp.pitch * bytes,
+            "a plane of the block's outputs and their halo (planeRows, pitch, planeBytes)",
+            "planeRows {}, pitch {}, planeBytes {} for tileY {}, tileX {}, haloX {}", sp.planeRows,
+            sp.pitch, sp.planeBytes, sp.tileY, sp.tileX, sp.haloX);
+  c.require(sp.itemsPerThread == ceilDiv(sp.items(), sp.threads) &&
+                sp.groupsPerThread == ceilDiv(sp.groupsPerPlane(), sp.threads),
+            "every item and every 16-byte group of a plane to a thread",
+            "itemsPerThread {}, groupsPerThread {} for {} items, {} groups, {} threads",
+            sp.itemsPerThread, sp.groupsPerThread, sp.items(), sp.groupsPerPlane(), sp.threads);
+  // Plane buffers that stages asked for may take the target's opt-in
+  // maximum (dynamic shared memory); the planner's own stay within the limit.
+  const int limit = std::max(options.sharedMemoryLimit, info(plan.target).maxDynamicSharedBytes);
+  c.require(sp.sharedBytes() <= limit, "sharedBytes() within the limit",
+            "{} bytes, limit {} (opt-in maximum of {})", sp.sharedBytes(), limit,
+            keyword(plan.target));
+  c.require(sp.buffers >= 1 && (spec.dims != 1 || sp.buffers == 1) &&
+                (sp.groupsPerThread <= 8 || sp.buffers == 1),
+            "plane buffers a thread can fetch ahead (one in 1D, and past 8 16-byte groups a "
+            "thread)",
+            "buffers {} in {}D, groupsPerThread {}", sp.buffers, spec.dims, sp.groupsPerThread);
+}
+
+/// planSimt's promise on the slices: every (dz, dy, dx) with a non-zero
+/// coefficient in exactly one slice term, its coefficient rounded once to
+/// the arithmetic type; and every read within the radii the plane holds.
+void verifySlices(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  std::map<std::array<int, 3>, std::vector<double>> read;
+  bool inside = true;
+  for (const SimtSlice &slice : sp.slices) {
+    for (const SimtTerm &t : slice.terms) {
+      read[{slice.dz, t.dy, t.dx}].push_back(t.coefficient);
+      inside = inside && std::abs(slice.dz) <= sp.radiusZ && std::abs(t.dy) <= sp.radiusY &&
+               std::abs(t.dx) <= sp.radiusX;
+    }
+  }
+  c.require(inside, "slice terms within the radii the plane holds",
+            "radiusZ {}, radiusY {}, "
+            "radiusX {}",
+            sp.radiusZ, sp.radiusY, sp.radiusX);
+  std::size_t stencilReads = 0;
+  for (const Term &t : spec.terms) {
+    if (t.coefficient == 0.0) {
+      continue;
+    }
+    ++stencilReads;
+    const std::array<int, 3> at = streamedOffset(spec, t.offset);
+    const auto found = read.find(at);
+    const std::size_t times = found == read.end() ? 0 : found->second.size();
+    if (!c.require(times == 1,
+                   "every (dz, dy, dx) with a non-zero coefficient in exactly one slice term",
+                   "({}, {}, {}) in {}", at[0], at[1], at[2], times)) {
+      return;
+    }
+    const double rounded = roundToStorage(t.coefficient, sp.compute);
+    if (!c.require(found->second.front() == rounded,
+                   "each slice term's coefficient rounded once to the arithmetic type",
+                   "({}, {}, {}) holds {}, not {}", at[0], at[1], at[2], found->second.front(),
+                   rounded)) {
+      return;
+    }
+  }
+  c.require(read.size() == stencilReads, "no slice term the stencil does not read",
+            "{} slice offsets for {} reads", read.size(), stencilReads);
+}
+
+/// planFields' promise: a block, a chunk and (the plane kernel) a ring of
+/// planes that its kernel takes, else a refusal.
+void verifyFieldsKernel(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  if (sp.planeField < 0) {
+    c.require(sp.threads == sp.tileX * sp.tileY,
+              "the chunk kernel a thread per column of a block row (threads = tile-x x tile-y)",
+              "threads {}, tileX {}, tileY {}", sp.threads, sp.tileX, sp.tileY);
+    return;
+  }
+  c.require(sp.planeField < int(spec.fields.size()), "the plane kernel streams one of the fields",
+            "planeField {} of {} fields", sp.planeField, spec.fields.size());
+  c.require(sp.tileY <= 32, "the plane kernel at most 32 rows a block", "tileY {}", sp.tileY);
+  c.require(sp.vectorWidth > 0 && sp.tileX % sp.vectorWidth == 0,
+            "the plane kernel's tileX a multiple of vectorWidth", "tileX {}, vectorWidth {}",
+            sp.tileX, sp.vectorWidth);
+  c.require(sp.buffers > sp.queueLength(),
+            "the plane kernel's ring holds the planes a step reads and one in flight",
+            "buffers {}, {} planes read", sp.buffers, sp.queueLength());
+  c.require(sp.sharedBytes() <= info(plan.target).maxDynamicSharedBytes,
+            "the plane kernel's ring within the target's opt-in shared memory",
+            "{} bytes, {} allows {}", sp.sharedBytes(), keyword(plan.target),
+            info(plan.target).maxDynamicSharedBytes);
+}
+
+/// planSimtFusion's promises on a schedule that fuses steps: a boundary the
+/// fused kernels take, their shared memory within the target's opt-in
+/// limit, and halos that leave each level's r and points to store.
+void verifyFusion(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps <= 1) {
+    return;
+  }
+  const FusedKernel &k = s.fused;
+  c.require(outsideRead(spec.boundary) != OutsideRead::Fold ||
+                spec.boundary == BoundaryKind::Periodic,
+            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
+            "fusedSteps {}, boundary {}", s.fusedSteps, keyword(spec.boundary));
+  c.require(k.sharedBytes <= info(plan.target).maxDynamicSharedBytes,
+            "fused.sharedBytes within the target's opt-in limit", "{} bytes, {} allows {}",
+            k.sharedBytes, keyword(plan.target), info(plan.target).maxDynamicSharedBytes);
+  const int levels = s.fusedSteps * spec.radius;
+  c.require(k.halo >= levels && (spec.dims != 3 || k.haloY >= levels),
+            "fused halos of at least T x r (each level eats r)", "halo {}, haloY {}, T x r = {}",
+            k.halo, k.haloY, levels);
+  c.require(k.width > 0 && k.storedColumns() >= 1 && (spec.dims != 3 || k.storedRows() >= 1),
+            "a fused pass that stores a column (3D: and a row) past its halos",
+            "width {}, halo {}, height {}, haloY {}", k.width, k.halo, k.height, k.haloY);
+}
+
+} // namespace
+
+void verifySimtPlan(const Plan &plan, const PlanOptions &options,
+                    std::vector<std::string> &problems) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  PromiseChecker c(problems, spec.hasFields() ? "planFields" : "planSimt");
+  c.require(sp.compute == (spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32),
+            "fp64 arithmetic for fp64, fp32 for every other precision", "compute {} for {}",
+            keyword(sp.compute), keyword(spec.precision));
+  verifyBlock(sp, c);
+  if (spec.hasFields()) {
+    verifyFieldsKernel(plan, c);
+    return; // one step a launch: Common checks that
+  }
+  // (planFields leaves the choice to the pipeline, which says why the
+  // CUDA cores take the stencil of fields.)
+  c.require(!plan.choice.empty(), "a choice that says why the CUDA cores", "choice is empty");
+  verifyStreamingGeometry(plan, options, c);
+  verifySlices(plan, c);
+  PromiseChecker fusion = c.forPlanner("planSimtFusion");
+  verifyFusion(plan, fusion);
+}
+
+} // namespace stencilc

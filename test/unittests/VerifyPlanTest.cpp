@@ -1,0 +1,524 @@
+//===- VerifyPlanTest.cpp - verifyPlan: sound plans pass, broken ones named ===//
+//
+// Every plan the planners make verifies: the stencils of the tree
+// (examples/ and test/, every .stencil that compiles) and the fixtures
+// (star and box, 1D to 3D, radii up to 32, every precision and boundary),
+// on both backends and as --backend=auto picks, one step a launch and
+// fused. And each promise verifyPlan checks is named when a plan is
+// mutated to break it, one expectation a check.
+//
+//===----------------------------------------------------------------------===//
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "Backends/Common/Backend.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorFields.h"
+#include "Backends/Tensor/TensorPlanner.h"
+#include "FrontendTestUtil.h"
+#include "Pipeline/BackendChoice.h"
+#include "StencilFixtures.h"
+#include "stencilc/Plan.h"
+#include "stencilc/PlanOptions.h"
+
+using namespace stencilc;
+using stencilc::testing::AllBoundaries;
+using stencilc::testing::compileFilled;
+using stencilc::testing::compileText;
+using stencilc::testing::makeStencil;
+using stencilc::testing::tensorPlan;
+
+namespace {
+
+std::string listed(const std::vector<std::string> &problems) {
+  std::string text;
+  for (const std::string &p : problems) {
+    text += "\n  " + p;
+  }
+  return text;
+}
+
+/// How many plans of each backend a sweep verified, so that a sweep that
+/// planned nothing cannot pass.
+struct Verified {
+  int tensor = 0, simt = 0, fused = 0;
+};
+
+/// Plans `spec` with `options` on every backend that takes it, and as
+/// --backend=auto picks (which may give up a composed pass after planning),
+/// and expects verifyPlan to find nothing broken in any of them.
+void expectSound(const StencilSpec &spec, const PlanOptions &options, Verified &count) {
+  const auto check = [&](const Plan &plan, std::string_view how) {
+    const std::vector<std::string> problems = verifyPlan(plan, options);
+    EXPECT_TRUE(problems.empty()) << spec.name << " (" << how << ", " << keyword(options.target)
+                                  << ", fuse=" << options.fusedSteps << "):" << listed(problems);
+    ++(plan.backend() == BackendKind::Tensor ? count.tensor : count.simt);
+    count.fused += plan.schedule.fusedSteps > 1;
+  };
+  for (BackendKind kind : AllBackends) {
+    const Backend &backend = backendFor(kind);
+    PlanOrRefusal planned =
+        spec.hasFields() ? backend.planFields(spec, options) : backend.plan(spec, options);
+    if (planned) {
+      check(*planned, keyword(kind));
+    }
+  }
+  if (!spec.hasFields()) {
+    check(planAuto(spec, options), "auto");
+  }
+}
+
+/// The options the sweeps plan with: the planners' own choices on the
+/// architectures of each shared-memory size and MMA set, and fuse asked for.
+std::vector<PlanOptions> optionVariants() {
+  std::vector<PlanOptions> variants;
+  for (auto [target, fuse] : {std::pair{Arch::Sm90, 0},
+                              {Arch::Sm80, 0},
+                              {Arch::Sm120, 0},
+                              {Arch::Sm90, 1},
+                              {Arch::Sm90, 2},
+                              {Arch::Sm80, 4},
+                              {Arch::Sm90, 8}}) {
+    PlanOptions o;
+    o.target = target;
+    o.fusedSteps = fuse;
+    variants.push_back(o);
+  }
+  return variants;
+}
+
+/// Every .stencil under the source tree's examples/ and test/ that
+/// compiles, with its path.
+std::vector<std::pair<std::string, StencilSpec>> treeStencils() {
+  std::vector<std::pair<std::string, StencilSpec>> specs;
+  const std::filesystem::path root(STENCILC_SOURCE_DIR);
+  for (const char *folder : {"examples", "test"}) {
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(root / folder)) {
+      if (entry.path().extension() != ".stencil") {
+        continue;
+      }
+      std::ifstream in(entry.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      stencilc::testing::Compiled compiled = compileText(text.str());
+      if (compiled.errors != 0) {
+        continue; // a test of a diagnostic
+      }
+      for (StencilSpec &spec : compiled.specs) {
+        specs.emplace_back(entry.path().lexically_relative(root).string(), std::move(spec));
+      }
+    }
+  }
+  return specs;
+}
+
+TEST(VerifyPlan, EveryStencilOfTheTreeVerifiesOnEveryBackend) {
+  const std::vector<std::pair<std::string, StencilSpec>> specs = treeStencils();
+  Verified count;
+  int suite = 0, fields = 0;
+  for (const auto &[path, spec] : specs) {
+    SCOPED_TRACE(path);
+    suite += path.rfind("examples/suite/", 0) == 0;
+    fields += spec.hasFields();
+    for (const PlanOptions &options : optionVariants()) {
+      expectSound(spec, options, count);
+    }
+  }
+  EXPECT_EQ(suite, 60); // every stencil of the suite compiled and was planned
+  EXPECT_GT(fields, 20);
+  EXPECT_GT(count.tensor, 1000);
+  EXPECT_GT(count.simt, 1000);
+  EXPECT_GT(count.fused, 300);
+}
+
+/// The fixtures of one dimension: star and box (one shape in 1D), the
+/// radii, every precision and boundary.
+void expectFixturesSound(int dims, std::initializer_list<int> radii) {
+  Verified count;
+  for (Shape shape : {Shape::Star, Shape::Box}) {
+    for (int r : radii) {
+      if (dims == 1 && shape == Shape::Box) {
+        continue; // a line's star and box are the same points
+      }
+      for (Precision p :
+           {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP32, Precision::FP64}) {
+        for (BoundaryKind boundary : AllBoundaries) {
+          const StencilSpec spec = makeStencil(dims, shape, r, p, boundary, 7);
+          for (const PlanOptions &options : optionVariants()) {
+            expectSound(spec, options, count);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(count.tensor, 0);
+  EXPECT_GT(count.simt, 0);
+  EXPECT_GT(count.fused, 0);
+}
+
+TEST(VerifyPlan, FixturesOf1DVerify) { expectFixturesSound(1, {1, 2, 3, 4, 8, 16, 32}); }
+TEST(VerifyPlan, FixturesOf2DVerify) { expectFixturesSound(2, {1, 2, 3, 4, 6, 8, 12}); }
+TEST(VerifyPlan, FixturesOf3DVerify) { expectFixturesSound(3, {1, 2, 3, 4}); }
+
+TEST(VerifyPlan, PlanOptionsTheDriverTakesVerify) {
+  // A block, buffers and prefetch asked for: the planners' promises hold for
+  // the options' values too.
+  Verified count;
+  for (int dims : {1, 2, 3}) {
+    for (Precision p : {Precision::FP16, Precision::TF32, Precision::FP32, Precision::FP64}) {
+      const StencilSpec spec = makeStencil(dims, Shape::Star, 2, p, BoundaryKind::Periodic, 3);
+      for (int variant = 0; variant < 4; ++variant) {
+        PlanOptions o;
+        o.target = Arch::Sm90;
+        o.threads = variant == 0 ? 64 : 0;
+        o.tileX = variant == 1 ? 100 : 0;
+        o.tileY = variant == 1 ? 4 : 0;
+        o.chunkZ = variant == 1 ? 8 : 0;
+        o.stages = variant == 2 ? 6 : variant == 3 ? 1 : 0;
+        o.l2Prefetch = variant == 2 ? 128 : 0;
+        o.tileRows = variant == 0 ? 1 : variant == 3 ? 8 : 0;
+        o.tileCols = variant == 1 ? 16 : 0;
+        o.warps = variant == 2 ? 2 : 0;
+        o.nBlocks = variant == 3 ? 4 : variant == 0 ? 1 : 0;
+        expectSound(spec, o, count);
+      }
+    }
+  }
+  EXPECT_GT(count.tensor, 0);
+  EXPECT_GT(count.simt, 0);
+}
+
+// ---- Each check fires on a plan mutated to break it ------------------------
+
+PlanOptions onSm90(int fuse = 0) {
+  PlanOptions o;
+  o.target = Arch::Sm90;
+  o.fusedSteps = fuse;
+  return o;
+}
+
+/// Whether verifyPlan names `promise` (a phrase of the message, the
+/// planner's name first) among what `plan` breaks.
+::testing::AssertionResult breaks(const Plan &plan, const PlanOptions &options,
+                                  std::string_view promise) {
+  const std::vector<std::string> problems = verifyPlan(plan, options);
+  for (const std::string &p : problems) {
+    if (p.find(promise) != std::string::npos) {
+      return ::testing::AssertionSuccess();
+    }
+  }
+  return ::testing::AssertionFailure() << "no '" << promise << "' in:" << listed(problems);
+}
+
+/// A plan changed by `mutate` (a copy: the planner's stays sound).
+template <typename Mutate> Plan mutated(const Plan &plan, Mutate mutate) {
+  Plan copy = plan;
+  mutate(copy);
+  return copy;
+}
+
+/// The simt plan of the 2D fp32 star of radius 1, which fuses 8 steps.
+Plan fusedSimt2D() {
+  return planSimt(makeStencil(2, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1),
+                  onSm90());
+}
+
+/// The tensor plan of the 2D fp16 star of radius 2: a vertical and a
+/// horizontal slice GEMM.
+Plan tensorStar() {
+  return tensorPlan(makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1),
+                    onSm90());
+}
+
+TEST(VerifyPlan, BaseCasesOfTheMutationsAreSound) {
+  // What the mutations below start from verifies, so that each failure
+  // they show is the mutation's.
+  const Plan simt = fusedSimt2D();
+  EXPECT_GT(simt.schedule.fusedSteps, 1);
+  EXPECT_EQ(listed(verifyPlan(simt, onSm90())), "");
+  EXPECT_EQ(listed(verifyPlan(tensorStar(), onSm90())), "");
+}
+
+TEST(VerifyPlan, EachScheduleCheckFires) {
+  const Plan simt = fusedSimt2D();
+  const PlanOptions o = onSm90();
+  EXPECT_TRUE(breaks(mutated(simt, [](Plan &p) { p.schedule.fusedSteps = 0; }), o,
+                     "every planner promises fusedSteps >= 1"));
+  EXPECT_TRUE(breaks(mutated(simt, [](Plan &p) { p.schedule.why.clear(); }), o,
+                     "every planner promises a schedule that says why T is what it is"));
+  EXPECT_TRUE(breaks(mutated(simt,
+                             [](Plan &p) {
+                               p.schedule.composed.emplace();
+                               p.schedule.composed->plan = std::make_shared<const Plan>(p);
+                             }),
+                     o, "every planner promises a composed pass only on a tensor-core plan"));
+  EXPECT_TRUE(breaks(mutated(simt, [](Plan &p) { p.choice += "\nsecond line"; }), o,
+                     "every planner promises a choice that says why this backend in one line"));
+  EXPECT_TRUE(breaks(mutated(simt, [](Plan &p) { p.choice.clear(); }), o,
+                     "planSimt promises a choice that says why the CUDA cores"));
+  EXPECT_TRUE(breaks(mutated(tensorStar(), [](Plan &p) { p.choice.clear(); }), o,
+                     "planTensor promises a choice that says why the tensor cores"));
+  const StencilSpec wave = compileFilled(stencilc::testing::WaveFieldsText, "fp32", "fixed");
+  const Plan fields = *stencilc::planFields(wave, onSm90(4));
+  EXPECT_EQ(listed(verifyPlan(fields, onSm90(4))), "");
+  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.fusedSteps = 2; }), onSm90(4),
+                     "every planner of a stencil of fields promises one step a launch"));
+  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.lowered = false; }), onSm90(4),
+                     "every planner of a stencil of fields promises lowered exactly where fuse "
+                     "asked for more"));
+}
+
+TEST(VerifyPlan, EachSimtKernelCheckFires) {
+  const Plan plan = fusedSimt2D();
+  const PlanOptions o = onSm90();
+  const auto simtBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(p.simt()); }), o, promise);
+  };
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.compute = Precision::FP64; },
+                         "planSimt promises fp64 arithmetic for fp64"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.threads = 100; },
+                         "planSimt promises a block of whole warps, at most 1024 threads"));
+  EXPECT_TRUE(
+      simtBreaks([](SimtPlan &sp) { sp.minChunkZ = 0; }, "planSimt promises chunkZ >= minChunkZ"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.vectorWidth = 2; },
+                         "planSimt promises loads of whole 16-byte vectors"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.radiusY = 1; },
+                         "planSimt promises the stencil's radius along every axis"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.tileX += 2; },
+                         "planSimt promises tileX a multiple of vectorWidth and outputsX"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.haloX = 2; },
+                         "planSimt promises haloX a multiple of vectorWidth and >= radiusX"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.planeBytes /= 2; },
+                         "planSimt promises a plane of the block's outputs and their halo"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.itemsPerThread += 1; },
+                         "planSimt promises every item and every 16-byte group"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.buffers = 200; },
+                         "planSimt promises sharedBytes() within the limit"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.buffers = 0; },
+                         "planSimt promises plane buffers a thread can fetch ahead"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.slices.front().terms.front().dx = 5; },
+                         "planSimt promises slice terms within the radii the plane holds"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.slices.back().terms.pop_back(); },
+                         "planSimt promises every (dz, dy, dx) with a non-zero coefficient in "
+                         "exactly one slice term"));
+  EXPECT_TRUE(simtBreaks([](SimtPlan &sp) { sp.slices.back().terms.back().coefficient += 1; },
+                         "planSimt promises each slice term's coefficient rounded once"));
+  EXPECT_TRUE(
+      simtBreaks([](SimtPlan &sp) { sp.slices.front().terms.push_back(SimtTerm{0, 1, 0.0}); },
+                 "planSimt promises no slice term the stencil does not read"));
+}
+
+TEST(VerifyPlan, EachSimtFusionCheckFires) {
+  const PlanOptions o = onSm90();
+  const Plan plan = fusedSimt2D();
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.spec.boundary = BoundaryKind::Clamp; }), o,
+                     "planSimtFusion promises fusedSteps > 1 only for a boundary the fused "
+                     "kernels take"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.sharedBytes = 1 << 20; }), o,
+                     "planSimtFusion promises fused.sharedBytes within the target's opt-in "
+                     "limit"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.halo = 1; }), o,
+                     "planSimtFusion promises fused halos of at least T x r"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.halo = p.schedule.fused.width; }),
+                     o, "planSimtFusion promises a fused pass that stores a column"));
+}
+
+/// The 3D stencil of fields whose u the plane kernel streams (k is read at
+/// the point only).
+const char *const VarHeat3D =
+    R"(stencil varheat3d { precision PRECISION; boundary BOUNDARY; field u; coefficient k;
+       param dt;
+       out[i, j, l] = u[i, j, l] + dt * k[i, j, l] *
+           (u[i-1, j, l] + u[i+1, j, l] + u[i, j-1, l] + u[i, j+1, l] + u[i, j, l-1]
+            + u[i, j, l+1] - 6 * u[i, j, l]); })";
+
+TEST(VerifyPlan, EachSimtFieldsCheckFires) {
+  const PlanOptions o = onSm90();
+  const Plan chunk =
+      *stencilc::planFields(compileFilled(stencilc::testing::WaveFieldsText, "fp32", "fixed"), o);
+  ASSERT_LT(chunk.simt().planeField, 0);
+  EXPECT_EQ(listed(verifyPlan(chunk, o)), "");
+  EXPECT_TRUE(breaks(mutated(chunk, [](Plan &p) { p.simt().tileY *= 2; }), o,
+                     "planFields promises the chunk kernel a thread per column"));
+  const Plan planes = *stencilc::planFields(compileFilled(VarHeat3D, "fp32", "fixed"), o);
+  ASSERT_GE(planes.simt().planeField, 0);
+  EXPECT_EQ(listed(verifyPlan(planes, o)), "");
+  EXPECT_TRUE(breaks(mutated(planes, [](Plan &p) { p.simt().planeField = 7; }), o,
+                     "planFields promises the plane kernel streams one of the fields"));
+  EXPECT_TRUE(breaks(mutated(planes, [](Plan &p) { p.simt().tileY = 64; }), o,
+                     "planFields promises the plane kernel at most 32 rows a block"));
+  EXPECT_TRUE(breaks(mutated(planes, [](Plan &p) { p.simt().tileX += 1; }), o,
+                     "planFields promises the plane kernel's tileX a multiple of vectorWidth"));
+  EXPECT_TRUE(breaks(mutated(planes, [](Plan &p) { p.simt().buffers = p.simt().queueLength(); }), o,
+                     "planFields promises the plane kernel's ring holds the planes"));
+  EXPECT_TRUE(breaks(mutated(planes, [](Plan &p) { p.simt().buffers = 400; }), o,
+                     "planFields promises the plane kernel's ring within the target's opt-in"));
+}
+
+TEST(VerifyPlan, EachTensorKernelCheckFires) {
+  const Plan plan = tensorStar();
+  const PlanOptions o = onSm90();
+  ASSERT_EQ(plan.tensor().gemms.size(), 2u);
+  ASSERT_EQ(plan.tensor().gemms[0].kind, SliceKind::Vertical);
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  const auto tensorBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(p.tensor()); }), o, promise);
+  };
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.spec.radius = 9; }), o,
+                     "planTensor promises a precision the MMAs take"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.tileN = 24; },
+                           "planTensor promises output tiles of "
+                           "whole MMAs"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.warps = 100; },
+                           "planTensor promises a block of whole tiles and between one warp"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.haloRows = 1; },
+                           "planTensor promises halos of the radius"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms[1].param.cols = 16; },
+                           "planTensor promises slice matrices of their operand's shape"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.clear(); },
+                           "planTensor promises at least one slice GEMM"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.fields.emplace(); },
+                           "planTensor promises accumulator groups exactly for a stencil of "
+                           "fields"));
+}
+
+TEST(VerifyPlan, EachTensorGuaranteeFires) {
+  // TensorPlanner.h's three promises, each way a plan can break them.
+  const Plan plan = tensorStar();
+  const PlanOptions o = onSm90();
+  const auto tensorBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(p.tensor()); }), o, promise);
+  };
+  const std::string_view aligned = "planTensor promises every fragment load aligned to its unit";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.vectorWidth = 4; }, aligned));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPitch += 2; }, aligned));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.haloCols = 4; }, aligned));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedColBegin += 1; }, aligned));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms[1].firstK += 1; }, aligned));
+  const std::string_view filled = "planTensor promises every window element a GEMM reads filled";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedRows = tp.windowRows + 1; }, filled));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowRows -= 1; }, filled));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowCols -= tp.vectorWidth; }, filled));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedColEnd -= tp.vectorWidth; },
+                           "planTensor promises every window element a non-zero parameter "
+                           "multiplies loaded from the input"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.paramBytes += 2; },
+                           "planTensor promises sharedBytes() counting the whole window"));
+  EXPECT_TRUE(breaks(
+      plan,
+      [] {
+        PlanOptions smaller = onSm90();
+        smaller.sharedMemoryLimit = 1024;
+        return smaller;
+      }(),
+      "planTensor promises sharedBytes() within the limit"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms[1].param.values[20] += 1; },
+                           "planTensor promises slice GEMMs that sum to the stencil"));
+}
+
+/// The tensor plan of the fp16 Laplacians of u and v (two windows, a group
+/// each).
+Plan tensorTwoWindows() {
+  const StencilSpec uv = compileFilled(
+      R"(stencil uv { precision PRECISION; boundary BOUNDARY; field u, v; coefficient k;
+       param w;
+       out[i, j] = w * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j])
+                 + k[i, j] * (v[i-1, j] + v[i+1, j] + v[i, j-1] + v[i, j+1] - 4 * v[i, j])
+                 + 0.5 * u[i, j]; })",
+      "fp16", "fixed");
+  PlanOrRefusal planned = planTensorFields(uv, onSm90());
+  EXPECT_TRUE(planned) << (planned ? "" : planned.reason());
+  return *std::move(planned);
+}
+
+TEST(VerifyPlan, EachTensorFieldsCheckFires) {
+  const PlanOptions o = onSm90();
+  const Plan plan = tensorTwoWindows();
+  const TensorFieldsPlan &f = *plan.tensor().fields;
+  ASSERT_EQ(f.windowFields.size(), 2u);
+  ASSERT_FALSE(f.groupRunsGemm.empty());
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  const auto fieldsBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(*p.tensor().fields); }), o, promise);
+  };
+  EXPECT_TRUE(fieldsBreaks([](TensorFieldsPlan &fp) { fp.groupWindow[0] = 5; },
+                           "planTensorFields promises accumulator groups each with a window"));
+  EXPECT_TRUE(fieldsBreaks([](TensorFieldsPlan &fp) { fp.pointTerms.push_back(0); },
+                           "planTensorFields promises every term computed in exactly one place"));
+  // A group told to skip a GEMM it holds terms in loses them.
+  EXPECT_TRUE(fieldsBreaks(
+      [](TensorFieldsPlan &fp) {
+        for (std::vector<bool> &runs : fp.groupRunsGemm) {
+          runs.assign(runs.size(), false);
+        }
+      },
+      "planTensorFields promises a group skips only the GEMMs it holds no term in"));
+  // Group 0's terms swapped with group 1's: right places, wrong window.
+  EXPECT_TRUE(
+      fieldsBreaks([](TensorFieldsPlan &fp) { std::swap(fp.groupWindow[0], fp.groupWindow[1]); },
+                   "planTensorFields promises each group's matrices hold its terms at "
+                   "their offsets"));
+  EXPECT_TRUE(breaks(
+      mutated(plan, [](Plan &p) { p.tensor().paramBytes = MaxKernelParamBytes; }),
+      [] {
+        PlanOptions roomy = onSm90();
+        roomy.sharedMemoryLimit = 1 << 20;
+        return roomy;
+      }(),
+      "planTensorFields promises a launch's arguments within a kernel's "
+      "parameters"));
+}
+
+/// The composed pass of the 2D fp16 box of radius 1 (4 steps, measured to
+/// win).
+Plan composedBox() {
+  return tensorPlan(makeStencil(2, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 1),
+                    onSm90(4));
+}
+
+TEST(VerifyPlan, EachTensorFusionCheckFires) {
+  const PlanOptions o = onSm90(4);
+  const Plan plan = composedBox();
+  ASSERT_TRUE(plan.schedule.composed);
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fusedSteps = 1; }), o,
+                     "planTensorFusion promises fusedSteps > 1 exactly with a composed pass"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fusedSteps = 16; }), o,
+                     "planTensorFusion promises a composed pass only in 2D, of a radius T x r"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan other = *p.schedule.composed->plan;
+                               other.spec.name = "another";
+                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
+                             }),
+                     o, "planTensorFusion promises a composed pass planned on tensor cores"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.composed->bandSharedBytes += 4; }), o,
+                     "planTensorFusion promises a pass's kernels within the shared memory"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan other = *p.schedule.composed->plan;
+                               other.tensor().windowPitch += 2;
+                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
+                             }),
+                     o,
+                     "the composed pass's plan: planTensor promises every fragment load "
+                     "aligned"));
+}
+
+TEST(VerifyPlan, BrokenPromisesAreAnInternalErrorWithAssertions) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "assertPlanVerifies checks only in builds with assertions";
+#else
+  const Plan broken = mutated(fusedSimt2D(), [](Plan &p) { p.simt().tileX += 2; });
+  EXPECT_DEATH(assertPlanVerifies(broken, onSm90()),
+               "planSimt promises tileX a multiple of vectorWidth");
+#endif
+}
+
+} // namespace
