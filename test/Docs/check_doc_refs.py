@@ -121,6 +121,10 @@ import re
 import subprocess
 import sys
 
+# The tree's files as git lists them, one way for both checks.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_banners import tracked_files  # noqa: E402
+
 # Extensions that make a word a path.
 EXTENSIONS = (".cpp", ".h", ".cuh", ".cu", ".c", ".cc", ".def", ".inc", ".tpl", ".md", ".py",
               ".cmake", ".sh", ".stencil", ".test", ".txt", ".csv", ".png", ".tgz", ".json",
@@ -182,15 +186,6 @@ OUTSIDE_SYMBOLS = {
     "mirror_interior": "Halide's boundary condition (docs/language.md compares)",
     "stencilc_DIR": "the variable CMake's find_package(stencilc) reads",
 }
-
-
-def git_files(root):
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True,
-                             text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as error:
-        sys.exit(f"check_doc_refs.py: cannot list the files of {root} with git: {error}")
-    return [path for path in out.split("\0") if path]
 
 
 # ---------------------------------------------------------------------------
@@ -539,7 +534,7 @@ def main(argv):
     if len(argv) != 3 or argv[1] not in ("paths", "symbols"):
         sys.exit(__doc__)
     mode, root = argv[1], argv[2]
-    files = git_files(root)
+    files = tracked_files(root)
     docs = sorted(path for path in files
                   if path.endswith(".md") and not path.startswith("test/Docs/"))
     if not docs:
