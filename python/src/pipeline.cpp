@@ -123,12 +123,14 @@ nb::tuple generate(const std::string &text, const std::string &file, const std::
   } else {
     return usage("unknown --arch '" + arch + "'; expected " + archNames(" or "));
   }
-  if (backend == "auto" || backend == "tensor" || backend == "simt") {
-    request.backend.backend = backend == "auto"     ? BackendRequest::Auto
-                              : backend == "tensor" ? BackendRequest::Tensor
-                                                    : BackendRequest::Simt;
+  if (std::optional<BackendRequest> asked = parseBackendRequest(backend)) {
+    request.backend.backend = *asked;
   } else {
-    return usage("unknown --backend '" + backend + "'; expected auto, tensor or simt");
+    std::vector<std::string_view> words = {"auto"};
+    for (BackendKind kind : AllBackends) {
+      words.push_back(keyword(kind));
+    }
+    return usage("unknown --backend '" + backend + "'; expected " + joinList(words, " or "));
   }
   if (std::optional<std::string> error = readOptions(options, request)) {
     return usage(*error);
