@@ -71,11 +71,7 @@ std::optional<Plan> planOnRequested(BackendKind kind, const StencilSpec &spec, l
                                  kernelsAdjective(kind), spec.name, plan.reason()));
     return std::nullopt;
   }
-  if (spec.hasFields() && kind == BackendKind::Simt) {
-    plan->choice = "the kernel of a stencil of fields, as --backend=simt requested";
-  } else {
-    plan->choice += fmt::format(", as --backend={} requested", keyword(kind));
-  }
+  plan->choice += fmt::format(", as --backend={} requested", keyword(kind));
   return *std::move(plan);
 }
 

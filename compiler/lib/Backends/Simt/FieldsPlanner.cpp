@@ -168,6 +168,7 @@ std::string blockOutputsText(const Plan &plan) {
 /// The plan with its kernel, one step a launch.
 Plan finishFieldsPlan(Plan plan, const SimtPlan &sp, const PlanOptions &options) {
   plan.kernel = sp;
+  plan.choice = "the kernel of a stencil of fields";
   plan.schedule.fusedSteps = 1;
   plan.schedule.why = "a stencil of fields is not fused yet";
   plan.schedule.lowered = options.fusedSteps > 1;

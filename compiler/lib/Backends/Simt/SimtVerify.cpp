@@ -197,13 +197,11 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
             "fp64 arithmetic for fp64, fp32 for every other precision", "compute {} for {}",
             keyword(sp.compute), keyword(spec.precision));
   verifyBlock(sp, c);
+  c.require(!plan.choice.empty(), "a choice that says why the CUDA cores", "choice is empty");
   if (spec.hasFields()) {
     verifyFieldsKernel(plan, c);
     return; // one step a launch: Common checks that
   }
-  // (planFields leaves the choice to the pipeline, which says why the
-  // CUDA cores take the stencil of fields.)
-  c.require(!plan.choice.empty(), "a choice that says why the CUDA cores", "choice is empty");
   verifyStreamingGeometry(plan, options, c);
   verifySlices(plan, c);
   PromiseChecker fusion = c.forPlanner("planSimtFusion");
