@@ -203,7 +203,7 @@ double fieldsStepError(const Plan &plan, std::array<int, 3> n, unsigned seed, do
 }
 
 /// Every boundary rule, as the .stencil language writes it.
-inline constexpr const char *FieldBoundaries[] = {"fixed", "constant 0.5", "periodic", "clamp",
-                                                  "mirror"};
+inline constexpr const char *FieldBoundaries[] = {"fixed", "constant 0.5", "periodic",
+                                                  "clamp", "mirror",       "reflect"};
 
 } // namespace stencilc::testing
