@@ -200,6 +200,32 @@ __device__ __forceinline__ void storeItem(typename S::Element *dst, long long x,
   }
 }
 
+/// The ring copy of NAME_pass_range (CopyRing): where an item's outputs
+/// lie in the ring a step leaves unwritten (every output where `ringRow`,
+/// else the ring columns), out takes in's values, so that a fixed
+/// boundary's ring needs no copy of the range before the launch. Only the
+/// blocks at the grid's edge take this path; the points it reads were
+/// fetched into shared memory a few planes before, so they come from L2.
+template <class S>
+__device__ __forceinline__ void copyRingItem(typename S::Element *__restrict__ dst,
+                                             const typename S::Element *__restrict__ src,
+                                             long long x, int nx, bool ringRow) {
+#pragma unroll
+  for (int o = 0; o < S::kOutX; ++o) {
+    const bool ring = ringRow || x + o < S::kRingX || x + o >= nx - S::kRingX;
+    if (x + o < nx && ring) {
+      dst[o] = src[o];
+    }
+  }
+}
+
+/// Whether an item of row y at x, in the grid, has outputs in the ring of
+/// the rows or columns (the ring planes are the caller's).
+template <class S>
+__device__ __forceinline__ bool itemTouchesRing(long long y, long long x, int ny, int nx) {
+  return y < S::kRingY || y >= ny - S::kRingY || x < S::kRingX || x + S::kOutX > nx - S::kRingX;
+}
+
 /// Moves an item's queue on by one plane: entry j takes entry j + 1, and the
 /// last starts again from 0.
 template <class S>
@@ -240,8 +266,9 @@ struct Block {
 
 /// This thread's items and their queues, for the direct and the register
 /// schemes: item k is outputs [col[k], col[k] + kOutX) of plane row row[k],
-/// where active[k] (a block's last thread may have fewer items).
-template <class S> struct Items {
+/// where active[k] (a block's last thread may have fewer items). With
+/// CopyRing the stores also copy the ring (copyRingItem).
+template <class S, bool CopyRing = false> struct Items {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
   int row[S::kItemsPerThread];
@@ -272,7 +299,8 @@ template <class S> struct Items {
   }
 
   /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
-  __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
+  __device__ __forceinline__ void storeAndShift(const Element *__restrict__ in,
+                                                Element *__restrict__ out, long long p,
                                                 const Block &b, int nz, int ny, int nx) {
     const long long z = p - S::kRadiusZ;
     const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
@@ -284,6 +312,14 @@ template <class S> struct Items {
         const bool whole = b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
         storeItem<S>(out + (z * ny + y) * nx + x, x, nx, whole, queue[k][0]);
       }
+      if constexpr (CopyRing) {
+        if (z >= b.zBegin && active[k] && y < ny &&
+            (!storePlane || itemTouchesRing<S>(y, x, ny, nx))) {
+          const long long at = (z * ny + y) * nx + x;
+          const bool storedRow = storePlane && y >= S::kRingY && y < ny - S::kRingY;
+          copyRingItem<S>(out + at, in + at, x, nx, !storedRow);
+        }
+      }
       shiftQueue<S>(queue[k]);
     }
   }
@@ -292,9 +328,10 @@ template <class S> struct Items {
 /// Adds a plane in shared memory to every item's queue (S::addPlane), then
 /// stores the outputs it completes.
 template <class S, class ItemSet>
-__device__ __forceinline__ void consumePlane(const typename S::Element *__restrict__ plane,
-                                             ItemSet &items, typename S::Element *__restrict__ out,
-                                             long long p, const Block &b, int nz, int ny, int nx) {
+__device__ __forceinline__ void
+consumePlane(const typename S::Element *__restrict__ plane, ItemSet &items,
+             const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
+             long long p, const Block &b, int nz, int ny, int nx) {
   using Element = typename S::Element;
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
@@ -304,7 +341,7 @@ __device__ __forceinline__ void consumePlane(const typename S::Element *__restri
       S::addPlane(at, o, items.queue[k]);
     }
   }
-  items.storeAndShift(out, p, b, nz, ny, nx);
+  items.storeAndShift(in, out, p, b, nz, ny, nx);
 }
 
 /// kStages 1: each plane straight into shared memory, one buffer (a 1D
@@ -320,7 +357,7 @@ __device__ __forceinline__ void streamDirect(typename S::Element (*planes)[S::kP
           fetchWindowGroup<S>(in, p, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
     }
     __syncthreads();
-    consumePlane<S>(planes[0], items, out, p, b, nz, ny, nx);
+    consumePlane<S>(planes[0], items, in, out, p, b, nz, ny, nx);
     __syncthreads(); // the plane is overwritten next
   }
 }
@@ -349,7 +386,7 @@ streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
         next[k] = fetchWindowGroup<S>(in, p + 1, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
       }
     }
-    consumePlane<S>(planes[buffer], items, out, p, b, nz, ny, nx);
+    consumePlane<S>(planes[buffer], items, in, out, p, b, nz, ny, nx);
 #pragma unroll
     for (int k = 0; k < S::kGroupsPerThread; ++k) {
       const int g = threadIdx.x + k * S::kThreads;
@@ -373,8 +410,9 @@ streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
 /// one function, its arrays locals of it, in the order the generated kernels
 /// had before the headers: spread over helper functions and structs, the
 /// same code let the compiler recompute the items' stores in the plane loop
-/// and ptxas allocate the loop's registers differently, up to 6 % slower.)
-template <class S>
+/// and ptxas allocate the loop's registers differently, up to 6 % slower.
+/// The ring copy, CopyRing, is compiled in only for NAME_pass_range.)
+template <class S, bool CopyRing>
 __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPlaneSize],
                                             const typename S::Element *__restrict__ in,
                                             typename S::Element *__restrict__ out, const Block &b,
@@ -387,6 +425,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
   long long itemOffset[S::kItemsPerThread];
   bool storeRow[S::kItemsPerThread];
   bool storeWhole[S::kItemsPerThread];
+  signed char ring[S::kItemsPerThread]; // CopyRing: 0 row off the grid, 1 on it, 2 with ring outputs
   Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
@@ -401,6 +440,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
     storeRow[k] = active && y >= S::kRingY && y < ny - S::kRingY;
     storeWhole[k] =
         S::kOutX == S::kVec && b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
+    ring[k] = !(CopyRing && active && y < ny) ? 0 : itemTouchesRing<S>(y, x, ny, nx) ? 2 : 1;
 #pragma unroll
     for (int j = 0; j < S::kQueue; ++j) {
 #pragma unroll
@@ -444,6 +484,12 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
         if (storePlane && storeRow[k]) {
           storeItem<S>(planeOut + itemOffset[k], b.x0 + itemCol[k], nx, storeWhole[k], queue[k][0]);
         }
+        if constexpr (CopyRing) {
+          if (z >= b.zBegin && ring[k] > (storePlane ? 1 : 0)) {
+            const long long at = z * planeSize + itemOffset[k];
+            copyRingItem<S>(out + at, in + at, b.x0 + itemCol[k], nx, !(storePlane && storeRow[k]));
+          }
+        }
         shiftQueue<S>(queue[k]);
       }
     }
@@ -454,7 +500,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
 /// One time step of the block storing the planes `stored` of the kernel's
 /// view (step(), or the kernel of NAME_pass_range): chunkZ is the planes
 /// per block of the launch (launch(), launchRange()).
-template <class S>
+template <class S, bool CopyRing = false>
 __device__ __forceinline__ void stepStoring(const typename S::Element *__restrict__ in,
                                             typename S::Element *__restrict__ out, int nz, int ny,
                                             int nx, int chunkZ, OuterRange stored) {
@@ -471,12 +517,12 @@ __device__ __forceinline__ void stepStoring(const typename S::Element *__restric
   b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   b.vectorOut = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   if constexpr (S::kStages > 2) {
-    streamAsync<S>(planes, in, out, b, nz, ny, nx);
+    streamAsync<S, CopyRing>(planes, in, out, b, nz, ny, nx);
   } else if constexpr (S::kStages == 2) {
-    Items<S> items;
+    Items<S, CopyRing> items;
     streamPrefetch<S>(planes, in, out, b, nz, ny, nx, items);
   } else {
-    Items<S> items;
+    Items<S, CopyRing> items;
     streamDirect<S>(planes, in, out, b, nz, ny, nx, items);
   }
 }
@@ -492,12 +538,15 @@ __device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
 
 /// The kernel of one step that stores the planes `stored` of its view only
 /// (NAME_pass_range; the generated kernel of a step stores every plane).
+/// Where a step leaves a ring unwritten (a fixed boundary), it also copies
+/// the ring's points of those planes from in, so that the pass needs no
+/// copy of the range before it: that copy moved as many bytes as the step.
 template <class S>
 __global__ void __launch_bounds__(S::kThreads)
     stepRangeKernel(const typename S::Element *__restrict__ in,
                     typename S::Element *__restrict__ out, int nz, int ny, int nx, int chunkZ,
                     OuterRange stored) {
-  stepStoring<S>(in, out, nz, ny, nx, chunkZ, stored);
+  stepStoring<S, S::kRingZ + S::kRingY + S::kRingX != 0>(in, out, nz, ny, nx, chunkZ, stored);
 }
 
 /// The planes per block for a grid of planesZ x rowsY x colsX (the kernel's
@@ -571,8 +620,9 @@ inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S
 }
 
 /// One step on a grid of planesZ x rowsY x colsX storing the planes
-/// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D).
-/// The caller has checked the range (validRange).
+/// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D),
+/// their ring included (stepRangeKernel). The caller has checked the range
+/// (validRange).
 template <class S>
 inline cudaError_t launchRange(const typename S::Element *in, typename S::Element *out, int planesZ,
                                int rowsY, int colsX, int first, int count, cudaStream_t stream) {
