@@ -633,6 +633,30 @@ stencilc_dist_status stencilc_dist_local_extent(stencilc_dist_plan plan, int *lo
   return STENCILC_DIST_SUCCESS;
 }
 
+stencilc_dist_status stencilc_dist_use_local_device(MPI_Comm comm, int *device) {
+  MPI_Comm node = MPI_COMM_NULL;
+  int localRank = 0;
+  Failure f = mpiFailure(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                         "splitting the ranks by machine");
+  f = f ? f : mpiFailure(MPI_Comm_rank(node, &localRank), "the rank on this machine");
+  if (node != MPI_COMM_NULL) {
+    MPI_Comm_free(&node);
+  }
+  int devices = 0;
+  f = f ? f : cudaFailure(cudaGetDeviceCount(&devices), "counting the devices");
+  if (!f && devices < 1) {
+    f = cudaFailure(cudaErrorNoDevice, "counting the devices");
+  }
+  f = f ? f : cudaFailure(cudaSetDevice(localRank % std::max(devices, 1)), "choosing the device");
+  if (f) {
+    return fail(f);
+  }
+  if (device) {
+    *device = localRank % devices;
+  }
+  return STENCILC_DIST_SUCCESS;
+}
+
 stencilc_dist_status stencilc_dist_run(stencilc_dist_plan plan, void *a, void *b, int steps,
                                        cudaStream_t stream) {
   if (!plan || !a || !b || a == b || steps < 0) {
@@ -687,6 +711,8 @@ void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap) {
     plan->overlap = overlap != 0 ? 1 : 0;
   }
 }
+
+int stencilc_dist_overlaps(stencilc_dist_plan plan) { return plan && plan->overlaps() ? 1 : 0; }
 
 const char *stencilc_dist_transport(stencilc_dist_plan plan) {
   return plan ? plan->transport->name() : "";

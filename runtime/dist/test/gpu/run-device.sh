@@ -21,7 +21,11 @@ check() { # name np [transport]
   echo "$1: $(tail -1 "$out/$1.txt"); transports: $(grep -o 'transport=[a-z-]*' "$out/$1.txt" | sort | uniq -c | tr '\n' ' ')"
   grep -h '^FAIL' "$out/$1.txt" | head -5
 }
+# One rank a GPU where the machine has as many (dist_gpu_test.h's
+# initRanks): every transport on 2 ranks, by name; nccl where it is built in.
 check check-np2 2
+[[ -e with-nccl ]] && check check-np2-nccl 2 nccl
+check check-np2-cuda-ipc 2 cuda-ipc
 check check-np4 4
 check check-np2-host 2 host
 if [[ -n $cuda_mpi ]]; then
