@@ -587,20 +587,21 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   }
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
-  // Passes per exchange: two unless chosen (decompose says why).
+  const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
+  if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
+    return fail(f);
+  }
+  // Passes per exchange: the transport's measured default unless chosen
+  // (decompose says why).
   const char *everyText = std::getenv("STENCILC_DIST_PASSES_PER_EXCHANGE");
   const bool chosen = everyText && *everyText;
-  const int every = chosen ? std::atoi(everyText) : 2;
+  const int every = chosen ? std::atoi(everyText) : p->transport->passesPerExchange();
   if (every < 1 || every > 64) {
     return fail(STENCILC_DIST_INVALID_ARGUMENT,
                 std::string("STENCILC_DIST_PASSES_PER_EXCHANGE is '") + everyText +
                     "'; expected a whole number from 1 to 64");
   }
   if (Failure f = decompose(*p, info, every, chosen)) {
-    return fail(f);
-  }
-  const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
-  if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
     return fail(f);
   }
   if (Failure f = createHaloResources(*p)) {

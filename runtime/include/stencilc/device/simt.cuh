@@ -200,30 +200,16 @@ __device__ __forceinline__ void storeItem(typename S::Element *dst, long long x,
   }
 }
 
-/// The ring copy of NAME_pass_range (CopyRing): where an item's outputs
-/// lie in the ring a step leaves unwritten (every output where `ringRow`,
-/// else the ring columns), out takes in's values, so that a fixed
-/// boundary's ring needs no copy of the range before the launch. Only the
-/// blocks at the grid's edge take this path; the points it reads were
-/// fetched into shared memory a few planes before, so they come from L2.
+/// Starts an item's queue from 0.
 template <class S>
-__device__ __forceinline__ void copyRingItem(typename S::Element *__restrict__ dst,
-                                             const typename S::Element *__restrict__ src,
-                                             long long x, int nx, bool ringRow) {
+__device__ __forceinline__ void clearQueue(typename S::Compute (&queue)[S::kQueue][S::kOutX]) {
 #pragma unroll
-  for (int o = 0; o < S::kOutX; ++o) {
-    const bool ring = ringRow || x + o < S::kRingX || x + o >= nx - S::kRingX;
-    if (x + o < nx && ring) {
-      dst[o] = src[o];
+  for (int j = 0; j < S::kQueue; ++j) {
+#pragma unroll
+    for (int o = 0; o < S::kOutX; ++o) {
+      queue[j][o] = typename S::Compute(0);
     }
   }
-}
-
-/// Whether an item of row y at x, in the grid, has outputs in the ring of
-/// the rows or columns (the ring planes are the caller's).
-template <class S>
-__device__ __forceinline__ bool itemTouchesRing(long long y, long long x, int ny, int nx) {
-  return y < S::kRingY || y >= ny - S::kRingY || x < S::kRingX || x + S::kOutX > nx - S::kRingX;
 }
 
 /// Moves an item's queue on by one plane: entry j takes entry j + 1, and the
@@ -264,13 +250,76 @@ struct Block {
   bool vectorRows, vectorOut;
 };
 
+/// Copies the points [ty0, ty1) x [tx0, tx1) of a block's tile from input
+/// plane p in shared memory to out, the block's threads sharing them.
+template <class S>
+__device__ __forceinline__ void
+copyTileRect(const typename S::Element *__restrict__ plane, typename S::Element *__restrict__ out,
+             long long p, const Block &b, int ny, int nx, int ty0, int ty1, int tx0, int tx1) {
+  const int width = tx1 - tx0;
+  const int count = ty1 > ty0 && width > 0 ? (ty1 - ty0) * width : 0;
+  for (int i = threadIdx.x; i < count; i += S::kThreads) {
+    const int ty = ty0 + i / width, tx = tx0 + i % width;
+    out[(p * ny + b.y0 + ty) * nx + b.x0 + tx] =
+        plane[(ty + S::kRadiusY) * S::kPitch + tx + S::kHaloX];
+  }
+}
+
+/// The ring copy of NAME_pass_range (CopyRing): the points of the block's
+/// tile of input plane p that a step leaves unwritten (a fixed boundary's
+/// ring: every point of a ring plane, else the ring rows and columns) go
+/// from the plane in shared memory to out's plane p, so that the pass needs
+/// no copy of its range first. Only blocks at the grid's edge have any; the
+/// block shares them out, a rectangle at a time. (Copied by the items that
+/// own them instead, a plane later and from global memory, the one thread
+/// of a warp with ring points held up its warp: +28 % for box3d27p fp32 on
+/// an H200; from shared memory, +18 %.) It takes registers (box3d27p fp32:
+/// 113 against the step kernel's 91, both 2 blocks an SM); out of line it
+/// took more, the call's.
+template <class S>
+__device__ __forceinline__ void copyTileRing(const typename S::Element *__restrict__ plane,
+                                             typename S::Element *__restrict__ out, long long p,
+                                             const Block &b, int nz, int ny, int nx) {
+  const auto clampTo = [](long long v, int hi) {
+    return static_cast<int>(v < 0 ? 0 : v > hi ? hi : v);
+  };
+  if (p < b.zBegin || p >= b.zEnd) {
+    return;
+  }
+  const int rows = clampTo(ny - b.y0, S::kTileY), cols = clampTo(nx - b.x0, S::kTileX);
+  if (p < S::kRingZ || p >= nz - S::kRingZ) { // a ring plane: all of it
+    copyTileRect<S>(plane, out, p, b, ny, nx, 0, rows, 0, cols);
+    return;
+  }
+  const int top = clampTo(S::kRingY - b.y0, rows), bottom = clampTo(ny - S::kRingY - b.y0, rows);
+  const int left = clampTo(S::kRingX - b.x0, cols), right = clampTo(nx - S::kRingX - b.x0, cols);
+  copyTileRect<S>(plane, out, p, b, ny, nx, 0, top, 0, cols);          // ring rows at y = 0
+  copyTileRect<S>(plane, out, p, b, ny, nx, bottom, rows, 0, cols);    // ... and at y = ny - 1
+  copyTileRect<S>(plane, out, p, b, ny, nx, top, bottom, 0, left);     // ring columns at x = 0
+  copyTileRect<S>(plane, out, p, b, ny, nx, top, bottom, right, cols); // ... and at x = nx - 1
+}
+
+/// copyTileRing where the block's tile of plane p has ring points: a ring
+/// plane of its range, or a tile at the edge of the rows or columns.
+template <class S>
+__device__ __forceinline__ void copyRingOfPlane(const typename S::Element *__restrict__ plane,
+                                                typename S::Element *__restrict__ out, long long p,
+                                                const Block &b, int nz, int ny, int nx) {
+  const bool edge = b.y0 < S::kRingY || b.y0 + S::kTileY > ny - S::kRingY || b.x0 < S::kRingX ||
+                    b.x0 + S::kTileX > nx - S::kRingX;
+  if (p >= b.zBegin && p < b.zEnd && (edge || p < S::kRingZ || p >= nz - S::kRingZ)) {
+    copyTileRing<S>(plane, out, p, b, nz, ny, nx);
+  }
+}
+
 /// This thread's items and their queues, for the direct and the register
 /// schemes: item k is outputs [col[k], col[k] + kOutX) of plane row row[k],
 /// where active[k] (a block's last thread may have fewer items). With
-/// CopyRing the stores also copy the ring (copyRingItem).
+/// CopyRing each plane's ring points are copied too (copyTileRing).
 template <class S, bool CopyRing = false> struct Items {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
+  static constexpr bool kCopyRing = CopyRing;
   int row[S::kItemsPerThread];
   int col[S::kItemsPerThread];
   bool active[S::kItemsPerThread];
@@ -283,13 +332,7 @@ template <class S, bool CopyRing = false> struct Items {
       active[k] = item < S::kItems;
       row[k] = active[k] ? item / S::kColGroups : 0;
       col[k] = active[k] ? item % S::kColGroups * S::kOutX : 0;
-#pragma unroll
-      for (int j = 0; j < S::kQueue; ++j) {
-#pragma unroll
-        for (int o = 0; o < S::kOutX; ++o) {
-          queue[k][j][o] = Compute(0);
-        }
-      }
+      clearQueue<S>(queue[k]);
     }
   }
 
@@ -299,8 +342,7 @@ template <class S, bool CopyRing = false> struct Items {
   }
 
   /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
-  __device__ __forceinline__ void storeAndShift(const Element *__restrict__ in,
-                                                Element *__restrict__ out, long long p,
+  __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
                                                 const Block &b, int nz, int ny, int nx) {
     const long long z = p - S::kRadiusZ;
     const bool storePlane = z >= b.zBegin && z >= S::kRingZ && z < nz - S::kRingZ;
@@ -312,14 +354,6 @@ template <class S, bool CopyRing = false> struct Items {
         const bool whole = b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
         storeItem<S>(out + (z * ny + y) * nx + x, x, nx, whole, queue[k][0]);
       }
-      if constexpr (CopyRing) {
-        if (z >= b.zBegin && active[k] && y < ny &&
-            (!storePlane || itemTouchesRing<S>(y, x, ny, nx))) {
-          const long long at = (z * ny + y) * nx + x;
-          const bool storedRow = storePlane && y >= S::kRingY && y < ny - S::kRingY;
-          copyRingItem<S>(out + at, in + at, x, nx, !storedRow);
-        }
-      }
       shiftQueue<S>(queue[k]);
     }
   }
@@ -328,10 +362,9 @@ template <class S, bool CopyRing = false> struct Items {
 /// Adds a plane in shared memory to every item's queue (S::addPlane), then
 /// stores the outputs it completes.
 template <class S, class ItemSet>
-__device__ __forceinline__ void
-consumePlane(const typename S::Element *__restrict__ plane, ItemSet &items,
-             const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
-             long long p, const Block &b, int nz, int ny, int nx) {
+__device__ __forceinline__ void consumePlane(const typename S::Element *__restrict__ plane,
+                                             ItemSet &items, typename S::Element *__restrict__ out,
+                                             long long p, const Block &b, int nz, int ny, int nx) {
   using Element = typename S::Element;
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
@@ -341,7 +374,10 @@ consumePlane(const typename S::Element *__restrict__ plane, ItemSet &items,
       S::addPlane(at, o, items.queue[k]);
     }
   }
-  items.storeAndShift(in, out, p, b, nz, ny, nx);
+  items.storeAndShift(out, p, b, nz, ny, nx);
+  if constexpr (ItemSet::kCopyRing) {
+    copyRingOfPlane<S>(plane, out, p, b, nz, ny, nx);
+  }
 }
 
 /// kStages 1: each plane straight into shared memory, one buffer (a 1D
@@ -357,7 +393,7 @@ __device__ __forceinline__ void streamDirect(typename S::Element (*planes)[S::kP
           fetchWindowGroup<S>(in, p, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
     }
     __syncthreads();
-    consumePlane<S>(planes[0], items, in, out, p, b, nz, ny, nx);
+    consumePlane<S>(planes[0], items, out, p, b, nz, ny, nx);
     __syncthreads(); // the plane is overwritten next
   }
 }
@@ -386,7 +422,7 @@ streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
         next[k] = fetchWindowGroup<S>(in, p + 1, g, b.y0, b.x0, nz, ny, nx, b.vectorRows);
       }
     }
-    consumePlane<S>(planes[buffer], items, in, out, p, b, nz, ny, nx);
+    consumePlane<S>(planes[buffer], items, out, p, b, nz, ny, nx);
 #pragma unroll
     for (int k = 0; k < S::kGroupsPerThread; ++k) {
       const int g = threadIdx.x + k * S::kThreads;
@@ -425,7 +461,6 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
   long long itemOffset[S::kItemsPerThread];
   bool storeRow[S::kItemsPerThread];
   bool storeWhole[S::kItemsPerThread];
-  signed char ring[S::kItemsPerThread]; // CopyRing: 0 row off the grid, 1 on it, 2 with ring outputs
   Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
@@ -440,7 +475,6 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
     storeRow[k] = active && y >= S::kRingY && y < ny - S::kRingY;
     storeWhole[k] =
         S::kOutX == S::kVec && b.vectorOut && x >= S::kRingX && x + S::kOutX <= nx - S::kRingX;
-    ring[k] = !(CopyRing && active && y < ny) ? 0 : itemTouchesRing<S>(y, x, ny, nx) ? 2 : 1;
 #pragma unroll
     for (int j = 0; j < S::kQueue; ++j) {
 #pragma unroll
@@ -484,14 +518,11 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
         if (storePlane && storeRow[k]) {
           storeItem<S>(planeOut + itemOffset[k], b.x0 + itemCol[k], nx, storeWhole[k], queue[k][0]);
         }
-        if constexpr (CopyRing) {
-          if (z >= b.zBegin && ring[k] > (storePlane ? 1 : 0)) {
-            const long long at = z * planeSize + itemOffset[k];
-            copyRingItem<S>(out + at, in + at, b.x0 + itemCol[k], nx, !(storePlane && storeRow[k]));
-          }
-        }
         shiftQueue<S>(queue[k]);
       }
+    }
+    if constexpr (CopyRing) {
+      copyRingOfPlane<S>(plane, out, p, b, nz, ny, nx);
     }
     buffer = buffer + 1 == S::kStages ? 0 : buffer + 1;
   }

@@ -70,8 +70,8 @@ typedef struct stencilc_dist_stencil {
  * where all ranks share one machine, then a CUDA-aware MPI, then MPI
  * through pinned host buffers). The ghosts are r x T x k wide, for one
  * exchange every k passes of the run's T fused steps: k is
- * STENCILC_DIST_PASSES_PER_EXCHANGE (1 to 64), by default 2, or 1 where the
- * blocks are too thin for 2. */
+ * STENCILC_DIST_PASSES_PER_EXCHANGE (1 to 64), by default 1 with nccl and 2
+ * with the other transports (or 1 where the blocks are too thin for 2). */
 stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, MPI_Comm comm,
                                           const int *global, const int *grid,
                                           stencilc_dist_plan *plan);
