@@ -37,7 +37,7 @@ int global_n;
 void global(void) {
   double in[global_n], out[global_n];
 #pragma stencil
-  // CHECK-DAG: [[@LINE+1]]:23: error: the loop over 'i' ends at 'i < global_n - 1', but the extent 'global_n' of 'out' along this axis cannot be proven to be what the loop runs to: 'global_n' is not a parameter or local variable, so a call may change it
+  // CHECK-DAG: [[@LINE+1]]:23: error: the loop over 'i' ends at 'i < global_n - 1', but the extent 'global_n' of 'out' along this axis cannot be proven to be what the loop runs to: 'global_n' is a global or static variable, so a call may change it
   for (int i = 1; i < global_n - 1; ++i)
     out[i] = 0.5 * (in[i - 1] + in[i + 1]);
 }

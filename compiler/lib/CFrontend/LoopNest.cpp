@@ -510,8 +510,8 @@ Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
   for (const auto &[monomial, c] : *form) {
     for (const VarDecl *var : monomial) {
       const std::string name = ("'" + var->getName() + "'").str();
-      if (!var->isLocalVarDeclOrParm() || var->isStaticLocal()) {
-        extent.reason = name + " is not a parameter or local variable, so a call may change it";
+      if (!var->hasLocalStorage()) {
+        extent.reason = name + " is a global or static variable, so a call may change it";
       } else if (var->getType().isVolatileQualified()) {
         extent.reason = name + " is volatile";
       } else if (const Expr *change = findChange(body, var, sourceManager, declared)) {
