@@ -291,6 +291,43 @@ const VarDecl *NestRecogniser::arrayOf(const Expr *base, const char *role) {
 
 namespace {
 
+bool bindsMutably(QualType type) {
+  return type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+}
+
+/// A reference that may change `var`, bound in `stmt`: `int &r = n;`, or
+/// `grow(n)` for a `void grow(int &)`.
+const Expr *referenceTo(const Stmt *stmt, const VarDecl *var) {
+  auto isVar = [var](const Expr *e) {
+    const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParens());
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *decl = dyn_cast<DeclStmt>(stmt)) {
+    for (const Decl *d : decl->decls()) {
+      const auto *bound = dyn_cast<VarDecl>(d);
+      if (bound && bindsMutably(bound->getType()) && bound->getInit() && isVar(bound->getInit())) {
+        return bound->getInit();
+      }
+    }
+  }
+  const auto *call = dyn_cast<CallExpr>(stmt);
+  if (!call || isa<CXXOperatorCallExpr>(call)) {
+    return nullptr; // an operator's first argument may be `this`
+  }
+  QualType callee = call->getCallee()->getType();
+  const auto *proto =
+      (callee->isPointerType() ? callee->getPointeeType() : callee)->getAs<FunctionProtoType>();
+  if (!proto && call->getDirectCallee()) {
+    proto = call->getDirectCallee()->getType()->getAs<FunctionProtoType>(); // a member call
+  }
+  for (unsigned i = 0; proto && i < call->getNumArgs() && i < proto->getNumParams(); ++i) {
+    if (bindsMutably(proto->getParamType(i)) && isVar(call->getArg(i))) {
+      return call->getArg(i);
+    }
+  }
+  return nullptr;
+}
+
 /// Whether `stmt` itself may change `var` or let it be changed later: an
 /// assignment to it, an increment, or its address taken.
 const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
@@ -315,11 +352,12 @@ const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
 }
 
 /// The first place in `stmt` that may change `var`, after `after` in the
-/// source where that is valid. Walks the tree with an explicit stack, in the
+/// source where that is valid; with `references`, a non-const reference
+/// bound to it counts too. Walks the tree with an explicit stack, in the
 /// same pre-order as a recursive walk: a sum of many terms is a tree as deep
 /// as it is long, too deep for the call stack.
 const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager &sourceManager,
-                       SourceLocation after = {}) {
+                       SourceLocation after = {}, bool references = false) {
   llvm::SmallVector<const Stmt *, 64> pending{root};
   while (!pending.empty()) {
     const Stmt *stmt = pending.pop_back_val();
@@ -327,6 +365,9 @@ const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager
       continue;
     }
     const Expr *change = changeOf(stmt, var);
+    if (!change && references) {
+      change = referenceTo(stmt, var);
+    }
     if (change && (after.isInvalid() ||
                    sourceManager.isBeforeInTranslationUnit(after, change->getBeginLoc()))) {
       return change;
@@ -514,9 +555,12 @@ Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
         extent.reason = name + " is a global or static variable, so a call may change it";
       } else if (var->getType().isVolatileQualified()) {
         extent.reason = name + " is volatile";
-      } else if (const Expr *change = findChange(body, var, sourceManager, declared)) {
-        extent.reason = name + " is changed in the function ('" + text(change) + "') after '" +
-                        array->getName().str() + "' is declared with it";
+      } else if (const Expr *change =
+                     findChange(body, var, sourceManager, declared, /*references=*/true)) {
+        const std::string how = isa<DeclRefExpr>(change->IgnoreParens())
+                                    ? " is bound to a reference that may change it"
+                                    : " is changed in the function ('" + text(change) + "')";
+        extent.reason = name + how + " after '" + array->getName().str() + "' is declared with it";
         extent.change = change;
       }
       if (!extent.reason.empty()) {
