@@ -2,7 +2,9 @@
 //
 // Each loop must cover what the boundary asks: [r, n - r) under `boundary
 // fixed` (r the stencil's radius along the axis, n the extent the array
-// declares or the bound names), the whole axis [0, n) under the others.
+// declares or the bound names), the whole axis [0, n) under the others. The
+// end is proven to be n less the ring by comparing sums of products of the
+// size variables, never by the shape of what was written.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -135,7 +137,7 @@ bool NestRecogniser::checkLoopEnd(const Loop &loop, unsigned axis, const Transla
   std::optional<Polynomial> needed;
   if (extent.kind == Extent::Known) {
     needed = plus(extent.size, -ring);
-  } else if (end && !end->empty() && !(end->size() == 1 && end->begin()->first.empty())) {
+  } else if (end && !isConstant(*end)) {
     // No extent in the type: the end names it, as 'n - ring' ('n' the end's
     // products without their constant).
     Polynomial base = *end;

@@ -141,10 +141,12 @@ struct Extent {
   const clang::Expr *change = nullptr;
 
   static Extent known(Polynomial size) { return Extent{Known, std::move(size), nullptr, {}, {}}; }
-  bool isConstant() const {
-    return kind == Known && (size.empty() || (size.size() == 1 && size.begin()->first.empty()));
-  }
 };
+
+/// Whether `p` has no product of variables: a constant.
+inline bool isConstant(const Polynomial &p) {
+  return p.empty() || (p.size() == 1 && p.begin()->first.empty());
+}
 
 /// `p + k`, or nothing where a coefficient would overflow.
 std::optional<Polynomial> plus(Polynomial p, int64_t k);
