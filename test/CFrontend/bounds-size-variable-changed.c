@@ -41,3 +41,21 @@ void global(void) {
   for (int i = 1; i < global_n - 1; ++i)
     out[i] = 0.5 * (in[i - 1] + in[i + 1]);
 }
+
+void fill(double *);
+
+// A VLA type's size is evaluated where the type is written: a typedef's rows
+// keep the extent nx had there.
+void typedefRows(int ny, int nx) {
+  typedef double row[nx];
+  // CHECK-DAG: [[@LINE+1]]:3: note: changed here
+  nx = nx / 2;
+  row in[ny];
+  double out[ny][nx];
+  fill(&in[0][0]);
+#pragma stencil
+  for (int i = 1; i < ny - 1; ++i)
+    for (int j = 1; j < nx - 1; ++j)
+      // CHECK-DAG: [[@LINE+1]]:26: error: the extent 'nx' of 'in' along the axis of 'j' cannot be proven to be the nest's: 'nx' is changed in the function ('nx = nx / 2') after 'in' is declared with it; 'out', the array written, has 'nx'
+      out[i][j] = 0.5 * (in[i - 1][j] + in[i + 1][j]);
+}

@@ -351,8 +351,8 @@ const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
   return nullptr;
 }
 
-/// The first place in `stmt` that may change `var`, after `after` in the
-/// source where that is valid; with `references`, a non-const reference
+/// The first place in `stmt` that may change `var`, at or after `after` (an
+/// expansion location) in the source where that is valid; with `references`, a non-const reference
 /// bound to it counts too. Walks the tree with an explicit stack, in the
 /// same pre-order as a recursive walk: a sum of many terms is a tree as deep
 /// as it is long, too deep for the call stack.
@@ -368,8 +368,9 @@ const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager
     if (!change && references) {
       change = referenceTo(stmt, var);
     }
-    if (change && (after.isInvalid() ||
-                   sourceManager.isBeforeInTranslationUnit(after, change->getBeginLoc()))) {
+    if (change &&
+        (after.isInvalid() || !sourceManager.isBeforeInTranslationUnit(
+                                  sourceManager.getExpansionLoc(change->getBeginLoc()), after))) {
       return change;
     }
     // Children pushed last to first, so the first child is visited next.
@@ -533,10 +534,10 @@ NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc, QualTy
 }
 
 /// The extent of a VLA (`double a[n][m]`): its size as a sum of products of
-/// size variables. C fixes the extent where the array is declared (on entry,
-/// for a parameter) while a loop bound reads the variables when the loop
-/// runs, so a variable the function changes after the declaration, or one a
-/// call could change (a global), leaves the extent unprovable.
+/// size variables. C fixes the extent where the type is written while a loop
+/// bound reads the variables when the loop runs, so a variable the function
+/// changes there or later, or one a call could change (a global), leaves the
+/// extent unprovable.
 Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
   Extent extent;
   extent.kind = Extent::Unprovable;
@@ -547,7 +548,10 @@ Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
     return extent;
   }
   const Stmt *body = nest.function ? nest.function->getBody() : nullptr;
-  const SourceLocation declared = isa<ParmVarDecl>(array) ? SourceLocation() : array->getLocation();
+  // Where C evaluates the size: at the array's declaration, in the parameter
+  // list, or at a typedef of the VLA type (`typedef double row[nx];`). A
+  // change there or after it (`a[n++]` too) may part the size from the variable.
+  const SourceLocation declared = sourceManager.getExpansionLoc(size->getBeginLoc());
   for (const auto &[monomial, c] : *form) {
     for (const VarDecl *var : monomial) {
       const std::string name = ("'" + var->getName() + "'").str();
