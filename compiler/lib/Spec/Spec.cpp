@@ -298,6 +298,10 @@ bool isReservedInApi(std::string_view name) {
       return true;
     }
   }
+  return hasReservedPrefix(name);
+}
+
+bool hasReservedPrefix(std::string_view name) {
   return name.starts_with("stencilc") || name.starts_with("__") || name.starts_with("cuda");
 }
 
