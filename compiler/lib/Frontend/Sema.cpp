@@ -84,6 +84,7 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
       break; // declareFields
     }
   }
+  finishBoundaryValue();
   if (!seen.body.isValid()) {
     diags.error(decl.name.range.Start,
                 fmt::format("stencil '{}' has no update 'out[...] = ...;' and "
