@@ -12,7 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -261,18 +260,11 @@ std::vector<int> NestRecogniser::arrayRoles(const Form &rhs) {
 
 /// The name an array or a parameter takes in the .stencil text: its C name,
 /// with '_' appended while the language or the generated API reserves it or
-/// an earlier name has it. Appending never frees a reserved prefix, so a
-/// name that starts one loses its leading underscores (`__dt` is `dt`) or,
-/// where that is not enough, gets `c_` in front (`cudaDt` is `c_cudaDt`).
+/// an earlier name has it. Appending never frees a reserved prefix, so such
+/// a name is first changed (withoutReservedPrefix).
 static std::string stencilName(std::string name, const std::vector<std::string> &taken) {
   static const char *const words[] = {"field", "coefficient", "param", "time", "pi", "sqrt", "pow"};
-  if (name.starts_with("__")) {
-    name.erase(0, name.find_first_not_of('_'));
-  }
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) ||
-      hasReservedPrefix(name)) {
-    name.insert(0, "c_");
-  }
+  name = withoutReservedPrefix(std::move(name));
   auto reserved = [&](const std::string &n) {
     return isReservedStencilWord(n) || isReservedInApi(n) ||
            std::find(std::begin(words), std::end(words), n) != std::end(words) ||

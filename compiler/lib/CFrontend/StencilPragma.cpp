@@ -115,11 +115,13 @@ private:
       return false;
     }
     std::string name = spelling();
-    if (isReservedStencilWord(name)) {
-      reportError(diags, tok.getLocation(),
-                  "'%0' is a reserved word of the .stencil language and cannot "
-                  "name a stencil")
-          << name;
+    const std::string why =
+        isReservedStencilWord(name)
+            ? "is a reserved word of the .stencil language and cannot name a stencil"
+        : hasReservedPrefix(name) ? "cannot name a stencil: " + reservedPrefixText()
+                                  : std::string();
+    if (!why.empty()) {
+      reportError(diags, tok.getLocation(), "'%0' %1") << name << why;
       return false;
     }
     pragma.name = name;
