@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "stencilc/Pipeline.h"
 
+#include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -202,6 +204,37 @@ std::string otherKernels(BackendKind kind) {
   return joinList(others, " or ");
 }
 
+/// Whether the stencils' generated code defines every name once: an error
+/// at each stencil (`locs`, in the order of `plans`) that would define a
+/// name an earlier one defines (`a` with fields and `a_fields` both define
+/// `a_fields_info`), with a note at the earlier one.
+bool checkSymbolCollisions(const std::vector<Plan> &plans, llvm::ArrayRef<llvm::SMLoc> locs,
+                           const CodeGenOptions &codegen, DiagnosticEngine &diags) {
+  if (plans.size() < 2) {
+    return true;
+  }
+  std::map<std::string, std::size_t> definedBy;
+  bool ok = true;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    std::set<std::size_t> reported; // one error for each earlier stencil
+    for (const std::string &symbol : generatedSymbols(plans[i], codegen)) {
+      auto [it, inserted] = definedBy.emplace(symbol, i);
+      if (inserted || !reported.insert(it->second).second) {
+        continue;
+      }
+      const std::string &earlier = plans[it->second].spec.name;
+      diags.error(i < locs.size() ? locs[i] : llvm::SMLoc(),
+                  fmt::format("the generated code of stencil '{}' would define '{}', as that of "
+                              "stencil '{}' does; rename one of the two stencils",
+                              plans[i].spec.name, symbol, earlier));
+      diags.note(it->second < locs.size() ? locs[it->second] : llvm::SMLoc(),
+                 fmt::format("stencil '{}' is here", earlier));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 } // namespace
 
 Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
@@ -250,6 +283,9 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
   codegen.inputFile = commentText(options.inputFile);
   codegen.headerInclude = options.headerInclude;
   codegen.compilerVersion = STENCILC_VERSION;
+  if (!checkSymbolCollisions(plans, locs, codegen, diags)) {
+    return artefacts;
+  }
   artefacts.cuda = emitCudaSource(plans, codegen);
   artefacts.header = emitHeader(plans, codegen);
   return artefacts;

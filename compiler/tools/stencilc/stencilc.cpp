@@ -430,6 +430,13 @@ int main(int argc, char **argv) {
     diags.finish();
     return ExitInputError;
   }
+  // The outputs must not replace what the input was made of: a C file's
+  // own "heat.h" is where `stencilc heat.c` would put its header.
+  if (std::optional<std::string> problem = overwritesInput(*outputs, dependencies)) {
+    diags.fatalWithoutLocation(*problem);
+    diags.finish();
+    return ExitInputError;
+  }
   if (emit != Emit::Stencil) { // which prints the input as it is
     input = normaliseLineEnds(std::move(input));
   }

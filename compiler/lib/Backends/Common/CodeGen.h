@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
 
 /// The .h text for `plans`.
 std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options);
+
+/// The names the .cu and the .h define for `plan`'s stencil (every
+/// identifier of its generated code that is made from its name), to find
+/// two stencils of one file that would define the same one.
+std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &options);
 
 /// A template file of a library's templates/, embedded at build time
 /// (EmbedTemplates.cmake writes an initializer list of them).
