@@ -27,7 +27,7 @@ void local(int n) {
   // CHECK-DAG: [[@LINE+1]]:8: note: changed here
   grow(&n);
 #pragma stencil
-  // CHECK-DAG: [[@LINE+1]]:23: error: the loop over 'i' ends at 'i < n - 1', but the extent 'n' of 'out' along this axis cannot be proven to be what the loop runs to: 'n' is changed in the function ('&n') after 'out' is declared with it
+  // CHECK-DAG: [[@LINE+1]]:23: error: the loop over 'i' ends at 'i < n - 1', but the extent 'n' of 'out' along this axis cannot be proven to be what the loop runs to: 'n' has its address taken ('&n'), through which it may change after 'out' is declared with it
   for (int i = 1; i < n - 1; ++i)
     out[i] = 0.5 * (in[i - 1] + in[i + 1]);
 }
@@ -58,4 +58,29 @@ void typedefRows(int ny, int nx) {
     for (int j = 1; j < nx - 1; ++j)
       // CHECK-DAG: [[@LINE+1]]:26: error: the extent 'nx' of 'in' along the axis of 'j' cannot be proven to be the nest's: 'nx' is changed in the function ('nx = nx / 2') after 'in' is declared with it; 'out', the array written, has 'nx'
       out[i][j] = 0.5 * (in[i - 1][j] + in[i + 1][j]);
+}
+
+void readSize(int *n);
+
+// An address kept in a pointer before the declaration can still write after
+// it; one passed to a call before it (reading the size) is done with.
+void keptPointer(int n) {
+  // CHECK-DAG: [[@LINE+1]]:12: note: changed here
+  int *p = &n;
+  double a[n], b[n];
+  *p = 3;
+#pragma stencil
+  // CHECK-DAG: [[@LINE+1]]:23: error: the loop over 'i' ends at 'i < n - 1', but the extent 'n' of 'b' along this axis cannot be proven to be what the loop runs to: 'n' has its address taken ('&n'), through which it may change after 'b' is declared with it
+  for (int i = 1; i < n - 1; ++i)
+    b[i] = 0.5 * (a[i - 1] + a[i + 1]);
+}
+
+void sizeReadBefore(int n) {
+  readSize(&n);
+  double a[n], b[n];
+  fill(a);
+#pragma stencil
+  for (int i = 1; i < n - 1; ++i)
+    b[i] = 0.5 * (a[i - 1] + a[i + 1]);
+  fill(b);
 }

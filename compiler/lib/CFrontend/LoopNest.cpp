@@ -328,6 +328,31 @@ const Expr *referenceTo(const Stmt *stmt, const VarDecl *var) {
   return nullptr;
 }
 
+/// `&var` kept in a variable by `stmt`: `int *p = &n;`, `p = &n;`, or a
+/// non-const reference bound to it, `int &r = n;`.
+const Expr *keptAddress(const Stmt *stmt, const VarDecl *var) {
+  auto isAddress = [var](const Expr *e) {
+    const auto *unary = e ? dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts()) : nullptr;
+    const auto *ref = unary && unary->getOpcode() == UO_AddrOf
+                          ? dyn_cast<DeclRefExpr>(unary->getSubExpr()->IgnoreParens())
+                          : nullptr;
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *decl = dyn_cast<DeclStmt>(stmt)) {
+    for (const Decl *d : decl->decls()) {
+      const auto *kept = dyn_cast<VarDecl>(d);
+      if (kept && isAddress(kept->getInit())) {
+        return kept->getInit();
+      }
+    }
+    return referenceTo(stmt, var); // `int &r = n;`
+  }
+  const auto *assign = dyn_cast<BinaryOperator>(stmt);
+  return assign && assign->getOpcode() == BO_Assign && isAddress(assign->getRHS())
+             ? assign->getRHS()
+             : nullptr;
+}
+
 /// Whether `stmt` itself may change `var` or let it be changed later: an
 /// assignment to it, an increment, or its address taken.
 const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
@@ -351,9 +376,10 @@ const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
   return nullptr;
 }
 
-/// The first place in `stmt` that may change `var`, at or after `after` (an
-/// expansion location) in the source where that is valid; with `references`, a non-const reference
-/// bound to it counts too. Walks the tree with an explicit stack, in the
+/// The first place in `stmt` that may change `var`: where `after` (an
+/// expansion location) is valid, at or after it, or where its address is
+/// kept before it; with `references`, a non-const reference bound to it
+/// counts as its address taken. Walks the tree with an explicit stack, in the
 /// same pre-order as a recursive walk: a sum of many terms is a tree as deep
 /// as it is long, too deep for the call stack.
 const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager &sourceManager,
@@ -372,6 +398,12 @@ const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager
         (after.isInvalid() || !sourceManager.isBeforeInTranslationUnit(
                                   sourceManager.getExpansionLoc(change->getBeginLoc()), after))) {
       return change;
+    }
+    // An address kept in a pointer or reference before `after` may still
+    // write later (`int *p = &n;` ... `*p = 3;`); one passed to a call
+    // (`scanf("%d", &n)`) is taken to be done with when the call returns.
+    if (const Expr *kept = after.isValid() && references ? keptAddress(stmt, var) : nullptr) {
+      return kept;
     }
     // Children pushed last to first, so the first child is visited next.
     const std::size_t mark = pending.size();
@@ -561,9 +593,13 @@ Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
         extent.reason = name + " is volatile";
       } else if (const Expr *change =
                      findChange(body, var, sourceManager, declared, /*references=*/true)) {
-        const std::string how = isa<DeclRefExpr>(change->IgnoreParens())
-                                    ? " is bound to a reference that may change it"
-                                    : " is changed in the function ('" + text(change) + "')";
+        const auto *unary = dyn_cast<UnaryOperator>(change->IgnoreParenImpCasts());
+        const std::string how =
+            isa<DeclRefExpr>(change->IgnoreParens())
+                ? " is bound to a non-const reference, through which it may change"
+            : unary && unary->getOpcode() == UO_AddrOf
+                ? " has its address taken ('" + text(change) + "'), through which it may change"
+                : " is changed in the function ('" + text(change) + "')";
         extent.reason = name + how + " after '" + array->getName().str() + "' is declared with it";
         extent.change = change;
       }
