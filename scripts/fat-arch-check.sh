@@ -10,7 +10,10 @@
 #       and .h in OUTDIR/fat and OUTDIR/single, and the test program
 #   scripts/fat-arch-check.sh run OUTDIR   on the GPU machine: builds both,
 #       runs both, prints their lines, the ratio, and `RESULT: PASS|FAIL`
-#       (PASS: the sm_90 plan, both checks pass, fat within 2 % of single)
+#       (PASS: the sm_90 plan, both checks pass, fat within 2 % of single);
+#       first, a library of sm_100 and sm_120 plans only must refuse this
+#       older GPU: cudaErrorNoKernelImageForDevice, no plan's NAME_info, and
+#       a line on stderr naming the device's and the library's architectures
 # RUNTIME_INCLUDE= overrides runtime/include; STENCILC= the compiler.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +29,8 @@ if [[ $mode == gen ]]; then
   rm -rf "$out" && mkdir -p "$out/fat" "$out/single"
   "$stencilc" --arch=sm_80,sm_90 "$source" -o "$out/fat/box2d49p_fp64.cu" || exit 1
   "$stencilc" --arch=sm_90 "$source" -o "$out/single/box2d49p_fp64.cu" || exit 1
+  mkdir -p "$out/newer"
+  "$stencilc" --arch=sm_100,sm_120 "$source" -o "$out/newer/box2d49p_fp64.cu" || exit 1
   cp "$root/test/GPU/fat-arch/fat_arch_check.cu" "$out/"
   echo "generated $out; on the GPU machine: scripts/fat-arch-check.sh run $out"
   exit 0
@@ -39,7 +44,15 @@ nvcc "${flags[@]}" -DFAT_LIBRARY -Ifat -gencode arch=compute_80,code=sm_80 \
 nvcc "${flags[@]}" -Isingle "-gencode=arch=compute_90,code=[sm_90,compute_90]" \
   fat_arch_check.cu single/box2d49p_fp64.cu -o single.exe > single.build.log 2>&1 ||
   { cat single.build.log; exit 1; }
+nvcc "${flags[@]}" -DOLDER_DEVICE -Inewer -gencode arch=compute_100,code=sm_100 \
+  "-gencode=arch=compute_120,code=[sm_120,compute_120]" fat_arch_check.cu newer/box2d49p_fp64.cu \
+  -o newer.exe > newer.build.log 2>&1 || { cat newer.build.log; exit 1; }
 status=0
+echo "== newer (plans for sm_100 and sm_120 only)"
+./newer.exe 2>&1 | tee newer.out
+grep -q "^refusal: PASS" newer.out || status=1
+grep -q "this library was built for sm_100 and sm_120" newer.out ||
+  { echo "no message naming the library's architectures"; status=1; }
 for library in fat single; do
   echo "== $library"
   ./$library.exe | tee $library.out || status=1

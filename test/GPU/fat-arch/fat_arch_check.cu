@@ -1,11 +1,12 @@
 // fat_arch_check.cu - one library of box2d49p fp64 (examples/suite/) on the
 // GPU: which plan its NAME_info says runs, its result against the float64
 // reference, and the median time of NAME_run of 100 steps at 8192^2.
-// Built twice by scripts/fat-arch-check.sh: against the .cu of
-// --arch=sm_80,sm_90 (FAT_LIBRARY defined) and of --arch=sm_90.
-//
-// Prints `plan: sm_90`, `check: PASS|FAIL (relative L2 error E)` and
-// `time_ms: T`; exit status 1 on a failed check or CUDA error.
+// Built three times by scripts/fat-arch-check.sh: against the .cu of
+// --arch=sm_80,sm_90 (FAT_LIBRARY defined) and of --arch=sm_90, which print
+// `plan: sm_90`, `check: PASS|FAIL (relative L2 error E)` and `time_ms: T`;
+// and of --arch=sm_100,sm_120 (OLDER_DEVICE), which prints `refusal:
+// PASS|FAIL` (no plan for this GPU). Exit status 1 on a failure or CUDA
+// error.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -129,6 +130,29 @@ int timeRun(int n, int steps, int warmups, int reps) {
   return 0;
 }
 
+/// A library whose plans are all newer than the device (OLDER_DEVICE:
+/// --arch=sm_100,sm_120 on an sm_90 GPU): NAME_run must launch nothing and
+/// return cudaErrorNoKernelImageForDevice, and NAME_info must be no plan's.
+int checkRefusal() {
+#ifdef OLDER_DEVICE
+  double *a = nullptr, *b = nullptr;
+  const std::size_t bytes = std::size_t(64) * 64 * sizeof(double);
+  CHECK_CUDA(cudaMalloc(&a, bytes));
+  CHECK_CUDA(cudaMalloc(&b, bytes));
+  const cudaError_t status = box2d49p_fp64_run(a, b, 64, 64, 1, nullptr);
+  const bool noPlan = &box2d49p_fp64_info != &box2d49p_fp64_info_sm_100 &&
+                      &box2d49p_fp64_info != &box2d49p_fp64_info_sm_120;
+  const bool pass = status == cudaErrorNoKernelImageForDevice && noPlan;
+  std::printf("refusal: %s (NAME_run: %s; NAME_info %s)\n", pass ? "PASS" : "FAIL",
+              cudaGetErrorName(status), noPlan ? "is no plan's" : "is a plan's");
+  CHECK_CUDA(cudaFree(a));
+  CHECK_CUDA(cudaFree(b));
+  return pass ? 0 : 1;
+#else
+  return 0;
+#endif
+}
+
 } // namespace
 
 int main() {
@@ -137,6 +161,9 @@ int main() {
   CHECK_CUDA(cudaGetDevice(&device));
   CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
   std::printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+#ifdef OLDER_DEVICE
+  return checkRefusal();
+#endif
   std::printf("plan: %s (tile %d x %d)\n", planOnDevice(), box2d49p_fp64_info.tile[0],
               box2d49p_fp64_info.tile[1]);
   int status = checkResult(1000, 1337, 5);
