@@ -34,6 +34,7 @@
 
 #include <cuda_runtime.h>
 
+#include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/memory.cuh"
@@ -577,7 +578,9 @@ __global__ void __launch_bounds__(S::kThreads)
     stepRangeKernel(const typename S::Element *__restrict__ in,
                     typename S::Element *__restrict__ out, int nz, int ny, int nx, int chunkZ,
                     OuterRange stored) {
-  stepStoring<S, S::kRingZ + S::kRingY + S::kRingX != 0>(in, out, nz, ny, nx, chunkZ, stored);
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    stepStoring<S, S::kRingZ + S::kRingY + S::kRingX != 0>(in, out, nz, ny, nx, chunkZ, stored);
+  }
 }
 
 /// The planes per block for a grid of planesZ x rowsY x colsX (the kernel's
