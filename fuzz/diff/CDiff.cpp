@@ -1,0 +1,191 @@
+//===- CDiff.cpp - The C front end against the C program, nest by nest ----===//
+//
+// See CDiff.h. The C compiler builds the harness while stencilc-cfront
+// translates (two processes at once); a nest that stencilc-cfront refuses
+// has its pragma turned into a comment, keeping the lines, and the file is
+// translated again, until stencilc-cfront accepts what is left.
+//
+//===----------------------------------------------------------------------===//
+#include "CDiff.h"
+
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "CCompare.h"
+
+namespace stencilc::fuzzdiff {
+namespace {
+
+/// Seconds any one program may take: a hang of stencilc-cfront is a finding.
+constexpr unsigned ProgramSeconds = 300;
+
+std::string readText(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+void writeText(const std::string &path, const std::string &text) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  os << text;
+}
+
+/// Runs `argv` with stdout and stderr into files; the exit status, or -1
+/// (could not start) or -2 (crashed, or killed after ProgramSeconds).
+int runProgram(const std::vector<std::string> &argv, const std::string &out,
+               const std::string &err) {
+  // LLVM opens a redirect without O_TRUNC: an older, longer file would
+  // leave its tail behind the new output.
+  llvm::sys::fs::remove(out);
+  llvm::sys::fs::remove(err);
+  std::vector<llvm::StringRef> args(argv.begin(), argv.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(out),
+                                                llvm::StringRef(err)};
+  return llvm::sys::ExecuteAndWait(argv[0], args, std::nullopt, redirects, ProgramSeconds);
+}
+
+/// The `// nest NAME` marker at or above each line (1-based), "" before any.
+std::vector<std::string> nestOfLines(const std::vector<std::string> &lines) {
+  std::vector<std::string> owner(lines.size() + 2);
+  std::string current;
+  for (size_t l = 0; l < lines.size(); ++l) {
+    if (lines[l].rfind("// nest ", 0) == 0) {
+      current = lines[l].substr(8);
+    } else if (lines[l] == "// harness") {
+      current.clear();
+    }
+    owner[l + 1] = current;
+  }
+  return owner;
+}
+
+std::vector<std::string> splitLines(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream is(text);
+  for (std::string line; std::getline(is, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+/// stencilc-cfront's located errors, by nest: the first message of each.
+std::map<std::string, std::string> refusalsIn(const std::string &messages,
+                                              const std::vector<std::string> &owner,
+                                              std::string &unplaced) {
+  static const std::regex located(R"(^[^:\n]*:(\d+):\d+: error: (.*)$)");
+  std::map<std::string, std::string> refusals;
+  for (const std::string &line : splitLines(messages)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, located)) {
+      continue;
+    }
+    size_t at = std::stoul(m[1].str());
+    std::string nest = at < owner.size() ? owner[at] : "";
+    if (nest.empty()) {
+      unplaced = line;
+    } else {
+      refusals.emplace(nest, m[2].str());
+    }
+  }
+  return refusals;
+}
+
+/// Translates `lines` (written to work/xlate.c), setting aside refused nests
+/// until the rest translates; the translation, or "" with `failure` set.
+std::string translate(std::vector<std::string> lines, const Tools &tools,
+                      std::map<std::string, std::string> &refused, std::string &failure) {
+  const std::string source = tools.workDir + "/xlate.c", out = tools.workDir + "/xlate.stencil",
+                    err = tools.workDir + "/xlate.err";
+  std::vector<std::string> owner = nestOfLines(lines);
+  for (int round = 0; round < 8; ++round) {
+    std::string text;
+    for (const std::string &line : lines) {
+      text += line + "\n";
+    }
+    writeText(source, text);
+    int status = runProgram({tools.cfront, source, "--", "-ferror-limit=0"}, out, err);
+    if (status == 0) {
+      return readText(out);
+    }
+    std::string unplaced;
+    std::map<std::string, std::string> found = refusalsIn(readText(err), owner, unplaced);
+    if (status < 0 || found.empty() || !unplaced.empty()) {
+      failure = "stencilc-cfront exited with " + std::to_string(status) + ": " +
+                (unplaced.empty() ? readText(err).substr(0, 2000) : unplaced);
+      return "";
+    }
+    for (size_t l = 0; l < lines.size(); ++l) {
+      if (found.count(owner[l + 1]) && lines[l].rfind("#pragma stencil", 0) == 0) {
+        lines[l] = "// refused: " + lines[l].substr(1);
+      }
+    }
+    refused.insert(found.begin(), found.end());
+  }
+  failure = "stencilc-cfront still refuses after 8 rounds";
+  return "";
+}
+
+} // namespace
+
+const char *verdictName(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::Agrees:
+    return "agrees";
+  case Verdict::RefusedCFront:
+    return "refused by stencilc-cfront";
+  case Verdict::RefusedStencil:
+    return "refused by the .stencil front end";
+  case Verdict::Disagrees:
+    return "DISAGREES";
+  }
+  return "?";
+}
+
+BatchResult checkFile(const std::string &path, const Tools &tools) {
+  BatchResult result;
+  const std::string binary = tools.workDir + "/harness", ccErr = tools.workDir + "/cc.err";
+  std::vector<llvm::StringRef> ccArgs = {tools.cc, "-std=c11", "-O0", "-w", "-o", binary, path};
+  std::optional<llvm::StringRef> ccRedirects[] = {llvm::StringRef(""), llvm::StringRef(ccErr),
+                                                  llvm::StringRef(ccErr)};
+  llvm::sys::fs::remove(ccErr);
+  llvm::sys::ProcessInfo cc = llvm::sys::ExecuteNoWait(tools.cc, ccArgs, std::nullopt, ccRedirects);
+  std::map<std::string, std::string> refused;
+  std::string translation = translate(splitLines(readText(path)), tools, refused, result.failure);
+  llvm::sys::ProcessInfo done = llvm::sys::Wait(cc, std::nullopt);
+  if (!result.failure.empty()) {
+    return result;
+  }
+  if (done.ReturnCode != 0) {
+    result.failure = "the C compiler failed on the harness: " + readText(ccErr).substr(0, 2000);
+    return result;
+  }
+  const std::string dumpPath = tools.workDir + "/dump.txt";
+  int status = runProgram({binary}, dumpPath, tools.workDir + "/harness.err");
+  std::vector<DumpedNest> dumped;
+  if (status != 0 || !parseDump(readText(dumpPath), dumped)) {
+    result.failure = "the harness failed (status " + std::to_string(status) + ")";
+    return result;
+  }
+  Translation specs = parseTranslation(translation);
+  for (const DumpedNest &nest : dumped) {
+    NestResult r;
+    r.name = nest.name;
+    if (auto it = refused.find(nest.name); it != refused.end()) {
+      r.verdict = Verdict::RefusedCFront;
+      r.refusal = it->second;
+    } else {
+      compareNest(nest, specs, r);
+    }
+    result.nests.push_back(r);
+  }
+  return result;
+}
+
+} // namespace stencilc::fuzzdiff
