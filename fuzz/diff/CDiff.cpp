@@ -106,8 +106,13 @@ std::string translate(std::vector<std::string> lines, const Tools &tools,
   std::vector<std::string> owner = nestOfLines(lines);
   for (int round = 0; round < 8; ++round) {
     std::string text;
+    bool marked = false;
     for (const std::string &line : lines) {
       text += line + "\n";
+      marked |= line.rfind("#pragma stencil", 0) == 0;
+    }
+    if (!marked) { // every nest refused: nothing to translate
+      return "";
     }
     writeText(source, text);
     int status = runProgram({tools.cfront, source, "--", "-ferror-limit=0"}, out, err);

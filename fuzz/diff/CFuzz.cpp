@@ -103,6 +103,11 @@ int runCFuzz(const CFuzzOptions &options, CFuzzCounts &counts) {
       ++counts.failures;
       continue;
     }
+    if (counts.batches % 10 == 0) { // progress, for long runs
+      counts.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      printCounts(options, counts, llvm::outs());
+    }
+    llvm::outs().flush();
     for (size_t n = 0; n < result.nests.size(); ++n) {
       ++counts.nests;
       ++counts.byVerdict[static_cast<int>(result.nests[n].verdict)];

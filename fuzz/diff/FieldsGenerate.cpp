@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 
@@ -51,6 +52,17 @@ FExpr coefficient(Rng &rng, const FieldsStencil &s, size_t lets, int depth) {
   }
   if (kind == 2 && lets > 0) {
     return named(FExpr::Kind::Let, s.lets[uniform(rng, 0, int(lets) - 1)].first);
+  }
+  if (kind <= 2 && chance(rng, 0.1)) {
+    // Constant calls, folded by Sema in quad precision: the interpretation
+    // takes the double functions (one rounding apart).
+    static const std::vector<std::pair<std::string, double>> calls = {
+        {"sqrt(2)", std::sqrt(2.0)}, {"pow(2, 3)", 8.0},  {"pi", M_PI},
+        {"pow(0.5, 2)", 0.25},       {"sqrt(0.25)", 0.5}, {"pow(3, 0.5)", std::sqrt(3.0)}};
+    const auto &[text, value] = pick(rng, calls);
+    FExpr e = number(text);
+    e.value = value;
+    return e;
   }
   if (kind <= 2) {
     return number(pick(rng, literals));
@@ -126,7 +138,7 @@ bool usesField(const FExpr &e, int field) {
 
 void drawDeclarations(Rng &rng, FieldsStencil &s, int &inputs, int &weights) {
   std::vector<std::string> inputNames = {"u", "v", "w_prev", "phi", "src"};
-  std::vector<std::string> weightNames = {"k", "c2", "kappa"};
+  std::vector<std::string> weightNames = {"kd", "c2", "kappa"};
   std::shuffle(inputNames.begin(), inputNames.end(), rng);
   inputs = chance(rng, 0.5) ? 1 : uniform(rng, 2, 3);
   weights = chance(rng, 0.6) ? 0 : uniform(rng, 1, 2);
@@ -136,6 +148,8 @@ void drawDeclarations(Rng &rng, FieldsStencil &s, int &inputs, int &weights) {
     s.paramValues.push_back(uniform(rng, 1, 16) / 8.0);
   }
   s.declaresFields = !(inputs == 1 && chance(rng, 0.3));
+  s.annotated = chance(rng, 0.2);
+  s.declaresDims = chance(rng, 0.2);
   for (int f = 0; f < inputs; ++f) {
     s.fields.push_back({s.declaresFields ? inputNames[f] : "in", false});
   }

@@ -44,6 +44,8 @@ struct FieldsStencil {
   double boundaryValue = 0;
   std::vector<FField> fields; ///< declaration order; "in" where none is declared
   bool declaresFields = true;
+  bool annotated = false;    ///< `field u, v: fp32;`
+  bool declaresDims = false; ///< `dims 2;`
   std::vector<std::string> params;
   std::vector<double> paramValues;
   std::vector<std::pair<std::string, FExpr>> lets;

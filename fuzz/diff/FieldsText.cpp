@@ -91,7 +91,11 @@ std::string fieldsText(const FieldsStencil &s) {
   os << "stencil " << s.name << " {\n  precision " << s.precision << ";\n  boundary "
      << boundaryText(s) << ";\n";
   if (s.declaresFields) {
-    os << "  field " << nameList(s, false) << ";\n";
+    // A field may state the stencil's precision (docs/language.md).
+    os << "  field " << nameList(s, false) << (s.annotated ? ": " + s.precision : "") << ";\n";
+  }
+  if (s.declaresDims) {
+    os << "  dims " << s.dims << ";\n";
   }
   if (!nameList(s, true).empty()) {
     os << "  coefficient " << nameList(s, true) << ";\n";

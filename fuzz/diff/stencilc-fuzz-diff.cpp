@@ -5,13 +5,14 @@
 //   stencilc-fuzz-diff check FILE.c...
 //   stencilc-fuzz-diff generate [--seed S] [--batch-size N]
 //   stencilc-fuzz-diff fields [--seconds N] [--count N] [--seed S] [--findings DIR]
+//   stencilc-fuzz-diff fields-generate [--seed S] [--count N]
 //   common: [--cc CC] [--cfront PATH] [--work DIR]
 //
 // `cfront` generates loop nests and holds stencilc's C front end to the C
 // program (CDiff.h); `check` checks C files written by it (a finding's lit
-// test); `generate` prints one batch; `fields` holds the .stencil front end
-// to an interpretation of the text of its own (FieldsDiff.h). Exit status 1
-// on any disagreement; docs/robustness.md has the details and the runs.
+// test); `generate` prints one batch (`fields-generate` stencils); `fields` holds the .stencil
+// front end to an interpretation of the text of its own (FieldsDiff.h). Exit status 1 on any
+// disagreement; docs/robustness.md has the details and the runs.
 //
 //===----------------------------------------------------------------------===//
 #include <cstdlib>
@@ -25,6 +26,7 @@
 
 #include "CFuzz.h"
 #include "FieldsDiff.h"
+#include "FieldsStencil.h"
 
 using namespace stencilc::fuzzdiff;
 
@@ -165,6 +167,12 @@ int runCommand(const Arguments &args) {
     printCounts(args.c, counts, llvm::outs());
     return status;
   }
+  if (args.command == "fields-generate") {
+    for (uint64_t n = 0; n < std::min<uint64_t>(args.fields.count, 1000000); ++n) {
+      llvm::outs() << fieldsText(generateFieldsStencil(args.fields.seed + n)) << "\n";
+    }
+    return 0;
+  }
   FieldsCounts counts;
   int status = runFieldsFuzz(args.fields, counts);
   printFieldsCounts(args.fields, counts, llvm::outs());
@@ -175,14 +183,15 @@ int runCommand(const Arguments &args) {
 
 int main(int argc, char **argv) {
   Arguments args = parseArguments(argc, argv);
-  static const std::vector<std::string> commands = {"cfront", "check", "generate", "fields"};
+  static const std::vector<std::string> commands = {"cfront", "check", "generate", "fields",
+                                                    "fields-generate"};
   if (!args.ok || std::find(commands.begin(), commands.end(), args.command) == commands.end()) {
     llvm::errs() << "usage: stencilc-fuzz-diff cfront|check|generate|fields [options] "
                     "(see the file's header or docs/robustness.md)\n";
     return 2;
   }
   bool ownWork = false;
-  if (args.command != "fields" && !completeTools(argv[0], args.c.tools, ownWork)) {
+  if (args.command.rfind("fields", 0) != 0 && !completeTools(argv[0], args.c.tools, ownWork)) {
     llvm::errs() << "stencilc-fuzz-diff: no C compiler, or no work directory\n";
     return 2;
   }
