@@ -16,15 +16,9 @@
 #include <regex>
 #include <sstream>
 
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
-
 #include "Backends/Common/Emulation.h"
 #include "Backends/Simt/FieldsEmulator.h"
-#include "stencilc/Diagnostics.h"
-#include "stencilc/Parser.h"
-#include "stencilc/Sema.h"
+#include "StencilText.h"
 
 namespace stencilc::fuzzdiff {
 namespace {
@@ -169,13 +163,8 @@ bool parseDump(const std::string &text, std::vector<DumpedNest> &nests) {
 
 Translation parseTranslation(const std::string &text) {
   Translation translation;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "translation.stencil"),
-                               llvm::SMLoc());
-  DiagnosticEngine diags(sourceMgr, llvm::nulls());
-  Parser parser(sourceMgr.getMemoryBuffer(1)->getBuffer(), diags);
-  Module module = parser.parseModule();
-  for (CheckedStencil &checked : checkModule(module, "translation.stencil", diags)) {
+  bool errors = false; // a stencil with errors has no spec: it is refused
+  for (CheckedStencil &checked : checkStencilText(text, errors)) {
     translation.specs[checked.spec.name] = std::move(checked.spec);
   }
   static const std::regex origin(R"(^// .*: the loop nest in (\w+)\(\) writing '\w+' from (.*)$)");

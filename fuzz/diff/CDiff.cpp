@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "CCompare.h"
+#include "CNest.h"
 
 namespace stencilc::fuzzdiff {
 namespace {
@@ -115,7 +116,8 @@ std::string translate(std::vector<std::string> lines, const Tools &tools,
       return "";
     }
     writeText(source, text);
-    int status = runProgram({tools.cfront, source, "--", "-ferror-limit=0"}, out, err);
+    int status =
+        runProgram({tools.cfront, source, "--", "-ferror-limit=0", "-I", tools.workDir}, out, err);
     if (status == 0) {
       return readText(out);
     }
@@ -140,23 +142,17 @@ std::string translate(std::vector<std::string> lines, const Tools &tools,
 } // namespace
 
 const char *verdictName(Verdict verdict) {
-  switch (verdict) {
-  case Verdict::Agrees:
-    return "agrees";
-  case Verdict::RefusedCFront:
-    return "refused by stencilc-cfront";
-  case Verdict::RefusedStencil:
-    return "refused by the .stencil front end";
-  case Verdict::Disagrees:
-    return "DISAGREES";
-  }
-  return "?";
+  static const char *const names[] = {"agrees", "refused by stencilc-cfront",
+                                      "refused by the .stencil front end", "DISAGREES"};
+  return names[static_cast<int>(verdict)];
 }
 
 BatchResult checkFile(const std::string &path, const Tools &tools) {
   BatchResult result;
   const std::string binary = tools.workDir + "/harness", ccErr = tools.workDir + "/cc.err";
-  std::vector<llvm::StringRef> ccArgs = {tools.cc, "-std=c11", "-O0", "-w", "-o", binary, path};
+  writeText(tools.workDir + "/stencilc_fuzz_harness.h", harnessHeader());
+  std::vector<llvm::StringRef> ccArgs = {tools.cc,      "-std=c11", "-O0",  "-w", "-I",
+                                         tools.workDir, "-o",       binary, path};
   std::optional<llvm::StringRef> ccRedirects[] = {llvm::StringRef(""), llvm::StringRef(ccErr),
                                                   llvm::StringRef(ccErr)};
   llvm::sys::fs::remove(ccErr);

@@ -119,10 +119,14 @@ std::string renderNest(const CNest &nest);
 /// dumps them, calls the nest and dumps the written array again.
 std::string renderRunner(const CNest &nest, uint64_t seed);
 
-/// A whole translation unit: the harness's helpers, the nests, their
-/// runners and `main`, which runs every nest and writes the dump to stdout.
+/// A whole translation unit: the nests, their runners and `main`, which
+/// runs every nest and writes the dump to stdout. It includes the harness's
+/// helpers, "stencilc_fuzz_harness.h" (harnessHeader), which the checker
+/// writes beside it.
 std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed);
 
+/// The text of stencilc_fuzz_harness.h.
+std::string harnessHeader();
 /// True where the nest has a read array whose row length (in 2D and 3D)
 /// differs from the written one's, or one of its loops does not run over
 /// the interior its radius leaves: the two classes of issue 38 that the C

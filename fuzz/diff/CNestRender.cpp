@@ -138,21 +138,23 @@ std::string renderNest(const CNest &nest) {
 }
 
 std::string renderRunner(const CNest &nest, uint64_t seed) {
+  // Four lines a nest: the dump's header, the arrays (filled and dumped)
+  // and scalars, the call, and the written array dumped again.
   std::ostringstream os;
   const char *kind = nest.isFloat ? "f" : "d";
-  os << "static void run_" << nest.name << "(FILE *dump) {\n";
   const CArray &out = nest.arrays[0];
-  os << "  fprintf(dump, \"nest " << nest.name << " " << nest.dims << " " << out.extent[0] << " "
-     << out.extent[1] << " " << out.extent[2] << " " << out.name << "\\n\");\n";
+  os << "static void run_" << nest.name << "(FILE *dump) {\n  fprintf(dump, \"nest " << nest.name
+     << " " << nest.dims << " " << out.extent[0] << " " << out.extent[1] << " " << out.extent[2]
+     << " " << out.name << "\\n\");\n ";
   for (size_t a = 0; a < nest.arrays.size(); ++a) {
-    os << "  void *a" << a << " = fz_array_" << kind << "(dump, \"" << nest.arrays[a].name << "\", "
-       << nest.arrays[a].allocated << ", " << seed + a << "ULL);\n";
+    os << (a ? ", *a" : " void *a") << a << " = fz_array_" << kind << "(dump, \""
+       << nest.arrays[a].name << "\", " << nest.arrays[a].allocated << ", " << seed + a << "ULL)";
   }
   for (const ScalarParam &param : nest.params) {
-    os << "  fprintf(dump, \"param " << param.name << " %a\\n\", " << exactLiteral(param.value)
-       << ");\n";
+    os << "; fprintf(dump, \"param " << param.name << " %a\\n\", " << exactLiteral(param.value)
+       << ")";
   }
-  os << "  " << nest.name << "(";
+  os << ";\n  " << nest.name << "(";
   for (const SizeVar &size : nest.sizes) {
     os << size.value << ", ";
   }
@@ -163,11 +165,7 @@ std::string renderRunner(const CNest &nest, uint64_t seed) {
   for (size_t p = 0; p < nest.params.size(); ++p) {
     os << exactLiteral(nest.params[p].value) << (p + 1 < nest.params.size() ? ", " : "");
   }
-  os << ");\n  fz_after_" << kind << "(dump, a0, " << out.allocated << ");\n";
-  for (size_t a = 0; a < nest.arrays.size(); ++a) {
-    os << "  free(a" << a << ");\n";
-  }
-  os << "}\n";
+  os << ");\n  fz_after_" << kind << "(dump, a0, " << out.allocated << ");\n}\n";
   return os.str();
 }
 
@@ -175,13 +173,15 @@ std::string renderRunner(const CNest &nest, uint64_t seed) {
 
 namespace stencilc::fuzzdiff {
 
-std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed) {
-  std::ostringstream os;
-  os << R"(// Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a
-// harness that runs each on inputs of short binary fractions, dumping them.
+std::string harnessHeader() {
+  return R"(// The helpers of stencilc-fuzz-diff's harness: fill an array with short
+// binary fractions in [-1, 1] from a seed and dump it; after the call, dump
+// the written array and free the nest's arrays.
 #include <stdio.h>
 #include <stdlib.h>
 static unsigned long long fz_state;
+static void *fz_live[64];
+static int fz_count;
 static double fz_next(void) {
   fz_state = fz_state * 6364136223846793005ULL + 1442695040888963407ULL;
   return (double)((long long)((fz_state >> 33) % 513u) - 256) / 256.0;
@@ -192,7 +192,7 @@ static void *fz_array_d(FILE *dump, const char *name, int n, unsigned long long 
   fprintf(dump, "array %s %d", name, n);
   for (int i = 0; i < n; ++i) { a[i] = fz_next(); fprintf(dump, " %a", a[i]); }
   fputc('\n', dump);
-  return a;
+  return fz_live[fz_count++] = a;
 }
 static void *fz_array_f(FILE *dump, const char *name, int n, unsigned long long seed) {
   float *a = malloc(sizeof *a * (n > 0 ? n : 1));
@@ -200,22 +200,32 @@ static void *fz_array_f(FILE *dump, const char *name, int n, unsigned long long 
   fprintf(dump, "array %s %d", name, n);
   for (int i = 0; i < n; ++i) { a[i] = (float)fz_next(); fprintf(dump, " %a", (double)a[i]); }
   fputc('\n', dump);
-  return a;
+  return fz_live[fz_count++] = a;
+}
+static void fz_end(FILE *dump) {
+  fputs("\nend\n", dump);
+  while (fz_count > 0) free(fz_live[--fz_count]);
 }
 static void fz_after_d(FILE *dump, const void *p, int n) {
   const double *a = p;
   fprintf(dump, "after %d", n);
   for (int i = 0; i < n; ++i) fprintf(dump, " %a", a[i]);
-  fputs("\nend\n", dump);
+  fz_end(dump);
 }
 static void fz_after_f(FILE *dump, const void *p, int n) {
   const float *a = p;
   fprintf(dump, "after %d", n);
   for (int i = 0; i < n; ++i) fprintf(dump, " %a", (double)a[i]);
-  fputs("\nend\n", dump);
+  fz_end(dump);
+}
+)";
 }
 
-)";
+std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed) {
+  std::ostringstream os;
+  os << "// Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a\n"
+        "// harness that runs each on inputs of short binary fractions, dumping them.\n"
+        "#include \"stencilc_fuzz_harness.h\"\n\n";
   for (const CNest &nest : nests) {
     os << renderNest(nest) << "\n";
   }

@@ -16,34 +16,22 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "Backends/Common/Emulation.h"
 #include "Backends/Simt/FieldsEmulator.h"
 #include "FieldsStencil.h"
 #include "Random.h"
-#include "stencilc/Diagnostics.h"
-#include "stencilc/Parser.h"
-#include "stencilc/Sema.h"
+#include "StencilText.h"
 
 namespace stencilc::fuzzdiff {
 namespace {
 
 /// The spec Sema makes of `text`, or false where it reports an error.
 bool compile(const std::string &text, StencilSpec &spec) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.stencil"),
-                               llvm::SMLoc());
-  DiagnosticEngine diags(sourceMgr, llvm::nulls());
-  Parser parser(sourceMgr.getMemoryBuffer(1)->getBuffer(), diags);
-  Module module = parser.parseModule();
-  if (diags.hasErrors()) {
-    return false;
-  }
-  std::vector<CheckedStencil> checked = checkModule(module, "fuzz.stencil", diags);
-  if (diags.hasErrors() || checked.size() != 1) {
+  bool errors = false;
+  std::vector<CheckedStencil> checked = checkStencilText(text, errors);
+  if (errors || checked.size() != 1) {
     return false;
   }
   spec = std::move(checked[0].spec);

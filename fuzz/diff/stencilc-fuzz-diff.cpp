@@ -4,13 +4,15 @@
 //                             [--seed S] [--findings DIR] [--minimise-limit N]
 //   stencilc-fuzz-diff check FILE.c...
 //   stencilc-fuzz-diff generate [--seed S] [--batch-size N]
+//   stencilc-fuzz-diff harness
 //   stencilc-fuzz-diff fields [--seconds N] [--count N] [--seed S] [--findings DIR]
 //   stencilc-fuzz-diff fields-generate [--seed S] [--count N]
 //   common: [--cc CC] [--cfront PATH] [--work DIR]
 //
 // `cfront` generates loop nests and holds stencilc's C front end to the C
 // program (CDiff.h); `check` checks C files written by it (a finding's lit
-// test); `generate` prints one batch (`fields-generate` stencils); `fields` holds the .stencil
+// test); `generate` prints one batch (`fields-generate` stencils), and
+// `harness` the header of helpers a batch includes; `fields` holds the .stencil
 // front end to an interpretation of the text of its own (FieldsDiff.h). Exit status 1 on any
 // disagreement; docs/robustness.md has the details and the runs.
 //
@@ -167,6 +169,10 @@ int runCommand(const Arguments &args) {
     printCounts(args.c, counts, llvm::outs());
     return status;
   }
+  if (args.command == "harness") {
+    llvm::outs() << harnessHeader();
+    return 0;
+  }
   if (args.command == "fields-generate") {
     for (uint64_t n = 0; n < std::min<uint64_t>(args.fields.count, 1000000); ++n) {
       llvm::outs() << fieldsText(generateFieldsStencil(args.fields.seed + n)) << "\n";
@@ -183,8 +189,8 @@ int runCommand(const Arguments &args) {
 
 int main(int argc, char **argv) {
   Arguments args = parseArguments(argc, argv);
-  static const std::vector<std::string> commands = {"cfront", "check", "generate", "fields",
-                                                    "fields-generate"};
+  static const std::vector<std::string> commands = {"cfront",  "check",  "generate",
+                                                    "harness", "fields", "fields-generate"};
   if (!args.ok || std::find(commands.begin(), commands.end(), args.command) == commands.end()) {
     llvm::errs() << "usage: stencilc-fuzz-diff cfront|check|generate|fields [options] "
                     "(see the file's header or docs/robustness.md)\n";

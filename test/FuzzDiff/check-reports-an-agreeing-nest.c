@@ -5,41 +5,7 @@
 // CHECK: f23: agrees
 // Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a
 // harness that runs each on inputs of short binary fractions, dumping them.
-#include <stdio.h>
-#include <stdlib.h>
-static unsigned long long fz_state;
-static double fz_next(void) {
-  fz_state = fz_state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (double)((long long)((fz_state >> 33) % 513u) - 256) / 256.0;
-}
-static void *fz_array_d(FILE *dump, const char *name, int n, unsigned long long seed) {
-  double *a = malloc(sizeof *a * (n > 0 ? n : 1));
-  fz_state = seed;
-  fprintf(dump, "array %s %d", name, n);
-  for (int i = 0; i < n; ++i) { a[i] = fz_next(); fprintf(dump, " %a", a[i]); }
-  fputc('\n', dump);
-  return a;
-}
-static void *fz_array_f(FILE *dump, const char *name, int n, unsigned long long seed) {
-  float *a = malloc(sizeof *a * (n > 0 ? n : 1));
-  fz_state = seed;
-  fprintf(dump, "array %s %d", name, n);
-  for (int i = 0; i < n; ++i) { a[i] = (float)fz_next(); fprintf(dump, " %a", (double)a[i]); }
-  fputc('\n', dump);
-  return a;
-}
-static void fz_after_d(FILE *dump, const void *p, int n) {
-  const double *a = p;
-  fprintf(dump, "after %d", n);
-  for (int i = 0; i < n; ++i) fprintf(dump, " %a", a[i]);
-  fputs("\nend\n", dump);
-}
-static void fz_after_f(FILE *dump, const void *p, int n) {
-  const float *a = p;
-  fprintf(dump, "after %d", n);
-  for (int i = 0; i < n; ++i) fprintf(dump, " %a", (double)a[i]);
-  fputs("\nend\n", dump);
-}
+#include "stencilc_fuzz_harness.h"
 
 // nest f23
 void f23(int ny, int nx, const float c2[9][10], float out[ny][nx]) {
@@ -52,12 +18,9 @@ void f23(int ny, int nx, const float c2[9][10], float out[ny][nx]) {
 // harness
 static void run_f23(FILE *dump) {
   fprintf(dump, "nest f23 2 9 10 1 out\n");
-  void *a0 = fz_array_f(dump, "out", 90, 300ULL);
-  void *a1 = fz_array_f(dump, "c2", 90, 301ULL);
+  void *a0 = fz_array_f(dump, "out", 90, 300ULL), *a1 = fz_array_f(dump, "c2", 90, 301ULL);
   f23(9, 10, a1, a0);
   fz_after_f(dump, a0, 90);
-  free(a0);
-  free(a1);
 }
 int main(void) {
   run_f23(stdout);
