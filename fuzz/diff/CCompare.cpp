@@ -23,6 +23,16 @@
 namespace stencilc::fuzzdiff {
 namespace {
 
+/// The values the harness's fz_array_* fill an array with: the same
+/// generator, giving k / 256 for k in [-256, 256], exact in float too.
+void fillFromSeed(uint64_t seed, std::vector<double> &values) {
+  uint64_t state = seed;
+  for (double &v : values) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    v = static_cast<double>(static_cast<long long>((state >> 33) % 513u) - 256) / 256.0;
+  }
+}
+
 bool readValues(std::istringstream &is, std::vector<double> &values) {
   long long count = -1;
   is >> count;
@@ -142,10 +152,14 @@ bool parseDump(const std::string &text, std::vector<DumpedNest> &nests) {
     } else if (!current) {
       return false;
     } else if (word == "array") {
-      is >> name;
-      if (!readValues(is, current->arrays[name])) {
+      long long count = -1;
+      uint64_t seed = 0;
+      is >> name >> count >> seed;
+      if (count < 0 || !is) {
         return false;
       }
+      current->arrays[name].resize(count);
+      fillFromSeed(seed, current->arrays[name]);
     } else if (word == "param") {
       std::string value;
       is >> name >> value;

@@ -2,8 +2,8 @@
 //
 // See CDiff.h. The C compiler builds the harness while stencilc-cfront
 // translates (two processes at once); a nest that stencilc-cfront refuses
-// has its pragma turned into a comment, keeping the lines, and the file is
-// translated again, until stencilc-cfront accepts what is left.
+// is left out and the other nests are translated again (without the
+// harness, which stencilc-cfront need not parse), until it accepts them.
 //
 //===----------------------------------------------------------------------===//
 #include "CDiff.h"
@@ -53,16 +53,19 @@ int runProgram(const std::vector<std::string> &argv, const std::string &out,
 }
 
 /// The `// nest NAME` marker at or above each line (1-based), "" before any.
+/// The `// nest NAME` marker at or above each line (0-based), "" before
+/// any, HarnessOwner from the `// harness` marker on.
+const char *const HarnessOwner = "#harness";
 std::vector<std::string> nestOfLines(const std::vector<std::string> &lines) {
-  std::vector<std::string> owner(lines.size() + 2);
+  std::vector<std::string> owner(lines.size());
   std::string current;
   for (size_t l = 0; l < lines.size(); ++l) {
     if (lines[l].rfind("// nest ", 0) == 0) {
       current = lines[l].substr(8);
     } else if (lines[l] == "// harness") {
-      current.clear();
+      current = HarnessOwner;
     }
-    owner[l + 1] = current;
+    owner[l] = current;
   }
   return owner;
 }
@@ -89,7 +92,7 @@ std::map<std::string, std::string> refusalsIn(const std::string &messages,
     }
     size_t at = std::stoul(m[1].str());
     std::string nest = at < owner.size() ? owner[at] : "";
-    if (nest.empty()) {
+    if (nest.empty() || nest == HarnessOwner) {
       unplaced = line;
     } else {
       refusals.emplace(nest, m[2].str());
@@ -100,17 +103,23 @@ std::map<std::string, std::string> refusalsIn(const std::string &messages,
 
 /// Translates `lines` (written to work/xlate.c), setting aside refused nests
 /// until the rest translates; the translation, or "" with `failure` set.
-std::string translate(std::vector<std::string> lines, const Tools &tools,
+std::string translate(const std::vector<std::string> &lines, const Tools &tools,
                       std::map<std::string, std::string> &refused, std::string &failure) {
   const std::string source = tools.workDir + "/xlate.c", out = tools.workDir + "/xlate.stencil",
                     err = tools.workDir + "/xlate.err";
-  std::vector<std::string> owner = nestOfLines(lines);
+  const std::vector<std::string> owner = nestOfLines(lines);
   for (int round = 0; round < 8; ++round) {
+    // The nests not yet refused, without the harness: each round parses
+    // only what may still translate. keptOwner[L] owns line L (1-based).
     std::string text;
+    std::vector<std::string> keptOwner = {""};
     bool marked = false;
-    for (const std::string &line : lines) {
-      text += line + "\n";
-      marked |= line.rfind("#pragma stencil", 0) == 0;
+    for (size_t l = 0; l < lines.size(); ++l) {
+      if (owner[l] != HarnessOwner && !refused.count(owner[l])) {
+        text += lines[l] + "\n";
+        keptOwner.push_back(owner[l]);
+        marked |= lines[l].rfind("#pragma stencil", 0) == 0;
+      }
     }
     if (!marked) { // every nest refused: nothing to translate
       return "";
@@ -122,16 +131,11 @@ std::string translate(std::vector<std::string> lines, const Tools &tools,
       return readText(out);
     }
     std::string unplaced;
-    std::map<std::string, std::string> found = refusalsIn(readText(err), owner, unplaced);
+    std::map<std::string, std::string> found = refusalsIn(readText(err), keptOwner, unplaced);
     if (status < 0 || found.empty() || !unplaced.empty()) {
       failure = "stencilc-cfront exited with " + std::to_string(status) + ": " +
                 (unplaced.empty() ? readText(err).substr(0, 2000) : unplaced);
       return "";
-    }
-    for (size_t l = 0; l < lines.size(); ++l) {
-      if (found.count(owner[l + 1]) && lines[l].rfind("#pragma stencil", 0) == 0) {
-        lines[l] = "// refused: " + lines[l].substr(1);
-      }
     }
     refused.insert(found.begin(), found.end());
   }

@@ -121,8 +121,9 @@ std::string renderRunner(const CNest &nest, uint64_t seed);
 
 /// A whole translation unit: the nests, their runners and `main`, which
 /// runs every nest and writes the dump to stdout. It includes the harness's
-/// helpers, "stencilc_fuzz_harness.h" (harnessHeader), which the checker
-/// writes beside it.
+/// helpers, <stencilc_fuzz_harness.h> (harnessHeader), which the checker
+/// writes into its work directory, given with -I (angle brackets: never a
+/// stale copy beside the file).
 std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed);
 
 /// The text of stencilc_fuzz_harness.h.

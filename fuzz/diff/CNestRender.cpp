@@ -175,7 +175,8 @@ namespace stencilc::fuzzdiff {
 
 std::string harnessHeader() {
   return R"(// The helpers of stencilc-fuzz-diff's harness: fill an array with short
-// binary fractions in [-1, 1] from a seed and dump it; after the call, dump
+// binary fractions in [-1, 1] from a seed (the dump names the seed: the
+// checker draws the same values, fillFromSeed), and after the call dump
 // the written array and free the nest's arrays.
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,17 +190,15 @@ static double fz_next(void) {
 static void *fz_array_d(FILE *dump, const char *name, int n, unsigned long long seed) {
   double *a = malloc(sizeof *a * (n > 0 ? n : 1));
   fz_state = seed;
-  fprintf(dump, "array %s %d", name, n);
-  for (int i = 0; i < n; ++i) { a[i] = fz_next(); fprintf(dump, " %a", a[i]); }
-  fputc('\n', dump);
+  for (int i = 0; i < n; ++i) a[i] = fz_next();
+  fprintf(dump, "array %s %d %llu\n", name, n, seed);
   return fz_live[fz_count++] = a;
 }
 static void *fz_array_f(FILE *dump, const char *name, int n, unsigned long long seed) {
   float *a = malloc(sizeof *a * (n > 0 ? n : 1));
   fz_state = seed;
-  fprintf(dump, "array %s %d", name, n);
-  for (int i = 0; i < n; ++i) { a[i] = (float)fz_next(); fprintf(dump, " %a", (double)a[i]); }
-  fputc('\n', dump);
+  for (int i = 0; i < n; ++i) a[i] = (float)fz_next();
+  fprintf(dump, "array %s %d %llu\n", name, n, seed);
   return fz_live[fz_count++] = a;
 }
 static void fz_end(FILE *dump) {
@@ -225,7 +224,7 @@ std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed) {
   std::ostringstream os;
   os << "// Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a\n"
         "// harness that runs each on inputs of short binary fractions, dumping them.\n"
-        "#include \"stencilc_fuzz_harness.h\"\n\n";
+        "#include <stencilc_fuzz_harness.h>\n\n";
   for (const CNest &nest : nests) {
     os << renderNest(nest) << "\n";
   }

@@ -157,6 +157,11 @@ int runFieldsFuzz(const FieldsOptions &options, FieldsCounts &counts) {
         std::chrono::duration<double>(Clock::now() - start).count() >= options.seconds) {
       break;
     }
+    if (n > 0 && n % 100000 == 0) { // progress, for long runs
+      counts.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      printFieldsCounts(options, counts, llvm::outs());
+      llvm::outs().flush();
+    }
     uint64_t seed = options.seed + n;
     FieldsStencil s = generateFieldsStencil(seed);
     std::string detail;

@@ -3,7 +3,7 @@
 // REQUIRES: cfront
 // RUN: %fuzz_diff check %s | FileCheck %s
 // CHECK: f7: refused by stencilc-cfront (the loop over 'i' starts at '0', but a fixed boundary of radius 1 needs it to start at 1)
-#include "stencilc_fuzz_harness.h"
+#include <stencilc_fuzz_harness.h>
 
 // nest f7
 void f7(int n, const double u[n], double b[n]) {

@@ -5,7 +5,7 @@
 // CHECK: f23: agrees
 // Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a
 // harness that runs each on inputs of short binary fractions, dumping them.
-#include "stencilc_fuzz_harness.h"
+#include <stencilc_fuzz_harness.h>
 
 // nest f23
 void f23(int ny, int nx, const float c2[9][10], float out[ny][nx]) {

@@ -6,7 +6,7 @@
 // RUN: %fuzz_diff check %s
 // Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a
 // harness that runs each on inputs of short binary fractions, dumping them.
-#include "stencilc_fuzz_harness.h"
+#include <stencilc_fuzz_harness.h>
 
 // nest f35
 void f35(int n, const double u[n], double dst[n]) {

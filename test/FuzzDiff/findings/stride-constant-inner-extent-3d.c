@@ -6,7 +6,7 @@
 // RUN: %fuzz_diff check %s
 // Written by stencilc-fuzz-diff: loop nests marked '#pragma stencil' and a
 // harness that runs each on inputs of short binary fractions, dumping them.
-#include "stencilc_fuzz_harness.h"
+#include <stencilc_fuzz_harness.h>
 
 // nest f2
 void f2(int nz, int ny, int nx, const float (*c2)[ny][nx], const float kd[10][9][7], float (*dst)[ny][8]) {
