@@ -103,11 +103,6 @@ int runCFuzz(const CFuzzOptions &options, CFuzzCounts &counts) {
       ++counts.failures;
       continue;
     }
-    if (counts.batches % 10 == 0) { // progress, for long runs
-      counts.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      printCounts(options, counts, llvm::outs());
-    }
-    llvm::outs().flush();
     for (size_t n = 0; n < result.nests.size(); ++n) {
       ++counts.nests;
       ++counts.byVerdict[static_cast<int>(result.nests[n].verdict)];
@@ -116,6 +111,11 @@ int runCFuzz(const CFuzzOptions &options, CFuzzCounts &counts) {
         reportFinding(nests[n], seed, result.nests[n], options, minimised);
       }
     }
+    if (counts.batches % 10 == 0) { // progress, for long runs
+      counts.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      printCounts(options, counts, llvm::outs());
+    }
+    llvm::outs().flush();
   }
   counts.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   bool found = counts.failures > 0 || !counts.findings.empty();
