@@ -115,8 +115,9 @@ void drawReadArrays(std::mt19937_64 &rng, CNest &nest, const GenOptions &options
 /// checker maps diagnostics back with, and its constants.
 std::string renderNest(const CNest &nest);
 
-/// A `static void run_NAME(FILE *)` that fills the arrays from `seed`,
-/// dumps them, calls the nest and dumps the written array again.
+/// A `static void run_NAME(FILE *)` that fills the arrays from `seed`
+/// (dumping the seeds and the scalars), calls the nest and dumps the
+/// written array.
 std::string renderRunner(const CNest &nest, uint64_t seed);
 
 /// A whole translation unit: the nests, their runners and `main`, which
@@ -128,10 +129,11 @@ std::string renderBatch(const std::vector<CNest> &nests, uint64_t seed);
 
 /// The text of stencilc_fuzz_harness.h.
 std::string harnessHeader();
-/// True where the nest has a read array whose row length (in 2D and 3D)
-/// differs from the written one's, or one of its loops does not run over
-/// the interior its radius leaves: the two classes of issue 38 that the C
-/// front end is being fixed for. A finding of neither is of a new class.
+
+/// The class of issue 38 a finding of this nest most likely belongs to:
+/// "stride" where a read array's row length (in 2D and 3D) differs from
+/// the written one's, "bounds" where a loop does not run over the interior
+/// its radius leaves, "" (a new class) otherwise.
 std::string knownClass(const CNest &nest);
 
 } // namespace stencilc::fuzzdiff
