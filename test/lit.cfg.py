@@ -37,6 +37,9 @@ config.substitutions.append(("%runtime_include",
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%obj_root", config.stencilc_obj_root))
 config.substitutions.append(("%cmake", config.cmake))
+# The differential fuzzers (fuzz/diff, docs/robustness.md).
+config.substitutions.append(("%fuzz_diff",
+                             os.path.join(config.stencilc_tools_dir, "stencilc-fuzz-diff")))
 
 nvcc = config.nvcc if config.nvcc and os.path.exists(config.nvcc) else shutil.which("nvcc")
 if nvcc:
