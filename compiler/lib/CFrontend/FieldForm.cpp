@@ -44,11 +44,11 @@ void Coefficient::add(const Coefficient &other) {
   }
 }
 
+/// 1 * p and p * 1 stay p; 0 * p stays a product, which is not 0 for an
+/// infinite or NaN p: a term of a parameter is never dropped by value.
 void Coefficient::multiply(const Coefficient &other) {
   if (!expr && !other.expr) {
     value *= other.value;
-  } else if (isZero() || other.isZero()) {
-    *this = Coefficient{};
   } else if (!other.expr && other.value == 1.0) {
     return;
   } else if (!expr && value == 1.0) {
@@ -61,8 +61,8 @@ void Coefficient::multiply(const Coefficient &other) {
 void Coefficient::divide(const Coefficient &other) {
   if (!expr && !other.expr) {
     value /= other.value;
-  } else if (!isZero()) {
-    expr = ParamExpr::apply(ParamExpr::Op::Div, toExpr(), other.toExpr());
+  } else {
+    expr = ParamExpr::apply(ParamExpr::Op::Div, toExpr(), other.toExpr()); // 0 / p too
   }
 }
 
@@ -79,10 +79,12 @@ static Form scalarForm(const Coefficient &c) {
 // --- Operators -----------------------------------------------------------------
 
 std::string NestRecogniser::firstArrayName(const Form &form) const {
-  if (form.terms.empty()) {
-    return "an array";
+  for (const auto &[reads, c] : form.terms) {
+    if (reads.first.array >= 0) {
+      return arrays[reads.first.array]->getName().str();
+    }
   }
-  return arrays[form.terms.begin()->first.first.array]->getName().str();
+  return "an array";
 }
 
 std::optional<Form> NestRecogniser::analyseParameter(const VarDecl *var) {
@@ -132,10 +134,15 @@ std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhs, 
     }
     return lhs;
   }
-  // + and -: a scalar beside reads is a term without a read.
-  if (lhs.isScalar() != rhs.isScalar()) {
-    reportTermWithoutRead(lhs.isScalar() ? op->getLHS() : op->getRHS());
-    return std::nullopt;
+  // + and -: a scalar beside reads is a term without a read, which a
+  // product may yet give reads (`(k[i] + 1.0) * u[i-1]`).
+  for (auto [side, at] : {std::pair(&lhs, op->getLHS()), std::pair(&rhs, op->getRHS())}) {
+    if (side->isScalar() && !(lhs.isScalar() && rhs.isScalar())) {
+      Form term;
+      term.terms.emplace(TermReads{}, side->scalar());
+      term.scalarAddedAt = at;
+      *side = std::move(term);
+    }
   }
   if (lhs.isScalar()) {
     Coefficient c = lhs.scalar(), right = rhs.scalar();
@@ -154,6 +161,7 @@ std::optional<Form> NestRecogniser::combine(const BinaryOperator *op, Form lhs, 
       it->second.add(coefficient);
     }
   }
+  lhs.scalarAddedAt = lhs.scalarAddedAt ? lhs.scalarAddedAt : rhs.scalarAddedAt;
   return lhs;
 }
 
@@ -177,6 +185,15 @@ std::optional<Form> NestRecogniser::multiply(const BinaryOperator *op, Form lhs,
   Form result;
   for (const auto &[a, ca] : lhs.terms) {
     for (const auto &[b, cb] : rhs.terms) {
+      if (a.first.array < 0 || b.first.array < 0) { // a scalar of a sum times reads
+        Coefficient c = ca;
+        c.multiply(cb);
+        auto [it, inserted] = result.terms.emplace(a.first.array < 0 ? b : a, c);
+        if (!inserted) {
+          it->second.add(c);
+        }
+        continue;
+      }
       if (a.second.array >= 0 || b.second.array >= 0) {
         if (!quiet) {
           reportError(diags, op->getOperatorLoc(),
@@ -201,6 +218,9 @@ std::optional<Form> NestRecogniser::multiply(const BinaryOperator *op, Form lhs,
         it->second.add(c);
       }
     }
+  }
+  if (result.terms.contains(TermReads{})) { // a scalar of each side multiplied
+    result.scalarAddedAt = lhs.scalarAddedAt;
   }
   return result;
 }
@@ -359,8 +379,17 @@ bool NestRecogniser::measureReach(const std::vector<ArrayRead> &kept, StencilSpe
   return true;
 }
 
-bool NestRecogniser::assembleTerms(const Form &rhs, TranslatedStencil &stencil) {
+bool NestRecogniser::assembleTerms(const Form &update, TranslatedStencil &stencil) {
   StencilSpec &spec = stencil.spec;
+  // A scalar added to the reads that no product turned into reads.
+  Form rhs = update;
+  if (auto it = rhs.terms.find(TermReads{}); it != rhs.terms.end()) {
+    if (!it->second.isZero()) {
+      reportTermWithoutRead(rhs.scalarAddedAt);
+      return false;
+    }
+    rhs.terms.erase(it);
+  }
   std::vector<int> roles = arrayRoles(rhs);
   if (roles.empty()) {
     return false;

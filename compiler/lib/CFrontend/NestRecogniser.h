@@ -109,8 +109,13 @@ struct TermReads {
 struct Form {
   std::optional<CValue> constant;
   std::optional<ParamExpr> parameter;
-  /// Reads -> coefficient; meaningful when the form is no scalar.
+  /// Reads -> coefficient; meaningful when the form is no scalar. The key
+  /// TermReads{} (no read) holds a scalar added to reads, which is fine in a
+  /// factor (`(k[i] + 1.0) * u[i-1]`) and an error left in the update.
   std::map<TermReads, Coefficient> terms;
+  /// Where the first such scalar was added, for that error; null where the
+  /// form holds none.
+  const clang::Expr *scalarAddedAt = nullptr;
 
   bool isConstant() const { return constant.has_value(); }
   bool isScalar() const { return constant || parameter; }

@@ -64,11 +64,8 @@ void Coef::multiply(const Coef &other, APFloat::roundingMode rm) {
     exactValue.multiply(other.exactValue, rm);
     return;
   }
-  // 0 * p is 0; 1 * p and p * 1 stay p.
-  if (isZero() || other.isZero()) {
-    *this = Coef();
-    return;
-  }
+  // 1 * p and p * 1 stay p. 0 * p stays a product: it is not 0 for an
+  // infinite or NaN p, and a term of a parameter is never dropped by value.
   const APFloat one = APFloat::getOne(quad());
   if (!other.symbolic && other.exactValue.compare(one) == APFloat::cmpEqual) {
     return;
@@ -85,10 +82,7 @@ void Coef::divide(const Coef &other, APFloat::roundingMode rm) {
     exactValue.divide(other.exactValue, rm);
     return;
   }
-  if (isZero()) {
-    return; // 0 / p
-  }
-  combine(ParamExpr::Op::Div, other);
+  combine(ParamExpr::Op::Div, other); // 0 / p too: NaN for p = 0
 }
 
 } // namespace stencilc::sema

@@ -240,8 +240,11 @@ bool StencilChecker::multiplyReads(LinearValue &acc, LinearValue &rhs, SMLoc opL
   const auto rm = APFloat::rmNearestTiesToEven;
   LinearValue product;
   product.loc = acc.loc;
-  product.constant = acc.constant;
-  product.constant.multiply(rhs.constant, rm);
+  // Beside reads, a zero constant is no term: it stays zero.
+  if (!acc.constant.isZero() && !rhs.constant.isZero()) {
+    product.constant = acc.constant;
+    product.constant.multiply(rhs.constant, rm);
+  }
   auto addTerm = [&](const TermKey &key, Coef coefficient, SMLoc loc) {
     auto [it, inserted] = product.reads.emplace(key, Read{coefficient, loc});
     if (!inserted) {

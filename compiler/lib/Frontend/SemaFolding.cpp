@@ -82,6 +82,21 @@ std::optional<LinearValue> StencilChecker::evalNumber(const NumberExpr &expr) {
   return v;
 }
 
+/// Multiplies or divides `value` by the constant `factor`: each read's
+/// coefficient, and the constant where it is the value or a term. Beside
+/// reads, a zero constant is no term at all, not a 0 that a parameter would
+/// keep as a product (Coef::multiply).
+static void scale(LinearValue &value, const Coef &factor,
+                  void (Coef::*op)(const Coef &, APFloat::roundingMode)) {
+  const auto rm = APFloat::rmNearestTiesToEven;
+  if (value.isConstant() || !value.constant.isZero()) {
+    (value.constant.*op)(factor, rm);
+  }
+  for (auto &[offset, read] : value.reads) {
+    (read.coefficient.*op)(factor, rm);
+  }
+}
+
 /// Adds, subtracts, multiplies or divides `rhs` into `acc`, reporting what is
 /// not linear in `in`.
 bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc opLoc) {
@@ -123,10 +138,7 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     if (!chargeScaling(acc.reads.size(), opLoc)) {
       return false;
     }
-    acc.constant.multiply(rhs.constant, rm);
-    for (auto &[offset, read] : acc.reads) {
-      read.coefficient.multiply(rhs.constant, rm);
-    }
+    scale(acc, rhs.constant, &Coef::multiply);
   } else {
     if (rhs.readsInput()) {
       diags.error(opLoc, fmt::format("division by a read of {} is not linear",
@@ -145,10 +157,7 @@ bool StencilChecker::combine(LinearValue &acc, char op, LinearValue rhs, SMLoc o
     if (!chargeScaling(acc.reads.size(), opLoc)) {
       return false;
     }
-    acc.constant.divide(rhs.constant, rm);
-    for (auto &[offset, read] : acc.reads) {
-      read.coefficient.divide(rhs.constant, rm);
-    }
+    scale(acc, rhs.constant, &Coef::divide);
   }
   if (!checkExpressionSize(acc, opLoc)) {
     return false;
