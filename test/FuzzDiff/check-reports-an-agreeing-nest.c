@@ -8,7 +8,7 @@
 #include <stencilc_fuzz_harness.h>
 
 // nest f23
-void f23(int ny, int nx, const float c2[9][10], float out[ny][nx]) {
+void f23(int ny, int nx, const float c2[ny][nx], float out[ny][nx]) {
 #pragma stencil name(f23)
   for (int i = 2; i < ny - 2; ++i)
     for (int j = 2; j < nx - 2; ++j)
