@@ -26,6 +26,9 @@ config.environment["PATH"] = os.pathsep.join(
     [config.stencilc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Diagnostics and outputs must not depend on the user's locale or colours.
 config.environment["LC_ALL"] = "C"
+# Without --arch stencilc plans for the machine's GPU: the tests pin sm_80,
+# so that what they check is the same on a machine with a GPU.
+config.environment["STENCILC_NO_DEVICE_QUERY"] = "1"
 
 config.substitutions.append(("%stencilc", os.path.join(config.stencilc_tools_dir, "stencilc")))
 config.substitutions.append(("%src_root", config.stencilc_src_root))
@@ -34,6 +37,9 @@ config.substitutions.append(("%runtime_include",
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%obj_root", config.stencilc_obj_root))
 config.substitutions.append(("%cmake", config.cmake))
+# The differential fuzzers (fuzz/diff, docs/robustness.md).
+config.substitutions.append(("%fuzz_diff",
+                             os.path.join(config.stencilc_tools_dir, "stencilc-fuzz-diff")))
 # CTest beside CMake: test/Docs/quick-tier-is-documented.test lists the tests.
 config.substitutions.append(("%ctest", os.path.join(os.path.dirname(config.cmake), "ctest")))
 

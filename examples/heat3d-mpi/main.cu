@@ -35,14 +35,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   // One GPU per rank of this machine where there are several (the runtime
-  // uses the current device); ranks share it where there is one.
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int localRank = 0, devices = 1;
-  MPI_Comm_rank(node, &localRank);
-  MPI_Comm_free(&node);
-  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-  check(cudaSetDevice(localRank % devices), "cudaSetDevice");
+  // uses the current device); ranks share them where there are fewer.
+  if (stencilc_dist_use_local_device(MPI_COMM_WORLD, nullptr) != STENCILC_DIST_SUCCESS) {
+    std::fprintf(stderr, "heat3d-mpi: %s\n", stencilc_dist_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   const int n = argc > 1 ? std::atoi(argv[1]) : 192;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 100;
   const int global[3] = {n, n, n};

@@ -94,4 +94,10 @@ bool isReservedStencilWord(const std::string &word);
 /// True for an ASCII C identifier that is not reserved: a valid .stencil name.
 bool isStencilIdentifier(const std::string &word);
 
+/// `name`, or where it starts a prefix that no suffix frees (`__`, `cuda`,
+/// `stencilc`: hasReservedPrefix), a name that does not: without its
+/// leading underscores (`__dt` is `dt`), or else with `c_` in front
+/// (`cudaK` is `c_cudaK`).
+std::string withoutReservedPrefix(std::string name);
+
 } // namespace stencilc::cfront

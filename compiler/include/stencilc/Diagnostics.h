@@ -97,6 +97,9 @@ public:
   /// An error that has no place in a source buffer (a missing file, a bad
   /// flag value): printed as `stencilc: error: message`.
   void fatalWithoutLocation(const llvm::Twine &message);
+  /// A remark about the invocation rather than the input (the architecture
+  /// chosen for want of --arch): `stencilc: remark: message`, under -v.
+  void remarkWithoutLocation(const llvm::Twine &message);
 
   void setWarningsAsErrors(bool on) { warningsAsErrors = on; }
   /// -w: no warning is shown or counted, not even under --Werror.

@@ -19,6 +19,7 @@
 #include "stencilc/Diagnostics.h"
 #include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
+#include "stencilc/Target.h"
 
 namespace stencilc {
 
@@ -44,6 +45,10 @@ struct BackendOptions {
   /// The target architecture and the free parameters of the plans set by
   /// --plan-option (0: the planner's choice).
   PlanOptions plan;
+  /// A list --arch gave (two or more, oldest first): the .cu holds a plan
+  /// of each stencil for each, plan.target being the newest. Empty for
+  /// one architecture, plan.target.
+  std::vector<Arch> targets;
   /// The --plan-option names given, in the order given, so that a stencil
   /// planned on a backend that lacks one can say it ignores it.
   std::vector<std::string> planOptionsGiven;

@@ -437,6 +437,15 @@ struct Plan {
   std::variant<TensorPlan, SimtPlan> kernel;
   /// Why this backend, in one line (printed in the plan and the .cu header).
   std::string choice;
+  /// The device passes of nvcc that compile the plan's kernels, where a .cu
+  /// holds a plan per architecture (--arch=sm_80,sm_90): __CUDA_ARCH__ from
+  /// `from` up to, not including, `below` (0: no bound). Unset in a .cu of
+  /// one plan, whose kernels every pass compiles.
+  struct DevicePasses {
+    int from = 0;
+    int below = 0;
+  };
+  std::optional<DevicePasses> devicePasses;
 
   /// The variant's alternatives are in Backends.def's order.
   BackendKind backend() const { return static_cast<BackendKind>(kernel.index()); }

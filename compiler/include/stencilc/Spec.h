@@ -213,6 +213,12 @@ std::string boundaryHeaderText(const StencilSpec &spec);
 /// name cannot name a field or a parameter.
 bool isReservedInApi(std::string_view name);
 
+/// Whether `name` starts `stencilc` (the runtime's names), `cuda` (CUDA's) or
+/// `__` (the C implementation's): no suffix makes such a name free.
+bool hasReservedPrefix(std::string_view name);
+/// What a message says of those prefixes.
+std::string reservedPrefixText();
+
 /// Shortest decimal text that reads back as exactly `value`.
 std::string formatExact(double value);
 

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 namespace stencilc {
 
@@ -51,6 +53,19 @@ constexpr std::optional<Arch> parseArch(std::string_view name) {
   }
   return std::nullopt;
 }
+
+/// The architecture whose plans a device of compute capability `sm` (90 for
+/// 9.0) runs best: the newest of Targets.def whose SM number is not above
+/// it, and of two with one number the plain one (sm_90, not sm_90a: an `a`
+/// target's code runs on that GPU only, so nvcc must be asked for it).
+/// Nothing for a device older than every architecture.
+std::optional<Arch> newestArchFor(int sm);
+
+/// The architectures of an --arch list ("sm_80,sm_90"), oldest first
+/// whatever the order given; or what is wrong with it: an unknown or empty
+/// entry, an entry given twice, or two of one compute capability (a
+/// library holds one plan per compute capability).
+std::variant<std::vector<Arch>, std::string> parseArchList(std::string_view list);
 
 /// The names of every architecture, joined by ", " and by `lastJoin` before
 /// the last: "sm_80, sm_86, sm_89 or sm_90".

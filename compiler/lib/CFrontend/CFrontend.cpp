@@ -166,7 +166,7 @@ void StencilConsumer::nameStencils(
     if (pragma->name) {
       continue;
     }
-    std::string base = stencil.functionName;
+    std::string base = withoutReservedPrefix(stencil.functionName);
     if (isReservedStencilWord(base)) {
       base += "_stencil";
     } else if (!isStencilIdentifier(base)) {

@@ -260,9 +260,11 @@ std::vector<int> NestRecogniser::arrayRoles(const Form &rhs) {
 
 /// The name an array or a parameter takes in the .stencil text: its C name,
 /// with '_' appended while the language or the generated API reserves it or
-/// an earlier name has it.
+/// an earlier name has it. Appending never frees a reserved prefix, so such
+/// a name is first changed (withoutReservedPrefix).
 static std::string stencilName(std::string name, const std::vector<std::string> &taken) {
   static const char *const words[] = {"field", "coefficient", "param", "time", "pi", "sqrt", "pow"};
+  name = withoutReservedPrefix(std::move(name));
   auto reserved = [&](const std::string &n) {
     return isReservedStencilWord(n) || isReservedInApi(n) ||
            std::find(std::begin(words), std::end(words), n) != std::end(words) ||

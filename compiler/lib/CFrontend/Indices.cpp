@@ -139,8 +139,65 @@ std::optional<IndexForm> NestRecogniser::analyseIndex(const Expr *index, unsigne
   return notAffine();
 }
 
-std::optional<Polynomial> NestRecogniser::expandIndex(const Expr *expr, unsigned level) {
+/// `lhs op rhs` for `+`, `-` and `*`, or nothing where a coefficient
+/// overflows or the result has too many products or too high a degree.
+static std::optional<Polynomial> combinePolynomials(BinaryOperatorKind op, const Polynomial &lhs,
+                                                    const Polynomial &rhs) {
+  Polynomial result;
+  if (op == BO_Mul) {
+    for (const auto &[a, ca] : lhs) {
+      for (const auto &[b, cb] : rhs) {
+        Monomial product = times(a, b);
+        if (product.size() > MaxDegree) {
+          return std::nullopt;
+        }
+        int64_t term = 0;
+        if (__builtin_mul_overflow(ca, cb, &term) ||
+            __builtin_add_overflow(result[product], term, &result[product])) {
+          return std::nullopt;
+        }
+      }
+    }
+  } else {
+    result = lhs;
+    const int64_t sign = op == BO_Add ? 1 : -1;
+    for (const auto &[b, cb] : rhs) {
+      int64_t term = 0;
+      if (__builtin_mul_overflow(sign, cb, &term) ||
+          __builtin_add_overflow(result[b], term, &result[b])) {
+        return std::nullopt;
+      }
+    }
+  }
+  std::erase_if(result, [](const auto &entry) { return entry.second == 0; });
+  if (result.size() > MaxProducts) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+/// `(size_t)nx` is `nx` for an int nx, as is `(long)n`: a size is not
+/// negative, and converting it to a type that holds every value of its own
+/// type that is not negative keeps it. `(char)n` is no such cast.
+static const Expr *withoutSizeCast(const Expr *expr, const ASTContext &context) {
+  const auto *cast = dyn_cast<ExplicitCastExpr>(expr);
+  const Expr *operand = cast ? cast->getSubExpr()->IgnoreParenImpCasts() : nullptr;
+  if (!operand || !isa<DeclRefExpr>(operand) || !operand->getType()->isIntegerType() ||
+      !cast->getType()->isIntegerType()) {
+    return expr;
+  }
+  auto valueBits = [&](QualType type) {
+    return context.getIntWidth(type) - (type->isSignedIntegerType() ? 1 : 0);
+  };
+  return valueBits(cast->getType()) >= valueBits(operand->getType()) ? operand : expr;
+}
+
+std::optional<Polynomial> NestRecogniser::expandIndex(const Expr *expr, unsigned level,
+                                                      bool sizeCasts) {
   expr = expr->IgnoreParenImpCasts();
+  if (sizeCasts) {
+    expr = withoutSizeCast(expr, context);
+  }
   if (level >= MaxNesting) {
     return std::nullopt;
   }
@@ -168,7 +225,7 @@ std::optional<Polynomial> NestRecogniser::expandIndex(const Expr *expr, unsigned
     if (unary->getOpcode() != UO_Minus && unary->getOpcode() != UO_Plus) {
       return std::nullopt;
     }
-    std::optional<Polynomial> operand = expandIndex(unary->getSubExpr(), level + 1);
+    std::optional<Polynomial> operand = expandIndex(unary->getSubExpr(), level + 1, sizeCasts);
     if (operand && unary->getOpcode() == UO_Minus) {
       for (auto &[monomial, c] : *operand) {
         if (__builtin_mul_overflow(c, int64_t{-1}, &c)) {
@@ -183,41 +240,13 @@ std::optional<Polynomial> NestRecogniser::expandIndex(const Expr *expr, unsigned
                   binary->getOpcode() != BO_Mul)) {
     return std::nullopt;
   }
-  std::optional<Polynomial> lhs = expandIndex(binary->getLHS(), level + 1);
-  std::optional<Polynomial> rhs = lhs ? expandIndex(binary->getRHS(), level + 1) : std::nullopt;
+  std::optional<Polynomial> lhs = expandIndex(binary->getLHS(), level + 1, sizeCasts);
+  std::optional<Polynomial> rhs =
+      lhs ? expandIndex(binary->getRHS(), level + 1, sizeCasts) : std::nullopt;
   if (!rhs) {
     return std::nullopt;
   }
-  if (binary->getOpcode() == BO_Mul) {
-    for (const auto &[a, ca] : *lhs) {
-      for (const auto &[b, cb] : *rhs) {
-        Monomial product = times(a, b);
-        if (product.size() > MaxDegree) {
-          return std::nullopt;
-        }
-        int64_t term = 0;
-        if (__builtin_mul_overflow(ca, cb, &term) ||
-            __builtin_add_overflow(result[product], term, &result[product])) {
-          return std::nullopt;
-        }
-      }
-    }
-  } else {
-    result = std::move(*lhs);
-    const int64_t sign = binary->getOpcode() == BO_Add ? 1 : -1;
-    for (const auto &[b, cb] : *rhs) {
-      int64_t term = 0;
-      if (__builtin_mul_overflow(sign, cb, &term) ||
-          __builtin_add_overflow(result[b], term, &result[b])) {
-        return std::nullopt;
-      }
-    }
-  }
-  std::erase_if(result, [](const auto &entry) { return entry.second == 0; });
-  if (result.size() > MaxProducts) {
-    return std::nullopt;
-  }
-  return result;
+  return combinePolynomials(binary->getOpcode(), *lhs, *rhs);
 }
 
 /// The element type of a one-dimensional array (`double *a`, `double a[N]`,
@@ -284,9 +313,11 @@ std::optional<std::vector<FlatAxis>> NestRecogniser::flattenedAxes(const Polynom
 /// the nest could not be checked against the array.
 bool NestRecogniser::checkRowSize(const Expr *index, const VarDecl *var, const VarDecl *size) {
   const Loop &loop = *loopOf(var);
-  const Expr *bound = splitBound(loop.upper).first;
-  const auto *named = bound ? dyn_cast<DeclRefExpr>(bound->IgnoreParenImpCasts()) : nullptr;
-  if (named && named->getDecl() == size) {
+  std::optional<Polynomial> end = endOf(loop);
+  if (end) {
+    end->erase(Monomial{}); // the ring, checked with the other bounds
+  }
+  if (end && *end == Polynomial{{Monomial{size}, 1}}) {
     return true;
   }
   reportError(diags, index->getBeginLoc(),
@@ -344,8 +375,7 @@ bool NestRecogniser::recogniseFlattenedWrite(const Expr *index, SourceLocation b
     if (!checkRowSize(index, axes[axis].second, size)) {
       return false;
     }
-    outputExtents[axis].kind = Extent::Variable;
-    outputExtents[axis].decl = size;
+    outputExtents[axis] = Extent::known({{Monomial{size}, 1}});
   }
   for (const auto &[stride, var] : axes) {
     axisVars.push_back(var);
@@ -353,6 +383,27 @@ bool NestRecogniser::recogniseFlattenedWrite(const Expr *index, SourceLocation b
   }
   outputElement = flatElementType(output, baseLoc);
   return !outputElement.isNull();
+}
+
+bool NestRecogniser::checkIndexCount(const VarDecl *array, const Expr *base, const Expr *read,
+                                     size_t count) {
+  const bool flattened = !flatStrides.empty();
+  if (count == (flattened ? 1 : loops.size())) {
+    return true;
+  }
+  if (!indexCountReported.insert(array).second) {
+    return false; // one error per array: every read of it has the same cause
+  }
+  if (flattened) {
+    reportError(diags, base->getBeginLoc(),
+                "'%0' is read with %1 indices, but the write is flattened (one index)")
+        << array->getName() << str(count) << read->getSourceRange();
+  } else {
+    reportError(diags, base->getBeginLoc(),
+                "'%0' is read with %1 indices, but the loop nest has %2 loops")
+        << array->getName() << str(count) << str(loops.size()) << read->getSourceRange();
+  }
+  return false;
 }
 
 std::optional<Offset> NestRecogniser::flattenedOffset(const Expr *index, const VarDecl *array) {

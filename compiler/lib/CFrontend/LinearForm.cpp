@@ -520,16 +520,7 @@ std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
         << array->getName();
     return std::nullopt;
   }
-  if (!flatStrides.empty() && indices.size() != 1) {
-    reportError(diags, base->getBeginLoc(),
-                "'%0' is read with %1 indices, but the write is flattened (one index)")
-        << array->getName() << str(indices.size()) << read->getSourceRange();
-    return std::nullopt;
-  }
-  if (flatStrides.empty() && indices.size() != loops.size()) {
-    reportError(diags, base->getBeginLoc(),
-                "'%0' is read with %1 indices, but the loop nest has %2 loops")
-        << array->getName() << str(indices.size()) << str(loops.size()) << read->getSourceRange();
+  if (!checkIndexCount(array, base, read, indices.size())) {
     return std::nullopt;
   }
   auto known = std::find(arrays.begin(), arrays.end(), array);

@@ -2,9 +2,12 @@
 //
 // Each loop must cover what the boundary asks: [r, n - r) under `boundary
 // fixed` (r the stencil's radius along the axis, n the extent the array
-// declares or the bound names), the whole axis [0, n) under the others.
+// declares or the bound names), the whole axis [0, n) under the others. The
+// end is proven to be n less the ring by comparing sums of products of the
+// size variables, never by the shape of what was written.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <string>
 
 #include "CDiagnostics.h"
@@ -13,34 +16,6 @@
 namespace stencilc::cfront::detail {
 
 using namespace clang;
-
-/// Splits a bound into `base + k` with k an integer constant; base is null
-/// when the whole bound is a constant.
-std::pair<const Expr *, int64_t> NestRecogniser::splitBound(const Expr *bound, unsigned level) {
-  bound = bound->IgnoreParenImpCasts();
-  if (level >= MaxNesting) {
-    return {bound, 0}; // reported as a bound that does not match
-  }
-  if (std::optional<CValue> value = foldQuietly(bound); value && !value->isFloat) {
-    return {nullptr, value->integer.getSExtValue()};
-  }
-  if (const auto *binary = dyn_cast<BinaryOperator>(bound)) {
-    if (binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub) {
-      std::optional<CValue> right = foldQuietly(binary->getRHS());
-      if (right && !right->isFloat) {
-        auto [base, k] = splitBound(binary->getLHS(), level + 1);
-        int64_t value = right->integer.getSExtValue();
-        return {base, binary->getOpcode() == BO_Add ? k + value : k - value};
-      }
-      std::optional<CValue> left = foldQuietly(binary->getLHS());
-      if (left && !left->isFloat && binary->getOpcode() == BO_Add) {
-        auto [base, k] = splitBound(binary->getRHS(), level + 1);
-        return {base, k + left->integer.getSExtValue()};
-      }
-    }
-  }
-  return {bound, 0};
-}
 
 void NestRecogniser::noteRadius(const TranslatedStencil &stencil) {
   if (radiusNoted) {
@@ -56,14 +31,40 @@ void NestRecogniser::noteRadius(const TranslatedStencil &stencil) {
   }
 }
 
-static std::string boundText(const std::string &base, int64_t k) {
-  if (base.empty()) {
-    return str(k);
+std::optional<Polynomial> plus(Polynomial p, int64_t k) {
+  if (__builtin_add_overflow(p[{}], k, &p[{}])) {
+    return std::nullopt;
   }
-  if (k == 0) {
-    return base;
+  std::erase_if(p, [](const auto &entry) { return entry.second == 0; });
+  return p;
+}
+
+std::string spell(const Polynomial &p) {
+  // Products by degree, highest first, then by their names; the constant last.
+  std::vector<std::pair<std::vector<std::string>, int64_t>> terms;
+  for (const auto &[monomial, c] : p) {
+    std::vector<std::string> names;
+    for (const clang::VarDecl *var : monomial) {
+      names.push_back(var->getName().str());
+    }
+    std::sort(names.begin(), names.end());
+    terms.emplace_back(std::move(names), c);
   }
-  return base + (k < 0 ? " - " : " + ") + str(k < 0 ? -k : k);
+  std::sort(terms.begin(), terms.end(), [](const auto &a, const auto &b) {
+    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
+  });
+  std::string result;
+  for (const auto &[names, c] : terms) {
+    // |c| as uint64_t: -INT64_MIN does not fit an int64_t.
+    const uint64_t magnitude = c < 0 ? 0 - static_cast<uint64_t>(c) : static_cast<uint64_t>(c);
+    std::string term = names.empty() || magnitude != 1 ? std::to_string(magnitude) : "";
+    for (const std::string &name : names) {
+      term += (term.empty() ? "" : "*") + name;
+    }
+    result += result.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
+    result += term;
+  }
+  return result.empty() ? "0" : result;
 }
 
 /// With `boundary fixed` the loop over an axis must run over [r, n - r); with
@@ -98,50 +99,97 @@ bool NestRecogniser::checkLoopBounds(const Loop &loop, unsigned axis,
     }
     ok = false;
   }
+  return checkLoopEnd(loop, axis, stencil, boundary) && ok;
+}
 
-  // The exclusive end: base + k.
-  auto [base, k] = splitBound(loop.upper);
-  if (loop.inclusive) {
-    k += 1;
-  }
+std::optional<Polynomial> NestRecogniser::endOf(const Loop &loop) {
+  std::optional<Polynomial> end = expandIndex(loop.upper, 0, /*sizeCasts=*/true);
+  return end && loop.inclusive ? plus(std::move(*end), 1) : end;
+}
+
+/// The end of a loop must be proven to be the extent of its axis less the
+/// ring: the extent the written array's type names (a constant size needs a
+/// constant end), or where the type names none, an extent the end itself
+/// names. The comparison is of sums of products, so `nx - 1` and `-1 + nx`
+/// match, while `nx/2 - 1`, `(char)(nx - 1)` or another variable do not.
+bool NestRecogniser::checkLoopEnd(const Loop &loop, unsigned axis, const TranslatedStencil &stencil,
+                                  const std::string &boundary) {
+  const bool fixed = stencil.spec.boundary == BoundaryKind::Fixed;
+  const int64_t ring = fixed ? stencil.spec.radius : 0;
   const Extent &extent = outputExtents[axis];
-  std::string baseText = base ? text(base) : "";
-  std::optional<int64_t> neededConstant;
-  std::string neededBase = baseText;
-  bool matches = true;
-  if (!base) {
-    // A constant end: it must leave the ring of a constant-size array.
-    if (extent.kind == Extent::Constant) {
-      neededConstant = extent.value - ring;
-      matches = k == *neededConstant;
+  const std::string var = loop.var->getName().str();
+  std::optional<Polynomial> end = endOf(loop);
+  if (extent.kind == Extent::Unprovable) {
+    if (extent.change && !changesReported.insert(extent.change).second) {
+      return false; // one error per change, however many axes it leaves unprovable
     }
-  } else {
-    matches = k == -ring;
-    // `i < m - 1` on an array declared `double b[n][...]`: the wrong size.
-    const auto *baseRef = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
-    if (extent.kind == Extent::Variable && extent.decl && baseRef &&
-        baseRef->getDecl() != extent.decl) {
-      matches = false;
-      neededBase = extent.decl->getName().str();
+    reportError(diags, loop.upper->getBeginLoc(),
+                "the loop over '%0' ends at '%1', but the extent '%2' of '%3' along this axis "
+                "cannot be proven to be what the loop runs to: %4")
+        << var << text(loop.condition) << text(extent.sizeExpr) << output->getName()
+        << extent.reason << loop.upper->getSourceRange();
+    if (extent.change) {
+      reportNote(diags, extent.change->getBeginLoc(), "changed here")
+          << extent.change->getSourceRange();
     }
+    return false;
   }
-  if (!matches) {
-    std::string needed = neededConstant ? str(*neededConstant - (loop.inclusive ? 1 : 0))
-                                        : boundText(neededBase, -ring - (loop.inclusive ? 1 : 0));
+  std::optional<Polynomial> needed;
+  if (extent.kind == Extent::Known) {
+    needed = plus(extent.size, -ring);
+  } else if (end && !isConstant(*end)) {
+    // No extent in the type: the end names it, as 'n - ring' ('n' the end's
+    // products without their constant).
+    Polynomial base = *end;
+    base.erase(Monomial{});
+    needed = plus(base, -ring);
+  } else if (end) {
+    needed = end; // a constant end names a constant extent
+  }
+  if (!needed) {
+    reportEndNotAnExtent(loop, ring, boundary);
+  }
+  if (needed && end && *end == *needed) {
+    std::optional<Polynomial> size = plus(*needed, ring);
+    nestExtents[axis] = size ? Extent::known(*size) : Extent{};
+    return size.has_value();
+  }
+  if (needed) {
+    std::optional<Polynomial> shown = loop.inclusive ? plus(*needed, -1) : needed;
     reportError(diags, loop.upper->getBeginLoc(),
                 "the loop over '%0' ends at '%1', but %2 needs '%0 %3 %4'")
-        << var << text(loop.condition) << boundary << (loop.inclusive ? "<=" : "<") << needed
-        << loop.upper->getSourceRange();
-    if (fixed) {
-      noteRadius(stencil);
-    }
-    ok = false;
+        << var << text(loop.condition) << boundary << (loop.inclusive ? "<=" : "<")
+        << (shown ? spell(*shown) : text(loop.upper)) << loop.upper->getSourceRange();
   }
-  return ok;
+  if (fixed) {
+    noteRadius(stencil);
+  }
+  return false;
+}
+
+/// An end that is no sum of products of integer variables, on an array
+/// whose type does not name the extent: no extent to suggest.
+void NestRecogniser::reportEndNotAnExtent(const Loop &loop, int64_t ring,
+                                          const std::string &boundary) {
+  reportError(diags, loop.upper->getBeginLoc(),
+              "the loop over '%0' ends at '%1', which does not name an extent: '%2' does not "
+              "declare its extent along this axis, so the end must be that extent less the "
+              "ring, written as integer variables and constants joined by '+', '-' and '*' "
+              "(as in '%0 < %3' for %4), without casts, divisions or calls")
+      << loop.var->getName() << text(loop.condition) << output->getName()
+      << (ring ? "n - " + str(ring) : std::string("n")) << boundary << loop.upper->getSourceRange();
 }
 
 bool NestRecogniser::checkBounds(const TranslatedStencil &stencil) {
   bool ok = true;
+  // Where the written array names its extents they are the nest's, whether
+  // or not its bounds match; the others the bounds name, once checked.
+  nestExtents = outputExtents;
+  for (Extent &extent : nestExtents) {
+    if (extent.kind != Extent::Known) {
+      extent = Extent{};
+    }
+  }
   for (unsigned axis = 0; axis < axisVars.size(); ++axis) {
     ok &= checkLoopBounds(*loopOf(axisVars[axis]), axis, stencil);
   }

@@ -172,7 +172,8 @@ bool NestRecogniser::recogniseLoop(const ForStmt *loop, Loop &result) {
 /// call) are fine.
 bool NestRecogniser::checkNoSideEffects(const Expr *expr, const char *what, const VarDecl *var) {
   Expr::EvalResult constant;
-  if (!expr->HasSideEffects(context, /*IncludePossibleEffects=*/true) ||
+  if ((!expr->HasSideEffects(context, /*IncludePossibleEffects=*/true) &&
+       !sizeHasSideEffects(expr)) ||
       (!expr->isValueDependent() && expr->EvaluateAsRValue(constant, context) &&
        !constant.HasSideEffects)) {
     return true;
@@ -181,6 +182,54 @@ bool NestRecogniser::checkNoSideEffects(const Expr *expr, const char *what, cons
               "the %0 of the loop over '%1' may have side effects ('%2'); loop bounds must be "
               "expressions of the sizes without calls, assignments or volatile reads")
       << what << var->getName() << text(expr) << expr->getSourceRange();
+  return false;
+}
+
+/// C evaluates the size of a variably modified type where `sizeof` or a
+/// cast names it: `sizeof(int[n++])` increments n on every iteration, though
+/// Clang counts a `sizeof` as free of side effects.
+bool NestRecogniser::sizeHasSideEffects(const Stmt *stmt) const {
+  if (!stmt) {
+    return false;
+  }
+  if (const auto *trait = dyn_cast<UnaryExprOrTypeTraitExpr>(stmt)) {
+    if (trait->getTypeOfArgument()->isVariablyModifiedType() &&
+        (typeSizeHasSideEffects(trait->getTypeOfArgument()) ||
+         (!trait->isArgumentType() &&
+          trait->getArgumentExpr()->HasSideEffects(context, /*IncludePossibleEffects=*/true)))) {
+      return true;
+    }
+  } else if (const auto *cast = dyn_cast<ExplicitCastExpr>(stmt)) {
+    if (typeSizeHasSideEffects(cast->getTypeAsWritten())) {
+      return true;
+    }
+  }
+  for (const Stmt *child : stmt->children()) {
+    if (sizeHasSideEffects(child)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether a size of a VLA in `type` (`int[n++]`, `int (*)[f()]`) has a
+/// side effect.
+bool NestRecogniser::typeSizeHasSideEffects(QualType type) const {
+  while (!type.isNull() && type->isVariablyModifiedType()) {
+    if (const ArrayType *array = context.getAsArrayType(type)) {
+      const auto *variable = dyn_cast<VariableArrayType>(array);
+      const Expr *size = variable ? variable->getSizeExpr() : nullptr;
+      if (size && (size->HasSideEffects(context, /*IncludePossibleEffects=*/true) ||
+                   sizeHasSideEffects(size))) {
+        return true;
+      }
+      type = array->getElementType();
+    } else if (type->isPointerType() || type->isReferenceType()) {
+      type = type->getPointeeType();
+    } else {
+      break;
+    }
+  }
   return false;
 }
 
@@ -242,35 +291,119 @@ const VarDecl *NestRecogniser::arrayOf(const Expr *base, const char *role) {
 
 namespace {
 
-/// The first place in `stmt` that may change `var` or let it be changed
-/// later: an assignment to it, an increment, or its address taken. Walks
-/// the tree with an explicit stack, in the same pre-order as a recursive
-/// walk: a sum of many terms is a tree as deep as it is long, too deep for
-/// the call stack.
-const Expr *findChange(const Stmt *root, const VarDecl *var) {
+bool bindsMutably(QualType type) {
+  return type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+}
+
+/// A reference that may change `var`, bound in `stmt`: `int &r = n;`, or
+/// `grow(n)` for a `void grow(int &)`.
+const Expr *referenceTo(const Stmt *stmt, const VarDecl *var) {
+  auto isVar = [var](const Expr *e) {
+    const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParens());
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *decl = dyn_cast<DeclStmt>(stmt)) {
+    for (const Decl *d : decl->decls()) {
+      const auto *bound = dyn_cast<VarDecl>(d);
+      if (bound && bindsMutably(bound->getType()) && bound->getInit() && isVar(bound->getInit())) {
+        return bound->getInit();
+      }
+    }
+  }
+  const auto *call = dyn_cast<CallExpr>(stmt);
+  if (!call || isa<CXXOperatorCallExpr>(call)) {
+    return nullptr; // an operator's first argument may be `this`
+  }
+  QualType callee = call->getCallee()->getType();
+  const auto *proto =
+      (callee->isPointerType() ? callee->getPointeeType() : callee)->getAs<FunctionProtoType>();
+  if (!proto && call->getDirectCallee()) {
+    proto = call->getDirectCallee()->getType()->getAs<FunctionProtoType>(); // a member call
+  }
+  for (unsigned i = 0; proto && i < call->getNumArgs() && i < proto->getNumParams(); ++i) {
+    if (bindsMutably(proto->getParamType(i)) && isVar(call->getArg(i))) {
+      return call->getArg(i);
+    }
+  }
+  return nullptr;
+}
+
+/// `&var` kept in a variable by `stmt`: `int *p = &n;`, `p = &n;`, or a
+/// non-const reference bound to it, `int &r = n;`.
+const Expr *keptAddress(const Stmt *stmt, const VarDecl *var) {
+  auto isAddress = [var](const Expr *e) {
+    const auto *unary = e ? dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts()) : nullptr;
+    const auto *ref = unary && unary->getOpcode() == UO_AddrOf
+                          ? dyn_cast<DeclRefExpr>(unary->getSubExpr()->IgnoreParens())
+                          : nullptr;
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *decl = dyn_cast<DeclStmt>(stmt)) {
+    for (const Decl *d : decl->decls()) {
+      const auto *kept = dyn_cast<VarDecl>(d);
+      if (kept && isAddress(kept->getInit())) {
+        return kept->getInit();
+      }
+    }
+    return referenceTo(stmt, var); // `int &r = n;`
+  }
+  const auto *assign = dyn_cast<BinaryOperator>(stmt);
+  return assign && assign->getOpcode() == BO_Assign && isAddress(assign->getRHS())
+             ? assign->getRHS()
+             : nullptr;
+}
+
+/// Whether `stmt` itself may change `var` or let it be changed later: an
+/// assignment to it, an increment, or its address taken.
+const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
   auto isVar = [var](const Expr *e) {
     const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return ref && ref->getDecl() == var;
   };
+  if (const auto *binary = dyn_cast<BinaryOperator>(stmt)) {
+    return binary->isAssignmentOp() && isVar(binary->getLHS()) ? binary : nullptr;
+  }
+  if (const auto *unary = dyn_cast<UnaryOperator>(stmt)) {
+    return (unary->isIncrementDecrementOp() || unary->getOpcode() == UO_AddrOf) &&
+                   isVar(unary->getSubExpr())
+               ? unary
+               : nullptr;
+  }
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(stmt)) {
+    return call->isAssignmentOp() && call->getNumArgs() > 0 && isVar(call->getArg(0)) ? call
+                                                                                      : nullptr;
+  }
+  return nullptr;
+}
+
+/// The first place in `stmt` that may change `var`: where `after` (an
+/// expansion location) is valid, at or after it, or where its address is
+/// kept before it; with `references`, a non-const reference bound to it
+/// counts as its address taken. Walks the tree with an explicit stack, in the
+/// same pre-order as a recursive walk: a sum of many terms is a tree as deep
+/// as it is long, too deep for the call stack.
+const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager &sourceManager,
+                       SourceLocation after = {}, bool references = false) {
   llvm::SmallVector<const Stmt *, 64> pending{root};
   while (!pending.empty()) {
     const Stmt *stmt = pending.pop_back_val();
     if (!stmt) {
       continue;
     }
-    if (const auto *binary = dyn_cast<BinaryOperator>(stmt)) {
-      if (binary->isAssignmentOp() && isVar(binary->getLHS())) {
-        return binary;
-      }
-    } else if (const auto *unary = dyn_cast<UnaryOperator>(stmt)) {
-      if ((unary->isIncrementDecrementOp() || unary->getOpcode() == UO_AddrOf) &&
-          isVar(unary->getSubExpr())) {
-        return unary;
-      }
-    } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(stmt)) {
-      if (call->isAssignmentOp() && call->getNumArgs() > 0 && isVar(call->getArg(0))) {
-        return call;
-      }
+    const Expr *change = changeOf(stmt, var);
+    if (!change && references) {
+      change = referenceTo(stmt, var);
+    }
+    if (change &&
+        (after.isInvalid() || !sourceManager.isBeforeInTranslationUnit(
+                                  sourceManager.getExpansionLoc(change->getBeginLoc()), after))) {
+      return change;
+    }
+    // An address kept in a pointer or reference before `after` may still
+    // write later (`int *p = &n;` ... `*p = 3;`); one passed to a call
+    // (`scanf("%d", &n)`) is taken to be done with when the call returns.
+    if (const Expr *kept = after.isValid() && references ? keptAddress(stmt, var) : nullptr) {
+      return kept;
     }
     // Children pushed last to first, so the first child is visited next.
     const std::size_t mark = pending.size();
@@ -319,7 +452,7 @@ bool NestRecogniser::checkDistinct(const VarDecl *array, SourceLocation useLoc) 
     return false;
   }
   const Stmt *body = nest.function ? nest.function->getBody() : nullptr;
-  if (const Expr *change = findChange(body, array)) {
+  if (const Expr *change = findChange(body, array, sourceManager)) {
     reportError(diags, useLoc,
                 "the parameter '%0' is changed in the function ('%1'), so it may alias the "
                 "other array of the update; a stencil writes a buffer distinct from the one "
@@ -399,14 +532,11 @@ NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc, QualTy
     Extent extent;
     if (const ArrayType *arrayType = context.getAsArrayType(type)) {
       if (const auto *constant = dyn_cast<ConstantArrayType>(arrayType)) {
-        extent.kind = Extent::Constant;
-        extent.value = static_cast<int64_t>(constant->getSize().getZExtValue());
+        const llvm::APInt &size = constant->getSize();
+        extent = size.isIntN(63) ? Extent::known(*plus({}, size.getSExtValue())) : Extent{};
       } else if (const auto *variable = dyn_cast<VariableArrayType>(arrayType)) {
-        extent.kind = Extent::Variable;
-        if (const auto *ref = dyn_cast_or_null<DeclRefExpr>(
-                variable->getSizeExpr() ? variable->getSizeExpr()->IgnoreParenImpCasts()
-                                        : nullptr)) {
-          extent.decl = ref->getDecl();
+        if (variable->getSizeExpr()) { // not `a[*]`
+          extent = variableExtent(variable->getSizeExpr(), array);
         }
       }
       type = arrayType->getElementType();
@@ -433,6 +563,116 @@ NestRecogniser::arrayExtents(const VarDecl *array, SourceLocation useLoc, QualTy
   }
   elementType = type.getUnqualifiedType();
   return extents;
+}
+
+/// The extent of a VLA (`double a[n][m]`): its size as a sum of products of
+/// size variables. C fixes the extent where the type is written while a loop
+/// bound reads the variables when the loop runs, so a variable the function
+/// changes there or later, or one a call could change (a global), leaves the
+/// extent unprovable.
+Extent NestRecogniser::variableExtent(const Expr *size, const VarDecl *array) {
+  Extent extent;
+  extent.kind = Extent::Unprovable;
+  extent.sizeExpr = size;
+  std::optional<Polynomial> form = expandIndex(size, 0, /*sizeCasts=*/true);
+  if (!form) {
+    extent.reason = "it is not a sum of products of integer variables and constants";
+    return extent;
+  }
+  const Stmt *body = nest.function ? nest.function->getBody() : nullptr;
+  // Where C evaluates the size: at the array's declaration, in the parameter
+  // list, or at a typedef of the VLA type (`typedef double row[nx];`). A
+  // change there or after it (`a[n++]` too) may part the size from the variable.
+  const SourceLocation declared = sourceManager.getExpansionLoc(size->getBeginLoc());
+  for (const auto &[monomial, c] : *form) {
+    for (const VarDecl *var : monomial) {
+      const std::string name = ("'" + var->getName() + "'").str();
+      if (!var->hasLocalStorage()) {
+        extent.reason = name + " is a global or static variable, so a call may change it";
+      } else if (var->getType().isVolatileQualified()) {
+        extent.reason = name + " is volatile";
+      } else if (const Expr *change =
+                     findChange(body, var, sourceManager, declared, /*references=*/true)) {
+        const auto *unary = dyn_cast<UnaryOperator>(change->IgnoreParenImpCasts());
+        const std::string how =
+            isa<DeclRefExpr>(change->IgnoreParens())
+                ? " is bound to a non-const reference, through which it may change"
+            : unary && unary->getOpcode() == UO_AddrOf
+                ? " has its address taken ('" + text(change) + "'), through which it may change"
+                : " is changed in the function ('" + text(change) + "')";
+        extent.reason = name + how + " after '" + array->getName().str() + "' is declared with it";
+        extent.change = change;
+      }
+      if (!extent.reason.empty()) {
+        return extent;
+      }
+    }
+  }
+  return Extent::known(*form);
+}
+
+/// The generated kernel indexes every array with one set of extents, the
+/// nest's (those of the written array, or the ones its loops run to), so
+/// each array read must have them wherever its type names one: read with
+/// the rows of `out[512][512]`, an `in[512][520]` would be read wrong. The
+/// reads of a flattened nest share the write's strides through their index.
+bool NestRecogniser::checkReadExtents() {
+  if (!flatStrides.empty()) {
+    return true;
+  }
+  bool ok = true;
+  for (unsigned a = 0; a < arrays.size(); ++a) {
+    QualType element;
+    std::optional<std::vector<Extent>> extents =
+        arrayExtents(arrays[a], firstReads[a]->getBeginLoc(), element);
+    for (unsigned axis = 0; extents && axis < extents->size(); ++axis) {
+      if (!checkReadExtent(a, axis, (*extents)[axis])) {
+        ok = false;
+        break; // one error per array
+      }
+    }
+    ok &= extents.has_value();
+  }
+  return ok;
+}
+
+bool NestRecogniser::checkReadExtent(unsigned a, unsigned axis, const Extent &extent) {
+  const Extent &nestExtent = nestExtents[axis];
+  if (extent.kind == Extent::Unknown || nestExtent.kind != Extent::Known ||
+      (extent.kind == Extent::Known && extent.size == nestExtent.size)) {
+    return true; // where the nest's extent is unknown, its bound is reported
+  }
+  if (extent.change && !changesReported.insert(extent.change).second) {
+    return false;
+  }
+  const VarDecl *array = arrays[a];
+  const Expr *read = firstReads[a];
+  const std::string var = axisVars[axis]->getName().str();
+  const std::string nestSide = outputExtents[axis].kind == Extent::Known
+                                   ? "'" + output->getName().str() + "', the array written, has '" +
+                                         spell(nestExtent.size) + "'"
+                                   : "the loop over '" + var + "' runs over '" +
+                                         spell(nestExtent.size) + "' points ('" +
+                                         output->getName().str() + "' does not declare its extent)";
+  if (extent.kind == Extent::Unprovable) {
+    reportError(diags, read->getBeginLoc(),
+                "the extent '%0' of '%1' along the axis of '%2' cannot be proven to be the "
+                "nest's: %3; %4")
+        << text(extent.sizeExpr) << array->getName() << var << extent.reason << nestSide
+        << read->getSourceRange();
+  } else {
+    reportError(diags, read->getBeginLoc(),
+                "'%0' has extent '%1' along the axis of '%2', but %3: the generated kernel "
+                "indexes every array with the same extents, so they must be the same constant "
+                "or the same expression of the sizes")
+        << array->getName() << spell(extent.size) << var << nestSide << read->getSourceRange();
+  }
+  reportNote(diags, array->getLocation(), "'%0' is declared here") << array->getName();
+  if (extent.change) {
+    reportNote(diags, extent.change->getBeginLoc(), "changed here")
+        << extent.change->getSourceRange();
+  }
+  return false;
 }
 
 bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
@@ -525,7 +765,8 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
     spec.precision = *outPrecision;
   }
 
-  if (!checkBounds(stencil)) {
+  const bool boundsMatch = checkBounds(stencil);
+  if (!checkReadExtents() || !boundsMatch) {
     return std::nullopt;
   }
 

@@ -119,18 +119,40 @@ struct Form {
   }
 };
 
-/// The extent of an array along one axis, as far as its type tells.
-struct Extent {
-  enum Kind { Unknown, Constant, Variable } kind = Unknown;
-  int64_t value = 0;
-  /// For a VLA whose size is a plain variable (`double a[n][m]`).
-  const clang::ValueDecl *decl = nullptr;
-};
-
 /// A product of variables (sorted), and a sum of such products with integer
 /// coefficients: a flattened index such as `(i-1)*nx + j` expanded.
 using Monomial = std::vector<const clang::VarDecl *>;
 using Polynomial = std::map<Monomial, int64_t>;
+
+/// The extent of an array along one axis, as far as its type tells: `Known`
+/// as a sum of products of integer variables (a constant is the sum of the
+/// empty product alone), so that two extents, or an extent and a loop
+/// bound, are proven equal when their sums are. `Unprovable` where the type
+/// names an extent that cannot be compared (`a[n/2]`, or a size variable
+/// changed after the declaration, which fixed the extent); `Unknown` where
+/// the type names none (`double *a`, `double (*a)[M]` outermost).
+struct Extent {
+  enum Kind { Unknown, Known, Unprovable } kind = Unknown;
+  Polynomial size;
+  /// Unprovable: the size as written, why it cannot be compared, and where
+  /// a size variable is changed (null if that is not the reason).
+  const clang::Expr *sizeExpr = nullptr;
+  std::string reason;
+  const clang::Expr *change = nullptr;
+
+  static Extent known(Polynomial size) { return Extent{Known, std::move(size), nullptr, {}, {}}; }
+};
+
+/// Whether `p` has no product of variables: a constant.
+inline bool isConstant(const Polynomial &p) {
+  return p.empty() || (p.size() == 1 && p.begin()->first.empty());
+}
+
+/// `p + k`, or nothing where a coefficient would overflow.
+std::optional<Polynomial> plus(Polynomial p, int64_t k);
+/// A sum of products as C would write it (`nx*ny - 2`), the variables of a
+/// product and the products in a fixed order, for messages.
+std::string spell(const Polynomial &p);
 /// An axis of a flattened index: its stride and its loop variable.
 using FlatAxis = std::pair<Monomial, const clang::VarDecl *>;
 
@@ -165,6 +187,10 @@ private:
   bool collectLoops();
   bool recogniseLoop(const clang::ForStmt *loop, Loop &result);
   bool checkNoSideEffects(const clang::Expr *expr, const char *what, const clang::VarDecl *var);
+  /// Whether `stmt` evaluates the size of a variably modified type with a
+  /// side effect (`sizeof(int[n++])`), which Clang's HasSideEffects misses.
+  bool sizeHasSideEffects(const clang::Stmt *stmt) const;
+  bool typeSizeHasSideEffects(clang::QualType type) const;
   bool isLoopStep(const clang::Expr *step, const clang::VarDecl *var);
   const Loop *loopOf(const clang::VarDecl *var) const;
 
@@ -175,12 +201,21 @@ private:
   std::optional<std::vector<Extent>> arrayExtents(const clang::VarDecl *array,
                                                   clang::SourceLocation useLoc,
                                                   clang::QualType &elementType);
+  Extent variableExtent(const clang::Expr *size, const clang::VarDecl *array);
+  /// Every array read has the extents of the nest where its type names
+  /// them: the kernel indexes all arrays with one set of extents.
+  bool checkReadExtents();
+  bool checkReadExtent(unsigned array, unsigned axis, const Extent &extent);
 
   // --- The indices (Indices.cpp) ----------------------------------------------
   /// The offset of a read with one index per axis.
   std::optional<Offset> offsetOf(const std::vector<const clang::Expr *> &indices,
                                  const clang::VarDecl *array);
-  std::optional<Polynomial> expandIndex(const clang::Expr *expr, unsigned level = 0);
+  /// An integer expression as a sum of products of variables; with
+  /// `sizeCasts`, a cast of a variable that keeps every size (`(size_t)nx`)
+  /// is the variable.
+  std::optional<Polynomial> expandIndex(const clang::Expr *expr, unsigned level = 0,
+                                        bool sizeCasts = false);
   clang::QualType flatElementType(const clang::VarDecl *array, clang::SourceLocation useLoc);
   /// `out[i*nx + j]`: sets the axes, their strides and extents; false after
   /// an error.
@@ -190,6 +225,10 @@ private:
                     const clang::VarDecl *size);
   /// The offset of a read `in[(i-1)*nx + j]` of a flattened nest.
   std::optional<Offset> flattenedOffset(const clang::Expr *index, const clang::VarDecl *array);
+  /// Whether a read has as many indices as the write; reported once per
+  /// array, however many reads share the cause.
+  bool checkIndexCount(const clang::VarDecl *array, const clang::Expr *base,
+                       const clang::Expr *read, size_t count);
 
   // --- The right-hand side ----------------------------------------------------
   std::optional<Form> analyse(const clang::Expr *expr);
@@ -225,7 +264,12 @@ private:
   // --- The bounds -------------------------------------------------------------
   bool checkBounds(const TranslatedStencil &stencil);
   bool checkLoopBounds(const Loop &loop, unsigned axis, const TranslatedStencil &stencil);
-  std::pair<const clang::Expr *, int64_t> splitBound(const clang::Expr *bound, unsigned level = 0);
+  bool checkLoopEnd(const Loop &loop, unsigned axis, const TranslatedStencil &stencil,
+                    const std::string &boundary);
+  void reportEndNotAnExtent(const Loop &loop, int64_t ring, const std::string &boundary);
+  /// The exclusive end of a loop as a sum of products of integer variables,
+  /// or nothing for any other expression (a cast, a division, a call).
+  std::optional<Polynomial> endOf(const Loop &loop);
   bool mentionsLoopVariable(const clang::Stmt *stmt) const;
   void noteRadius(const TranslatedStencil &stencil);
 
@@ -250,6 +294,9 @@ private:
   const clang::VarDecl *output = nullptr;
   std::vector<const clang::VarDecl *> axisVars; ///< the loop variable of each axis of the write
   std::vector<Extent> outputExtents;
+  /// The extent of each axis of the nest, once the bounds are checked: the
+  /// written array's, or where its type names none, the one the loop runs to.
+  std::vector<Extent> nestExtents;
   /// For a flattened write (`out[i*nx + j]`): the stride of each axis, the
   /// sizes of the axes inside it ({nx} for i, {} for j); empty otherwise.
   std::vector<Monomial> flatStrides;
@@ -265,6 +312,10 @@ private:
   /// Reads already reported, so that a cause gets one error however many
   /// terms share it: a read of the output.
   bool readOfOutputReported = false;
+  /// Arrays whose reads with the wrong number of indices are reported.
+  std::set<const clang::VarDecl *> indexCountReported;
+  /// Changes of size variables reported as leaving an extent unprovable.
+  std::set<const clang::Expr *> changesReported;
   /// The first read of each array at each offset, for notes.
   std::map<ArrayRead, const clang::Expr *> readAt;
   std::set<const clang::VarDecl *> foldingVars;

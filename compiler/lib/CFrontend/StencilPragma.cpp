@@ -2,6 +2,7 @@
 #include "StencilPragma.h"
 
 #include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/LiteralSupport.h"
 #include "clang/Lex/Preprocessor.h"
@@ -114,11 +115,13 @@ private:
       return false;
     }
     std::string name = spelling();
-    if (isReservedStencilWord(name)) {
-      reportError(diags, tok.getLocation(),
-                  "'%0' is a reserved word of the .stencil language and cannot "
-                  "name a stencil")
-          << name;
+    const std::string why =
+        isReservedStencilWord(name)
+            ? "is a reserved word of the .stencil language and cannot name a stencil"
+        : hasReservedPrefix(name) ? "cannot name a stencil: " + reservedPrefixText()
+                                  : std::string();
+    if (!why.empty()) {
+      reportError(diags, tok.getLocation(), "'%0' %1") << name << why;
       return false;
     }
     pragma.name = name;
@@ -206,6 +209,14 @@ private:
         reportError(diags, tok.getLocation(), "boundary value '%0' is too large for a double")
             << text;
         return false;
+      }
+      if ((status & llvm::APFloat::opUnderflow) && result.isZero()) {
+        // Clang's own warning for such a literal in C code (-Wliteral-range):
+        // the value outside the grid is zero, not the number written.
+        llvm::SmallString<32> smallest;
+        llvm::APFloat::getSmallest(llvm::APFloat::IEEEdouble()).toString(smallest);
+        diags.Report(tok.getLocation(), clang::diag::warn_float_underflow)
+            << "'double'" << smallest.str();
       }
       value = result.convertToDouble();
     } else {

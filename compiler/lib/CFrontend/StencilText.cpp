@@ -27,6 +27,17 @@ bool isReservedStencilWord(const std::string &word) {
   return false;
 }
 
+std::string withoutReservedPrefix(std::string name) {
+  if (name.starts_with("__")) {
+    name.erase(0, name.find_first_not_of('_'));
+  }
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) ||
+      hasReservedPrefix(name)) {
+    name.insert(0, "c_");
+  }
+  return name;
+}
+
 bool isStencilIdentifier(const std::string &word) {
   if (word.empty() || !(std::isalpha(static_cast<unsigned char>(word[0])) || word[0] == '_')) {
     return false;

@@ -84,6 +84,7 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
       break; // declareFields
     }
   }
+  finishBoundaryValue();
   if (!seen.body.isValid()) {
     diags.error(decl.name.range.Start,
                 fmt::format("stencil '{}' has no update 'out[...] = ...;' and "
@@ -136,6 +137,11 @@ std::vector<CheckedStencil> checkModule(const Module &module, llvm::StringRef fi
     defineLetsBefore(index);
     const StencilDecl &decl = module.stencils[index];
     unsigned line = positions.lineAndColumn(decl.name.range.Start).first;
+    if (hasReservedPrefix(decl.name.name)) {
+      diags.error(decl.name.range.Start, fmt::format("'{}' cannot name a stencil: {}",
+                                                     decl.name.name, reservedPrefixText()));
+      continue;
+    }
     auto [it, inserted] = names.try_emplace(decl.name.name, decl.name.range.Start);
     if (!inserted) {
       diags.error(decl.name.range.Start,

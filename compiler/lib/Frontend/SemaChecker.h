@@ -194,6 +194,9 @@ private:
   void checkPrecision(const WordStmt &stmt);
   void checkShape(const WordStmt &stmt);
   void checkBoundary(const BoundaryStmt &stmt);
+  /// The constant boundary's value against the element type of the
+  /// precision (known only once every statement is read).
+  void finishBoundaryValue();
   void checkLet(const LetStmt &stmt);
   void checkInteger(const IntegerStmt &stmt);
   void checkUpdate(const UpdateStmt &stmt);
@@ -291,6 +294,8 @@ private:
   std::optional<std::pair<int, SMLoc>> bodyDims; ///< and where the body says so
   std::map<TermKey, Read> coefficients;
   SMLoc bodyLoc;
+  /// `boundary constant V`'s exact value and where V is written.
+  std::optional<std::pair<APFloat, SMLoc>> boundaryValue;
 
   // A stencil of fields: its declarations (empty fields: the one input `in`).
   bool general = false;

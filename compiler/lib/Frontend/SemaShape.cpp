@@ -93,7 +93,32 @@ void StencilChecker::checkBoundary(const BoundaryStmt &stmt) {
     spec.boundaryValue = toDouble(v->constant.exact());
     if (!std::isfinite(spec.boundaryValue)) {
       diags.error(stmt.getValue()->getLoc(), "boundary value is too large for fp64");
+      return;
     }
+    boundaryValue.emplace(v->constant.exact(), stmt.getValue()->getLoc());
+  }
+}
+
+void StencilChecker::finishBoundaryValue() {
+  if (!boundaryValue) {
+    return;
+  }
+  const auto &[exact, loc] = *boundaryValue;
+  // A read outside the grid gives the value as an element: a value the
+  // element type cannot hold would be an infinity in the kernels' tables.
+  APFloat element = exact;
+  bool losesInfo = false;
+  element.convert(storageSemantics(spec.precision), APFloat::rmNearestTiesToEven, &losesInfo);
+  const std::string precision(keyword(spec.precision));
+  if (element.isInfinity()) {
+    APFloat largest = APFloat::getLargest(storageSemantics(spec.precision));
+    diags.error(loc, fmt::format("boundary value {} overflows {} (largest finite value {})",
+                                 formatExact(spec.boundaryValue), precision, valueText(largest)));
+  } else if (element.isZero() && !exact.isZero()) {
+    const std::string value =
+        spec.boundaryValue != 0.0 ? formatExact(spec.boundaryValue) + " " : std::string();
+    diags.warning(Warning::BoundaryRoundsToZero, loc,
+                  fmt::format("boundary value {}rounds to zero in {}", value, precision));
   }
 }
 

@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "stencilc/Pipeline.h"
 
+#include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -202,11 +204,45 @@ std::string otherKernels(BackendKind kind) {
   return joinList(others, " or ");
 }
 
+/// Whether the stencils' generated code defines every name once: an error
+/// at each stencil (`locs`, in the order of `plans`) that would define a
+/// name an earlier one defines (`a` with fields and `a_fields` both define
+/// `a_fields_info`), with a note at the earlier one.
+bool checkSymbolCollisions(const std::vector<Plan> &plans, llvm::ArrayRef<llvm::SMLoc> locs,
+                           const CodeGenOptions &codegen, DiagnosticEngine &diags) {
+  if (plans.size() < 2) {
+    return true;
+  }
+  std::map<std::string, std::size_t> definedBy;
+  bool ok = true;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    std::set<std::size_t> reported; // one error for each earlier stencil
+    for (const std::string &symbol : generatedSymbols(plans[i], codegen)) {
+      auto [it, inserted] = definedBy.emplace(symbol, i);
+      if (inserted || !reported.insert(it->second).second) {
+        continue;
+      }
+      const std::string &earlier = plans[it->second].spec.name;
+      diags.error(i < locs.size() ? locs[i] : llvm::SMLoc(),
+                  fmt::format("the generated code of stencil '{}' would define '{}', as that of "
+                              "stencil '{}' does; rename one of the two stencils",
+                              plans[i].spec.name, symbol, earlier));
+      diags.note(it->second < locs.size() ? locs[it->second] : llvm::SMLoc(),
+                 fmt::format("stencil '{}' is here", earlier));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 } // namespace
 
-Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
-                            const BackendOptions &options, DiagnosticEngine &diags) {
-  initializeAllBackends();
+namespace {
+
+/// The plans of `specs` for one architecture, options.plan.target (an error
+/// reported where a stencil cannot be planned as asked).
+std::vector<Plan> planAll(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
+                          const BackendOptions &options, DiagnosticEngine &diags) {
   std::vector<Plan> plans;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (std::optional<Plan> plan =
@@ -228,28 +264,99 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
                                 ignored.size() > 1 ? "them" : "it"));
     }
   }
+  return plans;
+}
 
-  Artefacts artefacts;
-  if (diags.hasErrors()) {
-    return artefacts;
-  }
-  llvm::raw_string_ostream planText(artefacts.plan);
+/// The printed plans, a blank line between two.
+std::string planText(const std::vector<Plan> &plans) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (i) {
-      planText << "\n";
+      os << "\n";
     }
-    printPlan(plans[i], planText);
+    printPlan(plans[i], os);
   }
-  planText.flush();
-  // Names the user chose reach the generated files' comments only escaped:
-  // a newline or a "*/" in a file name must not end the comment.
+  os.flush();
+  return text;
+}
+
+/// Names the user chose reach the generated files' comments only escaped:
+/// a newline or a "*/" in a file name must not end the comment.
+void escapeSourceNames(std::vector<Plan> &plans) {
   for (Plan &plan : plans) {
     plan.spec.sourceFile = commentText(plan.spec.sourceFile);
   }
+}
+
+CodeGenOptions codeGenOptions(const BackendOptions &options) {
   CodeGenOptions codegen;
   codegen.inputFile = commentText(options.inputFile);
   codegen.headerInclude = options.headerInclude;
   codegen.compilerVersion = STENCILC_VERSION;
+  return codegen;
+}
+
+/// The artefacts of --arch=sm_80,sm_90 (MultiArch.cpp): each architecture's
+/// plans and header as for one, then the .cu and .h that hold them all.
+Artefacts generateMultiArch(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
+                            const BackendOptions &options, DiagnosticEngine &diags) {
+  const std::vector<Arch> &archs = options.targets;
+  std::vector<std::vector<Plan>> perArch;
+  Artefacts artefacts;
+  // Each architecture's remarks and warnings are its own (a plan may differ
+  // by architecture); an error stops at the first that has it.
+  for (Arch arch : archs) {
+    BackendOptions one = options;
+    one.plan.target = arch;
+    perArch.push_back(planAll(specs, locs, one, diags));
+    if (diags.hasErrors()) {
+      return artefacts;
+    }
+  }
+  const CodeGenOptions codegen = codeGenOptions(options);
+  for (const std::vector<Plan> &plans : perArch) {
+    if (!checkSymbolCollisions(plans, locs, codegen, diags)) {
+      return artefacts;
+    }
+  }
+  std::vector<std::string> headers;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    artefacts.plan +=
+        fmt::format("{}plans for {}:\n{}", a ? "\n" : "", keyword(archs[a]), planText(perArch[a]));
+    escapeSourceNames(perArch[a]);
+    headers.push_back(emitHeader(perArch[a], codegen));
+    const bool newest = a + 1 == archs.size();
+    perArch[a] = plansForArch(perArch[a], archs[a], archs[newest ? a : a + 1], newest);
+  }
+  std::vector<std::string> names;
+  for (const StencilSpec &spec : specs) {
+    names.push_back(spec.name);
+  }
+  artefacts.cuda = emitMultiArchCuda(perArch, archs, headers, codegen);
+  artefacts.header = emitMultiArchHeader(headers, archs, names);
+  return artefacts;
+}
+
+} // namespace
+
+Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRef<llvm::SMLoc> locs,
+                            const BackendOptions &options, DiagnosticEngine &diags) {
+  initializeAllBackends();
+  if (options.targets.size() > 1) {
+    return generateMultiArch(specs, locs, options, diags);
+  }
+  std::vector<Plan> plans = planAll(specs, locs, options, diags);
+  Artefacts artefacts;
+  if (diags.hasErrors()) {
+    return artefacts;
+  }
+  artefacts.plan = planText(plans);
+  escapeSourceNames(plans);
+  const CodeGenOptions codegen = codeGenOptions(options);
+  if (!checkSymbolCollisions(plans, locs, codegen, diags)) {
+    return artefacts;
+  }
   artefacts.cuda = emitCudaSource(plans, codegen);
   artefacts.header = emitHeader(plans, codegen);
   return artefacts;

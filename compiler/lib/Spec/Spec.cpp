@@ -298,6 +298,15 @@ bool isReservedInApi(std::string_view name) {
       return true;
     }
   }
+  return hasReservedPrefix(name);
+}
+
+std::string reservedPrefixText() {
+  return "a name starting '__', 'cuda' or 'stencilc' is reserved (for the C implementation, "
+         "CUDA and stencilc's runtime)";
+}
+
+bool hasReservedPrefix(std::string_view name) {
   return name.starts_with("stencilc") || name.starts_with("__") || name.starts_with("cuda");
 }
 

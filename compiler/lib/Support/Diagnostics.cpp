@@ -234,6 +234,12 @@ void DiagnosticEngine::fatalWithoutLocation(const llvm::Twine &message) {
   os << "stencilc: error: " << printableText(message.str()) << "\n";
 }
 
+void DiagnosticEngine::remarkWithoutLocation(const llvm::Twine &message) {
+  if (remarksShown) {
+    os << "stencilc: remark: " << printableText(message.str()) << "\n";
+  }
+}
+
 std::pair<unsigned, unsigned> SourcePositions::lineAndColumn(llvm::SMLoc loc) {
   unsigned id = sourceMgr.FindBufferContainingLoc(loc);
   if (id == 0) {

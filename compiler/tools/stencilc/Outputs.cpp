@@ -156,17 +156,25 @@ static std::optional<std::string> requestProblem(const OutputRequest &request) {
   return std::nullopt;
 }
 
-/// Why the output paths cannot be written: one is a directory or the input,
-/// or two outputs are one file; nothing when they can.
-static std::optional<std::string> pathsProblem(const OutputPaths &out,
-                                               const std::string &inputFile) {
+/// The files a run writes, each with the option that names it.
+static std::vector<std::pair<std::string, const char *>> writtenFiles(const OutputPaths &out) {
+  std::vector<std::pair<std::string, const char *>> files;
   for (const auto &[writes, path, option] :
        {std::tuple(out.writesCuda, out.cudaPath, "-o"),
         std::tuple(out.writesHeader, out.headerPath, "--header"),
         std::tuple(out.writesDepfile, out.depfilePath, "-MF")}) {
-    if (!writes) {
-      continue;
+    if (writes) {
+      files.emplace_back(path, option);
     }
+  }
+  return files;
+}
+
+/// Why the output paths cannot be written: one is a directory or the input,
+/// or two outputs are one file; nothing when they can.
+static std::optional<std::string> pathsProblem(const OutputPaths &out,
+                                               const std::string &inputFile) {
+  for (const auto &[path, option] : writtenFiles(out)) {
     llvm::StringRef name = llvm::sys::path::filename(path);
     if (llvm::sys::fs::is_directory(path) || name.empty() || name == "." || name == ".." ||
         llvm::sys::path::is_separator(path.back())) {
@@ -186,6 +194,19 @@ static std::optional<std::string> pathsProblem(const OutputPaths &out,
     return "the depfile would be '" + out.depfilePath +
            "', an output itself; name it "
            "with -MF FILE.d";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> overwritesInput(const OutputPaths &out,
+                                           llvm::ArrayRef<std::string> inputs) {
+  for (const auto &[path, option] : writtenFiles(out)) {
+    for (const std::string &input : inputs) {
+      if (sameFile(input, path)) {
+        return "the output '" + path + "' would replace '" + input +
+               "', which the input reads; name another with " + option;
+      }
+    }
   }
   return std::nullopt;
 }

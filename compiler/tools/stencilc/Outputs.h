@@ -49,6 +49,14 @@ struct OutputPaths {
 /// before anything is written.
 std::optional<OutputPaths> planOutputs(const OutputRequest &request, llvm::raw_ostream &errs);
 
+/// Why the outputs cannot be written over the files the input was read from
+/// (`inputs`: the input and, for C, every file it #includes, as the depfile
+/// lists them): the message naming the first output that is one of them
+/// (its path, or a link to it, or another spelling of it); nothing when none
+/// is.
+std::optional<std::string> overwritesInput(const OutputPaths &out,
+                                           llvm::ArrayRef<std::string> inputs);
+
 /// Writes the outputs whole or not at all (each to a temporary file beside
 /// it, renamed into place once all are written); false after an error.
 bool writeAll(llvm::ArrayRef<Output> outputs, DiagnosticEngine &diags);

@@ -36,6 +36,7 @@
 #include "stencilc/Target.h"
 
 #include "CInput.h"
+#include "DeviceQuery.h"
 #include "Outputs.h"
 
 namespace cl = llvm::cl;
@@ -73,8 +74,13 @@ cl::opt<Emit>
                     clEnumValN(Emit::Cuda, "cuda", "the generated CUDA source"),
                     clEnumValN(Emit::Header, "header", "the generated header")),
          cl::cat(category));
-const std::string ArchHelp = "GPU architecture the kernels may use: " + archNames(" or ");
-cl::opt<std::string> arch("arch", cl::desc(ArchHelp), cl::init(std::string(keyword(Arch::Sm80))),
+const std::string ArchHelp =
+    "GPU architectures to plan for, " + archNames(" or ") +
+    ": one, or a comma-separated list, whose .cu holds a plan for each and runs the newest one "
+    "the GPU it runs on can. Default: the newest one GPU 0 runs, as the CUDA driver reports it; "
+    "sm_80 where there is no GPU or " +
+    NoDeviceQueryVariable + " is set (-v says which)";
+cl::opt<std::string> arch("arch", cl::desc(ArchHelp), cl::value_desc("sm_XX[,sm_YY...]"),
                           cl::cat(category));
 cl::opt<BackendRequest> backend("backend", cl::desc("Which kernels to generate"),
                                 cl::init(BackendRequest::Auto),
@@ -297,6 +303,31 @@ int compile(llvm::SourceMgr &sourceMgr, unsigned bufferId, const OutputPaths &ou
   return deliver(artefacts, outputs, dependencies, diags);
 }
 
+/// Why the architecture was chosen without --arch, for -v.
+std::string defaultArchWhy;
+
+/// The architectures to plan for: --arch's list, or the machine's GPU's
+/// (DeviceQuery.cpp); false, after a message, for a bad list.
+bool chooseArchs() {
+  if (arch.getNumOccurrences() == 0) {
+    DefaultArch chosen = defaultArch();
+    planKnobs.plan.target = chosen.arch;
+    defaultArchWhy = std::move(chosen.why);
+    return true;
+  }
+  auto parsed = parseArchList(arch.getValue());
+  if (const std::string *error = std::get_if<std::string>(&parsed)) {
+    llvm::errs() << "stencilc: error: " << printableText(*error) << "\n";
+    return false;
+  }
+  const std::vector<Arch> &archs = std::get<std::vector<Arch>>(parsed);
+  planKnobs.plan.target = archs.back();
+  if (archs.size() > 1) {
+    planKnobs.targets = archs;
+  }
+  return true;
+}
+
 /// Parses our own arguments (those before `--`) and checks them together;
 /// false, after a message, on a usage error.
 bool parseCommandLine(int ownArgs, int argc, char **argv) {
@@ -313,11 +344,7 @@ bool parseCommandLine(int ownArgs, int argc, char **argv) {
     llvm::errs() << "stencilc: error: no input file (see --help)\n";
     return false;
   }
-  if (std::optional<Arch> target = parseArch(arch.getValue())) {
-    planKnobs.plan.target = *target;
-  } else {
-    llvm::errs() << "stencilc: error: unknown --arch '" << arch << "'; expected "
-                 << archNames(" or ") << "\n";
+  if (!chooseArchs()) {
     return false;
   }
   if (!applyPlanOptions(planKnobs)) {
@@ -415,6 +442,9 @@ int main(int argc, char **argv) {
   if (!configureDiagnostics(diags)) {
     return ExitUsage;
   }
+  if (!defaultArchWhy.empty()) {
+    diags.remarkWithoutLocation(defaultArchWhy);
+  }
   llvm::sys::SetInterruptFunction(forwardInterrupt);
 
   if (inputFile != "-" && llvm::sys::fs::is_directory(inputFile.getValue())) {
@@ -427,6 +457,13 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> input =
       readInput(argv[0], compilerArgs, dependencies, lineOrigins, diags);
   if (!input) {
+    diags.finish();
+    return ExitInputError;
+  }
+  // The outputs must not replace what the input was made of: a C file's
+  // own "heat.h" is where `stencilc heat.c` would put its header.
+  if (std::optional<std::string> problem = overwritesInput(*outputs, dependencies)) {
+    diags.fatalWithoutLocation(*problem);
     diags.finish();
     return ExitInputError;
   }

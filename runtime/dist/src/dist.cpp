@@ -587,20 +587,21 @@ stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, 
   }
   l.periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
   l.minSize = info.boundary == STENCILC_BOUNDARY_FIXED ? 2 * info.radius + 1 : 1;
-  // Passes per exchange: two unless chosen (decompose says why).
+  const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
+  if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
+    return fail(f);
+  }
+  // Passes per exchange: the transport's measured default unless chosen
+  // (decompose says why).
   const char *everyText = std::getenv("STENCILC_DIST_PASSES_PER_EXCHANGE");
   const bool chosen = everyText && *everyText;
-  const int every = chosen ? std::atoi(everyText) : 2;
+  const int every = chosen ? std::atoi(everyText) : p->transport->passesPerExchange();
   if (every < 1 || every > 64) {
     return fail(STENCILC_DIST_INVALID_ARGUMENT,
                 std::string("STENCILC_DIST_PASSES_PER_EXCHANGE is '") + everyText +
                     "'; expected a whole number from 1 to 64");
   }
   if (Failure f = decompose(*p, info, every, chosen)) {
-    return fail(f);
-  }
-  const char *choice = std::getenv("STENCILC_DIST_TRANSPORT");
-  if (Failure f = makeTransport(choice ? choice : "", p->comm, p->transport)) {
     return fail(f);
   }
   if (Failure f = createHaloResources(*p)) {
@@ -629,6 +630,30 @@ stencilc_dist_status stencilc_dist_local_extent(stencilc_dist_plan plan, int *lo
     if (global_start) {
       global_start[a] = static_cast<int>(d.ownedStart(a));
     }
+  }
+  return STENCILC_DIST_SUCCESS;
+}
+
+stencilc_dist_status stencilc_dist_use_local_device(MPI_Comm comm, int *device) {
+  MPI_Comm node = MPI_COMM_NULL;
+  int localRank = 0;
+  Failure f = mpiFailure(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                         "splitting the ranks by machine");
+  f = f ? f : mpiFailure(MPI_Comm_rank(node, &localRank), "the rank on this machine");
+  if (node != MPI_COMM_NULL) {
+    MPI_Comm_free(&node);
+  }
+  int devices = 0;
+  f = f ? f : cudaFailure(cudaGetDeviceCount(&devices), "counting the devices");
+  if (!f && devices < 1) {
+    f = cudaFailure(cudaErrorNoDevice, "counting the devices");
+  }
+  f = f ? f : cudaFailure(cudaSetDevice(localRank % std::max(devices, 1)), "choosing the device");
+  if (f) {
+    return fail(f);
+  }
+  if (device) {
+    *device = localRank % devices;
   }
   return STENCILC_DIST_SUCCESS;
 }
@@ -687,6 +712,8 @@ void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap) {
     plan->overlap = overlap != 0 ? 1 : 0;
   }
 }
+
+int stencilc_dist_overlaps(stencilc_dist_plan plan) { return plan && plan->overlaps() ? 1 : 0; }
 
 const char *stencilc_dist_transport(stencilc_dist_plan plan) {
   return plan ? plan->transport->name() : "";

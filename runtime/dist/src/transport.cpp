@@ -208,6 +208,10 @@ public:
   NcclTransport(const NcclLibrary &lib, ncclComm_t comm) : lib_(lib), comm_(comm) {}
   ~NcclTransport() override { lib_.commDestroy(comm_); }
   const char *name() const override { return "nccl"; }
+  // One exchange a pass, with the overlap reading the bands in place: on
+  // two H200s over NVLink it was the fastest or within 1 % for each of the
+  // scaling run's stencils (docs/distributed.md, "Scaling over several GPUs").
+  int passesPerExchange() const override { return 1; }
   Failure move(const Phase &phase, void *const *sends, void *const *recvs, std::size_t elementSize,
                cudaStream_t stream) override {
     // NCCL has no tags: between two ranks the k-th send meets the k-th

@@ -52,6 +52,9 @@ public:
   /// default: it costs two halos of planes of redundant work a side, which
   /// only a slow exchange repays (docs/distributed.md, "Overlap").
   virtual bool overlapPays() const { return true; }
+  /// The passes one exchange serves by default (STENCILC_DIST_PASSES_PER_EXCHANGE
+  /// overrides it): two halve the exchanges for a halo twice as wide.
+  virtual int passesPerExchange() const { return 2; }
   /// Where the exchange marks its steps when the plan is profiled.
   void setProfile(Profile *profile) { profile_ = profile; }
 

@@ -94,8 +94,24 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
 
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 cudaError_t cudaGetLastError() { return cudaSuccess; }
+// Devices: STENCILC_SHIM_DEVICES of them (default 1); the current one is
+// only recorded, for stencilc_dist_use_local_device's check.
+int shimCurrentDevice = 0;
+cudaError_t cudaGetDeviceCount(int *count) {
+  const char *devices = std::getenv("STENCILC_SHIM_DEVICES");
+  *count = devices ? std::atoi(devices) : 1;
+  return *count > 0 ? cudaSuccess : cudaErrorNoDevice;
+}
+cudaError_t cudaSetDevice(int device) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count) {
+    return cudaErrorInvalidDevice;
+  }
+  shimCurrentDevice = device;
+  return cudaSuccess;
+}
 cudaError_t cudaGetDevice(int *device) {
-  *device = 0;
+  *device = shimCurrentDevice;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetPCIBusId(char *bus, int length, int device) {

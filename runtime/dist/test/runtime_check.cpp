@@ -165,7 +165,19 @@ bool check(const Case &c, MPI_Comm comm) {
 
 int main(int argc, char **argv) {
   setenv("STENCILC_DIST_TRANSPORT", "host", 1); // the one transport without a GPU
-  return runMpiCheck(argc, argv, [](int, int, int &cases, int &failures) {
+  return runMpiCheck(argc, argv, [](int rank, int, int &cases, int &failures) {
+    // One GPU a rank: on a machine of two (the shim's), rank r (all ranks
+    // share this machine) takes device r % 2, and it becomes the current one.
+    setenv("STENCILC_SHIM_DEVICES", "2", 1);
+    int device = -1, current = -1;
+    ++cases;
+    if (stencilc_dist_use_local_device(MPI_COMM_WORLD, &device) != STENCILC_DIST_SUCCESS ||
+        cudaGetDevice(&current) != cudaSuccess || device != rank % 2 || current != device) {
+      std::printf("FAIL rank %d: stencilc_dist_use_local_device chose %d (current %d)\n", rank,
+                  device, current);
+      ++failures;
+    }
+    unsetenv("STENCILC_SHIM_DEVICES");
     forEveryStencil(
         [&](int dims, stencilc_shape shape, stencilc_boundary b, int fused, int radius) {
           for (Form form : {Form::PassRange, Form::PassOnly, Form::RunOnly})

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,27 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
 
 /// The .h text for `plans`.
 std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &options);
+
+/// The names the .cu and the .h define for `plan`'s stencil (every
+/// identifier of its generated code that is made from its name), to find
+/// two stencils of one file that would define the same one.
+std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &options);
+
+/// The plans of one architecture in a .cu of several (MultiArch.cpp): their
+/// stencils renamed NAME_sm_80, their kernels compiled only in the device
+/// passes of `arch` up to `next` (no bound when `newest`).
+std::vector<Plan> plansForArch(const std::vector<Plan> &plans, Arch arch, Arch next, bool newest);
+
+/// The .cu of several architectures' plans: `perArch[a]` are the renamed
+/// plans of `archs[a]` (oldest first), `headers[a]` the header their
+/// unrenamed plans would have.
+std::string emitMultiArchCuda(llvm::ArrayRef<std::vector<Plan>> perArch, llvm::ArrayRef<Arch> archs,
+                              llvm::ArrayRef<std::string> headers, const CodeGenOptions &options);
+
+/// The .h of several architectures' plans, from each one's header
+/// (`headers`, as above) and the file's stencil names.
+std::string emitMultiArchHeader(llvm::ArrayRef<std::string> headers, llvm::ArrayRef<Arch> archs,
+                                const std::vector<std::string> &stencils);
 
 /// A template file of a library's templates/, embedded at build time
 /// (EmbedTemplates.cmake writes an initializer list of them).

@@ -17,6 +17,12 @@
 
 namespace stencilc {
 
+/// The lines that open and close a generated kernel's body where the .cu
+/// holds a plan per architecture (Plan::devicePasses): the passes of other
+/// architectures compile it empty. Nothing for a .cu of one plan.
+std::string kernelGuardBegin(const Plan &plan);
+std::string kernelGuardEnd(const Plan &plan);
+
 /// "int nz, int ny, int nx" (3D), "int ny, int nx" (2D) or "int nx" (1D).
 std::string sizeParameters(int dims);
 /// "nz, ny, nx" and friends.

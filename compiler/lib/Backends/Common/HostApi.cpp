@@ -56,8 +56,8 @@ namespace {
 
 /// NAME_pass_range (passTakesRange): the fused kernel's ranged pass, or the
 /// step kernel's ranged launch (simt::launchRange, on the step kernel's
-/// view: rows of ny x 1 x nx in 2D, planes in 3D) after a fixed boundary's
-/// range is copied.
+/// view: rows of ny x 1 x nx in 2D, planes in 3D), which also copies a
+/// fixed boundary's ring of the range.
 std::string passRangeFunction(const Plan &plan, std::string_view ns) {
   if (!passTakesRange(plan)) {
     return {};
@@ -66,21 +66,17 @@ std::string passRangeFunction(const Plan &plan, std::string_view ns) {
   const int dims = spec.dims;
   const std::string element(elementTypeName(spec.precision));
   const std::string_view outer = dims == 2 ? "rows" : "planes";
-  const std::string inner = dims == 2 ? "static_cast<size_t>(nx)" : "static_cast<size_t>(ny) * nx";
   std::string body;
   if (plan.schedule.fusedSteps > 1) {
     body = CodeWriter::filled(templateSection("host_api.cu.tpl", "pass_range_fused"),
                               fmt::arg("kernel", fusedKernelNamespace(dims)),
                               fmt::arg("size_args", sizeArguments(dims)), fmt::arg("outer", outer));
   } else {
-    const std::string ringCopy =
-        spec.boundary == BoundaryKind::Fixed
-            ? CodeWriter::filled(templateSection("host_api.cu.tpl", "ring_copy_range"),
-                                 fmt::arg("outer", outer), fmt::arg("inner", inner),
-                                 fmt::arg("element", element))
-            : "";
+    const std::string_view ringNote = spec.boundary == BoundaryKind::Fixed
+                                          ? ", the fixed boundary's ring there copied from in"
+                                          : "";
     body = CodeWriter::filled(templateSection("host_api.cu.tpl", "pass_range_steps"),
-                              fmt::arg("outer", outer), fmt::arg("ring_copy", ringCopy),
+                              fmt::arg("outer", outer), fmt::arg("ring_note", ringNote),
                               fmt::arg("view", dims == 2 ? "ny, 1, nx" : "nz, ny, nx"));
   }
   return std::string(1, '\n') +

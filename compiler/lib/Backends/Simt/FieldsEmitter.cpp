@@ -50,7 +50,8 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
     int tileX, tileY, chunkZ;
   } chunks = {planes ? 32 : sp.tileX, sp.tileY, sp.chunkZ};
   w.fillWith(
-      templateSection("fields.cu.tpl", "stencil"), fmt::arg("name", spec.name),
+      templateSection("fields.cu.tpl", "stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+      fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
       fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
       fmt::arg("element", element),
       fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),

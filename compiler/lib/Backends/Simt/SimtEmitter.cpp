@@ -171,8 +171,9 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
-  w.fillWith(section("stencil"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-             fmt::arg("boundary_value", boundary.valueStruct),
+  w.fillWith(section("stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
+             fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
              fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),

@@ -250,7 +250,9 @@ void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
   writeGeometry(w, plan, boundary);
   writeParameterTables(w, plan);
   const std::vector<std::string> sources = parameterSources(tp);
-  w.fillWith(section(plan.spec.dims == 3 ? "kernel_3d" : "kernel_2d"), fmt::arg("kernel", kernel),
+  w.fillWith(section(plan.spec.dims == 3 ? "kernel_3d" : "kernel_2d"),
+             fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("kernel", kernel),
              fmt::arg("param_fragments", parameterFragments(tp, sources)),
              fmt::arg("gemms", sliceGemms(tp, sources)));
   w.line();
@@ -402,6 +404,8 @@ void writeFieldsGemms(CodeWriter &w, const Plan &plan, bool windows) {
   w.fillWith(section(plan.spec.dims == 3 ? "kernel_fields_3d"
                      : windows           ? "kernel_fields_2d_windows"
                                          : "kernel_fields_2d"),
+             fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("guard_end", kernelGuardEnd(plan)),
              fmt::arg("kernel", tensorFieldsKernelName(plan)),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
@@ -472,7 +476,8 @@ void writeTensorFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames
   for (const std::string &p : spec.params) {
     values += (values.empty() ? "" : ", ") + p;
   }
-  body.fillWith(section("fields_host"), fmt::arg("name", spec.name),
+  body.fillWith(section("fields_host"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+                fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
                 fmt::arg("namespace", stencilNamespace(plan)),
                 fmt::arg("kernel", tensorFieldsKernelName(plan)),
                 fmt::arg("field_params_const", n.fieldParamsConst),

@@ -12,6 +12,8 @@
 #include <cuda_runtime.h>
 #include <mpi.h>
 
+#include "stencilc/dist/dist.h"
+
 #define CUDA_OK(call)                                                                              \
   do {                                                                                             \
     cudaError_t e_ = (call);                                                                       \
@@ -23,11 +25,17 @@
 
 namespace dist_gpu_test {
 
-/// MPI_Init, then this rank and the number of ranks of MPI_COMM_WORLD.
+/// MPI_Init, this rank and the number of ranks of MPI_COMM_WORLD, and this
+/// rank's GPU (stencilc_dist_use_local_device: one a rank where the machine
+/// has as many).
 inline void initRanks(int *argc, char ***argv, int &rank, int &ranks) {
   MPI_Init(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (stencilc_dist_use_local_device(MPI_COMM_WORLD, nullptr) != STENCILC_DIST_SUCCESS) {
+    std::fprintf(stderr, "rank %d: %s\n", rank, stencilc_dist_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
 }
 
 /// Values in [0, 1) from a hash of the index and a seed.

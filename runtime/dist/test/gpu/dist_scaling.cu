@@ -11,10 +11,12 @@
 //   mpirun -np N dist_scaling strong STENCIL N STEPS REPS
 //       an N^3 grid whatever the rank count
 //
-// weak and strong time STEPS steps of NAME_dist_run with the overlap and
-// without it, and every rank's local runs alone (the compute of the passes,
-// no exchange), with CUDA events after a warm-up: the median of REPS runs,
-// each the slowest rank's time. They print one CSV line each:
+// weak and strong time STEPS steps of NAME_dist_run as the plan is created
+// (what = default-overlap or default-plain, the runtime's choice), then with
+// the overlap and without it, and every rank's local runs alone (the
+// compute of the passes, no exchange; on one rank, the single-GPU NAME_run
+// of the whole grid), with CUDA events after a warm-up: the median of REPS
+// runs, each the slowest rank's time. They print one CSV line each:
 //   mode,stencil,ranks,nz,ny,nx,steps,fused,transport,what,ms,gstencil_per_s
 // (GStencil/s counts every global point x every step).
 #include <algorithm>
@@ -157,14 +159,18 @@ void timing(const char *mode, const Stencil &s, const int *global, int steps, in
   };
   report("local-only",
          timeIt(reps, true, [&] { CUDA_OK(s.run(l.a, l.b, l.extent, steps, nullptr)); }));
+  const auto distRun = [&] {
+    if (stencilc_dist_run(l.plan, l.a, l.b, steps, nullptr) != STENCILC_DIST_SUCCESS) {
+      std::fprintf(stderr, "rank %d: %s\n", rank, stencilc_dist_last_error());
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  };
+  // The default first (the plan as created), then each setting.
+  report(stencilc_dist_overlaps(l.plan) ? "default-overlap" : "default-plain",
+         timeIt(reps, true, distRun));
   for (int overlap = 0; overlap < 2; ++overlap) {
     stencilc_dist_set_overlap(l.plan, overlap);
-    report(overlap ? "dist-overlap" : "dist-plain", timeIt(reps, true, [&] {
-             if (stencilc_dist_run(l.plan, l.a, l.b, steps, nullptr) != STENCILC_DIST_SUCCESS) {
-               std::fprintf(stderr, "rank %d: %s\n", rank, stencilc_dist_last_error());
-               MPI_Abort(MPI_COMM_WORLD, 1);
-             }
-           }));
+    report(overlap ? "dist-overlap" : "dist-plain", timeIt(reps, true, distRun));
   }
 }
 
@@ -179,12 +185,6 @@ int usage() {
 int main(int argc, char **argv) {
   int rank = 0, ranks = 1;
   dist_gpu_test::initRanks(&argc, &argv, rank, ranks);
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int localRank = 0, devices = 1;
-  MPI_Comm_rank(node, &localRank);
-  CUDA_OK(cudaGetDeviceCount(&devices));
-  CUDA_OK(cudaSetDevice(localRank % devices));
   int status = 0;
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "check" && argc == 4) {
@@ -197,7 +197,6 @@ int main(int argc, char **argv) {
   } else {
     status = rank == 0 ? usage() : 2;
   }
-  MPI_Comm_free(&node);
   MPI_Finalize();
   return status;
 }

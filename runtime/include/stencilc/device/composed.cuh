@@ -34,6 +34,7 @@
 
 #include <cuda_runtime.h>
 
+#include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/runtime/boundary_index.h"
@@ -79,9 +80,9 @@ struct BandTiles {
 };
 
 template <class Band, int kTile>
-__global__ void __launch_bounds__(256)
-    bandKernel(const typename Band::Element *__restrict__ in,
-               typename Band::Element *__restrict__ out, int ny, int nx) {
+__device__ __forceinline__ void bandBlock(const typename Band::Element *__restrict__ in,
+                                          typename Band::Element *__restrict__ out, int ny,
+                                          int nx) {
   using Element = typename Band::Element;
   using Compute = typename Band::Compute;
   constexpr int kR = Band::kRadius;
@@ -150,6 +151,15 @@ __global__ void __launch_bounds__(256)
     const bool band = y < kW || y >= ny - kW || x < kW || x >= nx - kW;
     if (inside(y, x) && band && !inRing(y, x))
       out[y * nx + x] = toElement<Element>(last[kW + c / kTile][kW + c % kTile]);
+  }
+}
+
+template <class Band, int kTile>
+__global__ void __launch_bounds__(256)
+    bandKernel(const typename Band::Element *__restrict__ in,
+               typename Band::Element *__restrict__ out, int ny, int nx) {
+  if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
+    bandBlock<Band, kTile>(in, out, ny, nx);
   }
 }
 

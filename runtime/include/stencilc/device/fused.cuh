@@ -65,6 +65,7 @@
 
 #include <cuda_runtime.h>
 
+#include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/memory.cuh"
@@ -490,7 +491,9 @@ template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
-  pass<S, Levels>(in, out, ny, nx, OuterRange{0, ny});
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    pass<S, Levels>(in, out, ny, nx, OuterRange{0, ny});
+  }
 }
 
 /// The kernel of a pass of Levels fused steps that stores `rows` only
@@ -499,7 +502,9 @@ template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passRangeKernel(const typename S::Element *__restrict__ in,
                     typename S::Element *__restrict__ out, int ny, int nx, OuterRange rows) {
-  pass<S, Levels>(in, out, ny, nx, rows);
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    pass<S, Levels>(in, out, ny, nx, rows);
+  }
 }
 
 /// The blocks of a pass storing rowsY rows of nx columns.

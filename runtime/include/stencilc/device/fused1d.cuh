@@ -177,7 +177,9 @@ template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nx) {
-  pass<S, Levels>(in, out, nx);
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    pass<S, Levels>(in, out, nx);
+  }
 }
 
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,

@@ -578,7 +578,9 @@ template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nz, int ny, int nx) {
-  passBlock<S, Levels>(in, out, nz, ny, nx, OuterRange{0, nz});
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    passBlock<S, Levels>(in, out, nz, ny, nx, OuterRange{0, nz});
+  }
 }
 
 /// The kernel of a pass of Levels fused steps that stores `planes` only
@@ -588,7 +590,9 @@ __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passRangeKernel(const typename S::Element *__restrict__ in,
                     typename S::Element *__restrict__ out, int nz, int ny, int nx,
                     OuterRange planes) {
-  passBlock<S, Levels>(in, out, nz, ny, nx, planes);
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    passBlock<S, Levels>(in, out, nz, ny, nx, planes);
+  }
 }
 
 /// The blocks of a pass storing planesZ planes of rows ny and columns nx.

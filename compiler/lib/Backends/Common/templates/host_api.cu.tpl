@@ -68,19 +68,11 @@ extern "C" cudaError_t {name}_pass_range(const {element}* in, {element}* out, {s
 return {kernel}::onePassRange<Fused>(in, out, {size_args}, first, count, steps, stream);
 
 //@ section pass_range_steps
-// One step storing {outer} [first, first + count); a fixed boundary's ring there is copied first.
+// One step storing {outer} [first, first + count){ring_note}.
 if (steps != 1) {{
   return cudaErrorInvalidValue;
 }}
-{ring_copy}
 return simt::launchRange<Stencil>(in, out, {view}, first, count, stream);
-
-//@ section ring_copy_range
-// boundary fixed: out's {outer} [first, first + count) start as a copy of in's, so their ring is in's.
-if (const cudaError_t status = cudaMemcpyAsync(out + static_cast<size_t>(first) * {inner}, in + static_cast<size_t>(first) * {inner}, static_cast<size_t>(count) * {inner} * sizeof({element}), cudaMemcpyDeviceToDevice, stream);
-    status != cudaSuccess) {{
-  return status;
-}}
 
 //@ section run_steps
 const size_t bytes = {size_product} * sizeof({element});

@@ -43,11 +43,15 @@ struct Stencil {{
 constexpr int kMinSize = {min_size};
 
 __global__ void __launch_bounds__({threads}) {name}_fields_kernel(fields::Args<Stencil> args, {element}* __restrict__ out, int nz, int ny, int nx) {{
+{guard_begin}
   fields::step<Stencil>(args, out, nz, ny, nx);
+{guard_end}
 }}
 
 __global__ void __launch_bounds__({ring_threads}) {name}_ring_kernel(const {element}* __restrict__ from, {element}* __restrict__ to, int nz, int ny, int nx) {{
+{guard_begin}
   fields::copyRing<Stencil>(from, to, nz, ny, nx);
+{guard_end}
 }}
 
 /// One step over an nz x ny x nx view of the grids.

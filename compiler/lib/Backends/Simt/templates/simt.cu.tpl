@@ -70,7 +70,9 @@ struct Stencil : simt::Geometry<Params> {{
 /// One time step: simt::step streams the block's planes through shared
 /// memory and calls Stencil::addPlane for each item.
 __global__ void __launch_bounds__(Stencil::kThreads) {kernel}(const {element}* __restrict__ in, {element}* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
+{guard_begin}
   simt::step<Stencil>(in, out, nz, ny, nx, chunkZ);
+{guard_end}
 }}
 
 }} // namespace {namespace}

@@ -59,6 +59,7 @@ constexpr int kMinSize = {min_size}; // the smallest legal extent
 /// from registers to global memory.
 __global__ void __launch_bounds__(Block::kThreads)
     {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
+{guard_begin}
   __shared__ __align__(128) Element window[Block::kWindowElements];
   __shared__ __align__(16) Element params[Geometry::kParamElements];
 
@@ -87,6 +88,7 @@ __global__ void __launch_bounds__(Block::kThreads)
     }} // tile loop
     __syncthreads(); // every warp is done with the window before the next block tile overwrites it
   }} // block-tile loop
+{guard_end}
 }} // {kernel}
 
 //@ section kernel_3d
@@ -99,6 +101,7 @@ __global__ void __launch_bounds__(Block::kThreads)
 /// straight from registers to global memory.
 __global__ void __launch_bounds__(Block::kThreads)
     {kernel}(const Element* __restrict__ in, Element* __restrict__ outGrid, int nz, int ny, int nx, int chunkZ) {{
+{guard_begin}
   __shared__ __align__(128) Element window[Block::kWindowElements];
   __shared__ __align__(16) Element params[Geometry::kParamElements];
 
@@ -132,6 +135,7 @@ __global__ void __launch_bounds__(Block::kThreads)
       __syncthreads(); // every warp is done with the slabs before the next plane overwrites one
     }} // plane loop
   }} // block-column loop
+{guard_end}
 }} // {kernel}
 
 //@ section param_fragments
@@ -241,6 +245,7 @@ constexpr int kPointTermIndex[Fields::kPointTerms > 0 ? Fields::kPointTerms : 1]
 /// accumulators: each group times its coefficient field, plus the point terms.
 __global__ void __launch_bounds__(Block::kThreads)
     {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int ny, int nx) {{
+{guard_begin}
   __shared__ __align__(128) Element window[Block::kWindowElements];
   __shared__ __align__(16) Element params[Geometry::kParamElements];
 
@@ -270,6 +275,7 @@ __global__ void __launch_bounds__(Block::kThreads)
     }} // tile loop
     __syncthreads(); // every warp is done with the window before the next block tile overwrites it
   }} // block-tile loop
+{guard_end}
 }} // {kernel}
 
 //@ section window_traits
@@ -290,6 +296,7 @@ __global__ void __launch_bounds__(Block::kThreads)
 /// its coefficient field, plus the point terms.
 __global__ void __launch_bounds__(Block::kThreads)
     {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int ny, int nx) {{
+{guard_begin}
   __shared__ __align__(128) Element window[Fields::kWindows][Block::kWindowElements];
   __shared__ __align__(16) Element params[Geometry::kParamElements];
 
@@ -319,6 +326,7 @@ __global__ void __launch_bounds__(Block::kThreads)
     }} // tile loop
     __syncthreads(); // every warp is done with the windows before the next block tile overwrites them
   }} // block-tile loop
+{guard_end}
 }} // {kernel}
 
 //@ section kernel_fields_3d
@@ -334,6 +342,7 @@ __global__ void __launch_bounds__(Block::kThreads)
 /// accumulators reads the fields at the output plane.
 __global__ void __launch_bounds__(Block::kThreads)
     {kernel}(const __grid_constant__ FieldsArgs args, Element* __restrict__ out, int nz, int ny, int nx, int chunkZ) {{
+{guard_begin}
   __shared__ __align__(128) Element window[Fields::kWindows][Block::kWindowElements];
   __shared__ __align__(16) Element params[Geometry::kParamElements];
 
@@ -368,11 +377,14 @@ __global__ void __launch_bounds__(Block::kThreads)
       __syncthreads(); // every warp is done with the slabs before the next plane overwrites one
     }} // plane loop
   }} // block-column loop
+{guard_end}
 }} // {kernel}
 
 //@ section fields_host
 __global__ void __launch_bounds__(256) {name}_ring_kernel(const Element* __restrict__ from, Element* __restrict__ to, int nz, int ny, int nx) {{
+{guard_begin}
   stencilc::device::fields::copyRing<RingCopy>(from, to, nz, ny, nx);
+{guard_end}
 }}
 
 /// One step over the {extents} grids{nz_doc}.

@@ -70,11 +70,20 @@ typedef struct stencilc_dist_stencil {
  * where all ranks share one machine, then a CUDA-aware MPI, then MPI
  * through pinned host buffers). The ghosts are r x T x k wide, for one
  * exchange every k passes of the run's T fused steps: k is
- * STENCILC_DIST_PASSES_PER_EXCHANGE (1 to 64), by default 2, or 1 where the
- * blocks are too thin for 2. */
+ * STENCILC_DIST_PASSES_PER_EXCHANGE (1 to 64), by default 1 with nccl and 2
+ * with the other transports (or 1 where the blocks are too thin for 2). */
 stencilc_dist_status stencilc_dist_create(const stencilc_dist_stencil *stencil, MPI_Comm comm,
                                           const int *global, const int *grid,
                                           stencilc_dist_plan *plan);
+
+/* Makes this rank's GPU the current device: the rank's index among the
+ * ranks of its machine (MPI_COMM_TYPE_SHARED of `comm`) modulo the
+ * machine's device count, so that on a machine of several GPUs each rank
+ * has its own and the nccl, cuda-ipc and cuda-mpi transports run between
+ * GPUs; ranks share the GPUs where there are fewer. Call it before
+ * anything else that uses CUDA (the plan takes the current device).
+ * Collective over `comm`. `device`, where not NULL, receives the device. */
+stencilc_dist_status stencilc_dist_use_local_device(MPI_Comm comm, int *device);
 
 /* This rank's local array (ghosts included: what a and b of
  * stencilc_dist_run hold), where its owned block lies in it, the owned
@@ -102,6 +111,10 @@ stencilc_dist_status stencilc_dist_gather(stencilc_dist_plan plan, const void *l
  * transport gains by it: every transport but cuda-ipc, whose exchange costs
  * less than the overlap's redundant work (docs/distributed.md, "Overlap"). */
 void stencilc_dist_set_overlap(stencilc_dist_plan plan, int overlap);
+
+/* 1 where stencilc_dist_run overlaps (the setting above, or the default,
+ * and a decomposition that allows it), else 0. */
+int stencilc_dist_overlaps(stencilc_dist_plan plan);
 
 /* "nccl", "cuda-ipc", "cuda-mpi" or "host". */
 const char *stencilc_dist_transport(stencilc_dist_plan plan);

@@ -1,0 +1,2 @@
+/* The user's own header, which heat.c includes: stencilc must not replace it. */
+#define ALPHA 0.25
