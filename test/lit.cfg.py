@@ -40,8 +40,15 @@ config.substitutions.append(("%cmake", config.cmake))
 # The differential fuzzers (fuzz/diff, docs/robustness.md).
 config.substitutions.append(("%fuzz_diff",
                              os.path.join(config.stencilc_tools_dir, "stencilc-fuzz-diff")))
+# CTest beside CMake: test/Docs/quick-tier-is-documented.test lists the tests.
+config.substitutions.append(("%ctest", os.path.join(os.path.dirname(config.cmake), "ctest")))
 
 nvcc = config.nvcc if config.nvcc and os.path.exists(config.nvcc) else shutil.which("nvcc")
+# The fast tier (scripts/run-tests --quick) leaves out the nvcc builds, the
+# slow part of the suite: its tests then say UNSUPPORTED, as on a machine
+# without nvcc, and the full suite runs them.
+if lit_config.params.get("stencilc_quick"):
+    nvcc = None
 if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
