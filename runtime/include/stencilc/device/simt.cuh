@@ -201,7 +201,8 @@ __device__ __forceinline__ void storeItem(typename S::Element *dst, long long x,
   }
 }
 
-/// Starts an item's queue from 0.
+/// Starts an item's queue from 0 (the direct and register schemes;
+/// streamAsync keeps its own loop, so that its kernels' PTX stays as it was).
 template <class S>
 __device__ __forceinline__ void clearQueue(typename S::Compute (&queue)[S::kQueue][S::kOutX]) {
 #pragma unroll
@@ -267,16 +268,14 @@ copyTileRect(const typename S::Element *__restrict__ plane, typename S::Element 
 }
 
 /// The ring copy of NAME_pass_range (CopyRing): the points of the block's
-/// tile of input plane p that a step leaves unwritten (a fixed boundary's
-/// ring: every point of a ring plane, else the ring rows and columns) go
-/// from the plane in shared memory to out's plane p, so that the pass needs
-/// no copy of its range first. Only blocks at the grid's edge have any; the
-/// block shares them out, a rectangle at a time. (Copied by the items that
-/// own them instead, a plane later and from global memory, the one thread
-/// of a warp with ring points held up its warp: +28 % for box3d27p fp32 on
-/// an H200; from shared memory, +18 %.) It takes registers (box3d27p fp32:
-/// 113 against the step kernel's 91, both 2 blocks an SM); out of line it
-/// took more, the call's.
+/// tile of input plane p (one it stores: copyRingOfPlane checks) that a step leaves unwritten (a
+/// fixed boundary's ring: every point of a ring plane, else the ring rows and columns) go from the
+/// plane in shared memory to out's plane p, so that the pass needs no copy of its range first. Only
+/// blocks at the grid's edge have any; the block shares them out, a rectangle at a time. (Copied by
+/// the items that own them instead, a plane later and from global memory, the one thread of a warp
+/// with ring points held up its warp: +28 % for box3d27p fp32 on an H200; from shared memory, +18
+/// %.) It takes registers (box3d27p fp32: 113 against the step kernel's 91, both 2 blocks an SM);
+/// out of line it took more, the call's.
 template <class S>
 __device__ __forceinline__ void copyTileRing(const typename S::Element *__restrict__ plane,
                                              typename S::Element *__restrict__ out, long long p,
@@ -284,9 +283,6 @@ __device__ __forceinline__ void copyTileRing(const typename S::Element *__restri
   const auto clampTo = [](long long v, int hi) {
     return static_cast<int>(v < 0 ? 0 : v > hi ? hi : v);
   };
-  if (p < b.zBegin || p >= b.zEnd) {
-    return;
-  }
   const int rows = clampTo(ny - b.y0, S::kTileY), cols = clampTo(nx - b.x0, S::kTileX);
   if (p < S::kRingZ || p >= nz - S::kRingZ) { // a ring plane: all of it
     copyTileRect<S>(plane, out, p, b, ny, nx, 0, rows, 0, cols);
