@@ -43,6 +43,14 @@ config.substitutions.append(("%fuzz_diff",
 # CTest beside CMake: test/Docs/quick-tier-is-documented.test lists the tests.
 config.substitutions.append(("%ctest", os.path.join(os.path.dirname(config.cmake), "ctest")))
 
+# The build has the CUDA runtime (STENCILC_CUDA not OFF, nvcc found) and the
+# distributed runtime (and MPI): only then does CTest hold the tests that link
+# them (cmake-consumer; dist-*).
+if config.stencilc_have_runtime == "ON":
+    config.available_features.add("cuda-runtime")
+if config.stencilc_have_dist == "ON":
+    config.available_features.add("dist-runtime")
+
 nvcc = config.nvcc if config.nvcc and os.path.exists(config.nvcc) else shutil.which("nvcc")
 # The fast tier (scripts/run-tests --quick) leaves out the nvcc builds, the
 # slow part of the suite: its tests then say UNSUPPORTED, as on a machine
