@@ -104,6 +104,18 @@ CNest generateNest(std::mt19937_64 &rng, const std::string &name, const GenOptio
 /// The largest offset of the nest's reads and weights.
 int nestRadius(const CNest &nest);
 
+/// Whether no array type names extent `d` of `array`: the rows of a flat
+/// array or of a pointer to arrays, and a 1D pointer's length.
+bool extentUnnamed(const CArray &array, int d);
+
+/// The grid the translation runs on, as the caller of its generated
+/// function passes it: the written array's extents, except on an axis no
+/// type names, where the grid's extent is the variable the loop over it
+/// runs to (`m` of `i < m - 2`; c-frontend.md, "Flattened indexing"), not
+/// the rows the harness allocated. Where that loop's end names no single
+/// variable (stencilc refuses it), the allocated extent.
+std::array<int, 3> gridExtent(const CNest &nest);
+
 /// Internal to the generator (CNestArrays.cpp): the written array's name
 /// and form, and `arrays` sized for it and `others` more; then, once the
 /// bounds are known, the other arrays' names, forms and extents, and every

@@ -73,10 +73,15 @@ void finishArray(Rng &rng, CNest &nest, CArray &array, int index) {
   int elements = 1;
   for (int d = 0; d < nest.dims; ++d) {
     elements *= array.extent[d];
-    bool named = d > 0 || array.form == ArrayForm::Constant || array.form == ArrayForm::Vla;
-    if (named && !(nest.dims > 1 && array.form == ArrayForm::Flat && d == 0)) {
+    if (!extentUnnamed(array, d)) {
       array.extentText[d] = extentText(rng, nest, array, d);
     }
+  }
+  // Where the rows are the loop's (gridExtent), the array holds the grid's
+  // rows, as the generated function's contract asks of its arrays.
+  int grid = gridExtent(nest)[0];
+  if (extentUnnamed(array, 0) && grid > array.extent[0]) {
+    elements = elements / array.extent[0] * grid;
   }
   array.allocated = elements;
   if (array.form == ArrayForm::Flat) {
@@ -123,8 +128,29 @@ void drawReadArrays(Rng &rng, CNest &nest, const GenOptions &options) {
   }
 }
 
+bool extentUnnamed(const CArray &array, int d) {
+  return d == 0 && (array.form == ArrayForm::Flat || array.form == ArrayForm::PointerToArray);
+}
+
+std::array<int, 3> gridExtent(const CNest &nest) {
+  std::array<int, 3> grid = nest.arrays[0].extent;
+  if (!extentUnnamed(nest.arrays[0], 0)) {
+    return grid;
+  }
+  const std::string &end = nest.bounds[0].upperText;
+  std::string variable = end.substr(0, end.find(' '));
+  bool single = end == variable || end.compare(variable.size(), 3, " - ") == 0;
+  for (const SizeVar &size : nest.sizes) {
+    if (single && size.name == variable && end.find('/') == std::string::npos) {
+      grid[0] = size.value;
+    }
+  }
+  return grid;
+}
+
 std::string knownClass(const CNest &nest) {
   const CArray &written = nest.arrays[0];
+  const std::array<int, 3> grid = gridExtent(nest);
   for (const CArray &array : nest.arrays) {
     for (int d = 1; d < nest.dims; ++d) {
       if (array.extent[d] != written.extent[d]) {
@@ -135,7 +161,7 @@ std::string knownClass(const CNest &nest) {
   int radius = nestRadius(nest);
   for (int d = 0; d < nest.dims; ++d) {
     const LoopBound &b = nest.bounds[d];
-    if (b.lower != radius || b.upper != written.extent[d] - radius) {
+    if (b.lower != radius || b.upper != grid[d] - radius) {
       return "bounds";
     }
   }

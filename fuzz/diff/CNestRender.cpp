@@ -143,9 +143,10 @@ std::string renderRunner(const CNest &nest, uint64_t seed) {
   std::ostringstream os;
   const char *kind = nest.isFloat ? "f" : "d";
   const CArray &out = nest.arrays[0];
+  const std::array<int, 3> grid = gridExtent(nest);
   os << "static void run_" << nest.name << "(FILE *dump) {\n  fprintf(dump, \"nest " << nest.name
-     << " " << nest.dims << " " << out.extent[0] << " " << out.extent[1] << " " << out.extent[2]
-     << " " << out.name << "\\n\");\n ";
+     << " " << nest.dims << " " << grid[0] << " " << grid[1] << " " << grid[2] << " " << out.name
+     << "\\n\");\n ";
   for (size_t a = 0; a < nest.arrays.size(); ++a) {
     os << (a ? ", *a" : " void *a") << a << " = fz_array_" << kind << "(dump, \""
        << nest.arrays[a].name << "\", " << nest.arrays[a].allocated << ", " << seed + a << "ULL)";
