@@ -70,7 +70,7 @@ std::vector<DynamicAPInt> simplestBetween(Int a, Int b, Int c, Int d,
 }
 
 DynamicAPInt widen128(const __int128 &x) {
-  // Non-negative and below 2^126 here.
+  // Non-negative, and no larger than the 121-bit numbers it is a quotient of.
   const auto high = static_cast<int64_t>(x >> 62),
              low = static_cast<int64_t>(x & ((int64_t{1} << 62) - 1));
   return DynamicAPInt(high) * powerOfTwo(62) + DynamicAPInt(low);
