@@ -130,7 +130,7 @@ TEST(VerifyPlan, EveryStencilOfTheTreeVerifiesOnEveryBackend) {
       expectSound(spec, options, count);
     }
   }
-  EXPECT_EQ(suite, 60); // every stencil of the suite compiled and was planned
+  EXPECT_EQ(suite, 80); // every stencil of the suite (60, EBISU's 20) compiled and was planned
   EXPECT_GT(fields, 20);
   EXPECT_GT(count.tensor, 1000);
   EXPECT_GT(count.simt, 1000);

@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "stencilc/Diagnostics.h"
+#include "stencilc/LowRank.h"
 #include "stencilc/Parser.h"
 #include "stencilc/Pipeline.h"
 #include "stencilc/PlanOptions.h"
@@ -204,13 +205,15 @@ void printVersion(llvm::raw_ostream &os) {
   os << "stencilc version " << STENCILC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
-/// The --emit=spec output: each stencil's spec, a blank line between two.
+/// The --emit=spec output: each stencil's spec and the low-rank structure of
+/// its coefficients, a blank line between two stencils.
 void printSpecs(const std::vector<StencilSpec> &specs) {
   for (size_t i = 0; i < specs.size(); ++i) {
     if (i) {
       llvm::outs() << "\n";
     }
     printSpec(specs[i], llvm::outs());
+    printLowRank(specs[i], llvm::outs());
   }
 }
 
