@@ -133,6 +133,10 @@ def backend_table(paths, suite_dir):
             found = re.search(r"\((sm_\d+)", r["device"])
             arch = arch or (found.group(1) if found else None)
     for stencil in sorted({s for s, _ in speed}):
+        # A peer's stencil (ebisu_*) has a suite kind's shape but other
+        # weights: the table's rows are the suite's own kinds, one a key.
+        if stencil.startswith("ebisu_"):
+            continue
         if (stencil, "tensor") not in speed or (stencil, "simt") not in speed:
             continue
         with open(os.path.join(suite_dir, stencil + ".stencil"), encoding="utf-8") as f:

@@ -107,6 +107,9 @@ trap 'rm -rf "$bounds"' EXIT
 for f in "$root"/examples/suite/*.stencil; do
   [[ -e $f ]] || continue
   name=$(basename "$f" .stencil)
+  # The peers' stencils (ebisu_*) are there to be compared with the peer on
+  # its own boundary; the suite's kinds are the ones held to every rule.
+  [[ $name == ebisu_* ]] && continue
   for boundary in "constant 0.25" periodic clamp mirror reflect; do
     variant=$bounds/${name}_${boundary%% *}.stencil
     sed -e "s/^stencil $name {/stencil ${name}_${boundary%% *} {/" \
