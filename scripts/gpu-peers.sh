@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# The peers beside our generated code, in one call on the GPU machine, from
+# the repository root. Builds EBISU (ICS'23) from its source in .peers/ebisu
+# (scripts/fetch-peers.sh, run where there is network; carry .peers) and our
+# benchmark programs for the suite's ebisu_* stencils (EBISU's weights,
+# examples/suite) from GEN (scripts/gen-gpu-sources.sh; carry it), both for
+# the machine's GPU; then runs EBISU on each of its stencils in fp64 and
+# fp32 and ours on the same stencils, sizes and steps, and prints
+# bench/peers.py's table last: both in GStencil/s counted alike, and their
+# ratio. Our benchmark measures the copy bandwidth in the same run.
+#
+# EBISU as its CMake files build it (each stencil folder's CMakeLists.txt:
+# the kernel file and the -D flags read from there), with three changes:
+#   - its code accepts __CUDA_ARCH__ 600, 700 or 800 alone (an #error
+#     otherwise), so it is compiled as compute_80 and assembled for the
+#     machine's sm_XX (-gencode arch=compute_80,code=sm_XX): machine code for
+#     this GPU from the same source EBISU's own build compiles;
+#   - CUDA 13: -static-global-template-stub=false, where nvcc has it (the
+#     kernel templates are instantiated in one file and launched from
+#     another);
+#   - CUDA 13's headers need C++17: nvcc's own default, where EBISU's CMake
+#     sets no CUDA standard.
+# Like EBISU's build, no -O flag: the device code is optimised as nvcc does
+# by default; the host code (not timed) is not, and must not be (its driver
+# falls off the end of a non-void function).
+#
+# Usage: scripts/gpu-peers.sh [--build-only] [--dry-run] [--steps N] [--only TEXT]
+#   --build-only  build both and stop (a first call; a later call on the
+#                 same machine keeps EBISU's programs and rebuilds none of ours
+#                 that is unchanged)
+#   --dry-run     print the commands, run nothing
+#   --steps N     time steps of every run (default 100); EBISU runs its fused
+#                 depth T a launch, so it does ceil(N / T) x T (the table says)
+#   --only TEXT   only EBISU's stencils whose folder name contains TEXT
+#                 (2d5pt, 2ds9pt, 2d9pt, 2d25pt, 2d49pt, 3d7pt, 3d13pt,
+#                 3d17pt, 3d27pt, poisson), or all of 2D or 3D (2d, 3d:
+#                 poisson is 3D); ours the same (ebisu_NAME_fp64, _fp32)
+#   PEERS (default .peers), GEN (default build-gen), BUILD (default
+#   build-peers; logs in BUILD/out), SIZE2D (default 8192), SIZE3D (default
+#   512): issue 35's sizes, 8192^2 and 512^3; EBISU_TIMEOUT (default 120 s a run)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+peers=${PEERS:-.peers}
+gen=${GEN:-build-gen}
+build=${BUILD:-build-peers}
+out=$build/out
+size2d=${SIZE2D:-8192}
+size3d=${SIZE3D:-512}
+usage="usage: $0 [--build-only] [--dry-run] [--steps N] [--only TEXT]"
+build_only=0
+dry=0
+steps=100
+only=
+while (($#)); do
+  case $1 in
+  --build-only) build_only=1 ;;
+  --dry-run) dry=1 ;;
+  --steps) steps=${2:-}; shift ;;
+  --only) only=${2:-}; shift ;;
+  *) echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "$usage (--steps wants a positive count)" >&2; exit 2; }
+ebisu=$peers/ebisu
+if [[ ! -f $ebisu/PEER_SOURCE ]]; then
+  echo "gpu-peers: no EBISU source in $ebisu (run scripts/fetch-peers.sh here, carry $peers)" >&2
+  exit 2
+fi
+if [[ ! -f $gen/manifest.txt ]]; then
+  echo "gpu-peers: no $gen/manifest.txt (run scripts/gen-gpu-sources.sh, carry $gen)" >&2
+  exit 2
+fi
+
+# Runs a command, its output appended to LOG; with --dry-run prints it.
+x() { # log command...
+  local log=$1
+  shift
+  if ((dry)); then
+    printf '%q ' "$@"
+    printf '>>%q\n' "$log"
+  else
+    "$@" >>"$log" 2>&1
+  fi
+}
+
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+arch=${cap:-90}
+jobs=$(nproc)
+((dry)) || mkdir -p "$out"
+echo "== $(date -u +%FT%TZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi') (sm_$arch)"
+echo "== EBISU: $(tr '\n' ' ' <"$ebisu/PEER_SOURCE")"
+
+# EBISU's stencils: DIM/NAME folders holding a config.cuh.
+stencils=()
+for dir in "$ebisu"/2dstencil/*/ "$ebisu"/3dstencil/*/; do
+  name=$(basename "$dir")
+  [[ -f $dir/config.cuh && -f $dir/CMakeLists.txt ]] || continue
+  [[ $name == *"$only"* || $(basename "$(dirname "$dir")") == "$only"stencil ]] && stencils+=("$name")
+done
+((${#stencils[@]})) || { echo "gpu-peers: no EBISU stencil matches '$only'" >&2; exit 2; }
+
+nvcc_extra=()
+# (the help read whole: under pipefail, grep -q closing the pipe early would
+# fail nvcc's write, and with it the test)
+[[ $(nvcc --help 2>/dev/null) == *-static-global-template-stub* ]] && nvcc_extra+=(-static-global-template-stub=false)
+
+# One EBISU program, BUILD/ebisu/NAME.exe, as its CMakeLists.txt makes it.
+build_ebisu() { # name
+  local name=$1 dim src dir obj gencode kernel print=() rdc=() drv=() log
+  [[ -d $ebisu/2dstencil/$name ]] && dim=2dstencil || dim=3dstencil
+  src=$ebisu/$dim
+  dir=$src/$name
+  obj=$build/ebisu/$name
+  log=$out/ebisu-build-$name.log
+  gencode=(-gencode "arch=compute_80,code=sm_$arch" "${nvcc_extra[@]}")
+  kernel=$(sed -n 's|^mylib(.*CMAKE_SOURCE_DIR}/\([^"]*\.cu\)".*|\1|p' "$dir/CMakeLists.txt")
+  grep -q '^subcompile(.*-D__PRINT__' "$dir/CMakeLists.txt" && print=(-D__PRINT__)
+  [[ -n $kernel ]] || { echo "no mylib(... .cu) line in $dir/CMakeLists.txt" >>"$log"; return 1; }
+  # Built by an earlier call on this machine (the sources are those fetched).
+  ((!dry)) && [[ $build/ebisu/$name.exe -nt $ebisu/PEER_SOURCE ]] && return 0
+  ((dry)) || { mkdir -p "$obj" && : >"$log"; }
+  if [[ $dim == 2dstencil ]]; then
+    # 2D: the kernel library separately compiled (COMPILECG), -DTRATEMPORAL;
+    # the driver built with the program's own -D flags.
+    rdc=(-rdc=true)
+    drv=(-DEBISU -D_TIMER_ "${print[@]}")
+    x "$log" nvcc "${gencode[@]}" -I"$dir" -D_TIMER_ -rdc=true -Xptxas -v -DTRATEMPORAL \
+      -c "$src/$kernel" -o "$obj/kernel.o" || return 1
+    x "$log" nvcc "${gencode[@]}" -I"$dir" "${drv[@]}" -c "$src/jacobi-2d.cu" -o "$obj/host.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -I"$(nvcc_include)" "${drv[@]}" -c "$src/jacobi.driver.cpp" -o "$obj/driver.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -c "$dir/jacobi_gold.cpp" -o "$obj/gold.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -c "$dir/jacobi_gold_gen.cpp" -o "$obj/gold_gen.o" || return 1
+  else
+    x "$log" nvcc "${gencode[@]}" -I"$dir" -D_TIMER_ -Xptxas -v -c "$src/$kernel" -o "$obj/kernel.o" || return 1
+    x "$log" nvcc "${gencode[@]}" -I"$dir" -DEBISU -D_TIMER_ -Xptxas -v -D__PRINT__ -c "$src/j3d.cu" -o "$obj/host.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -I"$(nvcc_include)" -c "$src/j3d.driver.cpp" -o "$obj/driver.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -c "$dir/${name}_gold.cpp" -o "$obj/gold.o" || return 1
+    x "$log" g++ -std=c++14 -I"$dir" -c "$dir/${name}_gold_gen.cpp" -o "$obj/gold_gen.o" || return 1
+  fi
+  x "$log" nvcc "${gencode[@]}" "${rdc[@]}" "$obj"/kernel.o "$obj"/host.o "$obj"/driver.o "$obj"/gold.o \
+    "$obj"/gold_gen.o -o "$build/ebisu/$name.exe"
+}
+
+# The CUDA headers' folder, for EBISU's host files (its driver includes them).
+nvcc_include() {
+  local bin
+  bin=$(dirname "$(command -v nvcc)")
+  echo "$bin/../include"
+}
+
+# Our programs: GEN's bench/ebisu_* files alone (the rest of the suite is not
+# compared here, and building it would cost minutes), in BUILD/gen; all of
+# them whatever --only says, so that calls with another --only rebuild
+# nothing (the programs' own --only picks the stencils).
+build_ours() {
+  local log=$out/ours-build.log targets=() backend listed
+  # What BUILD/gen/manifest.txt holds (a dry run writes none).
+  listed=$(grep '^bench/ebisu_' "$gen/manifest.txt")
+  ((dry)) || : >"$log"
+  x "$log" rm -rf "$build/gen"
+  x "$log" mkdir -p "$build/gen/bench"
+  if ((dry)); then
+    echo "grep '^bench/ebisu_' $gen/manifest.txt >$build/gen/manifest.txt; cp -p $gen/bench/ebisu_* $build/gen/bench/"
+  else
+    echo "$listed" >"$build/gen/manifest.txt"
+    # -p: the same times, so that a second call rebuilds nothing
+    cp -p "$gen"/bench/ebisu_* "$build/gen/bench/" || return 1
+  fi
+  x "$log" cmake -S . -B "$build/ours" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
+    -DSTENCILC_BUILD_GPU_TESTS=ON -DSTENCILC_BUILD_TESTS=OFF -DSTENCILC_CUDA_ARCHITECTURES="$arch" \
+    -DSTENCILC_GENERATED_DIR="$root/$build/gen" || return 1
+  for backend in tensor simt; do
+    grep -q "\.$backend\$" <<<"$listed" && targets+=("stencilc-bench-gen-$backend")
+  done
+  ((${#targets[@]})) || { echo "no bench/ebisu_*.tensor or .simt in $gen/manifest.txt" >>"$log"; return 1; }
+  x "$log" cmake --build "$build/ours" -j "$jobs" --target "${targets[@]}"
+}
+
+# EBISU's programs a few at a time (their files are few, each compiles
+# alone), in a subshell of their own beside our build.
+build_all_ebisu() {
+  local name running=0 failed=0 limit=$(((jobs + 1) / 2))
+  ((dry)) && limit=1
+  for name in "${stencils[@]}"; do
+    build_ebisu "$name" &
+    running=$((running + 1))
+    if ((running >= limit)); then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+  done
+  while ((running)); do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  return $failed
+}
+
+phase=$SECONDS
+((dry)) || mkdir -p "$build/ebisu"
+failed=0
+if ((dry)); then
+  build_all_ebisu
+  build_ours
+else
+  build_all_ebisu &
+  ebisu_pid=$!
+  build_ours &
+  ours_pid=$!
+  wait "$ebisu_pid" || {
+    failed=1
+    for name in "${stencils[@]}"; do
+      [[ -x $build/ebisu/$name.exe ]] && continue
+      echo "EBISU $name failed to build:"
+      grep -E "error" -A2 "$out/ebisu-build-$name.log" | head -10
+    done
+  }
+  wait "$ours_pid" || {
+    failed=1
+    echo "our build failed:"
+    grep -E "error|FAILED" -A3 "$out/ours-build.log" | head -30
+  }
+fi
+built=("$build"/ebisu/*.exe)
+((dry)) || echo "== built in $((SECONDS - phase))s (${#built[@]} EBISU programs in $build/ebisu)"
+((build_only)) && exit $failed
+
+# Stencil by stencil, ours then EBISU, so that both meet the card in the
+# same state. Each of our programs appends its rows to one CSV a backend and
+# measures the copy bandwidth again at its start.
+run_ours() { # name
+  local backend exe
+  for backend in tensor simt; do
+    exe=$build/ours/bench/stencilc-bench-gen-$backend
+    [[ -x $exe ]] || ((dry)) || continue
+    x "$out/ours-$backend.log" "$exe" --no-naive --only "ebisu_$1_" --run-steps "$steps" \
+      --csv "$out/ours-$backend.csv" || {
+      echo "ours ($backend, $1) exited non-zero:"
+      tail -n 3 "$out/ours-$backend.log"
+      status=1
+    }
+  done
+}
+
+# EBISU's program in both precisions; its last line of figures to TSV.
+run_ebisu() { # name
+  local name=$1 precision extents flags log
+  if [[ -d $ebisu/2dstencil/$name ]]; then extents=("$size2d" "$size2d"); else extents=("$size3d" "$size3d" "$size3d"); fi
+  for precision in fp64 fp32; do
+    flags=(--iter="$steps" --warmup)
+    [[ $precision == fp32 ]] && flags+=(--fp32)
+    log=$out/ebisu-$name-$precision.log
+    ((dry)) || rm -f "$log"
+    # --warmup: EBISU's own warm-up (its ICS'23 setting), then one timed pass.
+    x "$log" timeout "${EBISU_TIMEOUT:-120}" "$build/ebisu/$name.exe" "${extents[@]}" "${flags[@]}" ||
+      { echo "EBISU $name $precision exited non-zero:"; tail -n 3 "$log"; status=1; }
+    ((dry)) && continue
+    printf 'ebisu_%s\t%s\t%s\n' "$name" "$precision" "$(grep -E '^[0-9]+[[:space:]]' "$log" | tail -1)" >>"$tsv"
+  done
+}
+
+phase=$SECONDS
+status=0
+tsv=$out/ebisu.tsv
+((dry)) || rm -f "$tsv" "$out"/ours-*.csv "$out"/ours-*.log
+for name in "${stencils[@]}"; do
+  run_ours "$name"
+  run_ebisu "$name"
+done
+((dry)) && exit 0
+echo "== ran in $((SECONDS - phase))s"
+csvs=()
+for csv in "$out"/ours-*.csv; do [[ -f $csv ]] && csvs+=(--ours "$csv"); done
+python3 bench/peers.py --ebisu "$tsv" "${csvs[@]}" || status=1
+exit $status
