@@ -247,7 +247,7 @@ run_ours() { # name
 
 # EBISU's program in both precisions; its last line of figures to TSV.
 run_ebisu() { # name
-  local name=$1 precision extents flags log
+  local name=$1 precision extents flags log figures
   if [[ -d $ebisu/2dstencil/$name ]]; then extents=("$size2d" "$size2d"); else extents=("$size3d" "$size3d" "$size3d"); fi
   for precision in fp64 fp32; do
     flags=(--iter="$steps" --warmup)
@@ -258,7 +258,17 @@ run_ebisu() { # name
     x "$log" timeout "${EBISU_TIMEOUT:-120}" "$build/ebisu/$name.exe" "${extents[@]}" "${flags[@]}" ||
       { echo "EBISU $name $precision exited non-zero:"; tail -n 3 "$log"; status=1; }
     ((dry)) && continue
-    printf 'ebisu_%s\t%s\t%s\n' "$name" "$precision" "$(grep -E '^[0-9]+[[:space:]]' "$log" | tail -1)" >>"$tsv"
+    figures=$(grep -E '^[0-9]+[[:space:]]' "$log" | tail -n 1)
+    # EBISU checks no launch, only the errors left at its end (and so prints
+    # a time for a launch that failed, e.g. a cooperative grid too large):
+    # such a run has no figure.
+    if grep -q -E "Cuda failure|CUDA-ERROR" "$log"; then
+      echo "EBISU $name $precision reported a CUDA error (no figure taken):"
+      grep -m 2 -E "Cuda failure|CUDA-ERROR" "$log"
+      figures=
+      status=1
+    fi
+    printf 'ebisu_%s\t%s\t%s\n' "$name" "$precision" "$figures" >>"$tsv"
   done
 }
 
