@@ -60,6 +60,20 @@ if lit_config.params.get("stencilc_quick"):
 if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
+    # sm_80 and sm_90 in one nvcc call: the host code is compiled once, the
+    # device code once for each architecture, as two -arch= calls would.
+    config.substitutions.append(
+        ("%gencode_80_90", "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"))
+    # Device passes unoptimised, for the tests that prove code builds: the
+    # front end's errors and warnings and ptxas's check of each instruction
+    # against the architecture do not depend on it, and most of an
+    # optimised build is cicc unrolling the stencils' loops (a generated .cu
+    # takes about a quarter of the CPU time). fused-run-every-boundary,
+    # fused-run-1d-every-boundary, tensor-fused-run-every-boundary and
+    # fused-run-3d-builds-optimised still build optimised for sm_80 and sm_90
+    # (NAME_step's and NAME_run's kernels of both backends), so that what
+    # ptxas meets only in optimised code still shows.
+    config.substitutions.append(("%device_O0", "-Xcicc -O0 -Xptxas -O0"))
 
 # A C compiler and the CUDA headers (beside nvcc): `c-compiler`, %cc and
 # %cuda_include, for checking that generated headers are valid C.

@@ -2,8 +2,7 @@
 // A C file with a 2D fp64 and a 2D fp16 nest compiles to one .cu with both
 // kernels, warning-free for sm_80 and sm_90.
 // RUN: %stencilc %s -o %t.cu
-// RUN: %nvcc -std=c++17 -arch=sm_80 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I%runtime_include -c %t.cu -o %t.sm80.o
-// RUN: %nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I%runtime_include -c %t.cu -o %t.sm90.o
+// RUN: %nvcc -std=c++17 %gencode_80_90 %device_O0 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I%runtime_include -c %t.cu -o %t.o
 // RUN: FileCheck %s --input-file=%t.h
 // CHECK-DAG: cudaError_t box_step(const double* in, double* out, int ny, int nx, cudaStream_t stream);
 // CHECK-DAG: cudaError_t star_half_step(const __half* in, __half* out, int ny, int nx, cudaStream_t stream);
