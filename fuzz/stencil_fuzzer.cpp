@@ -1,7 +1,8 @@
 //===- stencil_fuzzer.cpp - libFuzzer target over the whole pipeline ------===//
 //
 // Feeds arbitrary bytes through what `stencilc` does with a file: Lexer and
-// Parser (and the AST printer), Sema, the spec printer, then planning and code
+// Parser (and the AST printer), Sema, the spec printer and the low-rank
+// analysis `--emit=spec` prints, then planning and code
 // generation for a backend request, exactly as the driver calls them
 // (generateArtefacts, Pipeline.h). Diagnostics are formatted in full and sent
 // to a null stream; a few cheap invariants are checked on the way. Any crash,
@@ -22,6 +23,7 @@
 
 #include "stencilc/AST.h"
 #include "stencilc/Diagnostics.h"
+#include "stencilc/LowRank.h"
 #include "stencilc/Parser.h"
 #include "stencilc/Pipeline.h"
 #include "stencilc/Sema.h"
@@ -120,6 +122,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<llvm::SMLoc> locs;
   for (CheckedStencil &c : checked) {
     printSpec(c.spec, llvm::nulls());
+    // What `--emit=spec` prints after the spec: the exact low-rank analysis,
+    // whose rational arithmetic has limits of its own (LowRank.h).
+    printLowRank(c.spec, llvm::nulls());
     specs.push_back(std::move(c.spec));
     locs.push_back(c.loc);
   }
