@@ -204,35 +204,64 @@ std::string otherKernels(BackendKind kind) {
   return joinList(others, " or ");
 }
 
-/// Whether the stencils' generated code defines every name once: an error
-/// at each stencil (`locs`, in the order of `plans`) that would define a
+/// Whether the stencils' generated code defines every name once, given the
+/// names each stencil's code defines (`symbols`, in the order of the
+/// stencils' `names`): an error at each stencil (`locs`) that would define a
 /// name an earlier one defines (`a` with fields and `a_fields` both define
 /// `a_fields_info`), with a note at the earlier one.
-bool checkSymbolCollisions(const std::vector<Plan> &plans, llvm::ArrayRef<llvm::SMLoc> locs,
-                           const CodeGenOptions &codegen, DiagnosticEngine &diags) {
-  if (plans.size() < 2) {
-    return true;
-  }
+bool checkSymbolCollisions(const std::vector<std::string> &names,
+                           const std::vector<std::set<std::string>> &symbols,
+                           llvm::ArrayRef<llvm::SMLoc> locs, DiagnosticEngine &diags) {
   std::map<std::string, std::size_t> definedBy;
   bool ok = true;
-  for (std::size_t i = 0; i < plans.size(); ++i) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
     std::set<std::size_t> reported; // one error for each earlier stencil
-    for (const std::string &symbol : generatedSymbols(plans[i], codegen)) {
+    for (const std::string &symbol : symbols[i]) {
       auto [it, inserted] = definedBy.emplace(symbol, i);
       if (inserted || !reported.insert(it->second).second) {
         continue;
       }
-      const std::string &earlier = plans[it->second].spec.name;
+      const std::string &earlier = names[it->second];
       diags.error(i < locs.size() ? locs[i] : llvm::SMLoc(),
                   fmt::format("the generated code of stencil '{}' would define '{}', as that of "
                               "stencil '{}' does; rename one of the two stencils",
-                              plans[i].spec.name, symbol, earlier));
+                              names[i], symbol, earlier));
       diags.note(it->second < locs.size() ? locs[it->second] : llvm::SMLoc(),
                  fmt::format("stencil '{}' is here", earlier));
       ok = false;
     }
   }
   return ok;
+}
+
+/// The same for one architecture's plans.
+bool checkSymbolCollisions(const std::vector<Plan> &plans, llvm::ArrayRef<llvm::SMLoc> locs,
+                           const CodeGenOptions &codegen, DiagnosticEngine &diags) {
+  std::vector<std::string> names;
+  std::vector<std::set<std::string>> symbols;
+  for (const Plan &plan : plans) {
+    names.push_back(plan.spec.name);
+    symbols.push_back(generatedSymbols(plan, codegen));
+  }
+  return checkSymbolCollisions(names, symbols, locs, diags);
+}
+
+/// The same for a .cu of several architectures: `perArch[a]` the plans of
+/// `archs[a]`, not yet renamed (stencil `a_sm_80` beside `a`, whose sm_80
+/// plan is renamed `a_sm_80`, would define `a_sm_80_step` twice).
+bool checkSymbolCollisions(const std::vector<std::vector<Plan>> &perArch,
+                           llvm::ArrayRef<Arch> archs, const std::vector<std::string> &names,
+                           llvm::ArrayRef<llvm::SMLoc> locs, const CodeGenOptions &codegen,
+                           DiagnosticEngine &diags) {
+  std::vector<std::set<std::string>> symbols;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::vector<Plan> plans;
+    for (const std::vector<Plan> &arch : perArch) {
+      plans.push_back(arch[i]);
+    }
+    symbols.push_back(generatedSymbols(plans, archs, codegen));
+  }
+  return checkSymbolCollisions(names, symbols, locs, diags);
 }
 
 } // namespace
@@ -315,23 +344,23 @@ Artefacts generateMultiArch(const std::vector<StencilSpec> &specs, llvm::ArrayRe
     }
   }
   const CodeGenOptions codegen = codeGenOptions(options);
-  for (const std::vector<Plan> &plans : perArch) {
-    if (!checkSymbolCollisions(plans, locs, codegen, diags)) {
-      return artefacts;
-    }
-  }
-  std::vector<std::string> headers;
   for (std::size_t a = 0; a < archs.size(); ++a) {
     artefacts.plan +=
         fmt::format("{}plans for {}:\n{}", a ? "\n" : "", keyword(archs[a]), planText(perArch[a]));
     escapeSourceNames(perArch[a]);
-    headers.push_back(emitHeader(perArch[a], codegen));
-    const bool newest = a + 1 == archs.size();
-    perArch[a] = plansForArch(perArch[a], archs[a], archs[newest ? a : a + 1], newest);
   }
   std::vector<std::string> names;
   for (const StencilSpec &spec : specs) {
     names.push_back(spec.name);
+  }
+  if (!checkSymbolCollisions(perArch, archs, names, locs, codegen, diags)) {
+    return artefacts;
+  }
+  std::vector<std::string> headers;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    headers.push_back(emitHeader(perArch[a], codegen));
+    const bool newest = a + 1 == archs.size();
+    perArch[a] = plansForArch(perArch[a], archs[a], archs[newest ? a : a + 1], newest);
   }
   artefacts.cuda = emitMultiArchCuda(perArch, archs, headers, codegen);
   artefacts.header = emitMultiArchHeader(headers, archs, names);

@@ -40,6 +40,12 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
 /// two stencils of one file that would define the same one.
 std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &options);
 
+/// The same for a stencil in a .cu of several architectures (MultiArch.cpp):
+/// `perArch[a]` its plan for `archs[a]`, not yet renamed. That file defines
+/// each plan's names under NAME_sm_80 and so on, and the header's under NAME.
+std::set<std::string> generatedSymbols(llvm::ArrayRef<Plan> perArch, llvm::ArrayRef<Arch> archs,
+                                       const CodeGenOptions &options);
+
 /// The plans of one architecture in a .cu of several (MultiArch.cpp): their
 /// stencils renamed NAME_sm_80, their kernels compiled only in the device
 /// passes of `arch` up to `next` (no bound when `newest`).

@@ -60,23 +60,44 @@ std::set<std::string> identifiers(std::string_view text) {
   return names;
 }
 
+/// The names of generated `text` made from the marker, spelled with `name`.
+std::set<std::string> markedNames(std::string_view text, const std::string &name) {
+  std::set<std::string> symbols;
+  for (std::string identifier : identifiers(text)) {
+    if (identifier.find(Marker) == std::string::npos) {
+      continue; // the runtime's, CUDA's, the fields' and parameters' names
+    }
+    for (std::size_t at; (at = identifier.find(Marker)) != std::string::npos;) {
+      identifier.replace(at, Marker.size(), name);
+    }
+    symbols.insert(std::move(identifier));
+  }
+  return symbols;
+}
+
 } // namespace
 
 std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &options) {
   Plan marked = plan;
   marked.spec.name = Marker;
-  const std::string text = emitCudaSource({marked}, options) + emitHeader({marked}, options);
-  std::set<std::string> symbols;
-  for (std::string name : identifiers(text)) {
-    if (name.find(Marker) == std::string::npos) {
-      continue; // the runtime's, CUDA's, the fields' and parameters' names
-    }
-    for (std::size_t at; (at = name.find(Marker)) != std::string::npos;) {
-      name.replace(at, Marker.size(), plan.spec.name);
-    }
-    symbols.insert(std::move(name));
+  return markedNames(emitCudaSource({marked}, options) + emitHeader({marked}, options),
+                     plan.spec.name);
+}
+
+std::set<std::string> generatedSymbols(llvm::ArrayRef<Plan> perArch, llvm::ArrayRef<Arch> archs,
+                                       const CodeGenOptions &options) {
+  std::vector<std::vector<Plan>> renamed;
+  std::vector<std::string> headers;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    Plan marked = perArch[a];
+    marked.spec.name = Marker;
+    headers.push_back(emitHeader({marked}, options));
+    const bool newest = a + 1 == archs.size();
+    renamed.push_back(plansForArch({marked}, archs[a], archs[newest ? a : a + 1], newest));
   }
-  return symbols;
+  const std::string text = emitMultiArchCuda(renamed, archs, headers, options) +
+                           emitMultiArchHeader(headers, archs, {std::string(Marker)});
+  return markedNames(text, perArch.front().spec.name);
 }
 
 } // namespace stencilc
