@@ -237,6 +237,9 @@ bool checkSymbolCollisions(const std::vector<std::string> &names,
 /// The same for one architecture's plans.
 bool checkSymbolCollisions(const std::vector<Plan> &plans, llvm::ArrayRef<llvm::SMLoc> locs,
                            const CodeGenOptions &codegen, DiagnosticEngine &diags) {
+  if (plans.size() < 2) {
+    return true; // spares emitting the code once more
+  }
   std::vector<std::string> names;
   std::vector<std::set<std::string>> symbols;
   for (const Plan &plan : plans) {
@@ -253,6 +256,9 @@ bool checkSymbolCollisions(const std::vector<std::vector<Plan>> &perArch,
                            llvm::ArrayRef<Arch> archs, const std::vector<std::string> &names,
                            llvm::ArrayRef<llvm::SMLoc> locs, const CodeGenOptions &codegen,
                            DiagnosticEngine &diags) {
+  if (names.size() < 2) {
+    return true;
+  }
   std::vector<std::set<std::string>> symbols;
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::vector<Plan> plans;
