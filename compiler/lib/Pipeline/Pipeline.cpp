@@ -362,14 +362,9 @@ Artefacts generateMultiArch(const std::vector<StencilSpec> &specs, llvm::ArrayRe
   if (!checkSymbolCollisions(perArch, archs, names, locs, codegen, diags)) {
     return artefacts;
   }
-  std::vector<std::string> headers;
-  for (std::size_t a = 0; a < archs.size(); ++a) {
-    headers.push_back(emitHeader(perArch[a], codegen));
-    const bool newest = a + 1 == archs.size();
-    perArch[a] = plansForArch(perArch[a], archs[a], archs[newest ? a : a + 1], newest);
-  }
-  artefacts.cuda = emitMultiArchCuda(perArch, archs, headers, codegen);
-  artefacts.header = emitMultiArchHeader(headers, archs, names);
+  const MultiArchParts parts = multiArchParts(perArch, archs, codegen);
+  artefacts.cuda = emitMultiArchCuda(parts.renamed, archs, parts.headers, codegen);
+  artefacts.header = emitMultiArchHeader(parts.headers, archs, names);
   return artefacts;
 }
 

@@ -46,10 +46,17 @@ std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &o
 std::set<std::string> generatedSymbols(llvm::ArrayRef<Plan> perArch, llvm::ArrayRef<Arch> archs,
                                        const CodeGenOptions &options);
 
-/// The plans of one architecture in a .cu of several (MultiArch.cpp): their
-/// stencils renamed NAME_sm_80, their kernels compiled only in the device
-/// passes of `arch` up to `next` (no bound when `newest`).
-std::vector<Plan> plansForArch(const std::vector<Plan> &plans, Arch arch, Arch next, bool newest);
+/// What a .cu of several architectures is made of, from `perArch[a]`, the
+/// plans of `archs[a]` (oldest first): each architecture's plans renamed
+/// NAME_sm_80 and so on, their kernels compiled only in the device passes of
+/// their architecture up to the next, and the header their unrenamed plans
+/// would have.
+struct MultiArchParts {
+  std::vector<std::vector<Plan>> renamed;
+  std::vector<std::string> headers;
+};
+MultiArchParts multiArchParts(const std::vector<std::vector<Plan>> &perArch,
+                              llvm::ArrayRef<Arch> archs, const CodeGenOptions &options);
 
 /// The .cu of several architectures' plans: `perArch[a]` are the renamed
 /// plans of `archs[a]` (oldest first), `headers[a]` the header their

@@ -86,17 +86,14 @@ std::set<std::string> generatedSymbols(const Plan &plan, const CodeGenOptions &o
 
 std::set<std::string> generatedSymbols(llvm::ArrayRef<Plan> perArch, llvm::ArrayRef<Arch> archs,
                                        const CodeGenOptions &options) {
-  std::vector<std::vector<Plan>> renamed;
-  std::vector<std::string> headers;
-  for (std::size_t a = 0; a < archs.size(); ++a) {
-    Plan marked = perArch[a];
-    marked.spec.name = Marker;
-    headers.push_back(emitHeader({marked}, options));
-    const bool newest = a + 1 == archs.size();
-    renamed.push_back(plansForArch({marked}, archs[a], archs[newest ? a : a + 1], newest));
+  std::vector<std::vector<Plan>> marked;
+  for (const Plan &plan : perArch) {
+    marked.push_back({plan});
+    marked.back().front().spec.name = Marker;
   }
-  const std::string text = emitMultiArchCuda(renamed, archs, headers, options) +
-                           emitMultiArchHeader(headers, archs, {std::string(Marker)});
+  const MultiArchParts parts = multiArchParts(marked, archs, options);
+  const std::string text = emitMultiArchCuda(parts.renamed, archs, parts.headers, options) +
+                           emitMultiArchHeader(parts.headers, archs, {std::string(Marker)});
   return markedNames(text, perArch.front().spec.name);
 }
 

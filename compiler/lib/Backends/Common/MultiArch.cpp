@@ -98,6 +98,11 @@ std::string kernelGuardBegin(const Plan &plan) {
 
 std::string kernelGuardEnd(const Plan &plan) { return plan.devicePasses ? "#endif" : ""; }
 
+namespace {
+
+/// The plans of one architecture in a .cu of several: their stencils
+/// renamed NAME_sm_80, their kernels compiled only in the device passes of
+/// `arch` up to `next` (no bound when `newest`).
 std::vector<Plan> plansForArch(const std::vector<Plan> &plans, Arch arch, Arch next, bool newest) {
   std::vector<Plan> renamed = plans;
   const Plan::DevicePasses passes{info(arch).sm * 10, newest ? 0 : info(next).sm * 10};
@@ -111,6 +116,19 @@ std::vector<Plan> plansForArch(const std::vector<Plan> &plans, Arch arch, Arch n
     }
   }
   return renamed;
+}
+
+} // namespace
+
+MultiArchParts multiArchParts(const std::vector<std::vector<Plan>> &perArch,
+                              llvm::ArrayRef<Arch> archs, const CodeGenOptions &options) {
+  MultiArchParts parts;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    parts.headers.push_back(emitHeader(perArch[a], options));
+    const bool newest = a + 1 == archs.size();
+    parts.renamed.push_back(plansForArch(perArch[a], archs[a], archs[newest ? a : a + 1], newest));
+  }
+  return parts;
 }
 
 namespace {
