@@ -66,6 +66,9 @@ struct LoopBound {
   std::string lowerText, upperText;
   bool inclusive = false;
   int lower = 0, upper = 0; ///< first index, one past the last
+  /// The size parameter the end names alone, less a constant (`m` of
+  /// `m - 2`); empty where it names none (a literal, `n / 2 - 1`).
+  std::string endVariable;
 };
 
 /// How the right-hand side groups its terms: a plain sum, `c * (sum of the

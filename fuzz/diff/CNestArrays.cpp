@@ -137,11 +137,8 @@ std::array<int, 3> gridExtent(const CNest &nest) {
   if (!extentUnnamed(nest.arrays[0], 0)) {
     return grid;
   }
-  const std::string &end = nest.bounds[0].upperText;
-  std::string variable = end.substr(0, end.find(' '));
-  bool single = end == variable || end.compare(variable.size(), 3, " - ") == 0;
   for (const SizeVar &size : nest.sizes) {
-    if (single && size.name == variable && end.find('/') == std::string::npos) {
+    if (size.name == nest.bounds[0].endVariable) {
       grid[0] = size.value;
     }
   }

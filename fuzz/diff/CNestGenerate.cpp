@@ -129,6 +129,7 @@ void canonicalBound(Rng &rng, CNest &nest, int d, int radius) {
   }
   int subtract = radius + (b.inclusive ? 1 : 0);
   b.upperText = subtract == 0 ? base : base + " - " + std::to_string(subtract);
+  b.endVariable = base == size.name ? base : "";
 }
 
 /// A bound off the canonical one, never past what the arrays hold: a start
@@ -148,17 +149,21 @@ void offCanonicalBound(Rng &rng, CNest &nest, int d, int lowest, int highest) {
   if (kind == 0 && size.value - c <= highest) {
     b.upper = size.value - c;
     b.upperText = c == 0 ? size.name : size.name + " - " + std::to_string(c);
+    b.endVariable = size.name;
   } else if (kind == 1 && size.value / 2 - c <= highest) {
     b.upper = size.value / 2 - c;
     b.upperText = size.name + " / 2 - " + std::to_string(c);
+    b.endVariable.clear();
   } else if (kind == 2) {
     b.upper = uniform(rng, b.lower, highest);
     SizeVar other{"m" + std::to_string(d) + "_" + std::to_string(nest.sizes.size()), b.upper + c};
     nest.sizes.push_back(other);
     b.upperText = other.name + " - " + std::to_string(c);
+    b.endVariable = other.name;
   } else {
     b.upper = uniform(rng, b.lower, highest);
     b.upperText = std::to_string(b.upper);
+    b.endVariable.clear();
   }
 }
 
