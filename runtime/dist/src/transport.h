@@ -32,9 +32,13 @@ Failure mpiFailure(int code, const char *what);
 /// How the plan moves message i's halo out of the local array (or a band)
 /// into a contiguous device buffer of the transport's choosing, and the
 /// received one back; both enqueue copies on the stream they are given.
+/// inPlace, where given, names the halo's own address where its points are
+/// one contiguous run of the array (slabs: whole planes), or nullptr: the
+/// transport then sends from it or receives into it with no copy.
 struct HaloCopies {
   std::function<cudaError_t(std::size_t i, void *to, cudaStream_t)> pack;
   std::function<cudaError_t(std::size_t i, const void *from, cudaStream_t)> unpack;
+  std::function<void *(std::size_t i, bool send)> inPlace;
 };
 
 class Transport {

@@ -50,21 +50,48 @@ cudaError_t hostRun(void *a, void *b, const int *sizes, int steps, cudaStream_t)
   return cudaSuccess;
 }
 
+/// Whether point i of a grid `e` is on the ring of width r at the edge of
+/// any of its axes.
+bool onRing(const Extents &e, std::size_t i, long long r) {
+  const long long x = static_cast<long long>(i) % e.nx();
+  const long long y = static_cast<long long>(i) / e.nx() % e.ny();
+  const long long z = static_cast<long long>(i) / (e.nx() * e.ny());
+  const auto near = [r](long long v, long long n) { return v < r || v >= n - r; };
+  return near(x, e.nx()) || (e.dims > 1 && near(y, e.ny())) || (e.dims > 2 && near(z, e.nz()));
+}
+
 /// NAME_pass_range: 1 to T steps, outermost indices [first, first + count)
-/// of out stored, nothing else of it written.
+/// of out stored, nothing else of it written. The one-step form (T = 1)
+/// leaves a fixed ring of out as it was, as the generated one does (its
+/// header asks the caller for in's ring there): those points keep out's
+/// values, so a runtime that did not give out the ring reads them.
 cudaError_t hostPassRange(const void *in, void *out, const int *sizes, int first, int count,
                           int steps, cudaStream_t) {
   if (steps < 1 || steps > current->fused_steps || !device::validRange(first, count, sizes[0])) {
     return cudaErrorInvalidValue;
   }
-  referencePassRange(*current, extentsOfSizes(sizes), static_cast<const double *>(in),
-                     static_cast<double *>(out), first, count, steps);
+  const Extents e = extentsOfSizes(sizes);
+  double *const to = static_cast<double *>(out);
+  const std::vector<double> before(to, to + e.points());
+  referencePassRange(*current, e, static_cast<const double *>(in), to, first, count, steps);
+  if (current->boundary == STENCILC_BOUNDARY_FIXED && current->fused_steps <= 1) {
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      if (onRing(e, i, current->radius)) {
+        to[i] = before[i];
+      }
+    }
+  }
   return cudaSuccess;
 }
 
-/// NAME_pass: the whole grid.
-cudaError_t hostPass(const void *in, void *out, const int *sizes, int steps, cudaStream_t s) {
-  return hostPassRange(in, out, sizes, 0, sizes[0], steps, s);
+/// NAME_pass: the whole grid, the ring included (in's).
+cudaError_t hostPass(const void *in, void *out, const int *sizes, int steps, cudaStream_t) {
+  if (steps < 1 || steps > current->fused_steps) {
+    return cudaErrorInvalidValue;
+  }
+  referencePassRange(*current, extentsOfSizes(sizes), static_cast<const double *>(in),
+                     static_cast<double *>(out), 0, sizes[0], steps);
+  return cudaSuccess;
 }
 
 enum class Form { PassRange, PassOnly, RunOnly };

@@ -100,6 +100,20 @@ std::string passNote(const Plan &plan) {
                                 : fmt::format("steps from 1 to {}", t);
 }
 
+/// What NAME_pass_range does with a fixed boundary's ring: a fused pass
+/// stores in's there; the one-step form leaves out's as it was, as
+/// NAME_step does, so that a caller alternating two buffers copies the ring
+/// once (the distributed runtime does) instead of every pass.
+std::string ringNote(const Plan &plan) {
+  if (plan.schedule.fusedSteps > 1) {
+    return " The fixed ring on the range is in's.";
+  }
+  // (Continuation lines take the template line's indentation, " ".)
+  return fmt::format("\n* The fixed ring of out is left as it was, as {}_step leaves it: give\n"
+                     "* out in's ring first (once, for passes that alternate two buffers).",
+                     plan.spec.name);
+}
+
 /// NAME_pass_range's declaration, where the stencil has it (passTakesRange).
 std::string passRangeDeclaration(const Plan &plan) {
   if (!passTakesRange(plan)) {
@@ -107,13 +121,13 @@ std::string passRangeDeclaration(const Plan &plan) {
   }
   const StencilSpec &spec = plan.spec;
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
-  return std::string(1, '\n') +
-         CodeWriter::filled(section("pass_range"), fmt::arg("name", spec.name),
-                            fmt::arg("element", elementTypeName(spec.precision)),
-                            fmt::arg("size_params", sizeParameters(spec.dims)),
-                            fmt::arg("outer", spec.dims == 2 ? "rows" : "planes"),
-                            fmt::arg("size", spec.dims == 2 ? "ny" : "nz"),
-                            fmt::arg("ring", fixed ? " The fixed ring on the range is in's." : ""));
+  std::string text = "\n"; // (not "\n" + filled(...): GCC 12's -Wrestrict misfires on it)
+  return text += CodeWriter::filled(section("pass_range"), fmt::arg("name", spec.name),
+                                    fmt::arg("element", elementTypeName(spec.precision)),
+                                    fmt::arg("size_params", sizeParameters(spec.dims)),
+                                    fmt::arg("outer", spec.dims == 2 ? "rows" : "planes"),
+                                    fmt::arg("size", spec.dims == 2 ? "ny" : "nz"),
+                                    fmt::arg("ring", fixed ? ringNote(plan) : ""));
 }
 
 /// NAME_dist_*: the distributed runtime's wrappers (docs/distributed.md),

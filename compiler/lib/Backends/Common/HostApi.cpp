@@ -56,8 +56,8 @@ namespace {
 
 /// NAME_pass_range (passTakesRange): the fused kernel's ranged pass, or the
 /// step kernel's ranged launch (simt::launchRange, on the step kernel's
-/// view: rows of ny x 1 x nx in 2D, planes in 3D), which also copies a
-/// fixed boundary's ring of the range.
+/// view: rows of ny x 1 x nx in 2D, planes in 3D), which leaves a fixed
+/// boundary's ring of out as it was (the caller gives out in's ring).
 std::string passRangeFunction(const Plan &plan, std::string_view ns) {
   if (!passTakesRange(plan)) {
     return {};
@@ -72,9 +72,10 @@ std::string passRangeFunction(const Plan &plan, std::string_view ns) {
                               fmt::arg("kernel", fusedKernelNamespace(dims)),
                               fmt::arg("size_args", sizeArguments(dims)), fmt::arg("outer", outer));
   } else {
-    const std::string_view ringNote = spec.boundary == BoundaryKind::Fixed
-                                          ? ", the fixed boundary's ring there copied from in"
-                                          : "";
+    const std::string_view ringNote =
+        spec.boundary == BoundaryKind::Fixed
+            ? "; out's fixed ring is left as it was (the caller gives it in's)"
+            : "";
     body = CodeWriter::filled(templateSection("host_api.cu.tpl", "pass_range_steps"),
                               fmt::arg("outer", outer), fmt::arg("ring_note", ringNote),
                               fmt::arg("view", dims == 2 ? "ny, 1, nx" : "nz, ny, nx"));

@@ -252,71 +252,12 @@ struct Block {
   bool vectorRows, vectorOut;
 };
 
-/// Copies the points [ty0, ty1) x [tx0, tx1) of a block's tile from input
-/// plane p in shared memory to out, the block's threads sharing them.
-template <class S>
-__device__ __forceinline__ void
-copyTileRect(const typename S::Element *__restrict__ plane, typename S::Element *__restrict__ out,
-             long long p, const Block &b, int ny, int nx, int ty0, int ty1, int tx0, int tx1) {
-  const int width = tx1 - tx0;
-  const int count = ty1 > ty0 && width > 0 ? (ty1 - ty0) * width : 0;
-  for (int i = threadIdx.x; i < count; i += S::kThreads) {
-    const int ty = ty0 + i / width, tx = tx0 + i % width;
-    out[(p * ny + b.y0 + ty) * nx + b.x0 + tx] =
-        plane[(ty + S::kRadiusY) * S::kPitch + tx + S::kHaloX];
-  }
-}
-
-/// The ring copy of NAME_pass_range (CopyRing): the points of the block's
-/// tile of input plane p (one it stores: copyRingOfPlane checks) that a step leaves unwritten (a
-/// fixed boundary's ring: every point of a ring plane, else the ring rows and columns) go from the
-/// plane in shared memory to out's plane p, so that the pass needs no copy of its range first. Only
-/// blocks at the grid's edge have any; the block shares them out, a rectangle at a time. (Copied by
-/// the items that own them instead, a plane later and from global memory, the one thread of a warp
-/// with ring points held up its warp: +28 % for box3d27p fp32 on an H200; from shared memory, +18
-/// %.) It takes registers (box3d27p fp32: 113 against the step kernel's 91, both 2 blocks an SM);
-/// out of line it took more, the call's.
-template <class S>
-__device__ __forceinline__ void copyTileRing(const typename S::Element *__restrict__ plane,
-                                             typename S::Element *__restrict__ out, long long p,
-                                             const Block &b, int nz, int ny, int nx) {
-  const auto clampTo = [](long long v, int hi) {
-    return static_cast<int>(v < 0 ? 0 : v > hi ? hi : v);
-  };
-  const int rows = clampTo(ny - b.y0, S::kTileY), cols = clampTo(nx - b.x0, S::kTileX);
-  if (p < S::kRingZ || p >= nz - S::kRingZ) { // a ring plane: all of it
-    copyTileRect<S>(plane, out, p, b, ny, nx, 0, rows, 0, cols);
-    return;
-  }
-  const int top = clampTo(S::kRingY - b.y0, rows), bottom = clampTo(ny - S::kRingY - b.y0, rows);
-  const int left = clampTo(S::kRingX - b.x0, cols), right = clampTo(nx - S::kRingX - b.x0, cols);
-  copyTileRect<S>(plane, out, p, b, ny, nx, 0, top, 0, cols);          // ring rows at y = 0
-  copyTileRect<S>(plane, out, p, b, ny, nx, bottom, rows, 0, cols);    // ... and at y = ny - 1
-  copyTileRect<S>(plane, out, p, b, ny, nx, top, bottom, 0, left);     // ring columns at x = 0
-  copyTileRect<S>(plane, out, p, b, ny, nx, top, bottom, right, cols); // ... and at x = nx - 1
-}
-
-/// copyTileRing where the block's tile of plane p has ring points: a ring
-/// plane of its range, or a tile at the edge of the rows or columns.
-template <class S>
-__device__ __forceinline__ void copyRingOfPlane(const typename S::Element *__restrict__ plane,
-                                                typename S::Element *__restrict__ out, long long p,
-                                                const Block &b, int nz, int ny, int nx) {
-  const bool edge = b.y0 < S::kRingY || b.y0 + S::kTileY > ny - S::kRingY || b.x0 < S::kRingX ||
-                    b.x0 + S::kTileX > nx - S::kRingX;
-  if (p >= b.zBegin && p < b.zEnd && (edge || p < S::kRingZ || p >= nz - S::kRingZ)) {
-    copyTileRing<S>(plane, out, p, b, nz, ny, nx);
-  }
-}
-
 /// This thread's items and their queues, for the direct and the register
 /// schemes: item k is outputs [col[k], col[k] + kOutX) of plane row row[k],
-/// where active[k] (a block's last thread may have fewer items). With
-/// CopyRing each plane's ring points are copied too (copyTileRing).
-template <class S, bool CopyRing = false> struct Items {
+/// where active[k] (a block's last thread may have fewer items).
+template <class S> struct Items {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
-  static constexpr bool kCopyRing = CopyRing;
   int row[S::kItemsPerThread];
   int col[S::kItemsPerThread];
   bool active[S::kItemsPerThread];
@@ -372,9 +313,6 @@ __device__ __forceinline__ void consumePlane(const typename S::Element *__restri
     }
   }
   items.storeAndShift(out, p, b, nz, ny, nx);
-  if constexpr (ItemSet::kCopyRing) {
-    copyRingOfPlane<S>(plane, out, p, b, nz, ny, nx);
-  }
 }
 
 /// kStages 1: each plane straight into shared memory, one buffer (a 1D
@@ -443,9 +381,8 @@ streamPrefetch(typename S::Element (*planes)[S::kPlaneSize],
 /// one function, its arrays locals of it, in the order the generated kernels
 /// had before the headers: spread over helper functions and structs, the
 /// same code let the compiler recompute the items' stores in the plane loop
-/// and ptxas allocate the loop's registers differently, up to 6 % slower.
-/// The ring copy, CopyRing, is compiled in only for NAME_pass_range.)
-template <class S, bool CopyRing>
+/// and ptxas allocate the loop's registers differently, up to 6 % slower.)
+template <class S>
 __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPlaneSize],
                                             const typename S::Element *__restrict__ in,
                                             typename S::Element *__restrict__ out, const Block &b,
@@ -518,9 +455,6 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
         shiftQueue<S>(queue[k]);
       }
     }
-    if constexpr (CopyRing) {
-      copyRingOfPlane<S>(plane, out, p, b, nz, ny, nx);
-    }
     buffer = buffer + 1 == S::kStages ? 0 : buffer + 1;
   }
 }
@@ -528,7 +462,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
 /// One time step of the block storing the planes `stored` of the kernel's
 /// view (step(), or the kernel of NAME_pass_range): chunkZ is the planes
 /// per block of the launch (launch(), launchRange()).
-template <class S, bool CopyRing = false>
+template <class S>
 __device__ __forceinline__ void stepStoring(const typename S::Element *__restrict__ in,
                                             typename S::Element *__restrict__ out, int nz, int ny,
                                             int nx, int chunkZ, OuterRange stored) {
@@ -545,12 +479,12 @@ __device__ __forceinline__ void stepStoring(const typename S::Element *__restric
   b.vectorRows = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   b.vectorOut = nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   if constexpr (S::kStages > 2) {
-    streamAsync<S, CopyRing>(planes, in, out, b, nz, ny, nx);
+    streamAsync<S>(planes, in, out, b, nz, ny, nx);
   } else if constexpr (S::kStages == 2) {
-    Items<S, CopyRing> items;
+    Items<S> items;
     streamPrefetch<S>(planes, in, out, b, nz, ny, nx, items);
   } else {
-    Items<S, CopyRing> items;
+    Items<S> items;
     streamDirect<S>(planes, in, out, b, nz, ny, nx, items);
   }
 }
@@ -566,16 +500,18 @@ __device__ __forceinline__ void step(const typename S::Element *__restrict__ in,
 
 /// The kernel of one step that stores the planes `stored` of its view only
 /// (NAME_pass_range; the generated kernel of a step stores every plane).
-/// Where a step leaves a ring unwritten (a fixed boundary), it also copies
-/// the ring's points of those planes from in, so that the pass needs no
-/// copy of the range before it: that copy moved as many bytes as the step.
+/// Like the step, it leaves a fixed boundary's ring of out as it was: the
+/// caller gives out in's ring once, as NAME_run does. (Copying the ring
+/// here instead, from shared memory while each plane was there, cost
+/// registers and instructions: +15.7 % for box3d27p fp32 on an H200; a
+/// copy of the range before the step moved as many bytes as the step.)
 template <class S>
 __global__ void __launch_bounds__(S::kThreads)
     stepRangeKernel(const typename S::Element *__restrict__ in,
                     typename S::Element *__restrict__ out, int nz, int ny, int nx, int chunkZ,
                     OuterRange stored) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    stepStoring<S, S::kRingZ + S::kRingY + S::kRingX != 0>(in, out, nz, ny, nx, chunkZ, stored);
+    stepStoring<S>(in, out, nz, ny, nx, chunkZ, stored);
   }
 }
 
@@ -651,8 +587,8 @@ inline cudaError_t launch(void (*kernel)(const typename S::Element *, typename S
 
 /// One step on a grid of planesZ x rowsY x colsX storing the planes
 /// [first, first + count) only (NAME_pass_range: rows in 2D, planes in 3D),
-/// their ring included (stepRangeKernel). The caller has checked the range
-/// (validRange).
+/// a fixed boundary's ring left as it was (stepRangeKernel). The caller has
+/// checked the range (validRange).
 template <class S>
 inline cudaError_t launchRange(const typename S::Element *in, typename S::Element *out, int planesZ,
                                int rowsY, int colsX, int first, int count, cudaStream_t stream) {
