@@ -8,19 +8,24 @@
 # halves, since the GPU machine has no LLVM:
 #   scripts/fat-arch-check.sh gen OUTDIR   where stencilc builds: the two .cu
 #       and .h in OUTDIR/fat and OUTDIR/single, and the test program
-#   scripts/fat-arch-check.sh run OUTDIR   on the GPU machine: builds both,
-#       runs both, prints their lines, the ratio, and `RESULT: PASS|FAIL`
+#   scripts/fat-arch-check.sh build OUTDIR where nvcc is (no GPU needed):
+#       the four programs, so that the GPU machine's time only runs them
+#   scripts/fat-arch-check.sh run OUTDIR   on the GPU machine: builds what
+#       `build` has not, runs both, prints their lines, the ratio, and `RESULT: PASS|FAIL`
 #       (PASS: the sm_90 plan, both checks pass, fat within 2 % of single);
 #       first, a library of sm_100 and sm_120 plans only must refuse this
 #       older GPU: cudaErrorNoKernelImageForDevice, no plan's NAME_info, and
-#       a line on stderr naming the device's and the library's architectures
+#       a line on stderr naming the device's and the library's architectures;
+#       and a library of sm_80 and sm_86 plans only (PTX of sm_86, as
+#       stencilc_add_library builds it) must run its sm_86 plan (NAME_info)
+#       through the driver's JIT and match the reference
 # RUNTIME_INCLUDE= overrides runtime/include; STENCILC= the compiler.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
 out=${2:-}
-if [[ -z $out || ( $mode != gen && $mode != run ) ]]; then
-  echo "usage: $0 gen|run OUTDIR" >&2
+if [[ -z $out || ( $mode != gen && $mode != build && $mode != run ) ]]; then
+  echo "usage: $0 gen|build|run OUTDIR" >&2
   exit 2
 fi
 source=$root/examples/suite/box2d49p_fp64.stencil
@@ -29,8 +34,9 @@ if [[ $mode == gen ]]; then
   rm -rf "$out" && mkdir -p "$out/fat" "$out/single"
   "$stencilc" --arch=sm_80,sm_90 "$source" -o "$out/fat/box2d49p_fp64.cu" || exit 1
   "$stencilc" --arch=sm_90 "$source" -o "$out/single/box2d49p_fp64.cu" || exit 1
-  mkdir -p "$out/newer"
+  mkdir -p "$out/newer" "$out/older"
   "$stencilc" --arch=sm_100,sm_120 "$source" -o "$out/newer/box2d49p_fp64.cu" || exit 1
+  "$stencilc" --arch=sm_80,sm_86 "$source" -o "$out/older/box2d49p_fp64.cu" || exit 1
   cp "$root/test/GPU/fat-arch/fat_arch_check.cu" "$out/"
   echo "generated $out; on the GPU machine: scripts/fat-arch-check.sh run $out"
   exit 0
@@ -38,16 +44,26 @@ fi
 include=${RUNTIME_INCLUDE:-$root/runtime/include}
 cd "$out" || exit 2
 flags=(-std=c++17 -O3 -I"$include")
-nvcc "${flags[@]}" -DFAT_LIBRARY -Ifat -gencode arch=compute_80,code=sm_80 \
-  "-gencode=arch=compute_90,code=[sm_90,compute_90]" fat_arch_check.cu fat/box2d49p_fp64.cu \
-  -o fat.exe > fat.build.log 2>&1 || { cat fat.build.log; exit 1; }
-nvcc "${flags[@]}" -Isingle "-gencode=arch=compute_90,code=[sm_90,compute_90]" \
-  fat_arch_check.cu single/box2d49p_fp64.cu -o single.exe > single.build.log 2>&1 ||
-  { cat single.build.log; exit 1; }
-nvcc "${flags[@]}" -DOLDER_DEVICE -Inewer -gencode arch=compute_100,code=sm_100 \
-  "-gencode=arch=compute_120,code=[sm_120,compute_120]" fat_arch_check.cu newer/box2d49p_fp64.cu \
-  -o newer.exe > newer.build.log 2>&1 || { cat newer.build.log; exit 1; }
+build() { # NAME, then nvcc's arguments: builds NAME.exe unless it is there
+  local name=$1
+  shift
+  [[ -x $name.exe ]] && return 0
+  nvcc "${flags[@]}" "$@" -o "$name.exe" >"$name.build.log" 2>&1 || { cat "$name.build.log"; exit 1; }
+}
+build fat -DFAT_LIBRARY -Ifat -gencode arch=compute_80,code=sm_80 \
+  "-gencode=arch=compute_90,code=[sm_90,compute_90]" fat_arch_check.cu fat/box2d49p_fp64.cu
+build single -Isingle "-gencode=arch=compute_90,code=[sm_90,compute_90]" \
+  fat_arch_check.cu single/box2d49p_fp64.cu
+build newer -DOLDER_DEVICE -Inewer -gencode arch=compute_100,code=sm_100 \
+  "-gencode=arch=compute_120,code=[sm_120,compute_120]" fat_arch_check.cu newer/box2d49p_fp64.cu
+build older -DOLDER_PLANS -Iolder -gencode arch=compute_80,code=sm_80 \
+  "-gencode=arch=compute_86,code=[sm_86,compute_86]" fat_arch_check.cu older/box2d49p_fp64.cu
+[[ $mode == build ]] && { echo "built $out/{fat,single,newer,older}.exe"; exit 0; }
 status=0
+echo "== older (plans for sm_80 and sm_86 only, sm_86's PTX)"
+./older.exe 2>&1 | tee older.out || status=1
+grep -q "^plan: sm_86" older.out || { echo "the older library does not run its sm_86 plan"; status=1; }
+grep -q "^check: PASS" older.out || status=1
 echo "== newer (plans for sm_100 and sm_120 only)"
 ./newer.exe 2>&1 | tee newer.out
 grep -q "^refusal: PASS" newer.out || status=1

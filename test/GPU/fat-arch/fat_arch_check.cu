@@ -1,12 +1,14 @@
 // fat_arch_check.cu - one library of box2d49p fp64 (examples/suite/) on the
 // GPU: which plan its NAME_info says runs, its result against the float64
 // reference, and the median time of NAME_run of 100 steps at 8192^2.
-// Built three times by scripts/fat-arch-check.sh: against the .cu of
+// Built four times by scripts/fat-arch-check.sh: against the .cu of
 // --arch=sm_80,sm_90 (FAT_LIBRARY defined) and of --arch=sm_90, which print
 // `plan: sm_90`, `check: PASS|FAIL (relative L2 error E)` and `time_ms: T`;
-// and of --arch=sm_100,sm_120 (OLDER_DEVICE), which prints `refusal:
-// PASS|FAIL` (no plan for this GPU). Exit status 1 on a failure or CUDA
-// error.
+// of --arch=sm_80,sm_86 (OLDER_PLANS: every plan older than the GPU, the
+// newest run through the driver's JIT of its PTX), which prints the same
+// with `plan: sm_86`; and of --arch=sm_100,sm_120 (OLDER_DEVICE), which
+// prints `refusal: PASS|FAIL` (no plan for this GPU). Exit status 1 on a
+// failure or CUDA error.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,20 +30,28 @@
 
 namespace {
 
-/// Which plan NAME_info is: the fat library's plans by their infos, the
+/// A plan of the library: its NAME_info and its architecture's name.
+struct Plan {
+  const stencilc_stencil_info *info;
+  const char *arch;
+};
+
+/// Which plan NAME_info is: the fat libraries' plans by their infos, the
 /// single library's one plan by its --arch.
 const char *planOnDevice() {
-#ifdef FAT_LIBRARY
-  if (&box2d49p_fp64_info == &box2d49p_fp64_info_sm_90) {
-    return "sm_90";
-  }
-  if (&box2d49p_fp64_info == &box2d49p_fp64_info_sm_80) {
-    return "sm_80";
+#if defined(OLDER_PLANS)
+  const Plan plans[] = {{&box2d49p_fp64_info_sm_86, "sm_86"}, {&box2d49p_fp64_info_sm_80, "sm_80"}};
+#elif defined(FAT_LIBRARY)
+  const Plan plans[] = {{&box2d49p_fp64_info_sm_90, "sm_90"}, {&box2d49p_fp64_info_sm_80, "sm_80"}};
+#else
+  const Plan plans[] = {{&box2d49p_fp64_info, "sm_90"}};
+#endif
+  for (const Plan &plan : plans) {
+    if (&box2d49p_fp64_info == plan.info) {
+      return plan.arch;
+    }
   }
   return "none";
-#else
-  return "sm_90";
-#endif
 }
 
 /// `steps` steps of the stencil in double on the host, boundary fixed: the

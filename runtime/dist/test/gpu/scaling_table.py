@@ -12,6 +12,9 @@ Every efficiency is against the single-GPU NAME_run: the 1-rank run's
   ((dist - local) / dist, where local is the ranks' local runs alone);
 - strong: the same with the speedup (single-GPU NAME_run of the whole grid
   / time on N) and the efficiency (speedup / N).
+
+A row each stencil, rank count and transport (TIME_TRANSPORTS of
+scaling.sh times the weak runs with several).
 """
 import csv
 import sys
@@ -21,10 +24,18 @@ DEFAULTS = ("default-overlap", "default-plain")
 
 
 def load(path):
-    rows = defaultdict(dict)  # (mode, stencil, ranks) -> what -> row
+    rows = defaultdict(dict)  # (mode, stencil, ranks, transport) -> what -> row
     for r in csv.DictReader(open(path)):
-        rows[(r["mode"], r["stencil"], int(r["ranks"]))][r["what"]] = r
+        rows[(r["mode"], r["stencil"], int(r["ranks"]), r["transport"])][r["what"]] = r
     return rows
+
+
+def single_gpu(rows, mode, stencil):
+    """The 1-rank run's local-only time (NAME_run alone), or None."""
+    for (mode_, stencil_, ranks, _), what in rows.items():
+        if (mode_, stencil_, ranks) == (mode, stencil, 1) and "local-only" in what:
+            return float(what["local-only"]["ms"])
+    return None
 
 
 def default_of(what):
@@ -35,14 +46,14 @@ def default_of(what):
     return None, None
 
 
-def row_cells(mode, stencil, ranks, what, single):
+def row_cells(mode, stencil, ranks, transport, what, single):
     run, choice = default_of(what)
     ms = float(run["ms"])
     local = float(what["local-only"]["ms"])
     grid = "x".join(run[a] for a in ("nz", "ny", "nx"))
     speed = single / ms if single else None
     eff = None if speed is None else (speed / ranks if mode == "strong" else speed)
-    cells = [stencil, str(ranks), grid, f"{ms:.2f} ({choice})", run["gstencil_per_s"]]
+    cells = [stencil, str(ranks), transport, grid, f"{ms:.2f} ({choice})", run["gstencil_per_s"]]
     if mode == "strong":
         cells.append(f"{speed:.2f}" if speed else "-")
     cells += [
@@ -58,19 +69,19 @@ def table(rows, mode):
     keys = sorted(k for k in rows if k[0] == mode)
     head = "speedup | " if mode == "strong" else ""
     out = [
-        f"| stencil | ranks | grid | ms as created | GStencil/s | {head}efficiency vs NAME_run | "
-        "ms overlap | ms plain | exchange share |",
-        "|---|--:|---|--:|--:|" + ("--:|" if mode == "strong" else "") + "--:|--:|--:|--:|",
+        f"| stencil | ranks | transport | grid | ms as created | GStencil/s | {head}efficiency vs "
+        "NAME_run | ms overlap | ms plain | exchange share |",
+        "|---|--:|---|---|--:|--:|" + ("--:|" if mode == "strong" else "") + "--:|--:|--:|--:|",
     ]
     curves = defaultdict(list)
-    for mode_, stencil, ranks in keys:
-        what = rows[(mode_, stencil, ranks)]
+    for mode_, stencil, ranks, transport in keys:
+        what = rows[(mode_, stencil, ranks, transport)]
         if not {"local-only", "dist-plain", "dist-overlap"} <= what.keys() or not default_of(what)[0]:
             continue
-        one = rows.get((mode_, stencil, 1), {}).get("local-only")
-        cells, eff = row_cells(mode, stencil, ranks, what, float(one["ms"]) if one else None)
+        single = single_gpu(rows, mode, stencil)
+        cells, eff = row_cells(mode, stencil, ranks, transport, what, single)
         if eff:
-            curves[stencil].append((ranks, eff))
+            curves[f"{stencil} ({transport})" if ranks > 1 else stencil].append((ranks, eff))
         out.append("| " + " | ".join(cells) + " |")
     return (out if len(out) > 2 else []), curves
 
