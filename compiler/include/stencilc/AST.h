@@ -250,10 +250,12 @@ private:
 };
 
 /// A name a declaration introduces, with the precision it may state
-/// (`field u: fp64;`).
+/// (`field u: fp64;`) and each `per step` after it (`param amp per step;`:
+/// the range of its `per`), which Sema checks.
 struct DeclaredName {
   Identifier name;
   std::optional<Identifier> precision;
+  std::vector<llvm::SMRange> perStep;
 };
 
 /// `field u, v;`, `coefficient k;`, `param dt;`, `time u_prev, u;`: the

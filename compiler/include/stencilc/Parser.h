@@ -36,6 +36,7 @@ private:
   StmtPtr parseIntegerStatement(Stmt::Kind kind);
   StmtPtr parseUpdate();
   StmtPtr parseDeclaration(Stmt::Kind kind);
+  bool parsePerStep(std::vector<llvm::SMRange> &perStep);
   ExprPtr parseCall(llvm::StringRef callee, llvm::SMRange calleeRange, llvm::SMLoc start);
   StmtPtr parseWeights();
   std::unique_ptr<TableList> parseList();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <compare>
 #include <optional>
@@ -185,6 +186,9 @@ struct StencilSpec {
   /// which `terms` describes.
   std::vector<FieldDecl> fields;
   std::vector<std::string> params;
+  /// Whether each parameter changes every step (`param amp per step;`):
+  /// NAME_run takes `steps` values of it. Empty or short: the rest constant.
+  std::vector<bool> paramPerStep;
   std::vector<FieldTerm> fieldTerms;
   /// The input field whose next value `out` is (NAME_run steps it).
   int steppedField = 0;
@@ -192,6 +196,12 @@ struct StencilSpec {
   int previousField = -1;
 
   bool hasFields() const { return !fields.empty(); }
+  bool isPerStep(std::size_t param) const {
+    return param < paramPerStep.size() && paramPerStep[param];
+  }
+  bool hasPerStepParams() const {
+    return std::find(paramPerStep.begin(), paramPerStep.end(), true) != paramPerStep.end();
+  }
 
   /// The coefficient at an offset; zero where the stencil does not read.
   double coefficient(const Offset &offset) const;

@@ -82,6 +82,9 @@ private:
       for (const DeclaredName &d : s.getNames()) {
         names += (names.empty() ? "" : ", ") + d.name.name +
                  (d.precision ? ": " + d.precision->name : std::string());
+        for (std::size_t k = 0; k < d.perStep.size(); ++k) {
+          names += " per step"; // each as written: Sema refuses a second
+        }
       }
       const std::string_view what = stmt.getKind() == Stmt::Kind::Field         ? "Field"
                                     : stmt.getKind() == Stmt::Kind::Coefficient ? "Coefficient"

@@ -258,8 +258,37 @@ StmtPtr Parser::parseStatement() {
   }
 }
 
+/// per-step ::= 'per' 'step'      (words only here, after a declared name)
+/// Appends the range of `per` to `perStep`; false on an error.
+bool Parser::parsePerStep(std::vector<llvm::SMRange> &perStep) {
+  if (tok.is(TokenKind::Identifier) && tok.text == "step") {
+    errorAtToken("expected 'per' before 'step'; a parameter that changes every step is "
+                 "declared 'param NAME per step;'");
+    return false;
+  }
+  while (tok.is(TokenKind::Identifier) && tok.text != "step" &&
+         (tok.text == "per" || closestMatch(tok.text, {"per"}))) {
+    if (tok.text != "per") {
+      reportMisspeltKeyword(tok, {"per"});
+      return false;
+    }
+    const llvm::SMRange per = tok.range();
+    advance();
+    if (!tok.is(TokenKind::Identifier) || tok.text != "step") {
+      if (!reportMisspeltKeyword(tok, {"step"})) {
+        errorAtToken(fmt::format("expected 'step' after 'per', found {}", describe(tok)));
+      }
+      return false;
+    }
+    advance();
+    perStep.push_back(per);
+  }
+  return true;
+}
+
 /// decl ::= ('field' | 'coefficient' | 'param' | 'time') name (',' name)* ';'
-/// name ::= IDENT (':' IDENT)?      (a precision, for fields)
+/// name ::= IDENT (':' IDENT)? per-step*   (a precision, for fields; per
+///          step, for a parameter declared alone: Sema checks both)
 StmtPtr Parser::parseDeclaration(Stmt::Kind kind) {
   llvm::SMLoc start = tok.loc();
   std::string keywordText = tok.text.str();
@@ -270,13 +299,16 @@ StmtPtr Parser::parseDeclaration(Stmt::Kind kind) {
     if (!name) {
       return nullptr;
     }
-    DeclaredName declared{std::move(*name), std::nullopt};
+    DeclaredName declared{std::move(*name), std::nullopt, {}};
     if (consumeIf(TokenKind::Colon)) {
       auto precision = expectIdentifier("a precision after ':'");
       if (!precision) {
         return nullptr;
       }
       declared.precision = std::move(*precision);
+    }
+    if (!parsePerStep(declared.perStep)) {
+      return nullptr;
     }
     names.push_back(std::move(declared));
   } while (consumeIf(TokenKind::Comma));

@@ -148,6 +148,7 @@ struct DeclaredParam {
   std::string name;
   SMLoc loc;
   bool used = false;
+  bool perStep = false; ///< `param NAME per step;`
 };
 
 /// Where statements that may appear once were first seen.
@@ -214,6 +215,9 @@ private:
   // Fields, parameters, time levels, functions (SemaFields.cpp).
   void declareFields();
   void declareNames(const DeclStmt &stmt);
+  /// Whether `d` is a well-formed per-step parameter; an error for `per
+  /// step` twice, on a field, or in a list of several names.
+  bool checkPerStep(const DeclStmt &stmt, const DeclaredName &d);
   void declareTime(const DeclStmt &stmt);
   bool checkDeclaredName(const Identifier &name, std::string_view what);
   void finishFields();

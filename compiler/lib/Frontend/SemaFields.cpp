@@ -71,10 +71,37 @@ bool StencilChecker::checkDeclaredName(const Identifier &name, std::string_view 
   return true;
 }
 
+bool StencilChecker::checkPerStep(const DeclStmt &stmt, const DeclaredName &d) {
+  if (d.perStep.empty()) {
+    return false;
+  }
+  const SMLoc per = d.perStep.front().Start;
+  if (stmt.getKind() != Stmt::Kind::Param) {
+    diags.error(per, "only a parameter can be 'per step'; a field is a grid NAME_run steps or "
+                     "reads, not a value of each step");
+    return false;
+  }
+  if (d.perStep.size() > 1) {
+    diags.error(d.perStep[1].Start, fmt::format("'per step' is given twice for '{}'", d.name.name));
+    diags.note(per, "the first one is here");
+    return false;
+  }
+  if (stmt.getNames().size() > 1) {
+    // `param dt, amp per step;` might mean either; one name a statement
+    // leaves no doubt which parameters change every step.
+    diags.error(per, fmt::format("'per step' declares one parameter alone; declare '{}' in a "
+                                 "statement of its own, 'param {} per step;'",
+                                 d.name.name, d.name.name));
+    return false;
+  }
+  return true;
+}
+
 void StencilChecker::declareNames(const DeclStmt &stmt) {
   const bool isParam = stmt.getKind() == Stmt::Kind::Param;
   const bool isCoefficient = stmt.getKind() == Stmt::Kind::Coefficient;
   for (const DeclaredName &d : stmt.getNames()) {
+    const bool perStep = checkPerStep(stmt, d);
     if (!checkDeclaredName(d.name, isParam ? "parameter" : "field")) {
       continue;
     }
@@ -84,7 +111,7 @@ void StencilChecker::declareNames(const DeclStmt &stmt) {
                     "a parameter takes no precision: it is passed as a double");
       }
       paramIndex[d.name.name] = static_cast<int>(params.size());
-      params.push_back({d.name.name, d.name.range.Start, false});
+      params.push_back({d.name.name, d.name.range.Start, false, perStep});
       continue;
     }
     if (d.precision) {
@@ -112,6 +139,9 @@ void StencilChecker::declareTime(const DeclStmt &stmt) {
   }
   timeLoc = stmt.getLoc();
   const auto &names = stmt.getNames();
+  for (const DeclaredName &d : names) {
+    checkPerStep(stmt, d);
+  }
   if (names.size() != 2) {
     diags.error(stmt.getLoc(), fmt::format("'time' names two input fields, the previous level "
                                            "and the current one ('time u_prev, u;'), found {}",
@@ -450,6 +480,7 @@ void StencilChecker::finishFields() {
   }
   for (const DeclaredParam &p : params) {
     spec.params.push_back(p.name);
+    spec.paramPerStep.push_back(p.perStep);
   }
   spec.steppedField = -1;
   if (timeLevels) {

@@ -258,8 +258,8 @@ static void printFieldTerms(const StencilSpec &spec, llvm::raw_ostream &os) {
     os << "  field     " << f.name
        << (f.role == FieldRole::Coefficient ? " (coefficient)" : " (input)") << "\n";
   }
-  for (const std::string &p : spec.params) {
-    os << "  param     " << p << "\n";
+  for (std::size_t p = 0; p < spec.params.size(); ++p) {
+    os << "  param     " << spec.params[p] << (spec.isPerStep(p) ? " per step" : "") << "\n";
   }
   if (spec.previousField >= 0) {
     os << "  time      " << spec.fields[spec.previousField].name << ", "

@@ -71,6 +71,24 @@ def stencil_names(header: str) -> list[str]:
     return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
 
 
+def per_step_stencils(header: str) -> list[str]:
+    """The stencils of a header with a parameter declared `per step`, whose
+    NAME_run takes a pointer to `steps` values (NAME_param_is_per_step)."""
+    return re.findall(r"^static const int (\w+)_param_is_per_step\[", header, flags=re.M)
+
+
+def refuse_per_step(header: str) -> None:
+    """Raises SourceError for a stencil with a per-step parameter: run()
+    passes each parameter as one number, which such a NAME_run would read as
+    a pointer, so the package refuses it rather than call it wrongly."""
+    names = per_step_stencils(header)
+    if names:
+        raise SourceError(
+            f"stencilc: stencil '{names[0]}' has a parameter declared 'per step', which the "
+            "Python package does not take yet (its run() passes each parameter as one number); "
+            f"call {names[0]}_run from C or C++, or declare the parameter without 'per step'")
+
+
 def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str],
                   stencilc_arch: str, language: str = "stencil") -> list[str]:
     """Translates the source file `path`, writing cuda_path and the header
@@ -95,6 +113,7 @@ def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str
     names = stencil_names(header)
     if not names:
         raise SourceError(f"stencilc: '{path}' defines no stencil")
+    refuse_per_step(header)
     return names
 
 

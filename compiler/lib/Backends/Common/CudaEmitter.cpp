@@ -186,6 +186,12 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
                fmt::arg("extra_includes", elementTypeIncludes(plans)));
   }
   w.line();
+  if (std::any_of(plans.begin(), plans.end(),
+                  [](const Plan &plan) { return plan.spec.hasPerStepParams(); })) {
+    // NAME_run of a stencil with per-step parameters reads their values.
+    w.line("#include <stencilc/device/per_step.cuh>");
+    w.line();
+  }
   for (const Plan &plan : plans) {
     if (plan.spec.hasFields()) {
       writeFieldsStencil(w, plan); // FieldsHostApi.cpp

@@ -80,6 +80,8 @@ struct FieldsNames {
   std::string fieldParamsConst, fieldParamsRun, fieldList, runFieldList;
   std::string nullChecks, overlapChecks, runOverlapChecks;
   std::string paramParams, paramParamsFirst, paramArgs, paramArgsFirst;
+  /// NAME_run's parameters: a per-step one as `const double* NAME`.
+  std::string runParamParams;
   std::string stepped, previous;
 };
 

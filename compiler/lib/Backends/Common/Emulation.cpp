@@ -2,9 +2,12 @@
 #include "Backends/Common/Emulation.h"
 
 #include <cmath>
+#include <limits>
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include "Backends/Common/Backend.h"
+#include "stencilc/Plan.h"
 #include "stencilc/runtime/boundary_index.h"
 
 namespace stencilc {
@@ -112,6 +115,64 @@ double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const Gr
     return diff == 0.0 ? 0.0 : INFINITY;
   }
   return std::sqrt(diff / norm);
+}
+
+std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &params, int step) {
+  std::vector<double> values;
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    values.push_back(params[p].at(spec.isPerStep(p) ? static_cast<std::size_t>(step) : 0));
+  }
+  return values;
+}
+
+void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
+                      int steps) {
+  const StencilSpec &spec = plan.spec;
+  const Backend &backend = backendFor(plan);
+  const int stepped = spec.steppedField, previous = spec.previousField;
+  const bool fixed = spec.boundary == BoundaryKind::Fixed;
+  if (steps <= 0) {
+    return;
+  }
+  // scratch starts as a copy of the stepped field where the ring is kept;
+  // elsewhere every point is written before it is read, so NaN shows a
+  // point that is not.
+  GridND scratch =
+      fixed ? fields[stepped]
+            : GridND(spec.dims, fields[stepped].n, std::numeric_limits<double>::quiet_NaN());
+  std::vector<GridND> read = fields;
+  if (previous < 0) {
+    // Step s (from 0) reads levels[s % 2] and writes levels[(s + 1) % 2].
+    GridND levels[2] = {fields[stepped], scratch};
+    for (int s = 0; s < steps; ++s) {
+      read[stepped] = levels[s % 2];
+      backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s), levels[(s + 1) % 2]);
+    }
+    fields[stepped] = levels[steps % 2];
+    return;
+  }
+  if (fixed) { // the previous level takes the ring of the stepped one (copyRing)
+    const GridND &grid = fields[stepped];
+    for (long long a = 0; a < grid.n[0]; ++a) {
+      for (long long b = 0; b < grid.n[1]; ++b) {
+        for (long long c = 0; c < grid.n[2]; ++c) {
+          if (!stepWritesPointND(spec, grid, {a, b, c})) {
+            fields[previous].at({a, b, c}) = grid.at({a, b, c});
+          }
+        }
+      }
+    }
+  }
+  // Step s (from 1) reads levels[s % 3] and levels[(s - 1) % 3] and writes
+  // levels[(s + 1) % 3], as the generated loop does.
+  GridND levels[3] = {fields[previous], fields[stepped], scratch};
+  for (int s = 1; s <= steps; ++s) {
+    read[stepped] = levels[s % 3];
+    read[previous] = levels[(s - 1) % 3];
+    backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s - 1), levels[(s + 1) % 3]);
+  }
+  fields[stepped] = levels[(steps + 1) % 3];
+  fields[previous] = levels[steps % 3];
 }
 
 } // namespace stencilc

@@ -17,6 +17,8 @@
 
 namespace stencilc {
 
+struct Plan;
+
 /// A grid of 1, 2 or 3 dimensions, row-major, the contiguous axis last;
 /// extents in index order (outermost first), only the first `dims` used.
 struct GridND {
@@ -75,5 +77,25 @@ void referenceStepND(const StencilSpec &spec, const GridND &in, GridND &out);
 
 /// ||result - reference|| / ||reference|| over the points a step writes.
 double relativeL2ErrorND(const StencilSpec &spec, const GridND &result, const GridND &reference);
+
+/// The parameters NAME_run of a stencil of fields takes, in the spec's
+/// order: a constant parameter's one value, a per-step parameter's `steps`
+/// values (entry s its value during step s, from 0).
+using RunParams = std::vector<std::vector<double>>;
+
+/// The parameters' values during step `step` (from 0), as NAME_step takes
+/// them.
+std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &params, int step);
+
+/// NAME_run of `steps` steps of a stencil of fields on the CPU, as the
+/// generated host code runs it (Common/templates/fields_host.cu.tpl): the
+/// ring copies of boundary fixed, then one step a launch by the plan's
+/// backend's emulator (Backend::emulateFieldsStep) with that step's
+/// parameters, the buffers rotating. `fields` (element-type values, in
+/// declaration order) are left as NAME_run leaves them: the stepped field
+/// holds the newest level and, with time levels, the previous field the one
+/// before.
+void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
+                      int steps);
 
 } // namespace stencilc

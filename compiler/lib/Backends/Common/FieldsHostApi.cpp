@@ -123,13 +123,40 @@ FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
   n.nullChecks = joinWith(nulls, " || ");
   n.overlapChecks = joinWith(overlaps, " ||\n");
   n.runOverlapChecks = joinWith(runOverlaps, " ||\n");
-  for (const std::string &p : spec.params) {
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    const std::string &p = spec.params[i];
     n.paramParams += ", double " + p;
     n.paramParamsFirst += "double " + p + ", ";
     n.paramArgs += ", " + p;
     n.paramArgsFirst += p + ", ";
+    n.runParamParams += spec.isPerStep(i) ? ", const double* " + p : ", double " + p;
   }
   return n;
+}
+
+/// The parameters NAME_run passes to the launch of step `step` (from 0): a
+/// per-step one's value of that step, `stencilc_amp[step]`.
+std::string runParamArgs(const StencilSpec &spec, std::string_view step) {
+  std::string args;
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    args += spec.isPerStep(i) ? fmt::format(", stencilc_per_step_{}[{}]", spec.params[i], step)
+                              : ", " + spec.params[i];
+  }
+  return args;
+}
+
+/// NAME_run's checks and copies of its per-step parameters' values
+/// (stencilc/device/per_step.cuh), before anything is launched; empty
+/// without any.
+std::string perStepSetup(const StencilSpec &spec) {
+  std::vector<std::string> setup;
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    if (spec.isPerStep(i)) {
+      setup.push_back(
+          CodeWriter::filled(hostSection("per_step_values"), fmt::arg("param", spec.params[i])));
+    }
+  }
+  return joinWith(setup, "\n");
 }
 
 std::string sizeProduct(int dims) {
@@ -172,13 +199,25 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   backendFor(plan).writeFieldsKernels(w, plan, n);
   w.line();
   const std::string gridZ = dims == 3 ? "nz" : "1", gridY = dims >= 2 ? "ny" : "1";
+  // Step s of NAME_run (from 0) is stencilc_step, or stencilc_step - 1 where
+  // time levels count steps from 1.
+  const bool timeLevels = spec.previousField >= 0;
+  const std::string runArgs =
+      runParamArgs(spec, timeLevels ? "stencilc_step - 1" : "stencilc_step");
+  const std::string perStep = perStepSetup(spec);
+  std::string runNullChecks = n.nullChecks;
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    runNullChecks += spec.isPerStep(i) ? " || " + spec.params[i] + " == nullptr" : "";
+  }
   const auto common = [&](std::string_view section, const std::string &ringCopy) {
     w.fillWith(
         hostSection(section), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
         fmt::arg("element", element), fmt::arg("field_params_const", n.fieldParamsConst),
         fmt::arg("field_params_run", n.fieldParamsRun),
         fmt::arg("size_params", sizeParameters(dims)), fmt::arg("param_params", n.paramParams),
-        fmt::arg("size_product", sizeProduct(dims)), fmt::arg("null_checks", n.nullChecks),
+        fmt::arg("run_param_params", n.runParamParams), fmt::arg("run_param_args", runArgs),
+        fmt::arg("per_step_values", perStep), fmt::arg("size_product", sizeProduct(dims)),
+        fmt::arg("null_checks", n.nullChecks), fmt::arg("run_null_checks", runNullChecks),
         fmt::arg("size_too_small", sizeTooSmall(dims)), fmt::arg("overlap_checks", n.overlapChecks),
         fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("field_list", n.fieldList),
         fmt::arg("run_field_list", n.runFieldList), fmt::arg("param_args", n.paramArgs),
@@ -187,7 +226,6 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
     w.line();
   };
   common("step", "");
-  const bool timeLevels = spec.previousField >= 0;
   std::string ringCopy;
   if (fixed) {
     ringCopy = CodeWriter::filled(
@@ -197,6 +235,50 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   }
   common(timeLevels ? "run_time" : "run", ringCopy);
 }
+
+namespace {
+
+/// The header's words on NAME_run's per-step parameters, after the rest of
+/// its comment; empty without any.
+std::string perStepNote(const StencilSpec &spec) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    if (spec.isPerStep(i)) {
+      names.push_back(spec.params[i]);
+    }
+  }
+  if (names.empty()) {
+    return {};
+  }
+  const std::string list = joinWith(names, ", "), first = names.front();
+  return fmt::format("\n* {} {} per step: a pointer to `steps` doubles, {}[s] the value during\n"
+                     "* step s (from 0), as {}_step takes it; a null pointer is invalid. Host\n"
+                     "* memory is read during the call. Device or managed memory\n"
+                     "* (cudaPointerGetAttributes tells which) is first copied to the host after\n"
+                     "* the work already on stream: the call waits for that work (a\n"
+                     "* synchronisation), since the host folds each step's coefficients. Each\n"
+                     "* step is its own launch (not fused).",
+                     list, names.size() == 1 ? "is" : "are each", first, spec.name);
+}
+
+/// `NAME_param_is_per_step`, 1 for each per-step parameter, where there is
+/// one. A separate array, not a member of stencilc_fields_info, keeps every
+/// other header as it was (a struct initializer one member short would warn
+/// under -Wextra).
+std::string perStepArray(const StencilSpec &spec) {
+  if (!spec.hasPerStepParams()) {
+    return {};
+  }
+  std::vector<std::string> flags;
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    flags.push_back(spec.isPerStep(i) ? "1" : "0");
+  }
+  return fmt::format("/* Whether each parameter (in {}_param_names' order) is per step. */\n"
+                     "static const int {}_param_is_per_step[{}] = {{{}}};",
+                     spec.name, spec.name, flags.size(), joinWith(flags, ", "));
+}
+
+} // namespace
 
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts) {
   const StencilSpec &spec = plan.spec;
@@ -268,7 +350,9 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("limit_note", facts.limitNote), fmt::arg("field_params_const", n.fieldParamsConst),
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
-      fmt::arg("written", written), fmt::arg("run_note", runNote + ringLimit),
+      fmt::arg("written", written), fmt::arg("run_note", runNote + ringLimit + perStepNote(spec)),
+      fmt::arg("run_param_params", n.runParamParams),
+      fmt::arg("per_step_array", perStepArray(spec)),
       fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),
       fmt::arg("radius", spec.radius), fmt::arg("shape", facts.shapeEnum),
       fmt::arg("precision", facts.precisionEnum), fmt::arg("boundary", facts.boundaryEnum),

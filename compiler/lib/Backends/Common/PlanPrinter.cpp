@@ -34,8 +34,12 @@ void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   if (s.fusedSteps == 1) {
-    os << fmt::format("  run        {}_run launches one step at a time{}\n", spec.name,
-                      s.why.empty() ? "" : ": " + s.why);
+    os << fmt::format("  run        {}_run launches one step at a time{}{}\n", spec.name,
+                      s.why.empty() ? "" : ": " + s.why,
+                      spec.hasPerStepParams()
+                          ? "; each launch takes its step's values of the per-step parameters, "
+                            "its coefficients folded on the host"
+                          : "");
     return;
   }
   backendFor(plan).printFusedSchedule(plan, os);

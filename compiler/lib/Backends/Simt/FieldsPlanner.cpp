@@ -254,8 +254,9 @@ void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   os << "  fields     " << fields << "; " << elementTypeName(spec.precision) << " each\n";
   if (!spec.params.empty()) {
     std::string params;
-    for (const std::string &p : spec.params) {
-      params += (params.empty() ? "" : ", ") + p;
+    for (std::size_t p = 0; p < spec.params.size(); ++p) {
+      params +=
+          (params.empty() ? "" : ", ") + spec.params[p] + (spec.isPerStep(p) ? " (per step)" : "");
     }
     os << "  params     " << params
        << ": the coefficients that use them are evaluated in double on the host every call\n";

@@ -25,7 +25,7 @@ cudaError_t {name}_step({field_params_const}, {element}* out, {size_params}{para
  * scratch is a grid of the same size; no two of the written buffers
  * ({written}) and no written buffer and field may overlap. steps < 0 is
  * invalid.{run_note} */
-cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream);
+cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream);
 
 #ifdef __cplusplus
 }} /* extern "C" */
@@ -51,6 +51,7 @@ static const stencilc_stencil_info {name}_info = {{
 static const char *const {name}_field_names[{field_count}] = {{{field_names}}};
 static const int {name}_field_is_coefficient[{field_count}] = {{{field_roles}}};
 {param_names_array}
+{per_step_array}
 static const stencilc_field_term {name}_terms[{term_count}] = {{
 {term_table}
 }};

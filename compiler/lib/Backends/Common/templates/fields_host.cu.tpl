@@ -26,10 +26,10 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
 }}
 
 //@ section run
-extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream) {{
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
   using namespace {namespace};
   const size_t stencilc_bytes = {size_product} * sizeof({element});
-  if ({null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
+  if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
       {run_overlap_checks}) {{
     return cudaErrorInvalidValue;
   }}
@@ -37,11 +37,12 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     return cudaSuccess;
   }}
   cudaError_t stencilc_status = cudaSuccess;
+{per_step_values}
 {ring_copy}
   {element}* stencilc_from = {stepped};
   {element}* stencilc_to = scratch;
   for (int stencilc_step = 0; stencilc_step < steps; ++stencilc_step) {{
-    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{param_args}), stencilc_to, {grid_z}, {grid_y}, nx, stream);
+    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_to, {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
     }}
@@ -56,10 +57,10 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
 }}
 
 //@ section run_time
-extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{param_params}, int steps, cudaStream_t stream) {{
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
   using namespace {namespace};
   const size_t stencilc_bytes = {size_product} * sizeof({element});
-  if ({null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
+  if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
       {run_overlap_checks}) {{
     return cudaErrorInvalidValue;
   }}
@@ -67,6 +68,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     return cudaSuccess;
   }}
   cudaError_t stencilc_status = cudaSuccess;
+{per_step_values}
 {ring_copy}
   // The levels rotate through three buffers: step s (from 1) reads the
   // current level in level[s % 3] and the previous one in level[(s - 1) % 3]
@@ -75,7 +77,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
   for (int stencilc_step = 1; stencilc_step <= steps; ++stencilc_step) {{
     const {element}* stencilc_current = stencilc_level[stencilc_step % 3];
     const {element}* stencilc_previous = stencilc_level[(stencilc_step - 1) % 3];
-    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{param_args}), stencilc_level[(stencilc_step + 1) % 3], {grid_z}, {grid_y}, nx, stream);
+    stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_level[(stencilc_step + 1) % 3], {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
     }}
@@ -94,6 +96,15 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
   }}
   return stencilc_status;
 }}
+
+//@ section per_step_values
+  // {param} has a value a step: the host folds each step's coefficients from
+  // it, so values in device memory are first copied here (per_step.cuh).
+  stencilc::device::PerStepValues stencilc_per_step_{param};
+  stencilc_status = stencilc_per_step_{param}.take({param}, steps, stream);
+  if (stencilc_status != cudaSuccess) {{
+    return stencilc_status;
+  }}
 
 //@ section ring_copy_fixed
   // boundary fixed: scratch starts as a copy of {stepped}, so the ring stays fixed.
