@@ -5,7 +5,8 @@ Usage: fields_list.py GEN.h > TEST.cu
 
 For each stencil of the header that has a NAME_fields_info, an `Api` struct
 that calls NAME_step, NAME_run and NAME_coefficients with the fields,
-sizes and parameters taken from arrays (fields_test.cuh's runStencil), and a
+sizes and parameters taken from arrays (fields_test.cuh's runStencil; a
+per-step parameter's values of every step for NAME_run), and a
 main() that runs them all and prints RESULT: PASS or FAIL (exit status 1 on a
 failure, 77 without a GPU)."""
 import re
@@ -34,10 +35,15 @@ def main():
         fields = step.index(f"{element}* out")
         sizes = [p for p in step if p.startswith("int n")]
         params = [p for p in step if p.startswith("double ")]
+        # A per-step parameter (`param amp per step;`) is `const double* amp`
+        # in NAME_run: it takes the values of every step, v[i].
+        per_step = [f"const double* {p.split()[1]}" in run for p in params]
         dims = len(sizes)
         size_args = ", ".join(f"n[{a}]" for a in range(dims))
         field_args = ", ".join(f"f[{i}]" for i in range(fields))
         param_args = "".join(f", p[{i}]" for i in range(len(params)))
+        run_param_args = "".join(
+            f", v[{i}]" if per_step[i] else f", p[{i}]" for i in range(len(params)))
         param_first = "".join(f"p[{i}], " for i in range(len(params)))
         print(f"struct Api_{name} {{")
         print(f"  using T = {element};")
@@ -48,8 +54,11 @@ def main():
         print(f"  static cudaError_t step(T *const *f, T *out, const int *n, const double *{pn}, cudaStream_t s) {{")
         print(f"    return {name}_step({field_args}, out, {size_args}{param_args}, s);")
         print("  }")
-        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pn}, int steps, cudaStream_t s) {{")
-        print(f"    return {name}_run({field_args}, scratch, {size_args}{param_args}, steps, s);")
+        vn = "v" if any(per_step) else "/*v*/"
+        flags = ", ".join("true" if x else "false" for x in per_step) or "false"
+        print(f"  static bool perStep(int i) {{ static const bool flags[] = {{{flags}}}; return flags[i]; }}")
+        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pn}, const double *const *{vn}, int steps, cudaStream_t s) {{")
+        print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}, steps, s);")
         print("  }")
         print(f"  static void coefficients(const double *{pn}, double *k) {{ {name}_coefficients({param_first}k); }}")
         print("};\n")

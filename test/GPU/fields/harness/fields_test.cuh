@@ -62,6 +62,45 @@ inline std::vector<double> parameterValues(int count) {
   return p;
 }
 
+/// The parameters of step s (from 0): a per-step one (Api::perStep) takes
+/// a new value every step, the others keep theirs.
+template <class Api> std::vector<double> paramsAt(const std::vector<double> &params, int s) {
+  std::vector<double> p = params;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (Api::perStep(static_cast<int>(i))) {
+      p[i] *= 1.0 + 0.25 * s;
+    }
+  }
+  return p;
+}
+
+/// What NAME_run takes for `steps` steps: for each per-step parameter the
+/// values of every step (paramsAt), in values[i]; nothing for the others.
+template <class Api> struct RunValues {
+  std::vector<std::vector<double>> columns;
+  std::vector<const double *> values;
+  RunValues(const std::vector<double> &params, int steps)
+      : columns(params.size()), values(params.size(), nullptr) {
+    for (int s = 0; s < steps; ++s) {
+      const std::vector<double> p = paramsAt<Api>(params, s);
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        columns[i].push_back(p[i]);
+      }
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      values[i] = Api::perStep(static_cast<int>(i)) ? columns[i].data() : nullptr;
+    }
+  }
+  bool any() const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (Api::perStep(static_cast<int>(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
 /// An element as a double (16-bit types through float, exactly).
 template <class T> double toDouble(T v) {
   if constexpr (sizeof(T) == 2) {
@@ -197,20 +236,62 @@ template <class T> Host randomField(std::size_t count, unsigned seed) {
   return h;
 }
 
+/// NAME_run from `host` with its per-step values copied to device memory:
+/// bit for bit `expected`, NAME_run's stepped field with them in host memory.
+template <class Api>
+bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
+                          const std::vector<double> &params, const RunValues<Api> &values,
+                          int steps, const Host &expected) {
+  using T = typename Api::T;
+  const std::size_t count = host[0].size();
+  std::vector<Device<T> *> fields;
+  std::vector<T *> ptr;
+  for (const Host &h : host) {
+    fields.push_back(new Device<T>(count));
+    fields.back()->upload(h);
+    ptr.push_back(fields.back()->p);
+  }
+  std::vector<double *> onDevice(values.values.size(), nullptr);
+  std::vector<const double *> deviceValues(values.values.size(), nullptr);
+  for (std::size_t i = 0; i < onDevice.size(); ++i) {
+    if (values.values[i]) {
+      cudaMalloc(&onDevice[i], steps * sizeof(double));
+      cudaMemcpy(onDevice[i], values.values[i], steps * sizeof(double), cudaMemcpyHostToDevice);
+      deviceValues[i] = onDevice[i];
+    }
+  }
+  Device<T> scratch(count);
+  const bool ran = Api::run(ptr.data(), scratch.p, n, params.data(), deviceValues.data(), steps,
+                            0) == cudaSuccess;
+  cudaDeviceSynchronize();
+  const bool same = ran && fields[Api::fieldsInfo().stepped_field]->download() == expected;
+  for (double *d : onDevice) {
+    cudaFree(d);
+  }
+  for (Device<T> *d : fields) {
+    delete d;
+  }
+  return same;
+}
+
 template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts) {
   using T = typename Api::T;
   const stencilc_stencil_info &info = Api::info();
   const stencilc_fields_info &fi = Api::fieldsInfo();
   const std::size_t count = static_cast<std::size_t>(g.points());
   const std::vector<double> params = parameterValues(fi.num_params);
-  std::vector<double> k(static_cast<std::size_t>(fi.num_terms));
-  Api::coefficients(params.data(), k.data());
-  std::vector<double> kRounded;
-  for (double c : k) {
-    // As the CUDA cores round it (to T; 16-bit types compute in float).
-    kRounded.push_back(sizeof(T) == 2 ? static_cast<double>(static_cast<float>(c))
-                                      : static_cast<double>(static_cast<T>(c)));
-  }
+  // The coefficients of parameters p, as the CUDA cores round them (to T;
+  // 16-bit types compute in float).
+  const auto rounded = [&fi](const std::vector<double> &p) {
+    std::vector<double> k(static_cast<std::size_t>(fi.num_terms)), kRounded;
+    Api::coefficients(p.data(), k.data());
+    for (double c : k) {
+      kRounded.push_back(sizeof(T) == 2 ? static_cast<double>(static_cast<float>(c))
+                                        : static_cast<double>(static_cast<T>(c)));
+    }
+    return kRounded;
+  };
+  const std::vector<double> kRounded = rounded(params);
   const int n[3] = {static_cast<int>(g.n[0]), static_cast<int>(g.n[1]), static_cast<int>(g.n[2])};
   std::vector<Host> host;
   std::vector<Device<T> *> dev;
@@ -273,7 +354,7 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
         in.push_back(&h);
       }
       Host next = level[stepped]; // keeps the ring of the stepped field
-      referenceStep(info, fi, kRounded, g, in, next);
+      referenceStep(info, fi, rounded(paramsAt<Api>(params, s)), g, in, next);
       if (previous >= 0) {
         level[previous] = level[stepped];
       }
@@ -288,7 +369,9 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       runPtr.push_back(runDev.back()->p);
     }
     Device<T> scratch(count);
-    const cudaError_t status = Api::run(runPtr.data(), scratch.p, n, params.data(), steps, 0);
+    const RunValues<Api> values(params, steps);
+    const cudaError_t status =
+        Api::run(runPtr.data(), scratch.p, n, params.data(), values.values.data(), steps, 0);
     cudaDeviceSynchronize();
     const Host result = runDev[stepped]->download();
     const Host resultPrevious = previous >= 0 ? runDev[previous]->download() : Host();
@@ -313,7 +396,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       if (previous >= 0) {
         stepPtr[previous] = before;
       }
-      launched &= Api::step(stepPtr.data(), next, n, params.data(), 0) == cudaSuccess;
+      launched &= Api::step(stepPtr.data(), next, n, paramsAt<Api>(params, s).data(), 0) ==
+                  cudaSuccess;
       T *oldest = before;
       before = current;
       current = next;
@@ -331,6 +415,11 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     }
     std::snprintf(what, sizeof what, "run %d = %d steps", steps, steps);
     counts.check(same, Api::name, what, g);
+    if (values.any()) { // the per-step values in device memory: the same bits
+      std::snprintf(what, sizeof what, "run %d, values on the device", steps);
+      counts.check(sameWithDeviceValues<Api>(host, n, params, values, steps, result), Api::name,
+                   what, g);
+    }
     for (Device<T> *d : runDev) {
       delete d;
     }
@@ -347,8 +436,15 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       ok &= Api::step(ptr.data(), ptr[fi.num_fields - 1] + 1, n, params.data(), 0) ==
             cudaErrorInvalidValue;
     }
-    ok &= Api::run(ptr.data(), ptr[stepped], n, params.data(), 1, 0) == cudaErrorInvalidValue;
-    ok &= Api::run(ptr.data(), out.p, n, params.data(), -1, 0) == cudaErrorInvalidValue;
+    const RunValues<Api> one(params, 1);
+    const double *const *v = one.values.data();
+    ok &= Api::run(ptr.data(), ptr[stepped], n, params.data(), v, 1, 0) == cudaErrorInvalidValue;
+    ok &= Api::run(ptr.data(), out.p, n, params.data(), v, -1, 0) == cudaErrorInvalidValue;
+    if (one.any()) { // a per-step parameter's values missing
+      const std::vector<const double *> none(one.values.size(), nullptr);
+      ok &= Api::run(ptr.data(), out.p, n, params.data(), none.data(), 1, 0) ==
+            cudaErrorInvalidValue;
+    }
     cudaDeviceSynchronize();
     ok &= dev[stepped]->download() == before;
     counts.check(ok, Api::name, "bad arguments", g);
