@@ -396,8 +396,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       if (previous >= 0) {
         stepPtr[previous] = before;
       }
-      launched &= Api::step(stepPtr.data(), next, n, paramsAt<Api>(params, s).data(), 0) ==
-                  cudaSuccess;
+      launched &=
+          Api::step(stepPtr.data(), next, n, paramsAt<Api>(params, s).data(), 0) == cudaSuccess;
       T *oldest = before;
       before = current;
       current = next;
@@ -442,8 +442,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     ok &= Api::run(ptr.data(), out.p, n, params.data(), v, -1, 0) == cudaErrorInvalidValue;
     if (one.any()) { // a per-step parameter's values missing
       const std::vector<const double *> none(one.values.size(), nullptr);
-      ok &= Api::run(ptr.data(), out.p, n, params.data(), none.data(), 1, 0) ==
-            cudaErrorInvalidValue;
+      ok &=
+          Api::run(ptr.data(), out.p, n, params.data(), none.data(), 1, 0) == cudaErrorInvalidValue;
     }
     cudaDeviceSynchronize();
     ok &= dev[stepped]->download() == before;
