@@ -177,7 +177,8 @@ public:
     Field,
     Coefficient,
     Param,
-    Time
+    Time,
+    Record
   };
 
   Stmt(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -268,7 +269,8 @@ public:
   const std::vector<DeclaredName> &getNames() const { return names; }
   static bool classof(const Stmt *s) {
     return s->getKind() == Kind::Field || s->getKind() == Kind::Coefficient ||
-           s->getKind() == Kind::Param || s->getKind() == Kind::Time;
+           s->getKind() == Kind::Param || s->getKind() == Kind::Time ||
+           s->getKind() == Kind::Record;
   }
 
 private:

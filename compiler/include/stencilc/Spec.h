@@ -192,6 +192,9 @@ struct StencilSpec {
   std::vector<FieldTerm> fieldTerms;
   /// The input field whose next value `out` is (NAME_run steps it).
   int steppedField = 0;
+  /// `record u;`: NAME_run takes a list of receiver points and records the
+  /// stepped field's value at each after every step.
+  bool recordsReceivers = false;
   /// `time PREV, CUR;`: the field holding the level before steppedField, or -1.
   int previousField = -1;
 

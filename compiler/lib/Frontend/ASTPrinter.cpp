@@ -76,7 +76,8 @@ private:
     case Stmt::Kind::Field:
     case Stmt::Kind::Coefficient:
     case Stmt::Kind::Param:
-    case Stmt::Kind::Time: {
+    case Stmt::Kind::Time:
+    case Stmt::Kind::Record: {
       const auto &s = llvm::cast<DeclStmt>(stmt);
       std::string names;
       for (const DeclaredName &d : s.getNames()) {
@@ -89,7 +90,8 @@ private:
       const std::string_view what = stmt.getKind() == Stmt::Kind::Field         ? "Field"
                                     : stmt.getKind() == Stmt::Kind::Coefficient ? "Coefficient"
                                     : stmt.getKind() == Stmt::Kind::Param       ? "Param"
-                                                                                : "Time";
+                                    : stmt.getKind() == Stmt::Kind::Time        ? "Time"
+                                                                                : "Record";
       line(depth, fmt::format("{} {}", what, names), stmt.getLoc());
       return;
     }

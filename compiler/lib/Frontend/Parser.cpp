@@ -125,7 +125,7 @@ bool Parser::reportTooDeep() {
 /// The keywords and the declaration words, for "did you mean".
 static std::vector<std::string_view> statementWords() {
   std::vector<std::string_view> words = keywordSpellings();
-  words.insert(words.end(), {"field", "coefficient", "param", "time"});
+  words.insert(words.end(), {"field", "coefficient", "param", "time", "record"});
   return words;
 }
 
@@ -142,6 +142,9 @@ static std::optional<Stmt::Kind> declarationKind(llvm::StringRef word) {
   }
   if (word == "time") {
     return Stmt::Kind::Time;
+  }
+  if (word == "record") {
+    return Stmt::Kind::Record;
   }
   return std::nullopt;
 }
@@ -286,7 +289,7 @@ bool Parser::parsePerStep(std::vector<llvm::SMRange> &perStep) {
   return true;
 }
 
-/// decl ::= ('field' | 'coefficient' | 'param' | 'time') name (',' name)* ';'
+/// decl ::= ('field' | 'coefficient' | 'param' | 'time' | 'record') name (',' name)* ';'
 /// name ::= IDENT (':' IDENT)? per-step*   (a precision, for fields; per
 ///          step, for a parameter declared alone: Sema checks both)
 StmtPtr Parser::parseDeclaration(Stmt::Kind kind) {

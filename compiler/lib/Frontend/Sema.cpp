@@ -81,6 +81,7 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
     case Stmt::Kind::Coefficient:
     case Stmt::Kind::Param:
     case Stmt::Kind::Time:
+    case Stmt::Kind::Record:
       break; // declareFields
     }
   }

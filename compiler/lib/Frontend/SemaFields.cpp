@@ -131,17 +131,24 @@ void StencilChecker::declareNames(const DeclStmt &stmt) {
   }
 }
 
-void StencilChecker::declareTime(const DeclStmt &stmt) {
-  if (timeLoc.isValid()) {
-    diags.error(stmt.getLoc(), "duplicate 'time' statement");
-    diags.note(timeLoc, "the first one is here");
-    return;
+bool StencilChecker::declareOnce(const DeclStmt &stmt, SMLoc &first, std::string_view word) {
+  if (first.isValid()) {
+    diags.error(stmt.getLoc(), fmt::format("duplicate '{}' statement", word));
+    diags.note(first, "the first one is here");
+    return false;
   }
-  timeLoc = stmt.getLoc();
-  const auto &names = stmt.getNames();
-  for (const DeclaredName &d : names) {
+  first = stmt.getLoc();
+  for (const DeclaredName &d : stmt.getNames()) {
     checkPerStep(stmt, d);
   }
+  return true;
+}
+
+void StencilChecker::declareTime(const DeclStmt &stmt) {
+  if (!declareOnce(stmt, timeLoc, "time")) {
+    return;
+  }
+  const auto &names = stmt.getNames();
   if (names.size() != 2) {
     diags.error(stmt.getLoc(), fmt::format("'time' names two input fields, the previous level "
                                            "and the current one ('time u_prev, u;'), found {}",
@@ -187,7 +194,7 @@ void StencilChecker::declareFields() {
   }
   for (const StmtPtr &stmt : decl.body) {
     const auto *d = llvm::dyn_cast<DeclStmt>(stmt.get());
-    if (d && d->getKind() != Stmt::Kind::Time) {
+    if (d && d->getKind() != Stmt::Kind::Time && d->getKind() != Stmt::Kind::Record) {
       declareNames(*d);
     }
   }
@@ -196,7 +203,65 @@ void StencilChecker::declareFields() {
     if (d && d->getKind() == Stmt::Kind::Time) {
       declareTime(*d);
     }
+    if (d && d->getKind() == Stmt::Kind::Record) {
+      declareRecord(*d);
+    }
   }
+}
+
+void StencilChecker::declareRecord(const DeclStmt &stmt) {
+  if (!declareOnce(stmt, recordLoc, "record")) {
+    return;
+  }
+  const auto &names = stmt.getNames();
+  if (names.size() != 1) {
+    diags.error(names[1].name.range.Start,
+                fmt::format("'record' names one field, the one NAME_run steps ('record u;'), "
+                            "found {}",
+                            names.size()));
+    return;
+  }
+  if (names[0].precision) {
+    diags.error(names[0].precision->range.Start,
+                "'record' takes no precision: the records have the field's");
+    return;
+  }
+  recorded = names[0].name;
+}
+
+void StencilChecker::finishRecord() {
+  if (!recorded || spec.steppedField < 0) {
+    return;
+  }
+  const std::string &stepped = fields[spec.steppedField].decl.name;
+  if (recorded->name != stepped) {
+    // The receivers read the level each step writes; any other field is the
+    // same at every step (or, for the previous level, the step before's).
+    diags.error(recorded->range.Start,
+                fmt::format("'record' names the field NAME_run steps, '{}'; '{}' is not it",
+                            stepped, recorded->name));
+    diags.note(fields[spec.steppedField].loc,
+               fmt::format("'{}' is the field each step writes", stepped));
+    return;
+  }
+  // NAME_run of such a stencil takes these three; a field or parameter of the
+  // same name would be a second parameter of that name.
+  for (const char *api : {"receivers", "receiver_count", "records"}) {
+    std::optional<SMLoc> clash;
+    if (auto it = fieldIndex.find(api); it != fieldIndex.end()) {
+      clash = fields[it->second].loc;
+    } else if (auto it = paramIndex.find(api); it != paramIndex.end()) {
+      clash = params[it->second].loc;
+    }
+    if (clash) {
+      diags.error(*clash, fmt::format("'{}' cannot name a field or parameter of a stencil that "
+                                      "records receivers: its NAME_run takes a parameter of "
+                                      "that name",
+                                      api));
+      return;
+    }
+  }
+  spec.recordsReceivers = true;
 }
 
 std::optional<LinearValue> StencilChecker::evalParam(const NameExpr &expr) {
@@ -498,6 +563,7 @@ void StencilChecker::finishFields() {
     diags.error(decl.name.range.Start,
                 fmt::format("stencil '{}' declares no input field ('field NAME;')", spec.name));
   }
+  finishRecord();
 }
 
 APFloat piConstant() {

@@ -267,6 +267,10 @@ static void printFieldTerms(const StencilSpec &spec, llvm::raw_ostream &os) {
   } else {
     os << "  steps     " << spec.fields[spec.steppedField].name << " -> out\n";
   }
+  if (spec.recordsReceivers) {
+    os << "  record    " << spec.fields[spec.steppedField].name
+       << " at receivers, after every step\n";
+  }
   os << "  terms     " << spec.fieldTerms.size() << "\n";
   for (const FieldTerm &t : spec.fieldTerms) {
     os << "  term " << spec.fields[t.field].name << offsetText(t.offset, spec.dims) << " * "

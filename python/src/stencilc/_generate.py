@@ -89,6 +89,26 @@ def refuse_per_step(header: str) -> None:
             f"call {names[0]}_run from C or C++, or declare the parameter without 'per step'")
 
 
+def receiver_stencils(header: str) -> list[str]:
+    """The stencils of a header that record receivers (`record u;`), whose
+    NAME_run takes receiver points, their count and the records."""
+    return re.findall(r"^cudaError_t (\w+)_run\([^)]*const int\* receivers, int receiver_count",
+                      header, flags=re.M)
+
+
+def refuse_receivers(header: str) -> None:
+    """Raises SourceError for a stencil that records receivers: run() passes
+    no receiver points or records, so such a NAME_run would read its other
+    arguments in their places; the package refuses it rather than call it
+    wrongly."""
+    names = receiver_stencils(header)
+    if names:
+        raise SourceError(
+            f"stencilc: stencil '{names[0]}' records receivers ('record'), which the Python "
+            "package does not take yet (its run() passes no receiver points or records); "
+            f"call {names[0]}_run from C or C++, or leave out the 'record' statement")
+
+
 def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str],
                   stencilc_arch: str, language: str = "stencil") -> list[str]:
     """Translates the source file `path`, writing cuda_path and the header
@@ -114,6 +134,7 @@ def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str
     if not names:
         raise SourceError(f"stencilc: '{path}' defines no stencil")
     refuse_per_step(header)
+    refuse_receivers(header)
     return names
 
 

@@ -192,6 +192,12 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
     w.line("#include <stencilc/device/per_step.cuh>");
     w.line();
   }
+  if (std::any_of(plans.begin(), plans.end(),
+                  [](const Plan &plan) { return plan.spec.recordsReceivers; })) {
+    // NAME_run of a stencil that records receivers gathers them.
+    w.line("#include <stencilc/device/receivers.cuh>");
+    w.line();
+  }
   for (const Plan &plan : plans) {
     if (plan.spec.hasFields()) {
       writeFieldsStencil(w, plan); // FieldsHostApi.cpp

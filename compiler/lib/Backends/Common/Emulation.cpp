@@ -125,12 +125,37 @@ std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &param
   return values;
 }
 
+namespace {
+
+/// Appends the values of `level` at the receivers' points to their records
+/// (one row), as the gather kernel after a step's launch.
+void recordReceivers(const GridND &level, RunReceivers *receivers) {
+  if (receivers == nullptr) {
+    return;
+  }
+  const std::size_t dims = static_cast<std::size_t>(level.dims);
+  for (std::size_t p = 0; p + dims <= receivers->points.size(); p += dims) {
+    std::array<long long, 3> i{0, 0, 0};
+    bool inside = true;
+    for (std::size_t a = 0; a < dims; ++a) {
+      i[a] = receivers->points[p + a];
+      inside = inside && i[a] >= 0 && i[a] < level.n[a];
+    }
+    receivers->records.push_back(inside ? level.at(i) : std::numeric_limits<double>::quiet_NaN());
+  }
+}
+
+} // namespace
+
 void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
-                      int steps) {
+                      int steps, RunReceivers *receivers) {
   const StencilSpec &spec = plan.spec;
   const Backend &backend = backendFor(plan);
   const int stepped = spec.steppedField, previous = spec.previousField;
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
+  if (receivers != nullptr) {
+    receivers->records.clear();
+  }
   if (steps <= 0) {
     return;
   }
@@ -147,6 +172,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     for (int s = 0; s < steps; ++s) {
       read[stepped] = levels[s % 2];
       backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s), levels[(s + 1) % 2]);
+      recordReceivers(levels[(s + 1) % 2], receivers);
     }
     fields[stepped] = levels[steps % 2];
     return;
@@ -170,6 +196,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     read[stepped] = levels[s % 3];
     read[previous] = levels[(s - 1) % 3];
     backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s - 1), levels[(s + 1) % 3]);
+    recordReceivers(levels[(s + 1) % 3], receivers);
   }
   fields[stepped] = levels[(steps + 1) % 3];
   fields[previous] = levels[steps % 3];

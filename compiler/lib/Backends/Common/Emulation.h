@@ -95,7 +95,18 @@ std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &param
 /// declaration order) are left as NAME_run leaves them: the stepped field
 /// holds the newest level and, with time levels, the previous field the one
 /// before.
+/// With `receivers` (`record u;`), also the records NAME_run writes: after
+/// step s (from 0), records[s * count + k] is the level that step wrote at
+/// point k (a quiet NaN for a point outside the grid, as the gather kernel
+/// of stencilc/device/receivers.cuh records it).
+struct RunReceivers {
+  /// dims ints a point, in index order, as NAME_run's `receivers`.
+  std::vector<int> points;
+  /// Filled by emulateFieldsRun: steps x (points.size() / dims).
+  std::vector<double> records;
+};
+
 void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
-                      int steps);
+                      int steps, RunReceivers *receivers = nullptr);
 
 } // namespace stencilc

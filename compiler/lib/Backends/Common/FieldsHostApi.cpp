@@ -131,6 +131,10 @@ FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
     n.paramArgsFirst += p + ", ";
     n.runParamParams += spec.isPerStep(i) ? ", const double* " + p : ", double " + p;
   }
+  if (spec.recordsReceivers) {
+    n.runParamParams +=
+        fmt::format(", const int* receivers, int receiver_count, {}* records", element);
+  }
   return n;
 }
 
@@ -157,6 +161,33 @@ std::string perStepSetup(const StencilSpec &spec) {
     }
   }
   return joinWith(setup, "\n");
+}
+
+/// NAME_run's check of its receivers (receivers.cuh) before anything is
+/// launched, and, after each step's launch, the gather of the level it wrote
+/// into that step's row of the records (`record u;`); both empty without.
+struct ReceiverParts {
+  std::string check, recordStep;
+};
+
+ReceiverParts receiverParts(const StencilSpec &spec, std::string_view gridZ,
+                            std::string_view gridY) {
+  if (!spec.recordsReceivers) {
+    return {};
+  }
+  const bool timeLevels = spec.previousField >= 0;
+  ReceiverParts parts;
+  parts.check = CodeWriter::filled(hostSection("receivers_check"), fmt::arg("dims", spec.dims),
+                                   fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY));
+  // Step s (from 0) writes stencilc_to, or, with time levels (whose loop
+  // counts from 1), level[(s + 2) % 3].
+  const std::string step = CodeWriter::filled(
+      hostSection("record_step"), fmt::arg("dims", spec.dims), fmt::arg("grid_z", gridZ),
+      fmt::arg("grid_y", gridY),
+      fmt::arg("level", timeLevels ? "stencilc_level[(stencilc_step + 1) % 3]" : "stencilc_to"),
+      fmt::arg("row", timeLevels ? "stencilc_step - 1" : "stencilc_step"));
+  parts.recordStep = "\n" + step;
+  return parts;
 }
 
 std::string sizeProduct(int dims) {
@@ -204,7 +235,8 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   const bool timeLevels = spec.previousField >= 0;
   const std::string runArgs =
       runParamArgs(spec, timeLevels ? "stencilc_step - 1" : "stencilc_step");
-  const std::string perStep = perStepSetup(spec);
+  const ReceiverParts receivers = receiverParts(spec, gridZ, gridY);
+  const std::string perStep = receivers.check + perStepSetup(spec);
   std::string runNullChecks = n.nullChecks;
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
     runNullChecks += spec.isPerStep(i) ? " || " + spec.params[i] + " == nullptr" : "";
@@ -222,7 +254,8 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("field_list", n.fieldList),
         fmt::arg("run_field_list", n.runFieldList), fmt::arg("param_args", n.paramArgs),
         fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY), fmt::arg("stepped", n.stepped),
-        fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy));
+        fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy),
+        fmt::arg("record_step", receivers.recordStep));
     w.line();
   };
   common("step", "");
@@ -259,6 +292,35 @@ std::string perStepNote(const StencilSpec &spec) {
                      "* synchronisation), since the host folds each step's coefficients. Each\n"
                      "* step is its own launch (not fused).",
                      list, names.size() == 1 ? "is" : "are each", first, spec.name);
+}
+
+/// The header's words on NAME_run's receivers (`record u;`), after the rest
+/// of its comment; empty without.
+std::string receiversNote(const StencilSpec &spec, std::string_view element) {
+  if (!spec.recordsReceivers) {
+    return {};
+  }
+  static const char *const Points[3] = {"x", "(y, x) pairs", "(z, y, x) triples"};
+  const bool timeLevels = spec.previousField >= 0;
+  return fmt::format(
+      "\n* Receivers (record {stepped}): receivers holds receiver_count points, {points}, an int "
+      "each,\n* in index order as the sizes; records holds steps x receiver_count {element}s.\n"
+      "* After step s (from 0) records[s * receiver_count + k] is {stepped}'s value at\n"
+      "* point k{level}, bit for bit what {name}_step leaves there{ring}.\n"
+      "* Both in device memory (or managed, or pinned host memory); a receiver\n"
+      "* may repeat. receiver_count 0 records nothing and takes null pointers;\n"
+      "* receiver_count < 0, or null pointers beside a positive count, is\n"
+      "* invalid. A point outside the grid: where the host can read the points\n"
+      "* (managed or pinned memory) the call returns cudaErrorInvalidValue,\n"
+      "* launching nothing; in device memory it is not read by the host (no\n"
+      "* synchronisation), and that receiver's records are NaN. Pageable host\n"
+      "* memory is invalid. records must not overlap a field or scratch. Each\n"
+      "* step's gather is one more launch on stream, after the step's.",
+      fmt::arg("stepped", spec.fields[spec.steppedField].name),
+      fmt::arg("points", Points[spec.dims - 1]), fmt::arg("element", element),
+      fmt::arg("level", timeLevels ? " (the new level)" : ""), fmt::arg("name", spec.name),
+      fmt::arg("ring",
+               spec.boundary == BoundaryKind::Fixed ? " (on the fixed ring, the kept value)" : ""));
 }
 
 /// `NAME_param_is_per_step`, 1 for each per-step parameter, where there is
@@ -350,7 +412,8 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("limit_note", facts.limitNote), fmt::arg("field_params_const", n.fieldParamsConst),
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
-      fmt::arg("written", written), fmt::arg("run_note", runNote + ringLimit + perStepNote(spec)),
+      fmt::arg("written", written),
+      fmt::arg("run_note", runNote + ringLimit + perStepNote(spec) + receiversNote(spec, element)),
       fmt::arg("run_param_params", n.runParamParams),
       fmt::arg("per_step_array", perStepArray(spec)),
       fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),

@@ -34,11 +34,15 @@ void printSchedule(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   if (s.fusedSteps == 1) {
-    os << fmt::format("  run        {}_run launches one step at a time{}{}\n", spec.name,
+    os << fmt::format("  run        {}_run launches one step at a time{}{}{}\n", spec.name,
                       s.why.empty() ? "" : ": " + s.why,
                       spec.hasPerStepParams()
                           ? "; each launch takes its step's values of the per-step parameters, "
                             "its coefficients folded on the host"
+                          : "",
+                      spec.recordsReceivers
+                          ? "; after each step a launch gathers the receivers' values into that "
+                            "step's row of the records (one launch more a step)"
                           : "");
     return;
   }

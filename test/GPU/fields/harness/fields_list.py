@@ -6,7 +6,8 @@ Usage: fields_list.py GEN.h > TEST.cu
 For each stencil of the header that has a NAME_fields_info, an `Api` struct
 that calls NAME_step, NAME_run and NAME_coefficients with the fields,
 sizes and parameters taken from arrays (fields_test.cuh's runStencil; a
-per-step parameter's values of every step for NAME_run), and a
+per-step parameter's values of every step for NAME_run; receiver points
+and records, for a stencil that records them), and a
 main() that runs them all and prints RESULT: PASS or FAIL (exit status 1 on a
 failure, 77 without a GPU)."""
 import re
@@ -57,8 +58,15 @@ def main():
         vn = "v" if any(per_step) else "/*v*/"
         flags = ", ".join("true" if x else "false" for x in per_step) or "false"
         print(f"  static bool perStep(int i) {{ static const bool flags[] = {{{flags}}}; return flags[i]; }}")
-        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pn}, const double *const *{vn}, int steps, cudaStream_t s) {{")
-        print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}, steps, s);")
+        # A stencil that records receivers (`record u;`) takes their points,
+        # count and records after the parameters; the others ignore them.
+        records = "const int* receivers" in run
+        print(f"  static constexpr bool records = {'true' if records else 'false'};")
+        rn = ("r", "rc", "rec") if records else ("/*r*/", "/*rc*/", "/*rec*/")
+        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pn}, const double *const *{vn}, int steps, cudaStream_t s,")
+        print(f"                         const int *{rn[0]} = nullptr, int {rn[1]} = 0, T *{rn[2]} = nullptr) {{")
+        receiver_args = ", r, rc, rec" if records else ""
+        print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}{receiver_args}, steps, s);")
         print("  }")
         print(f"  static void coefficients(const double *{pn}, double *k) {{ {name}_coefficients({param_first}k); }}")
         print("};\n")

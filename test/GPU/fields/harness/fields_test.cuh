@@ -12,9 +12,12 @@
 // for bit against as many NAME_step calls; and bad arguments (a null
 // pointer, out aliasing a field, out overlapping one by an element, scratch
 // aliasing the stepped field, steps < 0) return cudaErrorInvalidValue and
-// write nothing. Every precision: fp32 and fp64 on CUDA cores, and fp16, bf16,
-// tf32 and fp64 on tensor cores (--backend=tensor). One line a case, RESULT
-// last.
+// write nothing. A stencil that records receivers (`record u;`) also has its
+// records of each run checked bit for bit against the NAME_step calls'
+// values at a few points (corners, a ring point, the centre), and points
+// outside the grid refused (managed memory) or recorded as NaN (device). Every precision: fp32 and
+// fp64 on CUDA cores, and fp16, bf16, tf32 and fp64 on tensor cores (--backend=tensor). One line a
+// case, RESULT last.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -274,6 +277,127 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
   return same;
 }
 
+/// The receivers of a grid, dims ints a point in index order: the first
+/// corner, the last one, a point of the first axis's last ring row (row 0
+/// for radius 1) mid-way along the others, and the centre. With boundary
+/// fixed the corners and the row point lie on the kept ring.
+inline std::vector<int> receiverPoints(const stencilc_stencil_info &info, const Grid3 &g) {
+  const long long ringRow = info.radius - 1 < g.n[0] ? info.radius - 1 : 0;
+  const long long points[4][3] = {{0, 0, 0},
+                                  {g.n[0] - 1, g.n[1] - 1, g.n[2] - 1},
+                                  {ringRow, g.n[1] / 2, g.n[2] / 2},
+                                  {g.n[0] / 2, g.n[1] / 2, g.n[2] / 2}};
+  std::vector<int> list;
+  for (const auto &p : points) {
+    for (int a = 0; a < g.dims; ++a) {
+      list.push_back(static_cast<int>(p[a]));
+    }
+  }
+  return list;
+}
+
+/// Appends the elements of device grid `field` at `points` to `records`,
+/// as NAME_run's gather after a step.
+template <class T>
+void appendReceivers(const T *field, const Grid3 &g, const std::vector<int> &points,
+                     std::vector<T> &records) {
+  std::vector<T> grid(static_cast<std::size_t>(g.points()));
+  cudaMemcpy(grid.data(), field, grid.size() * sizeof(T), cudaMemcpyDeviceToHost);
+  for (std::size_t k = 0; k < points.size(); k += static_cast<std::size_t>(g.dims)) {
+    long long q[3] = {0, 0, 0};
+    for (int a = 0; a < g.dims; ++a) {
+      q[a] = points[k + static_cast<std::size_t>(a)];
+    }
+    records.push_back(grid[static_cast<std::size_t>((q[0] * g.n[1] + q[1]) * g.n[2] + q[2])]);
+  }
+}
+
+/// Device copies of the fields `host`, freed with it.
+template <class T> struct DeviceFields {
+  std::vector<Device<T> *> fields;
+  std::vector<T *> ptr;
+  explicit DeviceFields(const std::vector<Host> &host) {
+    for (const Host &h : host) {
+      fields.push_back(new Device<T>(h.size()));
+      fields.back()->upload(h);
+      ptr.push_back(fields.back()->p);
+    }
+  }
+  ~DeviceFields() {
+    for (Device<T> *d : fields) {
+      delete d;
+    }
+  }
+  DeviceFields(const DeviceFields &) = delete;
+};
+
+/// NAME_run from `host` recording `points` (in device memory): its records
+/// bit for bit `expected` (the NAME_step calls' values there after each
+/// step) and its stepped field bit for bit `result` (NAME_run's without).
+template <class Api>
+bool recordsMatchSteps(const std::vector<Host> &host, const Grid3 &g, const int *n,
+                       const std::vector<double> &params, const RunValues<Api> &values, int steps,
+                       const std::vector<int> &points, const std::vector<typename Api::T> &expected,
+                       const Host &result) {
+  using T = typename Api::T;
+  DeviceFields<T> fields(host);
+  Device<T> scratch(host[0].size());
+  const int count = static_cast<int>(points.size()) / g.dims;
+  int *devicePoints = nullptr;
+  cudaMalloc(&devicePoints, points.size() * sizeof(int));
+  cudaMemcpy(devicePoints, points.data(), points.size() * sizeof(int), cudaMemcpyHostToDevice);
+  Device<T> records(static_cast<std::size_t>(steps) * static_cast<std::size_t>(count));
+  records.upload(Host(records.count, 12345.0)); // poison: every record must be written
+  const bool ran = Api::run(fields.ptr.data(), scratch.p, n, params.data(), values.values.data(),
+                            steps, 0, devicePoints, count, records.p) == cudaSuccess;
+  cudaDeviceSynchronize();
+  std::vector<T> got(records.count);
+  cudaMemcpy(got.data(), records.p, got.size() * sizeof(T), cudaMemcpyDeviceToHost);
+  cudaFree(devicePoints);
+  return ran && got.size() == expected.size() &&
+         std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0 &&
+         fields.fields[Api::fieldsInfo().stepped_field]->download() == result;
+}
+
+/// Receivers outside the grid: in managed memory (the host reads them) the
+/// call is refused, nothing written; in device memory it runs and that
+/// receiver's records are NaN, the others' not. Also a negative count and
+/// null points beside a positive count are refused.
+template <class Api>
+bool receiversOutsideHandled(const std::vector<Host> &host, const Grid3 &g, const int *n,
+                             const std::vector<double> &params) {
+  using T = typename Api::T;
+  DeviceFields<T> fields(host);
+  Device<T> scratch(host[0].size());
+  const RunValues<Api> values(params, 1);
+  const double *const *v = values.values.data();
+  std::vector<int> points(static_cast<std::size_t>(2 * g.dims), 0); // a corner, then outside
+  points[static_cast<std::size_t>(g.dims)] = n[0];
+  int *managed = nullptr, *onDevice = nullptr;
+  cudaMallocManaged(&managed, points.size() * sizeof(int));
+  std::memcpy(managed, points.data(), points.size() * sizeof(int));
+  cudaMalloc(&onDevice, points.size() * sizeof(int));
+  cudaMemcpy(onDevice, points.data(), points.size() * sizeof(int), cudaMemcpyHostToDevice);
+  Device<T> records(2);
+  const int stepped = Api::fieldsInfo().stepped_field;
+  T *const *f = fields.ptr.data();
+  bool ok = Api::run(f, scratch.p, n, params.data(), v, 1, 0, managed, 2, records.p) ==
+            cudaErrorInvalidValue;
+  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, -1, records.p) ==
+        cudaErrorInvalidValue;
+  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, nullptr, 1, records.p) ==
+        cudaErrorInvalidValue;
+  cudaDeviceSynchronize();
+  ok &= fields.fields[stepped]->download() == host[stepped];
+  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, 2, records.p) == cudaSuccess;
+  cudaDeviceSynchronize();
+  const Host got = records.download();
+  ok &= !std::isnan(got[0]) && std::isnan(got[1]);
+  cudaFree(managed);
+  cudaFree(onDevice);
+  return ok;
+}
+
 template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts) {
   using T = typename Api::T;
   const stencilc_stencil_info &info = Api::info();
@@ -391,6 +515,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     T *current = a.p, *next = b.p, *before = c.p;
     std::vector<T *> stepPtr = ptr;
     bool launched = true;
+    const std::vector<int> points = receiverPoints(info, g);
+    std::vector<T> stepRecords; // the receivers' values after each NAME_step
     for (int s = 0; s < steps; ++s) {
       stepPtr[stepped] = current;
       if (previous >= 0) {
@@ -402,6 +528,9 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       before = current;
       current = next;
       next = previous >= 0 ? oldest : before;
+      if (Api::records) {
+        appendReceivers(current, g, points, stepRecords);
+      }
     }
     cudaDeviceSynchronize();
     std::vector<T> mine(count), theirs(result.begin(), result.end());
@@ -415,6 +544,12 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     }
     std::snprintf(what, sizeof what, "run %d = %d steps", steps, steps);
     counts.check(same, Api::name, what, g);
+    if (Api::records) { // the receivers' records: the NAME_step values, bit for bit
+      std::snprintf(what, sizeof what, "run %d records = %d steps", steps, steps);
+      counts.check(
+          recordsMatchSteps<Api>(host, g, n, params, values, steps, points, stepRecords, result),
+          Api::name, what, g);
+    }
     if (values.any()) { // the per-step values in device memory: the same bits
       std::snprintf(what, sizeof what, "run %d, values on the device", steps);
       counts.check(sameWithDeviceValues<Api>(host, n, params, values, steps, result), Api::name,
@@ -448,6 +583,10 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     cudaDeviceSynchronize();
     ok &= dev[stepped]->download() == before;
     counts.check(ok, Api::name, "bad arguments", g);
+  }
+  if (Api::records) {
+    counts.check(receiversOutsideHandled<Api>(host, g, n, params), Api::name,
+                 "receivers outside the grid", g);
   }
   for (Device<T> *d : dev) {
     delete d;

@@ -45,7 +45,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_to, {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
-    }}
+    }}{record_step}
     {element}* stencilc_last = stencilc_from;
     stencilc_from = stencilc_to;
     stencilc_to = stencilc_last;
@@ -80,7 +80,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_level[(stencilc_step + 1) % 3], {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
-    }}
+    }}{record_step}
   }}
   // Leave the newest level in {stepped} and the one before in {previous}.
   if (steps % 3 == 1) {{
@@ -105,6 +105,21 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
   if (stencilc_status != cudaSuccess) {{
     return stencilc_status;
   }}
+
+//@ section receivers_check
+  // The receivers (receivers.cuh): refused here where the host can read
+  // them; in device memory, the gather kernel checks each point.
+  stencilc_status = stencilc::device::checkReceivers<{dims}>(receivers, receiver_count, records, {grid_z}, {grid_y}, nx);
+  if (stencilc_status != cudaSuccess) {{
+    return stencilc_status;
+  }}
+
+//@ section record_step
+// The level this step wrote, at each receiver, into row {row} of records.
+stencilc_status = stencilc::device::recordReceivers<{dims}>({level}, receivers, receiver_count, records + static_cast<size_t>({row}) * static_cast<size_t>(receiver_count), {grid_z}, {grid_y}, nx, stream);
+if (stencilc_status != cudaSuccess) {{
+  return stencilc_status;
+}}
 
 //@ section ring_copy_fixed
   // boundary fixed: scratch starts as a copy of {stepped}, so the ring stays fixed.

@@ -1,0 +1,106 @@
+// stencilc/device/receivers.cuh - the receivers of a stencil of fields that
+// records them (`record u;`): NAME_run gathers the stepped field's value at
+// each receiver point into that step's row of the records after each step's
+// launch, one small kernel on the same stream (docs/generated-code.md,
+// "Stencils of fields").
+#pragma once
+
+#include <cstddef>
+
+#include <cuda_runtime.h>
+
+namespace stencilc {
+namespace device {
+
+/// A quiet NaN of the element type: the record of a receiver outside the
+/// grid, whose points the host could not read to refuse it.
+template <class T> __device__ inline T receiverOutsideValue() {
+  return static_cast<T>(__int_as_float(0x7fc00000));
+}
+
+/// Whether point `p` (Dims ints, in index order: (z,) (y,) x) lies on the
+/// nz x ny x nx grid, and its linear index if it does.
+template <int Dims>
+__host__ __device__ inline bool receiverIndex(const int *p, int nz, int ny, int nx,
+                                              std::size_t &index) {
+  const int z = Dims == 3 ? p[0] : 0;
+  const int y = Dims >= 2 ? p[Dims - 2] : 0;
+  const int x = p[Dims - 1];
+  if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
+    return false;
+  }
+  index =
+      (static_cast<std::size_t>(z) * static_cast<std::size_t>(ny) + static_cast<std::size_t>(y)) *
+          static_cast<std::size_t>(nx) +
+      static_cast<std::size_t>(x);
+  return true;
+}
+
+/// row[k] = field at receiver k, a thread a receiver. A point outside the
+/// grid reads nothing and records NaN, so device-memory points the host
+/// never saw cannot make it read out of bounds.
+template <int Dims, class T>
+__global__ void gatherReceivers(const T *__restrict__ field, const int *__restrict__ points,
+                                int count, T *__restrict__ row, int nz, int ny, int nx) {
+  const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k >= count) {
+    return;
+  }
+  std::size_t index = 0;
+  row[k] = receiverIndex<Dims>(points + static_cast<std::size_t>(Dims) * k, nz, ny, nx, index)
+               ? field[index]
+               : receiverOutsideValue<T>();
+}
+
+/// Launches gatherReceivers on `stream` after the work already there (the
+/// step that wrote `field`); nothing for no receivers.
+template <int Dims, class T>
+cudaError_t recordReceivers(const T *field, const int *points, int count, T *row, int nz, int ny,
+                            int nx, cudaStream_t stream) {
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  constexpr int kThreads = 128;
+  gatherReceivers<Dims, T><<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
+      field, points, count, row, nz, ny, nx);
+  return cudaGetLastError();
+}
+
+/// NAME_run's check of its receivers before anything is launched.
+/// cudaErrorInvalidValue for a negative count, null pointers beside a
+/// positive count, or points in pageable host memory (the gather kernel
+/// could not read them); where the host can read the points (managed or
+/// pinned host memory) also for a point outside the grid. Points in device
+/// memory are checked by the gather kernel instead (a NaN record), so the
+/// call stays free of synchronisation.
+template <int Dims>
+cudaError_t checkReceivers(const int *points, int count, const void *records, int nz, int ny,
+                           int nx) {
+  if (count < 0 || (count > 0 && (points == nullptr || records == nullptr))) {
+    return cudaErrorInvalidValue;
+  }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  cudaPointerAttributes attributes;
+  cudaError_t status = cudaPointerGetAttributes(&attributes, points);
+  if (status != cudaSuccess) {
+    return status;
+  }
+  if (attributes.type == cudaMemoryTypeDevice) {
+    return cudaSuccess;
+  }
+  if (attributes.type != cudaMemoryTypeManaged && attributes.type != cudaMemoryTypeHost) {
+    return cudaErrorInvalidValue;
+  }
+  for (int k = 0; k < count; ++k) {
+    std::size_t index = 0;
+    if (!receiverIndex<Dims>(points + static_cast<std::size_t>(Dims) * k, nz, ny, nx, index)) {
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaSuccess;
+}
+
+} // namespace device
+} // namespace stencilc
