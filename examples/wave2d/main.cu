@@ -2,11 +2,15 @@
 // lower half twice as fast) with the stencil generated from wave2d.stencil;
 // the run is checked against a float64 simulation of the same equation on
 // the CPU, its discrete energy followed over the run, the stepping timed,
-// and the wavefield written as PNG frames.
+// and the wavefield written as PNG frames. A line of receivers (every
+// interior point of row n/8) records a seismogram inside wave2d_run, which
+// is checked against the reference's values there at every step and
+// written as wave2d-seismogram.png.
 //
 // Usage: wave2d-example [--check] [n] [steps] [frame-every]
-//   defaults 1024 1000 100; --check: 257 x 257, 1000 steps, no frames.
-// Exit status 0 when the field and the energy match the reference.
+//   defaults 1024 1000 100; --check: 257 x 257, 1000 steps, no PNG.
+// Exit status 0 when the field, the energy and the seismogram match the
+// reference.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -94,22 +98,38 @@ double relativeL2(const std::vector<double> &a, const std::vector<double> &ref) 
   return std::sqrt(num / (den > 0 ? den : 1));
 }
 
-/// Blue (negative) - white - red (positive), clipped at +-scale.
-void writeFrame(const Grid &g, const std::vector<float> &u, double scale, int step) {
-  std::vector<std::uint8_t> rgb(u.size() * 3);
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    double t = std::clamp(u[i] / scale, -1.0, 1.0);
+/// Blue (negative) - white - red (positive), clipped at +-scale, as a PNG
+/// of width x height values, row by row.
+void writeImage(const char *name, int width, int height, const std::vector<float> &v,
+                double scale) {
+  std::vector<std::uint8_t> rgb(v.size() * 3);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    double t = std::clamp(v[i] / scale, -1.0, 1.0);
     auto fade = static_cast<std::uint8_t>(255 * (1 - std::abs(t)) + 0.5);
     rgb[3 * i + 0] = t < 0 ? fade : 255;
     rgb[3 * i + 1] = fade;
     rgb[3 * i + 2] = t > 0 ? fade : 255;
   }
-  char name[64];
-  std::snprintf(name, sizeof name, "wave2d-%04d.png", step);
-  if (!heat2d_example::writePng(name, g.n, g.n, rgb)) {
+  if (!heat2d_example::writePng(name, width, height, rgb)) {
     std::fprintf(stderr, "cannot write %s\n", name);
     std::exit(1);
   }
+}
+
+void writeFrame(const Grid &g, const std::vector<float> &u, double scale, int step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "wave2d-%04d.png", step);
+  writeImage(name, g.n, g.n, u, scale);
+}
+
+/// The receivers: every interior point of row n/8, (y, x) pairs.
+std::vector<int> receiverLine(int n) {
+  std::vector<int> points;
+  for (int x = 1; x < n - 1; ++x) {
+    points.push_back(n / 8);
+    points.push_back(x);
+  }
+  return points;
 }
 
 } // namespace
@@ -133,6 +153,14 @@ int main(int argc, char **argv) {
     }
   }
   src[g.at(n / 4, n / 2)] = 1.0f;
+  // The receivers and their records, steps x receivers (10 rows at least,
+  // for the warm-up of the timing), in device memory.
+  const std::vector<int> line = receiverLine(n);
+  const int receivers = static_cast<int>(line.size() / 2);
+  stencilc::DeviceBuffer<int> dline(line.size());
+  dline.upload(line);
+  stencilc::DeviceBuffer<float> records(static_cast<std::size_t>(std::max(steps, 10)) * receivers);
+  std::vector<double> refRecords(static_cast<std::size_t>(steps) * receivers);
 
   stencilc::DeviceBuffer<float> u(points), prev(points), scratch(points), dc2(points), dsrc(points);
   dc2.upload(c2);
@@ -154,9 +182,15 @@ int main(int argc, char **argv) {
     // To the next sample, each step with its own amp (amps from step s on).
     int chunk = std::min(SampleEvery - s % SampleEvery, steps - s);
     STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                              Dt, amps.data() + s, chunk, stream));
+                              Dt, amps.data() + s, dline.data(), receivers,
+                              records.data() + static_cast<std::size_t>(s) * receivers, chunk,
+                              stream));
     for (int k = 0; k < chunk; ++k) {
       referenceStep(g, rc2, rsrc, amps[s + k], ru, rprev, rnext);
+      for (int r = 0; r < receivers; ++r) {
+        refRecords[static_cast<std::size_t>(s + k) * receivers + r] =
+            ru[g.at(line[2 * r], line[2 * r + 1])];
+      }
     }
     s += chunk;
     bool frame = frameEvery > 0 && s % frameEvery == 0;
@@ -178,21 +212,31 @@ int main(int argc, char **argv) {
     }
   }
   double fieldError = relativeL2(widen(u.download()), ru);
+  std::vector<float> seismogram = records.download();
+  seismogram.resize(refRecords.size());
+  double seismogramError = relativeL2(widen(seismogram), refRecords);
+  if (!check) {
+    writeImage("wave2d-seismogram.png", receivers, steps, seismogram, 0.02);
+  }
 
   // The stepping alone, timed with CUDA events after a warm-up, the source
-  // silent (amp 0 at every step, read from host memory: no synchronisation).
+  // silent (amp 0 at every step, read from host memory: no synchronisation),
+  // the receivers recorded as above.
   const std::vector<double> silent(std::max(steps, 10), 0.0);
   STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                            Dt, silent.data(), 10, stream));
+                            Dt, silent.data(), dline.data(), receivers, records.data(), 10,
+                            stream));
   stencilc::EventTimer timer;
   timer.start(stream);
   STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                            Dt, silent.data(), steps, stream));
+                            Dt, silent.data(), dline.data(), receivers, records.data(), steps,
+                            stream));
   float ms = timer.stopMs(stream);
   STENCILC_CHECK(cudaGetLastError());
 
   bool fieldOk = fieldError <= FieldTolerance;
   bool energyOk = worstEnergy <= EnergyTolerance;
+  bool seismogramOk = seismogramError <= FieldTolerance;
   double interior = static_cast<double>(n - 2) * (n - 2);
   std::printf("wave2d: %d x %d grid, %d steps, Ricker source of peak frequency %.2f at (%d, %d)\n",
               n, n, steps, F0, n / 4, n / 2);
@@ -201,12 +245,15 @@ int main(int argc, char **argv) {
   std::printf("energy against the float64 reference: %s (largest difference %.2e of the peak "
               "energy, tolerance %.0e, sampled every %d steps)\n",
               energyOk ? "PASS" : "FAIL", worstEnergy, EnergyTolerance, SampleEvery);
+  std::printf("seismogram of %d receivers (row %d) against the float64 reference: %s (relative "
+              "L2 error %.2e, tolerance %.0e)\n",
+              receivers, n / 8, seismogramOk ? "PASS" : "FAIL", seismogramError, FieldTolerance);
   if (refEnergyAtSourceEnd > 0) {
     std::printf("energy after the source: reference %.9e -> %.9e (drift %.1e), GPU -> %.9e\n",
                 refEnergyAtSourceEnd, refEnergyAtEnd,
                 (refEnergyAtEnd - refEnergyAtSourceEnd) / refEnergyAtSourceEnd, gpuEnergyAtEnd);
   }
-  std::printf("performance: %.2f ms for %d steps, %.1f GStencil/s\n", ms, steps,
-              interior * steps / (ms * 1e-3) / 1e9);
-  return fieldOk && energyOk ? 0 : 1;
+  std::printf("performance: %.2f ms for %d steps, %.1f GStencil/s (recording %d receivers)\n", ms,
+              steps, interior * steps / (ms * 1e-3) / 1e9, receivers);
+  return fieldOk && energyOk && seismogramOk ? 0 : 1;
 }
