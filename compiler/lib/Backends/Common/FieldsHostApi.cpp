@@ -170,7 +170,7 @@ struct ReceiverParts {
   std::string check, recordStep;
 };
 
-ReceiverParts receiverParts(const StencilSpec &spec, std::string_view gridZ,
+ReceiverParts receiverParts(const StencilSpec &spec, std::string_view step, std::string_view gridZ,
                             std::string_view gridY) {
   if (!spec.recordsReceivers) {
     return {};
@@ -179,14 +179,14 @@ ReceiverParts receiverParts(const StencilSpec &spec, std::string_view gridZ,
   ReceiverParts parts;
   parts.check = CodeWriter::filled(hostSection("receivers_check"), fmt::arg("dims", spec.dims),
                                    fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY));
-  // Step s (from 0) writes stencilc_to, or, with time levels (whose loop
-  // counts from 1), level[(s + 2) % 3].
-  const std::string step = CodeWriter::filled(
+  // Step `step` writes stencilc_to, or, with time levels, the level after
+  // the current one.
+  const std::string record = CodeWriter::filled(
       hostSection("record_step"), fmt::arg("dims", spec.dims), fmt::arg("grid_z", gridZ),
       fmt::arg("grid_y", gridY),
       fmt::arg("level", timeLevels ? "stencilc_level[(stencilc_step + 1) % 3]" : "stencilc_to"),
-      fmt::arg("row", timeLevels ? "stencilc_step - 1" : "stencilc_step"));
-  parts.recordStep = "\n" + step;
+      fmt::arg("row", step));
+  parts.recordStep = "\n" + record;
   return parts;
 }
 
@@ -233,10 +233,11 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   // Step s of NAME_run (from 0) is stencilc_step, or stencilc_step - 1 where
   // time levels count steps from 1.
   const bool timeLevels = spec.previousField >= 0;
-  const std::string runArgs =
-      runParamArgs(spec, timeLevels ? "stencilc_step - 1" : "stencilc_step");
-  const ReceiverParts receivers = receiverParts(spec, gridZ, gridY);
-  const std::string perStep = receivers.check + perStepSetup(spec);
+  const std::string_view step = timeLevels ? "stencilc_step - 1" : "stencilc_step";
+  const std::string runArgs = runParamArgs(spec, step);
+  const ReceiverParts receivers = receiverParts(spec, step, gridZ, gridY);
+  // What NAME_run checks and prepares before its first launch.
+  const std::string runSetup = receivers.check + perStepSetup(spec);
   std::string runNullChecks = n.nullChecks;
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
     runNullChecks += spec.isPerStep(i) ? " || " + spec.params[i] + " == nullptr" : "";
@@ -248,7 +249,7 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("field_params_run", n.fieldParamsRun),
         fmt::arg("size_params", sizeParameters(dims)), fmt::arg("param_params", n.paramParams),
         fmt::arg("run_param_params", n.runParamParams), fmt::arg("run_param_args", runArgs),
-        fmt::arg("per_step_values", perStep), fmt::arg("size_product", sizeProduct(dims)),
+        fmt::arg("run_setup", runSetup), fmt::arg("size_product", sizeProduct(dims)),
         fmt::arg("null_checks", n.nullChecks), fmt::arg("run_null_checks", runNullChecks),
         fmt::arg("size_too_small", sizeTooSmall(dims)), fmt::arg("overlap_checks", n.overlapChecks),
         fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("field_list", n.fieldList),

@@ -37,7 +37,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     return cudaSuccess;
   }}
   cudaError_t stencilc_status = cudaSuccess;
-{per_step_values}
+{run_setup}
 {ring_copy}
   {element}* stencilc_from = {stepped};
   {element}* stencilc_to = scratch;
@@ -68,7 +68,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     return cudaSuccess;
   }}
   cudaError_t stencilc_status = cudaSuccess;
-{per_step_values}
+{run_setup}
 {ring_copy}
   // The levels rotate through three buffers: step s (from 1) reads the
   // current level in level[s % 3] and the previous one in level[(s - 1) % 3]
