@@ -63,7 +63,9 @@ def main():
         records = "const int* receivers" in run
         print(f"  static constexpr bool records = {'true' if records else 'false'};")
         rn = ("r", "rc", "rec") if records else ("/*r*/", "/*rc*/", "/*rec*/")
-        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pn}, const double *const *{vn}, int steps, cudaStream_t s,")
+        # NAME_run reads p only for the constant parameters.
+        pr = "p" if not all(per_step) else "/*p*/"
+        print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pr}, const double *const *{vn}, int steps, cudaStream_t s,")
         print(f"                         const int *{rn[0]} = nullptr, int {rn[1]} = 0, T *{rn[2]} = nullptr) {{")
         receiver_args = ", r, rc, rec" if records else ""
         print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}{receiver_args}, steps, s);")

@@ -239,6 +239,25 @@ template <class T> Host randomField(std::size_t count, unsigned seed) {
   return h;
 }
 
+/// Device copies of the fields `host`, freed with it.
+template <class T> struct DeviceFields {
+  std::vector<Device<T> *> fields;
+  std::vector<T *> ptr;
+  explicit DeviceFields(const std::vector<Host> &host) {
+    for (const Host &h : host) {
+      fields.push_back(new Device<T>(h.size()));
+      fields.back()->upload(h);
+      ptr.push_back(fields.back()->p);
+    }
+  }
+  ~DeviceFields() {
+    for (Device<T> *d : fields) {
+      delete d;
+    }
+  }
+  DeviceFields(const DeviceFields &) = delete;
+};
+
 /// NAME_run from `host` with its per-step values copied to device memory:
 /// bit for bit `expected`, NAME_run's stepped field with them in host memory.
 template <class Api>
@@ -246,14 +265,7 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
                           const std::vector<double> &params, const RunValues<Api> &values,
                           int steps, const Host &expected) {
   using T = typename Api::T;
-  const std::size_t count = host[0].size();
-  std::vector<Device<T> *> fields;
-  std::vector<T *> ptr;
-  for (const Host &h : host) {
-    fields.push_back(new Device<T>(count));
-    fields.back()->upload(h);
-    ptr.push_back(fields.back()->p);
-  }
+  DeviceFields<T> fields(host);
   std::vector<double *> onDevice(values.values.size(), nullptr);
   std::vector<const double *> deviceValues(values.values.size(), nullptr);
   for (std::size_t i = 0; i < onDevice.size(); ++i) {
@@ -263,16 +275,13 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
       deviceValues[i] = onDevice[i];
     }
   }
-  Device<T> scratch(count);
-  const bool ran = Api::run(ptr.data(), scratch.p, n, params.data(), deviceValues.data(), steps,
-                            0) == cudaSuccess;
+  Device<T> scratch(host[0].size());
+  const bool ran = Api::run(fields.ptr.data(), scratch.p, n, params.data(), deviceValues.data(),
+                            steps, 0) == cudaSuccess;
   cudaDeviceSynchronize();
-  const bool same = ran && fields[Api::fieldsInfo().stepped_field]->download() == expected;
+  const bool same = ran && fields.fields[Api::fieldsInfo().stepped_field]->download() == expected;
   for (double *d : onDevice) {
     cudaFree(d);
-  }
-  for (Device<T> *d : fields) {
-    delete d;
   }
   return same;
 }
@@ -311,25 +320,6 @@ void appendReceivers(const T *field, const Grid3 &g, const std::vector<int> &poi
     records.push_back(grid[static_cast<std::size_t>((q[0] * g.n[1] + q[1]) * g.n[2] + q[2])]);
   }
 }
-
-/// Device copies of the fields `host`, freed with it.
-template <class T> struct DeviceFields {
-  std::vector<Device<T> *> fields;
-  std::vector<T *> ptr;
-  explicit DeviceFields(const std::vector<Host> &host) {
-    for (const Host &h : host) {
-      fields.push_back(new Device<T>(h.size()));
-      fields.back()->upload(h);
-      ptr.push_back(fields.back()->p);
-    }
-  }
-  ~DeviceFields() {
-    for (Device<T> *d : fields) {
-      delete d;
-    }
-  }
-  DeviceFields(const DeviceFields &) = delete;
-};
 
 /// NAME_run from `host` recording `points` (in device memory): its records
 /// bit for bit `expected` (the NAME_step calls' values there after each
