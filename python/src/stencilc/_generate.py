@@ -71,42 +71,30 @@ def stencil_names(header: str) -> list[str]:
     return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
 
 
-def per_step_stencils(header: str) -> list[str]:
-    """The stencils of a header with a parameter declared `per step`, whose
-    NAME_run takes a pointer to `steps` values (NAME_param_is_per_step)."""
-    return re.findall(r"^static const int (\w+)_param_is_per_step\[", header, flags=re.M)
+# What run() cannot pass yet: a header pattern naming each such stencil, and
+# why. run() passes each parameter as one number and no receiver points or
+# records, so such a NAME_run would read its other arguments in their
+# places; the package refuses the stencil rather than call it wrongly.
+_NOT_TAKEN = (
+    (r"^static const int (\w+)_param_is_per_step\[",
+     "has a parameter declared 'per step', which the Python package does not take yet "
+     "(its run() passes each parameter as one number)",
+     "declare the parameter without 'per step'"),
+    (r"^cudaError_t (\w+)_run\([^)]*const int\* receivers, int receiver_count",
+     "records receivers ('record'), which the Python package does not take yet "
+     "(its run() passes no receiver points or records)",
+     "leave out the 'record' statement"),
+)
 
 
-def refuse_per_step(header: str) -> None:
-    """Raises SourceError for a stencil with a per-step parameter: run()
-    passes each parameter as one number, which such a NAME_run would read as
-    a pointer, so the package refuses it rather than call it wrongly."""
-    names = per_step_stencils(header)
-    if names:
-        raise SourceError(
-            f"stencilc: stencil '{names[0]}' has a parameter declared 'per step', which the "
-            "Python package does not take yet (its run() passes each parameter as one number); "
-            f"call {names[0]}_run from C or C++, or declare the parameter without 'per step'")
-
-
-def receiver_stencils(header: str) -> list[str]:
-    """The stencils of a header that record receivers (`record u;`), whose
-    NAME_run takes receiver points, their count and the records."""
-    return re.findall(r"^cudaError_t (\w+)_run\([^)]*const int\* receivers, int receiver_count",
-                      header, flags=re.M)
-
-
-def refuse_receivers(header: str) -> None:
-    """Raises SourceError for a stencil that records receivers: run() passes
-    no receiver points or records, so such a NAME_run would read its other
-    arguments in their places; the package refuses it rather than call it
-    wrongly."""
-    names = receiver_stencils(header)
-    if names:
-        raise SourceError(
-            f"stencilc: stencil '{names[0]}' records receivers ('record'), which the Python "
-            "package does not take yet (its run() passes no receiver points or records); "
-            f"call {names[0]}_run from C or C++, or leave out the 'record' statement")
+def refuse_what_run_cannot_pass(header: str) -> None:
+    """Raises SourceError for the first stencil of `header` whose NAME_run
+    takes what run() cannot pass (_NOT_TAKEN)."""
+    for pattern, what, instead in _NOT_TAKEN:
+        names = re.findall(pattern, header, flags=re.M)
+        if names:
+            raise SourceError(f"stencilc: stencil '{names[0]}' {what}; call {names[0]}_run "
+                              f"from C or C++, or {instead}")
 
 
 def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str],
@@ -133,8 +121,7 @@ def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str
     names = stencil_names(header)
     if not names:
         raise SourceError(f"stencilc: '{path}' defines no stencil")
-    refuse_per_step(header)
-    refuse_receivers(header)
+    refuse_what_run_cannot_pass(header)
     return names
 
 
