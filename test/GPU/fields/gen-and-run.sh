@@ -49,7 +49,7 @@ for main in *.main.cu; do
 done
 first=${MEMCHECK:-$first}
 if [[ -n $first ]]; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
+  FIELDS_NO_LONG_RUN=1 compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
   rc=$?
   echo "memcheck $first: $(tail -1 "$first.memcheck.log") (exit $rc)"
   [[ $rc == 0 ]] || status=1

@@ -211,6 +211,39 @@ void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec) {
   }
 }
 
+namespace {
+
+/// NAME_run with fused passes (section run_fused): one call of
+/// fields::runFields with a function giving each step's arguments.
+void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
+                   const std::string &runArgs, const std::string &runSetup,
+                   const std::string &runNullChecks) {
+  const StencilSpec &spec = plan.spec;
+  const bool timeLevels = spec.previousField >= 0;
+  w.fillWith(hostSection("run_fused"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", stencilNamespace(plan)),
+             fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("field_params_run", n.fieldParamsRun),
+             fmt::arg("size_params", sizeParameters(spec.dims)),
+             fmt::arg("run_param_params", n.runParamParams),
+             fmt::arg("size_product", sizeProduct(spec.dims)),
+             fmt::arg("run_null_checks", runNullChecks),
+             fmt::arg("size_too_small", sizeTooSmall(spec.dims)),
+             fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("run_setup", runSetup),
+             fmt::arg("current_param", timeLevels ? "stencilc_current" : "stencilc_from"),
+             fmt::arg("previous_param", timeLevels ? "stencilc_previous" : "/* no time levels */"),
+             fmt::arg("step_shift", timeLevels ? " + 1" : ""),
+             fmt::arg("run_field_list", n.runFieldList), fmt::arg("run_param_args", runArgs),
+             fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("stepped", n.stepped),
+             fmt::arg("previous_or_null", timeLevels ? n.previous : "nullptr"),
+             fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
+             fmt::arg("receivers", spec.recordsReceivers ? "receivers, receiver_count, records"
+                                                         : "nullptr, 0, nullptr"));
+  w.line();
+}
+
+} // namespace
+
 void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   const StencilSpec &spec = plan.spec;
   const std::string element(elementTypeName(spec.precision));
@@ -267,6 +300,10 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("stepped", n.stepped), fmt::arg("previous", n.previous), fmt::arg("grid_z", gridZ),
         fmt::arg("grid_y", gridY), fmt::arg("namespace", ns));
   }
+  if (plan.schedule.fusedSteps > 1) {
+    writeFusedRun(w, plan, n, runArgs, runSetup, runNullChecks);
+    return;
+  }
   common(timeLevels ? "run_time" : "run", ringCopy);
 }
 
@@ -290,8 +327,7 @@ std::string perStepNote(const StencilSpec &spec) {
                      "* memory is read during the call. Device or managed memory\n"
                      "* (cudaPointerGetAttributes tells which) is first copied to the host after\n"
                      "* the work already on stream: the call waits for that work (a\n"
-                     "* synchronisation), since the host folds each step's coefficients. Each\n"
-                     "* step is its own launch (not fused).",
+                     "* synchronisation), since the host folds each step's coefficients.",
                      list, names.size() == 1 ? "is" : "are each", first, spec.name);
 }
 
@@ -341,6 +377,23 @@ std::string perStepArray(const StencilSpec &spec) {
                      spec.name, spec.name, flags.size(), joinWith(flags, ", "));
 }
 
+/// The header's list of the terms, a comment line each.
+std::string termsComment(const StencilSpec &spec) {
+  std::string terms = " * out is the sum of its terms, each a coefficient (first) times reads:\n";
+  for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
+    terms += fmt::format(" *   term {}: {}\n", i, fieldTermText(spec, spec.fieldTerms[i]));
+  }
+  return terms;
+}
+
+/// The header's words on fusion: "NAME_run fuses 4 steps a pass", "not
+/// fused".
+std::string fusedText(const Plan &plan) {
+  return plan.schedule.fusedSteps > 1
+             ? fmt::format("{}_run fuses {} steps a pass", plan.spec.name, plan.schedule.fusedSteps)
+             : std::string("not fused");
+}
+
 } // namespace
 
 void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts) {
@@ -353,10 +406,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
   for (const FieldDecl &f : spec.fields) {
     fields.push_back(f.name + (f.role == FieldRole::Coefficient ? " (coefficient)" : ""));
   }
-  std::string terms = " * out is the sum of its terms, each a coefficient (first) times reads:\n";
-  for (std::size_t i = 0; i < spec.fieldTerms.size(); ++i) {
-    terms += fmt::format(" *   term {}: {}\n", i, fieldTermText(spec, spec.fieldTerms[i]));
-  }
+  const std::string terms = termsComment(spec);
   const std::string runWhat =
       timeLevels
           ? fmt::format(" in time: the levels rotate through {}, {} and scratch, and\n"
@@ -421,7 +471,8 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("radius", spec.radius), fmt::arg("shape", facts.shapeEnum),
       fmt::arg("precision", facts.precisionEnum), fmt::arg("boundary", facts.boundaryEnum),
       fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
-      fmt::arg("tile", facts.tile));
+      fmt::arg("tile", facts.tile), fmt::arg("fused_steps", plan.schedule.fusedSteps),
+      fmt::arg("fused_text", fusedText(plan)));
 }
 
 } // namespace stencilc

@@ -13,6 +13,7 @@
 
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
+#include "Backends/Simt/SimtPlanner.h"
 
 namespace stencilc {
 
@@ -57,6 +58,7 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
       fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
       fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
+      fmt::arg("stepped_field", spec.steppedField), fmt::arg("previous_field", spec.previousField),
       fmt::arg("threads_x", chunks.tileX), fmt::arg("threads_y", chunks.tileY),
       fmt::arg("chunk_z", chunks.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
       fmt::arg("threads", sp.threads), fmt::arg("ring_threads", chunks.tileX * chunks.tileY),
@@ -70,6 +72,17 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
       fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
       fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
+  if (plan.schedule.fusedSteps > 1) {
+    w.line();
+    w.fillWith(templateSection("fields.cu.tpl", "fused"), fmt::arg("name", spec.name),
+               fmt::arg("namespace", ns), fmt::arg("element", element),
+               fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
+               fmt::arg("boundary", boundary.type), fmt::arg("stepped", n.stepped),
+               fmt::arg("radius", steppedReach(spec)),
+               fmt::arg("term_count", spec.fieldTerms.size()),
+               fmt::arg("steps", plan.schedule.fusedSteps),
+               fmt::arg("geometry", fusedGeometryLines(plan)));
+  }
 }
 
 } // namespace stencilc

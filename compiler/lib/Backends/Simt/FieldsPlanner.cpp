@@ -165,13 +165,12 @@ std::string blockOutputsText(const Plan &plan) {
   return fmt::format("{} x {} x {}", sp.chunkZ, sp.tileY, sp.tileX);
 }
 
-/// The plan with its kernel, one step a launch.
+/// The plan with its step kernel, and the schedule of NAME_run
+/// (FieldsFusion.cpp).
 Plan finishFieldsPlan(Plan plan, const SimtPlan &sp, const PlanOptions &options) {
   plan.kernel = sp;
   plan.choice = "the kernel of a stencil of fields";
-  plan.schedule.fusedSteps = 1;
-  plan.schedule.why = "a stencil of fields is not fused yet";
-  plan.schedule.lowered = options.fusedSteps > 1;
+  planFieldsFusion(plan, options);
   return plan;
 }
 
@@ -283,6 +282,10 @@ void printFieldsPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   os << "  boundary   " << boundaryPlanText(spec) << "\n";
   os << fmt::format("  terms      {}, coefficients rounded once to {}\n", spec.fieldTerms.size(),
                     keyword(sp.compute));
+  if (plan.schedule.fusedSteps == 1) {
+    os << fmt::format("  bytes      {} a point and step: every field read once and {} written\n",
+                      unfusedBytes(spec), spec.fields[spec.steppedField].name);
+  }
 }
 
 std::string fieldsThreadText(const Plan &plan) {

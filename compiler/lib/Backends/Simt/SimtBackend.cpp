@@ -197,6 +197,10 @@ public:
     const Schedule &s = plan.schedule;
     os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
                       s.fusedSteps, spec.name, s.why, spec.name);
+    if (spec.hasFields()) {
+      printFieldsFused(plan, os);
+      return;
+    }
     switch (spec.dims) {
     case 1:
       printFused1D(plan, os);
@@ -215,7 +219,9 @@ public:
       return kernel;
     }
     return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/{}.cuh: {})", kernel,
-                       plan.schedule.fusedSteps, fusedKernelNamespace(plan.spec.dims),
+                       plan.schedule.fusedSteps,
+                       plan.spec.hasFields() ? "fields_fused"
+                                             : fusedKernelNamespace(plan.spec.dims),
                        fusedGeometryText(plan));
   }
 

@@ -27,6 +27,10 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan);
 /// kernels, `launch` and `copyRing` (FieldsEmitter.cpp).
 void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &names);
 
+/// The 2D, 1D or 3D fused kernel's numbers as the members of its Params
+/// (simt.cu.tpl's section fused_geometry_Nd; SimtEmitter.cpp).
+std::string fusedGeometryLines(const Plan &plan);
+
 /// The CUDA-core lines after the frame (Simt/SimtPlanPrinter.cpp).
 void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os);
 /// A CUDA-core plan in one paragraph (for the .cu header comment).

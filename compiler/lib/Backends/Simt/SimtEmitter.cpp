@@ -111,8 +111,9 @@ std::string launchCode(const Plan &plan) {
                             fmt::arg("kernel", kernelName(plan)));
 }
 
-/// The fused kernel's numbers in FusedParams: section fused_geometry_Nd.
-std::string fusedGeometry(const Plan &plan) {
+} // namespace
+
+std::string fusedGeometryLines(const Plan &plan) {
   const FusedKernel &k = plan.schedule.fused;
   switch (plan.spec.dims) {
   case 1:
@@ -130,6 +131,8 @@ std::string fusedGeometry(const Plan &plan) {
         fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows));
   }
 }
+
+namespace {
 
 /// The fused kernel's traits (section `fused`): the terms in the step
 /// kernel's FMA order and the plan's fused geometry. Needs: a plan that
@@ -160,7 +163,7 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
              fmt::arg("terms", fmt::format("{},", fmt::join(terms, ",\n"))),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometry(plan)));
+             fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometryLines(plan)));
 }
 
 } // namespace

@@ -73,7 +73,8 @@ const MeasuredFusion *measured(const StencilSpec &spec) {
   return nullptr;
 }
 
-/// Why `spec` cannot fuse at all on CUDA cores, or empty.
+} // namespace
+
 std::string unfusable(const StencilSpec &spec) {
   // A fused level's outside would have to be that level's own fold of
   // itself, not the input's: one step per launch. Periodic is the exception:
@@ -83,6 +84,8 @@ std::string unfusable(const StencilSpec &spec) {
   }
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));
 }
+
+namespace {
 
 /// The rule for kinds not measured. 2D: the measured T fell about as 8 / r
 /// for stars and 8 / r^2 for boxes. 1D: radius 1 and 2 measured best at T 8
@@ -182,6 +185,8 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
   return k;
 }
 
+} // namespace
+
 FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
   FusedKernel k =
       spec.dims == 2 ? fusedGeometry2D(spec, steps, m) : fusedGeometryND(spec, steps, m);
@@ -191,8 +196,6 @@ FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusi
                : std::string("by rule: this kind has no measurement");
   return k;
 }
-
-} // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;

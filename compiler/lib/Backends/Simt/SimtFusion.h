@@ -41,4 +41,12 @@ struct MeasuredFusion {
 /// spec.dims is 1 or 3, 1 < steps <= 8.
 FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m);
 
+/// The fused kernel's geometry for `steps` steps of `spec`, any dims: the
+/// measured one where `m` is given, else the rule's; `source` says which.
+FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m);
+
+/// Why `spec`'s boundary keeps it from fusing on CUDA cores (clamp, mirror
+/// and reflect), or empty.
+std::string unfusable(const StencilSpec &spec);
+
 } // namespace stencilc

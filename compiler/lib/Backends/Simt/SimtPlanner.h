@@ -15,6 +15,10 @@
 #include "stencilc/PlanOptions.h"
 #include "stencilc/Spec.h"
 
+namespace llvm {
+class raw_ostream;
+}
+
 namespace stencilc {
 
 /// Plans the simt kernel of `spec`. Needs: nothing (every spec the front end
@@ -46,6 +50,19 @@ bool fieldsPlanTakesOption(const StencilSpec &spec, std::string_view name);
 /// Which --plan-options the CUDA-core kernel of a stencil of fields takes,
 /// as a sentence for a warning.
 std::string fieldsPlanOptionsText(const StencilSpec &spec);
+
+/// Plans the schedule of a stencil of fields' plan (FieldsFusion.cpp): T
+/// fused steps a pass of stencilc/device/fields_fused.cuh where the stencil
+/// is 2D, its boundary fuses and the previous level is read at the point
+/// only; else one step a launch and why.
+void planFieldsFusion(Plan &plan, const PlanOptions &options);
+/// The farthest read of the stepped field along any axis.
+int steppedReach(const StencilSpec &spec);
+/// Bytes a point and step moves one step a launch, and fused `steps` a pass.
+int unfusedBytes(const StencilSpec &spec);
+double fusedBytes(const StencilSpec &spec, int steps);
+/// The fused kernel's lines of a stencil of fields' plan.
+void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused

@@ -20,10 +20,13 @@
 // case, RESULT last.
 #pragma once
 
+#include <algorithm>
+
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <type_traits>
@@ -71,7 +74,7 @@ template <class Api> std::vector<double> paramsAt(const std::vector<double> &par
   std::vector<double> p = params;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (Api::perStep(static_cast<int>(i))) {
-      p[i] *= 1.0 + 0.25 * s;
+      p[i] *= 1.0 + 0.25 * (s % 8); // bounded, so that 1000 steps stay finite
     }
   }
   return p;
@@ -118,6 +121,23 @@ struct Grid3 {
   long long n[3]; // index order, trailing 1s
   long long points() const { return n[0] * n[1] * n[2]; }
 };
+
+/// The step counts NAME_run is checked at: 1, 2, 3, 5, and around the
+/// fused steps T of a pass (T - 1, T, T + 1, 3T + 2), and on the smaller
+/// grids kLongRun (not where FIELDS_NO_LONG_RUN is set: under
+/// compute-sanitizer, whose launches are slow).
+constexpr int kLongRun = 1000;
+inline std::vector<int> runStepCounts(const stencilc_stencil_info &info, const Grid3 &g) {
+  const int t = info.fused_steps;
+  std::vector<int> counts = {1, 2, 3, 5, t - 1, t, t + 1, 3 * t + 2};
+  if (g.points() <= 100000 && std::getenv("FIELDS_NO_LONG_RUN") == nullptr) {
+    counts.push_back(kLongRun);
+  }
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  counts.erase(counts.begin(), std::upper_bound(counts.begin(), counts.end(), 0));
+  return counts;
+}
 
 /// A host grid of doubles holding element values.
 using Host = std::vector<double>;
@@ -279,7 +299,10 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
   const bool ran = Api::run(fields.ptr.data(), scratch.p, n, params.data(), deviceValues.data(),
                             steps, 0) == cudaSuccess;
   cudaDeviceSynchronize();
-  const bool same = ran && fields.fields[Api::fieldsInfo().stepped_field]->download() == expected;
+  const Host mine = fields.fields[Api::fieldsInfo().stepped_field]->download();
+  // Bits, not ==: the same NaN (a long run that diverged) is the same result.
+  const bool same = ran && mine.size() == expected.size() &&
+                    std::memcmp(mine.data(), expected.data(), mine.size() * sizeof(double)) == 0;
   for (double *d : onDevice) {
     cudaFree(d);
   }
@@ -460,9 +483,12 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       }
     }
   }
-  for (int steps : {1, 2, 3, 5}) {
+  for (int steps : runStepCounts(info, g)) {
+    // 1000 steps are checked bit for bit against NAME_step only: the float64
+    // reference of a random wave field that long says nothing.
+    const bool againstReference = steps < kLongRun;
     std::vector<Host> level = start; // the reference, in double
-    for (int s = 0; s < steps; ++s) {
+    for (int s = 0; s < steps && againstReference; ++s) {
       std::vector<const Host *> in;
       for (const Host &h : level) {
         in.push_back(&h);
@@ -495,8 +521,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     }
     char what[64];
     std::snprintf(what, sizeof what, "run %d", steps);
-    counts.check(status == cudaSuccess && error <= tolerance(info, steps), Api::name, what, g,
-                 error);
+    counts.check(status == cudaSuccess && (!againstReference || error <= tolerance(info, steps)),
+                 Api::name, what, g, error);
     // The same steps through NAME_step, the levels rotated here: bit for bit.
     Device<T> a(count), b(count), c(count);
     a.upload(start[stepped]);
@@ -592,7 +618,9 @@ template <class Api> void runStencil(Counts &counts) {
   if (info.dims == 1) {
     sizes = {{1, {m, 1, 1}}, {1, {1001, 1, 1}}, {1, {100003, 1, 1}}};
   } else if (info.dims == 2) {
-    sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}};
+    // 401 x 263: blocks of a fused pass (128 rows) with no edge in reach,
+    // which take its interior path.
+    sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}, {2, {401, 263, 1}}};
   } else {
     // 70 x 20 x 40: more planes than a plane-kernel block's (32 or 64), and rows of
     // whole 16-byte vectors in every precision (the copies' fast path).

@@ -5,7 +5,7 @@
 //@ section api
 /* {name}: {description}.
  * Fields, in the order of the pointers: {field_text}.
-{term_text} * Backend {backend_text}; not fused. */
+{term_text} * Backend {backend_text}; {fused_text}. */
 #ifdef __cplusplus
 extern "C" {{
 #endif
@@ -44,7 +44,7 @@ static const stencilc_stencil_info {name}_info = {{
   0, /* points */
   {backend_enum},
   {{{tile}}}, /* tile: outputs per block, in index order */
-  1, /* fused_steps */
+  {fused_steps}, /* fused_steps */
 }};
 
 /* The fields, parameters and terms as code can read them. */

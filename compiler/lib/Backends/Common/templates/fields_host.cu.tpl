@@ -97,6 +97,30 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
   return stencilc_status;
 }}
 
+//@ section run_fused
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
+  using namespace {namespace};
+  const size_t stencilc_bytes = {size_product} * sizeof({element});
+  if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
+      {run_overlap_checks}) {{
+    return cudaErrorInvalidValue;
+  }}
+  if (steps == 0) {{
+    return cudaSuccess;
+  }}
+  cudaError_t stencilc_status = cudaSuccess;
+{run_setup}
+  // Step stencilc_s's arguments (from 0) with these levels as the inputs:
+  // its coefficients folded from its parameters' values.
+  const auto stencilc_step_args = [&](int stencilc_s, const {element}* {current_param}, const {element}* {previous_param}) {{
+    [[maybe_unused]] const int stencilc_step = stencilc_s{step_shift};
+    return {namespace}::arguments({run_field_list}{run_param_args});
+  }};
+  // {fused_steps} steps fused a pass (stencilc/device/fields_fused.cuh).
+  stencilc_status = stencilc::device::fields::runFields<{namespace}::FusedGeometry>({stepped}, {previous_or_null}, scratch, {grid_y}, nx, steps, stencilc_step_args, {receivers}, stream);
+  return stencilc_status;
+}}
+
 //@ section per_step_values
   // {param} has a value a step: the host folds each step's coefficients from
   // it, so values in device memory are first copied here (per_step.cuh).

@@ -22,6 +22,8 @@ struct Stencil {{
   using Boundary = {boundary};
   static constexpr int kFields = {field_count};
   static constexpr int kTermCount = {term_count};
+  static constexpr int kSteppedField = {stepped_field};   // the field a step moves on
+  static constexpr int kPreviousField = {previous_field}; // its level before (time levels), or -1
   // field, dz, dy, dx, coefficient field (-1: none), cz, cy, cx
   static constexpr fields::FieldTerm kTerms[kTermCount] = {{
 {terms}
@@ -80,5 +82,30 @@ inline fields::Args<Stencil> arguments({field_params_const}{param_params}) {{
   }}
   return stencilc_args;
 }}
+
+}} // namespace {namespace}
+
+//@ section fused
+// ===== {name}_run: {steps} steps fused a pass =====
+#include <stencilc/device/fields_fused.cuh>
+
+namespace {namespace} {{
+
+/// The fused kernel's numbers (stencilc/device/fields_fused.cuh); fused.cuh's
+/// Geometry derives the halo, the tile and the rest from them. The window
+/// carries {stepped} only, whose reads reach {radius}.
+struct FusedParams {{
+  using Fields = {namespace}::Stencil;
+  using Element = {element};
+  using Compute = {compute};
+  using Boundary = {boundary};
+  struct Stencil {{
+    static constexpr int kRadius = {radius};
+    static constexpr int kTerms = {term_count};
+  }};
+  static constexpr int kSteps = {steps}; // T: steps per pass over memory
+  {geometry}
+}};
+using FusedGeometry = fused::Geometry<FusedParams>;
 
 }} // namespace {namespace}

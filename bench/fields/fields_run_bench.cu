@@ -1,0 +1,163 @@
+// fields_run_bench: NAME_run of `steps` steps (default 1000) of each stencil
+// of fields_run.stencil at 8192^2, fused as planned (or as --plan-option fuse
+// asked when it was generated) against the same stencil one step a launch
+// (generated with --plan-option fuse=1 and its names suffixed _one), in the
+// same run: CUDA events after a warm-up, the median of the repetitions, every
+// point x every step counted, the copy bandwidth measured beside. Each fused
+// result is compared bit for bit with the one-step-a-launch result.
+//
+// Build: bench/fields/run-bench.sh gen and build (stencilc writes
+// fields_run.cu/.h and fields_run_one.cu/.h from fields_run.stencil; nvcc
+// builds them with this file and the runtime's check and timer).
+// Usage: fields_run_bench [steps [reps]].
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "fields_run.h"
+#include "fields_run_one.h"
+#include "stencilc/runtime/runtime.h"
+
+namespace {
+
+int steps = 1000;
+int reps = 3;
+
+/// The median time in ms of `run` (which restores its inputs first, outside
+/// the timing), after one warm-up call.
+float medianMs(const std::function<void()> &restore, const std::function<cudaError_t()> &run) {
+  restore();
+  STENCILC_CHECK(run());
+  std::vector<float> times;
+  for (int r = 0; r < reps; ++r) {
+    restore();
+    STENCILC_CHECK(cudaDeviceSynchronize());
+    stencilc::EventTimer timer;
+    timer.start(nullptr);
+    STENCILC_CHECK(run());
+    times.push_back(timer.stopMs(nullptr));
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+template <class T> std::vector<T> randomValues(std::size_t n, unsigned seed, double lo, double hi) {
+  std::uint64_t state = 0x9E3779B97F4A7C15ull * (seed + 1);
+  std::vector<T> host(n);
+  for (T &v : host) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    v = static_cast<T>(lo + (hi - lo) * static_cast<double>(state >> 11) * 0x1.0p-53);
+  }
+  return host;
+}
+
+double copyBandwidth() {
+  const std::size_t bytes = std::size_t(2) << 30;
+  stencilc::DeviceBuffer<char> a(bytes), b(bytes);
+  STENCILC_CHECK(cudaMemset(a.data(), 1, bytes));
+  float ms = medianMs([] {},
+                      [&] {
+                        return cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice,
+                                               nullptr);
+                      });
+  return 2.0 * bytes / (ms * 1e-3);
+}
+
+/// One line: both times, both rates, the ratio, and whether the two results
+/// are the same bits.
+void report(const char *name, double points, float fusedMs, float oneMs, bool same) {
+  const double work = points * steps;
+  std::printf("%-14s 8192^2 x %d steps  fused %9.2f ms %7.1f GStencil/s   one a launch %9.2f ms "
+              "%7.1f GStencil/s   %.2fx   %s\n",
+              name, steps, fusedMs, work / (fusedMs * 1e-3) / 1e9, oneMs,
+              work / (oneMs * 1e-3) / 1e9, oneMs / fusedMs, same ? "bit for bit" : "DIFFERENT");
+}
+
+template <class T>
+bool sameBits(const stencilc::DeviceBuffer<T> &a, const stencilc::DeviceBuffer<T> &b) {
+  std::vector<T> x(a.size()), y(b.size());
+  STENCILC_CHECK(cudaMemcpy(x.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  STENCILC_CHECK(cudaMemcpy(y.data(), b.data(), b.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
+/// The wave equation with a Ricker point source at the centre.
+void wave2d(int n) {
+  const std::size_t points = static_cast<std::size_t>(n) * n;
+  const auto u0 = randomValues<float>(points, 1, -1e-3, 1e-3);
+  const auto c2 = randomValues<float>(points, 3, 0.05, 0.2);
+  std::vector<float> src(points, 0.0f);
+  src[points / 2 + n / 2] = 1.0f;
+  std::vector<double> amp(steps);
+  for (int s = 0; s < steps; ++s) {
+    const double a = M_PI * 0.05 * (s - 40);
+    amp[s] = (1 - 2 * a * a) * std::exp(-a * a);
+  }
+  stencilc::DeviceBuffer<float> u(points), prev(points), dSrc(points), dC2(points), scratch(points);
+  stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
+  dSrc.upload(src);
+  dC2.upload(c2);
+  const auto restore = [&](stencilc::DeviceBuffer<float> &a, stencilc::DeviceBuffer<float> &b) {
+    a.upload(u0);
+    b.upload(u0);
+  };
+  const float fused =
+      medianMs([&] { restore(u, prev); },
+               [&] {
+                 return wave2d_fp32_run(u.data(), prev.data(), dSrc.data(), dC2.data(),
+                                        scratch.data(), n, n, 1.0, amp.data(), steps, nullptr);
+               });
+  const float one =
+      medianMs([&] { restore(uOne, prevOne); },
+               [&] {
+                 return wave2d_fp32_one_run(uOne.data(), prevOne.data(), dSrc.data(), dC2.data(),
+                                            scratch.data(), n, n, 1.0, amp.data(), steps, nullptr);
+               });
+  report("wave2d fp32", double(points), fused, one, sameBits(u, uOne) && sameBits(prev, prevOne));
+}
+
+void varheat(int n) {
+  const std::size_t points = static_cast<std::size_t>(n) * n;
+  const auto u0 = randomValues<double>(points, 7, 0, 1);
+  stencilc::DeviceBuffer<double> u(points), uOne(points), kappa(points), scratch(points);
+  kappa.upload(randomValues<double>(points, 8, 0.01, 0.25));
+  const float fused = medianMs([&] { u.upload(u0); },
+                               [&] {
+                                 return varheat_fp64_run(u.data(), kappa.data(), scratch.data(), n,
+                                                         n, 1.0, steps, nullptr);
+                               });
+  const float one =
+      medianMs([&] { uOne.upload(u0); },
+               [&] {
+                 return varheat_fp64_one_run(uOne.data(), kappa.data(), scratch.data(), n, n, 1.0,
+                                             steps, nullptr);
+               });
+  report("varheat fp64", double(points), fused, one, sameBits(u, uOne));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 1) {
+    steps = std::max(1, std::atoi(argv[1]));
+  }
+  if (argc > 2) {
+    reps = std::max(1, std::atoi(argv[2]));
+  }
+  cudaDeviceProp prop{};
+  STENCILC_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s; copy bandwidth %.1f GB/s; fused T: wave2d %d, varheat %d; median of "
+              "%d\n",
+              prop.name, copyBandwidth() / 1e9, wave2d_fp32_info.fused_steps,
+              varheat_fp64_info.fused_steps, reps);
+  wave2d(8192);
+  varheat(8192);
+  return 0;
+}

@@ -1,0 +1,149 @@
+//===- FieldsFusion.cpp - How many steps NAME_run fuses for a stencil of fields ===//
+//
+// The schedule of a stencil of fields on CUDA cores (issue 36): T, the steps
+// a pass of NAME_run fuses in stencilc/device/fields_fused.cuh, and the
+// geometry of that kernel, which is fused.cuh's strip with the fields'
+// streams beside it (docs/design.md, "Fused passes for fields and at the
+// arithmetic limit"); and its lines of `--emit=plan`, with the bytes a
+// point and step moves fused and unfused.
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtFusion.h"
+#include "Backends/Simt/SimtPlanner.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace stencilc {
+
+int steppedReach(const StencilSpec &spec) {
+  int r = 0;
+  for (const FieldTerm &t : spec.fieldTerms) {
+    if (t.field == spec.steppedField) {
+      for (int a = 0; a < spec.dims; ++a) {
+        r = std::max(r, std::abs(t.offset.d[a]));
+      }
+    }
+  }
+  return r;
+}
+
+namespace {
+
+/// Why the fused kernel cannot take `spec`, or empty: it is 2D, reads the
+/// previous level at the point only (a level's window keeps the stepped
+/// field alone) and never uses a level as a coefficient field.
+std::string fieldsUnfusable(const StencilSpec &spec) {
+  if (spec.dims != 2) {
+    return "the fused kernel of a stencil of fields is 2D only";
+  }
+  if (std::string boundary = unfusable(spec); !boundary.empty()) {
+    return boundary;
+  }
+  if (steppedReach(spec) == 0) {
+    return fmt::format("{} is read at the point only: a step has no neighbours to fuse",
+                       spec.fields[spec.steppedField].name);
+  }
+  for (const FieldTerm &t : spec.fieldTerms) {
+    const bool level = t.coefficientField >= 0 && (t.coefficientField == spec.steppedField ||
+                                                   t.coefficientField == spec.previousField);
+    const bool offPoint =
+        t.field == spec.previousField && (t.offset.d[0] != 0 || t.offset.d[1] != 0);
+    if (level) {
+      return fmt::format("the fused kernel does not take {} as a coefficient field",
+                         spec.fields[t.coefficientField].name);
+    }
+    if (offPoint) {
+      return fmt::format("the fused kernel reads the previous level {} at the point only",
+                         spec.fields[spec.previousField].name);
+    }
+  }
+  return {};
+}
+
+/// T where no option asks for one: 4 / r of the stepped field.
+int ruleFieldsSteps(const StencilSpec &spec) { return std::max(1, 4 / steppedReach(spec)); }
+
+/// The spec the single-field geometry is planned for: the stepped field's
+/// reach as the radius (the window carries that field alone).
+StencilSpec geometrySpec(const StencilSpec &spec) {
+  StencilSpec s = spec;
+  s.radius = steppedReach(spec);
+  return s;
+}
+
+} // namespace
+
+void planFieldsFusion(Plan &plan, const PlanOptions &options) {
+  const StencilSpec &spec = plan.spec;
+  Schedule &s = plan.schedule;
+  const int asked = options.fusedSteps;
+  s = Schedule{};
+  if (asked == 1) {
+    s.why = "--plan-option fuse=1: one launch a step";
+    return;
+  }
+  if (std::string reason = fieldsUnfusable(spec); !reason.empty()) {
+    s.why = reason;
+    s.lowered = asked > 1;
+    return;
+  }
+  const int steps = asked ? asked : ruleFieldsSteps(spec);
+  if (steps == 1) {
+    s.why = "by rule: one step a launch";
+    return;
+  }
+  s.fusedSteps = steps;
+  s.fused = fusedGeometry(geometrySpec(spec), steps, nullptr);
+  s.why = asked ? fmt::format("--plan-option fuse={}", asked)
+                : fmt::format("by rule for a stencil of fields whose {} reaches {}",
+                              spec.fields[spec.steppedField].name, steppedReach(spec));
+}
+
+/// Bytes a point and step moves to and from memory one step a launch: every
+/// field read once and the new level written.
+int unfusedBytes(const StencilSpec &spec) {
+  return static_cast<int>((spec.fields.size() + 1) * elementBytes(spec.precision));
+}
+
+/// The same for a pass of T fused steps, per step: the stepped field (and
+/// the previous level) read and written once a pass, every other field read
+/// once a pass; the halo's re-reads come on top.
+double fusedBytes(const StencilSpec &spec, int steps) {
+  const int levels = spec.previousField >= 0 ? 2 : 1;
+  const std::size_t others = spec.fields.size() - levels;
+  return double((2 * levels + others) * elementBytes(spec.precision)) / steps;
+}
+
+void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  const int r = steppedReach(spec);
+  os << fmt::format("  fused      {} threads ({} warps, a strip each; stencilc/device/"
+                    "fields_fused.cuh); strips of {} columns, {} stored: a halo of {} columns each "
+                    "side (T x {}'s reach {} = {}, whole {}-byte accesses); {} output rows per "
+                    "block, {} rows a level at a time; geometry {}\n",
+                    k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
+                    spec.fields[spec.steppedField].name, r, s.fusedSteps * r, k.accessBytes,
+                    k.chunkRows, k.batch, k.source);
+  os << fmt::format("  streams    {} in a window of {} rows a level in registers{}; every other "
+                    "field read at each level from global memory (L1 and L2 serve the T reads "
+                    "of a point); each level's coefficients folded from its step's parameters\n",
+                    spec.fields[spec.steppedField].name, k.batch + 2 * r,
+                    spec.previousField >= 0
+                        ? fmt::format(", {} read at level 1 and level t - 2's window after",
+                                      spec.fields[spec.previousField].name)
+                        : std::string());
+  os << fmt::format("  bytes      {} a point and step one step a launch; {:.1f} fused ({} steps a "
+                    "pass), plus the halo's re-reads ({:.1f} % of the point-levels computed are "
+                    "redundant)\n",
+                    unfusedBytes(spec), fusedBytes(spec, s.fusedSteps), s.fusedSteps,
+                    100.0 * k.redundantShare);
+}
+
+} // namespace stencilc

@@ -1,0 +1,544 @@
+// stencilc/device/fields_fused.cuh - the CUDA-core kernel for 2D that fuses
+// several time steps of a stencil of fields into one pass over memory
+// (issue 36; docs/design.md, "Fused passes for fields and at the arithmetic
+// limit").
+//
+// It is fused.cuh's skeleton with another level: a warp streams down a strip
+// of columns, level t lagging level t - 1 by r rows, every level's window in
+// registers and the neighbours across the strip by warp shuffles (fused.cuh
+// says how, and this file takes its pieces). Only the stepped field moves
+// from level to level. Its window holds what the terms read of it, r being
+// the farthest of those reads. The other inputs are streams of their own:
+//
+//   - the previous time level (`time u_prev, u`), read at the point only:
+//     at level 1 it is u_prev, loaded a batch ahead with the stepped field;
+//     at level t >= 2 it is the stepped field's level t - 2, already in that
+//     level's window (row j of level t is row j of level t - 2's window:
+//     the two lag each other by 2r rows, the window's carried rows);
+//   - coefficient fields and other fields that do not step, the same at
+//     every level: read from global memory (through the read-only cache) at
+//     each level's rows, where the T reads of a point fall within a few
+//     iterations of each other and hit L1 or L2;
+//   - parameters: each level has its own coefficients (Args of fields.cuh),
+//     folded on the host from that step's values, so a parameter with a
+//     value a step is a row of coefficients a level.
+//
+// Each value is computed as fields.cuh's sumTerms computes it for a single
+// step, through a reader of these streams: the same operations in the same
+// order, rounded to the element type after each level. Points a single step
+// does not compute (the fixed ring; the outside of a constant boundary)
+// keep their value of the level before, so the result of `steps` fused
+// steps is bit for bit that of `steps` launches of the step kernel, at every
+// point, for any grid size. With time levels a pass stores two levels: the
+// last (the new stepped field) and the one before it (the new previous
+// field).
+//
+// The fields traits type F (fields.cuh's S, with kSteppedField and
+// kPreviousField, -1 without time levels) is Params::Fields; the rest of
+// Params are fused.cuh's (Element, Compute, Boundary, Stencil with kRadius
+// the stepped field's reach, kSteps, kWidth, kThreads, kBatch, kChunkY,
+// kMinBlocks).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <cuda_runtime.h>
+
+#include "stencilc/device/fields.cuh"
+#include "stencilc/device/fused.cuh"
+#include "stencilc/device/receivers.cuh"
+
+namespace stencilc {
+namespace device {
+namespace fields {
+
+/// What a fused pass takes by value: the arguments of each of its steps,
+/// the fields the same in each (the stepped and previous fields as the
+/// pass's inputs), the coefficients of that step.
+template <class F, int Steps> struct FusedArgs {
+  Args<F> level[Steps];
+};
+
+/// Which points of an axis a single step computes (ring: the fixed ring's
+/// width on that axis; see fused::Computes).
+template <class Boundary>
+__device__ __forceinline__ bool computesAxis(long long v, int n, int ring) {
+  if constexpr (std::is_same_v<Boundary, FixedBoundary>) {
+    return v >= ring && v < n - ring;
+  } else if constexpr (std::is_same_v<Boundary, PeriodicBoundary>) {
+    return true;
+  } else {
+    return v >= 0 && v < n;
+  }
+}
+
+/// Element e of a loaded access, in the arithmetic type.
+template <class S>
+__device__ __forceinline__ typename S::Compute elementOf(const typename S::Vector &group, int e) {
+  alignas(16) typename S::Element values[S::kVec];
+  *reinterpret_cast<typename S::Vector *>(values) = group;
+  return toCompute(values[e]);
+}
+
+/// The reads of one output of a level: column w of row j of the batch,
+/// at grid point (y, x).
+///   stepped field      the window of the level before (`from`)
+///   previous field     level 1: `prev`, the loaded row of u_prev; level t
+///                      >= 2: row j of level t - 2's window (`before`)
+///   any other field    global memory: directly where Interior, else
+///                      through the boundary rule
+template <class S, bool Interior> struct LevelReader {
+  using F = typename S::Fields;
+  const Args<F> &args;
+  const fused::Row<S> (&from)[S::kRing];
+  const fused::Row<S> &before; // level t - 2's row j (t >= 2)
+  typename S::Compute prev;    // u_prev at the point (t = 1)
+  bool firstLevel;
+  int j, w;
+  long long y, x;
+  int ny, nx;
+
+  template <int Field, int DZ, int DY, int DX>
+  __device__ __forceinline__ typename S::Compute at() const {
+    constexpr int r = S::kRadius;
+    static_assert(DZ == 0, "a 2D stencil");
+    if constexpr (Field == F::kSteppedField) {
+      return from[j + r + DY].v[r + w + DX];
+    } else if constexpr (Field == F::kPreviousField) {
+      static_assert(DY == 0 && DX == 0, "the previous level is read at the point");
+      return firstLevel ? prev : before.v[r + w];
+    } else {
+      const typename S::Element *__restrict__ f = args.field[Field];
+      if constexpr (Interior && DX == 0) {
+        // The access holding the point, as the stepped field is loaded: the
+        // outputs of one access load the same address, which the compiler
+        // loads once for all of them.
+        const int e = w % S::kVec;
+        return elementOf<S>(
+            __ldg(reinterpret_cast<const typename S::Vector *>(f + (y + DY) * nx + x - e)), e);
+      } else if constexpr (Interior) {
+        return toCompute(__ldg(f + (y + DY) * nx + x + DX));
+      } else {
+        return toCompute(S::Boundary::read(f, y + DY, x + DX, ny, nx));
+      }
+    }
+  }
+};
+
+/// The thread's own columns of a row of a window.
+template <class S>
+__device__ __forceinline__ void ownColumns(const fused::Row<S> &row,
+                                           typename S::Compute (&v)[S::kColsPerThread]) {
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    v[w] = row.v[S::kRadius + w];
+  }
+}
+
+/// Whether the fields traits have time levels.
+template <class S> __host__ __device__ constexpr bool hasTimeLevels() {
+  return S::Fields::kPreviousField >= 0;
+}
+
+/// Row j of level t (its grid row y) from the window of level t - 1, into
+/// `value`: every column by the terms, rounded, and where a single step
+/// does not compute a point, the level before's value.
+template <class S, bool Interior>
+__device__ __forceinline__ void
+computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::kRing],
+           const fused::Row<S> &before, const typename S::Vector (&prevGroups)[S::kGroupsPerThread],
+           bool firstLevel, int j, long long y, int xFirst,
+           const bool (&colComputed)[S::kColsPerThread], int ny, int nx,
+           typename S::Compute (&value)[S::kColsPerThread]) {
+  using F = typename S::Fields;
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    typename S::Compute prev = 0;
+    if constexpr (hasTimeLevels<S>()) {
+      prev = elementOf<S>(prevGroups[w / S::kVec], w % S::kVec);
+    }
+    const LevelReader<S, Interior> read{
+        args, from, before, prev, firstLevel, j, w, y, static_cast<long long>(xFirst) + w, ny, nx};
+    value[w] = sumTerms<F>(args, read);
+  }
+  fused::roundRow<S>(value);
+  if constexpr (!Interior) {
+    const bool rowComputed = computesAxis<typename S::Boundary>(y, ny, F::kRingY);
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; ++w) {
+      value[w] = rowComputed && colComputed[w] ? value[w] : from[j + S::kRadius].v[S::kRadius + w];
+    }
+  }
+}
+
+/// A warp's stream down its strip (fused::stream's, with the streams of
+/// the fields): in is the stepped field, prevIn the previous one (time
+/// levels); the last level goes to out, the one before it to outPrev (time
+/// levels). Interior: no point it reads is within the reach of any term
+/// of the grid's edge.
+template <class S, int Levels, bool Interior>
+__device__ __forceinline__ void
+streamFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
+             typename S::Element *__restrict__ out, typename S::Element *__restrict__ outPrev,
+             int ny, int nx, int x0, int yBegin, int yEnd, bool vectorRows) {
+  using F = typename S::Fields;
+  using Compute = typename S::Compute;
+  constexpr int r = S::kRadius;
+  constexpr int W = S::kColsPerThread;
+  constexpr int B = S::kBatch;
+  constexpr int G = S::kGroupsPerThread;
+  constexpr int kLag = Levels * r;
+  constexpr bool kTime = hasTimeLevels<S>();
+  const typename S::Element *__restrict__ in = args.level[0].field[F::kSteppedField];
+  const typename S::Element *__restrict__ prevIn =
+      kTime ? args.level[0].field[kTime ? F::kPreviousField : 0] : nullptr;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int xFirst = x0 - S::kHalo + lane * W;
+  bool colComputed[W];
+#pragma unroll
+  for (int w = 0; w < W; ++w) {
+    colComputed[w] = Interior || computesAxis<typename S::Boundary>(xFirst + w, nx, F::kRingX);
+  }
+  fused::Row<S> win[Levels][S::kRing];
+  fused::clearCarriedRows<S, Levels>(win);
+  const int pFirst = yBegin - kLag;
+  // The stepped field's next batch, and u_prev's rows for level 1 (r rows
+  // behind), loaded an iteration ahead.
+  typename S::Vector groups[B][G];
+  typename S::Vector prevGroups[B][G];
+  fused::fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
+  if constexpr (kTime) {
+    fused::fetchBatch<S, Interior>(prevGroups, prevIn, pFirst - r, xFirst, ny, nx, vectorRows);
+  }
+  for (int q = pFirst; q - kLag < yEnd; q += B) {
+    fused::unpackBatch<S>(win[0], groups);
+    typename S::Vector prevNow[B][G];
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        prevNow[i][g] = prevGroups[i][g];
+      }
+    }
+    if (q + B - kLag < yEnd) {
+      fused::fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
+      if constexpr (kTime) {
+        fused::fetchBatch<S, Interior>(prevGroups, prevIn, q + B - r, xFirst, ny, nx, vectorRows);
+      }
+    }
+#pragma unroll
+    for (int t = 1; t <= Levels; ++t) {
+      const int y0 = q - t * r;
+      const fused::Row<S>(&from)[S::kRing] = win[t - 1];
+#pragma unroll
+      for (int j = 0; j < B; ++j) {
+        Compute value[W];
+        computeRow<S, Interior>(args.level[t - 1], from, win[t >= 2 ? t - 2 : 0][j], prevNow[j],
+                                t == 1, j, y0 + j, xFirst, colComputed, ny, nx, value);
+        if (t < Levels) {
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            win[t < Levels ? t : 0][2 * r + j].v[r + w] = value[w];
+          }
+          fused::shareSides<S>(win[t < Levels ? t : 0][2 * r + j]);
+        } else if (y0 + j >= yBegin && y0 + j < yEnd) {
+          fused::storeRow<S, Interior>(out, value, y0 + j, nx, xFirst, lane, vectorRows);
+          if constexpr (kTime) {
+            Compute before[W];
+            ownColumns<S>(from[j + r], before);
+            fused::storeRow<S, Interior>(outPrev, before, y0 + j, nx, xFirst, lane, vectorRows);
+          }
+        }
+      }
+    }
+    fused::carryRows<S, Levels>(win);
+  }
+}
+
+/// The farthest read of any term along y (axis 1) or x (axis 2), the fields
+/// that do not step included: what the interior test must keep inside.
+template <class S> __host__ __device__ constexpr int fieldsReach() {
+  constexpr int ry = reach<typename S::Fields>(1), rx = reach<typename S::Fields>(2);
+  constexpr int rf = ry > rx ? ry : rx;
+  return rf > S::kRadius ? rf : S::kRadius;
+}
+
+/// One pass of Levels fused steps (fused::pass's layout: kWarps strips of
+/// kTileX stored columns a block along x, kChunkY rows along y).
+template <class S, int Levels>
+__device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
+                                           typename S::Element *__restrict__ out,
+                                           typename S::Element *__restrict__ outPrev, int ny,
+                                           int nx) {
+  static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+  constexpr int R = fieldsReach<S>();
+  constexpr int kLag = Levels * S::kRadius;
+  const long long x0 =
+      (static_cast<long long>(blockIdx.x) * S::kWarps + threadIdx.x / 32) * S::kTileX;
+  if (x0 >= nx) {
+    return; // the whole warp: no barrier follows
+  }
+  const int yBegin = static_cast<int>(blockIdx.y) * S::kChunkY;
+  const int yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
+  // Every field must be aligned for the interior's direct accesses; the
+  // stepped field's and u_prev's rows for vector ones.
+  bool aligned =
+      nx % S::kVec == 0 && reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0 &&
+      (outPrev == nullptr || reinterpret_cast<std::uintptr_t>(outPrev) % S::kAccessBytes == 0);
+#pragma unroll
+  for (int f = 0; f < S::Fields::kFields; ++f) {
+    aligned =
+        aligned && reinterpret_cast<std::uintptr_t>(args.level[0].field[f]) % S::kAccessBytes == 0;
+  }
+  // Rows read: [yBegin - kLag - r, yEnd + kLag + kBatch) and R more for the
+  // fields that do not step; columns: the strip and R either side.
+  const bool interior = aligned && yBegin - kLag - R >= 0 &&
+                        static_cast<long long>(yEnd) + kLag + S::kBatch + R <= ny &&
+                        x0 - S::kHalo >= R && x0 - S::kHalo + S::kWidth + R <= nx;
+  if (interior) {
+    streamFields<S, Levels, true>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
+                                  true);
+  } else {
+    streamFields<S, Levels, false>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
+                                   aligned);
+  }
+}
+
+/// The kernel of a pass of Levels fused steps.
+template <class S, int Levels>
+__global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
+    fieldsPassKernel(const FusedArgs<typename S::Fields, S::kSteps> args,
+                     typename S::Element *__restrict__ out,
+                     typename S::Element *__restrict__ outPrev, int ny, int nx) {
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    passFields<S, Levels>(args, out, outPrev, ny, nx);
+  }
+}
+
+/// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`:
+/// cudaErrorInvalidValue, launching nothing, for levels out of range or a
+/// grid past the launch limits.
+template <class S, int Levels = S::kSteps>
+inline cudaError_t launchFieldsPass(int levels,
+                                    const FusedArgs<typename S::Fields, S::kSteps> &args,
+                                    typename S::Element *out, typename S::Element *outPrev, int ny,
+                                    int nx, cudaStream_t stream) {
+  if constexpr (Levels < 1) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (levels != Levels) {
+      return launchFieldsPass<S, Levels - 1>(levels, args, out, outPrev, ny, nx, stream);
+    }
+    const dim3 grid = fused::gridFor<S>(ny, nx);
+    if (grid.y > 65535u) {
+      return cudaErrorInvalidValue;
+    }
+    fieldsPassKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(args, out, outPrev, ny, nx);
+    return cudaGetLastError();
+  }
+}
+
+/// The reads of one point of a level in a receiver's cone (recordCone):
+/// the stepped field from the level before's cone, the previous level from
+/// the one before that (level 1: u_prev itself), any other field through
+/// the boundary rule, as the pass reads them.
+template <class S> struct ConeReader {
+  using F = typename S::Fields;
+  static constexpr int kSide = 2 * S::kSteps * S::kRadius + 1; // a cone array's side
+  const Args<F> &args;
+  const typename S::Compute *from;   // level t - 1, kSide x kSide, centred
+  const typename S::Compute *before; // level t - 2 (t >= 2)
+  bool firstLevel;
+  int cy, cx; // the point in the arrays
+  long long y, x;
+  int ny, nx;
+
+  template <int Field, int DZ, int DY, int DX>
+  __device__ __forceinline__ typename S::Compute at() const {
+    if constexpr (Field == F::kSteppedField) {
+      return from[(cy + DY) * kSide + cx + DX];
+    } else if constexpr (Field == F::kPreviousField) {
+      return firstLevel ? toCompute(S::Boundary::read(args.field[Field], y, x, ny, nx))
+                        : before[cy * kSide + cx];
+    } else {
+      return toCompute(S::Boundary::read(args.field[Field], y + DY, x + DX, ny, nx));
+    }
+  }
+};
+
+/// The receivers of a pass of Levels fused steps from its inputs (`record
+/// u;`): a thread a receiver computes, level by level, the cone of points
+/// that the stepped field's value at its point needs (radius (Levels - t) r
+/// at level t), each point as the pass computes it (sumTerms, the rounding
+/// to the element type, the kept points of the boundary rule), and writes
+/// its value of each level t into row t - 1 of `rows` (steps x count). The
+/// pass never holds a whole level in memory; the cone is small beside it
+/// (at most (2 T r + 1)^2 points a level). A point outside the grid reads
+/// nothing and records NaN, as receivers.cuh's gather does.
+template <class S, int Levels>
+__global__ void recordCone(const FusedArgs<typename S::Fields, S::kSteps> args,
+                           const int *__restrict__ points, int count,
+                           typename S::Element *__restrict__ rows, int ny, int nx) {
+  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    using F = typename S::Fields;
+    using Compute = typename S::Compute;
+    using Boundary = typename S::Boundary;
+    constexpr int D = ConeReader<S>::kSide, R = Levels * S::kRadius, C = S::kSteps * S::kRadius;
+    const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    std::size_t index = 0;
+    if (k >= count) {
+      return;
+    }
+    if (!receiverIndex<2>(points + 2 * static_cast<std::size_t>(k), 1, ny, nx, index)) {
+      for (int t = 0; t < Levels; ++t) {
+        rows[static_cast<std::size_t>(t) * count + k] = receiverOutsideValue<typename S::Element>();
+      }
+      return;
+    }
+    const long long py = points[2 * k], px = points[2 * k + 1];
+    Compute cone[3][D * D]; // levels t - 2, t - 1 and t, by rotation
+    Compute *before = cone[0], *from = cone[1], *to = cone[2];
+    for (int dy = -R; dy <= R; ++dy) {
+      for (int dx = -R; dx <= R; ++dx) {
+        from[(C + dy) * D + C + dx] = toCompute(
+            Boundary::read(args.level[0].field[F::kSteppedField], py + dy, px + dx, ny, nx));
+      }
+    }
+    for (int t = 1; t <= Levels; ++t) {
+      const int reach = (Levels - t) * S::kRadius;
+      for (int dy = -reach; dy <= reach; ++dy) {
+        const long long y = py + dy;
+        for (int dx = -reach; dx <= reach; ++dx) {
+          const long long x = px + dx;
+          const int at = (C + dy) * D + C + dx;
+          const ConeReader<S> read{
+              args.level[t - 1], from, before, t == 1, C + dy, C + dx, y, x, ny, nx};
+          const Compute value =
+              toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)));
+          to[at] =
+              computesAxis<Boundary>(y, ny, F::kRingY) && computesAxis<Boundary>(x, nx, F::kRingX)
+                  ? value
+                  : from[at];
+        }
+      }
+      rows[static_cast<std::size_t>(t - 1) * count + k] =
+          toElement<typename S::Element>(to[C * D + C]);
+      Compute *const oldest = before;
+      before = from;
+      from = to;
+      to = oldest;
+    }
+  }
+}
+
+/// Launches recordCone for a pass of `levels` steps (1 .. kSteps) on
+/// `stream`; nothing for no receivers.
+template <class S, int Levels = S::kSteps>
+inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
+                              const int *points, int count, typename S::Element *rows, int ny,
+                              int nx, cudaStream_t stream) {
+  if constexpr (Levels < 1) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (levels != Levels) {
+      return launchCone<S, Levels - 1>(levels, args, points, count, rows, ny, nx, stream);
+    }
+    if (count == 0) {
+      return cudaSuccess;
+    }
+    constexpr int kThreads = 64;
+    recordCone<S, Levels><<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
+        args, points, count, rows, ny, nx);
+    return cudaGetLastError();
+  }
+}
+
+/// The arguments of a pass of `levels` steps from step s0 (from 0):
+/// argsOf(s, current, previous) gives step s's, with these as the stepped
+/// and previous fields.
+template <class S, class ArgsOf>
+inline FusedArgs<typename S::Fields, S::kSteps>
+passArguments(const ArgsOf &argsOf, int s0, int levels, const typename S::Element *current,
+              const typename S::Element *previous) {
+  FusedArgs<typename S::Fields, S::kSteps> args{};
+  for (int t = 0; t < S::kSteps; ++t) {
+    // Levels past the pass's take its last step's: never read.
+    args.level[t] = argsOf(s0 + (t < levels ? t : levels - 1), current, previous);
+  }
+  return args;
+}
+
+/// A grid from the stream's memory pool, given back on the stream when it
+/// goes out of scope.
+template <class Element> struct PoolGrid {
+  Element *p = nullptr;
+  cudaStream_t stream;
+  explicit PoolGrid(cudaStream_t s) : stream(s) {}
+  PoolGrid(const PoolGrid &) = delete;
+  PoolGrid &operator=(const PoolGrid &) = delete;
+  ~PoolGrid() {
+    if (p != nullptr) {
+      cudaFreeAsync(p, stream);
+    }
+  }
+};
+
+/// NAME_run of a stencil of fields with fused passes: `steps` steps as
+/// passes of kSteps and one of the remainder. Without time levels the
+/// stepped field ping-pongs with scratch and the result is left in `cur`.
+/// With time levels a pass reads a pair of levels and writes the next pair,
+/// so the pairs alternate between (prev, cur) and (scratch, a grid from the
+/// stream's memory pool), and the last pair is left in (prev, cur). Every
+/// point of a pass's outputs is stored (the ring with its kept value), so
+/// no ring copy is needed first. With receivers (`record u;`, receiverCount
+/// > 0) each pass's recordCone writes their rows of its steps. The caller
+/// has checked the pointers, the sizes, the receivers and steps > 0.
+template <class S, class ArgsOf>
+inline cudaError_t runFields(typename S::Element *cur, typename S::Element *prev,
+                             typename S::Element *scratch, int ny, int nx, int steps,
+                             const ArgsOf &argsOf, const int *receivers, int receiverCount,
+                             typename S::Element *records, cudaStream_t stream) {
+  using Element = typename S::Element;
+  const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
+  PoolGrid<Element> extra(stream);
+  if constexpr (hasTimeLevels<S>()) {
+    if (const cudaError_t status = cudaMallocAsync(&extra.p, bytes, stream);
+        status != cudaSuccess) {
+      return status;
+    }
+  }
+  Element *from[2] = {cur, prev}, *to[2] = {scratch, extra.p};
+  for (int done = 0; done < steps; done += S::kSteps) {
+    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
+    const auto args = passArguments<S>(argsOf, done, levels, from[0], from[1]);
+    if (const cudaError_t status = launchFieldsPass<S>(levels, args, to[0], to[1], ny, nx, stream);
+        status != cudaSuccess) {
+      return status;
+    }
+    // The receivers' rows of these steps, from the pass's inputs, which the
+    // next pass overwrites only after this launch (the same stream).
+    if (const cudaError_t status =
+            launchCone<S>(levels, args, receivers, receiverCount,
+                          records + static_cast<size_t>(done) * static_cast<size_t>(receiverCount),
+                          ny, nx, stream);
+        status != cudaSuccess) {
+      return status;
+    }
+    std::swap(from[0], to[0]);
+    std::swap(from[1], to[1]);
+  }
+  cudaError_t status = cudaSuccess;
+  if (from[0] != cur) {
+    status = cudaMemcpyAsync(cur, from[0], bytes, cudaMemcpyDeviceToDevice, stream);
+    if (status == cudaSuccess && hasTimeLevels<S>()) {
+      status = cudaMemcpyAsync(prev, from[1], bytes, cudaMemcpyDeviceToDevice, stream);
+    }
+  }
+  return status;
+}
+
+} // namespace fields
+} // namespace device
+} // namespace stencilc
