@@ -3,9 +3,9 @@
 // NAME_run's model (emulateFieldsRun, Common/Emulation.h) of a stencil that
 // records receivers (`record u;`): after step s, row s of the records holds
 // the stepped field's value at each receiver, bit for bit the field a run
-// of s + 1 steps leaves (the new level, with time levels; the kept value on
-// a fixed ring); a point outside the grid records NaN; recording changes no
-// field.
+// of s + 1 steps leaves (the new level, with time levels); a point outside
+// the grid or on the ring of boundary fixed records NaN; recording changes
+// no field.
 //
 //===----------------------------------------------------------------------===//
 #include <array>
@@ -37,6 +37,11 @@ const char *const HeatRecorded =
     R"(stencil heat { precision PRECISION; boundary BOUNDARY; param alpha per step; record in;
        out[i] = in[i] + alpha * (in[i-1] - 2 * in[i] + in[i+1]); })";
 
+/// A stencil of radius 2: a fixed ring two points wide.
+const char *const WideRecorded =
+    R"(stencil wide { precision PRECISION; boundary BOUNDARY; field u; param nu; record u;
+       out[i, j] = u[i, j] + nu * (u[i-2, j] + u[i+2, j] + u[i, j-2] + u[i, j+2] - 4 * u[i, j]); })";
+
 std::array<int, 3> sizeFor(const StencilSpec &spec) {
   return spec.dims == 1 ? std::array<int, 3>{301, 1, 1} : std::array<int, 3>{17, 23, 1};
 }
@@ -62,13 +67,15 @@ std::vector<GridND> randomFields(const StencilSpec &spec, unsigned seed) {
   return fields;
 }
 
-/// The corners, a point on the first axis's edge mid-way along the others
-/// (on the ring of boundary fixed) and the centre, in index order.
+/// The first and last points a step writes (the corners, inside the ring
+/// of boundary fixed), a point of the first written row mid-way along the
+/// other axes, and the centre, in index order.
 std::vector<int> receiverPoints(const StencilSpec &spec) {
   const std::array<int, 3> n = sizeFor(spec);
-  const int points[4][3] = {{0, 0, 0},
-                            {n[0] - 1, n[1] - 1, n[2] - 1},
-                            {0, n[1] / 2, n[2] / 2},
+  const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  const int points[4][3] = {{r, r, r},
+                            {n[0] - 1 - r, n[1] - 1 - r, n[2] - 1 - r},
+                            {r, n[1] / 2, n[2] / 2},
                             {n[0] / 2, n[1] / 2, n[2] / 2}};
   std::vector<int> list;
   for (const auto &p : points) {
@@ -105,10 +112,6 @@ TEST(FieldsRunReceivers, EachRowIsTheFieldAfterThatStep) {
                 << spec.name << " " << precision << " " << boundary << " step " << s << " k " << k;
           }
         }
-        // The first corner lies on the fixed ring: its records keep its value.
-        if (spec.boundary == BoundaryKind::Fixed) {
-          EXPECT_EQ(receivers.records[(steps - 1) * count], start[spec.steppedField].values[0]);
-        }
       }
     }
   }
@@ -142,6 +145,35 @@ TEST(FieldsRunReceivers, APointOutsideTheGridRecordsNaN) {
     EXPECT_FALSE(std::isnan(receivers.records[s * 3]));
     EXPECT_TRUE(std::isnan(receivers.records[s * 3 + 1]));
     EXPECT_TRUE(std::isnan(receivers.records[s * 3 + 2]));
+  }
+}
+
+/// A point on the fixed ring is as invalid as one outside the grid (issue
+/// 36): a step never writes it, so its records would only repeat the kept
+/// value, most likely a point off by the ring. At each end of each axis the
+/// ring's innermost point records NaN and the first written point next to
+/// it does not.
+TEST(FieldsRunReceivers, APointOnTheFixedRingRecordsNaN) {
+  for (const char *text : {WaveRecorded, HeatRecorded, WideRecorded}) {
+    const StencilSpec spec = compileFilled(text, "fp64", "fixed");
+    const Plan plan = *planFields(spec);
+    std::vector<GridND> fields = randomFields(spec, 13);
+    const std::array<int, 3> n = sizeFor(spec);
+    const int r = spec.radius;
+    RunReceivers receivers;
+    for (int a = 0; a < spec.dims; ++a) { // two ring points, then two written ones
+      for (int v : {r - 1, n[a] - r, r, n[a] - 1 - r}) {
+        std::array<int, 3> p{n[0] / 2, n[1] / 2, n[2] / 2};
+        p[a] = v;
+        receivers.points.insert(receivers.points.end(), p.begin(), p.begin() + spec.dims);
+      }
+    }
+    emulateFieldsRun(plan, fields, runParams(spec, 2), 2, &receivers);
+    const std::size_t count = receivers.points.size() / spec.dims;
+    ASSERT_EQ(receivers.records.size(), 2 * count);
+    for (std::size_t k = 0; k < receivers.records.size(); ++k) {
+      EXPECT_EQ(std::isnan(receivers.records[k]), k % 4 < 2) << spec.name << " record " << k;
+    }
   }
 }
 

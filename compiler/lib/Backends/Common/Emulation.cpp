@@ -128,20 +128,22 @@ std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &param
 namespace {
 
 /// Appends the values of `level` at the receivers' points to their records
-/// (one row), as the gather kernel after a step's launch.
-void recordReceivers(const GridND &level, RunReceivers *receivers) {
+/// (one row), as the gather kernel after a step's launch: NaN for a point a
+/// step does not write, outside the grid or on the ring of boundary fixed
+/// (issue 36: a ring point only repeats its kept value, most likely a point
+/// off by the ring).
+void recordReceivers(const StencilSpec &spec, const GridND &level, RunReceivers *receivers) {
   if (receivers == nullptr) {
     return;
   }
   const std::size_t dims = static_cast<std::size_t>(level.dims);
   for (std::size_t p = 0; p + dims <= receivers->points.size(); p += dims) {
     std::array<long long, 3> i{0, 0, 0};
-    bool inside = true;
     for (std::size_t a = 0; a < dims; ++a) {
       i[a] = receivers->points[p + a];
-      inside = inside && i[a] >= 0 && i[a] < level.n[a];
     }
-    receivers->records.push_back(inside ? level.at(i) : std::numeric_limits<double>::quiet_NaN());
+    receivers->records.push_back(
+        stepWritesPointND(spec, level, i) ? level.at(i) : std::numeric_limits<double>::quiet_NaN());
   }
 }
 
@@ -172,7 +174,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     for (int s = 0; s < steps; ++s) {
       read[stepped] = levels[s % 2];
       backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s), levels[(s + 1) % 2]);
-      recordReceivers(levels[(s + 1) % 2], receivers);
+      recordReceivers(spec, levels[(s + 1) % 2], receivers);
     }
     fields[stepped] = levels[steps % 2];
     return;
@@ -196,7 +198,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     read[stepped] = levels[s % 3];
     read[previous] = levels[(s - 1) % 3];
     backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s - 1), levels[(s + 1) % 3]);
-    recordReceivers(levels[(s + 1) % 3], receivers);
+    recordReceivers(spec, levels[(s + 1) % 3], receivers);
   }
   fields[stepped] = levels[(steps + 1) % 3];
   fields[previous] = levels[steps % 3];

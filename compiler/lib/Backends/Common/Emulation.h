@@ -97,8 +97,9 @@ std::vector<double> paramsOfStep(const StencilSpec &spec, const RunParams &param
 /// before.
 /// With `receivers` (`record u;`), also the records NAME_run writes: after
 /// step s (from 0), records[s * count + k] is the level that step wrote at
-/// point k (a quiet NaN for a point outside the grid, as the gather kernel
-/// of stencilc/device/receivers.cuh records it).
+/// point k (a quiet NaN for a point outside the grid or on the ring of
+/// boundary fixed, as the gather kernel of stencilc/device/receivers.cuh
+/// records it).
 struct RunReceivers {
   /// dims ints a point, in index order, as NAME_run's `receivers`.
   std::vector<int> points;

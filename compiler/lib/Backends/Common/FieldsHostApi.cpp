@@ -176,14 +176,21 @@ ReceiverParts receiverParts(const StencilSpec &spec, std::string_view step, std:
     return {};
   }
   const bool timeLevels = spec.previousField >= 0;
+  // The ring of boundary fixed per axis z, y, x: `radius` points at each
+  // edge of each axis of the grid, as a step leaves them
+  // (stepWritesPointND); a receiver there is invalid (issue 36).
+  const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  const std::string ring =
+      fmt::format("{}, {}, {}", spec.dims == 3 ? r : 0, spec.dims >= 2 ? r : 0, r);
   ReceiverParts parts;
   parts.check = CodeWriter::filled(hostSection("receivers_check"), fmt::arg("dims", spec.dims),
-                                   fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY));
+                                   fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY),
+                                   fmt::arg("ring", ring));
   // Step `step` writes stencilc_to, or, with time levels, the level after
   // the current one.
   const std::string record = CodeWriter::filled(
       hostSection("record_step"), fmt::arg("dims", spec.dims), fmt::arg("grid_z", gridZ),
-      fmt::arg("grid_y", gridY),
+      fmt::arg("grid_y", gridY), fmt::arg("ring", ring),
       fmt::arg("level", timeLevels ? "stencilc_level[(stencilc_step + 1) % 3]" : "stencilc_to"),
       fmt::arg("row", step));
   parts.recordStep = "\n" + record;
@@ -339,25 +346,32 @@ std::string receiversNote(const StencilSpec &spec, std::string_view element) {
   }
   static const char *const Points[3] = {"x", "(y, x) pairs", "(z, y, x) triples"};
   const bool timeLevels = spec.previousField >= 0;
+  // Issue 36: a point on the fixed ring is refused like one outside the grid.
+  const std::string ringNote =
+      spec.boundary != BoundaryKind::Fixed
+          ? std::string()
+          : fmt::format("* A point on the fixed ring (of width {}, which a step never writes) is\n"
+                        "* invalid the same way: its records would only repeat the kept value.\n",
+                        spec.radius);
   return fmt::format(
       "\n* Receivers (record {stepped}): receivers holds receiver_count points, {points}, an int "
       "each,\n* in index order as the sizes; records holds steps x receiver_count {element}s.\n"
       "* After step s (from 0) records[s * receiver_count + k] is {stepped}'s value at\n"
-      "* point k{level}, bit for bit what {name}_step leaves there{ring}.\n"
+      "* point k{level}, bit for bit what {name}_step leaves there.\n"
       "* Both in device memory (or managed, or pinned host memory); a receiver\n"
       "* may repeat. receiver_count 0 records nothing and takes null pointers;\n"
       "* receiver_count < 0, or null pointers beside a positive count, is\n"
       "* invalid. A point outside the grid: where the host can read the points\n"
       "* (managed or pinned memory) the call returns cudaErrorInvalidValue,\n"
       "* launching nothing; in device memory it is not read by the host (no\n"
-      "* synchronisation), and that receiver's records are NaN. Pageable host\n"
-      "* memory is invalid. records must not overlap a field or scratch. Each\n"
-      "* step's gather is one more launch on stream, after the step's.",
+      "* synchronisation), and that receiver's records are NaN.\n{ring}"
+      "* Pageable host memory is invalid. records must not overlap a field or\n"
+      "* scratch. Each step's gather is one more launch on stream, after the\n"
+      "* step's.",
       fmt::arg("stepped", spec.fields[spec.steppedField].name),
       fmt::arg("points", Points[spec.dims - 1]), fmt::arg("element", element),
       fmt::arg("level", timeLevels ? " (the new level)" : ""), fmt::arg("name", spec.name),
-      fmt::arg("ring",
-               spec.boundary == BoundaryKind::Fixed ? " (on the fixed ring, the kept value)" : ""));
+      fmt::arg("ring", ringNote));
 }
 
 /// `NAME_param_is_per_step`, 1 for each per-step parameter, where there is

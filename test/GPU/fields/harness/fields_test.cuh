@@ -14,8 +14,9 @@
 // aliasing the stepped field, steps < 0) return cudaErrorInvalidValue and
 // write nothing. A stencil that records receivers (`record u;`) also has its
 // records of each run checked bit for bit against the NAME_step calls'
-// values at a few points (corners, a ring point, the centre), and points
-// outside the grid refused (managed memory) or recorded as NaN (device). Every precision: fp32 and
+// values at a few points a step writes (the corners inside the fixed ring,
+// the centre), and points outside the grid or on the fixed ring refused
+// (managed memory) or recorded as NaN (device). Every precision: fp32 and
 // fp64 on CUDA cores, and fp16, bf16, tf32 and fp64 on tensor cores (--backend=tensor). One line a
 // case, RESULT last.
 #pragma once
@@ -163,8 +164,14 @@ inline double readAt(const stencilc_stencil_info &info, const Grid3 &g, const Ho
   return f[static_cast<std::size_t>((q[0] * g.n[1] + q[1]) * g.n[2] + q[2])];
 }
 
+/// The ring a step leaves unwritten at each edge of each axis: the radius
+/// for boundary fixed, else none.
+inline long long fixedRing(const stencilc_stencil_info &info) {
+  return info.boundary == STENCILC_BOUNDARY_FIXED ? info.radius : 0;
+}
+
 inline bool writes(const stencilc_stencil_info &info, const Grid3 &g, const long long p[3]) {
-  const long long ring = info.boundary == STENCILC_BOUNDARY_FIXED ? info.radius : 0;
+  const long long ring = fixedRing(info);
   for (int a = 0; a < g.dims; ++a) {
     if (p[a] < ring || p[a] >= g.n[a] - ring) {
       return false;
@@ -309,20 +316,47 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
   return same;
 }
 
-/// The receivers of a grid, dims ints a point in index order: the first
-/// corner, the last one, a point of the first axis's last ring row (row 0
-/// for radius 1) mid-way along the others, and the centre. With boundary
-/// fixed the corners and the row point lie on the kept ring.
+/// Appends the first g.dims coordinates of p to `list`, as NAME_run's
+/// receivers hold a point.
+inline void appendPoint(const Grid3 &g, const long long p[3], std::vector<int> &list) {
+  for (int a = 0; a < g.dims; ++a) {
+    list.push_back(static_cast<int>(p[a]));
+  }
+}
+
+/// The receivers of a grid, dims ints a point in index order, each a point
+/// a step writes: the first corner and the last (inside the ring of
+/// boundary fixed), a point of the first written row mid-way along the
+/// other axes, and the centre.
 inline std::vector<int> receiverPoints(const stencilc_stencil_info &info, const Grid3 &g) {
-  const long long ringRow = info.radius - 1 < g.n[0] ? info.radius - 1 : 0;
-  const long long points[4][3] = {{0, 0, 0},
-                                  {g.n[0] - 1, g.n[1] - 1, g.n[2] - 1},
-                                  {ringRow, g.n[1] / 2, g.n[2] / 2},
+  const long long r = fixedRing(info);
+  const long long points[4][3] = {{r, r, r},
+                                  {g.n[0] - 1 - r, g.n[1] - 1 - r, g.n[2] - 1 - r},
+                                  {r, g.n[1] / 2, g.n[2] / 2},
                                   {g.n[0] / 2, g.n[1] / 2, g.n[2] / 2}};
   std::vector<int> list;
   for (const auto &p : points) {
-    for (int a = 0; a < g.dims; ++a) {
-      list.push_back(static_cast<int>(p[a]));
+    appendPoint(g, p, list);
+  }
+  return list;
+}
+
+/// The centre (valid), then invalid receivers: a point past the first
+/// axis's end and, with boundary fixed, at each end of each axis the
+/// ring's innermost point (issue 36: a step never writes the ring, so its
+/// records would only repeat the kept value). The others mid-way along.
+inline std::vector<int> invalidReceiverPoints(const stencilc_stencil_info &info, const Grid3 &g) {
+  const long long mid[3] = {g.n[0] / 2, g.n[1] / 2, g.n[2] / 2};
+  std::vector<int> list;
+  appendPoint(g, mid, list);
+  long long p[3] = {g.n[0], mid[1], mid[2]};
+  appendPoint(g, p, list);
+  const long long r = fixedRing(info);
+  for (int a = 0; r > 0 && a < g.dims; ++a) {
+    for (long long v : {r - 1, g.n[a] - r}) {
+      std::memcpy(p, mid, sizeof p);
+      p[a] = v;
+      appendPoint(g, p, list);
     }
   }
   return list;
@@ -372,40 +406,52 @@ bool recordsMatchSteps(const std::vector<Host> &host, const Grid3 &g, const int 
          fields.fields[Api::fieldsInfo().stepped_field]->download() == result;
 }
 
-/// Receivers outside the grid: in managed memory (the host reads them) the
-/// call is refused, nothing written; in device memory it runs and that
-/// receiver's records are NaN, the others' not. Also a negative count and
-/// null points beside a positive count are refused.
+/// Invalid receivers (invalidReceiverPoints: outside the grid, on the fixed
+/// ring): in managed memory (the host reads them) each, after the valid
+/// centre, has the call refused, nothing written; in device memory the
+/// call runs and their records are NaN, the centre's not. Also a negative
+/// count and null points beside a positive count are refused.
 template <class Api>
-bool receiversOutsideHandled(const std::vector<Host> &host, const Grid3 &g, const int *n,
+bool invalidReceiversHandled(const std::vector<Host> &host, const Grid3 &g, const int *n,
                              const std::vector<double> &params) {
   using T = typename Api::T;
   DeviceFields<T> fields(host);
   Device<T> scratch(host[0].size());
   const RunValues<Api> values(params, 1);
   const double *const *v = values.values.data();
-  std::vector<int> points(static_cast<std::size_t>(2 * g.dims), 0); // a corner, then outside
-  points[static_cast<std::size_t>(g.dims)] = n[0];
-  int *managed = nullptr, *onDevice = nullptr;
-  cudaMallocManaged(&managed, points.size() * sizeof(int));
-  std::memcpy(managed, points.data(), points.size() * sizeof(int));
+  const std::vector<int> points = invalidReceiverPoints(Api::info(), g);
+  const std::size_t dims = static_cast<std::size_t>(g.dims), count = points.size() / dims;
+  int *managed = nullptr, *onDevice = nullptr; // managed: a pair (centre, invalid) each
+  cudaMallocManaged(&managed, 2 * (points.size() - dims) * sizeof(int));
+  for (std::size_t k = 1; k < count; ++k) {
+    int *pair = managed + 2 * dims * (k - 1);
+    std::memcpy(pair, points.data(), dims * sizeof(int));
+    std::memcpy(pair + dims, points.data() + dims * k, dims * sizeof(int));
+  }
   cudaMalloc(&onDevice, points.size() * sizeof(int));
   cudaMemcpy(onDevice, points.data(), points.size() * sizeof(int), cudaMemcpyHostToDevice);
-  Device<T> records(2);
+  Device<T> records(count);
   const int stepped = Api::fieldsInfo().stepped_field;
   T *const *f = fields.ptr.data();
-  bool ok = Api::run(f, scratch.p, n, params.data(), v, 1, 0, managed, 2, records.p) ==
-            cudaErrorInvalidValue;
+  bool ok = true;
+  for (std::size_t k = 1; k < count; ++k) {
+    ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, managed + 2 * dims * (k - 1), 2,
+                   records.p) == cudaErrorInvalidValue;
+  }
   ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, -1, records.p) ==
         cudaErrorInvalidValue;
   ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, nullptr, 1, records.p) ==
         cudaErrorInvalidValue;
   cudaDeviceSynchronize();
   ok &= fields.fields[stepped]->download() == host[stepped];
-  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, 2, records.p) == cudaSuccess;
+  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, static_cast<int>(count),
+                 records.p) == cudaSuccess;
   cudaDeviceSynchronize();
   const Host got = records.download();
-  ok &= !std::isnan(got[0]) && std::isnan(got[1]);
+  ok &= !std::isnan(got[0]);
+  for (std::size_t k = 1; k < count; ++k) {
+    ok &= std::isnan(got[k]);
+  }
   cudaFree(managed);
   cudaFree(onDevice);
   return ok;
@@ -601,8 +647,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     counts.check(ok, Api::name, "bad arguments", g);
   }
   if (Api::records) {
-    counts.check(receiversOutsideHandled<Api>(host, g, n, params), Api::name,
-                 "receivers outside the grid", g);
+    counts.check(invalidReceiversHandled<Api>(host, g, n, params), Api::name,
+                 "receivers outside the grid or on the fixed ring", g);
   }
   for (Device<T> *d : dev) {
     delete d;

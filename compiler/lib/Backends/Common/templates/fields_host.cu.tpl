@@ -132,15 +132,17 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
 
 //@ section receivers_check
   // The receivers (receivers.cuh): refused here where the host can read
-  // them; in device memory, the gather kernel checks each point.
-  stencilc_status = stencilc::device::checkReceivers<{dims}>(receivers, receiver_count, records, {grid_z}, {grid_y}, nx);
+  // them; in device memory, the gather kernel checks each point. Invalid:
+  // a point outside the grid, or on the ring a step leaves unwritten at each
+  // edge (the last three arguments, per axis z, y, x; boundary fixed only).
+  stencilc_status = stencilc::device::checkReceivers<{dims}>(receivers, receiver_count, records, {grid_z}, {grid_y}, nx, {ring});
   if (stencilc_status != cudaSuccess) {{
     return stencilc_status;
   }}
 
 //@ section record_step
 // The level this step wrote, at each receiver, into row {row} of records.
-stencilc_status = stencilc::device::recordReceivers<{dims}>({level}, receivers, receiver_count, records + static_cast<size_t>({row}) * static_cast<size_t>(receiver_count), {grid_z}, {grid_y}, nx, stream);
+stencilc_status = stencilc::device::recordReceivers<{dims}>({level}, receivers, receiver_count, records + static_cast<size_t>({row}) * static_cast<size_t>(receiver_count), {grid_z}, {grid_y}, nx, {ring}, stream);
 if (stencilc_status != cudaSuccess) {{
   return stencilc_status;
 }}
