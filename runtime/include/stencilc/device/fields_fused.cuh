@@ -375,8 +375,9 @@ template <class S> struct ConeReader {
 /// to the element type, the kept points of the boundary rule), and writes
 /// its value of each level t into row t - 1 of `rows` (steps x count). The
 /// pass never holds a whole level in memory; the cone is small beside it
-/// (at most (2 T r + 1)^2 points a level). A point outside the grid reads
-/// nothing and records NaN, as receivers.cuh's gather does.
+/// (at most (2 T r + 1)^2 points a level). A point outside the grid or on
+/// the fixed ring reads nothing and records NaN, as receivers.cuh's gather
+/// does.
 template <class S, int Levels>
 __global__ void recordCone(const FusedArgs<typename S::Fields, S::kSteps> args,
                            const int *__restrict__ points, int count,
@@ -391,9 +392,11 @@ __global__ void recordCone(const FusedArgs<typename S::Fields, S::kSteps> args,
     if (k >= count) {
       return;
     }
-    if (!receiverIndex<2>(points + 2 * static_cast<std::size_t>(k), 1, ny, nx, index)) {
+    // Outside the grid or on the fixed ring: invalid (receivers.cuh).
+    if (!receiverIndex<2>(points + 2 * static_cast<std::size_t>(k), 1, ny, nx, 0, F::kRingY,
+                          F::kRingX, index)) {
       for (int t = 0; t < Levels; ++t) {
-        rows[static_cast<std::size_t>(t) * count + k] = receiverOutsideValue<typename S::Element>();
+        rows[static_cast<std::size_t>(t) * count + k] = receiverInvalidValue<typename S::Element>();
       }
       return;
     }
