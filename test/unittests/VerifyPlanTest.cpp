@@ -267,11 +267,19 @@ TEST(VerifyPlan, EachScheduleCheckFires) {
   const StencilSpec wave = compileFilled(stencilc::testing::WaveFieldsText, "fp32", "fixed");
   const Plan fields = *stencilc::planFields(wave, onSm90(4));
   EXPECT_EQ(listed(verifyPlan(fields, onSm90(4))), "");
-  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.fusedSteps = 2; }), onSm90(4),
-                     "every planner of a stencil of fields promises one step a launch"));
-  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.lowered = false; }), onSm90(4),
+  EXPECT_TRUE(breaks(mutated(fields,
+                             [](Plan &p) {
+                               p.schedule.composed.emplace();
+                               p.schedule.composed->plan = std::make_shared<const Plan>(p);
+                             }),
+                     onSm90(4),
+                     "every planner of a stencil of fields promises fused passes of a stencil of "
+                     "fields on CUDA cores only, never composed"));
+  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.lowered = true; }), onSm90(4),
                      "every planner of a stencil of fields promises lowered exactly where fuse "
-                     "asked for more"));
+                     "asked for more than the plan's T"));
+  EXPECT_TRUE(breaks(mutated(fields, [](Plan &p) { p.schedule.fused.halo = 1; }), onSm90(4),
+                     "planFieldsFusion promises a halo of T x the stepped field's reach"));
 }
 
 TEST(VerifyPlan, EachSimtKernelCheckFires) {

@@ -32,9 +32,10 @@ fi
 cd "$out" || exit 2
 status=0
 first=
-# Build every program first, JOBS (default: the cores) at a time.
+# Build every program first (those not built since their sources were
+# written), JOBS (default: the cores) at a time.
 ls *.main.cu | sed 's/\.main\.cu$//' |
-  xargs -P "${JOBS:-$(nproc)}" -I{} sh -c 'nvcc -std=c++17 -O2 -arch=sm_90 -I"$1" -I. {}.main.cu {}.cu -o {}.exe > {}.build.log 2>&1' _ "${RUNTIME_INCLUDE:-$root/runtime/include}"
+  xargs -P "${JOBS:-$(nproc)}" -I{} sh -c '[ {}.exe -nt {}.cu ] && [ {}.exe -nt {}.main.cu ] || nvcc -std=c++17 -O2 -arch=sm_90 -I"$1" -I. {}.main.cu {}.cu -o {}.exe > {}.build.log 2>&1' _ "${RUNTIME_INCLUDE:-$root/runtime/include}"
 for main in *.main.cu; do
   name=${main%.main.cu}
   if [[ ! -x $name.exe ]]; then

@@ -340,7 +340,8 @@ std::string perStepNote(const StencilSpec &spec) {
 
 /// The header's words on NAME_run's receivers (`record u;`), after the rest
 /// of its comment; empty without.
-std::string receiversNote(const StencilSpec &spec, std::string_view element) {
+std::string receiversNote(const Plan &plan, std::string_view element) {
+  const StencilSpec &spec = plan.spec;
   if (!spec.recordsReceivers) {
     return {};
   }
@@ -366,12 +367,18 @@ std::string receiversNote(const StencilSpec &spec, std::string_view element) {
       "* launching nothing; in device memory it is not read by the host (no\n"
       "* synchronisation), and that receiver's records are NaN.\n{ring}"
       "* Pageable host memory is invalid. records must not overlap a field or\n"
-      "* scratch. Each step's gather is one more launch on stream, after the\n"
-      "* step's.",
+      "* scratch. {launches}",
       fmt::arg("stepped", spec.fields[spec.steppedField].name),
       fmt::arg("points", Points[spec.dims - 1]), fmt::arg("element", element),
       fmt::arg("level", timeLevels ? " (the new level)" : ""), fmt::arg("name", spec.name),
-      fmt::arg("ring", ringNote));
+      fmt::arg("ring", ringNote),
+      fmt::arg("launches",
+               plan.schedule.fusedSteps > 1
+                   ? "Each fused pass's receivers are one more launch on stream,\n"
+                     "* after the pass's: a thread a receiver computes its value at each step\n"
+                     "* of the pass from the pass's inputs."
+                   : "Each step's gather is one more launch on stream, after the\n"
+                     "* step's."));
 }
 
 /// `NAME_param_is_per_step`, 1 for each per-step parameter, where there is
@@ -478,7 +485,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
       fmt::arg("written", written),
-      fmt::arg("run_note", runNote + ringLimit + perStepNote(spec) + receiversNote(spec, element)),
+      fmt::arg("run_note", runNote + ringLimit + perStepNote(spec) + receiversNote(plan, element)),
       fmt::arg("run_param_params", n.runParamParams),
       fmt::arg("per_step_array", perStepArray(spec)),
       fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),

@@ -65,8 +65,38 @@ std::string fieldsUnfusable(const StencilSpec &spec) {
   return {};
 }
 
-/// T where no option asks for one: 4 / r of the stepped field.
-int ruleFieldsSteps(const StencilSpec &spec) { return std::max(1, 4 / steppedReach(spec)); }
+/// The fused geometry measured best on an H200 (NAME_run of 1000 steps at
+/// 8192^2, bench/fields/run-bench.sh; bench/results/2026-11-28-2108-fields-
+/// fused-variants-h200.txt) for a stencil of fields whose stepped field
+/// reaches 1, by element size: wave2d fp32 (a point source field, time
+/// levels) at T 6, one row a level at a time, strips of 64 columns, 4
+/// blocks a multiprocessor: 459 GStencil/s, 2.11x one step a launch;
+/// varheat fp64 (a coefficient field read at 5 points) at T 4, two rows,
+/// 168.8 GStencil/s, 1.09x. 16-bit fields take fp32's; other kinds are
+/// unmeasured and take these geometries with T divided by the reach.
+MeasuredFusion measuredFields(const StencilSpec &spec) {
+  const bool eight = elementBytes(spec.precision) == 8;
+  MeasuredFusion m{2,
+                   spec.shape,
+                   1,
+                   static_cast<int>(elementBytes(spec.precision)),
+                   eight ? 4 : 6,
+                   64,
+                   0,
+                   128,
+                   eight ? 2 : 1,
+                   128,
+                   0,
+                   4,
+                   eight ? 168.8 : 459.2,
+                   eight ? 154.5 : 217.2};
+  // A thread's columns hold the reach (its neighbours come from the next
+  // thread only), in whole accesses: 2 columns, or 4 or 8 past a reach of 2.
+  const int r = steppedReach(spec);
+  m.steps = std::max(1, m.steps / r);
+  m.width = r <= 2 ? 64 : r <= 4 ? 128 : 256;
+  return m;
+}
 
 /// The spec the single-field geometry is planned for: the stepped field's
 /// reach as the radius (the window carries that field alone).
@@ -92,15 +122,26 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
     s.lowered = asked > 1;
     return;
   }
-  const int steps = asked ? asked : ruleFieldsSteps(spec);
+  const MeasuredFusion m = measuredFields(spec);
+  const int steps = asked ? asked : m.steps;
   if (steps == 1) {
-    s.why = "by rule: one step a launch";
+    s.why = fmt::format("{} reaches {}: T = 6 / r (fp64: 4 / r) is 1",
+                        spec.fields[spec.steppedField].name, steppedReach(spec));
     return;
   }
   s.fusedSteps = steps;
-  s.fused = fusedGeometry(geometrySpec(spec), steps, nullptr);
+  s.fused = fusedGeometry(geometrySpec(spec), steps, &m);
+  const bool exact = steppedReach(spec) == 1 &&
+                     (spec.precision == Precision::FP32 || spec.precision == Precision::FP64);
+  s.fused.source = exact ? fmt::format("as measured best for stencils of fields in {} on an H200 "
+                                       "({:g} GStencil/s at T = {}, {:.2f}x one step a launch)",
+                                       keyword(spec.precision), m.gstencils, m.steps,
+                                       m.gstencils / m.stepGStencils)
+                         : std::string("as measured best for stencils of fields of reach 1 in "
+                                       "fp32 or fp64 on an H200; this kind is not measured");
   s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-                : fmt::format("by rule for a stencil of fields whose {} reaches {}",
+                : fmt::format("{} for a stencil of fields whose {} reaches {}",
+                              exact ? "measured best" : "as measured, T / r,",
                               spec.fields[spec.steppedField].name, steppedReach(spec));
 }
 
@@ -124,13 +165,14 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
   const Schedule &s = plan.schedule;
   const FusedKernel &k = s.fused;
   const int r = steppedReach(spec);
-  os << fmt::format("  fused      {} threads ({} warps, a strip each; stencilc/device/"
-                    "fields_fused.cuh); strips of {} columns, {} stored: a halo of {} columns each "
-                    "side (T x {}'s reach {} = {}, whole {}-byte accesses); {} output rows per "
-                    "block, {} rows a level at a time; geometry {}\n",
-                    k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
-                    spec.fields[spec.steppedField].name, r, s.fusedSteps * r, k.accessBytes,
-                    k.chunkRows, k.batch, k.source);
+  os << fmt::format(
+      "  fused      {} threads ({} warps, a strip each; stencilc/device/"
+      "fields_fused.cuh); strips of {} columns, {} stored: a halo of {} columns each "
+      "side (T x {}'s reach {} = {}, whole {}-byte accesses); {} output rows per "
+      "block, {} a level at a time; geometry {}\n",
+      k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
+      spec.fields[spec.steppedField].name, r, s.fusedSteps * r, k.accessBytes, k.chunkRows,
+      k.batch == 1 ? std::string("one row") : fmt::format("{} rows", k.batch), k.source);
   os << fmt::format("  streams    {} in a window of {} rows a level in registers{}; every other "
                     "field read at each level from global memory (L1 and L2 serve the T reads "
                     "of a point); each level's coefficients folded from its step's parameters\n",

@@ -186,6 +186,30 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
             "width {}, halo {}, height {}, haloY {}", k.width, k.halo, k.height, k.haloY);
 }
 
+/// planFieldsFusion's promises on a stencil of fields that fuses: 2D, a
+/// boundary the kernel takes, a halo of T times the stepped field's reach,
+/// a thread's columns holding that reach, and columns left to store.
+void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  if (s.fusedSteps <= 1) {
+    return;
+  }
+  const FusedKernel &k = s.fused;
+  const int r = steppedReach(spec);
+  c.require(spec.dims == 2, "fused passes of a stencil of fields in 2D only", "a {}D stencil",
+            spec.dims);
+  c.require(outsideRead(spec.boundary) != OutsideRead::Fold ||
+                spec.boundary == BoundaryKind::Periodic,
+            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
+            "fusedSteps {}, boundary {}", s.fusedSteps, keyword(spec.boundary));
+  c.require(k.halo >= s.fusedSteps * r && k.columnsPerThread() >= r && k.storedColumns() >= 1,
+            "a halo of T x the stepped field's reach, a thread's columns holding that reach, and "
+            "a column to store",
+            "halo {}, {} columns a thread, width {}, T {}, reach {}", k.halo, k.columnsPerThread(),
+            k.width, s.fusedSteps, r);
+}
+
 } // namespace
 
 void verifySimtPlan(const Plan &plan, const PlanOptions &options,
@@ -200,7 +224,9 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   c.require(!plan.choice.empty(), "a choice that says why the CUDA cores", "choice is empty");
   if (spec.hasFields()) {
     verifyFieldsKernel(plan, c);
-    return; // one step a launch: Common checks that
+    PromiseChecker fusion = c.forPlanner("planFieldsFusion");
+    verifyFieldsFusion(plan, fusion);
+    return;
   }
   verifyStreamingGeometry(plan, options, c);
   verifySlices(plan, c);
