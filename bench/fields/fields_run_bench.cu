@@ -88,7 +88,8 @@ bool sameBits(const stencilc::DeviceBuffer<T> &a, const stencilc::DeviceBuffer<T
   return std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
 }
 
-/// The wave equation with a Ricker point source at the centre.
+/// The wave equation with a Ricker point source at the centre, recording
+/// 1024 receivers (every 8th point of row n/8) at every step.
 void wave2d(int n) {
   const std::size_t points = static_cast<std::size_t>(n) * n;
   const auto u0 = randomValues<float>(points, 1, -1e-3, 1e-3);
@@ -102,6 +103,16 @@ void wave2d(int n) {
   }
   stencilc::DeviceBuffer<float> u(points), prev(points), dSrc(points), dC2(points), scratch(points);
   stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
+  constexpr int kReceivers = 1024;
+  std::vector<int> line;
+  for (int k = 0; k < kReceivers; ++k) {
+    line.push_back(n / 8);
+    line.push_back(4 + k * (n - 8) / kReceivers);
+  }
+  stencilc::DeviceBuffer<int> receivers(line.size());
+  receivers.upload(line);
+  const std::size_t recordCount = static_cast<std::size_t>(steps) * kReceivers;
+  stencilc::DeviceBuffer<float> records(recordCount), recordsOne(recordCount);
   dSrc.upload(src);
   dC2.upload(c2);
   const auto restore = [&](stencilc::DeviceBuffer<float> &a, stencilc::DeviceBuffer<float> &b) {
@@ -112,15 +123,18 @@ void wave2d(int n) {
       medianMs([&] { restore(u, prev); },
                [&] {
                  return wave2d_fp32_run(u.data(), prev.data(), dSrc.data(), dC2.data(),
-                                        scratch.data(), n, n, 1.0, amp.data(), steps, nullptr);
+                                        scratch.data(), n, n, 1.0, amp.data(), receivers.data(),
+                                        kReceivers, records.data(), steps, nullptr);
                });
   const float one =
       medianMs([&] { restore(uOne, prevOne); },
                [&] {
                  return wave2d_fp32_one_run(uOne.data(), prevOne.data(), dSrc.data(), dC2.data(),
-                                            scratch.data(), n, n, 1.0, amp.data(), steps, nullptr);
+                                            scratch.data(), n, n, 1.0, amp.data(), receivers.data(),
+                                            kReceivers, recordsOne.data(), steps, nullptr);
                });
-  report("wave2d fp32", double(points), fused, one, sameBits(u, uOne) && sameBits(prev, prevOne));
+  report("wave2d fp32", double(points), fused, one,
+         sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
 }
 
 void varheat(int n) {

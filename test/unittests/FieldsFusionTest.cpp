@@ -83,6 +83,23 @@ TEST(FieldsFusion, WhatTheKernelCannotTakeKeepsOneLaunchAStepAndSaysWhy) {
   EXPECT_NE(odd.why.find("at the point only"), std::string::npos) << odd.why;
 }
 
+TEST(FieldsFusion, TheReceiversConeLowersTWhereItPassesSharedMemory) {
+  // fp64, reach 4, 8 steps: squares of side 65, 4 warps x 3 of them = 405,600
+  // bytes; sm_86 lets a block take 101,376, which 3 steps fit (side 25).
+  const char *const Far =
+      R"(stencil far { precision PRECISION; boundary BOUNDARY; field u; record u;
+         out[i, j] = u[i, j] + 0.1 * (u[i-4, j] + u[i+4, j] + u[i, j-4] + u[i, j+4]); })";
+  PlanOptions options;
+  options.fusedSteps = 8;
+  options.target = Arch::Sm86;
+  const PlanOrRefusal planned = planFields(compileFilled(Far, "fp64", "fixed"), options);
+  ASSERT_TRUE(planned);
+  EXPECT_EQ(planned->schedule.fusedSteps, 3);
+  EXPECT_TRUE(planned->schedule.lowered);
+  EXPECT_NE(planned->schedule.why.find("receivers' kernel of 8 fused steps"), std::string::npos)
+      << planned->schedule.why;
+}
+
 TEST(FieldsFusion, BytesAPointAndStepFusedAndNot) {
   const StencilSpec wave = compileFilled(Wave, "fp32", "fixed");
   // u, u_prev, src, c2 read and the new level written: 5 x 4 bytes a step;

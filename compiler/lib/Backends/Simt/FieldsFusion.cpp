@@ -106,6 +106,30 @@ StencilSpec geometrySpec(const StencilSpec &spec) {
   return s;
 }
 
+/// Shared memory the receivers' kernel of a pass of T steps takes a block
+/// (fields_fused.cuh's recordCone: 4 warps, each 3 squares of side 2Tr + 1
+/// in the arithmetic type).
+int coneBytes(const StencilSpec &spec, int steps) {
+  const int side = 2 * steps * steppedReach(spec) + 1;
+  return 4 * 3 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);
+}
+
+/// The most of `steps` whose receivers' cone fits what `target` lets a block
+/// take, and why fewer where fewer ("" where all fit).
+int stepsTheConeAllows(const StencilSpec &spec, int steps, Arch target, std::string &why) {
+  const int most = info(target).maxDynamicSharedBytes;
+  int fits = steps;
+  while (spec.recordsReceivers && fits > 1 && coneBytes(spec, fits) > most) {
+    --fits;
+  }
+  if (fits < steps) {
+    why = fmt::format("the receivers' kernel of {} fused steps needs {} bytes of shared memory a "
+                      "block and {} allows {}: {} steps fit",
+                      steps, coneBytes(spec, steps), keyword(target), most, fits);
+  }
+  return fits;
+}
+
 } // namespace
 
 void planFieldsFusion(Plan &plan, const PlanOptions &options) {
@@ -123,7 +147,13 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
     return;
   }
   const MeasuredFusion m = measuredFields(spec);
-  const int steps = asked ? asked : m.steps;
+  std::string coneWhy;
+  const int steps = stepsTheConeAllows(spec, asked ? asked : m.steps, plan.target, coneWhy);
+  s.lowered = asked > steps;
+  if (steps == 1 && !coneWhy.empty()) {
+    s.why = coneWhy;
+    return;
+  }
   if (steps == 1) {
     s.why = fmt::format("{} reaches {}: T = 6 / r (fp64: 4 / r) is 1",
                         spec.fields[spec.steppedField].name, steppedReach(spec));
@@ -139,10 +169,11 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
                                        m.gstencils / m.stepGStencils)
                          : std::string("as measured best for stencils of fields of reach 1 in "
                                        "fp32 or fp64 on an H200; this kind is not measured");
-  s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-                : fmt::format("{} for a stencil of fields whose {} reaches {}",
-                              exact ? "measured best" : "as measured, T / r,",
-                              spec.fields[spec.steppedField].name, steppedReach(spec));
+  s.why = !coneWhy.empty() ? coneWhy
+          : asked          ? fmt::format("--plan-option fuse={}", asked)
+                           : fmt::format("{} for a stencil of fields whose {} reaches {}",
+                                exact ? "measured best" : "as measured, T / r,",
+                                         spec.fields[spec.steppedField].name, steppedReach(spec));
 }
 
 /// Bytes a point and step moves to and from memory one step a launch: every

@@ -368,76 +368,101 @@ template <class S> struct ConeReader {
   }
 };
 
+/// The cone kernel's warps a block, and the shared memory of one warp:
+/// the three levels it keeps (t - 2, t - 1, t), each a square of kSide².
+constexpr int kConeWarps = 4;
+template <class S> __host__ __device__ constexpr int coneBytesPerWarp() {
+  return 3 * ConeReader<S>::kSide * ConeReader<S>::kSide *
+         static_cast<int>(sizeof(typename S::Compute));
+}
+
+/// Point i of the square of side `side` around the receiver (row-major), as
+/// its place (cy, cx) in a cone array whose centre is at (C, C).
+struct ConePoint {
+  int cy, cx;
+};
+__device__ __forceinline__ ConePoint conePoint(int i, int side, int centre) {
+  const int reach = side / 2;
+  return {centre - reach + i / side, centre - reach + i % side};
+}
+
 /// The receivers of a pass of Levels fused steps from its inputs (`record
-/// u;`): a thread a receiver computes, level by level, the cone of points
+/// u;`): a warp a receiver computes, level by level, the cone of points
 /// that the stepped field's value at its point needs (radius (Levels - t) r
 /// at level t), each point as the pass computes it (sumTerms, the rounding
-/// to the element type, the kept points of the boundary rule), and writes
+/// to the element type, the kept points of the boundary rule), its lanes
+/// sharing each level's points, the levels in shared memory; lane 0 writes
 /// its value of each level t into row t - 1 of `rows` (steps x count). The
 /// pass never holds a whole level in memory; the cone is small beside it
 /// (at most (2 T r + 1)^2 points a level). A point outside the grid or on
 /// the fixed ring reads nothing and records NaN, as receivers.cuh's gather
 /// does.
 template <class S, int Levels>
-__global__ void recordCone(const FusedArgs<typename S::Fields, S::kSteps> args,
-                           const int *__restrict__ points, int count,
-                           typename S::Element *__restrict__ rows, int ny, int nx) {
+__global__ void __launch_bounds__(32 * kConeWarps)
+    recordCone(const FusedArgs<typename S::Fields, S::kSteps> args, const int *__restrict__ points,
+               int count, typename S::Element *__restrict__ rows, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
     using F = typename S::Fields;
     using Compute = typename S::Compute;
     using Boundary = typename S::Boundary;
-    constexpr int D = ConeReader<S>::kSide, R = Levels * S::kRadius, C = S::kSteps * S::kRadius;
-    const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    constexpr int D = ConeReader<S>::kSide, C = S::kSteps * S::kRadius;
+    extern __shared__ unsigned char coneShared[];
+    const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+    const int k = static_cast<int>(blockIdx.x) * kConeWarps + warp;
     std::size_t index = 0;
     if (k >= count) {
-      return;
+      return; // the whole warp; only warp barriers follow
     }
     // Outside the grid or on the fixed ring: invalid (receivers.cuh).
     if (!receiverIndex<2>(points + 2 * static_cast<std::size_t>(k), 1, ny, nx, 0, F::kRingY,
                           F::kRingX, index)) {
-      for (int t = 0; t < Levels; ++t) {
+      for (int t = lane; t < Levels; t += 32) {
         rows[static_cast<std::size_t>(t) * count + k] = receiverInvalidValue<typename S::Element>();
       }
       return;
     }
     const long long py = points[2 * k], px = points[2 * k + 1];
-    Compute cone[3][D * D]; // levels t - 2, t - 1 and t, by rotation
-    Compute *before = cone[0], *from = cone[1], *to = cone[2];
-    for (int dy = -R; dy <= R; ++dy) {
-      for (int dx = -R; dx <= R; ++dx) {
-        from[(C + dy) * D + C + dx] = toCompute(
-            Boundary::read(args.level[0].field[F::kSteppedField], py + dy, px + dx, ny, nx));
-      }
+    Compute *cone = reinterpret_cast<Compute *>(coneShared + warp * coneBytesPerWarp<S>());
+    Compute *before = cone, *from = cone + D * D, *to = cone + 2 * D * D;
+    const int side0 = 2 * Levels * S::kRadius + 1;
+    for (int i = lane; i < side0 * side0; i += 32) {
+      const ConePoint p = conePoint(i, side0, C);
+      from[p.cy * D + p.cx] = toCompute(Boundary::read(args.level[0].field[F::kSteppedField],
+                                                       py + p.cy - C, px + p.cx - C, ny, nx));
     }
+    __syncwarp();
     for (int t = 1; t <= Levels; ++t) {
-      const int reach = (Levels - t) * S::kRadius;
-      for (int dy = -reach; dy <= reach; ++dy) {
-        const long long y = py + dy;
-        for (int dx = -reach; dx <= reach; ++dx) {
-          const long long x = px + dx;
-          const int at = (C + dy) * D + C + dx;
-          const ConeReader<S> read{
-              args.level[t - 1], from, before, t == 1, C + dy, C + dx, y, x, ny, nx};
-          const Compute value =
-              toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)));
-          to[at] =
-              computesAxis<Boundary>(y, ny, F::kRingY) && computesAxis<Boundary>(x, nx, F::kRingX)
-                  ? value
-                  : from[at];
-        }
+      const int side = 2 * (Levels - t) * S::kRadius + 1;
+      for (int i = lane; i < side * side; i += 32) {
+        const ConePoint p = conePoint(i, side, C);
+        const long long y = py + p.cy - C, x = px + p.cx - C;
+        const ConeReader<S> read{args.level[t - 1], from, before, t == 1, p.cy, p.cx, y, x, ny, nx};
+        const Compute value =
+            toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)));
+        const int at = p.cy * D + p.cx;
+        to[at] =
+            computesAxis<Boundary>(y, ny, F::kRingY) && computesAxis<Boundary>(x, nx, F::kRingX)
+                ? value
+                : from[at];
       }
-      rows[static_cast<std::size_t>(t - 1) * count + k] =
-          toElement<typename S::Element>(to[C * D + C]);
+      __syncwarp();
+      if (lane == 0) {
+        rows[static_cast<std::size_t>(t - 1) * count + k] =
+            toElement<typename S::Element>(to[C * D + C]);
+      }
       Compute *const oldest = before;
       before = from;
       from = to;
       to = oldest;
+      __syncwarp(); // level t - 2's array is written next: every lane is past reading it
     }
   }
 }
 
 /// Launches recordCone for a pass of `levels` steps (1 .. kSteps) on
-/// `stream`; nothing for no receivers.
+/// `stream`; nothing for no receivers. A cone past 48 KiB a block opts in
+/// to the dynamic shared memory first (every launch: the stream may be
+/// another device's).
 template <class S, int Levels = S::kSteps>
 inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
                               const int *points, int count, typename S::Element *rows, int ny,
@@ -451,9 +476,17 @@ inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S:
     if (count == 0) {
       return cudaSuccess;
     }
-    constexpr int kThreads = 64;
-    recordCone<S, Levels><<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
-        args, points, count, rows, ny, nx);
+    constexpr int kShared = kConeWarps * coneBytesPerWarp<S>();
+    if constexpr (kShared > 48 * 1024) {
+      if (const cudaError_t status = cudaFuncSetAttribute(
+              recordCone<S, Levels>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared);
+          status != cudaSuccess) {
+        return status;
+      }
+    }
+    recordCone<S, Levels>
+        <<<(count + kConeWarps - 1) / kConeWarps, 32 * kConeWarps, kShared, stream>>>(
+            args, points, count, rows, ny, nx);
     return cudaGetLastError();
   }
 }
