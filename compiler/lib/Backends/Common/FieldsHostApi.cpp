@@ -375,7 +375,7 @@ std::string receiversNote(const Plan &plan, std::string_view element) {
       fmt::arg("launches",
                plan.schedule.fusedSteps > 1
                    ? "Each fused pass's receivers are one more launch on stream,\n"
-                     "* after the pass's: a thread a receiver computes its value at each step\n"
+                     "* after the pass's: a warp a receiver computes its value at each step\n"
                      "* of the pass from the pass's inputs."
                    : "Each step's gather is one more launch on stream, after the\n"
                      "* step's."));
