@@ -266,12 +266,12 @@ template <class S> __host__ __device__ constexpr int fieldsReach() {
 }
 
 /// One pass of Levels fused steps (fused::pass's layout: kWarps strips of
-/// kTileX stored columns a block along x, kChunkY rows along y).
+/// kTileX stored columns a block along x, chunkY rows along y).
 template <class S, int Levels>
 __device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
                                            typename S::Element *__restrict__ out,
                                            typename S::Element *__restrict__ outPrev, int ny,
-                                           int nx) {
+                                           int nx, int chunkY) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
   constexpr int R = fieldsReach<S>();
   constexpr int kLag = Levels * S::kRadius;
@@ -280,8 +280,8 @@ __device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S
   if (x0 >= nx) {
     return; // the whole warp: no barrier follows
   }
-  const int yBegin = static_cast<int>(blockIdx.y) * S::kChunkY;
-  const int yEnd = yBegin + S::kChunkY < ny ? yBegin + S::kChunkY : ny;
+  const int yBegin = static_cast<int>(blockIdx.y) * chunkY;
+  const int yEnd = yBegin + chunkY < ny ? yBegin + chunkY : ny;
   // Every field must be aligned for the interior's direct accesses; the
   // stepped field's and u_prev's rows for vector ones.
   bool aligned =
@@ -311,10 +311,32 @@ template <class S, int Levels>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     fieldsPassKernel(const FusedArgs<typename S::Fields, S::kSteps> args,
                      typename S::Element *__restrict__ out,
-                     typename S::Element *__restrict__ outPrev, int ny, int nx) {
+                     typename S::Element *__restrict__ outPrev, int ny, int nx, int chunkY) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    passFields<S, Levels>(args, out, outPrev, ny, nx);
+    passFields<S, Levels>(args, out, outPrev, ny, nx, chunkY);
   }
+}
+
+/// The rows a block of a pass stores: kChunkY, halved (not below 8) while
+/// the grid would have fewer than two waves of the blocks the plan fits on
+/// the device's multiprocessors (kMinBlocks each). A warp streams its rows
+/// one after another, so a small grid needs short chunks to fill the GPU;
+/// each chunk recomputes the rows its levels lag by, which costs less than
+/// idle multiprocessors (an H200 at 1024^2: 8 chunks of 128 rows a strip).
+template <class S> inline int chunkRowsFor(int ny, int nx) {
+  int device = 0, multiprocessors = 1;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) !=
+          cudaSuccess) {
+    multiprocessors = 1;
+  }
+  const long long columnsOfBlocks = fused::gridFor<S>(1, nx).x;
+  const long long wanted = 2LL * S::kMinBlocks * multiprocessors;
+  int chunk = S::kChunkY;
+  while (chunk > 8 && columnsOfBlocks * ((ny + chunk - 1) / chunk) < wanted) {
+    chunk /= 2;
+  }
+  return chunk;
 }
 
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`:
@@ -324,18 +346,20 @@ template <class S, int Levels = S::kSteps>
 inline cudaError_t launchFieldsPass(int levels,
                                     const FusedArgs<typename S::Fields, S::kSteps> &args,
                                     typename S::Element *out, typename S::Element *outPrev, int ny,
-                                    int nx, cudaStream_t stream) {
+                                    int nx, int chunkY, cudaStream_t stream) {
   if constexpr (Levels < 1) {
     return cudaErrorInvalidValue;
   } else {
     if (levels != Levels) {
-      return launchFieldsPass<S, Levels - 1>(levels, args, out, outPrev, ny, nx, stream);
+      return launchFieldsPass<S, Levels - 1>(levels, args, out, outPrev, ny, nx, chunkY, stream);
     }
-    const dim3 grid = fused::gridFor<S>(ny, nx);
+    dim3 grid = fused::gridFor<S>(ny, nx);
+    grid.y = static_cast<unsigned>((ny + chunkY - 1) / chunkY);
     if (grid.y > 65535u) {
       return cudaErrorInvalidValue;
     }
-    fieldsPassKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(args, out, outPrev, ny, nx);
+    fieldsPassKernel<S, Levels>
+        <<<grid, S::kThreads, 0, stream>>>(args, out, outPrev, ny, nx, chunkY);
     return cudaGetLastError();
   }
 }
@@ -546,10 +570,12 @@ inline cudaError_t runFields(typename S::Element *cur, typename S::Element *prev
     }
   }
   Element *from[2] = {cur, prev}, *to[2] = {scratch, extra.p};
+  const int chunkY = chunkRowsFor<S>(ny, nx);
   for (int done = 0; done < steps; done += S::kSteps) {
     const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
     const auto args = passArguments<S>(argsOf, done, levels, from[0], from[1]);
-    if (const cudaError_t status = launchFieldsPass<S>(levels, args, to[0], to[1], ny, nx, stream);
+    if (const cudaError_t status =
+            launchFieldsPass<S>(levels, args, to[0], to[1], ny, nx, chunkY, stream);
         status != cudaSuccess) {
       return status;
     }
