@@ -1,5 +1,5 @@
 // fields_run_bench: NAME_run of `steps` steps (default 1000) of each stencil
-// of fields_run.stencil at 8192^2, fused as planned (or as --plan-option fuse
+// of fields_run.stencil at 8192^2 and 1024^2, fused as planned (or as --plan-option fuse
 // asked when it was generated) against the same stencil one step a launch
 // (generated with --plan-option fuse=1 and its names suffixed _one), in the
 // same run: CUDA events after a warm-up, the median of the repetitions, every
@@ -72,11 +72,11 @@ double copyBandwidth() {
 
 /// One line: both times, both rates, the ratio, and whether the two results
 /// are the same bits.
-void report(const char *name, double points, float fusedMs, float oneMs, bool same) {
-  const double work = points * steps;
-  std::printf("%-14s 8192^2 x %d steps  fused %9.2f ms %7.1f GStencil/s   one a launch %9.2f ms "
+void report(const char *name, int n, float fusedMs, float oneMs, bool same) {
+  const double work = double(n) * n * steps;
+  std::printf("%-14s %5d^2 x %d steps  fused %9.2f ms %7.1f GStencil/s   one a launch %9.2f ms "
               "%7.1f GStencil/s   %.2fx   %s\n",
-              name, steps, fusedMs, work / (fusedMs * 1e-3) / 1e9, oneMs,
+              name, n, steps, fusedMs, work / (fusedMs * 1e-3) / 1e9, oneMs,
               work / (oneMs * 1e-3) / 1e9, oneMs / fusedMs, same ? "bit for bit" : "DIFFERENT");
 }
 
@@ -133,7 +133,7 @@ void wave2d(int n) {
                                             scratch.data(), n, n, 1.0, amp.data(), receivers.data(),
                                             kReceivers, recordsOne.data(), steps, nullptr);
                });
-  report("wave2d fp32", double(points), fused, one,
+  report("wave2d fp32", n, fused, one,
          sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
 }
 
@@ -153,7 +153,7 @@ void varheat(int n) {
                  return varheat_fp64_one_run(uOne.data(), kappa.data(), scratch.data(), n, n, 1.0,
                                              steps, nullptr);
                });
-  report("varheat fp64", double(points), fused, one, sameBits(u, uOne));
+  report("varheat fp64", n, fused, one, sameBits(u, uOne));
 }
 
 } // namespace
@@ -171,7 +171,9 @@ int main(int argc, char **argv) {
               "%d\n",
               prop.name, copyBandwidth() / 1e9, wave2d_fp32_info.fused_steps,
               varheat_fp64_info.fused_steps, reps);
-  wave2d(8192);
-  varheat(8192);
+  for (int n : {8192, 1024}) {
+    wave2d(n);
+    varheat(n);
+  }
   return 0;
 }
