@@ -1,5 +1,5 @@
 // fields_run_bench: NAME_run of `steps` steps (default 1000) of each stencil
-// of fields_run.stencil at 8192^2 and 1024^2, fused as planned (or as --plan-option fuse
+// of fields_run.stencil at 8192^2 down to 1024^2, fused as planned (or as --plan-option fuse
 // asked when it was generated) against the same stencil one step a launch
 // (generated with --plan-option fuse=1 and its names suffixed _one), in the
 // same run: CUDA events after a warm-up, the median of the repetitions, every
@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
               "%d\n",
               prop.name, copyBandwidth() / 1e9, wave2d_fp32_info.fused_steps,
               varheat_fp64_info.fused_steps, reps);
-  for (int n : {8192, 1024}) {
+  for (int n : {8192, 4096, 2048, 1024}) {
     wave2d(n);
     varheat(n);
   }

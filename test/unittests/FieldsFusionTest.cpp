@@ -50,9 +50,13 @@ TEST(FieldsFusion, TwoDimensionalStencilsFuseAsMeasured) {
   EXPECT_EQ(fp32.fused.batch, 1);
   EXPECT_EQ(fp32.fused.minBlocks, 4);
   EXPECT_EQ(fp32.fused.halo, 6);
+  EXPECT_EQ(fp32.fused.minGridPoints, 0);
   const Schedule fp64 = scheduleOf(Wave, "fp64", "periodic");
   EXPECT_EQ(fp64.fusedSteps, 4);
   EXPECT_EQ(fp64.fused.batch, 2);
+  // fp64 fuses from 8192^2 points: below, one step a launch measured faster.
+  EXPECT_EQ(fp64.fused.minGridPoints, 8192LL * 8192);
+  EXPECT_EQ(scheduleOf(Wave, "fp64", "periodic", 4).fused.minGridPoints, 0);
   EXPECT_EQ(scheduleOf(Wave, "fp16", "constant 0.5").fusedSteps, 6);
 }
 

@@ -376,6 +376,9 @@ struct FusedKernel {
   /// the block needs: the halo, and (2D, 3D) the rows or planes beside a
   /// block's own that each level recomputes.
   double redundantShare = 0.0;
+  /// A stencil of fields: the fewest grid points NAME_run fuses; below it
+  /// one step a launch measured faster (0: every grid).
+  long long minGridPoints = 0;
   /// Where the geometry comes from (a measurement, or the rule).
   std::string source;
 

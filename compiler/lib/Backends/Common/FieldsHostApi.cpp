@@ -220,6 +220,17 @@ void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec) {
 
 namespace {
 
+/// NAME_run's parameters' names, in order, to pass them on.
+std::string runArgNames(const StencilSpec &spec, const FieldsNames &n) {
+  static const char *const Sizes[3] = {"nx", "ny, nx", "nz, ny, nx"};
+  std::string names = n.fieldList + ", scratch, " + Sizes[spec.dims - 1];
+  for (const std::string &p : spec.params) {
+    names += ", " + p;
+  }
+  return names + (spec.recordsReceivers ? ", receivers, receiver_count, records" : "") +
+         ", steps, stream";
+}
+
 /// NAME_run with fused passes (section run_fused): one call of
 /// fields::runFields with a function giving each step's arguments.
 void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
@@ -245,7 +256,9 @@ void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
              fmt::arg("previous_or_null", timeLevels ? n.previous : "nullptr"),
              fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
              fmt::arg("receivers", spec.recordsReceivers ? "receivers, receiver_count, records"
-                                                         : "nullptr, 0, nullptr"));
+                                                         : "nullptr, 0, nullptr"),
+             fmt::arg("min_points", plan.schedule.fused.minGridPoints),
+             fmt::arg("run_arg_names", runArgNames(spec, n)));
   w.line();
 }
 
@@ -296,7 +309,12 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("run_field_list", n.runFieldList), fmt::arg("param_args", n.paramArgs),
         fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY), fmt::arg("stepped", n.stepped),
         fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy),
-        fmt::arg("record_step", receivers.recordStep));
+        fmt::arg("record_step", receivers.recordStep),
+        fmt::arg(
+            "run_head",
+            plan.schedule.fusedSteps > 1
+                ? fmt::format("static cudaError_t stencilc_{}_run_one_step_a_launch", spec.name)
+                : fmt::format("extern \"C\" cudaError_t {}_run", spec.name)));
     w.line();
   };
   common("step", "");
@@ -307,11 +325,11 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("stepped", n.stepped), fmt::arg("previous", n.previous), fmt::arg("grid_z", gridZ),
         fmt::arg("grid_y", gridY), fmt::arg("namespace", ns));
   }
+  // A fused plan keeps the loop of one step a launch for small grids.
+  common(timeLevels ? "run_time" : "run", ringCopy);
   if (plan.schedule.fusedSteps > 1) {
     writeFusedRun(w, plan, n, runArgs, runSetup, runNullChecks);
-    return;
   }
-  common(timeLevels ? "run_time" : "run", ringCopy);
 }
 
 namespace {

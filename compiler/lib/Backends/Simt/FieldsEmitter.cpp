@@ -74,14 +74,14 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
   if (plan.schedule.fusedSteps > 1) {
     w.line();
-    w.fillWith(templateSection("fields.cu.tpl", "fused"), fmt::arg("name", spec.name),
-               fmt::arg("namespace", ns), fmt::arg("element", element),
-               fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
-               fmt::arg("boundary", boundary.type), fmt::arg("stepped", n.stepped),
-               fmt::arg("radius", steppedReach(spec)),
-               fmt::arg("term_count", spec.fieldTerms.size()),
-               fmt::arg("steps", plan.schedule.fusedSteps),
-               fmt::arg("geometry", fusedGeometryLines(plan)));
+    w.fillWith(
+        templateSection("fields.cu.tpl", "fused"), fmt::arg("name", spec.name),
+        fmt::arg("namespace", ns), fmt::arg("element", element),
+        fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
+        fmt::arg("boundary", boundary.type), fmt::arg("stepped", n.stepped),
+        fmt::arg("radius", steppedReach(spec)), fmt::arg("term_count", spec.fieldTerms.size()),
+        fmt::arg("steps", plan.schedule.fusedSteps), fmt::arg("geometry", fusedGeometryLines(plan)),
+        fmt::arg("min_points", plan.schedule.fused.minGridPoints));
   }
 }
 

@@ -106,6 +106,18 @@ StencilSpec geometrySpec(const StencilSpec &spec) {
   return s;
 }
 
+/// The fewest grid points NAME_run fuses. On an H200, 1000 steps
+/// (bench/results/2026-11-28-2146-fields-fused-sizes-h200.txt): varheat
+/// fp64 fused ran at 0.44x one step a launch at 1024^2, 0.78x at 2048^2,
+/// 0.89x at 4096^2 and 1.10x at 8192^2 (the one step holds 125-154
+/// GStencil/s at every size, the fused pass needs long chunks of rows);
+/// wave2d fp32 at 1.14-1.36x, 1.33-1.47x, 1.48-1.81x and 1.81-2.07x. fp64
+/// fuses from 8192^2, fp32 and 16-bit every grid; with --plan-option
+/// fuse=T every grid fuses.
+long long minGridPoints(const StencilSpec &spec) {
+  return elementBytes(spec.precision) == 8 ? 8192LL * 8192 : 0;
+}
+
 /// Shared memory the receivers' kernel of a pass of T steps takes a block
 /// (fields_fused.cuh's recordCone: 4 warps, each 3 squares of side 2Tr + 1
 /// in the arithmetic type).
@@ -161,6 +173,8 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
   }
   s.fusedSteps = steps;
   s.fused = fusedGeometry(geometrySpec(spec), steps, &m);
+  // fuse=T asks for fused passes on every grid.
+  s.fused.minGridPoints = asked ? 0 : minGridPoints(spec);
   const bool exact = steppedReach(spec) == 1 &&
                      (spec.precision == Precision::FP32 || spec.precision == Precision::FP64);
   s.fused.source = exact ? fmt::format("as measured best for stencils of fields in {} on an H200 "
@@ -212,11 +226,15 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
                         ? fmt::format(", {} read at level 1 and level t - 2's window after",
                                       spec.fields[spec.previousField].name)
                         : std::string());
-  os << fmt::format("  bytes      {} a point and step one step a launch; {:.1f} fused ({} steps a "
-                    "pass), plus the halo's re-reads ({:.1f} % of the point-levels computed are "
-                    "redundant)\n",
-                    unfusedBytes(spec), fusedBytes(spec, s.fusedSteps), s.fusedSteps,
-                    100.0 * k.redundantShare);
+  os << fmt::format(
+      "  bytes      {} a point and step one step a launch; {:.1f} fused ({} steps a "
+      "pass), plus the halo's re-reads ({:.1f} % of the point-levels computed are "
+      "redundant){}\n",
+      unfusedBytes(spec), fusedBytes(spec, s.fusedSteps), s.fusedSteps, 100.0 * k.redundantShare,
+      k.minGridPoints > 0 ? fmt::format("; grids of fewer than {} points run one step a launch, "
+                                        "which measured faster there",
+                                        k.minGridPoints)
+                          : std::string());
 }
 
 } // namespace stencilc

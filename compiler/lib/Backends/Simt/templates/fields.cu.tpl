@@ -107,5 +107,7 @@ struct FusedParams {{
   {geometry}
 }};
 using FusedGeometry = fused::Geometry<FusedParams>;
+// NAME_run fuses grids of this many points and more, one step a launch below.
+constexpr long long kFusedMinPoints = {min_points};
 
 }} // namespace {namespace}
