@@ -148,14 +148,7 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   Schedule &s = plan.schedule;
   const int asked = options.fusedSteps;
-  s = Schedule{};
-  if (asked == 1) {
-    s.why = "--plan-option fuse=1: one launch a step";
-    return;
-  }
-  if (std::string reason = fieldsUnfusable(spec); !reason.empty()) {
-    s.why = reason;
-    s.lowered = asked > 1;
+  if (settledUnfused(s, asked, fieldsUnfusable(spec))) {
     return;
   }
   const MeasuredFusion m = measuredFields(spec);

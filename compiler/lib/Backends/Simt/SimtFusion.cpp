@@ -197,18 +197,25 @@ FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusi
   return k;
 }
 
+bool settledUnfused(Schedule &s, int asked, std::string whyNot) {
+  s = Schedule{};
+  if (asked == 1) {
+    s.why = "--plan-option fuse=1: one launch a step";
+    return true;
+  }
+  if (!whyNot.empty()) {
+    s.why = std::move(whyNot);
+    s.lowered = asked > 1;
+    return true;
+  }
+  return false;
+}
+
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   Schedule &s = plan.schedule;
   const int asked = options.fusedSteps;
-  s = Schedule{};
-  if (asked == 1) {
-    s.why = "--plan-option fuse=1: one launch a step";
-    return;
-  }
-  if (std::string reason = unfusable(spec); !reason.empty()) {
-    s.why = reason;
-    s.lowered = asked > 1;
+  if (settledUnfused(s, asked, unfusable(spec))) {
     return;
   }
   const MeasuredFusion *m = measured(spec);

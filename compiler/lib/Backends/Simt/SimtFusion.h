@@ -45,6 +45,12 @@ FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFu
 /// measured one where `m` is given, else the rule's; `source` says which.
 FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m);
 
+/// Starts schedule `s` afresh and settles it as one launch a step where
+/// --plan-option fuse=1 asked for that, or where `whyNot` (a reason the
+/// fused kernel cannot take the stencil) is given: lowered where fuse asked
+/// for more. Returns whether it settled it.
+bool settledUnfused(Schedule &s, int asked, std::string whyNot);
+
 /// Why `spec`'s boundary keeps it from fusing on CUDA cores (clamp, mirror
 /// and reflect), or empty.
 std::string unfusable(const StencilSpec &spec);

@@ -160,6 +160,14 @@ void verifyFieldsKernel(const Plan &plan, PromiseChecker &c) {
             info(plan.target).maxDynamicSharedBytes);
 }
 
+/// Both fused planners' promise: a boundary the fused kernels take.
+void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
+  c.require(outsideRead(plan.spec.boundary) != OutsideRead::Fold ||
+                plan.spec.boundary == BoundaryKind::Periodic,
+            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
+            "fusedSteps {}, boundary {}", plan.schedule.fusedSteps, keyword(plan.spec.boundary));
+}
+
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the
 /// fused kernels take, their shared memory within the target's opt-in
 /// limit, and halos that leave each level's r and points to store.
@@ -170,10 +178,7 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
     return;
   }
   const FusedKernel &k = s.fused;
-  c.require(outsideRead(spec.boundary) != OutsideRead::Fold ||
-                spec.boundary == BoundaryKind::Periodic,
-            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
-            "fusedSteps {}, boundary {}", s.fusedSteps, keyword(spec.boundary));
+  requireFusableBoundary(plan, c);
   c.require(k.sharedBytes <= info(plan.target).maxDynamicSharedBytes,
             "fused.sharedBytes within the target's opt-in limit", "{} bytes, {} allows {}",
             k.sharedBytes, keyword(plan.target), info(plan.target).maxDynamicSharedBytes);
@@ -199,10 +204,7 @@ void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
   const int r = steppedReach(spec);
   c.require(spec.dims == 2, "fused passes of a stencil of fields in 2D only", "a {}D stencil",
             spec.dims);
-  c.require(outsideRead(spec.boundary) != OutsideRead::Fold ||
-                spec.boundary == BoundaryKind::Periodic,
-            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
-            "fusedSteps {}, boundary {}", s.fusedSteps, keyword(spec.boundary));
+  requireFusableBoundary(plan, c);
   c.require(k.halo >= s.fusedSteps * r && k.columnsPerThread() >= r && k.storedColumns() >= 1,
             "a halo of T x the stepped field's reach, a thread's columns holding that reach, and "
             "a column to store",
