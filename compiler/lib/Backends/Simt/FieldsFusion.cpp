@@ -72,7 +72,9 @@ std::string fieldsUnfusable(const StencilSpec &spec) {
 /// levels) at T 6, one row a level at a time, strips of 64 columns, 4
 /// blocks a multiprocessor: 459 GStencil/s, 2.11x one step a launch;
 /// varheat fp64 (a coefficient field read at 5 points) at T 4, two rows,
-/// 168.8 GStencil/s, 1.09x. 16-bit fields take fp32's; other kinds are
+/// 168.8 GStencil/s, 1.09x (182.8, 1.18x, once reads beside the point came
+/// from the thread's own loads: bench/results/2026-11-28-2232-fields-fused-
+/// beside-loads-h200.txt). 16-bit fields take fp32's; other kinds are
 /// unmeasured and take these geometries with T divided by the reach.
 MeasuredFusion measuredFields(const StencilSpec &spec) {
   const bool eight = elementBytes(spec.precision) == 8;
@@ -88,8 +90,8 @@ MeasuredFusion measuredFields(const StencilSpec &spec) {
                    128,
                    0,
                    4,
-                   eight ? 168.8 : 459.2,
-                   eight ? 154.5 : 217.2};
+                   eight ? 182.8 : 459.2,
+                   eight ? 154.8 : 217.2};
   // A thread's columns hold the reach (its neighbours come from the next
   // thread only), in whole accesses: 2 columns, or 4 or 8 past a reach of 2.
   const int r = steppedReach(spec);

@@ -111,14 +111,18 @@ template <class S, bool Interior> struct LevelReader {
       return firstLevel ? prev : before.v[r + w];
     } else {
       const typename S::Element *__restrict__ f = args.field[Field];
-      if constexpr (Interior && DX == 0) {
-        // The access holding the point, as the stepped field is loaded: the
-        // outputs of one access load the same address, which the compiler
-        // loads once for all of them.
+      if constexpr (Interior) {
+        // The access of the thread's holding the point, as the stepped
+        // field is loaded, where the point is one of the thread's own
+        // columns: the outputs of one access load the same address, which
+        // the compiler loads once for all of them. A point beside them (DX
+        // past the thread's columns) is one load of its own.
         const int e = w % S::kVec;
-        return elementOf<S>(
-            __ldg(reinterpret_cast<const typename S::Vector *>(f + (y + DY) * nx + x - e)), e);
-      } else if constexpr (Interior) {
+        if (e + DX >= 0 && e + DX < S::kVec) {
+          return elementOf<S>(
+              __ldg(reinterpret_cast<const typename S::Vector *>(f + (y + DY) * nx + x - e)),
+              e + DX);
+        }
         return toCompute(__ldg(f + (y + DY) * nx + x + DX));
       } else {
         return toCompute(S::Boundary::read(f, y + DY, x + DX, ny, nx));
