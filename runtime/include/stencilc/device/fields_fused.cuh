@@ -61,16 +61,15 @@ template <class F, int Steps> struct FusedArgs {
   Args<F> level[Steps];
 };
 
-/// Which points of an axis a single step computes (ring: the fixed ring's
-/// width on that axis; see fused::Computes).
-template <class Boundary>
-__device__ __forceinline__ bool computesAxis(long long v, int n, int ring) {
-  if constexpr (std::is_same_v<Boundary, FixedBoundary>) {
-    return v >= ring && v < n - ring;
-  } else if constexpr (std::is_same_v<Boundary, PeriodicBoundary>) {
-    return true;
+/// Calls f(std::integral_constant<int, L>{}) for L = levels, 1 <= levels
+/// <= Max, and returns what it returns: a launch of a kernel templated on
+/// the levels of a pass; cudaErrorInvalidValue for levels out of range.
+template <int Max, class F> inline cudaError_t withLevels(int levels, const F &f) {
+  if constexpr (Max < 1) {
+    (void)levels, (void)f;
+    return cudaErrorInvalidValue;
   } else {
-    return v >= 0 && v < n;
+    return levels == Max ? f(std::integral_constant<int, Max>{}) : withLevels<Max - 1>(levels, f);
   }
 }
 
@@ -169,7 +168,7 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
   }
   fused::roundRow<S>(value);
   if constexpr (!Interior) {
-    const bool rowComputed = computesAxis<typename S::Boundary>(y, ny, F::kRingY);
+    const bool rowComputed = fused::Computes<typename S::Boundary>::axis(y, ny, F::kRingY);
 #pragma unroll
     for (int w = 0; w < S::kColsPerThread; ++w) {
       value[w] = rowComputed && colComputed[w] ? value[w] : from[j + S::kRadius].v[S::kRadius + w];
@@ -203,7 +202,8 @@ streamFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
   bool colComputed[W];
 #pragma unroll
   for (int w = 0; w < W; ++w) {
-    colComputed[w] = Interior || computesAxis<typename S::Boundary>(xFirst + w, nx, F::kRingX);
+    colComputed[w] =
+        Interior || fused::Computes<typename S::Boundary>::axis(xFirst + w, nx, F::kRingX);
   }
   fused::Row<S> win[Levels][S::kRing];
   fused::clearCarriedRows<S, Levels>(win);
@@ -346,26 +346,21 @@ template <class S> inline int chunkRowsFor(int ny, int nx) {
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`:
 /// cudaErrorInvalidValue, launching nothing, for levels out of range or a
 /// grid past the launch limits.
-template <class S, int Levels = S::kSteps>
+template <class S>
 inline cudaError_t launchFieldsPass(int levels,
                                     const FusedArgs<typename S::Fields, S::kSteps> &args,
                                     typename S::Element *out, typename S::Element *outPrev, int ny,
                                     int nx, int chunkY, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
+  dim3 grid = fused::gridFor<S>(ny, nx);
+  grid.y = static_cast<unsigned>((ny + chunkY - 1) / chunkY);
+  if (grid.y > 65535u) {
     return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchFieldsPass<S, Levels - 1>(levels, args, out, outPrev, ny, nx, chunkY, stream);
-    }
-    dim3 grid = fused::gridFor<S>(ny, nx);
-    grid.y = static_cast<unsigned>((ny + chunkY - 1) / chunkY);
-    if (grid.y > 65535u) {
-      return cudaErrorInvalidValue;
-    }
-    fieldsPassKernel<S, Levels>
+  }
+  return withLevels<S::kSteps>(levels, [&](auto kLevels) {
+    fieldsPassKernel<S, decltype(kLevels)::value>
         <<<grid, S::kThreads, 0, stream>>>(args, out, outPrev, ny, nx, chunkY);
     return cudaGetLastError();
-  }
+  });
 }
 
 /// The reads of one point of a level in a receiver's cone (recordCone):
@@ -468,10 +463,10 @@ __global__ void __launch_bounds__(32 * kConeWarps)
         const Compute value =
             toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)));
         const int at = p.cy * D + p.cx;
-        to[at] =
-            computesAxis<Boundary>(y, ny, F::kRingY) && computesAxis<Boundary>(x, nx, F::kRingX)
-                ? value
-                : from[at];
+        to[at] = fused::Computes<Boundary>::axis(y, ny, F::kRingY) &&
+                         fused::Computes<Boundary>::axis(x, nx, F::kRingX)
+                     ? value
+                     : from[at];
       }
       __syncwarp();
       if (lane == 0) {
@@ -491,32 +486,27 @@ __global__ void __launch_bounds__(32 * kConeWarps)
 /// `stream`; nothing for no receivers. A cone past 48 KiB a block opts in
 /// to the dynamic shared memory first (every launch: the stream may be
 /// another device's).
-template <class S, int Levels = S::kSteps>
+template <class S>
 inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
                               const int *points, int count, typename S::Element *rows, int ny,
                               int nx, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchCone<S, Levels - 1>(levels, args, points, count, rows, ny, nx, stream);
-    }
-    if (count == 0) {
-      return cudaSuccess;
-    }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  return withLevels<S::kSteps>(levels, [&](auto kLevels) {
     constexpr int kShared = kConeWarps * coneBytesPerWarp<S>();
+    const auto kernel = recordCone<S, decltype(kLevels)::value>;
     if constexpr (kShared > 48 * 1024) {
-      if (const cudaError_t status = cudaFuncSetAttribute(
-              recordCone<S, Levels>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared);
+      if (const cudaError_t status =
+              cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared);
           status != cudaSuccess) {
         return status;
       }
     }
-    recordCone<S, Levels>
-        <<<(count + kConeWarps - 1) / kConeWarps, 32 * kConeWarps, kShared, stream>>>(
-            args, points, count, rows, ny, nx);
+    kernel<<<(count + kConeWarps - 1) / kConeWarps, 32 * kConeWarps, kShared, stream>>>(
+        args, points, count, rows, ny, nx);
     return cudaGetLastError();
-  }
+  });
 }
 
 /// The arguments of a pass of `levels` steps from step s0 (from 0):
