@@ -95,6 +95,11 @@ void writeFieldsTerms(CodeWriter &w, const StencilSpec &spec);
 std::string fieldTermText(const StencilSpec &spec, const FieldTerm &t);
 /// The 3 components of an offset as the kernels' (dz, dy, dx).
 std::array<int, 3> zyxOffset(const StencilSpec &spec, const Offset &o);
+/// The ring a fixed step leaves unwritten, per axis (z, y, x): `radius` on
+/// every axis of the grid, 0 on the others and for every other boundary, as
+/// the emulator keeps it (stepWritesPointND). The kernels' traits and the
+/// receivers' checks both take it from here (FieldsHostApi.cpp).
+std::array<int, 3> fixedRingZyx(const StencilSpec &spec);
 /// The items with `separator` between them ("" for none; FieldsHostApi.cpp).
 std::string joinWith(const std::vector<std::string> &items, std::string_view separator);
 

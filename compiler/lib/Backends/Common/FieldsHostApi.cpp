@@ -72,6 +72,11 @@ std::array<int, 3> zyxOffset(const StencilSpec &spec, const Offset &o) {
   }
 }
 
+std::array<int, 3> fixedRingZyx(const StencilSpec &spec) {
+  const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  return {spec.dims == 3 ? r : 0, spec.dims >= 2 ? r : 0, r};
+}
+
 namespace {
 
 FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
@@ -176,12 +181,9 @@ ReceiverParts receiverParts(const StencilSpec &spec, std::string_view step, std:
     return {};
   }
   const bool timeLevels = spec.previousField >= 0;
-  // The ring of boundary fixed per axis z, y, x: `radius` points at each
-  // edge of each axis of the grid, as a step leaves them
-  // (stepWritesPointND); a receiver there is invalid (issue 36).
-  const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
-  const std::string ring =
-      fmt::format("{}, {}, {}", spec.dims == 3 ? r : 0, spec.dims >= 2 ? r : 0, r);
+  // A receiver on the fixed ring is invalid (issue 36).
+  const std::array<int, 3> r = fixedRingZyx(spec);
+  const std::string ring = fmt::format("{}, {}, {}", r[0], r[1], r[2]);
   ReceiverParts parts;
   parts.check = CodeWriter::filled(hostSection("receivers_check"), fmt::arg("dims", spec.dims),
                                    fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY),

@@ -43,6 +43,7 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
   const int dims = spec.dims;
   const std::vector<std::string> terms = termRows(spec);
   const SimtPlan &sp = plan.simt();
+  const std::array<int, 3> ring = fixedRingZyx(spec);
   // The chunk geometry: the step's, or with the plane kernel the ring
   // copy's (a thread a column of the plane kernel's block: the same
   // blocks along y and z, so the same launch limits).
@@ -67,12 +68,9 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("plane_threads", planes ? sp.threads : 0),
       fmt::arg("planes_z", planes ? sp.chunkZ : 0),
       fmt::arg("planes_ahead", planes ? sp.buffers - sp.queueLength() : 0),
-      // The fixed ring is `radius` wide on every axis of the grid (what the
-      // docs, the emulator and NAME_step's other kernels keep), not the
-      // plane kernel's reach along each axis, which may be shorter.
-      fmt::arg("ring_z", fixed && dims == 3 ? spec.radius : 0),
-      fmt::arg("ring_y", fixed && dims >= 2 ? spec.radius : 0),
-      fmt::arg("ring_x", fixed ? spec.radius : 0),
+      // The fixed ring, not the plane kernel's reach along each axis, which
+      // may be shorter.
+      fmt::arg("ring_z", ring[0]), fmt::arg("ring_y", ring[1]), fmt::arg("ring_x", ring[2]),
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
       fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
       fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
