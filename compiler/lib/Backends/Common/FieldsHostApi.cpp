@@ -233,11 +233,31 @@ std::string runArgNames(const StencilSpec &spec, const FieldsNames &n) {
          ", steps, stream";
 }
 
-/// NAME_run with fused passes (section run_fused): one call of
+/// NAME_run's call of its fused passes where the grid is large enough
+/// (section fused_dispatch); empty for a plan that does not fuse.
+std::string fusedDispatch(const Plan &plan, const FieldsNames &n) {
+  if (plan.schedule.fusedSteps <= 1) {
+    return {};
+  }
+  const StencilSpec &spec = plan.spec;
+  const long long least = plan.schedule.fused.minGridPoints;
+  const std::string where =
+      least > 0 ? fmt::format("from {} grid points on; below, one step a launch\n// measured "
+                              "faster (the plan's `bytes` line says so)",
+                              least)
+                : std::string("on every grid");
+  return CodeWriter::filled(hostSection("fused_dispatch"), fmt::arg("name", spec.name),
+                            fmt::arg("namespace", stencilNamespace(plan)),
+                            fmt::arg("fused_steps", plan.schedule.fusedSteps),
+                            fmt::arg("where", where),
+                            fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
+                            fmt::arg("run_arg_names", runArgNames(spec, n)));
+}
+
+/// NAME_run's fused passes (section run_fused): one call of
 /// fields::runFields with a function giving each step's arguments.
 void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
-                   const std::string &runArgs, const std::string &runSetup,
-                   const std::string &runNullChecks) {
+                   const std::string &runArgs, const std::string &runSetup) {
   const StencilSpec &spec = plan.spec;
   const bool timeLevels = spec.previousField >= 0;
   w.fillWith(hostSection("run_fused"), fmt::arg("name", spec.name),
@@ -245,11 +265,7 @@ void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("field_params_run", n.fieldParamsRun),
              fmt::arg("size_params", sizeParameters(spec.dims)),
-             fmt::arg("run_param_params", n.runParamParams),
-             fmt::arg("size_product", sizeProduct(spec.dims)),
-             fmt::arg("run_null_checks", runNullChecks),
-             fmt::arg("size_too_small", sizeTooSmall(spec.dims)),
-             fmt::arg("run_overlap_checks", n.runOverlapChecks), fmt::arg("run_setup", runSetup),
+             fmt::arg("run_param_params", n.runParamParams), fmt::arg("run_setup", runSetup),
              fmt::arg("current_param", timeLevels ? "stencilc_current" : "stencilc_from"),
              fmt::arg("previous_param", timeLevels ? "stencilc_previous" : "/* no time levels */"),
              fmt::arg("step_shift", timeLevels ? " + 1" : ""),
@@ -258,9 +274,7 @@ void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
              fmt::arg("previous_or_null", timeLevels ? n.previous : "nullptr"),
              fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
              fmt::arg("receivers", spec.recordsReceivers ? "receivers, receiver_count, records"
-                                                         : "nullptr, 0, nullptr"),
-             fmt::arg("min_points", plan.schedule.fused.minGridPoints),
-             fmt::arg("run_arg_names", runArgNames(spec, n)));
+                                                         : "nullptr, 0, nullptr"));
   w.line();
 }
 
@@ -312,11 +326,7 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY), fmt::arg("stepped", n.stepped),
         fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy),
         fmt::arg("record_step", receivers.recordStep),
-        fmt::arg(
-            "run_head",
-            plan.schedule.fusedSteps > 1
-                ? fmt::format("static cudaError_t stencilc_{}_run_one_step_a_launch", spec.name)
-                : fmt::format("extern \"C\" cudaError_t {}_run", spec.name)));
+        fmt::arg("fused_dispatch", fusedDispatch(plan, n)));
     w.line();
   };
   common("step", "");
@@ -328,9 +338,16 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("grid_y", gridY), fmt::arg("namespace", ns));
   }
   // A fused plan keeps the loop of one step a launch for small grids.
+  if (plan.schedule.fusedSteps > 1) {
+    w.fillWith(hostSection("run_fused_declaration"), fmt::arg("name", spec.name),
+               fmt::arg("element", element), fmt::arg("field_params_run", n.fieldParamsRun),
+               fmt::arg("size_params", sizeParameters(dims)),
+               fmt::arg("run_param_params", n.runParamParams));
+    w.line();
+  }
   common(timeLevels ? "run_time" : "run", ringCopy);
   if (plan.schedule.fusedSteps > 1) {
-    writeFusedRun(w, plan, n, runArgs, runSetup, runNullChecks);
+    writeFusedRun(w, plan, n, runArgs, runSetup);
   }
 }
 

@@ -26,7 +26,7 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
 }}
 
 //@ section run
-{run_head}({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
   using namespace {namespace};
   const size_t stencilc_bytes = {size_product} * sizeof({element});
   if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
@@ -35,7 +35,7 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
   }}
   if (steps == 0) {{
     return cudaSuccess;
-  }}
+  }}{fused_dispatch}
   cudaError_t stencilc_status = cudaSuccess;
 {run_setup}
 {ring_copy}
@@ -57,7 +57,7 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
 }}
 
 //@ section run_time
-{run_head}({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
+extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
   using namespace {namespace};
   const size_t stencilc_bytes = {size_product} * sizeof({element});
   if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
@@ -66,7 +66,7 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
   }}
   if (steps == 0) {{
     return cudaSuccess;
-  }}
+  }}{fused_dispatch}
   cudaError_t stencilc_status = cudaSuccess;
 {run_setup}
 {ring_copy}
@@ -97,22 +97,20 @@ extern "C" cudaError_t {name}_step({field_params_const}, {element}* out, {size_p
   return stencilc_status;
 }}
 
+//@ section run_fused_declaration
+// {name}_run's fused passes, for grids of kFusedMinPoints points and more
+// (defined after it).
+static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream);
+
+//@ section fused_dispatch
+
+// {fused_steps} steps fused a pass {where}.
+if (static_cast<long long>({grid_y}) * nx >= {namespace}::kFusedMinPoints) {{
+  return stencilc_{name}_run_fused({run_arg_names});
+}}
 //@ section run_fused
-extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
-  using namespace {namespace};
-  const size_t stencilc_bytes = {size_product} * sizeof({element});
-  if ({run_null_checks} || scratch == nullptr || {size_too_small} || steps < 0 ||
-      {run_overlap_checks}) {{
-    return cudaErrorInvalidValue;
-  }}
-  if (steps == 0) {{
-    return cudaSuccess;
-  }}
-  // Below {min_points} points one step a launch measured faster than the
-  // fused passes (the plan's `fused` line says where).
-  if (static_cast<long long>({grid_y}) * nx < {namespace}::kFusedMinPoints) {{
-    return stencilc_{name}_run_one_step_a_launch({run_arg_names});
-  }}
+// {name}_run with fused passes: its arguments checked by {name}_run.
+static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scratch, {size_params}{run_param_params}, int steps, cudaStream_t stream) {{
   cudaError_t stencilc_status = cudaSuccess;
 {run_setup}
   // Step stencilc_s's arguments (from 0) with these levels as the inputs:
