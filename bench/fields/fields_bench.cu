@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fields_bench_stencils.h"
+#include "fields_bench_util.h"
 #include "stencilc/runtime/runtime.h"
 
 namespace {
@@ -40,31 +41,10 @@ float medianMs(const std::function<cudaError_t()> &launch) {
   return times[times.size() / 2];
 }
 
-/// Fresh random values in [lo, hi) (a 64-bit xorshift: fast enough for a
-/// billion points).
+/// Fresh random values in [lo, hi) (fields_bench_util.h).
 template <class T>
 void fillRandom(stencilc::DeviceBuffer<T> &buffer, unsigned seed, double lo, double hi) {
-  std::uint64_t state = 0x9E3779B97F4A7C15ull * (seed + 1);
-  std::vector<T> host(buffer.size());
-  for (T &v : host) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    v = static_cast<T>(lo + (hi - lo) * static_cast<double>(state >> 11) * 0x1.0p-53);
-  }
-  buffer.upload(host);
-}
-
-/// Device-to-device copy bandwidth (bytes read + written per second) of a
-/// 2 GiB buffer.
-double copyBandwidth() {
-  const std::size_t bytes = std::size_t(2) << 30;
-  stencilc::DeviceBuffer<char> a(bytes), b(bytes);
-  STENCILC_CHECK(cudaMemset(a.data(), 1, bytes));
-  float ms = medianMs([&] {
-    return cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, nullptr);
-  });
-  return 2.0 * bytes / (ms * 1e-3);
+  buffer.upload(stencilc::bench::randomValues<T>(buffer.size(), seed, lo, hi));
 }
 
 void report(const char *name, const char *shape, double points, int streams, int elementBytes,
@@ -116,7 +96,7 @@ int main(int argc, char **argv) {
   }
   cudaDeviceProp prop{};
   STENCILC_CHECK(cudaGetDeviceProperties(&prop, 0));
-  double copy = copyBandwidth();
+  double copy = stencilc::bench::copyBandwidth(reps);
   std::printf("device: %s; copy bandwidth %.1f GB/s (cudaMemcpy device to device, 2 GiB, "
               "read + write); median of %d\n",
               prop.name, copy / 1e9, reps);
@@ -127,6 +107,6 @@ int main(int argc, char **argv) {
   varheat<float>("varheat fp32", 8192, varheat_fp32_step, copy);
   varheat<double>("varheat fp64", 8192, varheat_fp64_step, copy);
   // The copy once more, after: the roofline did not drift.
-  std::printf("copy bandwidth after: %.1f GB/s\n", copyBandwidth() / 1e9);
+  std::printf("copy bandwidth after: %.1f GB/s\n", stencilc::bench::copyBandwidth(reps) / 1e9);
   return 0;
 }

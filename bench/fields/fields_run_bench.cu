@@ -19,6 +19,7 @@
 #include <functional>
 #include <vector>
 
+#include "fields_bench_util.h"
 #include "fields_run.h"
 #include "fields_run_one.h"
 #include "stencilc/runtime/runtime.h"
@@ -46,30 +47,6 @@ float medianMs(const std::function<void()> &restore, const std::function<cudaErr
   return times[times.size() / 2];
 }
 
-template <class T> std::vector<T> randomValues(std::size_t n, unsigned seed, double lo, double hi) {
-  std::uint64_t state = 0x9E3779B97F4A7C15ull * (seed + 1);
-  std::vector<T> host(n);
-  for (T &v : host) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    v = static_cast<T>(lo + (hi - lo) * static_cast<double>(state >> 11) * 0x1.0p-53);
-  }
-  return host;
-}
-
-double copyBandwidth() {
-  const std::size_t bytes = std::size_t(2) << 30;
-  stencilc::DeviceBuffer<char> a(bytes), b(bytes);
-  STENCILC_CHECK(cudaMemset(a.data(), 1, bytes));
-  float ms = medianMs([] {},
-                      [&] {
-                        return cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice,
-                                               nullptr);
-                      });
-  return 2.0 * bytes / (ms * 1e-3);
-}
-
 /// One line: both times, both rates, the ratio, and whether the two results
 /// are the same bits.
 void report(const char *name, int n, float fusedMs, float oneMs, bool same) {
@@ -92,8 +69,8 @@ bool sameBits(const stencilc::DeviceBuffer<T> &a, const stencilc::DeviceBuffer<T
 /// 1024 receivers (every 8th point of row n/8) at every step.
 void wave2d(int n) {
   const std::size_t points = static_cast<std::size_t>(n) * n;
-  const auto u0 = randomValues<float>(points, 1, -1e-3, 1e-3);
-  const auto c2 = randomValues<float>(points, 3, 0.05, 0.2);
+  const auto u0 = stencilc::bench::randomValues<float>(points, 1, -1e-3, 1e-3);
+  const auto c2 = stencilc::bench::randomValues<float>(points, 3, 0.05, 0.2);
   std::vector<float> src(points, 0.0f);
   src[points / 2 + n / 2] = 1.0f;
   std::vector<double> amp(steps);
@@ -139,9 +116,9 @@ void wave2d(int n) {
 
 void varheat(int n) {
   const std::size_t points = static_cast<std::size_t>(n) * n;
-  const auto u0 = randomValues<double>(points, 7, 0, 1);
+  const auto u0 = stencilc::bench::randomValues<double>(points, 7, 0, 1);
   stencilc::DeviceBuffer<double> u(points), uOne(points), kappa(points), scratch(points);
-  kappa.upload(randomValues<double>(points, 8, 0.01, 0.25));
+  kappa.upload(stencilc::bench::randomValues<double>(points, 8, 0.01, 0.25));
   const float fused = medianMs([&] { u.upload(u0); },
                                [&] {
                                  return varheat_fp64_run(u.data(), kappa.data(), scratch.data(), n,
@@ -169,7 +146,7 @@ int main(int argc, char **argv) {
   STENCILC_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s; copy bandwidth %.1f GB/s; fused T: wave2d %d, varheat %d; median of "
               "%d\n",
-              prop.name, copyBandwidth() / 1e9, wave2d_fp32_info.fused_steps,
+              prop.name, stencilc::bench::copyBandwidth(5) / 1e9, wave2d_fp32_info.fused_steps,
               varheat_fp64_info.fused_steps, reps);
   for (int n : {8192, 4096, 2048, 1024}) {
     wave2d(n);
