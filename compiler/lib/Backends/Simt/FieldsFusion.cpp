@@ -78,25 +78,22 @@ std::string fieldsUnfusable(const StencilSpec &spec) {
 /// unmeasured and take these geometries with T divided by the reach.
 MeasuredFusion measuredFields(const StencilSpec &spec) {
   const bool eight = elementBytes(spec.precision) == 8;
-  MeasuredFusion m{2,
-                   spec.shape,
-                   1,
-                   static_cast<int>(elementBytes(spec.precision)),
-                   eight ? 4 : 6,
-                   64,
-                   0,
-                   128,
-                   eight ? 2 : 1,
-                   128,
-                   0,
-                   4,
-                   eight ? 182.8 : 459.2,
-                   eight ? 154.8 : 217.2};
+  MeasuredFusion m{};
+  m.dims = 2;
+  m.shape = spec.shape;
+  m.radius = 1;
+  m.elementBytes = static_cast<int>(elementBytes(spec.precision));
+  const int r = steppedReach(spec);
+  m.steps = std::max(1, (eight ? 4 : 6) / r); // a larger reach divides T
   // A thread's columns hold the reach (its neighbours come from the next
   // thread only), in whole accesses: 2 columns, or 4 or 8 past a reach of 2.
-  const int r = steppedReach(spec);
-  m.steps = std::max(1, m.steps / r);
   m.width = r <= 2 ? 64 : r <= 4 ? 128 : 256;
+  m.threads = 128;
+  m.batch = eight ? 2 : 1;
+  m.chunk = 128;
+  m.minBlocks = 4;
+  m.gstencils = eight ? 182.8 : 459.2;
+  m.stepGStencils = eight ? 154.8 : 217.2;
   return m;
 }
 
