@@ -16,12 +16,13 @@
 
 #include "Backends/Common/Emulation.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "FieldsRunFixtures.h"
 #include "FrontendTestUtil.h"
-#include "StencilFixtures.h"
 
 using namespace stencilc;
 using stencilc::testing::compileFilled;
-using stencilc::testing::randomGridND;
+using stencilc::testing::randomRunFields;
+using stencilc::testing::runGridSize;
 
 namespace {
 
@@ -42,10 +43,6 @@ const char *const WideRecorded =
     R"(stencil wide { precision PRECISION; boundary BOUNDARY; field u; param nu; record u;
        out[i, j] = u[i, j] + nu * (u[i-2, j] + u[i+2, j] + u[i, j-2] + u[i, j+2] - 4 * u[i, j]); })";
 
-std::array<int, 3> sizeFor(const StencilSpec &spec) {
-  return spec.dims == 1 ? std::array<int, 3>{301, 1, 1} : std::array<int, 3>{17, 23, 1};
-}
-
 /// The run's parameters: dt = 0.1, or alpha a new value every step.
 RunParams runParams(const StencilSpec &spec, int steps) {
   if (spec.isPerStep(0)) {
@@ -58,20 +55,11 @@ RunParams runParams(const StencilSpec &spec, int steps) {
   return {{0.1}};
 }
 
-std::vector<GridND> randomFields(const StencilSpec &spec, unsigned seed) {
-  std::vector<GridND> fields;
-  for (std::size_t f = 0; f < spec.fields.size(); ++f) {
-    fields.push_back(
-        randomGridND(spec.dims, sizeFor(spec), spec.precision, seed + 7 * unsigned(f)));
-  }
-  return fields;
-}
-
 /// The first and last points a step writes (the corners, inside the ring
 /// of boundary fixed), a point of the first written row mid-way along the
 /// other axes, and the centre, in index order.
 std::vector<int> receiverPoints(const StencilSpec &spec) {
-  const std::array<int, 3> n = sizeFor(spec);
+  const std::array<int, 3> n = runGridSize(spec);
   const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
   const int points[4][3] = {{r, r, r},
                             {n[0] - 1 - r, n[1] - 1 - r, n[2] - 1 - r},
@@ -92,7 +80,7 @@ TEST(FieldsRunReceivers, EachRowIsTheFieldAfterThatStep) {
         ASSERT_TRUE(spec.recordsReceivers);
         const Plan plan = *planFields(spec);
         const int steps = 5;
-        const std::vector<GridND> start = randomFields(spec, 3);
+        const std::vector<GridND> start = randomRunFields(spec, 3);
         const RunParams params = runParams(spec, steps);
         RunReceivers receivers{receiverPoints(spec), {}};
         const std::size_t count = receivers.points.size() / spec.dims;
@@ -121,7 +109,7 @@ TEST(FieldsRunReceivers, RecordingChangesNoField) {
   for (const char *text : {WaveRecorded, HeatRecorded}) {
     const StencilSpec spec = compileFilled(text, "fp32", "fixed");
     const Plan plan = *planFields(spec);
-    const std::vector<GridND> start = randomFields(spec, 11);
+    const std::vector<GridND> start = randomRunFields(spec, 11);
     const RunParams params = runParams(spec, 4);
     std::vector<GridND> recorded = start, plain = start;
     RunReceivers receivers{receiverPoints(spec), {}};
@@ -136,8 +124,8 @@ TEST(FieldsRunReceivers, RecordingChangesNoField) {
 TEST(FieldsRunReceivers, APointOutsideTheGridRecordsNaN) {
   const StencilSpec spec = compileFilled(WaveRecorded, "fp64", "periodic");
   const Plan plan = *planFields(spec);
-  std::vector<GridND> fields = randomFields(spec, 5);
-  const std::array<int, 3> n = sizeFor(spec);
+  std::vector<GridND> fields = randomRunFields(spec, 5);
+  const std::array<int, 3> n = runGridSize(spec);
   RunReceivers receivers{{0, 0, n[0], 0, 0, -1}, {}};
   emulateFieldsRun(plan, fields, runParams(spec, 2), 2, &receivers);
   ASSERT_EQ(receivers.records.size(), 6u);
@@ -157,8 +145,8 @@ TEST(FieldsRunReceivers, APointOnTheFixedRingRecordsNaN) {
   for (const char *text : {WaveRecorded, HeatRecorded, WideRecorded}) {
     const StencilSpec spec = compileFilled(text, "fp64", "fixed");
     const Plan plan = *planFields(spec);
-    std::vector<GridND> fields = randomFields(spec, 13);
-    const std::array<int, 3> n = sizeFor(spec);
+    std::vector<GridND> fields = randomRunFields(spec, 13);
+    const std::array<int, 3> n = runGridSize(spec);
     const int r = spec.radius;
     RunReceivers receivers;
     for (int a = 0; a < spec.dims; ++a) { // two ring points, then two written ones

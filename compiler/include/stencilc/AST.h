@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llvm/ADT/StringRef.h"
@@ -178,7 +179,8 @@ public:
     Coefficient,
     Param,
     Time,
-    Record
+    Record,
+    Source
   };
 
   Stmt(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -259,23 +261,50 @@ struct DeclaredName {
   std::vector<llvm::SMRange> perStep;
 };
 
-/// `field u, v;`, `coefficient k;`, `param dt;`, `time u_prev, u;`: the
-/// words `field`, `coefficient`, `param` and `time` are keywords only at the
+/// `field u, v;`, `coefficient k;`, `param dt;`, `time u_prev, u;`,
+/// `record u;`, `source u;` (DeclarationWords below): these words are
+/// keywords only at the
 /// start of a statement followed by a name.
 class DeclStmt : public Stmt {
 public:
   DeclStmt(Kind kind, std::vector<DeclaredName> names, llvm::SMRange range)
       : Stmt(kind, range), names(std::move(names)) {}
   const std::vector<DeclaredName> &getNames() const { return names; }
-  static bool classof(const Stmt *s) {
-    return s->getKind() == Kind::Field || s->getKind() == Kind::Coefficient ||
-           s->getKind() == Kind::Param || s->getKind() == Kind::Time ||
-           s->getKind() == Kind::Record;
-  }
+  static bool classof(const Stmt *s);
 
 private:
   std::vector<DeclaredName> names;
 };
+
+/// The declaration words, one row each: the word that starts the statement
+/// (a keyword only there, before a name), its statement kind, and its name
+/// in the AST dump. The parser, the suggestions for misspelt words, the
+/// dump and DeclStmt::classof all read this table.
+struct DeclarationWord {
+  std::string_view word;
+  Stmt::Kind kind;
+  std::string_view dumpName;
+};
+inline constexpr DeclarationWord DeclarationWords[] = {
+    {"field", Stmt::Kind::Field, "Field"},
+    {"coefficient", Stmt::Kind::Coefficient, "Coefficient"},
+    {"param", Stmt::Kind::Param, "Param"},
+    {"time", Stmt::Kind::Time, "Time"},
+    {"record", Stmt::Kind::Record, "Record"},
+    {"source", Stmt::Kind::Source, "Source"},
+};
+
+/// The row of a declaration kind; null for another kind of statement.
+inline const DeclarationWord *declarationWord(Stmt::Kind kind) {
+  for (const DeclarationWord &d : DeclarationWords) {
+    if (d.kind == kind) {
+      return &d;
+    }
+  }
+  return nullptr;
+}
+
+inline bool DeclStmt::classof(const Stmt *s) { return declarationWord(s->getKind()) != nullptr; }
 
 /// `out[i, j] = EXPR;`
 class UpdateStmt : public Stmt {

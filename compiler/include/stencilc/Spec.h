@@ -195,6 +195,9 @@ struct StencilSpec {
   /// `record u;`: NAME_run takes a list of receiver points and records the
   /// stepped field's value at each after every step.
   bool recordsReceivers = false;
+  /// `source u;`: NAME_run takes a list of source points and their
+  /// amplitudes a step, added to the stepped field's new level there.
+  bool injectsSources = false;
   /// `time PREV, CUR;`: the field holding the level before steppedField, or -1.
   int previousField = -1;
 

@@ -77,7 +77,8 @@ private:
     case Stmt::Kind::Coefficient:
     case Stmt::Kind::Param:
     case Stmt::Kind::Time:
-    case Stmt::Kind::Record: {
+    case Stmt::Kind::Record:
+    case Stmt::Kind::Source: {
       const auto &s = llvm::cast<DeclStmt>(stmt);
       std::string names;
       for (const DeclaredName &d : s.getNames()) {
@@ -87,11 +88,7 @@ private:
           names += " per step"; // each as written: Sema refuses a second
         }
       }
-      const std::string_view what = stmt.getKind() == Stmt::Kind::Field         ? "Field"
-                                    : stmt.getKind() == Stmt::Kind::Coefficient ? "Coefficient"
-                                    : stmt.getKind() == Stmt::Kind::Param       ? "Param"
-                                    : stmt.getKind() == Stmt::Kind::Time        ? "Time"
-                                                                                : "Record";
+      const std::string_view what = declarationWord(stmt.getKind())->dumpName;
       line(depth, fmt::format("{} {}", what, names), stmt.getLoc());
       return;
     }

@@ -125,26 +125,18 @@ bool Parser::reportTooDeep() {
 /// The keywords and the declaration words, for "did you mean".
 static std::vector<std::string_view> statementWords() {
   std::vector<std::string_view> words = keywordSpellings();
-  words.insert(words.end(), {"field", "coefficient", "param", "time", "record"});
+  for (const DeclarationWord &d : DeclarationWords) {
+    words.push_back(d.word);
+  }
   return words;
 }
 
 /// The words that begin a declaration when a name follows them.
 static std::optional<Stmt::Kind> declarationKind(llvm::StringRef word) {
-  if (word == "field") {
-    return Stmt::Kind::Field;
-  }
-  if (word == "coefficient") {
-    return Stmt::Kind::Coefficient;
-  }
-  if (word == "param") {
-    return Stmt::Kind::Param;
-  }
-  if (word == "time") {
-    return Stmt::Kind::Time;
-  }
-  if (word == "record") {
-    return Stmt::Kind::Record;
+  for (const DeclarationWord &d : DeclarationWords) {
+    if (word == llvm::StringRef(d.word)) {
+      return d.kind;
+    }
   }
   return std::nullopt;
 }
@@ -289,7 +281,7 @@ bool Parser::parsePerStep(std::vector<llvm::SMRange> &perStep) {
   return true;
 }
 
-/// decl ::= ('field' | 'coefficient' | 'param' | 'time' | 'record') name (',' name)* ';'
+/// decl ::= ('field' | 'coefficient' | 'param' | 'time' | 'record' | 'source') name (',' name)* ';'
 /// name ::= IDENT (':' IDENT)? per-step*   (a precision, for fields; per
 ///          step, for a parameter declared alone: Sema checks both)
 StmtPtr Parser::parseDeclaration(Stmt::Kind kind) {

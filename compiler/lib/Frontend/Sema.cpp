@@ -82,6 +82,7 @@ std::optional<StencilSpec> StencilChecker::check(llvm::StringRef fileName, unsig
     case Stmt::Kind::Param:
     case Stmt::Kind::Time:
     case Stmt::Kind::Record:
+    case Stmt::Kind::Source:
       break; // declareFields
     }
   }

@@ -218,13 +218,20 @@ private:
   /// Whether `d` is a well-formed per-step parameter; an error for `per
   /// step` twice, on a field, or in a list of several names.
   bool checkPerStep(const DeclStmt &stmt, const DeclaredName &d);
-  /// Whether `stmt` (`time`, `record`: once a stencil) is the first of its
+  /// Whether `stmt` (`time`, `record`, `source`: once a stencil) is the first of its
   /// kind, noting where in `first`; an error at a later one. Checks each
   /// name's `per step` (an error on these) for the first.
   bool declareOnce(const DeclStmt &stmt, SMLoc &first, std::string_view word);
   void declareTime(const DeclStmt &stmt);
-  void declareRecord(const DeclStmt &stmt);
-  void finishRecord();
+  /// `record u;`, `source u;`: a statement naming the field NAME_run steps
+  /// (SteppedNameWord), checked once that field is known (finishSteppedName).
+  struct SteppedName {
+    std::optional<Identifier> name;
+    SMLoc loc;
+  };
+  void declareSteppedName(const DeclStmt &stmt, SteppedName &into);
+  bool finishSteppedName(const SteppedName &given, std::string_view word);
+  void finishSteppedNames();
   bool checkDeclaredName(const Identifier &name, std::string_view what);
   void finishFields();
   void finishFieldTerms();
@@ -315,10 +322,8 @@ private:
   llvm::StringMap<int> paramIndex;
   std::optional<std::pair<int, int>> timeLevels; ///< (previous, current)
   SMLoc timeLoc;
-  /// `record u;`: the name it gives (checked against the stepped field once
-  /// that is known) and where the statement is.
-  std::optional<Identifier> recorded;
-  SMLoc recordLoc;
+  /// `record u;` and `source u;`: the name each gives and where it is.
+  SteppedName recorded, sourced;
   bool paramsAllowed = false;
   struct FieldPrecision {
     int field;

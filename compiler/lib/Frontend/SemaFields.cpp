@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "SemaChecker.h"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -194,7 +195,8 @@ void StencilChecker::declareFields() {
   }
   for (const StmtPtr &stmt : decl.body) {
     const auto *d = llvm::dyn_cast<DeclStmt>(stmt.get());
-    if (d && d->getKind() != Stmt::Kind::Time && d->getKind() != Stmt::Kind::Record) {
+    if (d && d->getKind() != Stmt::Kind::Time && d->getKind() != Stmt::Kind::Record &&
+        d->getKind() != Stmt::Kind::Source) {
       declareNames(*d);
     }
   }
@@ -204,49 +206,77 @@ void StencilChecker::declareFields() {
       declareTime(*d);
     }
     if (d && d->getKind() == Stmt::Kind::Record) {
-      declareRecord(*d);
+      declareSteppedName(*d, recorded);
+    }
+    if (d && d->getKind() == Stmt::Kind::Source) {
+      declareSteppedName(*d, sourced);
     }
   }
 }
 
-void StencilChecker::declareRecord(const DeclStmt &stmt) {
-  if (!declareOnce(stmt, recordLoc, "record")) {
+namespace {
+
+/// What `record u;` and `source u;` give NAME_run: the parameters it then
+/// takes (which no field or parameter may be named), and how the
+/// statement's example and messages say it.
+struct SteppedNameWord {
+  std::string_view word, example, what;
+  std::array<std::string_view, 3> apiNames;
+};
+constexpr SteppedNameWord RecordWord{
+    "record", "record u;", "records receivers", {"receivers", "receiver_count", "records"}};
+constexpr SteppedNameWord SourceWord{
+    "source", "source u;", "injects point sources", {"sources", "source_count", "amplitudes"}};
+
+const SteppedNameWord &steppedNameWord(std::string_view word) {
+  return word == RecordWord.word ? RecordWord : SourceWord;
+}
+
+} // namespace
+
+void StencilChecker::declareSteppedName(const DeclStmt &stmt, SteppedName &into) {
+  const SteppedNameWord &word = steppedNameWord(declarationWord(stmt.getKind())->word);
+  if (!declareOnce(stmt, into.loc, word.word)) {
     return;
   }
   const auto &names = stmt.getNames();
   if (names.size() != 1) {
     diags.error(names[1].name.range.Start,
-                fmt::format("'record' names one field, the one NAME_run steps ('record u;'), "
-                            "found {}",
-                            names.size()));
+                fmt::format("'{}' names one field, the one NAME_run steps ('{}'), found {}",
+                            word.word, word.example, names.size()));
     return;
   }
   if (names[0].precision) {
     diags.error(names[0].precision->range.Start,
-                "'record' takes no precision: the records have the field's");
+                fmt::format("'{}' takes no precision: {}", word.word,
+                            word.word == RecordWord.word
+                                ? "the records have the field's"
+                                : "amplitudes are doubles, added in the field's arithmetic"));
     return;
   }
-  recorded = names[0].name;
+  into.name = names[0].name;
 }
 
-void StencilChecker::finishRecord() {
-  if (!recorded || spec.steppedField < 0) {
-    return;
-  }
+/// Whether `given` (`record`, `source`) names the stepped field and no
+/// field or parameter takes a name its NAME_run arguments take; an error
+/// where not.
+bool StencilChecker::finishSteppedName(const SteppedName &given, std::string_view wordText) {
+  const SteppedNameWord &word = steppedNameWord(wordText);
   const std::string &stepped = fields[spec.steppedField].decl.name;
-  if (recorded->name != stepped) {
-    // The receivers read the level each step writes; any other field is the
-    // same at every step (or, for the previous level, the step before's).
-    diags.error(recorded->range.Start,
-                fmt::format("'record' names the field NAME_run steps, '{}'; '{}' is not it",
-                            stepped, recorded->name));
+  if (given.name->name != stepped) {
+    // Receivers read, and sources add to, the level each step writes; any
+    // other field is the same at every step (or, for the previous level,
+    // the step before's).
+    diags.error(given.name->range.Start,
+                fmt::format("'{}' names the field NAME_run steps, '{}'; '{}' is not it", word.word,
+                            stepped, given.name->name));
     diags.note(fields[spec.steppedField].loc,
                fmt::format("'{}' is the field each step writes", stepped));
-    return;
+    return false;
   }
-  // NAME_run of such a stencil takes these three; a field or parameter of the
-  // same name would be a second parameter of that name.
-  for (const char *api : {"receivers", "receiver_count", "records"}) {
+  // A field or parameter named as one of NAME_run's arguments would be a
+  // second parameter of that name.
+  for (std::string_view api : word.apiNames) {
     std::optional<SMLoc> clash;
     if (auto it = fieldIndex.find(api); it != fieldIndex.end()) {
       clash = fields[it->second].loc;
@@ -255,13 +285,24 @@ void StencilChecker::finishRecord() {
     }
     if (clash) {
       diags.error(*clash, fmt::format("'{}' cannot name a field or parameter of a stencil that "
-                                      "records receivers: its NAME_run takes a parameter of "
-                                      "that name",
-                                      api));
-      return;
+                                      "{}: its NAME_run takes a parameter of that name",
+                                      api, word.what));
+      return false;
     }
   }
-  spec.recordsReceivers = true;
+  return true;
+}
+
+void StencilChecker::finishSteppedNames() {
+  if (spec.steppedField < 0) {
+    return;
+  }
+  if (recorded.name) {
+    spec.recordsReceivers = finishSteppedName(recorded, RecordWord.word);
+  }
+  if (sourced.name) {
+    spec.injectsSources = finishSteppedName(sourced, SourceWord.word);
+  }
 }
 
 std::optional<LinearValue> StencilChecker::evalParam(const NameExpr &expr) {
@@ -563,7 +604,7 @@ void StencilChecker::finishFields() {
     diags.error(decl.name.range.Start,
                 fmt::format("stencil '{}' declares no input field ('field NAME;')", spec.name));
   }
-  finishRecord();
+  finishSteppedNames();
 }
 
 APFloat piConstant() {

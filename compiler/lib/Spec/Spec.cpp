@@ -267,6 +267,10 @@ static void printFieldTerms(const StencilSpec &spec, llvm::raw_ostream &os) {
   } else {
     os << "  steps     " << spec.fields[spec.steppedField].name << " -> out\n";
   }
+  if (spec.injectsSources) {
+    os << "  source    " << spec.fields[spec.steppedField].name
+       << " += amplitudes at source points, every step\n";
+  }
   if (spec.recordsReceivers) {
     os << "  record    " << spec.fields[spec.steppedField].name
        << " at receivers, after every step\n";

@@ -186,17 +186,20 @@ std::string emitCudaSource(const std::vector<Plan> &plans, const CodeGenOptions 
                fmt::arg("extra_includes", elementTypeIncludes(plans)));
   }
   w.line();
-  if (std::any_of(plans.begin(), plans.end(),
-                  [](const Plan &plan) { return plan.spec.hasPerStepParams(); })) {
-    // NAME_run of a stencil with per-step parameters reads their values.
-    w.line("#include <stencilc/device/per_step.cuh>");
-    w.line();
-  }
-  if (std::any_of(plans.begin(), plans.end(),
-                  [](const Plan &plan) { return plan.spec.recordsReceivers; })) {
-    // NAME_run of a stencil that records receivers gathers them.
-    w.line("#include <stencilc/device/receivers.cuh>");
-    w.line();
+  // What NAME_run of a stencil of fields needs beside its kernels, where any
+  // stencil of the file has it: the values of per-step parameters, the
+  // sources it adds, the receivers it gathers.
+  const std::pair<bool (*)(const StencilSpec &), const char *> runIncludes[] = {
+      {[](const StencilSpec &s) { return s.hasPerStepParams(); }, "per_step.cuh"},
+      {[](const StencilSpec &s) { return s.injectsSources; }, "sources.cuh"},
+      {[](const StencilSpec &s) { return s.recordsReceivers; }, "receivers.cuh"},
+  };
+  for (const auto &[needs, include] : runIncludes) {
+    if (std::any_of(plans.begin(), plans.end(),
+                    [needs = needs](const Plan &plan) { return needs(plan.spec); })) {
+      w.line("#include <stencilc/device/{}>", include);
+      w.line();
+    }
   }
   for (const Plan &plan : plans) {
     if (plan.spec.hasFields()) {

@@ -147,10 +147,36 @@ void recordReceivers(const StencilSpec &spec, const GridND &level, RunReceivers 
   }
 }
 
+/// Adds step `step`'s sources to `level`, the level it wrote (RunSources).
+void addSources(const StencilSpec &spec, int step, const RunSources *sources, GridND &level) {
+  if (sources == nullptr) {
+    return;
+  }
+  const std::size_t dims = static_cast<std::size_t>(level.dims);
+  const std::size_t count = sources->points.size() / dims;
+  const bool inDouble = spec.precision == Precision::FP64;
+  for (std::size_t k = 0; k < count; ++k) {
+    std::array<long long, 3> i{0, 0, 0};
+    for (std::size_t a = 0; a < dims; ++a) {
+      i[a] = sources->points[k * dims + a];
+    }
+    if (!stepWritesPointND(spec, level, i)) {
+      continue;
+    }
+    const double a = sources->amplitudes[static_cast<std::size_t>(step) * count + k];
+    // In the arithmetic type: double for fp64, float for the others (whose
+    // elements widen to float exactly).
+    const double sum =
+        inDouble ? level.at(i) + a
+                 : static_cast<double>(static_cast<float>(level.at(i)) + static_cast<float>(a));
+    level.at(i) = roundToStorage(sum, spec.precision);
+  }
+}
+
 } // namespace
 
 void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
-                      int steps, RunReceivers *receivers) {
+                      int steps, RunReceivers *receivers, const RunSources *sources) {
   const StencilSpec &spec = plan.spec;
   const Backend &backend = backendFor(plan);
   const int stepped = spec.steppedField, previous = spec.previousField;
@@ -174,6 +200,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     for (int s = 0; s < steps; ++s) {
       read[stepped] = levels[s % 2];
       backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s), levels[(s + 1) % 2]);
+      addSources(spec, s, sources, levels[(s + 1) % 2]);
       recordReceivers(spec, levels[(s + 1) % 2], receivers);
     }
     fields[stepped] = levels[steps % 2];
@@ -198,6 +225,7 @@ void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunPa
     read[stepped] = levels[s % 3];
     read[previous] = levels[(s - 1) % 3];
     backend.emulateFieldsStep(plan, read, paramsOfStep(spec, params, s - 1), levels[(s + 1) % 3]);
+    addSources(spec, s - 1, sources, levels[(s + 1) % 3]);
     recordReceivers(spec, levels[(s + 1) % 3], receivers);
   }
   fields[stepped] = levels[(steps + 1) % 3];

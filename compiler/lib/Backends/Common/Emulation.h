@@ -107,7 +107,19 @@ struct RunReceivers {
   std::vector<double> records;
 };
 
+/// With `sources` (`source u;`), step s adds amplitudes[s * count + k] to
+/// the level it wrote at point k, as sources.cuh's withSource: rounded to
+/// the arithmetic type, added, rounded to the element type, in the list's
+/// order. NAME_run refuses a point a step does not write; the model skips it.
+struct RunSources {
+  /// dims ints a point, in index order, as NAME_run's `sources`.
+  std::vector<int> points;
+  /// steps x (points.size() / dims).
+  std::vector<double> amplitudes;
+};
+
 void emulateFieldsRun(const Plan &plan, std::vector<GridND> &fields, const RunParams &params,
-                      int steps, RunReceivers *receivers = nullptr);
+                      int steps, RunReceivers *receivers = nullptr,
+                      const RunSources *sources = nullptr);
 
 } // namespace stencilc

@@ -136,6 +136,9 @@ FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
     n.paramArgsFirst += p + ", ";
     n.runParamParams += spec.isPerStep(i) ? ", const double* " + p : ", double " + p;
   }
+  if (spec.injectsSources) {
+    n.runParamParams += ", const int* sources, int source_count, const double* amplitudes";
+  }
   if (spec.recordsReceivers) {
     n.runParamParams +=
         fmt::format(", const int* receivers, int receiver_count, {}* records", element);
@@ -168,34 +171,40 @@ std::string perStepSetup(const StencilSpec &spec) {
   return joinWith(setup, "\n");
 }
 
-/// NAME_run's check of its receivers (receivers.cuh) before anything is
-/// launched, and, after each step's launch, the gather of the level it wrote
-/// into that step's row of the records (`record u;`); both empty without.
-struct ReceiverParts {
-  std::string check, recordStep;
+/// NAME_run's checks of its point lists before anything is launched, and,
+/// after each step's launch, what it does with the level that step wrote:
+/// its sources added (`source u;`, sources.cuh), then the receivers' values
+/// gathered into that step's row of the records (`record u;`,
+/// receivers.cuh); empty without either.
+struct PointListParts {
+  std::string check, afterStep;
 };
 
-ReceiverParts receiverParts(const StencilSpec &spec, std::string_view step, std::string_view gridZ,
-                            std::string_view gridY) {
-  if (!spec.recordsReceivers) {
-    return {};
-  }
+PointListParts pointListParts(const StencilSpec &spec, std::string_view step,
+                              std::string_view gridZ, std::string_view gridY) {
   const bool timeLevels = spec.previousField >= 0;
-  // A receiver on the fixed ring is invalid (issue 36).
+  // A point on the fixed ring is invalid (issue 36).
   const std::array<int, 3> r = fixedRingZyx(spec);
   const std::string ring = fmt::format("{}, {}, {}", r[0], r[1], r[2]);
-  ReceiverParts parts;
-  parts.check = CodeWriter::filled(hostSection("receivers_check"), fmt::arg("dims", spec.dims),
-                                   fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY),
-                                   fmt::arg("ring", ring));
   // Step `step` writes stencilc_to, or, with time levels, the level after
   // the current one.
-  const std::string record = CodeWriter::filled(
-      hostSection("record_step"), fmt::arg("dims", spec.dims), fmt::arg("grid_z", gridZ),
-      fmt::arg("grid_y", gridY), fmt::arg("ring", ring),
-      fmt::arg("level", timeLevels ? "stencilc_level[(stencilc_step + 1) % 3]" : "stencilc_to"),
-      fmt::arg("row", step));
-  parts.recordStep = "\n" + record;
+  const std::string_view level =
+      timeLevels ? "stencilc_level[(stencilc_step + 1) % 3]" : "stencilc_to";
+  const auto filled = [&](std::string_view section) {
+    return CodeWriter::filled(hostSection(section), fmt::arg("dims", spec.dims),
+                              fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY),
+                              fmt::arg("ring", ring), fmt::arg("level", level),
+                              fmt::arg("row", step));
+  };
+  PointListParts parts;
+  if (spec.injectsSources) {
+    parts.check += filled("sources_check");
+    parts.afterStep.append("\n").append(filled("inject_step"));
+  }
+  if (spec.recordsReceivers) {
+    parts.check += filled("receivers_check");
+    parts.afterStep.append("\n").append(filled("record_step"));
+  }
   return parts;
 }
 
@@ -229,8 +238,8 @@ std::string runArgNames(const StencilSpec &spec, const FieldsNames &n) {
   for (const std::string &p : spec.params) {
     names += ", " + p;
   }
-  return names + (spec.recordsReceivers ? ", receivers, receiver_count, records" : "") +
-         ", steps, stream";
+  return names + (spec.injectsSources ? ", sources, source_count, amplitudes" : "") +
+         (spec.recordsReceivers ? ", receivers, receiver_count, records" : "") + ", steps, stream";
 }
 
 /// NAME_run's call of its fused passes where the grid is large enough
@@ -273,6 +282,8 @@ void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
              fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("stepped", n.stepped),
              fmt::arg("previous_or_null", timeLevels ? n.previous : "nullptr"),
              fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
+             fmt::arg("sources",
+                      spec.injectsSources ? "stencilc_sources" : "stencilc::device::SourceList{}"),
              fmt::arg("receivers", spec.recordsReceivers ? "receivers, receiver_count, records"
                                                          : "nullptr, 0, nullptr"));
   w.line();
@@ -304,9 +315,9 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
   const bool timeLevels = spec.previousField >= 0;
   const std::string_view step = timeLevels ? "stencilc_step - 1" : "stencilc_step";
   const std::string runArgs = runParamArgs(spec, step);
-  const ReceiverParts receivers = receiverParts(spec, step, gridZ, gridY);
+  const PointListParts pointLists = pointListParts(spec, step, gridZ, gridY);
   // What NAME_run checks and prepares before its first launch.
-  const std::string runSetup = receivers.check + perStepSetup(spec);
+  const std::string runSetup = pointLists.check + perStepSetup(spec);
   std::string runNullChecks = n.nullChecks;
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
     runNullChecks += spec.isPerStep(i) ? " || " + spec.params[i] + " == nullptr" : "";
@@ -325,7 +336,7 @@ void writeFieldsStencil(CodeWriter &w, const Plan &plan) {
         fmt::arg("run_field_list", n.runFieldList), fmt::arg("param_args", n.paramArgs),
         fmt::arg("grid_z", gridZ), fmt::arg("grid_y", gridY), fmt::arg("stepped", n.stepped),
         fmt::arg("previous", n.previous), fmt::arg("ring_copy", ringCopy),
-        fmt::arg("record_step", receivers.recordStep),
+        fmt::arg("after_step", pointLists.afterStep),
         fmt::arg("fused_dispatch", fusedDispatch(plan, n)));
     w.line();
   };
@@ -416,6 +427,42 @@ std::string receiversNote(const Plan &plan, std::string_view element) {
                      "* of the pass from the pass's inputs."
                    : "Each step's gather is one more launch on stream, after the\n"
                      "* step's."));
+}
+
+/// The header's words on NAME_run's point sources (`source u;`), after the
+/// rest of its comment; empty without.
+std::string sourcesNote(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  if (!spec.injectsSources) {
+    return {};
+  }
+  static const char *const Points[3] = {"x", "(y, x) pairs", "(z, y, x) triples"};
+  const std::string ringNote =
+      spec.boundary == BoundaryKind::Fixed
+          ? fmt::format(", or on the fixed ring (of width {})", spec.radius)
+          : std::string();
+  return fmt::format(
+      "\n* Sources (source {stepped}): sources holds source_count points, {points}, an int\n"
+      "* each, in index order as the sizes; amplitudes holds steps x source_count\n"
+      "* doubles. Step s (from 0) adds amplitudes[s * source_count + k] to the level\n"
+      "* it writes at point k, after its terms: the amplitude rounded once to the\n"
+      "* arithmetic type, added, the sum rounded to the element type; sources at\n"
+      "* one point add in the list's order. Both in device memory (or managed, or\n"
+      "* pinned host memory; pageable host memory is invalid). source_count 0 adds\n"
+      "* nothing and takes null pointers; source_count < 0, or null pointers beside\n"
+      "* a positive count, is invalid. The host reads every point (copying device\n"
+      "* or managed memory after the work already on stream: a synchronisation a\n"
+      "* call); a point outside the grid{ring} returns\n"
+      "* cudaErrorInvalidValue, launching nothing. amplitudes must hold steps rows:\n"
+      "* the call cannot see its length. {launches}",
+      fmt::arg("stepped", spec.fields[spec.steppedField].name),
+      fmt::arg("points", Points[spec.dims - 1]), fmt::arg("ring", ringNote),
+      fmt::arg("launches", plan.schedule.fusedSteps > 1
+                               ? "A fused pass adds its steps' sources where it\n"
+                                 "* computes each level; one step a launch, one more small "
+                                 "launch a step."
+                               : "Each step's sources are one more small launch on\n"
+                                 "* stream, after the step's."));
 }
 
 /// `NAME_param_is_per_step`, 1 for each per-step parameter, where there is
@@ -522,7 +569,8 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),
       fmt::arg("written", written),
-      fmt::arg("run_note", runNote + ringLimit + perStepNote(spec) + receiversNote(plan, element)),
+      fmt::arg("run_note", runNote + ringLimit + perStepNote(spec) + sourcesNote(plan) +
+                               receiversNote(plan, element)),
       fmt::arg("run_param_params", n.runParamParams),
       fmt::arg("per_step_array", perStepArray(spec)),
       fmt::arg("field_params_run", n.fieldParamsRun), fmt::arg("dims", spec.dims),

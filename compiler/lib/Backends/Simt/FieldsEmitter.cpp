@@ -60,6 +60,7 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("boundary", boundary.type), fmt::arg("field_count", spec.fields.size()),
       fmt::arg("term_count", spec.fieldTerms.size()), fmt::arg("terms", joinWith(terms, "\n")),
       fmt::arg("stepped_field", spec.steppedField), fmt::arg("previous_field", spec.previousField),
+      fmt::arg("sources", spec.injectsSources ? "true" : "false"),
       fmt::arg("threads_x", chunks.tileX), fmt::arg("threads_y", chunks.tileY),
       fmt::arg("chunk_z", chunks.chunkZ), fmt::arg("chunk_axis", dims == 3 ? 0 : 1),
       fmt::arg("threads", sp.threads), fmt::arg("ring_threads", chunks.tileX * chunks.tileY),

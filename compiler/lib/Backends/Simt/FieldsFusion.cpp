@@ -119,10 +119,11 @@ long long minGridPoints(const StencilSpec &spec) {
 
 /// Shared memory the receivers' kernel of a pass of T steps takes a block
 /// (fields_fused.cuh's recordCone: 4 warps, each 3 squares of side 2Tr + 1
-/// in the arithmetic type).
+/// in the arithmetic type, and with sources a list of 32 of 12 bytes).
 int coneBytes(const StencilSpec &spec, int steps) {
   const int side = 2 * steps * steppedReach(spec) + 1;
-  return 4 * 3 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);
+  return 4 * 3 * side * side * (spec.precision == Precision::FP64 ? 8 : 4) +
+         (spec.injectsSources ? 4 * 32 * 12 : 0);
 }
 
 /// The most of `steps` whose receivers' cone fits what `target` lets a block

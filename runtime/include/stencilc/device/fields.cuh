@@ -19,6 +19,8 @@
 //                                       a policy of boundary.cuh
 //   static constexpr int kFields, kTermCount;
 //   static constexpr FieldTerm kTerms[kTermCount];
+//   static constexpr bool kSources;              point sources (`source u;`),
+//                                                which a fused pass adds
 //   static constexpr int kThreadsX, kThreadsY;   the block (threads along x
 //                                                and along the other axis)
 //   static constexpr int kChunkZ;                outputs a thread computes

@@ -23,6 +23,12 @@
 //     folded on the host from that step's values, so a parameter with a
 //     value a step is a row of coefficients a level.
 //
+// Point sources (`source u;`, F::kSources): each warp first lists the
+// sources near its strip in shared memory (NearSources), and adds each to
+// the value of its point at every level, as the step's own kernel would
+// after the step (sources.cuh's withSource), so that every level a later
+// one reads, the redundant halo included, has them.
+//
 // Each value is computed as fields.cuh's sumTerms computes it for a single
 // step, through a reader of these streams: the same operations in the same
 // order, rounded to the element type after each level. Points a single step
@@ -49,6 +55,7 @@
 #include "stencilc/device/fields.cuh"
 #include "stencilc/device/fused.cuh"
 #include "stencilc/device/receivers.cuh"
+#include "stencilc/device/sources.cuh"
 
 namespace stencilc {
 namespace device {
@@ -56,10 +63,80 @@ namespace fields {
 
 /// What a fused pass takes by value: the arguments of each of its steps,
 /// the fields the same in each (the stepped and previous fields as the
-/// pass's inputs), the coefficients of that step.
+/// pass's inputs), the coefficients of that step; and its sources, their
+/// amplitudes from the pass's first step on (row t - 1 for level t).
 template <class F, int Steps> struct FusedArgs {
   Args<F> level[Steps];
+  SourceList sources;
 };
+
+/// The sources near a warp's points (`source u;`): at most kWarpSources of
+/// them, in the list's order, in shared memory. Where more fall near, n
+/// says so and the warp reads the whole list instead, slower but the same.
+constexpr int kWarpSources = 32;
+struct NearSource {
+  int y, x, k;
+};
+struct NearSources {
+  const NearSource *list;
+  int n;
+};
+
+/// Lists into `list` (a warp's kWarpSources entries) the sources of the 2D
+/// list `s` in rows [yLo, yHi) and columns [xLo, xHi), in order: each round
+/// of 32 a ballot, each lane's place its predecessors' count. The whole
+/// warp calls it.
+__device__ inline NearSources nearSources(const SourceList &s, long long yLo, long long yHi,
+                                          long long xLo, long long xHi, NearSource *list) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  int n = 0;
+  for (int base = 0; base < s.count; base += 32) {
+    const int k = base + lane;
+    int y = 0, x = 0;
+    bool near = false;
+    if (k < s.count) {
+      y = __ldg(s.points + 2 * k);
+      x = __ldg(s.points + 2 * k + 1);
+      near = y >= yLo && y < yHi && x >= xLo && x < xHi;
+    }
+    const unsigned found = __ballot_sync(0xffffffffu, near);
+    const int at = n + __popc(found & ((1u << lane) - 1u));
+    if (near && at < kWarpSources) {
+      list[at] = NearSource{y, x, k};
+    }
+    n += __popc(found);
+  }
+  __syncwarp();
+  return {list, n};
+}
+
+/// Adds to `value` (columns xFirst .. xFirst + W - 1 of row y of level
+/// `level` + 1 of a pass) the sources there, in the list's order.
+template <class Element, class Compute, int W>
+__device__ __forceinline__ void addNearSources(const SourceList &s, const NearSources &near,
+                                               int level, long long y, long long xFirst,
+                                               Compute (&value)[W]) {
+  const double *row = s.amplitudes + static_cast<std::size_t>(level) * s.count;
+  const auto add = [&](long long sy, long long sx, int k) {
+    if (sy == y) {
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        if (sx == xFirst + w) {
+          value[w] = withSource<Element>(value[w], __ldg(row + k));
+        }
+      }
+    }
+  };
+  if (near.n <= kWarpSources) {
+    for (int i = 0; i < near.n; ++i) {
+      add(near.list[i].y, near.list[i].x, near.list[i].k);
+    }
+  } else {
+    for (int k = 0; k < s.count; ++k) {
+      add(__ldg(s.points + 2 * k), __ldg(s.points + 2 * k + 1), k);
+    }
+  }
+}
 
 /// Calls f(std::integral_constant<int, L>{}) for L = levels, 1 <= levels
 /// <= Max, and returns what it returns: a launch of a kernel templated on
@@ -153,8 +230,8 @@ __device__ __forceinline__ void
 computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::kRing],
            const fused::Row<S> &before, const typename S::Vector (&prevGroups)[S::kGroupsPerThread],
            bool firstLevel, int j, long long y, int xFirst,
-           const bool (&colComputed)[S::kColsPerThread], int ny, int nx,
-           typename S::Compute (&value)[S::kColsPerThread]) {
+           const bool (&colComputed)[S::kColsPerThread], int ny, int nx, const SourceList &sources,
+           const NearSources &near, int level, typename S::Compute (&value)[S::kColsPerThread]) {
   using F = typename S::Fields;
 #pragma unroll
   for (int w = 0; w < S::kColsPerThread; ++w) {
@@ -174,6 +251,9 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
       value[w] = rowComputed && colComputed[w] ? value[w] : from[j + S::kRadius].v[S::kRadius + w];
     }
   }
+  if constexpr (F::kSources) {
+    addNearSources<typename S::Element>(sources, near, level, y, xFirst, value);
+  }
 }
 
 /// A warp's stream down its strip (fused::stream's, with the streams of
@@ -182,10 +262,11 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
 /// levels). Interior: no point it reads is within the reach of any term
 /// of the grid's edge.
 template <class S, int Levels, bool Interior>
-__device__ __forceinline__ void
-streamFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
-             typename S::Element *__restrict__ out, typename S::Element *__restrict__ outPrev,
-             int ny, int nx, int x0, int yBegin, int yEnd, bool vectorRows) {
+__device__ __forceinline__ void streamFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
+                                             typename S::Element *__restrict__ out,
+                                             typename S::Element *__restrict__ outPrev, int ny,
+                                             int nx, int x0, int yBegin, int yEnd, bool vectorRows,
+                                             const NearSources &near) {
   using F = typename S::Fields;
   using Compute = typename S::Compute;
   constexpr int r = S::kRadius;
@@ -240,7 +321,8 @@ streamFields(const FusedArgs<typename S::Fields, S::kSteps> &args,
       for (int j = 0; j < B; ++j) {
         Compute value[W];
         computeRow<S, Interior>(args.level[t - 1], from, win[t >= 2 ? t - 2 : 0][j], prevNow[j],
-                                t == 1, j, y0 + j, xFirst, colComputed, ny, nx, value);
+                                t == 1, j, y0 + j, xFirst, colComputed, ny, nx, args.sources, near,
+                                t - 1, value);
         if (t < Levels) {
 #pragma unroll
           for (int w = 0; w < W; ++w) {
@@ -301,12 +383,22 @@ __device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S
   const bool interior = aligned && yBegin - kLag - R >= 0 &&
                         static_cast<long long>(yEnd) + kLag + S::kBatch + R <= ny &&
                         x0 - S::kHalo >= R && x0 - S::kHalo + S::kWidth + R <= nx;
+  // The sources of the rows any level of the warp computes (from 2 kLag
+  // above its first stored row to kLag and a batch below its last) and of
+  // its strip's columns.
+  NearSources near{nullptr, 0};
+  if constexpr (S::Fields::kSources) {
+    __shared__ NearSource list[S::kWarps][kWarpSources];
+    near = nearSources(args.sources, yBegin - 2LL * kLag,
+                       static_cast<long long>(yEnd) + kLag + S::kBatch, x0 - S::kHalo,
+                       x0 - S::kHalo + S::kWidth, list[threadIdx.x / 32]);
+  }
   if (interior) {
     streamFields<S, Levels, true>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
-                                  true);
+                                  true, near);
   } else {
     streamFields<S, Levels, false>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
-                                   aligned);
+                                   aligned, near);
   }
 }
 
@@ -398,6 +490,11 @@ template <class S> __host__ __device__ constexpr int coneBytesPerWarp() {
   return 3 * ConeReader<S>::kSide * ConeReader<S>::kSide *
          static_cast<int>(sizeof(typename S::Compute));
 }
+/// The cone kernel's static shared memory a block: its warps' lists of
+/// sources (`source u;`), none without.
+template <class S> __host__ __device__ constexpr int coneStaticBytes() {
+  return S::Fields::kSources ? kConeWarps * kWarpSources * static_cast<int>(sizeof(NearSource)) : 0;
+}
 
 /// Point i of the square of side `side` around the receiver (row-major), as
 /// its place (cy, cx) in a cone array whose centre is at (C, C).
@@ -445,6 +542,12 @@ __global__ void __launch_bounds__(32 * kConeWarps)
       return;
     }
     const long long py = points[2 * k], px = points[2 * k + 1];
+    // The sources in the cone's widest square (`source u;`).
+    NearSources near{nullptr, 0};
+    if constexpr (F::kSources) {
+      __shared__ NearSource list[kConeWarps][kWarpSources];
+      near = nearSources(args.sources, py - C, py + C + 1, px - C, px + C + 1, list[warp]);
+    }
     Compute *cone = reinterpret_cast<Compute *>(coneShared + warp * coneBytesPerWarp<S>());
     Compute *before = cone, *from = cone + D * D, *to = cone + 2 * D * D;
     const int side0 = 2 * Levels * S::kRadius + 1;
@@ -460,13 +563,17 @@ __global__ void __launch_bounds__(32 * kConeWarps)
         const ConePoint p = conePoint(i, side, C);
         const long long y = py + p.cy - C, x = px + p.cx - C;
         const ConeReader<S> read{args.level[t - 1], from, before, t == 1, p.cy, p.cx, y, x, ny, nx};
-        const Compute value =
-            toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)));
+        Compute value[1] = {
+            toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)))};
         const int at = p.cy * D + p.cx;
-        to[at] = fused::Computes<Boundary>::axis(y, ny, F::kRingY) &&
-                         fused::Computes<Boundary>::axis(x, nx, F::kRingX)
-                     ? value
-                     : from[at];
+        value[0] = fused::Computes<Boundary>::axis(y, ny, F::kRingY) &&
+                           fused::Computes<Boundary>::axis(x, nx, F::kRingX)
+                       ? value[0]
+                       : from[at];
+        if constexpr (F::kSources) {
+          addNearSources<typename S::Element>(args.sources, near, t - 1, y, x, value);
+        }
+        to[at] = value[0];
       }
       __syncwarp();
       if (lane == 0) {
@@ -483,8 +590,9 @@ __global__ void __launch_bounds__(32 * kConeWarps)
 }
 
 /// Launches recordCone for a pass of `levels` steps (1 .. kSteps) on
-/// `stream`; nothing for no receivers. A cone past 48 KiB a block opts in
-/// to the dynamic shared memory first (every launch: the stream may be
+/// `stream`; nothing for no receivers. A cone past 48 KiB a block (its
+/// static lists of sources included) opts in to the dynamic shared memory
+/// first (every launch: the stream may be
 /// another device's).
 template <class S>
 inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
@@ -496,7 +604,7 @@ inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S:
   return withLevels<S::kSteps>(levels, [&](auto kLevels) {
     constexpr int kShared = kConeWarps * coneBytesPerWarp<S>();
     const auto kernel = recordCone<S, decltype(kLevels)::value>;
-    if constexpr (kShared > 48 * 1024) {
+    if constexpr (kShared + coneStaticBytes<S>() > 48 * 1024) {
       if (const cudaError_t status =
               cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared);
           status != cudaSuccess) {
@@ -546,14 +654,16 @@ template <class Element> struct PoolGrid {
 /// so the pairs alternate between (prev, cur) and (scratch, a grid from the
 /// stream's memory pool), and the last pair is left in (prev, cur). Every
 /// point of a pass's outputs is stored (the ring with its kept value), so
-/// no ring copy is needed first. With receivers (`record u;`, receiverCount
-/// > 0) each pass's recordCone writes their rows of its steps. The caller
-/// has checked the pointers, the sizes, the receivers and steps > 0.
+/// no ring copy is needed first. With sources (`source u;`) each pass adds
+/// those of its steps. With receivers (`record u;`, receiverCount > 0)
+/// each pass's recordCone writes their rows of its steps. The caller
+/// has checked the pointers, the sizes, the sources, the receivers and
+/// steps > 0.
 template <class S, class ArgsOf>
 inline cudaError_t runFields(typename S::Element *cur, typename S::Element *prev,
                              typename S::Element *scratch, int ny, int nx, int steps,
-                             const ArgsOf &argsOf, const int *receivers, int receiverCount,
-                             typename S::Element *records, cudaStream_t stream) {
+                             const ArgsOf &argsOf, const SourceList &sources, const int *receivers,
+                             int receiverCount, typename S::Element *records, cudaStream_t stream) {
   using Element = typename S::Element;
   const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
   PoolGrid<Element> extra(stream);
@@ -567,7 +677,11 @@ inline cudaError_t runFields(typename S::Element *cur, typename S::Element *prev
   const int chunkY = chunkRowsFor<S>(ny, nx);
   for (int done = 0; done < steps; done += S::kSteps) {
     const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    const auto args = passArguments<S>(argsOf, done, levels, from[0], from[1]);
+    auto args = passArguments<S>(argsOf, done, levels, from[0], from[1]);
+    args.sources = sources;
+    args.sources.amplitudes = sources.count == 0
+                                  ? nullptr
+                                  : sources.amplitudes + static_cast<size_t>(done) * sources.count;
     if (const cudaError_t status =
             launchFieldsPass<S>(levels, args, to[0], to[1], ny, nx, chunkY, stream);
         status != cudaSuccess) {

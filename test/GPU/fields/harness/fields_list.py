@@ -6,8 +6,9 @@ Usage: fields_list.py GEN.h > TEST.cu
 For each stencil of the header that has a NAME_fields_info, an `Api` struct
 that calls NAME_step, NAME_run and NAME_coefficients with the fields,
 sizes and parameters taken from arrays (fields_test.cuh's runStencil; a
-per-step parameter's values of every step for NAME_run; receiver points
-and records, for a stencil that records them), and a
+per-step parameter's values of every step for NAME_run; source points and
+amplitudes, for a stencil with point sources; receiver points and records,
+for a stencil that records them), and a
 main() that runs them all and prints RESULT: PASS or FAIL (exit status 1 on a
 failure, 77 without a GPU)."""
 import re
@@ -63,12 +64,19 @@ def main():
         records = "const int* receivers" in run
         print(f"  static constexpr bool records = {'true' if records else 'false'};")
         rn = ("r", "rc", "rec") if records else ("/*r*/", "/*rc*/", "/*rec*/")
+        # A stencil with point sources (`source u;`) takes their points,
+        # count and amplitudes before the receivers; the others ignore them.
+        sources = "const int* sources" in run
+        print(f"  static constexpr bool sources = {'true' if sources else 'false'};")
+        sn = ("sp", "sc", "sa") if sources else ("/*sp*/", "/*sc*/", "/*sa*/")
         # NAME_run reads p only for the constant parameters.
         pr = "p" if not all(per_step) else "/*p*/"
         print(f"  static cudaError_t run(T *const *f, T *scratch, const int *n, const double *{pr}, const double *const *{vn}, int steps, cudaStream_t s,")
-        print(f"                         const int *{rn[0]} = nullptr, int {rn[1]} = 0, T *{rn[2]} = nullptr) {{")
+        print(f"                         const int *{rn[0]} = nullptr, int {rn[1]} = 0, T *{rn[2]} = nullptr,")
+        print(f"                         const int *{sn[0]} = nullptr, int {sn[1]} = 0, const double *{sn[2]} = nullptr) {{")
+        source_args = ", sp, sc, sa" if sources else ""
         receiver_args = ", r, rc, rec" if records else ""
-        print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}{receiver_args}, steps, s);")
+        print(f"    return {name}_run({field_args}, scratch, {size_args}{run_param_args}{source_args}{receiver_args}, steps, s);")
         print("  }")
         print(f"  static void coefficients(const double *{pn}, double *k) {{ {name}_coefficients({param_first}k); }}")
         print("};\n")

@@ -16,7 +16,12 @@
 // records of each run checked bit for bit against the NAME_step calls'
 // values at a few points a step writes (the corners inside the fixed ring,
 // the centre), and points outside the grid or on the fixed ring refused
-// (managed memory) or recorded as NaN (device). Every precision: fp32 and
+// (managed memory) or recorded as NaN (device). A stencil with point
+// sources (`source u;`) runs with three (the centre twice, a corner), a new
+// amplitude every step: added to the reference, and to the level after each
+// NAME_step call as the kernels add them (rounded to the arithmetic type,
+// the sum to the element type), so the bit-for-bit checks hold them too;
+// invalid points and lists are refused, nothing written. Every precision: fp32 and
 // fp64 on CUDA cores, and fp16, bf16, tf32 and fp64 on tensor cores (--backend=tensor). One line a
 // case, RESULT last.
 #pragma once
@@ -285,12 +290,92 @@ template <class T> struct DeviceFields {
   DeviceFields(const DeviceFields &) = delete;
 };
 
+/// Appends the first g.dims coordinates of p to `list`, as NAME_run's
+/// receivers hold a point.
+inline void appendPoint(const Grid3 &g, const long long p[3], std::vector<int> &list) {
+  for (int a = 0; a < g.dims; ++a) {
+    list.push_back(static_cast<int>(p[a]));
+  }
+}
+
+/// The point sources of a run of `steps` (`source u;`): the centre, the
+/// first point a step writes (the corner inside the fixed ring) and the
+/// centre again, so that two add at one point in order; amplitudes a new
+/// value every step, bounded so that 1000 steps stay finite. In device
+/// memory, as NAME_run takes them; none where the stencil has no sources.
+struct RunSources {
+  std::vector<int> points;
+  std::vector<double> amplitudes;
+  int count = 0;
+  int *devicePoints = nullptr;
+  double *deviceAmplitudes = nullptr;
+  RunSources(bool any, const stencilc_stencil_info &info, const Grid3 &g, int steps) {
+    if (!any) {
+      return;
+    }
+    const long long r = info.boundary == STENCILC_BOUNDARY_FIXED ? info.radius : 0;
+    const long long centre[3] = {g.n[0] / 2, g.n[1] / 2, g.n[2] / 2}, corner[3] = {r, r, r};
+    for (const long long *p : {centre, corner, centre}) {
+      appendPoint(g, p, points);
+    }
+    count = 3;
+    for (int s = 0; s < steps; ++s) {
+      for (double a : {0.375, -0.25, 0.125}) {
+        amplitudes.push_back(a * (1 + s % 5));
+      }
+    }
+    cudaMalloc(&devicePoints, points.size() * sizeof(int));
+    cudaMemcpy(devicePoints, points.data(), points.size() * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMalloc(&deviceAmplitudes, (amplitudes.size() + 1) * sizeof(double));
+    cudaMemcpy(deviceAmplitudes, amplitudes.data(), amplitudes.size() * sizeof(double),
+               cudaMemcpyHostToDevice);
+  }
+  ~RunSources() {
+    cudaFree(devicePoints);
+    cudaFree(deviceAmplitudes);
+  }
+  RunSources(const RunSources &) = delete;
+  /// Point k's linear index.
+  std::size_t index(const Grid3 &g, int k) const {
+    long long q[3] = {0, 0, 0};
+    for (int a = 0; a < g.dims; ++a) {
+      q[a] = points[static_cast<std::size_t>(k * g.dims + a)];
+    }
+    return static_cast<std::size_t>((q[0] * g.n[1] + q[1]) * g.n[2] + q[2]);
+  }
+};
+
+/// v after a source of amplitude a, as the kernels add it (sources.cuh):
+/// a rounded to the arithmetic type (double for fp64, else float), added,
+/// the sum rounded to the element type.
+template <class T> T withSource(T v, double a) {
+  if constexpr (sizeof(T) == 8) {
+    return v + a;
+  } else {
+    return static_cast<T>(static_cast<float>(toDouble(v)) + static_cast<float>(a));
+  }
+}
+
+/// Step s's sources added to device grid `field`, on the host, in order.
+template <class T> void addSourcesOnHost(T *field, const Grid3 &g, const RunSources &src, int s) {
+  if (src.count == 0) {
+    return;
+  }
+  std::vector<T> grid(static_cast<std::size_t>(g.points()));
+  cudaMemcpy(grid.data(), field, grid.size() * sizeof(T), cudaMemcpyDeviceToHost);
+  for (int k = 0; k < src.count; ++k) {
+    T &v = grid[src.index(g, k)];
+    v = withSource(v, src.amplitudes[static_cast<std::size_t>(s * src.count + k)]);
+  }
+  cudaMemcpy(field, grid.data(), grid.size() * sizeof(T), cudaMemcpyHostToDevice);
+}
+
 /// NAME_run from `host` with its per-step values copied to device memory:
 /// bit for bit `expected`, NAME_run's stepped field with them in host memory.
 template <class Api>
 bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
                           const std::vector<double> &params, const RunValues<Api> &values,
-                          int steps, const Host &expected) {
+                          int steps, const RunSources &src, const Host &expected) {
   using T = typename Api::T;
   DeviceFields<T> fields(host);
   std::vector<double *> onDevice(values.values.size(), nullptr);
@@ -304,7 +389,8 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
   }
   Device<T> scratch(host[0].size());
   const bool ran = Api::run(fields.ptr.data(), scratch.p, n, params.data(), deviceValues.data(),
-                            steps, 0) == cudaSuccess;
+                            steps, 0, nullptr, 0, nullptr, src.devicePoints, src.count,
+                            src.deviceAmplitudes) == cudaSuccess;
   cudaDeviceSynchronize();
   const Host mine = fields.fields[Api::fieldsInfo().stepped_field]->download();
   // Bits, not ==: the same NaN (a long run that diverged) is the same result.
@@ -314,14 +400,6 @@ bool sameWithDeviceValues(const std::vector<Host> &host, const int *n,
     cudaFree(d);
   }
   return same;
-}
-
-/// Appends the first g.dims coordinates of p to `list`, as NAME_run's
-/// receivers hold a point.
-inline void appendPoint(const Grid3 &g, const long long p[3], std::vector<int> &list) {
-  for (int a = 0; a < g.dims; ++a) {
-    list.push_back(static_cast<int>(p[a]));
-  }
 }
 
 /// The receivers of a grid, dims ints a point in index order, each a point
@@ -384,8 +462,8 @@ void appendReceivers(const T *field, const Grid3 &g, const std::vector<int> &poi
 template <class Api>
 bool recordsMatchSteps(const std::vector<Host> &host, const Grid3 &g, const int *n,
                        const std::vector<double> &params, const RunValues<Api> &values, int steps,
-                       const std::vector<int> &points, const std::vector<typename Api::T> &expected,
-                       const Host &result) {
+                       const RunSources &src, const std::vector<int> &points,
+                       const std::vector<typename Api::T> &expected, const Host &result) {
   using T = typename Api::T;
   DeviceFields<T> fields(host);
   Device<T> scratch(host[0].size());
@@ -396,7 +474,8 @@ bool recordsMatchSteps(const std::vector<Host> &host, const Grid3 &g, const int 
   Device<T> records(static_cast<std::size_t>(steps) * static_cast<std::size_t>(count));
   records.upload(Host(records.count, 12345.0)); // poison: every record must be written
   const bool ran = Api::run(fields.ptr.data(), scratch.p, n, params.data(), values.values.data(),
-                            steps, 0, devicePoints, count, records.p) == cudaSuccess;
+                            steps, 0, devicePoints, count, records.p, src.devicePoints, src.count,
+                            src.deviceAmplitudes) == cudaSuccess;
   cudaDeviceSynchronize();
   std::vector<T> got(records.count);
   cudaMemcpy(got.data(), records.p, got.size() * sizeof(T), cudaMemcpyDeviceToHost);
@@ -405,6 +484,22 @@ bool recordsMatchSteps(const std::vector<Host> &host, const Grid3 &g, const int 
          std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0 &&
          fields.fields[Api::fieldsInfo().stepped_field]->download() == result;
 }
+
+/// What a check of invalid points runs on: copies of the fields, scratch,
+/// the values of one step, and the points (invalidReceiverPoints: the
+/// valid centre first).
+template <class Api> struct InvalidPointsCase {
+  DeviceFields<typename Api::T> fields;
+  Device<typename Api::T> scratch;
+  RunValues<Api> values;
+  std::vector<int> points;
+  std::size_t dims, count;
+  InvalidPointsCase(const std::vector<Host> &host, const Grid3 &g,
+                    const std::vector<double> &params)
+      : fields(host), scratch(host[0].size()), values(params, 1),
+        points(invalidReceiverPoints(Api::info(), g)), dims(static_cast<std::size_t>(g.dims)),
+        count(points.size() / dims) {}
+};
 
 /// Invalid receivers (invalidReceiverPoints: outside the grid, on the fixed
 /// ring): in managed memory (the host reads them) each, after the valid
@@ -415,45 +510,96 @@ template <class Api>
 bool invalidReceiversHandled(const std::vector<Host> &host, const Grid3 &g, const int *n,
                              const std::vector<double> &params) {
   using T = typename Api::T;
-  DeviceFields<T> fields(host);
-  Device<T> scratch(host[0].size());
-  const RunValues<Api> values(params, 1);
-  const double *const *v = values.values.data();
-  const std::vector<int> points = invalidReceiverPoints(Api::info(), g);
-  const std::size_t dims = static_cast<std::size_t>(g.dims), count = points.size() / dims;
+  InvalidPointsCase<Api> c(host, g, params);
+  const double *const *v = c.values.values.data();
+  const std::vector<int> &points = c.points;
   int *managed = nullptr, *onDevice = nullptr; // managed: a pair (centre, invalid) each
-  cudaMallocManaged(&managed, 2 * (points.size() - dims) * sizeof(int));
-  for (std::size_t k = 1; k < count; ++k) {
-    int *pair = managed + 2 * dims * (k - 1);
-    std::memcpy(pair, points.data(), dims * sizeof(int));
-    std::memcpy(pair + dims, points.data() + dims * k, dims * sizeof(int));
+  cudaMallocManaged(&managed, 2 * (points.size() - c.dims) * sizeof(int));
+  for (std::size_t k = 1; k < c.count; ++k) {
+    int *pair = managed + 2 * c.dims * (k - 1);
+    std::memcpy(pair, points.data(), c.dims * sizeof(int));
+    std::memcpy(pair + c.dims, points.data() + c.dims * k, c.dims * sizeof(int));
   }
   cudaMalloc(&onDevice, points.size() * sizeof(int));
   cudaMemcpy(onDevice, points.data(), points.size() * sizeof(int), cudaMemcpyHostToDevice);
-  Device<T> records(count);
+  Device<T> records(c.count);
   const int stepped = Api::fieldsInfo().stepped_field;
-  T *const *f = fields.ptr.data();
+  T *const *f = c.fields.ptr.data();
   bool ok = true;
-  for (std::size_t k = 1; k < count; ++k) {
-    ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, managed + 2 * dims * (k - 1), 2,
+  for (std::size_t k = 1; k < c.count; ++k) {
+    ok &= Api::run(f, c.scratch.p, n, params.data(), v, 1, 0, managed + 2 * c.dims * (k - 1), 2,
                    records.p) == cudaErrorInvalidValue;
   }
-  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, -1, records.p) ==
+  ok &= Api::run(f, c.scratch.p, n, params.data(), v, 1, 0, onDevice, -1, records.p) ==
         cudaErrorInvalidValue;
-  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, nullptr, 1, records.p) ==
+  ok &= Api::run(f, c.scratch.p, n, params.data(), v, 1, 0, nullptr, 1, records.p) ==
         cudaErrorInvalidValue;
   cudaDeviceSynchronize();
-  ok &= fields.fields[stepped]->download() == host[stepped];
-  ok &= Api::run(f, scratch.p, n, params.data(), v, 1, 0, onDevice, static_cast<int>(count),
+  ok &= c.fields.fields[stepped]->download() == host[stepped];
+  ok &= Api::run(f, c.scratch.p, n, params.data(), v, 1, 0, onDevice, static_cast<int>(c.count),
                  records.p) == cudaSuccess;
   cudaDeviceSynchronize();
   const Host got = records.download();
   ok &= !std::isnan(got[0]);
-  for (std::size_t k = 1; k < count; ++k) {
+  for (std::size_t k = 1; k < c.count; ++k) {
     ok &= std::isnan(got[k]);
   }
   cudaFree(managed);
   cudaFree(onDevice);
+  return ok;
+}
+
+/// Invalid sources, each refused with nothing written: a list of the
+/// (valid) centre and one invalid point (invalidReceiverPoints: outside the
+/// grid, on the fixed ring) in device memory, which the host reads; a
+/// negative count; null points or amplitudes beside a positive count;
+/// amplitudes in pageable host memory. The centre alone in managed memory
+/// runs.
+template <class Api>
+bool invalidSourcesRefused(const std::vector<Host> &host, const Grid3 &g, const int *n,
+                           const std::vector<double> &params) {
+  using T = typename Api::T;
+  InvalidPointsCase<Api> c(host, g, params);
+  const double *const *v = c.values.values.data();
+  const std::vector<int> &points = c.points;
+  int *pairs = nullptr; // a pair (centre, invalid) each, in device memory
+  cudaMalloc(&pairs, 2 * (points.size() - c.dims) * sizeof(int));
+  for (std::size_t k = 1; k < c.count; ++k) {
+    cudaMemcpy(pairs + 2 * c.dims * (k - 1), points.data(), c.dims * sizeof(int),
+               cudaMemcpyHostToDevice);
+    cudaMemcpy(pairs + 2 * c.dims * (k - 1) + c.dims, points.data() + c.dims * k,
+               c.dims * sizeof(int), cudaMemcpyHostToDevice);
+  }
+  double *amplitudes = nullptr, *managedAmplitudes = nullptr;
+  int *managedCentre = nullptr;
+  cudaMalloc(&amplitudes, 2 * sizeof(double));
+  cudaMemset(amplitudes, 0, 2 * sizeof(double));
+  cudaMallocManaged(&managedAmplitudes, sizeof(double));
+  cudaMallocManaged(&managedCentre, c.dims * sizeof(int));
+  managedAmplitudes[0] = 0.5;
+  std::memcpy(managedCentre, points.data(), c.dims * sizeof(int));
+  const std::vector<double> pageable(2, 0.0);
+  T *const *f = c.fields.ptr.data();
+  const auto run = [&](const int *sp, int sc, const double *sa) {
+    return Api::run(f, c.scratch.p, n, params.data(), v, 1, 0, nullptr, 0, nullptr, sp, sc, sa);
+  };
+  bool ok = true;
+  for (std::size_t k = 1; k < c.count; ++k) {
+    ok &= run(pairs + 2 * c.dims * (k - 1), 2, amplitudes) == cudaErrorInvalidValue;
+  }
+  ok &= run(pairs, -1, amplitudes) == cudaErrorInvalidValue;
+  ok &= run(nullptr, 1, amplitudes) == cudaErrorInvalidValue;
+  ok &= run(pairs, 1, nullptr) == cudaErrorInvalidValue;
+  ok &= run(pairs, 1, pageable.data()) == cudaErrorInvalidValue;
+  cudaDeviceSynchronize();
+  const int stepped = Api::fieldsInfo().stepped_field;
+  ok &= c.fields.fields[stepped]->download() == host[stepped];
+  ok &= run(managedCentre, 1, managedAmplitudes) == cudaSuccess;
+  cudaDeviceSynchronize();
+  cudaFree(pairs);
+  cudaFree(amplitudes);
+  cudaFree(managedAmplitudes);
+  cudaFree(managedCentre);
   return ok;
 }
 
@@ -533,6 +679,7 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     // 1000 steps are checked bit for bit against NAME_step only: the float64
     // reference of a random wave field that long says nothing.
     const bool againstReference = steps < kLongRun;
+    const RunSources src(Api::sources, info, g, steps);
     std::vector<Host> level = start; // the reference, in double
     for (int s = 0; s < steps && againstReference; ++s) {
       std::vector<const Host *> in;
@@ -541,6 +688,9 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       }
       Host next = level[stepped]; // keeps the ring of the stepped field
       referenceStep(info, fi, rounded(paramsAt<Api>(params, s)), g, in, next);
+      for (int k = 0; k < src.count; ++k) {
+        next[src.index(g, k)] += src.amplitudes[static_cast<std::size_t>(s * src.count + k)];
+      }
       if (previous >= 0) {
         level[previous] = level[stepped];
       }
@@ -557,7 +707,8 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     Device<T> scratch(count);
     const RunValues<Api> values(params, steps);
     const cudaError_t status =
-        Api::run(runPtr.data(), scratch.p, n, params.data(), values.values.data(), steps, 0);
+        Api::run(runPtr.data(), scratch.p, n, params.data(), values.values.data(), steps, 0,
+                 nullptr, 0, nullptr, src.devicePoints, src.count, src.deviceAmplitudes);
     cudaDeviceSynchronize();
     const Host result = runDev[stepped]->download();
     const Host resultPrevious = previous >= 0 ? runDev[previous]->download() : Host();
@@ -590,6 +741,7 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
       before = current;
       current = next;
       next = previous >= 0 ? oldest : before;
+      addSourcesOnHost(current, g, src, s);
       if (Api::records) {
         appendReceivers(current, g, points, stepRecords);
       }
@@ -608,14 +760,14 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
     counts.check(same, Api::name, what, g);
     if (Api::records) { // the receivers' records: the NAME_step values, bit for bit
       std::snprintf(what, sizeof what, "run %d records = %d steps", steps, steps);
-      counts.check(
-          recordsMatchSteps<Api>(host, g, n, params, values, steps, points, stepRecords, result),
-          Api::name, what, g);
+      counts.check(recordsMatchSteps<Api>(host, g, n, params, values, steps, src, points,
+                                          stepRecords, result),
+                   Api::name, what, g);
     }
     if (values.any()) { // the per-step values in device memory: the same bits
       std::snprintf(what, sizeof what, "run %d, values on the device", steps);
-      counts.check(sameWithDeviceValues<Api>(host, n, params, values, steps, result), Api::name,
-                   what, g);
+      counts.check(sameWithDeviceValues<Api>(host, n, params, values, steps, src, result),
+                   Api::name, what, g);
     }
     for (Device<T> *d : runDev) {
       delete d;
@@ -649,6 +801,10 @@ template <class Api> void runSize(const Grid3 &g, unsigned seed, Counts &counts)
   if (Api::records) {
     counts.check(invalidReceiversHandled<Api>(host, g, n, params), Api::name,
                  "receivers outside the grid or on the fixed ring", g);
+  }
+  if (Api::sources) {
+    counts.check(invalidSourcesRefused<Api>(host, g, n, params), Api::name,
+                 "invalid sources refused", g);
   }
   for (Device<T> *d : dev) {
     delete d;

@@ -45,7 +45,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_to, {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
-    }}{record_step}
+    }}{after_step}
     {element}* stencilc_last = stencilc_from;
     stencilc_from = stencilc_to;
     stencilc_to = stencilc_last;
@@ -80,7 +80,7 @@ extern "C" cudaError_t {name}_run({field_params_run}, {element}* scratch, {size_
     stencilc_status = {namespace}::launch({namespace}::arguments({run_field_list}{run_param_args}), stencilc_level[(stencilc_step + 1) % 3], {grid_z}, {grid_y}, nx, stream);
     if (stencilc_status != cudaSuccess) {{
       return stencilc_status;
-    }}{record_step}
+    }}{after_step}
   }}
   // Leave the newest level in {stepped} and the one before in {previous}.
   if (steps % 3 == 1) {{
@@ -120,7 +120,7 @@ static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scra
     return {namespace}::arguments({run_field_list}{run_param_args});
   }};
   // {fused_steps} steps fused a pass (stencilc/device/fields_fused.cuh).
-  stencilc_status = stencilc::device::fields::runFields<{namespace}::FusedGeometry>({stepped}, {previous_or_null}, scratch, {grid_y}, nx, steps, stencilc_step_args, {receivers}, stream);
+  stencilc_status = stencilc::device::fields::runFields<{namespace}::FusedGeometry>({stepped}, {previous_or_null}, scratch, {grid_y}, nx, steps, stencilc_step_args, {sources}, {receivers}, stream);
   return stencilc_status;
 }}
 
@@ -142,6 +142,24 @@ static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scra
   if (stencilc_status != cudaSuccess) {{
     return stencilc_status;
   }}
+
+//@ section sources_check
+  // The sources (sources.cuh): every point read by the host and refused
+  // here if a step does not write it (outside the grid, or on the ring a
+  // step leaves unwritten at each edge: the last three arguments, per axis
+  // z, y, x; boundary fixed only), before anything is launched.
+  const stencilc::device::SourceList stencilc_sources{{sources, source_count, amplitudes}};
+  stencilc_status = stencilc::device::checkSources<{dims}>(stencilc_sources, {grid_z}, {grid_y}, nx, {ring}, stream);
+  if (stencilc_status != cudaSuccess) {{
+    return stencilc_status;
+  }}
+
+//@ section inject_step
+// This step's sources added to the level it wrote.
+stencilc_status = stencilc::device::injectSources<{dims}>({level}, stencilc_sources, {row}, {grid_z}, {grid_y}, nx, stream);
+if (stencilc_status != cudaSuccess) {{
+  return stencilc_status;
+}}
 
 //@ section record_step
 // The level this step wrote, at each receiver, into row {row} of records.

@@ -24,6 +24,7 @@ struct Stencil {{
   static constexpr int kTermCount = {term_count};
   static constexpr int kSteppedField = {stepped_field};   // the field a step moves on
   static constexpr int kPreviousField = {previous_field}; // its level before (time levels), or -1
+  static constexpr bool kSources = {sources}; // point sources (`source u;`): a fused pass adds them
   // field, dz, dy, dx, coefficient field (-1: none), cz, cy, cx
   static constexpr fields::FieldTerm kTerms[kTermCount] = {{
 {terms}
