@@ -82,12 +82,38 @@ struct NearSources {
   int n;
 };
 
+/// Where a position of a pass lies on the grid, along one axis of n points,
+/// for a source there: under a periodic boundary a position outside the
+/// grid is the wrapped point, computed like it (the redundant halo of a
+/// small grid wraps, even more than once), so a source there adds to it
+/// too; under the others a position outside is no point a source may be
+/// (the host refused those), so it stays where it is.
+template <class Boundary> struct SourceAxis {
+  static constexpr bool kWraps = std::is_same_v<Boundary, PeriodicBoundary>;
+  static __device__ __forceinline__ long long place(long long v, int n) {
+    if constexpr (kWraps) {
+      const long long m = v % n;
+      return m < 0 ? m + n : m;
+    } else {
+      (void)n;
+      return v;
+    }
+  }
+  /// Whether some position in [lo, hi) is point v (0 <= v < n).
+  static __device__ __forceinline__ bool covers(long long v, long long lo, long long hi, int n) {
+    return kWraps ? hi - lo >= n || place(v - lo, n) < hi - lo : v >= lo && v < hi;
+  }
+};
+
 /// Lists into `list` (a warp's kWarpSources entries) the sources of the 2D
-/// list `s` in rows [yLo, yHi) and columns [xLo, xHi), in order: each round
-/// of 32 a ballot, each lane's place its predecessors' count. The whole
-/// warp calls it.
+/// list `s` at the positions of rows [yLo, yHi) and columns [xLo, xHi) of
+/// an ny x nx grid (SourceAxis), in order: each round of 32 a ballot, each
+/// lane's place its predecessors' count. The whole warp calls it.
+template <class Boundary>
 __device__ inline NearSources nearSources(const SourceList &s, long long yLo, long long yHi,
-                                          long long xLo, long long xHi, NearSource *list) {
+                                          long long xLo, long long xHi, int ny, int nx,
+                                          NearSource *list) {
+  using Axis = SourceAxis<Boundary>;
   const int lane = static_cast<int>(threadIdx.x % 32);
   int n = 0;
   for (int base = 0; base < s.count; base += 32) {
@@ -97,7 +123,7 @@ __device__ inline NearSources nearSources(const SourceList &s, long long yLo, lo
     if (k < s.count) {
       y = __ldg(s.points + 2 * k);
       x = __ldg(s.points + 2 * k + 1);
-      near = y >= yLo && y < yHi && x >= xLo && x < xHi;
+      near = Axis::covers(y, yLo, yHi, ny) && Axis::covers(x, xLo, xHi, nx);
     }
     const unsigned found = __ballot_sync(0xffffffffu, near);
     const int at = n + __popc(found & ((1u << lane) - 1u));
@@ -110,18 +136,21 @@ __device__ inline NearSources nearSources(const SourceList &s, long long yLo, lo
   return {list, n};
 }
 
-/// Adds to `value` (columns xFirst .. xFirst + W - 1 of row y of level
-/// `level` + 1 of a pass) the sources there, in the list's order.
-template <class Element, class Compute, int W>
+/// Adds to `value` (the positions xFirst .. xFirst + W - 1 of row y of
+/// level `level` + 1 of a pass over an ny x nx grid) the sources there
+/// (SourceAxis), in the list's order.
+template <class Element, class Boundary, class Compute, int W>
 __device__ __forceinline__ void addNearSources(const SourceList &s, const NearSources &near,
-                                               int level, long long y, long long xFirst,
-                                               Compute (&value)[W]) {
+                                               int level, long long y, long long xFirst, int ny,
+                                               int nx, Compute (&value)[W]) {
+  using Axis = SourceAxis<Boundary>;
   const double *row = s.amplitudes + static_cast<std::size_t>(level) * s.count;
+  const long long py = Axis::place(y, ny);
   const auto add = [&](long long sy, long long sx, int k) {
-    if (sy == y) {
+    if (sy == py) {
 #pragma unroll
       for (int w = 0; w < W; ++w) {
-        if (sx == xFirst + w) {
+        if (sx == Axis::place(xFirst + w, nx)) {
           value[w] = withSource<Element>(value[w], __ldg(row + k));
         }
       }
@@ -252,7 +281,8 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
     }
   }
   if constexpr (F::kSources) {
-    addNearSources<typename S::Element>(sources, near, level, y, xFirst, value);
+    addNearSources<typename S::Element, typename S::Boundary>(sources, near, level, y, xFirst, ny,
+                                                              nx, value);
   }
 }
 
@@ -389,9 +419,9 @@ __device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S
   NearSources near{nullptr, 0};
   if constexpr (S::Fields::kSources) {
     __shared__ NearSource list[S::kWarps][kWarpSources];
-    near = nearSources(args.sources, yBegin - 2LL * kLag,
-                       static_cast<long long>(yEnd) + kLag + S::kBatch, x0 - S::kHalo,
-                       x0 - S::kHalo + S::kWidth, list[threadIdx.x / 32]);
+    near = nearSources<typename S::Boundary>(
+        args.sources, yBegin - 2LL * kLag, static_cast<long long>(yEnd) + kLag + S::kBatch,
+        x0 - S::kHalo, x0 - S::kHalo + S::kWidth, ny, nx, list[threadIdx.x / 32]);
   }
   if (interior) {
     streamFields<S, Levels, true>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
@@ -546,7 +576,8 @@ __global__ void __launch_bounds__(32 * kConeWarps)
     NearSources near{nullptr, 0};
     if constexpr (F::kSources) {
       __shared__ NearSource list[kConeWarps][kWarpSources];
-      near = nearSources(args.sources, py - C, py + C + 1, px - C, px + C + 1, list[warp]);
+      near = nearSources<Boundary>(args.sources, py - C, py + C + 1, px - C, px + C + 1, ny, nx,
+                                   list[warp]);
     }
     Compute *cone = reinterpret_cast<Compute *>(coneShared + warp * coneBytesPerWarp<S>());
     Compute *before = cone, *from = cone + D * D, *to = cone + 2 * D * D;
@@ -571,7 +602,8 @@ __global__ void __launch_bounds__(32 * kConeWarps)
                        ? value[0]
                        : from[at];
         if constexpr (F::kSources) {
-          addNearSources<typename S::Element>(args.sources, near, t - 1, y, x, value);
+          addNearSources<typename S::Element, Boundary>(args.sources, near, t - 1, y, x, ny, nx,
+                                                        value);
         }
         to[at] = value[0];
       }

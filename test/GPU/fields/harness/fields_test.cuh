@@ -300,7 +300,8 @@ inline void appendPoint(const Grid3 &g, const long long p[3], std::vector<int> &
 
 /// The point sources of a run of `steps` (`source u;`): the centre, the
 /// first point a step writes (the corner inside the fixed ring) and the
-/// centre again, so that two add at one point in order; amplitudes a new
+/// centre again, so that two add at one point in order (and on the largest
+/// 2D grid a line of 40 more); amplitudes a new
 /// value every step, bounded so that 1000 steps stay finite. In device
 /// memory, as NAME_run takes them; none where the stencil has no sources.
 struct RunSources {
@@ -318,10 +319,18 @@ struct RunSources {
     for (const long long *p : {centre, corner, centre}) {
       appendPoint(g, p, points);
     }
-    count = 3;
+    // On the largest 2D grid also a line of 40 along the centre row: more
+    // than a warp of a fused pass lists (kWarpSources), so that one takes
+    // the whole list instead.
+    for (int d = -20; d < 20 && g.dims == 2 && g.points() > 100000; ++d) {
+      const long long p[3] = {centre[0], centre[1] + d, 0};
+      appendPoint(g, p, points);
+    }
+    count = static_cast<int>(points.size()) / g.dims;
     for (int s = 0; s < steps; ++s) {
-      for (double a : {0.375, -0.25, 0.125}) {
-        amplitudes.push_back(a * (1 + s % 5));
+      for (int k = 0; k < count; ++k) {
+        const double a[3] = {0.375, -0.25, 0.125};
+        amplitudes.push_back(a[k % 3] * (1 + s % 5));
       }
     }
     cudaMalloc(&devicePoints, points.size() * sizeof(int));
