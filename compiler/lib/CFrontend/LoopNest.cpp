@@ -490,6 +490,16 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
                 "'%0' is written with %1 indices, but the loop nest has %2 loops")
         << output->getName() << str(indices.size()) << str(loops.size())
         << target->getSourceRange();
+    const auto outer = [this](const Expr *index) {
+      const auto *ref = dyn_cast<DeclRefExpr>(index->IgnoreParenImpCasts());
+      return ref && ref->getDecl() == loops.front().var;
+    };
+    if (indices.size() + 1 == loops.size() && std::none_of(indices.begin(), indices.end(), outer)) {
+      reportNote(diags, loops.front().stmt->getForLoc(),
+                 "if the loop over '%0' is a time loop, its body ends with the rotation of the "
+                 "buffers, as in 'tmp = u; u = %1; %1 = tmp;'")
+          << loops.front().var->getName() << output->getName();
+    }
     return false;
   }
   for (unsigned axis = 0; axis < indices.size(); ++axis) {

@@ -124,9 +124,16 @@ bool NestRecogniser::collectTimeLoop() {
   }
   nestStart = block->body_front();
   afterNest.assign(std::next(block->body_begin()), block->body_end());
-  for (const Stmt *stmt : afterNest) {
-    if (rotationStep(stmt)) {
+  // Pointer assignments nested in other statements (`if (...) { u = unew; }`)
+  // too: those statements are refused themselves, not as changes of the
+  // parameters.
+  llvm::SmallVector<const Stmt *, 16> pending(afterNest.begin(), afterNest.end());
+  while (!pending.empty()) {
+    const Stmt *stmt = pending.pop_back_val();
+    if (stmt && rotationStep(stmt)) {
       rotation.insert(stmt);
+    } else if (stmt) {
+      pending.append(stmt->child_begin(), stmt->child_end());
     }
   }
   return true;
@@ -256,7 +263,7 @@ bool NestRecogniser::checkTimeLoop(TranslatedStencil &stencil) {
       ok = false;
     }
   }
-  return checkRotation(stencil) && ok;
+  return ok && checkRotation(stencil); // a refused statement may be a rotation's part
 }
 
 /// A loop after the nest: the receiver loop. A point source, which adds to
@@ -416,8 +423,7 @@ bool NestRecogniser::checkRecordsRows(const VarDecl *records, const Expr *target
   if (const auto *constant = dyn_cast_or_null<ConstantArrayType>(rowType)) {
     length = plus({}, constant->getSize().getSExtValue());
   } else if (const auto *variable = dyn_cast_or_null<VariableArrayType>(rowType)) {
-    length = variable->getSizeExpr() ? expandIndex(variable->getSizeExpr(), 0, true)
-                                     : std::nullopt;
+    length = variable->getSizeExpr() ? expandIndex(variable->getSizeExpr(), 0, true) : std::nullopt;
   }
   if (length == count) {
     return true;
@@ -505,8 +511,8 @@ bool NestRecogniser::checkRotation(TranslatedStencil &stencil) {
   for (const auto &[var, buffer] : holds) {
     const bool level = var == output || var == current || var == previous;
     if (buffer != var && !level &&
-        (std::find(arrays.begin(), arrays.end(), var) != arrays.end() ||
-         perStepArrays.count(var) || receiverArrays.count(var))) {
+        (std::find(arrays.begin(), arrays.end(), var) != arrays.end() || perStepArrays.count(var) ||
+         receiverArrays.count(var))) {
       reportError(diags, first->getBeginLoc(),
                   "the rotation changes '%0', which the time loop reads; only the arrays of "
                   "the time levels rotate")
@@ -540,8 +546,10 @@ void NestRecogniser::reportRotation(const Stmt *first,
                valueOf(var)->getName().str() + "'";
     }
   }
-  state += (state.empty() ? "'" : ", '") + output->getName().str() + "' holds what was '" +
-           valueOf(output)->getName().str() + "'";
+  state +=
+      (state.empty() ? "'" : ", '") + output->getName().str() +
+      (valueOf(output) == output ? "' keeps its own"
+                                 : "' holds what was '" + valueOf(output)->getName().str() + "'");
   reportError(diags, first->getBeginLoc(),
               "after this rotation %0: the next step must read what this one wrote to '%1', "
               "and write over a level it no longer reads; the rotation is %2")
@@ -560,8 +568,8 @@ bool NestRecogniser::applyRotation(const VarDecl *current, const VarDecl *previo
   StencilSpec &spec = stencil.spec;
   for (const VarDecl *level : {current, previous}) {
     if (level && !isInputArray(level, spec)) {
-      const Expr *read = firstReads[std::find(arrays.begin(), arrays.end(), level) -
-                                    arrays.begin()];
+      const Expr *read =
+          firstReads[std::find(arrays.begin(), arrays.end(), level) - arrays.begin()];
       reportError(diags, read->getBeginLoc(),
                   "'%0' is a time level of the rotation, but the nest reads it only as a "
                   "coefficient array; a time level is read alone in some term")
