@@ -687,13 +687,15 @@ bool NestRecogniser::checkReadExtent(unsigned a, unsigned axis, const Extent &ex
   return false;
 }
 
+/// A time loop's counter counts too: a nest whose bounds change from step to
+/// step is no one stencil.
 bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
   if (!stmt) {
     return false;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(stmt)) {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-    if (var && loopOf(var)) {
+    if (var && (loopOf(var) || var == timeLoop.var)) {
       return true;
     }
   }
