@@ -50,6 +50,9 @@ struct TranslatedStencil {
   SourcePoint updateAt;
   std::string functionName;
   std::string outputArray;
+  /// Whether the pragma marks a time loop around the nest (its time levels,
+  /// per-step parameters and receivers are in the spec).
+  bool timeLoop = false;
   /// The arrays read, in the order of their first reads (the fields of a
   /// stencil of fields, whose names in spec.fields may carry a '_' more).
   std::vector<std::string> inputArrays;

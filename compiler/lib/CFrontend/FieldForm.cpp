@@ -282,12 +282,18 @@ std::vector<int> NestRecogniser::arrayRoles(const Form &rhs) {
 /// with '_' appended while the language or the generated API reserves it or
 /// an earlier name has it. Appending never frees a reserved prefix, so such
 /// a name is first changed (withoutReservedPrefix).
-static std::string stencilName(std::string name, const std::vector<std::string> &taken) {
+/// In a time loop, NAME_run may also take receivers, whose parameters'
+/// names are reserved then.
+static std::string stencilName(std::string name, const std::vector<std::string> &taken,
+                               bool timeLoop) {
   static const char *const words[] = {"field", "coefficient", "param", "time", "pi", "sqrt", "pow"};
+  static const char *const receivers[] = {"receivers", "receiver_count", "records"};
   name = withoutReservedPrefix(std::move(name));
   auto reserved = [&](const std::string &n) {
     return isReservedStencilWord(n) || isReservedInApi(n) ||
            std::find(std::begin(words), std::end(words), n) != std::end(words) ||
+           (timeLoop &&
+            std::find(std::begin(receivers), std::end(receivers), n) != std::end(receivers)) ||
            std::find(taken.begin(), taken.end(), n) != taken.end();
   };
   while (reserved(name)) {
@@ -307,13 +313,16 @@ void NestRecogniser::declareNames(const std::vector<int> &roles, bool general,
     taken.push_back(var->getName().str());
   }
   for (unsigned a = 0; a < arrays.size() && general; ++a) {
-    std::string name = stencilName(arrays[a]->getName().str(), taken);
+    std::string name = stencilName(arrays[a]->getName().str(), taken, timeLoop.stmt);
     taken.push_back(name);
     spec.fields.push_back(FieldDecl{name, roles[a] ? FieldRole::Coefficient : FieldRole::Input});
   }
   for (const VarDecl *param : params) {
-    spec.params.push_back(stencilName(param->getName().str(), taken));
+    spec.params.push_back(stencilName(param->getName().str(), taken, timeLoop.stmt));
     taken.push_back(spec.params.back());
+    if (!perStepArrays.empty()) {
+      spec.paramPerStep.push_back(perStepArrays.count(param) > 0);
+    }
   }
   for (const VarDecl *array : arrays) {
     stencil.inputArrays.push_back(array->getName().str());
@@ -379,6 +388,13 @@ bool NestRecogniser::measureReach(const std::vector<ArrayRead> &kept, StencilSpe
   return true;
 }
 
+void sortFieldTerms(std::vector<FieldTerm> &terms) {
+  std::sort(terms.begin(), terms.end(), [](const FieldTerm &x, const FieldTerm &y) {
+    return std::tie(x.field, x.offset, x.coefficientField, x.coefficientOffset) <
+           std::tie(y.field, y.offset, y.coefficientField, y.coefficientOffset);
+  });
+}
+
 bool NestRecogniser::assembleTerms(const Form &update, TranslatedStencil &stencil) {
   StencilSpec &spec = stencil.spec;
   // A scalar added to the reads that no product turned into reads.
@@ -426,11 +442,7 @@ bool NestRecogniser::assembleTerms(const Form &update, TranslatedStencil &stenci
         << assignment->getRHS()->getSourceRange();
     return false;
   }
-  std::sort(spec.fieldTerms.begin(), spec.fieldTerms.end(),
-            [](const FieldTerm &x, const FieldTerm &y) {
-              return std::tie(x.field, x.offset, x.coefficientField, x.coefficientOffset) <
-                     std::tie(y.field, y.offset, y.coefficientField, y.coefficientOffset);
-            });
+  sortFieldTerms(spec.fieldTerms);
   return measureReach(kept, spec);
 }
 

@@ -226,6 +226,10 @@ std::optional<Form> NestRecogniser::analyse(const Expr *expr) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(expr)) {
     return analyseName(ref);
   }
+  if (timeLoop.var && (vectorSubscript(expr) || isa<ArraySubscriptExpr>(expr)) &&
+      indexedByTime(expr)) {
+    return analysePerStep(expr); // amp[t]
+  }
   if (vectorSubscript(expr)) {
     return analyseRead(expr); // v[i*nx + j] on a std::vector
   }
@@ -368,6 +372,15 @@ std::optional<Form> NestRecogniser::analyseName(const DeclRefExpr *ref) {
     return form;
   }
   const auto *var = dyn_cast<VarDecl>(decl);
+  if (var && var == timeLoop.var) {
+    if (!quiet) {
+      reportError(diags, ref->getLocation(),
+                  "the time loop's counter '%0' cannot be used as a value; it may only index "
+                  "a per-step array, as in 'amp[%0]'")
+          << var->getName();
+    }
+    return std::nullopt;
+  }
   if (var && loopOf(var)) {
     if (!quiet) {
       reportError(diags, ref->getLocation(),
@@ -518,6 +531,13 @@ std::optional<Form> NestRecogniser::analyseRead(const Expr *read) {
         << array->getName() << read->getSourceRange();
     reportNote(diags, assignment->getLHS()->getBeginLoc(), "'%0' is written here")
         << array->getName();
+    return std::nullopt;
+  }
+  if (perStepArrays.count(array)) {
+    reportError(diags, base->getBeginLoc(),
+                "'%0' is read as a per-step value ('%0[t]') and as an array of the nest; a "
+                "per-step array holds one value a step")
+        << array->getName() << read->getSourceRange();
     return std::nullopt;
   }
   if (!checkIndexCount(array, base, read, indices.size())) {

@@ -31,7 +31,7 @@ using namespace clang;
 /// nest ::= for-loop (for-loop (for-loop)?)? with one assignment innermost;
 /// braces around a single statement are allowed at every level.
 bool NestRecogniser::collectLoops() {
-  const Stmt *current = nest.loop;
+  const Stmt *current = nestStart;
   while (true) {
     const auto *loop = dyn_cast<ForStmt>(current);
     if (!loop) {
@@ -381,13 +381,15 @@ const Expr *changeOf(const Stmt *stmt, const VarDecl *var) {
 /// kept before it; with `references`, a non-const reference bound to it
 /// counts as its address taken. Walks the tree with an explicit stack, in the
 /// same pre-order as a recursive walk: a sum of many terms is a tree as deep
-/// as it is long, too deep for the call stack.
+/// as it is long, too deep for the call stack. Statements in `exempt` (a
+/// time loop's rotation, proven a permutation of the buffers) are skipped.
 const Expr *findChange(const Stmt *root, const VarDecl *var, const SourceManager &sourceManager,
-                       SourceLocation after = {}, bool references = false) {
+                       SourceLocation after = {}, bool references = false,
+                       const llvm::SmallPtrSetImpl<const Stmt *> *exempt = nullptr) {
   llvm::SmallVector<const Stmt *, 64> pending{root};
   while (!pending.empty()) {
     const Stmt *stmt = pending.pop_back_val();
-    if (!stmt) {
+    if (!stmt || (exempt && exempt->contains(stmt))) {
       continue;
     }
     const Expr *change = changeOf(stmt, var);
@@ -452,7 +454,7 @@ bool NestRecogniser::checkDistinct(const VarDecl *array, SourceLocation useLoc) 
     return false;
   }
   const Stmt *body = nest.function ? nest.function->getBody() : nullptr;
-  if (const Expr *change = findChange(body, array, sourceManager)) {
+  if (const Expr *change = findChange(body, array, sourceManager, {}, false, &rotation)) {
     reportError(diags, useLoc,
                 "the parameter '%0' is changed in the function ('%1'), so it may alias the "
                 "other array of the update; a stencil writes a buffer distinct from the one "
@@ -488,6 +490,16 @@ bool NestRecogniser::recogniseWrite(const Expr *target) {
                 "'%0' is written with %1 indices, but the loop nest has %2 loops")
         << output->getName() << str(indices.size()) << str(loops.size())
         << target->getSourceRange();
+    const auto outer = [this](const Expr *index) {
+      const auto *ref = dyn_cast<DeclRefExpr>(index->IgnoreParenImpCasts());
+      return ref && ref->getDecl() == loops.front().var;
+    };
+    if (indices.size() + 1 == loops.size() && std::none_of(indices.begin(), indices.end(), outer)) {
+      reportNote(diags, loops.front().stmt->getForLoc(),
+                 "if the loop over '%0' is a time loop, its body ends with the rotation of the "
+                 "buffers, as in 'tmp = u; u = %1; %1 = tmp;'")
+          << loops.front().var->getName() << output->getName();
+    }
     return false;
   }
   for (unsigned axis = 0; axis < indices.size(); ++axis) {
@@ -675,13 +687,15 @@ bool NestRecogniser::checkReadExtent(unsigned a, unsigned axis, const Extent &ex
   return false;
 }
 
+/// A time loop's counter counts too: a nest whose bounds change from step to
+/// step is no one stencil.
 bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
   if (!stmt) {
     return false;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(stmt)) {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-    if (var && loopOf(var)) {
+    if (var && (loopOf(var) || var == timeLoop.var)) {
       return true;
     }
   }
@@ -713,8 +727,40 @@ static std::optional<Precision> precisionOf(QualType element, ASTContext &contex
   return std::nullopt;
 }
 
+/// The precision the pragma names, or else the one element type of every
+/// array the nest reads and writes.
+bool NestRecogniser::inferPrecision(StencilSpec &spec) {
+  const StencilPragma &pragma = *nest.pragma;
+  if (pragma.precision) {
+    spec.precision = *pragma.precision;
+  } else {
+    std::optional<Precision> outPrecision = precisionOf(outputElement, context);
+    for (size_t a = 0; a < arrays.size(); ++a) {
+      std::optional<Precision> inPrecision = precisionOf(arrayElements[a], context);
+      if (outPrecision && outPrecision == inPrecision) {
+        continue;
+      }
+      if (outPrecision && inPrecision) {
+        reportError(diags, pragma.loc,
+                    "'%0' holds %1 but '%2' holds %3: name the precision with "
+                    "precision(fp16|bf16|tf32|fp32|fp64)")
+            << arrays[a]->getName() << arrayElements[a].getAsString() << output->getName()
+            << outputElement.getAsString();
+      } else {
+        reportError(diags, pragma.loc,
+                    "cannot infer the precision from element type '%0'; add "
+                    "precision(fp16|bf16|tf32|fp32|fp64) to the pragma")
+            << (outPrecision ? arrayElements[a] : outputElement).getAsString();
+      }
+      return false;
+    }
+    spec.precision = *outPrecision;
+  }
+  return true;
+}
+
 std::optional<TranslatedStencil> NestRecogniser::run() {
-  if (!collectLoops() || !recogniseWrite(assignment->getLHS())) {
+  if (!collectTimeLoop() || !collectLoops() || !recogniseWrite(assignment->getLHS())) {
     return std::nullopt;
   }
   std::optional<Form> rhs = analyse(assignment->getRHS());
@@ -739,34 +785,12 @@ std::optional<TranslatedStencil> NestRecogniser::run() {
   const StencilPragma &pragma = *nest.pragma;
   spec.boundary = pragma.boundary.value_or(BoundaryKind::Fixed);
   spec.boundaryValue = pragma.boundaryValue;
-  if (pragma.precision) {
-    spec.precision = *pragma.precision;
-  } else {
-    std::optional<Precision> outPrecision = precisionOf(outputElement, context);
-    for (size_t a = 0; a < arrays.size(); ++a) {
-      std::optional<Precision> inPrecision = precisionOf(arrayElements[a], context);
-      if (outPrecision && outPrecision == inPrecision) {
-        continue;
-      }
-      if (outPrecision && inPrecision) {
-        reportError(diags, pragma.loc,
-                    "'%0' holds %1 but '%2' holds %3: name the precision with "
-                    "precision(fp16|bf16|tf32|fp32|fp64)")
-            << arrays[a]->getName() << arrayElements[a].getAsString() << output->getName()
-            << outputElement.getAsString();
-      } else {
-        reportError(diags, pragma.loc,
-                    "cannot infer the precision from element type '%0'; add "
-                    "precision(fp16|bf16|tf32|fp32|fp64) to the pragma")
-            << (outPrecision ? arrayElements[a] : outputElement).getAsString();
-      }
-      return std::nullopt;
-    }
-    spec.precision = *outPrecision;
+  if (!inferPrecision(spec)) {
+    return std::nullopt;
   }
 
   const bool boundsMatch = checkBounds(stencil);
-  if (!checkReadExtents() || !boundsMatch) {
+  if (!checkReadExtents() || !boundsMatch || (timeLoop.stmt && !checkTimeLoop(stencil))) {
     return std::nullopt;
   }
 

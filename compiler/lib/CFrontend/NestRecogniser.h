@@ -153,6 +153,9 @@ inline bool isConstant(const Polynomial &p) {
   return p.empty() || (p.size() == 1 && p.begin()->first.empty());
 }
 
+/// Sorts the terms of a stencil of fields by field and offset.
+void sortFieldTerms(std::vector<FieldTerm> &terms);
+
 /// `p + k`, or nothing where a coefficient would overflow.
 std::optional<Polynomial> plus(Polynomial p, int64_t k);
 /// A sum of products as C would write it (`nx*ny - 2`), the variables of a
@@ -190,6 +193,9 @@ public:
 private:
   // --- The loops -----------------------------------------------------------
   bool collectLoops();
+  /// The precision the pragma names, or the arrays' element type; false
+  /// after an error.
+  bool inferPrecision(StencilSpec &spec);
   bool recogniseLoop(const clang::ForStmt *loop, Loop &result);
   bool checkNoSideEffects(const clang::Expr *expr, const char *what, const clang::VarDecl *var);
   /// Whether `stmt` evaluates the size of a variably modified type with a
@@ -266,6 +272,39 @@ private:
   bool measureReach(const std::vector<ArrayRead> &kept, StencilSpec &spec);
   std::vector<int> arrayRoles(const Form &rhs);
 
+  // --- The time loop (TimeLoop.cpp) ---------------------------------------------
+  /// Where the pragma marks `for (t = 0; t < steps; ++t) { nest ... }`: the
+  /// counter, the nest and the statements after it; false after an error.
+  bool collectTimeLoop();
+  bool checkTimeCounter();
+  /// `amp[t]` in the update: a per-step parameter, or an error for any
+  /// other read that the counter indexes.
+  bool indexedByTime(const clang::Expr *read) const;
+  std::optional<Form> analysePerStep(const clang::Expr *read);
+  /// The receiver loop and the rotation, against the nest's arrays; sets
+  /// the spec's time levels and receivers. False after an error.
+  bool checkTimeLoop(TranslatedStencil &stencil);
+  bool checkBodyLoop(const clang::ForStmt *loop, TranslatedStencil &stencil);
+  void reportBodyStatement(const clang::Stmt *stmt);
+  void reportPointSource(const clang::BinaryOperator *op);
+  /// `for (int k = 0; k < nrec; ++k) rec[t][k] = unew[ry[k]][rx[k]];` in
+  /// the nest's names, for messages.
+  std::string receiverForm() const;
+  bool recogniseReceivers(const clang::ForStmt *loop, const clang::BinaryOperator *op);
+  bool checkRecordsTarget(const clang::Expr *target, const Loop &receiver);
+  bool checkRecordsRows(const clang::VarDecl *records, const clang::Expr *target,
+                        const Polynomial &count);
+  bool checkReceiverRead(const clang::Expr *read, const Loop &receiver);
+  bool checkRotation(TranslatedStencil &stencil);
+  /// What each array holds after the rotation, `holds` mapping a variable
+  /// to the one whose buffer it was given.
+  void reportRotation(const clang::Stmt *first,
+                      const std::map<const clang::VarDecl *, const clang::VarDecl *> &holds);
+  bool applyRotation(const clang::VarDecl *current, const clang::VarDecl *previous,
+                     TranslatedStencil &stencil);
+  std::string rotationHint() const;
+  bool isInputArray(const clang::VarDecl *array, const StencilSpec &spec) const;
+
   // --- The bounds -------------------------------------------------------------
   bool checkBounds(const TranslatedStencil &stencil);
   bool checkLoopBounds(const Loop &loop, unsigned axis, const TranslatedStencil &stencil);
@@ -294,6 +333,21 @@ private:
   bool quiet = false;
 
   std::vector<Loop> loops; ///< outermost first
+  /// The time loop around the nest, where the pragma marks one (stmt null
+  /// otherwise), the nest's outermost loop, and the statements after the
+  /// nest in the time loop's body.
+  Loop timeLoop;
+  const clang::Stmt *nestStart = nullptr;
+  std::vector<const clang::Stmt *> afterNest;
+  /// The pointer assignments of the time loop's body (`u = unew;`): the
+  /// rotation, which checkTimeLoop proves a permutation of the nest's
+  /// buffers, so the arrays it changes stay distinct.
+  llvm::SmallPtrSet<const clang::Stmt *, 8> rotation;
+  /// Arrays read as `amp[t]` (per-step parameters), the receiver loop's
+  /// arrays (records, coordinates), and whether it was seen.
+  std::set<const clang::VarDecl *> perStepArrays;
+  std::set<const clang::VarDecl *> receiverArrays;
+  bool recordsSeen = false;
   const clang::BinaryOperator *assignment = nullptr;
 
   const clang::VarDecl *output = nullptr;

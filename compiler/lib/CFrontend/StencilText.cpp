@@ -97,15 +97,24 @@ std::string readText(const std::string &array, const Offset &offset,
 }
 
 /// The declarations of a stencil of fields, one a line: its fields in the
-/// order of the C update's first reads, then its parameters.
+/// order of the C update's first reads, then its parameters (each one per
+/// step in a statement of its own), then a time loop's levels and receivers.
 std::vector<std::string> declarations(const StencilSpec &spec) {
   std::vector<std::string> lines;
   for (const FieldDecl &field : spec.fields) {
     lines.push_back((field.role == FieldRole::Input ? "field " : "coefficient ") + field.name +
                     ";");
   }
-  for (const std::string &param : spec.params) {
-    lines.push_back("param " + param + ";");
+  for (size_t p = 0; p < spec.params.size(); ++p) {
+    lines.push_back("param " + spec.params[p] + (spec.isPerStep(p) ? " per step;" : ";"));
+  }
+  if (spec.previousField >= 0) {
+    lines.push_back("time " + spec.fields[spec.previousField].name + ", " +
+                    spec.fields[spec.steppedField].name + ";");
+  }
+  if (spec.recordsReceivers) {
+    lines.push_back("record " + (spec.hasFields() ? spec.fields[spec.steppedField].name : "in") +
+                    ";");
   }
   return lines;
 }
@@ -144,7 +153,8 @@ void printStencil(const TranslatedStencil &stencil, llvm::raw_ostream &os, size_
   std::array<std::string, 3> names = indexNames(stencil);
   os << "// " << printableText(stencil.origin) << ": ";
   if (!stencil.functionName.empty()) {
-    os << "the loop nest in " << stencil.functionName << "() ";
+    os << (stencil.timeLoop ? "the time loop in " : "the loop nest in ") << stencil.functionName
+       << "() ";
   }
   os << "writing '" << stencil.outputArray << "' from ";
   for (size_t a = 0; a < stencil.inputArrays.size(); ++a) {

@@ -1,0 +1,19 @@
+// Only the time levels rotate: an array the nest reads as it is, such as a
+// source, keeps its buffer.
+// RUN: rm -rf %t && mkdir %t
+// RUN: %python %S/../expect-status.py 1 %stencilc %s -o %t/out.cu 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: ls %t | count 0
+
+void heat(int steps, int ny, int nx, double u[ny][nx], double unew[ny][nx], double src[ny][nx]) {
+#pragma stencil
+  for (int t = 0; t < steps; ++t) {
+    for (int i = 1; i < ny - 1; ++i)
+      for (int j = 1; j < nx - 1; ++j)
+        unew[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]) + src[i][j];
+    // CHECK: [[@LINE+1]]:5: error: the rotation changes 'src', which the time loop reads; only the arrays of the time levels rotate
+    double (*tmp)[nx] = u;
+    u = unew;
+    unew = tmp;
+    src = u;
+  }
+}
