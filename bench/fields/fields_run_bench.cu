@@ -65,6 +65,17 @@ bool sameBits(const stencilc::DeviceBuffer<T> &a, const stencilc::DeviceBuffer<T
   return std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
 }
 
+/// 1024 receivers: every 8th point of row n/8, (y, x) pairs.
+constexpr int kReceivers = 1024;
+std::vector<int> receiverLine(int n) {
+  std::vector<int> line;
+  for (int k = 0; k < kReceivers; ++k) {
+    line.push_back(n / 8);
+    line.push_back(4 + k * (n - 8) / kReceivers);
+  }
+  return line;
+}
+
 /// The wave equation with a Ricker point source at the centre, recording
 /// 1024 receivers (every 8th point of row n/8) at every step.
 void wave2d(int n) {
@@ -80,12 +91,7 @@ void wave2d(int n) {
   }
   stencilc::DeviceBuffer<float> u(points), prev(points), dSrc(points), dC2(points), scratch(points);
   stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
-  constexpr int kReceivers = 1024;
-  std::vector<int> line;
-  for (int k = 0; k < kReceivers; ++k) {
-    line.push_back(n / 8);
-    line.push_back(4 + k * (n - 8) / kReceivers);
-  }
+  const std::vector<int> line = receiverLine(n);
   stencilc::DeviceBuffer<int> receivers(line.size());
   receivers.upload(line);
   const std::size_t recordCount = static_cast<std::size_t>(steps) * kReceivers;
@@ -111,6 +117,50 @@ void wave2d(int n) {
                                             kReceivers, recordsOne.data(), steps, nullptr);
                });
   report("wave2d fp32", n, fused, one,
+         sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
+}
+
+/// The wave with a point source (`source u;`) at the centre, the same
+/// Ricker amplitudes in device memory, recording the same 1024 receivers.
+void wave2dPoint(int n) {
+  const std::size_t points = static_cast<std::size_t>(n) * n;
+  const auto u0 = stencilc::bench::randomValues<float>(points, 1, -1e-3, 1e-3);
+  stencilc::DeviceBuffer<float> u(points), prev(points), dC2(points), scratch(points);
+  stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
+  dC2.upload(stencilc::bench::randomValues<float>(points, 3, 0.05, 0.2));
+  std::vector<double> amp(steps);
+  for (int s = 0; s < steps; ++s) {
+    const double a = M_PI * 0.05 * (s - 40);
+    amp[s] = (1 - 2 * a * a) * std::exp(-a * a);
+  }
+  stencilc::DeviceBuffer<double> amplitudes(steps);
+  amplitudes.upload(amp);
+  stencilc::DeviceBuffer<int> source(2);
+  source.upload(std::vector<int>{n / 2, n / 2});
+  const std::vector<int> line = receiverLine(n);
+  stencilc::DeviceBuffer<int> receivers(line.size());
+  receivers.upload(line);
+  const std::size_t recordCount = static_cast<std::size_t>(steps) * kReceivers;
+  stencilc::DeviceBuffer<float> records(recordCount), recordsOne(recordCount);
+  const auto restore = [&](stencilc::DeviceBuffer<float> &a, stencilc::DeviceBuffer<float> &b) {
+    a.upload(u0);
+    b.upload(u0);
+  };
+  const float fused = medianMs([&] { restore(u, prev); },
+                               [&] {
+                                 return wave2d_point_fp32_run(
+                                     u.data(), prev.data(), dC2.data(), scratch.data(), n, n, 1.0,
+                                     source.data(), 1, amplitudes.data(), receivers.data(),
+                                     kReceivers, records.data(), steps, nullptr);
+                               });
+  const float one = medianMs([&] { restore(uOne, prevOne); },
+                             [&] {
+                               return wave2d_point_fp32_one_run(
+                                   uOne.data(), prevOne.data(), dC2.data(), scratch.data(), n, n,
+                                   1.0, source.data(), 1, amplitudes.data(), receivers.data(),
+                                   kReceivers, recordsOne.data(), steps, nullptr);
+                             });
+  report("wave2d point fp32", n, fused, one,
          sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
 }
 
@@ -150,6 +200,7 @@ int main(int argc, char **argv) {
               varheat_fp64_info.fused_steps, reps);
   for (int n : {8192, 4096, 2048, 1024}) {
     wave2d(n);
+    wave2dPoint(n);
     varheat(n);
   }
   return 0;

@@ -71,18 +71,19 @@ double energy(const Grid &g, const std::vector<double> &c2, const std::vector<do
   return 0.5 * (kinetic + potential);
 }
 
-/// One step of the reference in float64: the stencil's equation itself.
-void referenceStep(const Grid &g, const std::vector<double> &c2, const std::vector<double> &src,
-                   double amp, std::vector<double> &u, std::vector<double> &prev,
-                   std::vector<double> &next) {
+/// One step of the reference in float64: the stencil's equation itself,
+/// then the source's amplitude added at its point.
+void referenceStep(const Grid &g, const std::vector<double> &c2, std::size_t source, double amp,
+                   std::vector<double> &u, std::vector<double> &prev, std::vector<double> &next) {
   next = prev; // the ring stays
   for (int y = 1; y < g.n - 1; ++y) {
     for (int x = 1; x < g.n - 1; ++x) {
       std::size_t p = g.at(y, x);
       double lap = u[p - g.n] + u[p + g.n] + u[p - 1] + u[p + 1] - 4 * u[p];
-      next[p] = 2 * u[p] - prev[p] + amp * src[p] + Dt * Dt * c2[p] * lap;
+      next[p] = 2 * u[p] - prev[p] + Dt * Dt * c2[p] * lap;
     }
   }
+  next[source] += amp;
   std::swap(prev, u);
   std::swap(u, next);
 }
@@ -146,13 +147,17 @@ int main(int argc, char **argv) {
   }
   const Grid g{n};
   const std::size_t points = static_cast<std::size_t>(n) * n;
-  std::vector<float> c2(points), src(points, 0.0f), zero(points, 0.0f);
+  std::vector<float> c2(points), zero(points, 0.0f);
   for (int y = 0; y < n; ++y) {
     for (int x = 0; x < n; ++x) {
       c2[g.at(y, x)] = y < n / 2 ? 0.25f : 1.0f; // c = 0.5 above, 1 below
     }
   }
-  src[g.at(n / 4, n / 2)] = 1.0f;
+  // The source: one point, (y, x), in device memory as wave2d_run's
+  // sources and amplitudes must be.
+  const std::size_t sourceAt = g.at(n / 4, n / 2);
+  stencilc::DeviceBuffer<int> dsource(2);
+  dsource.upload(std::vector<int>{n / 4, n / 2});
   // The receivers and their records, steps x receivers (10 rows at least,
   // for the warm-up of the timing), in device memory.
   const std::vector<int> line = receiverLine(n);
@@ -162,31 +167,33 @@ int main(int argc, char **argv) {
   stencilc::DeviceBuffer<float> records(static_cast<std::size_t>(std::max(steps, 10)) * receivers);
   std::vector<double> refRecords(static_cast<std::size_t>(steps) * receivers);
 
-  stencilc::DeviceBuffer<float> u(points), prev(points), scratch(points), dc2(points), dsrc(points);
+  stencilc::DeviceBuffer<float> u(points), prev(points), scratch(points), dc2(points);
   dc2.upload(c2);
-  dsrc.upload(src);
   u.upload(zero);
   prev.upload(zero);
   cudaStream_t stream = nullptr;
 
-  // amp of every step, for wave2d_run (amp per step) and the reference alike.
+  // The source's amplitude of every step, for wave2d_run (steps x 1
+  // sources) and the reference alike.
   std::vector<double> amps(steps);
   for (int s = 0; s < steps; ++s) {
     amps[s] = amplitude(s);
   }
-  std::vector<double> rc2 = widen(c2), rsrc = widen(src);
+  stencilc::DeviceBuffer<double> damps(steps);
+  damps.upload(amps);
+  std::vector<double> rc2 = widen(c2);
   std::vector<double> ru(points, 0.0), rprev(points, 0.0), rnext;
   double worstEnergy = 0, peakEnergy = 0, gpuEnergyAtEnd = 0, refEnergyAtSourceEnd = 0;
   double refEnergyAtEnd = 0;
   for (int s = 0; s < steps;) {
-    // To the next sample, each step with its own amp (amps from step s on).
+    // To the next sample, each step with its own amplitude (from step s on).
     int chunk = std::min(SampleEvery - s % SampleEvery, steps - s);
-    STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                              Dt, amps.data() + s, dline.data(), receivers,
+    STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dc2.data(), scratch.data(), n, n, Dt,
+                              dsource.data(), 1, damps.data() + s, dline.data(), receivers,
                               records.data() + static_cast<std::size_t>(s) * receivers, chunk,
                               stream));
     for (int k = 0; k < chunk; ++k) {
-      referenceStep(g, rc2, rsrc, amps[s + k], ru, rprev, rnext);
+      referenceStep(g, rc2, sourceAt, amps[s + k], ru, rprev, rnext);
       for (int r = 0; r < receivers; ++r) {
         refRecords[static_cast<std::size_t>(s + k) * receivers + r] =
             ru[g.at(line[2 * r], line[2 * r + 1])];
@@ -220,17 +227,19 @@ int main(int argc, char **argv) {
   }
 
   // The stepping alone, timed with CUDA events after a warm-up, the source
-  // silent (amp 0 at every step, read from host memory: no synchronisation),
-  // the receivers recorded as above.
-  const std::vector<double> silent(std::max(steps, 10), 0.0);
-  STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                            Dt, silent.data(), dline.data(), receivers, records.data(), 10,
-                            stream));
+  // silent (amplitude 0 at every step), the receivers recorded as above.
+  // wave2d_run reads the source's point on the host before it launches (a
+  // synchronisation a call), before the timer starts.
+  stencilc::DeviceBuffer<double> silent(std::max(steps, 10));
+  silent.upload(std::vector<double>(std::max(steps, 10), 0.0));
+  STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dc2.data(), scratch.data(), n, n, Dt,
+                            dsource.data(), 1, silent.data(), dline.data(), receivers,
+                            records.data(), 10, stream));
   stencilc::EventTimer timer;
   timer.start(stream);
-  STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dsrc.data(), dc2.data(), scratch.data(), n, n,
-                            Dt, silent.data(), dline.data(), receivers, records.data(), steps,
-                            stream));
+  STENCILC_CHECK(wave2d_run(u.data(), prev.data(), dc2.data(), scratch.data(), n, n, Dt,
+                            dsource.data(), 1, silent.data(), dline.data(), receivers,
+                            records.data(), steps, stream));
   float ms = timer.stopMs(stream);
   STENCILC_CHECK(cudaGetLastError());
 
