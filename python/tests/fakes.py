@@ -34,8 +34,9 @@ class _Managed(ctypes.Structure):
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-_DTYPES = {"float16": (2, 16), "bfloat16": (4, 16), "float32": (2, 32), "float64": (2, 64)}
-_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+_DTYPES = {"float16": (2, 16), "bfloat16": (4, 16), "float32": (2, 32), "float64": (2, 64),
+           "int32": (0, 32), "int64": (0, 64)}
+_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
 _keep = []  # what live capsules point to
 
 

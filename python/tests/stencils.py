@@ -68,6 +68,53 @@ stencil decay1d {
 }
 """
 
+# Per-step parameters and receivers (docs/language.md, `param NAME per step;`
+# and `record NAME;`): the wave equation with a source term whose amplitude
+# `amp` has a value a step, without receivers (wave2d_src) and recording u
+# (wave2d_rec), and a 3D stencil of `in` whose diffusion number `nu` has a
+# value a step, recording `in` (heat3d_rec: its run takes inp).
+WAVE_SOURCE = """
+stencil wave2d_src {
+  precision fp32;
+  boundary fixed;
+  field u, u_prev, src;
+  coefficient c2;
+  param dt;
+  param amp per step;
+  time u_prev, u;
+  out[i, j] = 2 * u[i, j] - u_prev[i, j] + amp * src[i, j]
+            + dt * dt * c2[i, j] * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]);
+}
+"""
+WAVE_RECORD = WAVE_SOURCE.replace("wave2d_src", "wave2d_rec").replace(
+    "time u_prev, u;", "time u_prev, u;\n  record u;")
+HEAT_RECORD = """
+stencil heat3d_rec {
+  precision fp64;
+  boundary periodic;
+  param nu per step;
+  record in;
+  out[k, j, i] = in[k, j, i] + nu * (in[k-1, j, i] + in[k+1, j, i] + in[k, j-1, i]
+    + in[k, j+1, i] + in[k, j, i-1] + in[k, j, i+1] - 6 * in[k, j, i]);
+}
+"""
+PER_STEP = WAVE_SOURCE + WAVE_RECORD + HEAT_RECORD
+
+
+def reference_wave_source(u, u_prev, src, c2, out, dt, amp):
+    """One float64 step of wave2d_src: `out` with its inner points updated."""
+    new = np.array(out, dtype=np.float64, copy=True)
+    inner = (slice(1, -1), slice(1, -1))
+    lap = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[inner]
+    new[inner] = 2 * u[inner] - u_prev[inner] + amp * src[inner] + dt * dt * c2[inner] * lap
+    return new
+
+
+def reference_heat3d(x, nu):
+    """One float64 step of heat3d_rec (periodic)."""
+    lap = sum(np.roll(x, shift, axis) for axis in range(3) for shift in (1, -1)) - 6 * x
+    return x + nu * lap
+
 
 _PAD = {"constant": "constant", "periodic": "wrap", "clamp": "edge", "mirror": "symmetric"}
 

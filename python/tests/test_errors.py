@@ -35,23 +35,6 @@ def test_a_refused_source_is_a_source_error(needs_nvcc):
     assert caught.value.status == 1 and "source.stencil:4:" in str(caught.value)
 
 
-def test_a_per_step_parameter_is_refused(needs_nvcc):
-    # Its NAME_run takes a pointer to `steps` values; run() would pass a number.
-    source = ("stencil heat { param alpha per step;\n"
-              "  out[i] = in[i] + alpha * (in[i-1] - 2 * in[i] + in[i+1]); }\n")
-    with pytest.raises(stencilc.SourceError, match="stencil 'heat' has a parameter declared "
-                                                   "'per step'"):
-        stencilc.compile(source, arch="sm_90")
-
-
-def test_a_stencil_recording_receivers_is_refused(needs_nvcc):
-    # Its NAME_run takes receiver points and records; run() passes neither.
-    source = ("stencil heat { field u; record u;\n"
-              "  out[i] = u[i] + 0.25 * (u[i-1] - 2 * u[i] + u[i+1]); }\n")
-    with pytest.raises(stencilc.SourceError, match="stencil 'heat' records receivers"):
-        stencilc.compile(source, arch="sm_90")
-
-
 def test_refused_options_are_an_options_error(needs_nvcc):
     with pytest.raises(stencilc.OptionsError) as caught:
         stencilc.compile(HEAT, arch="sm_90", options=["--plan-option=fuse=99"])

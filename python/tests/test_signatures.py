@@ -5,6 +5,7 @@ the method refuses (with stand-ins for device arrays, tests/fakes.py)."""
 import inspect
 import re
 
+import numpy as np
 import pytest
 
 import fakes
@@ -20,7 +21,7 @@ PLAIN = """stencil heat2d {
 }
 """
 SHAPES = {"heat2d": ((16, 32), "float32"), "wave2d": ((16, 32), "float32"),
-          "decay1d": ((64,), "float64")}
+          "decay1d": ((64,), "float64"), "wave2d_rec": ((16, 32), "float32")}
 BASE = 0x7F0000000000
 PASSED = "stream: got str"  # every check passed; the stream is the last thing read
 METHODS = [(s, m) for s in SHAPES for m in ("step", "run")]
@@ -28,23 +29,32 @@ METHODS = [(s, m) for s in SHAPES for m in ("step", "run")]
 
 @pytest.fixture(scope="module")
 def module():
-    return support.compile_or_skip(PLAIN + stencils.WAVE + stencils.DECAY, arch="sm_90")
+    return support.compile_or_skip(PLAIN + stencils.WAVE + stencils.DECAY + stencils.WAVE_RECORD,
+                                   arch="sm_90")
 
 
 def full_call(stencil, signature):
     """(args, kwargs) giving every parameter: the positional ones by
     position, the keyword-only ones by name, each array a separate
-    stand-in, and stream last: a str, which only the last check refuses."""
+    stand-in, and stream last: a str, which only the last check refuses.
+    run() takes a per-step parameter as a NumPy array of 3 values, and two
+    receivers, recorded at each of 3 steps."""
     shape, dtype = SHAPES[stencil.info.name]
     params = set(stencil.info.params)  # rate, dt: names Python takes as they are
+    per_step = set(stencil.info.per_step) if signature.parameters.get("steps") else set()
+    lists = {"receivers": ((2, len(shape)), "int32"), "records": ((3, 2), dtype)}
     args, kwargs = [], {}
     for i, (name, p) in enumerate(signature.parameters.items()):
         if name == "stream":
             value = "x"
         elif name == "steps":
             value = 3
+        elif name in per_step:
+            value = np.full(3, 0.5)
         elif name in params:
             value = 0.5
+        elif name in lists:
+            value = fakes.DLPackArray(*lists[name], ptr=BASE + (i << 30))
         else:
             value = fakes.DLPackArray(shape, dtype, ptr=BASE + (i << 30))
         if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
@@ -121,9 +131,12 @@ def test_each_one_left_out_is_refused(module, name, what):
         fewer_kwargs = dict(kwargs, **dict(zip(list(signature.parameters)[i + 1:len(args)],
                                                args[i + 1:])))
         fewer_kwargs.pop(name, None)
+        refused = outcome(method, fewer_args, fewer_kwargs)
+        if signature.parameters[name].default is None:  # receivers or records: both or neither
+            assert f"given without {name}; run() takes both or neither" in refused, refused
+            continue
         with pytest.raises(TypeError):
             signature.bind(*fewer_args, **fewer_kwargs)
-        refused = outcome(method, fewer_args, fewer_kwargs)
         assert re.search(f"missing .*'{name}'", refused), (name, refused)
 
 

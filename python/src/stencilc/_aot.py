@@ -23,12 +23,12 @@ from ._errors import CompileError
 
 
 def module_source(name: str, header_names: Sequence[str], names: Sequence[str],
-                  fields: set[str]) -> str:
+                  tables: _generate.Tables) -> str:
     symbols = list(_generate.HELPERS) + [f"{n}_{f}" for n in names for f in ("step", "run")]
     table = "".join(
         f'  symbols.append(nb::make_tuple("{s}", reinterpret_cast<std::uintptr_t>({s})));\n'
         for s in symbols)
-    return (_generate.shim_source(header_names, names, fields) +
+    return (_generate.shim_source(header_names, names, tables) +
             f"""
 #include <cstdint>
 #include <nanobind/nanobind.h>
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.makedirs(args.out, exist_ok=True)
     headers: list[str] = []
     names: list[str] = []
-    fields: set[str] = set()
+    tables: list[_generate.Tables] = []
     try:
         for source in args.sources:
             base = os.path.splitext(os.path.basename(source))[0]
@@ -65,11 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             names += _generate.generate_file(source, cuda, args.backend, args.option,
                                              stencilc_arch, language)
             headers.append(base + ".h")
-            fields |= _generate.fields_stencils(os.path.join(args.out, base + ".h"))
+            tables.append(_generate.header_tables(os.path.join(args.out, base + ".h")))
     except CompileError as e:
         print(e, file=sys.stderr)
         return 1
-    text = module_source(args.name, headers, names, fields)
+    text = module_source(args.name, headers, names, _generate.merge(tables))
     path = os.path.join(args.out, f"{args.name}_module.cpp")
     partial = path + ".partial"
     with open(partial, "w") as f:

@@ -18,10 +18,14 @@ from typing import Any, Callable, Optional, Tuple
 
 from . import _core
 
-# DLPack type codes (float, bfloat) and the CUDA Array Interface's typestr.
-_DLPACK_DTYPES = {(2, 16): "float16", (4, 16): "bfloat16", (2, 32): "float32", (2, 64): "float64"}
-_TYPESTR_DTYPES = {"<f2": "float16", "<f4": "float32", "<f8": "float64"}
-ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+# DLPack type codes (int, float, bfloat) and the CUDA Array Interface's
+# typestr: the element types of fields, int32 of lists of points, and int64,
+# the integers NumPy makes by default, named in messages as what they are.
+_DLPACK_DTYPES = {(2, 16): "float16", (4, 16): "bfloat16", (2, 32): "float32", (2, 64): "float64",
+                  (0, 32): "int32", (0, 64): "int64"}
+_TYPESTR_DTYPES = {"<f2": "float16", "<f4": "float32", "<f8": "float64", "<i4": "int32",
+                   "<i8": "int64"}
+ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
 
 # Where an array lives: ("cuda", index) or (kind, index); index None: not
 # known yet (the CUDA Array Interface names no device: its pointer's decides).
@@ -46,6 +50,8 @@ class View:
 
 def _c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
                   in_bytes: bool) -> bool:
+    if 0 in shape:  # no element: any strides (an empty per-step array of 0 steps)
+        return True
     expected = 1 if not in_bytes else itemsize
     for size, stride in zip(reversed(shape), reversed(strides)):
         if size != 1 and stride != expected:
@@ -101,14 +107,15 @@ _DEVICE_NAMES = {_core.DEVICE_CPU: "cpu", _core.DEVICE_CUDA: "cuda",
                  _core.DEVICE_CUDA_MANAGED: "cuda"}
 
 
-def _dlpack_view(x: object, name: str) -> View:
+NEEDS_CUDA = ("needs a CUDA array (one with __dlpack__ or __cuda_array_interface__: CuPy, "
+              "PyTorch, ...)")
+
+
+def _dlpack_view(x: object, name: str, needs: str) -> View:
     try:
         ptr, code, bits, lanes, shape, strides, kind, index = _core.describe(x)
     except TypeError:
-        raise TypeError(
-            f"{name}: got {_type_name(x)}, which is not an array: needs a CUDA array "
-            "(one with __dlpack__ or __cuda_array_interface__: CuPy, PyTorch, ...)"
-        ) from None
+        raise TypeError(f"{name}: got {_type_name(x)}, which is not an array: {needs}") from None
     dtype = _DLPACK_DTYPES.get((code, bits)) if lanes == 1 else None
     dtype = dtype or f"DLPack type code {code} of {bits} bits x {lanes}"
     contiguous = _c_contiguous(shape, strides, 0, in_bytes=False)
@@ -139,8 +146,9 @@ def _fast_path(t: type) -> Callable[[Any], View] | None:
     return None
 
 
-def view(x: object, name: str) -> View:
-    """The View of argument `name`; TypeError for what is no array."""
+def view(x: object, name: str, needs: str = NEEDS_CUDA) -> View:
+    """The View of argument `name`; TypeError for what is no array, saying
+    what is `needs`ed."""
     t = type(x)
     fast = _FAST.get(t, _unseen)
     if fast is _unseen:
@@ -150,16 +158,28 @@ def view(x: object, name: str) -> View:
     interface = getattr(x, "__cuda_array_interface__", None)
     if interface is not None:
         return _interface_view(interface)
-    return _dlpack_view(x, name)
+    return _dlpack_view(x, name, needs)
+
+
+def check_cuda(v: View, name: str) -> None:
+    if v.device[0] != "cuda":
+        raise TypeError(f"{name}: got an array on the {v.device[0]} ({v.framework}); needs a "
+                        "CUDA device array (CuPy, PyTorch on 'cuda', ...)")
+
+
+def check_contiguous(v: View, name: str) -> None:
+    if not v.contiguous:
+        raise ValueError(f"{name}: got a non-contiguous array (shape {v.shape}); needs a "
+                         "C-contiguous (row-major, dense) one: stencilc never copies, so "
+                         "pass .contiguous() / cupy.ascontiguousarray(...) yourself")
 
 
 def check(v: View, name: str, dtype: str, dims: int, minimum: int, stencil: str) -> None:
     """Checks one array against the stencil (device, dtype, rank, sizes, layout)."""
-    if v.device[0] != "cuda":
-        raise TypeError(f"{name}: got an array on the {v.device[0]} ({v.framework}); needs a "
-                        "CUDA device array (CuPy, PyTorch on 'cuda', ...)")
+    check_cuda(v, name)
     if v.dtype != dtype:
-        raise TypeError(f"{name}: got a {v.dtype} array; stencil '{stencil}' needs {dtype}")
+        raise TypeError(f"{name}: got {with_article(v.dtype)} array; stencil '{stencil}' needs "
+                        f"{dtype}")
     if len(v.shape) != dims:
         raise ValueError(f"{name}: got an array of {len(v.shape)} dimensions {v.shape}; "
                          f"stencil '{stencil}' is {dims}D and needs {dims} dimensions")
@@ -170,10 +190,62 @@ def check(v: View, name: str, dtype: str, dims: int, minimum: int, stencil: str)
     if max(v.shape) > 2**31 - 1:
         raise ValueError(f"{name}: got shape {v.shape}; the generated API takes sizes up to "
                          "2^31 - 1 per axis")
-    if not v.contiguous:
-        raise ValueError(f"{name}: got a non-contiguous array (shape {v.shape}); needs a "
-                         "C-contiguous (row-major, dense) one: stencilc never copies, so "
-                         "pass .contiguous() / cupy.ascontiguousarray(...) yourself")
+    check_contiguous(v, name)
+
+
+def with_article(word: str) -> str:
+    """`word` after "a" or "an", as it sounds: "a float32", "an int32"."""
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def check_per_step(v: View, name: str, steps: int, stencil: str) -> None:
+    """Checks the array of a per-step parameter: a float64 value a step, at
+    least `steps`, dense, in host memory or on a CUDA device (which one:
+    the caller checks, once the fields' is known)."""
+    what = f"parameter '{name}' of stencil '{stencil}' is per step"
+    if v.device[0] not in ("cpu", "cuda"):
+        raise TypeError(f"{name}: got an array on the {v.device[0]} ({v.framework}); {what}: "
+                        "needs host memory (NumPy, PyTorch on 'cpu') or a CUDA array")
+    if v.dtype != "float64":
+        raise TypeError(f"{name}: got {with_article(v.dtype)} array; {what} and needs float64 "
+                        "(its NAME_run reads doubles)")
+    if len(v.shape) != 1:
+        raise ValueError(f"{name}: got an array of {len(v.shape)} dimensions {v.shape}; {what} "
+                         "and needs one dimension, a value a step")
+    if v.shape[0] < steps:
+        raise ValueError(f"{name}: got {v.shape[0]} values; {what}: run() of {steps} steps "
+                         f"needs at least {steps}, a value a step")
+    check_contiguous(v, name)
+
+
+def check_points(v: View, name: str, dims: int) -> None:
+    """Checks a list of points (receivers): (count, dims) int32, dense, on
+    a CUDA device."""
+    check_cuda(v, name)
+    if v.dtype != "int32":
+        raise TypeError(f"{name}: got {with_article(v.dtype)} array; needs int32 (the C API's "
+                        "const int*)")
+    if len(v.shape) != 2 or v.shape[1] != dims:
+        raise ValueError(f"{name}: got shape {v.shape}; needs (count, {dims}): a point a row, "
+                         f"its {dims} indices in index order")
+    if v.shape[0] > 2**31 - 1:
+        raise ValueError(f"{name}: got {v.shape[0]} points; the generated API takes up to "
+                         "2^31 - 1")
+    check_contiguous(v, name)
+
+
+def check_values(v: View, name: str, dtype: str, shape: tuple[int, int], points: str,
+                 stencil: str) -> None:
+    """Checks the values of a list of points (records): `shape` (steps,
+    count of `points`) of `dtype`, dense, on a CUDA device."""
+    check_cuda(v, name)
+    if v.dtype != dtype:
+        raise TypeError(f"{name}: got {with_article(v.dtype)} array; stencil '{stencil}' needs "
+                        f"{dtype}")
+    if v.shape != shape:
+        raise ValueError(f"{name}: got shape {v.shape}; needs (steps, points in {points}), "
+                         f"{shape}")
+    check_contiguous(v, name)
 
 
 def nbytes(v: View) -> int:

@@ -210,6 +210,9 @@ def cache_key(source: str, backend: str, options: Sequence[str], arch: str, nvcc
         "backend": backend,
         "options": list(options),
         "stencilc": [VERSION, *_generate.generator_identity(language)],
+        # The library holds the helpers: an entry built with other ones
+        # (an older package's, without the per-step table) must not load.
+        "helpers": list(_generate.HELPERS),
         "arch": arch,
         "cuda": cuda_version(nvcc),
         "python": [sys.implementation.cache_tag, sysconfig.get_config_var("SOABI")],
@@ -252,9 +255,9 @@ LIBRARY = "libstencils.so"
 
 def build_library(nvcc: str, nvcc_arch: str, names: Sequence[str], workdir: str) -> None:
     shim = os.path.join(workdir, "shim.cu")
-    fields = _generate.fields_stencils(os.path.join(workdir, "stencils.h"))
+    tables = _generate.header_tables(os.path.join(workdir, "stencils.h"))
     with open(shim, "w") as f:
-        f.write(_generate.shim_source(["stencils.h"], names, fields))
+        f.write(_generate.shim_source(["stencils.h"], names, tables))
     include = os.path.join(PACKAGE_DIR, "include")
     command = [nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", f"-arch={nvcc_arch}",
                "-I", include, "-I", workdir, os.path.join(workdir, "stencils.cu"), shim,

@@ -9,10 +9,14 @@ A stencil of the one input `in`:
 
 A stencil of fields (docs/language.md), in the order of its generated C
 API: the input fields and out (or scratch and steps) by position or by
-name, the coefficient fields and the parameters by name only:
+name, the coefficient fields and the parameters by name only, and, for run,
+the arrays of each list of points its NAME_run takes (receivers and
+records of `record u;`), by name, both or neither:
 
     wave2d.step(u, u_prev, out, *, c2, dt, stream=None)
     wave2d.run(u, u_prev, scratch, steps, *, c2, dt, stream=None)
+    wave2d.run(u, u_prev, scratch, steps, *, c2, dt, amp, receivers=None,
+               records=None, stream=None)     # amp per step, record u
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import inspect
 import keyword
 from typing import Literal, NamedTuple
 
-from ._info import Info
+from ._info import POINT_LISTS, Info
 
 
 def python_name(name: str) -> str:
@@ -39,12 +43,18 @@ class Arguments(NamedTuple):
 
     positional: tuple[str, ...]  # taken by position or by name, in this order
     keywords: tuple[str, ...]  # taken by name only: coefficient fields, then parameters
-    params: tuple[str, ...]  # those of `keywords` that are real numbers, not arrays
+    params: tuple[str, ...]  # those of `keywords` that are parameters (numbers or per_step)
     written: tuple[str, ...]  # the arrays the call writes
+    per_step: tuple[str, ...] = ()  # those of `params` taken as an array of a value a step
+    optional: tuple[str, ...] = ()  # by name only, None by default: the lists' arrays
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return (*self.positional, *self.keywords)
 
     @property
     def names(self) -> tuple[str, ...]:
-        return (*self.positional, *self.keywords)
+        return (*self.positional, *self.keywords, *self.optional)
 
 
 Call = Literal["step", "run"]
@@ -62,10 +72,15 @@ def arguments(info: Info, what: Call) -> Arguments:
     if what == "step":
         return Arguments((*inputs, "out"), keywords, params, ("out",))
     # run() writes the stepped field, with time levels the previous level
-    # too (the C API rotates the three buffers), and scratch.
+    # too (the C API rotates the three buffers), scratch, and the values of
+    # the lists it writes (records).
     previous = (python_name(info.time[0]),) if info.time else ()
+    lists = [POINT_LISTS[n] for n in info.point_lists]
     return Arguments((*inputs, "scratch", "steps"), keywords, params,
-                     (python_name(info.stepped), *previous, "scratch"))
+                     (python_name(info.stepped), *previous, "scratch",
+                      *(p.values for p in lists if p.written)),
+                     tuple(python_name(p) for p in info.per_step),
+                     tuple(a for p in lists for a in (p.points, p.values)))
 
 
 def signature(taken: Arguments) -> inspect.Signature:
@@ -74,4 +89,4 @@ def signature(taken: Arguments) -> inspect.Signature:
     return inspect.Signature(
         [kind(n, kind.POSITIONAL_OR_KEYWORD) for n in taken.positional]
         + [kind(n, kind.KEYWORD_ONLY) for n in taken.keywords]
-        + [kind("stream", kind.KEYWORD_ONLY, default=None)])
+        + [kind(n, kind.KEYWORD_ONLY, default=None) for n in (*taken.optional, "stream")])

@@ -14,9 +14,10 @@ import logging
 import os
 import re
 import subprocess
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from ._errors import CompileError, SourceError, stencilc_failed
+from ._info import POINT_LISTS
 
 try:
     from . import _pipeline
@@ -71,30 +72,29 @@ def stencil_names(header: str) -> list[str]:
     return re.findall(r"^cudaError_t (\w+)_step\(", header, flags=re.M)
 
 
-# What run() cannot pass yet: a header pattern naming each such stencil, and
-# why. run() passes each parameter as one number and no receiver points or
-# records, so such a NAME_run would read its other arguments in their
-# places; the package refuses the stencil rather than call it wrongly.
-_NOT_TAKEN = (
-    (r"^static const int (\w+)_param_is_per_step\[",
-     "has a parameter declared 'per step', which the Python package does not take yet "
-     "(its run() passes each parameter as one number)",
-     "declare the parameter without 'per step'"),
-    (r"^cudaError_t (\w+)_run\([^)]*const int\* receivers, int receiver_count",
-     "records receivers ('record'), which the Python package does not take yet "
-     "(its run() passes no receiver points or records)",
-     "leave out the 'record' statement"),
-)
+def run_lists(header: str) -> dict[str, list[str]]:
+    """{stencil: the lists of points its NAME_run takes, in argument order}
+    for the stencils whose NAME_run takes any: each list is a `const int*
+    LIST, int COUNT` pair in the prototype (receivers: `record`), named
+    after its points."""
+    found: dict[str, list[str]] = {}
+    for name, parameters in re.findall(r"^cudaError_t (\w+)_run\(([^)]*)\)", header, flags=re.M):
+        lists = re.findall(r"const int\* (\w+), int \w+_count", parameters)
+        if lists:
+            found[name] = lists
+    return found
 
 
 def refuse_what_run_cannot_pass(header: str) -> None:
     """Raises SourceError for the first stencil of `header` whose NAME_run
-    takes what run() cannot pass (_NOT_TAKEN)."""
-    for pattern, what, instead in _NOT_TAKEN:
-        names = re.findall(pattern, header, flags=re.M)
-        if names:
-            raise SourceError(f"stencilc: stencil '{names[0]}' {what}; call {names[0]}_run "
-                              f"from C or C++, or {instead}")
+    takes a list of points that run() does not know (POINT_LISTS): it
+    would pass nothing where that NAME_run reads the list's arguments."""
+    for name, lists in run_lists(header).items():
+        unknown = [n for n in lists if n not in POINT_LISTS]
+        if unknown:
+            raise SourceError(f"stencilc: stencil '{name}' takes a list of {unknown[0]}, which "
+                              "this Python package does not pass; call its NAME_run from C or "
+                              "C++, or update the package")
 
 
 def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str],
@@ -125,25 +125,58 @@ def generate_file(path: str, cuda_path: str, backend: str, options: Iterable[str
     return names
 
 
-def fields_stencils(header_path: str) -> set[str]:
-    """The names of the stencils of fields among a header's stencils."""
+class Tables(NamedTuple):
+    """What the helpers list of a header's stencils beyond their NAME_info."""
+
+    fields: set[str]  # the stencils of fields (NAME_fields_info)
+    per_step: set[str]  # those with a parameter per step (NAME_param_is_per_step)
+    lists: dict[str, list[str]]  # run_lists()
+
+
+def header_tables(header_path: str) -> Tables:
     with open(header_path) as f:
-        return set(re.findall(r"^static const stencilc_fields_info (\w+)_fields_info =", f.read(),
-                              flags=re.M))
+        header = f.read()
+    return Tables(
+        set(re.findall(r"^static const stencilc_fields_info (\w+)_fields_info =", header,
+                       flags=re.M)),
+        set(re.findall(r"^static const int (\w+)_param_is_per_step\[", header, flags=re.M)),
+        run_lists(header))
 
 
-# The host functions the package needs beside the generated API, by name.
+def merge(tables: Iterable[Tables]) -> Tables:
+    """The Tables of several headers as one."""
+    merged = Tables(set(), set(), {})
+    for t in tables:
+        merged.fields.update(t.fields)
+        merged.per_step.update(t.per_step)
+        merged.lists.update(t.lists)
+    return merged
+
+
+# The host functions and tables the package needs beside the generated API,
+# by name.
 HELPERS = ("stencilc_py_error_string", "stencilc_py_pointer_device", "stencilc_py_stream_wait",
-           "stencilc_py_device_arch", "stencilc_py_infos", "stencilc_py_fields")
+           "stencilc_py_device_arch", "stencilc_py_infos", "stencilc_py_fields",
+           "stencilc_py_per_step", "stencilc_py_lists")
 
 
-def shim_source(header_names: Iterable[str], names: Iterable[str], fields: set[str]) -> str:
+def shim_source(header_names: Iterable[str], names: Iterable[str], tables: Tables) -> str:
     """The HELPERS: CUDA's error strings, the device a pointer lives on,
-    ordering one stream after another, a device's compute capability, and
-    the stencils' info structs (and fields info, null for a stencil of the
-    one input `in`), in the order of `names`."""
+    ordering one stream after another, a device's compute capability, and,
+    in the order of `names`, the stencils' info structs, their fields info
+    (null for a stencil of the one input `in`), which parameters are per
+    step (null where none is) and the lists of points NAME_run takes
+    (their names, space-separated: "" where none).
+
+    The tables are not const: a const object at namespace scope has
+    internal linkage in C++, extern "C" or not, and dlsym would miss it."""
+    names = list(names)
     infos = "".join(f"&{n}_info, " for n in names)
-    fields_infos = "".join(f"&{n}_fields_info, " if n in fields else "nullptr, " for n in names)
+    fields_infos = "".join(f"&{n}_fields_info, " if n in tables.fields else "nullptr, "
+                           for n in names)
+    per_step = "".join(f"{n}_param_is_per_step, " if n in tables.per_step else "nullptr, "
+                       for n in names)
+    lists = "".join(f'"{" ".join(tables.lists.get(n, []))}", ' for n in names)
     includes = "".join(f'#include "{h}"\n' for h in header_names)
     return f"""// Written by the stencilc Python package; do not edit.
 #include <cuda_runtime.h>
@@ -180,5 +213,7 @@ int stencilc_py_device_arch(int device) {{
 }}
 const stencilc_stencil_info *stencilc_py_infos[] = {{{infos}nullptr}};
 const stencilc_fields_info *stencilc_py_fields[] = {{{fields_infos}nullptr}};
+const int *stencilc_py_per_step[] = {{{per_step}nullptr}};
+const char *stencilc_py_lists[] = {{{lists}nullptr}};
 }}
 """

@@ -7,7 +7,7 @@ tables, by way of _kinds.py, written when the package is built."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Literal, Sequence, TypeVar
+from typing import Any, Literal, NamedTuple, Sequence, TypeVar
 
 from . import _kinds
 from ._errors import StencilcError
@@ -18,6 +18,23 @@ SHAPES: tuple[ShapeName, ...] = ("star", "box")  # stencilc_shape (no table: two
 # The array dtype of each CUDA element type of Precisions.def.
 DTYPES = {"__half": "float16", "__nv_bfloat16": "bfloat16", "float": "float32",
           "double": "float64"}
+
+
+class PointList(NamedTuple):
+    """A list of points NAME_run takes after its parameters, as three
+    arguments `const int* POINTS, int COUNT, VALUES`: the points (dims ints
+    each, in index order) and a value per step and point (steps x count)."""
+
+    points: str  # the argument of the points, the list's name: (count, dims) int32
+    values: str  # the argument of the values: (steps, count)
+    dtype: str | None  # the values' dtype; None: the stencil's
+    written: bool  # NAME_run writes the values (receivers' records), else reads them
+
+
+# The lists of points the package passes, by name (the header's name of the
+# points argument). A list NAME_run takes that is not here is refused when
+# the source is compiled (_generate.refuse_what_run_cannot_pass).
+POINT_LISTS = {"receivers": PointList("receivers", "records", None, True)}
 
 
 class _Point(ctypes.Structure):  # stencilc_point
@@ -56,8 +73,12 @@ def _kind(names: Sequence[Name], value: int, what: str, stencil: str) -> Name:
 class Info:
     """What a stencil is (its spec) and how it was compiled (its plan)."""
 
-    def __init__(self, s: Any, fields: Any = None) -> None:
-        """From an InfoStruct and, for a stencil of fields, its FieldsStruct."""
+    def __init__(self, s: Any, fields: Any = None, per_step: Any = None,
+                 lists: bytes = b"") -> None:
+        """From an InfoStruct and, for a stencil of fields, its FieldsStruct,
+        its parameters' per-step flags (a pointer to an int each, or None)
+        and the names of the lists of points its NAME_run takes
+        (space-separated)."""
         self.name: str = s.name.decode()
         self.dims: int = s.dims
         self.radius: int = s.radius
@@ -86,6 +107,10 @@ class Info:
         self.params: tuple[str, ...] = ()
         self.stepped = "in"
         self.time: tuple[str, str] | None = None
+        # The parameters NAME_run takes a value a step of, and the lists of
+        # points it takes (POINT_LISTS), in its arguments' order.
+        self.per_step: tuple[str, ...] = ()
+        self.point_lists: tuple[str, ...] = tuple(lists.decode().split())
         self.of_fields = fields is not None
         if fields is not None:
             names = [fields.field_names[i].decode() for i in range(fields.num_fields)]
@@ -96,6 +121,8 @@ class Info:
             self.stepped = names[fields.stepped_field]
             if fields.previous_field >= 0:
                 self.time = (names[fields.previous_field], self.stepped)
+            if per_step:
+                self.per_step = tuple(p for i, p in enumerate(self.params) if per_step[i])
 
     def __repr__(self) -> str:
         return (f"Info(name={self.name!r}, dims={self.dims}, radius={self.radius}, "
@@ -103,4 +130,6 @@ class Info:
                 f"boundary={self.boundary!r}, points={len(self.coefficients)}, "
                 f"backend={self.backend!r}, fused_steps={self.fused_steps}"
                 + (f", fields={self.fields!r}, params={self.params!r}, time={self.time!r}"
-                   if self.of_fields else "") + ")")
+                   if self.of_fields else "")
+                + (f", per_step={self.per_step!r}" if self.per_step else "")
+                + (f", point_lists={self.point_lists!r}" if self.point_lists else "") + ")")

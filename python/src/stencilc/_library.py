@@ -53,10 +53,14 @@ class Library:
                             ctypes.POINTER(ctypes.POINTER(InfoStruct)))
         fields = ctypes.cast(self.address("stencilc_py_fields"),
                              ctypes.POINTER(ctypes.POINTER(FieldsStruct)))
+        per_step = ctypes.cast(self.address("stencilc_py_per_step"),
+                               ctypes.POINTER(ctypes.POINTER(ctypes.c_int)))
+        lists = ctypes.cast(self.address("stencilc_py_lists"), ctypes.POINTER(ctypes.c_char_p))
         found: list[Info] = []
         while table[len(found)]:
             i = len(found)
-            found.append(Info(table[i].contents, fields[i].contents if fields[i] else None))
+            found.append(Info(table[i].contents, fields[i].contents if fields[i] else None,
+                              per_step[i] if per_step[i] else None, lists[i] or b""))
         return found
 
     def error_string(self, code: int) -> str:

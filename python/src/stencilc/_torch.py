@@ -10,8 +10,10 @@ A stencil of the one input `in`:
 
 A stencil of fields, in the order of its step() and run() (docs/python.md):
 the input fields, out (or scratch and steps), the coefficient fields, then
-the parameters as floats; run() writes the stepped field, with time levels
-the previous level too, and scratch:
+the parameters as floats (in run, a per-step one as a Tensor of a value a
+step), then in run each list of points as two optional Tensors (receivers
+and records, which it writes); run() writes the stepped field, with time
+levels the previous level too, and scratch:
 
     stencilc::wave2d_KEY_step(Tensor u, Tensor u_prev, Tensor(a!) out,
                               Tensor c2, float dt) -> ()
@@ -26,7 +28,7 @@ once per process however many times it is compiled or loaded.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import torch
 
@@ -34,18 +36,20 @@ from ._calls import Call, arguments
 from ._info import Info
 
 _registered: dict[str, Any] = {}  # qualified name -> op
+Parameter = tuple[str, Any, Any]  # (Python name, type, default: inspect.Parameter.empty for none)
 
 
-def _op(qualname: str, parameters: list[tuple[str, type]], mutated: tuple[str, ...],
+def _op(qualname: str, parameters: list[Parameter], mutated: tuple[str, ...],
         call: Callable[..., Any]) -> Any:
-    """The custom op `qualname` taking `parameters` ((Python name, type)
-    pairs) and writing `mutated`, which calls call(**arguments by name)."""
+    """The custom op `qualname` taking `parameters` and writing `mutated`
+    (an optional Tensor among them where it is given), which calls
+    call(**arguments by name)."""
     op = _registered.get(qualname)
     if op is not None:
         return op
     signature = inspect.Signature(
-        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=t)
-         for n, t in parameters], return_annotation=None)
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=t, default=d)
+         for n, t, d in parameters], return_annotation=None)
 
     def function(*args: Any, **kwargs: Any) -> None:
         call(**signature.bind(*args, **kwargs).arguments)
@@ -70,8 +74,11 @@ def _stencil_op(info: Info, key: str, what: Call, call: Callable[..., Any]) -> A
     schema's names are the method's (_calls.py: a field named after a
     Python keyword with "_" appended, `in` as `inp`)."""
     taken = arguments(info, what)
-    parameters = [(n, float if n in taken.params else int if n == "steps" else torch.Tensor)
-                  for n in taken.names]
+    empty = inspect.Parameter.empty
+    parameters: list[Parameter] = [
+        (n, float if n in taken.params and n not in taken.per_step
+         else int if n == "steps" else torch.Tensor, empty) for n in taken.required]
+    parameters += [(n, Optional[torch.Tensor], None) for n in taken.optional]
     return _op(f"stencilc::{info.name}_{key}_{what}", parameters, taken.written, call)
 
 

@@ -45,3 +45,21 @@ def to_host(x):
 
 def pointer(x):
     return x.data.ptr if type(x).__module__.startswith("cupy") else x.data_ptr()
+
+
+def copy(x):
+    """A copy of a device array, on its device."""
+    return x.copy() if type(x).__module__.startswith("cupy") else x.clone()
+
+
+def per_step_values(framework, values, where):
+    """A float64 array of `values` where a per-step parameter may live:
+    "numpy" (host memory), "device" (the framework's, on the GPU) or
+    "torch-cpu" (a PyTorch tensor in host memory)."""
+    if where == "numpy":
+        return np.array(values, dtype=np.float64)
+    if where == "torch-cpu":
+        import torch
+
+        return torch.from_numpy(np.array(values, dtype=np.float64))
+    return to_device(framework, np.asarray(values, dtype=np.float64), "float64")

@@ -2,14 +2,16 @@
 step and run (with time levels and a parameter, and a 1D stencil whose one
 field is `in`), a torch.compile graph that calls them giving what the
 stencil's own step() and run() give, and the ops ordering with PyTorch's
-work on a non-default stream."""
+work on a non-default stream; and for a per-step parameter and receivers
+(stencils.WAVE_RECORD), opcheck of run with and without them and a
+torch.compile graph whose records are those of the stencil's own run()."""
 
 import pytest
 
 import frameworks
 import stencils
 
-SOURCE = stencils.WAVE + stencils.DECAY
+SOURCE = stencils.WAVE + stencils.DECAY + stencils.WAVE_RECORD
 SHAPE = (37, 131)
 
 
@@ -97,3 +99,51 @@ def test_stream_ordering(module):
     module.wave2d.step(f["u"], f["u_prev"], expect, c2=f["c2"], dt=0.3)
     torch.cuda.synchronize()
     assert torch.equal(c, expect), "the op did not order with the stream's own work"
+
+
+def wave_record_fields(seed, shape=SHAPE):
+    import torch
+
+    f = wave_fields(seed, shape)
+    f["src"] = torch.zeros(shape, device="cuda")
+    f["src"][shape[0] // 2, shape[1] // 2] = 1.0
+    return f
+
+
+def test_opcheck_per_step_and_receivers(module):
+    import torch
+
+    step, run = module.wave2d_rec.torch_ops()
+    f = wave_record_fields(4)
+    amp = torch.linspace(-1.0, 1.0, 8, dtype=torch.float64, device="cuda")
+    receivers = torch.tensor([[1, 1], [18, 65], [35, 129]], dtype=torch.int32, device="cuda")
+    records = torch.zeros(8, 3, device="cuda")
+    torch.library.opcheck(step, (f["u"], f["u_prev"], f["src"], f["out"], f["c2"], 0.3, 0.5))
+    torch.library.opcheck(run, (f["u"], f["u_prev"], f["src"], f["out"], 8, f["c2"], 0.3, amp,
+                                receivers, records))
+    torch.library.opcheck(run, (f["u"], f["u_prev"], f["src"], f["out"], 8, f["c2"], 0.3,
+                                amp.cpu()))  # values in host memory; no receivers
+
+
+def test_torch_compile_records(module):
+    import torch
+
+    wave = module.wave2d_rec
+    _, run = wave.torch_ops()
+    f = wave_record_fields(5)
+    amp = torch.linspace(-1.0, 1.0, 7, dtype=torch.float64, device="cuda")
+    receivers = torch.tensor([[1, 1], [18, 65], [18, 66]], dtype=torch.int32, device="cuda")
+
+    def advance(u, u_prev, src, c2):
+        u, u_prev = u.clone(), u_prev.clone()
+        records = torch.zeros(7, 3, device="cuda")
+        run(u, u_prev, src, torch.zeros_like(u), 7, c2, 0.3, amp, receivers, records)
+        return u, records
+
+    compiled = torch.compile(advance, backend="aot_eager", fullgraph=True)
+    got = compiled(f["u"], f["u_prev"], f["src"], f["c2"])
+    u, u_prev = f["u"].clone(), f["u_prev"].clone()
+    records = torch.zeros(7, 3, device="cuda")
+    wave.run(u, u_prev, f["src"], torch.zeros_like(u), 7, c2=f["c2"], dt=0.3, amp=amp,
+             receivers=receivers, records=records)
+    torch.testing.assert_close(got, (u, records), rtol=0, atol=0)
