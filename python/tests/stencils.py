@@ -100,6 +100,23 @@ stencil heat3d_rec {
 """
 PER_STEP = WAVE_SOURCE + WAVE_RECORD + HEAT_RECORD
 
+# Point sources (docs/language.md, `source NAME;`): the wave equation whose
+# source is a list of points with an amplitude a step each, recording u.
+WAVE_POINT = """
+stencil wave2d_pt {
+  precision fp32;
+  boundary fixed;
+  field u, u_prev;
+  coefficient c2;
+  param dt;
+  time u_prev, u;
+  source u;
+  record u;
+  out[i, j] = 2 * u[i, j] - u_prev[i, j]
+            + dt * dt * c2[i, j] * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4 * u[i, j]);
+}
+"""
+
 
 def reference_wave_source(u, u_prev, src, c2, out, dt, amp):
     """One float64 step of wave2d_src: `out` with its inner points updated."""

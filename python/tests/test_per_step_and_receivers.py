@@ -223,7 +223,7 @@ def test_lists_are_run_only(module):
            module.wave2d_rec.run, *wave_fields().values(), STEPS)
 
 
-# A NAME_run of a source list before receivers, as stencilc may write one.
+# A NAME_run of a source list before receivers, as stencilc writes one.
 HEADER = """cudaError_t s_run(float* in, float* scratch, int nx,
  const int* sources, int source_count, const double* amplitudes,
  const int* receivers, int receiver_count, float* records, int steps, cudaStream_t stream);
@@ -235,11 +235,15 @@ def test_lists_are_read_off_the_header():
 
 
 def test_a_list_the_package_does_not_pass_is_refused():
-    """A NAME_run taking a list of points this package does not know would
-    read arguments run() never passes: the source is refused."""
-    with pytest.raises(stencilc.SourceError, match="stencil 's' takes a list of sources, which "
+    """A NAME_run taking a list of points this package does not know (one a
+    later stencilc might add) would read arguments run() never passes: the
+    source is refused."""
+    unknown = HEADER.replace("\n", "").replace("sources", "probes").replace("source_count",
+                                                                           "probe_count")
+    with pytest.raises(stencilc.SourceError, match="stencil 's' takes a list of probes, which "
                                                    "this Python package does not pass"):
-        _generate.refuse_what_run_cannot_pass(HEADER.replace("\n", ""))
+        _generate.refuse_what_run_cannot_pass(unknown)
+    _generate.refuse_what_run_cannot_pass(HEADER.replace("\n", ""))
     _generate.refuse_what_run_cannot_pass(
         "cudaError_t s_run(float* in, const int* receivers, int receiver_count, float* records, "
         "int steps, cudaStream_t stream);")

@@ -34,7 +34,8 @@ class PointList(NamedTuple):
 # The lists of points the package passes, by name (the header's name of the
 # points argument). A list NAME_run takes that is not here is refused when
 # the source is compiled (_generate.refuse_what_run_cannot_pass).
-POINT_LISTS = {"receivers": PointList("receivers", "records", None, True)}
+POINT_LISTS = {"sources": PointList("sources", "amplitudes", "float64", False),
+               "receivers": PointList("receivers", "records", None, True)}
 
 
 class _Point(ctypes.Structure):  # stencilc_point

@@ -207,3 +207,40 @@ def test_receivers_in_3d_of_in(per_step, framework):
     for value in nu:
         want = stencils.reference_heat3d(want, value)
     assert relative(frameworks.to_host(a), want) < 1e-12
+
+
+@pytest.mark.parametrize("framework", frameworks.available() or ["none"])
+def test_point_sources(framework):
+    """wave2d_pt (`source u;`, recording u): run() with two sources at one
+    point and one at another, amplitudes in device memory, bit for bit
+    step() calls with the amplitudes added as the kernels add them (each
+    rounded to float32, added in float32, in the list's order), its records
+    those values after each step."""
+    skip_without(framework)
+    import stencilc
+
+    wave = stencilc.compile(stencils.WAVE_POINT).wave2d_pt
+    dev, _ = wave_source_fields(framework, 7)
+    sources = [(18, 65), (1, 1), (18, 65)]
+    amp = np.random.default_rng(8).uniform(-1.0, 1.0, (PER_STEP_STEPS, len(sources)))
+    current, previous = frameworks.copy(dev["u"]), frameworks.copy(dev["u_prev"])
+    following = frameworks.to_device(framework, np.zeros(SHAPE), "float32")
+    seen = []
+    for row in amp:
+        wave.step(current, previous, following, c2=dev["c2"], dt=DT)
+        level = frameworks.to_host(following).astype(np.float32)
+        for (y, x), a in zip(sources, row):
+            level[y, x] = np.float32(level[y, x] + np.float32(a))
+        following = frameworks.to_device(framework, level, "float32")
+        previous, current = current, following
+        following = frameworks.to_device(framework, np.zeros(SHAPE), "float32")
+        seen.append(level[tuple(np.array(POINTS).T)])
+    points = frameworks.to_device(framework, np.array(sources), "int32")
+    amplitudes = frameworks.to_device(framework, amp, "float64")
+    receivers = frameworks.to_device(framework, np.array(POINTS), "int32")
+    records = frameworks.to_device(framework, np.zeros((PER_STEP_STEPS, len(POINTS))), "float32")
+    wave.run(dev["u"], dev["u_prev"], dev["scratch"], PER_STEP_STEPS, c2=dev["c2"], dt=DT,
+             sources=points, amplitudes=amplitudes, receivers=receivers, records=records)
+    assert np.array_equal(frameworks.to_host(dev["u"]), frameworks.to_host(current))
+    assert np.array_equal(frameworks.to_host(dev["u_prev"]), frameworks.to_host(previous))
+    assert np.array_equal(frameworks.to_host(records), np.array(seen))
