@@ -11,8 +11,9 @@ A stencil of the one input `in`:
 A stencil of fields, in the order of its step() and run() (docs/python.md):
 the input fields, out (or scratch and steps), the coefficient fields, then
 the parameters as floats (in run, a per-step one as a Tensor of a value a
-step), then in run each list of points as two optional Tensors (receivers
-and records, which it writes); run() writes the stepped field, with time
+step), then in run each list of points as two optional Tensors without a
+default, None for no list (sources and amplitudes; receivers and records,
+which it writes); run() writes the stepped field, with time
 levels the previous level too, and scratch:
 
     stencilc::wave2d_KEY_step(Tensor u, Tensor u_prev, Tensor(a!) out,
@@ -78,7 +79,11 @@ def _stencil_op(info: Info, key: str, what: Call, call: Callable[..., Any]) -> A
     parameters: list[Parameter] = [
         (n, float if n in taken.params and n not in taken.per_step
          else int if n == "steps" else torch.Tensor, empty) for n in taken.required]
-    parameters += [(n, Optional[torch.Tensor], None) for n in taken.optional]
+    # The lists' tensors (receivers, records, ...) come without a default:
+    # torch (2.11) fails on a written optional tensor left out of a call
+    # (its in-place bookkeeping indexes the arguments given), so an op's
+    # caller passes None for a list it does not give.
+    parameters += [(n, Optional[torch.Tensor], empty) for n in taken.optional]
     return _op(f"stencilc::{info.name}_{key}_{what}", parameters, taken.written, call)
 
 

@@ -3,7 +3,9 @@
 # that has CUDA, CuPy and PyTorch but no LLVM and no network. Run from a
 # folder holding python/ (this package), runtime/include/ (the runtime's
 # headers), compiler/include/stencilc/ (the tables the package's build
-# reads: *.def), stencilc (a prebuilt compiler: it links LLVM statically) and,
+# reads: *.def), cmake/StencilcPython.cmake (which it installs), stencilc (a
+# prebuilt compiler: it links LLVM statically; not stencilc-cfront, which
+# needs LLVM's shared libraries, so the C-source tests fail there) and,
 # where the machine lacks them, whl/ (pure-Python wheels: nanobind,
 # scikit-build-core, pytest and their needs). Without LLVM the package is
 # built without the in-process pipeline: compile() runs the bundled

@@ -122,7 +122,7 @@ def test_opcheck_per_step_and_receivers(module):
     torch.library.opcheck(run, (f["u"], f["u_prev"], f["src"], f["out"], 8, f["c2"], 0.3, amp,
                                 receivers, records))
     torch.library.opcheck(run, (f["u"], f["u_prev"], f["src"], f["out"], 8, f["c2"], 0.3,
-                                amp.cpu()))  # values in host memory; no receivers
+                                amp.cpu(), None, None))  # values in host memory; no receivers
 
 
 def test_torch_compile_records(module):
