@@ -396,8 +396,9 @@ bool NestRecogniser::recogniseSources(const ForStmt *loop, const BinaryOperator 
   }
   if (recordsSeen || sourcesSeen) {
     reportError(diags, loop->getForLoc(), "%0")
-        << (recordsSeen ? "the source loop comes after the receiver loop: NAME_run adds the "
-                          "sources to the level the nest wrote, then records the receivers"
+        << (recordsSeen ? "a source loop after the receiver loop: NAME_run adds the sources to "
+                          "the level the nest wrote, then records the receivers, so the source "
+                          "loop comes first"
                         : "a second source loop: NAME_run adds one list of sources");
     return false;
   }
@@ -418,7 +419,8 @@ void NestRecogniser::reportSourceOperator(const BinaryOperator *op) {
   if (op->getOpcode() == BO_Assign && sum && sum->getOpcode() == BO_Add &&
       (text(sum->getLHS()) == target || text(sum->getRHS()) == target)) {
     const Expr *added = text(sum->getLHS()) == target ? sum->getRHS() : sum->getLHS();
-    reportError(diags, op->getOperatorLoc(), "write the point source as '%0 += %1'")
+    reportError(diags, op->getOperatorLoc(),
+                "write the point source as '%0 += %1': a source loop adds with '+='")
         << target << text(added) << op->getSourceRange();
     return;
   }
