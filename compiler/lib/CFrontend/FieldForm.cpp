@@ -282,18 +282,18 @@ std::vector<int> NestRecogniser::arrayRoles(const Form &rhs) {
 /// with '_' appended while the language or the generated API reserves it or
 /// an earlier name has it. Appending never frees a reserved prefix, so such
 /// a name is first changed (withoutReservedPrefix).
-/// In a time loop, NAME_run may also take receivers, whose parameters'
-/// names are reserved then.
+/// In a time loop, NAME_run may also take sources and receivers, whose
+/// parameters' names are reserved then.
 static std::string stencilName(std::string name, const std::vector<std::string> &taken,
                                bool timeLoop) {
   static const char *const words[] = {"field", "coefficient", "param", "time", "pi", "sqrt", "pow"};
-  static const char *const receivers[] = {"receivers", "receiver_count", "records"};
+  static const char *const points[] = {"sources",   "source_count",   "amplitudes",
+                                       "receivers", "receiver_count", "records"};
   name = withoutReservedPrefix(std::move(name));
   auto reserved = [&](const std::string &n) {
     return isReservedStencilWord(n) || isReservedInApi(n) ||
            std::find(std::begin(words), std::end(words), n) != std::end(words) ||
-           (timeLoop &&
-            std::find(std::begin(receivers), std::end(receivers), n) != std::end(receivers)) ||
+           (timeLoop && std::find(std::begin(points), std::end(points), n) != std::end(points)) ||
            std::find(taken.begin(), taken.end(), n) != taken.end();
   };
   while (reserved(name)) {

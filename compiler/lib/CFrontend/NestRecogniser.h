@@ -181,6 +181,10 @@ clang::QualType vectorElement(clang::QualType type);
 const clang::Expr *splitSubscripts(const clang::Expr *expr,
                                    std::vector<const clang::Expr *> &indices);
 
+/// A loop over a list of points after the nest (TimeLoop.cpp): the words
+/// its messages use.
+struct PointLoop;
+
 /// Recognises one marked nest; run() reports every problem it finds.
 class NestRecogniser {
 public:
@@ -281,20 +285,28 @@ private:
   /// other read that the counter indexes.
   bool indexedByTime(const clang::Expr *read) const;
   std::optional<Form> analysePerStep(const clang::Expr *read);
-  /// The receiver loop and the rotation, against the nest's arrays; sets
-  /// the spec's time levels and receivers. False after an error.
+  /// The source loop, the receiver loop and the rotation, against the
+  /// nest's arrays; sets the spec's time levels, sources and receivers.
+  /// False after an error.
   bool checkTimeLoop(TranslatedStencil &stencil);
   bool checkBodyLoop(const clang::ForStmt *loop, TranslatedStencil &stencil);
   void reportBodyStatement(const clang::Stmt *stmt);
-  void reportPointSource(const clang::BinaryOperator *op);
+  /// `for (int k = 0; k < nsrc; ++k) unew[sy[k]][sx[k]] += amp[t][k];` or
   /// `for (int k = 0; k < nrec; ++k) rec[t][k] = unew[ry[k]][rx[k]];` in
   /// the nest's names, for messages.
-  std::string receiverForm() const;
+  std::string pointLoopForm(const PointLoop &kind) const;
+  bool recogniseSources(const clang::ForStmt *loop, const clang::BinaryOperator *op);
+  void reportSourceOperator(const clang::BinaryOperator *op);
   bool recogniseReceivers(const clang::ForStmt *loop, const clang::BinaryOperator *op);
-  bool checkRecordsTarget(const clang::Expr *target, const Loop &receiver);
-  bool checkRecordsRows(const clang::VarDecl *records, const clang::Expr *target,
-                        const Polynomial &count);
+  /// The loop over a list of points: from 0 to a count.
+  bool recognisePointLoop(const clang::ForStmt *loop, Loop &result, const PointLoop &kind);
+  /// `rec[t][k]`, `amp[t][k]` or flattened: the array of steps x count.
+  bool checkStepTable(const clang::Expr *access, const Loop &points, const PointLoop &kind);
+  bool checkTableRows(const clang::VarDecl *table, const clang::Expr *access,
+                      const Polynomial &count, const PointLoop &kind);
   bool checkReceiverRead(const clang::Expr *read, const Loop &receiver);
+  /// `unew[ry[k]][rx[k]]`: the written level at one coordinate array an axis.
+  bool checkCoordinates(const clang::Expr *access, const Loop &points, const PointLoop &kind);
   bool checkRotation(TranslatedStencil &stencil);
   /// What each array holds after the rotation, `holds` mapping a variable
   /// to the one whose buffer it was given.
@@ -343,10 +355,14 @@ private:
   /// rotation, which checkTimeLoop proves a permutation of the nest's
   /// buffers, so the arrays it changes stay distinct.
   llvm::SmallPtrSet<const clang::Stmt *, 8> rotation;
-  /// Arrays read as `amp[t]` (per-step parameters), the receiver loop's
-  /// arrays (records, coordinates), and whether it was seen.
+  /// Arrays read as `amp[t]` (per-step parameters); the arrays of the
+  /// source and receiver loops (coordinates, amplitudes, records), and of
+  /// those the arrays of steps x count (amplitudes, records); whether each
+  /// loop was seen.
   std::set<const clang::VarDecl *> perStepArrays;
-  std::set<const clang::VarDecl *> receiverArrays;
+  std::set<const clang::VarDecl *> pointArrays;
+  std::set<const clang::VarDecl *> stepTables;
+  bool sourcesSeen = false;
   bool recordsSeen = false;
   const clang::BinaryOperator *assignment = nullptr;
 

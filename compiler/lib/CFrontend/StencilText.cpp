@@ -98,7 +98,8 @@ std::string readText(const std::string &array, const Offset &offset,
 
 /// The declarations of a stencil of fields, one a line: its fields in the
 /// order of the C update's first reads, then its parameters (each one per
-/// step in a statement of its own), then a time loop's levels and receivers.
+/// step in a statement of its own), then a time loop's levels, sources and
+/// receivers.
 std::vector<std::string> declarations(const StencilSpec &spec) {
   std::vector<std::string> lines;
   for (const FieldDecl &field : spec.fields) {
@@ -112,9 +113,12 @@ std::vector<std::string> declarations(const StencilSpec &spec) {
     lines.push_back("time " + spec.fields[spec.previousField].name + ", " +
                     spec.fields[spec.steppedField].name + ";");
   }
+  const std::string stepped = spec.hasFields() ? spec.fields[spec.steppedField].name : "in";
+  if (spec.injectsSources) {
+    lines.push_back("source " + stepped + ";");
+  }
   if (spec.recordsReceivers) {
-    lines.push_back("record " + (spec.hasFields() ? spec.fields[spec.steppedField].name : "in") +
-                    ";");
+    lines.push_back("record " + stepped + ";");
   }
   return lines;
 }

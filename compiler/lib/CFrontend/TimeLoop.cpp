@@ -5,12 +5,14 @@
 //
 //   for (int t = 0; t < steps; ++t) {
 //     for (i ...) for (j ...) unew[i][j] = ... u ... uprev ... amp[t] * src[i][j];
+//     for (int k = 0; k < nsrc; ++k) unew[sy[k]][sx[k]] += a[t][k];   // optional
 //     for (int k = 0; k < nrec; ++k) rec[t][k] = unew[ry[k]][rx[k]];   // optional
 //     tmp = uprev; uprev = u; u = unew; unew = tmp;                    // the rotation
 //   }
 //
 // The nest is one step, `amp[t]` a per-step parameter (`param amp per
-// step;`), the receiver loop `record u;`, and the rotation names the time
+// step;`), the source loop `source u;`, the receiver loop `record u;`, and
+// the rotation names the time
 // levels: two (`u` is stepped) or three (`time uprev, u;`). The rotation is
 // simulated on the pointers, so only one that makes the next step read what
 // this one wrote, and keeps every other array, is accepted; anything else in
@@ -110,7 +112,7 @@ void moveFieldFirst(StencilSpec &spec, std::vector<std::string> &arrayNames, int
 // --- The loop and its counter ----------------------------------------------------
 
 /// time-loop ::= 'for' '(' int t '=' 0 ';' t '<' steps ';' '++' t ')'
-///               '{' nest receiver-loop? rotation '}'
+///               '{' nest source-loop? receiver-loop? rotation '}'
 /// A nest's loop holds one statement, so a body of several, the first a
 /// loop, is a time loop's.
 bool NestRecogniser::collectTimeLoop() {
@@ -223,14 +225,66 @@ std::optional<Form> NestRecogniser::analysePerStep(const Expr *read) {
 
 // --- The body after the nest ---------------------------------------------------------
 
-std::string NestRecogniser::receiverForm() const {
-  static const char *const coordinates[] = {"rz", "ry", "rx"};
-  std::string read = output->getName().str();
+/// The words of the messages about a loop over a list of points after the
+/// nest: the source loop adds each step's amplitudes to the level written,
+/// the receiver loop records it.
+struct PointLoop {
+  const char *word;       ///< "source": "the source loop", "the sources"
+  const char *count;      ///< the count in the examples, "nsrc"
+  const char *coordinate; ///< the coordinates' first letter, "s" in "sx[k]"
+  const char *access;     ///< what the loop does at the points, "write"
+  const char *doing;      ///< what it does to the level the nest wrote, "adding to"
+  const char *table;      ///< the array of steps x count in the examples, "amp"
+  const char *tableWord;  ///< what it holds, "amplitudes"
+  const char *tableEntry; ///< what the loop does with it, "add the amplitude"
+  const char *otherTable; ///< what the other loop's holds, "records"
+  const char *tableUse;   ///< how NAME_run takes a step's row, "reads the amplitudes"
+  const char *apiTable;   ///< NAME_run's arguments, "amplitudes", "source_count"
+  const char *apiCount;
+  const char *typeReason; ///< why the table has the level's element type
+};
+
+namespace {
+
+constexpr PointLoop Sources{"source",
+                            "nsrc",
+                            "s",
+                            "write",
+                            "adding to",
+                            "amp",
+                            "amplitudes",
+                            "add the amplitude",
+                            "records",
+                            "reads the amplitudes",
+                            "amplitudes",
+                            "source_count",
+                            "NAME_run rounds each amplitude to the field's type and adds in that "
+                            "type, as C does only for amplitudes of that type"};
+constexpr PointLoop Receivers{"receiver",
+                              "nrec",
+                              "r",
+                              "read",
+                              "recording",
+                              "rec",
+                              "records",
+                              "write the record",
+                              "amplitudes",
+                              "writes the records",
+                              "records",
+                              "receiver_count",
+                              "NAME_run records the values in the type of the field"};
+
+} // namespace
+
+std::string NestRecogniser::pointLoopForm(const PointLoop &kind) const {
+  std::string level = output->getName().str();
   for (size_t axis = 3 - loops.size(); axis < 3; ++axis) {
-    read.append("[").append(coordinates[axis]).append("[k]]");
+    level.append("[").append(kind.coordinate).append(1, "zyx"[axis]).append("[k]]");
   }
   const std::string t = timeLoop.var->getName().str();
-  return "for (int k = 0; k < nrec; ++k) rec[" + t + "][k] = " + read + ";";
+  const std::string table = std::string(kind.table) + "[" + t + "][k]";
+  return "for (int k = 0; k < " + std::string(kind.count) + "; ++k) " +
+         (&kind == &Sources ? level + " += " + table : table + " = " + level) + ";";
 }
 
 std::string NestRecogniser::rotationHint() const {
@@ -241,7 +295,8 @@ std::string NestRecogniser::rotationHint() const {
          " = tmp;' (three, PREV the level before '" + c + "')";
 }
 
-/// body ::= nest receiver-loop? rotation, the rotation's statements last.
+/// body ::= nest source-loop? receiver-loop? rotation, the rotation's
+/// statements last.
 bool NestRecogniser::checkTimeLoop(TranslatedStencil &stencil) {
   stencil.timeLoop = true;
   bool ok = true;
@@ -251,10 +306,12 @@ bool NestRecogniser::checkTimeLoop(TranslatedStencil &stencil) {
     if (rotation.contains(stmt)) {
       rotating = true;
     } else if (loop && rotating) {
+      const BinaryOperator *op = assignmentIn(singleStatement(loop->getBody()));
+      const PointLoop &kind = op && subscriptBase(op->getLHS()) == output ? Sources : Receivers;
       reportError(diags, loop->getForLoc(),
-                  "a loop after the rotation of the buffers: the receiver loop comes before "
-                  "it, recording the level the nest wrote to '%0'")
-          << output->getName();
+                  "a loop after the rotation of the buffers: the %0 loop comes before it, %1 "
+                  "the level the nest wrote to '%2'")
+          << kind.word << kind.doing << output->getName();
       ok = false;
     } else if (loop) {
       ok &= checkBodyLoop(loop, stencil);
@@ -266,20 +323,22 @@ bool NestRecogniser::checkTimeLoop(TranslatedStencil &stencil) {
   return ok && checkRotation(stencil); // a refused statement may be a rotation's part
 }
 
-/// A loop after the nest: the receiver loop. A point source, which adds to
-/// the level written (`unew[sy[k]][sx[k]] += a[t][k]`), is refused here
-/// until the language has a form for it.
+/// A loop after the nest: the source loop, which adds to the level written
+/// (`unew[sy[k]][sx[k]] += amp[t][k]`), or the receiver loop, in this order.
 bool NestRecogniser::checkBodyLoop(const ForStmt *loop, TranslatedStencil &stencil) {
   const BinaryOperator *op = assignmentIn(singleStatement(loop->getBody()));
   if (op && subscriptBase(op->getLHS()) == output) {
-    reportPointSource(op);
-    return false;
+    if (!recogniseSources(loop, op)) {
+      return false;
+    }
+    stencil.spec.injectsSources = true;
+    return true;
   }
   if (!op || op->getOpcode() != BO_Assign) {
     reportError(diags, op ? op->getOperatorLoc() : loop->getBody()->getBeginLoc(),
-                "unsupported loop in a time loop: a loop after the nest records receivers, "
-                "'%0'")
-        << receiverForm();
+                "unsupported loop in a time loop: a loop after the nest adds point sources, "
+                "'%0', or records receivers, '%1'")
+        << pointLoopForm(Sources) << pointLoopForm(Receivers);
     return false;
   }
   if (recordsSeen) {
@@ -295,21 +354,16 @@ bool NestRecogniser::checkBodyLoop(const ForStmt *loop, TranslatedStencil &stenc
   return true;
 }
 
-void NestRecogniser::reportPointSource(const BinaryOperator *op) {
-  reportError(diags, op->getBeginLoc(),
-              "point sources in a time loop are not accepted yet: '%0' changes the level the "
-              "nest wrote; read a source array in the update instead, as in '... + amp[%1] * "
-              "src[i][j]'")
-      << text(op) << timeLoop.var->getName() << op->getSourceRange();
-}
-
 /// A statement of the body that is no loop and no rotation step, with the
 /// reason where it is a known one.
 void NestRecogniser::reportBodyStatement(const Stmt *stmt) {
   const BinaryOperator *op = assignmentIn(stmt);
   const VarDecl *written = op ? subscriptBase(op->getLHS()) : nullptr;
   if (written && written == output) {
-    reportPointSource(op);
+    reportError(diags, op->getBeginLoc(),
+                "'%0' changes the level the nest wrote outside a loop: a point source is a "
+                "loop over a list of sources, of one here, '%1'")
+        << text(op) << pointLoopForm(Sources) << op->getSourceRange();
   } else if (written && perStepArrays.count(written)) {
     reportError(diags, op->getBeginLoc(),
                 "the time loop writes the per-step array '%0': NAME_run takes its values "
@@ -318,46 +372,100 @@ void NestRecogniser::reportBodyStatement(const Stmt *stmt) {
   } else if (isa<IfStmt, SwitchStmt, ConditionalOperator>(stmt)) {
     reportError(diags, stmt->getBeginLoc(),
                 "a conditional in a time loop is not accepted: every step of NAME_run runs "
-                "the nest, records the receivers and rotates the buffers");
+                "the nest, adds the sources, records the receivers and rotates the buffers");
   } else {
     reportError(diags, stmt->getBeginLoc(),
                 "unsupported statement in a '#pragma stencil' time loop: its body is the loop "
-                "nest, optionally a receiver loop '%0', then the rotation of the buffers, %1")
-        << receiverForm() << rotationHint() << stmt->getSourceRange();
+                "nest, optionally a source loop '%0', optionally a receiver loop '%1', then the "
+                "rotation of the buffers, %2")
+        << pointLoopForm(Sources) << pointLoopForm(Receivers) << rotationHint()
+        << stmt->getSourceRange();
   }
 }
 
-// --- Receivers -------------------------------------------------------------------------
+// --- Sources and receivers ---------------------------------------------------------------
+
+/// sources ::= 'for' '(' int k '=' 0 ';' k '<' count ';' '++' k ')'
+///             written '[' sy '[' k ']' ']' ... '+=' amplitudes '[' t ']' '[' k ']'
+/// NAME_run adds the sources after the nest, before it records the
+/// receivers.
+bool NestRecogniser::recogniseSources(const ForStmt *loop, const BinaryOperator *op) {
+  if (op->getOpcode() != BO_AddAssign) {
+    reportSourceOperator(op);
+    return false;
+  }
+  if (recordsSeen || sourcesSeen) {
+    reportError(diags, loop->getForLoc(), "%0")
+        << (recordsSeen ? "a source loop after the receiver loop: NAME_run adds the sources to "
+                          "the level the nest wrote, then records the receivers, so the source "
+                          "loop comes first"
+                        : "a second source loop: NAME_run adds one list of sources");
+    return false;
+  }
+  sourcesSeen = true;
+  Loop source;
+  if (!recognisePointLoop(loop, source, Sources)) {
+    return false;
+  }
+  const bool coordinates = checkCoordinates(op->getLHS(), source, Sources);
+  return checkStepTable(op->getRHS(), source, Sources) && coordinates;
+}
+
+/// A source loop that does not add with `+=`: `unew[..] = unew[..] + a`
+/// is one, written otherwise.
+void NestRecogniser::reportSourceOperator(const BinaryOperator *op) {
+  const auto *sum = dyn_cast<BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
+  const std::string target = text(op->getLHS());
+  if (op->getOpcode() == BO_Assign && sum && sum->getOpcode() == BO_Add &&
+      (text(sum->getLHS()) == target || text(sum->getRHS()) == target)) {
+    const Expr *added = text(sum->getLHS()) == target ? sum->getRHS() : sum->getLHS();
+    reportError(diags, op->getOperatorLoc(),
+                "write the point source as '%0 += %1': a source loop adds with '+='")
+        << target << text(added) << op->getSourceRange();
+    return;
+  }
+  reportError(diags, op->getOperatorLoc(),
+              "a loop that writes '%0', the level the nest wrote, is a source loop, which adds "
+              "with '+=': '%1'")
+      << output->getName() << pointLoopForm(Sources) << op->getSourceRange();
+}
 
 /// receivers ::= 'for' '(' int k '=' 0 ';' k '<' count ';' '++' k ')'
 ///               records '[' t ']' '[' k ']' '=' written '[' ry '[' k ']' ']' ...
 bool NestRecogniser::recogniseReceivers(const ForStmt *loop, const BinaryOperator *op) {
   Loop receiver;
-  if (!recogniseLoop(loop, receiver)) {
+  if (!recognisePointLoop(loop, receiver, Receivers)) {
     return false;
   }
-  std::optional<CValue> start = foldQuietly(receiver.lower);
-  const auto *cond = dyn_cast<BinaryOperator>(receiver.condition);
-  if (!start || start->isFloat || start->integer != 0 || !cond ||
-      (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_GT) ||
-      mentions(receiver.upper, timeLoop.var)) {
-    reportError(diags, loop->getForLoc(),
-                "the receiver loop must run over the receivers from 0, 'for (int %0 = 0; %0 < "
-                "nrec; ++%0)'")
-        << receiver.var->getName();
-    return false;
-  }
-  const bool target = checkRecordsTarget(op->getLHS(), receiver);
+  const bool target = checkStepTable(op->getLHS(), receiver, Receivers);
   return checkReceiverRead(op->getRHS(), receiver) && target;
 }
 
-/// records ::= rec '[' t ']' '[' k ']' | rec '[' t '*' count '+' k ']': the
-/// record of step t and receiver k, where NAME_run writes it.
-bool NestRecogniser::checkRecordsTarget(const Expr *target, const Loop &receiver) {
+bool NestRecogniser::recognisePointLoop(const ForStmt *loop, Loop &result, const PointLoop &kind) {
+  if (!recogniseLoop(loop, result)) {
+    return false;
+  }
+  std::optional<CValue> start = foldQuietly(result.lower);
+  const auto *cond = dyn_cast<BinaryOperator>(result.condition);
+  if (!start || start->isFloat || start->integer != 0 || !cond ||
+      (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_GT) ||
+      mentions(result.upper, timeLoop.var)) {
+    reportError(diags, loop->getForLoc(),
+                "the %0 loop must run over the %0s from 0, 'for (int %1 = 0; %1 < %2; ++%1)'")
+        << kind.word << result.var->getName() << kind.count;
+    return false;
+  }
+  return true;
+}
+
+/// table ::= rec '[' t ']' '[' k ']' | rec '[' t '*' count '+' k ']': the
+/// record (amplitude) of step t and point k, where NAME_run keeps it.
+bool NestRecogniser::checkStepTable(const Expr *access, const Loop &points, const PointLoop &kind) {
   std::vector<const Expr *> indices;
-  const Expr *base = splitSubscripts(target, indices);
-  const VarDecl *t = timeLoop.var, *k = receiver.var;
-  std::optional<Polynomial> count = expandIndex(receiver.upper, 0, /*sizeCasts=*/true);
+  access = access->IgnoreParenImpCasts();
+  const Expr *base = splitSubscripts(access, indices);
+  const VarDecl *t = timeLoop.var, *k = points.var;
+  std::optional<Polynomial> count = expandIndex(points.upper, 0, /*sizeCasts=*/true);
   bool shaped = indices.size() == 2 && isVarRef(indices[0], t) && isVarRef(indices[1], k);
   if (indices.size() == 1 && count) {
     Polynomial want{{Monomial{k}, 1}};
@@ -370,45 +478,46 @@ bool NestRecogniser::checkRecordsTarget(const Expr *target, const Loop &receiver
     shaped = expandIndex(indices[0]) == want;
   }
   if (!shaped) {
-    reportError(diags, target->getBeginLoc(),
-                "the receiver loop must write the record of step '%0' and receiver '%1', "
-                "'rec[%0][%1]' (or flattened, 'rec[%0 * %2 + %1]'), not '%3'")
-        << t->getName() << k->getName() << text(receiver.upper) << text(target)
-        << target->getSourceRange();
+    reportError(diags, access->getBeginLoc(),
+                "the %0 loop must %1 of step '%2' and %0 '%3', '%4[%2][%3]' (or flattened, "
+                "'%4[%2 * %5 + %3]'), not '%6'")
+        << kind.word << kind.tableEntry << t->getName() << k->getName() << kind.table
+        << text(points.upper) << text(access) << access->getSourceRange();
     return false;
   }
-  const VarDecl *records = arrayOf(base, "array of records");
-  if (!records) {
+  const std::string role = std::string("array of ") + kind.tableWord;
+  const VarDecl *table = arrayOf(base, role.c_str());
+  if (!table) {
     return false;
   }
-  if (records == output || std::find(arrays.begin(), arrays.end(), records) != arrays.end() ||
-      perStepArrays.count(records)) {
+  if (table == output || std::find(arrays.begin(), arrays.end(), table) != arrays.end() ||
+      perStepArrays.count(table) || stepTables.count(table)) {
     reportError(diags, base->getBeginLoc(),
-                "'%0' holds the records, so it must be an array of its own, not one the nest "
-                "reads or writes")
-        << records->getName() << target->getSourceRange();
+                "'%0' holds the %1, so it must be an array of its own, not one the nest reads "
+                "or writes, nor the %2")
+        << table->getName() << kind.tableWord << kind.otherTable << access->getSourceRange();
     return false;
   }
-  QualType element = context.getCanonicalType(target->getType()).getUnqualifiedType();
+  QualType element = context.getCanonicalType(access->getType()).getUnqualifiedType();
   if (element != context.getCanonicalType(outputElement)) {
-    reportError(diags, base->getBeginLoc(),
-                "the records in '%0' are '%1', but '%2' holds '%3': NAME_run records the "
-                "values in the type of the field")
-        << records->getName() << target->getType().getAsString() << output->getName()
-        << outputElement.getAsString() << target->getSourceRange();
+    reportError(diags, base->getBeginLoc(), "the %0 in '%1' are '%2', but '%3' holds '%4': %5")
+        << kind.tableWord << table->getName() << access->getType().getAsString()
+        << output->getName() << outputElement.getAsString() << kind.typeReason
+        << access->getSourceRange();
     return false;
   }
-  receiverArrays.insert(records);
-  return indices.size() == 1 || checkRecordsRows(records, target, *count);
+  stepTables.insert(table);
+  pointArrays.insert(table);
+  return indices.size() == 1 || checkTableRows(table, access, *count, kind);
 }
 
-/// NAME_run's records are one array of steps x count, the records of step s
-/// at `records + s * count`: `rec[t][k]` is that where rec's rows are
-/// `count` long.
-bool NestRecogniser::checkRecordsRows(const VarDecl *records, const Expr *target,
-                                      const Polynomial &count) {
-  QualType type = records->getType();
-  if (const auto *param = dyn_cast<ParmVarDecl>(records)) {
+/// NAME_run's records (amplitudes) are one array of steps x count, those
+/// of step s at `records + s * count`: `rec[t][k]` is that where rec's rows
+/// are `count` long.
+bool NestRecogniser::checkTableRows(const VarDecl *table, const Expr *access,
+                                    const Polynomial &count, const PointLoop &kind) {
+  QualType type = table->getType();
+  if (const auto *param = dyn_cast<ParmVarDecl>(table)) {
     type = param->getOriginalType(); // `double rec[steps][nrec]` before it decays
   }
   type = type.getNonReferenceType();
@@ -428,17 +537,16 @@ bool NestRecogniser::checkRecordsRows(const VarDecl *records, const Expr *target
   if (length == count) {
     return true;
   }
-  reportError(diags, target->getBeginLoc(),
-              "the rows of '%0' ('%1') must be as long as the receiver loop runs, '%2': "
-              "NAME_run writes the records of step s at 'records + s * receiver_count'")
-      << records->getName() << records->getType().getAsString() << spell(count)
-      << target->getSourceRange();
+  reportError(diags, access->getBeginLoc(),
+              "the rows of '%0' ('%1') must be as long as the %2 loop runs, '%3': NAME_run %4 "
+              "of step s at '%5 + s * %6'")
+      << table->getName() << table->getType().getAsString() << kind.word << spell(count)
+      << kind.tableUse << kind.apiTable << kind.apiCount << access->getSourceRange();
   return false;
 }
 
 /// read ::= written '[' ry '[' k ']' ']' '[' rx '[' k ']' ']': the level the
-/// nest wrote this step, at the receiver's coordinates, one integer array
-/// an axis.
+/// nest wrote this step, at the receiver's coordinates.
 bool NestRecogniser::checkReceiverRead(const Expr *read, const Loop &receiver) {
   std::vector<const Expr *> indices;
   read = read->IgnoreParenImpCasts();
@@ -447,30 +555,42 @@ bool NestRecogniser::checkReceiverRead(const Expr *read, const Loop &receiver) {
     reportError(diags, read->getBeginLoc(),
                 "the receiver loop must record '%0', the level the nest wrote in this step: "
                 "'%1'")
-        << output->getName() << receiverForm() << read->getSourceRange();
+        << output->getName() << pointLoopForm(Receivers) << read->getSourceRange();
     return false;
   }
+  return checkCoordinates(read, receiver, Receivers);
+}
+
+/// The written level at the points' coordinates, one integer array an
+/// axis indexed by the points' counter.
+bool NestRecogniser::checkCoordinates(const Expr *access, const Loop &points,
+                                      const PointLoop &kind) {
+  std::vector<const Expr *> indices;
+  access = access->IgnoreParenImpCasts();
+  splitSubscripts(access, indices);
   if (!flatStrides.empty() || indices.size() != loops.size()) {
-    reportError(diags, read->getBeginLoc(),
-                "the receiver read must index '%0' with one array of coordinates an axis, "
-                "'%1'%2")
-        << output->getName() << receiverForm()
-        << (flatStrides.empty() ? "" : " (receivers of a flattened nest are not accepted yet)")
-        << read->getSourceRange();
+    reportError(diags, access->getBeginLoc(),
+                "the %0 %1 must index '%2' with one array of coordinates an axis, '%3'%4")
+        << kind.word << kind.access << output->getName() << pointLoopForm(kind)
+        << (flatStrides.empty()
+                ? ""
+                : " (" + std::string(kind.word) + "s of a flattened nest are not accepted yet)")
+        << access->getSourceRange();
     return false;
   }
   for (const Expr *index : indices) {
     const auto *coordinate = dyn_cast<ArraySubscriptExpr>(index->IgnoreParenImpCasts());
     const VarDecl *array = coordinate ? subscriptBase(coordinate) : nullptr;
-    if (!array || !isVarRef(coordinate->getIdx(), receiver.var) ||
+    if (!array || !isVarRef(coordinate->getIdx(), points.var) ||
         !coordinate->getType()->isIntegerType()) {
       reportError(diags, index->getBeginLoc(),
-                  "an index of the receiver read must be an integer array of coordinates at "
-                  "'%0', as in 'rx[%0]', not '%1'")
-          << receiver.var->getName() << text(index) << index->getSourceRange();
+                  "an index of the %0 %1 must be an integer array of coordinates at '%2', as "
+                  "in '%3x[%2]', not '%4'")
+          << kind.word << kind.access << points.var->getName() << kind.coordinate << text(index)
+          << index->getSourceRange();
       return false;
     }
-    receiverArrays.insert(array);
+    pointArrays.insert(array);
   }
   return true;
 }
@@ -512,7 +632,7 @@ bool NestRecogniser::checkRotation(TranslatedStencil &stencil) {
     const bool level = var == output || var == current || var == previous;
     if (buffer != var && !level &&
         (std::find(arrays.begin(), arrays.end(), var) != arrays.end() || perStepArrays.count(var) ||
-         receiverArrays.count(var))) {
+         pointArrays.count(var))) {
       reportError(diags, first->getBeginLoc(),
                   "the rotation changes '%0', which the time loop reads; only the arrays of "
                   "the time levels rotate")

@@ -1,5 +1,6 @@
-// Point sources added to the level written are not accepted yet; a source
-// array read in the update is ('+ amp[t] * src[i][j]').
+// The source loop adds the amplitude of step t and source k, 'amp[t][k]'
+// (or flattened, 'amp[t * nsrc + k]'): one amplitude a step for all the
+// sources, 'amp[t]', is refused.
 // RUN: rm -rf %t && mkdir %t
 // RUN: %python %S/../expect-status.py 1 %stencilc %s -o %t/out.cu 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: ls %t | count 0
@@ -12,7 +13,7 @@ void heat(int steps, int ny, int nx, double u[ny][nx], double unew[ny][nx], int 
       for (int j = 1; j < nx - 1; ++j)
         unew[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
     for (int k = 0; k < nsrc; ++k)
-      // CHECK: [[@LINE+1]]:7: error: point sources in a time loop are not accepted yet: 'unew[sy[k]][sx[k]] += amp[t]' changes the level the nest wrote; read a source array in the update instead, as in '... + amp[t] * src[i][j]'
+      // CHECK: [[@LINE+1]]:29: error: the source loop must add the amplitude of step 't' and source 'k', 'amp[t][k]' (or flattened, 'amp[t * nsrc + k]'), not 'amp[t]'
       unew[sy[k]][sx[k]] += amp[t];
     double (*tmp)[nx] = u;
     u = unew;

@@ -1,0 +1,21 @@
+// The source write indexes the level with one integer array of coordinates
+// an axis at the loop's counter: 'unew[sy[k]][k]' is refused.
+// RUN: rm -rf %t && mkdir %t
+// RUN: %python %S/../expect-status.py 1 %stencilc %s -o %t/out.cu 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: ls %t | count 0
+
+void heat(int steps, int ny, int nx, double u[ny][nx], double unew[ny][nx],
+          int nsrc, const int *sy, const int *sx, const double amp[steps][nsrc]) {
+#pragma stencil
+  for (int t = 0; t < steps; ++t) {
+    for (int i = 1; i < ny - 1; ++i)
+      for (int j = 1; j < nx - 1; ++j)
+        unew[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
+    for (int k = 0; k < nsrc; ++k)
+      // CHECK: [[@LINE+1]]:19: error: an index of the source write must be an integer array of coordinates at 'k', as in 'sx[k]', not 'k'
+      unew[sy[k]][k] += amp[t][k];
+    double (*tmp)[nx] = u;
+    u = unew;
+    unew = tmp;
+  }
+}
