@@ -7,7 +7,6 @@ one is a TypeError or ValueError naming the argument, raised before
 anything is launched (stand-ins for device arrays, tests/fakes.py)."""
 
 import inspect
-import re
 
 import numpy as np
 import pytest
@@ -19,20 +18,15 @@ import support
 import stencilc
 from stencilc import _generate
 
-BASE = 0x7F0000000000
+from support import BASE, PASSED, device, expect
+
 SHAPE = (16, 32)
 STEPS = 5
-PASSED = "stream: got str"  # every check passed; the stream is the last thing read
 
 
 @pytest.fixture(scope="module")
 def module():
     return support.compile_or_skip(stencils.PER_STEP, arch="sm_90")
-
-
-def device(shape, dtype="float32", slot=0, **kwargs):
-    """A fake device array at its own 1 GiB slot."""
-    return fakes.DLPackArray(shape, dtype, ptr=BASE + (slot << 30), **kwargs)
 
 
 def wave_fields(scratch="scratch"):
@@ -50,11 +44,6 @@ def records(count=3, steps=STEPS, slot=7, dtype="float32", **kwargs):
 
 def amp(steps=STEPS):
     return np.linspace(0.0, 1.0, steps)
-
-
-def expect(kind, text, call, *args, **kwargs):
-    with pytest.raises(kind, match=re.escape(text)):
-        call(*args, **kwargs)
 
 
 def passes(call, *args, **kwargs):

@@ -5,29 +5,22 @@ ValueError naming the argument, before anything is launched (stand-ins for
 device arrays, tests/fakes.py)."""
 
 import inspect
-import re
 
 import numpy as np
 import pytest
 
-import fakes
 import stencils
 import support
 
-BASE = 0x7F0000000000
+from support import PASSED, device, expect
+
 SHAPE = (16, 32)
 STEPS = 5
-PASSED = "stream: got str"  # every check passed; the stream is the last thing read
 
 
 @pytest.fixture(scope="module")
 def module():
     return support.compile_or_skip(stencils.WAVE_POINT, arch="sm_90")
-
-
-def device(shape, dtype="float32", slot=0, **kwargs):
-    """A fake device array at its own 1 GiB slot."""
-    return fakes.DLPackArray(shape, dtype, ptr=BASE + (slot << 30), **kwargs)
 
 
 def fields():
@@ -40,11 +33,6 @@ def sources(count=2, slot=5, dtype="int32"):
 
 def amplitudes(count=2, steps=STEPS, slot=6, dtype="float64"):
     return device((steps, count), dtype, slot)
-
-
-def expect(kind, text, call, *args, **kwargs):
-    with pytest.raises(kind, match=re.escape(text)):
-        call(*args, **kwargs)
 
 
 def test_info_and_signature(module):
