@@ -16,9 +16,12 @@
 //     level's window (row j of level t is row j of level t - 2's window:
 //     the two lag each other by 2r rows, the window's carried rows);
 //   - coefficient fields and other fields that do not step, the same at
-//     every level: read from global memory (through the read-only cache) at
-//     each level's rows, where the T reads of a point fall within a few
-//     iterations of each other and hit L1 or L2;
+//     every level: those read only at the point (c2 of the wave) carried
+//     in registers from level to level, each row loaded once a pass
+//     (Carried); those read beside it (varheat's kappa) from global memory
+//     (through the read-only cache) at each level's rows, where the T reads
+//     of a point fall within a few iterations of each other and hit L1 or
+//     L2;
 //   - parameters: each level has its own coefficients (Args of fields.cuh),
 //     folded on the host from that step's values, so a parameter with a
 //     value a step is a row of coefficients a level.
@@ -187,11 +190,83 @@ __device__ __forceinline__ typename S::Compute elementOf(const typename S::Vecto
   return toCompute(values[e]);
 }
 
+/// Params::kCarryPointFields, or true where Params has none: whether a
+/// pass keeps the fields read only at the point in registers (Carried).
+template <class Params, class = void> struct CarryPointFieldsOf {
+  static constexpr bool value = true;
+};
+template <class Params>
+struct CarryPointFieldsOf<Params, std::void_t<decltype(Params::kCarryPointFields)>> {
+  static constexpr bool value = Params::kCarryPointFields;
+};
+
+/// The fields a pass carries from level to level in registers: up to kMax
+/// of those, other than the stepped and previous ones, that every term
+/// reads at the output point only (a coefficient field such as c2 of
+/// `c2[i, j] * (...)`, a source field). Each level reads such a field at
+/// its rows, which lag the level before by r: the rows of all levels of an
+/// iteration are a window of (Levels - 1) r + kBatch rows that moves kBatch
+/// rows an iteration, so a pass loads each row once, a batch ahead, instead
+/// of once a level through the cache (ncu, 2026-11-29: a third of the
+/// fused wave's stalls waited on those loads).
+template <class S> struct Carried {
+  using F = typename S::Fields;
+  static constexpr int kMax = 2;
+  __host__ __device__ static constexpr bool atPointOnly(int f) {
+    bool read = false;
+    for (int i = 0; i < F::kTermCount; ++i) {
+      const FieldTerm &t = F::kTerms[i];
+      if (t.field == f) {
+        read = true;
+        if (t.dz != 0 || t.dy != 0 || t.dx != 0) {
+          return false;
+        }
+      }
+      if (t.coefField == f) {
+        read = true;
+        if (t.cz != 0 || t.cy != 0 || t.cx != 0) {
+          return false;
+        }
+      }
+    }
+    return read && f != F::kSteppedField && f != F::kPreviousField;
+  }
+  /// Field f's place among the carried, or -1.
+  __host__ __device__ static constexpr int slot(int f) {
+    if (!CarryPointFieldsOf<S>::value || !atPointOnly(f)) {
+      return -1;
+    }
+    int before = 0;
+    for (int g = 0; g < f; ++g) {
+      before += atPointOnly(g) ? 1 : 0;
+    }
+    return before < kMax ? before : -1;
+  }
+  __host__ __device__ static constexpr int count() {
+    int n = 0;
+    for (int f = 0; f < F::kFields; ++f) {
+      n += slot(f) >= 0 ? 1 : 0;
+    }
+    return n;
+  }
+  /// The field in slot c.
+  __host__ __device__ static constexpr int field(int c) {
+    for (int f = 0; f < F::kFields; ++f) {
+      if (slot(f) == c) {
+        return f;
+      }
+    }
+    return -1;
+  }
+};
+
 /// The reads of one output of a level: column w of row j of the batch,
 /// at grid point (y, x).
 ///   stepped field      the window of the level before (`from`)
 ///   previous field     level 1: `prev`, the loaded row of u_prev; level t
 ///                      >= 2: row j of level t - 2's window (`before`)
+///   a carried field    its row in registers (`carried`: slot c at
+///                      carried[c * carriedStride + w])
 ///   any other field    global memory: directly where Interior, else
 ///                      through the boundary rule
 template <class S, bool Interior> struct LevelReader {
@@ -204,6 +279,8 @@ template <class S, bool Interior> struct LevelReader {
   int j, w;
   long long y, x;
   int ny, nx;
+  const typename S::Compute *carried;
+  int carriedStride;
 
   template <int Field, int DZ, int DY, int DX>
   __device__ __forceinline__ typename S::Compute at() const {
@@ -214,6 +291,9 @@ template <class S, bool Interior> struct LevelReader {
     } else if constexpr (Field == F::kPreviousField) {
       static_assert(DY == 0 && DX == 0, "the previous level is read at the point");
       return firstLevel ? prev : before.v[r + w];
+    } else if constexpr (constexpr int kSlot = Carried<S>::slot(Field); kSlot >= 0) {
+      static_assert(DY == 0 && DX == 0, "a carried field is read at the point");
+      return carried[kSlot * carriedStride + w];
     } else {
       const typename S::Element *__restrict__ f = args.field[Field];
       if constexpr (Interior) {
@@ -260,7 +340,8 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
            const fused::Row<S> &before, const typename S::Vector (&prevGroups)[S::kGroupsPerThread],
            bool firstLevel, int j, long long y, int xFirst,
            const bool (&colComputed)[S::kColsPerThread], int ny, int nx, const SourceList &sources,
-           const NearSources &near, int level, typename S::Compute (&value)[S::kColsPerThread]) {
+           const NearSources &near, int level, const typename S::Compute *carried,
+           int carriedStride, typename S::Compute (&value)[S::kColsPerThread]) {
   using F = typename S::Fields;
 #pragma unroll
   for (int w = 0; w < S::kColsPerThread; ++w) {
@@ -269,7 +350,8 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
       prev = elementOf<S>(prevGroups[w / S::kVec], w % S::kVec);
     }
     const LevelReader<S, Interior> read{
-        args, from, before, prev, firstLevel, j, w, y, static_cast<long long>(xFirst) + w, ny, nx};
+        args, from, before,  prev,         firstLevel, j, w, y, static_cast<long long>(xFirst) + w,
+        ny,   nx,   carried, carriedStride};
     value[w] = sumTerms<F>(args, read);
   }
   fused::roundRow<S>(value);
@@ -285,6 +367,87 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
                                                               nx, value);
   }
 }
+
+/// The carried fields' rows of an iteration (Carried): at iteration q the
+/// rows [q - Levels r, q - r + kBatch) of each, row q - t r + j of level t
+/// at index (Levels - t) r + j, the thread's columns in the arithmetic
+/// type; the next iteration's new rows loaded a batch ahead, as the stepped
+/// field's are. The rows before the first iteration's are zero: like the
+/// stepped field's carried rows, they only feed rows no pass stores.
+template <class S, int Levels, bool Interior> struct CarriedRows {
+  using F = typename S::Fields;
+  static constexpr int kCount = Carried<S>::count();
+  static constexpr int C = kCount > 0 ? kCount : 1;
+  static constexpr int K = (Levels - 1) * S::kRadius + S::kBatch;
+  static constexpr int W = S::kColsPerThread;
+  static constexpr int kStride = K * W; // from one carried field to the next
+  typename S::Compute v[C][K][W];
+  typename S::Vector next[C][S::kBatch][S::kGroupsPerThread];
+
+  /// Loads the kBatch rows from row p of every carried field (its field
+  /// index a constant: the traits' table is the compiler's, not the
+  /// device's).
+  template <int... Cs>
+  __device__ __forceinline__ void fetchEach(std::integer_sequence<int, Cs...>, const Args<F> &args,
+                                            int p, int xFirst, int ny, int nx, bool vectorRows) {
+    (fused::fetchBatch<S, Interior>(next[Cs], args.field[Carried<S>::field(Cs)], p, xFirst, ny, nx,
+                                    vectorRows),
+     ...);
+  }
+  __device__ __forceinline__ void fetch(const Args<F> &args, int p, int xFirst, int ny, int nx,
+                                        bool vectorRows) {
+    fetchEach(std::make_integer_sequence<int, kCount>(), args, p, xFirst, ny, nx, vectorRows);
+  }
+  __device__ __forceinline__ void start(const Args<F> &args, int p, int xFirst, int ny, int nx,
+                                        bool vectorRows) {
+#pragma unroll
+    for (int c = 0; c < kCount; ++c) {
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          v[c][i][w] = typename S::Compute(0);
+        }
+      }
+    }
+    fetch(args, p, xFirst, ny, nx, vectorRows);
+  }
+  /// Moves the rows kBatch up, places the loaded ones last, and where
+  /// `more`, loads the next iteration's from row p.
+  __device__ __forceinline__ void advance(const Args<F> &args, bool more, int p, int xFirst, int ny,
+                                          int nx, bool vectorRows) {
+    constexpr int B = S::kBatch;
+#pragma unroll
+    for (int c = 0; c < kCount; ++c) {
+#pragma unroll
+      for (int i = 0; i + B < K; ++i) {
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          v[c][i][w] = v[c][i + B][w];
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < B; ++i) {
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          v[c][K - B + i][w] = elementOf<S>(next[c][i][w / S::kVec], w % S::kVec);
+        }
+      }
+    }
+    if (more) {
+      fetch(args, p, xFirst, ny, nx, vectorRows);
+    }
+  }
+  /// The first carried value of row j of level t.
+  __device__ __forceinline__ const typename S::Compute *at(int t, int j) const {
+    if constexpr (kCount == 0) {
+      (void)t, (void)j;
+      return nullptr; // nothing carried: the rows' address would put them in local memory
+    } else {
+      return &v[0][(Levels - t) * S::kRadius + j][0];
+    }
+  }
+};
 
 /// A warp's stream down its strip (fused::stream's, with the streams of
 /// the fields): in is the stepped field, prevIn the previous one (time
@@ -327,8 +490,11 @@ __device__ __forceinline__ void streamFields(const FusedArgs<typename S::Fields,
   if constexpr (kTime) {
     fused::fetchBatch<S, Interior>(prevGroups, prevIn, pFirst - r, xFirst, ny, nx, vectorRows);
   }
+  CarriedRows<S, Levels, Interior> carried; // new rows r behind level 0's
+  carried.start(args.level[0], pFirst - r, xFirst, ny, nx, vectorRows);
   for (int q = pFirst; q - kLag < yEnd; q += B) {
     fused::unpackBatch<S>(win[0], groups);
+    carried.advance(args.level[0], q + B - kLag < yEnd, q + B - r, xFirst, ny, nx, vectorRows);
     typename S::Vector prevNow[B][G];
 #pragma unroll
     for (int i = 0; i < B; ++i) {
@@ -352,7 +518,7 @@ __device__ __forceinline__ void streamFields(const FusedArgs<typename S::Fields,
         Compute value[W];
         computeRow<S, Interior>(args.level[t - 1], from, win[t >= 2 ? t - 2 : 0][j], prevNow[j],
                                 t == 1, j, y0 + j, xFirst, colComputed, ny, nx, args.sources, near,
-                                t - 1, value);
+                                t - 1, carried.at(t, j), carried.kStride, value);
         if (t < Levels) {
 #pragma unroll
           for (int w = 0; w < W; ++w) {
