@@ -291,6 +291,7 @@ private:
   bool checkTimeLoop(TranslatedStencil &stencil);
   bool checkBodyLoop(const clang::ForStmt *loop, TranslatedStencil &stencil);
   void reportBodyStatement(const clang::Stmt *stmt);
+  void reportSwap(const clang::CallExpr *call, const clang::FunctionDecl *callee);
   /// `for (int k = 0; k < nsrc; ++k) unew[sy[k]][sx[k]] += amp[t][k];` or
   /// `for (int k = 0; k < nrec; ++k) rec[t][k] = unew[ry[k]][rx[k]];` in
   /// the nest's names, for messages.
@@ -351,9 +352,10 @@ private:
   Loop timeLoop;
   const clang::Stmt *nestStart = nullptr;
   std::vector<const clang::Stmt *> afterNest;
-  /// The pointer assignments of the time loop's body (`u = unew;`): the
-  /// rotation, which checkTimeLoop proves a permutation of the nest's
-  /// buffers, so the arrays it changes stay distinct.
+  /// The pointer assignments and std::swap calls of the time loop's body
+  /// (`u = unew;`, `std::swap(u, unew);`): the rotation, which
+  /// checkTimeLoop proves a permutation of the nest's buffers, so the
+  /// arrays it changes stay distinct.
   llvm::SmallPtrSet<const clang::Stmt *, 8> rotation;
   /// Arrays read as `amp[t]` (per-step parameters); the arrays of the
   /// source and receiver loops (coordinates, amplitudes, records), and of

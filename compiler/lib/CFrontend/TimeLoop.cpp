@@ -10,6 +10,8 @@
 //     tmp = uprev; uprev = u; u = unew; unew = tmp;                    // the rotation
 //   }
 //
+// (in C++ the rotation may swap, `std::swap(uprev, u); std::swap(u, unew);`).
+//
 // The nest is one step, `amp[t]` a per-step parameter (`param amp per
 // step;`), the source loop `source u;`, the receiver loop `record u;`, and
 // the rotation names the time
@@ -47,9 +49,45 @@ bool mentions(const Stmt *stmt, const VarDecl *var) {
                      [var](const Stmt *child) { return mentions(child, var); });
 }
 
-/// One statement of a rotation, `to = from;` or `T *to = from;` between
-/// pointer variables: (to, from); nothing for any other statement.
-std::optional<std::pair<const VarDecl *, const VarDecl *>> rotationStep(const Stmt *stmt) {
+/// A call of a function named `swap` with two arguments, the function
+/// (std::swap or any other), or null.
+const FunctionDecl *swapCallee(const Stmt *stmt) {
+  const auto *call = dyn_cast<CallExpr>(stmt);
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  return callee && !isa<CXXMethodDecl>(callee) && callee->getIdentifier() &&
+                 callee->getName() == "swap" && call->getNumArgs() == 2
+             ? callee
+             : nullptr;
+}
+
+/// A plain name of a pointer variable (`u`, `(u)`), or null.
+const VarDecl *pointerVariable(const Expr *expr) {
+  const auto *ref = dyn_cast<DeclRefExpr>(expr->IgnoreParens());
+  const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// One statement of a rotation: `to = from;` or `T *to = from;` between
+/// pointer variables, where `to` takes the buffer of `from`, or in C++
+/// `std::swap(to, from);` (or `swap(to, from)` after `using std::swap;`),
+/// where the two exchange theirs.
+struct RotationStep {
+  const VarDecl *to;
+  const VarDecl *from;
+  bool swap;
+};
+
+/// The rotation step `stmt` is; nothing for any other statement.
+std::optional<RotationStep> rotationStep(const Stmt *stmt) {
+  if (const FunctionDecl *callee = swapCallee(stmt)) {
+    const auto *call = cast<CallExpr>(stmt);
+    const VarDecl *a = pointerVariable(call->getArg(0));
+    const VarDecl *b = pointerVariable(call->getArg(1));
+    if (!callee->isInStdNamespace() || !a || !b) {
+      return std::nullopt;
+    }
+    return RotationStep{a, b, true};
+  }
   const VarDecl *to = nullptr;
   const Expr *from = nullptr;
   if (const auto *decl = dyn_cast<DeclStmt>(stmt); decl && decl->isSingleDecl()) {
@@ -66,7 +104,15 @@ std::optional<std::pair<const VarDecl *, const VarDecl *>> rotationStep(const St
   if (!to || !fromVar || !to->getType()->isPointerType()) {
     return std::nullopt;
   }
-  return std::pair(to, fromVar);
+  return RotationStep{to, fromVar, false};
+}
+
+/// `using std::swap;` or `using namespace std;`: names for the rotation,
+/// no code.
+bool isUsing(const Stmt *stmt) {
+  const auto *decl = dyn_cast<DeclStmt>(stmt);
+  return decl && std::all_of(decl->decl_begin(), decl->decl_end(),
+                             [](const Decl *d) { return isa<UsingDecl, UsingDirectiveDecl>(d); });
 }
 
 /// The one statement of a loop's body, braces stripped; null where there
@@ -290,6 +336,12 @@ std::string NestRecogniser::pointLoopForm(const PointLoop &kind) const {
 std::string NestRecogniser::rotationHint() const {
   const std::string n = output->getName().str();
   const std::string c = arrays.front()->getName().str();
+  if (context.getLangOpts().CPlusPlus) {
+    return "'std::swap(" + c + ", " + n + ");' (two time levels) or 'std::swap(PREV, " + c +
+           "); std::swap(" + c + ", " + n + ");' (three, PREV the level before '" + c +
+           "'), or the same with pointer assignments, 'tmp = " + c + "; " + c + " = " + n + "; " +
+           n + " = tmp;'";
+  }
   return "'tmp = " + c + "; " + c + " = " + n + "; " + n + " = tmp;' (two time levels) or " +
          "'tmp = PREV; PREV = " + c + "; " + c + " = " + n + "; " + n +
          " = tmp;' (three, PREV the level before '" + c + "')";
@@ -305,6 +357,8 @@ bool NestRecogniser::checkTimeLoop(TranslatedStencil &stencil) {
     const auto *loop = dyn_cast<ForStmt>(stmt);
     if (rotation.contains(stmt)) {
       rotating = true;
+    } else if (isUsing(stmt)) {
+      continue;
     } else if (loop && rotating) {
       const BinaryOperator *op = assignmentIn(singleStatement(loop->getBody()));
       const PointLoop &kind = op && subscriptBase(op->getLHS()) == output ? Sources : Receivers;
@@ -369,6 +423,8 @@ void NestRecogniser::reportBodyStatement(const Stmt *stmt) {
                 "the time loop writes the per-step array '%0': NAME_run takes its values "
                 "before the first step, so set them before the loop")
         << written->getName() << op->getSourceRange();
+  } else if (const FunctionDecl *callee = swapCallee(stmt)) {
+    reportSwap(cast<CallExpr>(stmt), callee);
   } else if (isa<IfStmt, SwitchStmt, ConditionalOperator>(stmt)) {
     reportError(diags, stmt->getBeginLoc(),
                 "a conditional in a time loop is not accepted: every step of NAME_run runs "
@@ -381,6 +437,28 @@ void NestRecogniser::reportBodyStatement(const Stmt *stmt) {
         << pointLoopForm(Sources) << pointLoopForm(Receivers) << rotationHint()
         << stmt->getSourceRange();
   }
+}
+
+/// A call of `swap` that is no rotation step: another function than
+/// std::swap, whose effect on the pointers is unknown, or std::swap of
+/// something else than two pointer variables.
+void NestRecogniser::reportSwap(const CallExpr *call, const FunctionDecl *callee) {
+  const std::string example =
+      "std::swap(" + arrays.front()->getName().str() + ", " + output->getName().str() + ")";
+  if (!callee->isInStdNamespace()) {
+    reportError(diags, call->getBeginLoc(),
+                "this 'swap' is '%0', not std::swap: a rotation exchanges pointers with "
+                "'%1' (or 'swap' after 'using std::swap;'), whose effect stencilc knows")
+        << callee->getQualifiedNameAsString() << example << call->getSourceRange();
+    reportNote(diags, callee->getLocation(), "'%0' is declared here")
+        << callee->getQualifiedNameAsString();
+    return;
+  }
+  const Expr *arg = pointerVariable(call->getArg(0)) ? call->getArg(1) : call->getArg(0);
+  reportError(diags, arg->getBeginLoc(),
+              "std::swap in a rotation exchanges two pointer variables, as '%0', not '%1' "
+              "(a '%2')")
+      << example << text(arg) << arg->getType().getAsString() << arg->getSourceRange();
 }
 
 // --- Sources and receivers ---------------------------------------------------------------
@@ -611,8 +689,12 @@ bool NestRecogniser::checkRotation(TranslatedStencil &stencil) {
   const Stmt *first = nullptr;
   for (const Stmt *stmt : afterNest) {
     if (rotation.contains(stmt)) {
-      auto [to, from] = *rotationStep(stmt);
-      holds[to] = valueOf(from);
+      const RotationStep step = *rotationStep(stmt);
+      const VarDecl *given = valueOf(step.from), *taken = valueOf(step.to);
+      holds[step.to] = given;
+      if (step.swap) {
+        holds[step.from] = taken;
+      }
       first = first ? first : stmt;
     }
   }
