@@ -218,15 +218,22 @@ namespace {
 
 /// What `record u;` and `source u;` give NAME_run: the parameters it then
 /// takes (which no field or parameter may be named), and how the
-/// statement's example and messages say it.
+/// statement's example and messages say it (`noPrecision`: why it takes
+/// no precision).
 struct SteppedNameWord {
-  std::string_view word, example, what;
+  std::string_view word, example, what, noPrecision;
   std::array<std::string_view, 3> apiNames;
 };
-constexpr SteppedNameWord RecordWord{
-    "record", "record u;", "records receivers", {"receivers", "receiver_count", "records"}};
-constexpr SteppedNameWord SourceWord{
-    "source", "source u;", "injects point sources", {"sources", "source_count", "amplitudes"}};
+constexpr SteppedNameWord RecordWord{"record",
+                                     "record u;",
+                                     "records receivers",
+                                     "the records have the field's",
+                                     {"receivers", "receiver_count", "records"}};
+constexpr SteppedNameWord SourceWord{"source",
+                                     "source u;",
+                                     "injects point sources",
+                                     "amplitudes are doubles, added in the field's arithmetic",
+                                     {"sources", "source_count", "amplitudes"}};
 
 const SteppedNameWord &steppedNameWord(std::string_view word) {
   return word == RecordWord.word ? RecordWord : SourceWord;
@@ -248,10 +255,7 @@ void StencilChecker::declareSteppedName(const DeclStmt &stmt, SteppedName &into)
   }
   if (names[0].precision) {
     diags.error(names[0].precision->range.Start,
-                fmt::format("'{}' takes no precision: {}", word.word,
-                            word.word == RecordWord.word
-                                ? "the records have the field's"
-                                : "amplitudes are doubles, added in the field's arithmetic"));
+                fmt::format("'{}' takes no precision: {}", word.word, word.noPrecision));
     return;
   }
   into.name = names[0].name;
