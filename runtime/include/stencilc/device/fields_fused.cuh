@@ -94,13 +94,7 @@ struct NearSources {
 template <class Boundary> struct SourceAxis {
   static constexpr bool kWraps = std::is_same_v<Boundary, PeriodicBoundary>;
   static __device__ __forceinline__ long long place(long long v, int n) {
-    if constexpr (kWraps) {
-      const long long m = v % n;
-      return m < 0 ? m + n : m;
-    } else {
-      (void)n;
-      return v;
-    }
+    return kWraps ? stencilc_fold_index(STENCILC_BOUNDARY_PERIODIC, v, n) : v;
   }
   /// Whether some position in [lo, hi) is point v (0 <= v < n).
   static __device__ __forceinline__ bool covers(long long v, long long lo, long long hi, int n) {
@@ -790,8 +784,7 @@ __global__ void __launch_bounds__(32 * kConeWarps)
 /// Launches recordCone for a pass of `levels` steps (1 .. kSteps) on
 /// `stream`; nothing for no receivers. A cone past 48 KiB a block (its
 /// static lists of sources included) opts in to the dynamic shared memory
-/// first (every launch: the stream may be
-/// another device's).
+/// first (every launch: the stream may be another device's).
 template <class S>
 inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
                               const int *points, int count, typename S::Element *rows, int ny,

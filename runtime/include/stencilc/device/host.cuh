@@ -5,6 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include <cuda_runtime.h>
 
 namespace stencilc {
 namespace device {
@@ -22,6 +25,19 @@ inline bool overlaps(const void *a, const void *b, std::size_t bytes) {
 /// are not empty and lie inside [0, n).
 inline bool validRange(int first, int count, int n) {
   return first >= 0 && count >= 1 && first <= n - count;
+}
+
+/// Copies the `count` values at `src` (device or managed memory) into
+/// `copy` on the host, after the work already on `stream`: the call waits
+/// for that work (a synchronisation). For what NAME_run reads on the host
+/// before it launches: per-step values, source points.
+template <class T>
+cudaError_t copyToHostAfter(const T *src, std::size_t count, cudaStream_t stream,
+                            std::vector<T> &copy) {
+  copy.resize(count);
+  cudaError_t status =
+      cudaMemcpyAsync(copy.data(), src, count * sizeof(T), cudaMemcpyDeviceToHost, stream);
+  return status == cudaSuccess ? cudaStreamSynchronize(stream) : status;
 }
 
 } // namespace device

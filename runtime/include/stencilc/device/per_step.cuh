@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "stencilc/device/host.cuh"
+
 namespace stencilc {
 namespace device {
 
@@ -33,12 +35,7 @@ public:
       host_ = values;
       return cudaSuccess;
     }
-    copy_.resize(static_cast<std::size_t>(steps));
-    status = cudaMemcpyAsync(copy_.data(), values, copy_.size() * sizeof(double),
-                             cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess) {
-      status = cudaStreamSynchronize(stream);
-    }
+    status = copyToHostAfter(values, static_cast<std::size_t>(steps), stream, copy_);
     host_ = copy_.data();
     return status;
   }

@@ -48,6 +48,22 @@ __host__ __device__ inline bool receiverIndex(const int *p, int nz, int ny, int 
   return true;
 }
 
+/// Whether each of the `count` points at `points` (host-readable, Dims ints
+/// each) is one a step writes (receiverIndex): what the host checks of a
+/// list of points it can read before anything is launched.
+template <int Dims>
+inline bool everyPointWritten(const int *points, int count, int nz, int ny, int nx, int ringZ,
+                              int ringY, int ringX) {
+  for (int k = 0; k < count; ++k) {
+    std::size_t index = 0;
+    if (!receiverIndex<Dims>(points + static_cast<std::size_t>(Dims) * k, nz, ny, nx, ringZ, ringY,
+                             ringX, index)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// row[k] = field at receiver k, a thread a receiver. An invalid point
 /// (outside the grid, or on the fixed ring) reads nothing and records NaN,
 /// so device-memory points the host never saw cannot make it read out of
@@ -110,14 +126,9 @@ cudaError_t checkReceivers(const int *points, int count, const void *records, in
   if (attributes.type != cudaMemoryTypeManaged && attributes.type != cudaMemoryTypeHost) {
     return cudaErrorInvalidValue;
   }
-  for (int k = 0; k < count; ++k) {
-    std::size_t index = 0;
-    if (!receiverIndex<Dims>(points + static_cast<std::size_t>(Dims) * k, nz, ny, nx, ringZ, ringY,
-                             ringX, index)) {
-      return cudaErrorInvalidValue;
-    }
-  }
-  return cudaSuccess;
+  return everyPointWritten<Dims>(points, count, nz, ny, nx, ringZ, ringY, ringX)
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
 }
 
 } // namespace device

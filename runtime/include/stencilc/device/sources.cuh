@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/element.cuh"
+#include "stencilc/device/host.cuh"
 #include "stencilc/device/receivers.cuh"
 
 namespace stencilc {
@@ -127,29 +128,20 @@ cudaError_t checkSources(const SourceList &sources, int nz, int ny, int nx, int 
   if (!kernelReadable(points) || !kernelReadable(amplitudes)) {
     return cudaErrorInvalidValue;
   }
-  const std::size_t ints = static_cast<std::size_t>(Dims) * static_cast<std::size_t>(count);
   std::vector<int> copy;
   const int *host = sources.points;
   if (points.type != cudaMemoryTypeHost) {
-    copy.resize(ints);
-    status = cudaMemcpyAsync(copy.data(), sources.points, ints * sizeof(int),
-                             cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess) {
-      status = cudaStreamSynchronize(stream);
-    }
+    status = copyToHostAfter(sources.points,
+                             static_cast<std::size_t>(Dims) * static_cast<std::size_t>(count),
+                             stream, copy);
     if (status != cudaSuccess) {
       return status;
     }
     host = copy.data();
   }
-  for (int k = 0; k < count; ++k) {
-    std::size_t index = 0;
-    if (!receiverIndex<Dims>(host + static_cast<std::size_t>(Dims) * k, nz, ny, nx, ringZ, ringY,
-                             ringX, index)) {
-      return cudaErrorInvalidValue;
-    }
-  }
-  return cudaSuccess;
+  return everyPointWritten<Dims>(host, count, nz, ny, nx, ringZ, ringY, ringX)
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
 }
 
 } // namespace device
