@@ -229,6 +229,19 @@ std::string boundaryHeaderText(const StencilSpec &spec);
 /// name cannot name a field or a parameter.
 bool isReservedInApi(std::string_view name);
 
+/// A list of points NAME_run takes after its parameters (`source u;`,
+/// `record u;`): the names of its three parameters, in order (the points,
+/// their count, the values of every step and point). The language refuses
+/// a field or parameter of these names beside the statement, the C front
+/// end renames one, and the generated code uses them.
+struct PointListNames {
+  std::string_view points, count, values;
+};
+inline constexpr PointListNames SourceListNames{"sources", "source_count", "amplitudes"};
+inline constexpr PointListNames ReceiverListNames{"receivers", "receiver_count", "records"};
+/// Whether `name` is one of those parameters' (of either list).
+bool isPointListName(std::string_view name);
+
 /// Whether `name` starts `stencilc` (the runtime's names), `cuda` (CUDA's) or
 /// `__` (the C implementation's): no suffix makes such a name free.
 bool hasReservedPrefix(std::string_view name);

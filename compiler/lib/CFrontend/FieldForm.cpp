@@ -287,13 +287,11 @@ std::vector<int> NestRecogniser::arrayRoles(const Form &rhs) {
 static std::string stencilName(std::string name, const std::vector<std::string> &taken,
                                bool timeLoop) {
   static const char *const words[] = {"field", "coefficient", "param", "time", "pi", "sqrt", "pow"};
-  static const char *const points[] = {"sources",   "source_count",   "amplitudes",
-                                       "receivers", "receiver_count", "records"};
   name = withoutReservedPrefix(std::move(name));
   auto reserved = [&](const std::string &n) {
     return isReservedStencilWord(n) || isReservedInApi(n) ||
            std::find(std::begin(words), std::end(words), n) != std::end(words) ||
-           (timeLoop && std::find(std::begin(points), std::end(points), n) != std::end(points)) ||
+           (timeLoop && isPointListName(n)) ||
            std::find(taken.begin(), taken.end(), n) != taken.end();
   };
   while (reserved(name)) {

@@ -690,21 +690,21 @@ bool NestRecogniser::checkReadExtent(unsigned a, unsigned axis, const Extent &ex
 /// A time loop's counter counts too: a nest whose bounds change from step to
 /// step is no one stencil.
 bool NestRecogniser::mentionsLoopVariable(const Stmt *stmt) const {
+  return refersTo(stmt, [this](const VarDecl *var) { return loopOf(var) || var == timeLoop.var; });
+}
+
+bool refersTo(const Stmt *stmt, llvm::function_ref<bool(const VarDecl *)> matches) {
   if (!stmt) {
     return false;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(stmt)) {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-    if (var && (loopOf(var) || var == timeLoop.var)) {
+    if (var && matches(var)) {
       return true;
     }
   }
-  for (const Stmt *child : stmt->children()) {
-    if (mentionsLoopVariable(child)) {
-      return true;
-    }
-  }
-  return false;
+  return std::any_of(stmt->child_begin(), stmt->child_end(),
+                     [matches](const Stmt *child) { return refersTo(child, matches); });
 }
 
 static std::optional<Precision> precisionOf(QualType element, ASTContext &context) {

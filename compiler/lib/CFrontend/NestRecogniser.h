@@ -22,6 +22,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include "LoopNest.h"
@@ -180,6 +181,9 @@ clang::QualType vectorElement(clang::QualType type);
 
 const clang::Expr *splitSubscripts(const clang::Expr *expr,
                                    std::vector<const clang::Expr *> &indices);
+
+/// Whether `stmt` (null: no) names a variable for which `matches` holds.
+bool refersTo(const clang::Stmt *stmt, llvm::function_ref<bool(const clang::VarDecl *)> matches);
 
 /// A loop over a list of points after the nest (TimeLoop.cpp): the words
 /// its messages use.

@@ -39,14 +39,14 @@ bool isVarRef(const Expr *expr, const VarDecl *var) {
 }
 
 bool mentions(const Stmt *stmt, const VarDecl *var) {
-  if (!stmt) {
-    return false;
-  }
-  if (const auto *ref = dyn_cast<DeclRefExpr>(stmt); ref && ref->getDecl() == var) {
-    return true;
-  }
-  return std::any_of(stmt->child_begin(), stmt->child_end(),
-                     [var](const Stmt *child) { return mentions(child, var); });
+  return refersTo(stmt, [var](const VarDecl *v) { return v == var; });
+}
+
+/// The variable whose buffer `var` holds after a rotation's steps
+/// (`holds`, var -> the variable whose buffer it took): its own where none.
+const VarDecl *heldBy(const std::map<const VarDecl *, const VarDecl *> &holds, const VarDecl *var) {
+  auto it = holds.find(var);
+  return it == holds.end() ? var : it->second;
 }
 
 /// A call of a function named `swap` with two arguments, the function
@@ -682,10 +682,7 @@ bool NestRecogniser::checkCoordinates(const Expr *access, const Loop &points,
 /// (three levels). Every other array the time loop reads keeps its buffer.
 bool NestRecogniser::checkRotation(TranslatedStencil &stencil) {
   std::map<const VarDecl *, const VarDecl *> holds;
-  auto valueOf = [&holds](const VarDecl *var) {
-    auto it = holds.find(var);
-    return it == holds.end() ? var : it->second;
-  };
+  auto valueOf = [&holds](const VarDecl *var) { return heldBy(holds, var); };
   const Stmt *first = nullptr;
   for (const Stmt *stmt : afterNest) {
     if (rotation.contains(stmt)) {
@@ -729,10 +726,7 @@ bool NestRecogniser::checkRotation(TranslatedStencil &stencil) {
 /// or none at all: says what each array of the nest holds after it.
 void NestRecogniser::reportRotation(const Stmt *first,
                                     const std::map<const VarDecl *, const VarDecl *> &holds) {
-  auto valueOf = [&holds](const VarDecl *var) {
-    auto it = holds.find(var);
-    return it == holds.end() ? var : it->second;
-  };
+  auto valueOf = [&holds](const VarDecl *var) { return heldBy(holds, var); };
   if (!first) {
     const auto *block = cast<CompoundStmt>(timeLoop.stmt->getBody());
     reportError(diags, block->getRBracLoc(),

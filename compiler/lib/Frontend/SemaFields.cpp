@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 #include "SemaChecker.h"
 
-#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -222,18 +221,13 @@ namespace {
 /// no precision).
 struct SteppedNameWord {
   std::string_view word, example, what, noPrecision;
-  std::array<std::string_view, 3> apiNames;
+  PointListNames api;
 };
-constexpr SteppedNameWord RecordWord{"record",
-                                     "record u;",
-                                     "records receivers",
-                                     "the records have the field's",
-                                     {"receivers", "receiver_count", "records"}};
-constexpr SteppedNameWord SourceWord{"source",
-                                     "source u;",
-                                     "injects point sources",
+constexpr SteppedNameWord RecordWord{"record", "record u;", "records receivers",
+                                     "the records have the field's", ReceiverListNames};
+constexpr SteppedNameWord SourceWord{"source", "source u;", "injects point sources",
                                      "amplitudes are doubles, added in the field's arithmetic",
-                                     {"sources", "source_count", "amplitudes"}};
+                                     SourceListNames};
 
 const SteppedNameWord &steppedNameWord(std::string_view word) {
   return word == RecordWord.word ? RecordWord : SourceWord;
@@ -280,7 +274,7 @@ bool StencilChecker::finishSteppedName(const SteppedName &given, std::string_vie
   }
   // A field or parameter named as one of NAME_run's arguments would be a
   // second parameter of that name.
-  for (std::string_view api : word.apiNames) {
+  for (std::string_view api : {word.api.points, word.api.count, word.api.values}) {
     std::optional<SMLoc> clash;
     if (auto it = fieldIndex.find(api); it != fieldIndex.end()) {
       clash = fields[it->second].loc;

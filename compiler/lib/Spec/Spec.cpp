@@ -314,6 +314,15 @@ std::string reservedPrefixText() {
          "CUDA and stencilc's runtime)";
 }
 
+bool isPointListName(std::string_view name) {
+  for (const PointListNames &list : {SourceListNames, ReceiverListNames}) {
+    if (name == list.points || name == list.count || name == list.values) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool hasReservedPrefix(std::string_view name) {
   return name.starts_with("stencilc") || name.starts_with("__") || name.starts_with("cuda");
 }

@@ -79,6 +79,24 @@ std::array<int, 3> fixedRingZyx(const StencilSpec &spec) {
 
 namespace {
 
+/// NAME_run's lists of points, in their order, where the stencil takes
+/// them: the names of their three parameters and the values' type (the
+/// sources' amplitudes doubles, the receivers' records elements).
+struct RunPointList {
+  PointListNames names;
+  std::string valuesType;
+};
+std::vector<RunPointList> runPointLists(const StencilSpec &spec, std::string_view element) {
+  std::vector<RunPointList> lists;
+  if (spec.injectsSources) {
+    lists.push_back({SourceListNames, "const double"});
+  }
+  if (spec.recordsReceivers) {
+    lists.push_back({ReceiverListNames, std::string(element)});
+  }
+  return lists;
+}
+
 FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
   FieldsNames n;
   const bool timeLevels = spec.previousField >= 0;
@@ -136,12 +154,9 @@ FieldsNames fieldsNames(const StencilSpec &spec, std::string_view element) {
     n.paramArgsFirst += p + ", ";
     n.runParamParams += spec.isPerStep(i) ? ", const double* " + p : ", double " + p;
   }
-  if (spec.injectsSources) {
-    n.runParamParams += ", const int* sources, int source_count, const double* amplitudes";
-  }
-  if (spec.recordsReceivers) {
-    n.runParamParams +=
-        fmt::format(", const int* receivers, int receiver_count, {}* records", element);
+  for (const RunPointList &list : runPointLists(spec, element)) {
+    n.runParamParams += fmt::format(", const int* {}, int {}, {}* {}", list.names.points,
+                                    list.names.count, list.valuesType, list.names.values);
   }
   return n;
 }
@@ -238,8 +253,10 @@ std::string runArgNames(const StencilSpec &spec, const FieldsNames &n) {
   for (const std::string &p : spec.params) {
     names += ", " + p;
   }
-  return names + (spec.injectsSources ? ", sources, source_count, amplitudes" : "") +
-         (spec.recordsReceivers ? ", receivers, receiver_count, records" : "") + ", steps, stream";
+  for (const RunPointList &list : runPointLists(spec, "")) {
+    names += fmt::format(", {}, {}, {}", list.names.points, list.names.count, list.names.values);
+  }
+  return names + ", steps, stream";
 }
 
 /// NAME_run's call of its fused passes where the grid is large enough
