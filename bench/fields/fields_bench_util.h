@@ -3,8 +3,13 @@
 // device-to-device copy bandwidth they are set against.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <vector>
 
 #include "../median_ms.h"
@@ -39,6 +44,56 @@ inline double copyBandwidth(int reps) {
       },
       2, reps);
   return 2.0 * bytes / (ms * 1e-3);
+}
+
+/// The median time in ms of `run` (which `restore` gives its inputs first,
+/// outside the timing) over `reps` repetitions, after one warm-up call:
+/// CUDA events around each call.
+inline float fieldsRunMedianMs(const std::function<void()> &restore,
+                               const std::function<cudaError_t()> &run, int reps) {
+  restore();
+  STENCILC_CHECK(run());
+  std::vector<float> times;
+  for (int r = 0; r < reps; ++r) {
+    restore();
+    STENCILC_CHECK(cudaDeviceSynchronize());
+    EventTimer timer;
+    timer.start(nullptr);
+    STENCILC_CHECK(run());
+    times.push_back(timer.stopMs(nullptr));
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// fields_run_bench's arguments: [steps [reps]], each at least 1.
+inline void runArguments(int argc, char **argv, int &steps, int &reps) {
+  if (argc > 1) {
+    steps = std::max(1, std::atoi(argv[1]));
+  }
+  if (argc > 2) {
+    reps = std::max(1, std::atoi(argv[2]));
+  }
+}
+
+/// Whether two device buffers hold the same bits.
+template <class T> bool sameBits(const DeviceBuffer<T> &a, const DeviceBuffer<T> &b) {
+  std::vector<T> x(a.size()), y(b.size());
+  STENCILC_CHECK(cudaMemcpy(x.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  STENCILC_CHECK(cudaMemcpy(y.data(), b.data(), b.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
+/// One line of fields_run_bench: both times, both rates (every point x
+/// every step), the ratio, and whether the two results are the same bits.
+inline void reportRun(const char *name, const char *size, double points, int steps, float fusedMs,
+                      float oneMs, bool same) {
+  const double work = points * steps;
+  std::printf("%-18s %s x %d steps  fused %9.2f ms %7.1f GStencil/s   one a launch %9.2f ms "
+              "%7.1f GStencil/s   %.2fx   %s\n",
+              name, size, steps, fusedMs, work / (fusedMs * 1e-3) / 1e9, oneMs,
+              work / (oneMs * 1e-3) / 1e9, oneMs / fusedMs, same ? "bit for bit" : "DIFFERENT");
+  std::fflush(stdout);
 }
 
 } // namespace stencilc::bench

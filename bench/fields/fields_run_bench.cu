@@ -29,40 +29,16 @@ namespace {
 int steps = 1000;
 int reps = 3;
 
-/// The median time in ms of `run` (which restores its inputs first, outside
-/// the timing), after one warm-up call.
-float medianMs(const std::function<void()> &restore, const std::function<cudaError_t()> &run) {
-  restore();
-  STENCILC_CHECK(run());
-  std::vector<float> times;
-  for (int r = 0; r < reps; ++r) {
-    restore();
-    STENCILC_CHECK(cudaDeviceSynchronize());
-    stencilc::EventTimer timer;
-    timer.start(nullptr);
-    STENCILC_CHECK(run());
-    times.push_back(timer.stopMs(nullptr));
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-/// One line: both times, both rates, the ratio, and whether the two results
-/// are the same bits.
+/// One line of a size of n^2 points.
 void report(const char *name, int n, float fusedMs, float oneMs, bool same) {
-  const double work = double(n) * n * steps;
-  std::printf("%-14s %5d^2 x %d steps  fused %9.2f ms %7.1f GStencil/s   one a launch %9.2f ms "
-              "%7.1f GStencil/s   %.2fx   %s\n",
-              name, n, steps, fusedMs, work / (fusedMs * 1e-3) / 1e9, oneMs,
-              work / (oneMs * 1e-3) / 1e9, oneMs / fusedMs, same ? "bit for bit" : "DIFFERENT");
+  char size[32];
+  std::snprintf(size, sizeof size, "%5d^2", n);
+  stencilc::bench::reportRun(name, size, double(n) * n, steps, fusedMs, oneMs, same);
 }
 
-template <class T>
-bool sameBits(const stencilc::DeviceBuffer<T> &a, const stencilc::DeviceBuffer<T> &b) {
-  std::vector<T> x(a.size()), y(b.size());
-  STENCILC_CHECK(cudaMemcpy(x.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  STENCILC_CHECK(cudaMemcpy(y.data(), b.data(), b.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+/// The median time in ms of `run` after `restore` (fieldsRunMedianMs).
+float medianMs(const std::function<void()> &restore, const std::function<cudaError_t()> &run) {
+  return stencilc::bench::fieldsRunMedianMs(restore, run, reps);
 }
 
 /// 1024 receivers: every 8th point of row n/8, (y, x) pairs.
@@ -117,7 +93,8 @@ void wave2d(int n) {
                                             kReceivers, recordsOne.data(), steps, nullptr);
                });
   report("wave2d fp32", n, fused, one,
-         sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
+         stencilc::bench::sameBits(u, uOne) && stencilc::bench::sameBits(prev, prevOne) &&
+             stencilc::bench::sameBits(records, recordsOne));
 }
 
 /// The wave with a point source (`source u;`) at the centre, the same
@@ -161,7 +138,8 @@ void wave2dPoint(int n) {
                                    kReceivers, recordsOne.data(), steps, nullptr);
                              });
   report("wave2d point fp32", n, fused, one,
-         sameBits(u, uOne) && sameBits(prev, prevOne) && sameBits(records, recordsOne));
+         stencilc::bench::sameBits(u, uOne) && stencilc::bench::sameBits(prev, prevOne) &&
+             stencilc::bench::sameBits(records, recordsOne));
 }
 
 void varheat(int n) {
@@ -180,18 +158,13 @@ void varheat(int n) {
                  return varheat_fp64_one_run(uOne.data(), kappa.data(), scratch.data(), n, n, 1.0,
                                              steps, nullptr);
                });
-  report("varheat fp64", n, fused, one, sameBits(u, uOne));
+  report("varheat fp64", n, fused, one, stencilc::bench::sameBits(u, uOne));
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc > 1) {
-    steps = std::max(1, std::atoi(argv[1]));
-  }
-  if (argc > 2) {
-    reps = std::max(1, std::atoi(argv[2]));
-  }
+  stencilc::bench::runArguments(argc, argv, steps, reps);
   cudaDeviceProp prop{};
   STENCILC_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s; copy bandwidth %.1f GB/s; fused T: wave2d %d, varheat %d; median of "

@@ -31,6 +31,14 @@ const char *const Wave3D =
        out[i, j, l] = 2 * u[i, j, l] - u_prev[i, j, l] + c2[i, j, l] * (u[i-1, j, l] + u[i+1, j, l]
                       - 2 * u[i, j, l]); })";
 
+const char *const Heat1D =
+    R"(stencil heat1 { precision PRECISION; boundary BOUNDARY; field u; coefficient k;
+       out[i] = u[i] + k[i] * (u[i-1] + u[i+1] - 2 * u[i]); })";
+
+const char *const Box3D =
+    R"(stencil box3 { precision PRECISION; boundary BOUNDARY; field u; coefficient k;
+       out[i, j, l] = u[i, j, l] + k[i, j, l] * (u[i-1, j-1, l] + u[i+1, j, l+1]); })";
+
 const char *const PreviousOffPoint =
     R"(stencil odd { precision PRECISION; boundary BOUNDARY; field u, u_prev; time u_prev, u;
        out[i, j] = u[i-1, j] + u[i+1, j] - u_prev[i, j+1]; })";
@@ -79,9 +87,10 @@ TEST(FieldsFusion, WhatTheKernelCannotTakeKeepsOneLaunchAStepAndSaysWhy) {
   EXPECT_EQ(clamp.fusedSteps, 1);
   EXPECT_TRUE(clamp.lowered);
   EXPECT_NE(clamp.why.find("boundary clamp"), std::string::npos) << clamp.why;
-  const Schedule threeD = scheduleOf(Wave3D, "fp32", "fixed");
-  EXPECT_EQ(threeD.fusedSteps, 1);
-  EXPECT_NE(threeD.why.find("2D only"), std::string::npos) << threeD.why;
+  const Schedule oneD = scheduleOf(Heat1D, "fp32", "fixed", 4);
+  EXPECT_EQ(oneD.fusedSteps, 1);
+  EXPECT_TRUE(oneD.lowered);
+  EXPECT_NE(oneD.why.find("2D and 3D"), std::string::npos) << oneD.why;
   const Schedule odd = scheduleOf(PreviousOffPoint, "fp32", "fixed");
   EXPECT_EQ(odd.fusedSteps, 1);
   EXPECT_NE(odd.why.find("at the point only"), std::string::npos) << odd.why;
@@ -102,6 +111,39 @@ TEST(FieldsFusion, TheReceiversConeLowersTWhereItPassesSharedMemory) {
   EXPECT_TRUE(planned->schedule.lowered);
   EXPECT_NE(planned->schedule.why.find("receivers' kernel of 8 fused steps"), std::string::npos)
       << planned->schedule.why;
+}
+
+TEST(FieldsFusion, ThreeDimensionalStencilsRunOneStepALaunchUnlessAsked) {
+  // Measured faster one step a launch (the fused levels' register queues
+  // spill); fuse=T still fuses.
+  const Schedule s = scheduleOf(Wave3D, "fp32", "fixed");
+  EXPECT_EQ(s.fusedSteps, 1);
+  EXPECT_FALSE(s.lowered);
+  EXPECT_NE(s.why.find("measured faster one step a launch"), std::string::npos) << s.why;
+  EXPECT_EQ(scheduleOf(Wave3D, "fp64", "periodic", 2).fusedSteps, 2);
+}
+
+TEST(FieldsFusion, ThreeDimensionalStencilsFuseInFused3dWindows) {
+  // fields_fused3d.cuh: fused3d.cuh's windows for the stepped field's reach,
+  // halos of T r rows and (whole accesses of) columns, a row to store.
+  const Schedule s = scheduleOf(Wave3D, "fp32", "fixed", 4);
+  EXPECT_EQ(s.fusedSteps, 4);
+  EXPECT_FALSE(s.lowered);
+  EXPECT_EQ(s.fused.haloY, 4);
+  EXPECT_GE(s.fused.halo, 4);
+  EXPECT_GE(s.fused.rows, 1);
+  EXPECT_GE(s.fused.storedRows(), 1);
+  EXPECT_GE(s.fused.storedColumns(), 1);
+  EXPECT_GT(s.fused.sharedBytes, 0);
+  EXPECT_NE(s.fused.source.find("fused3d.cuh"), std::string::npos) << s.fused.source;
+}
+
+TEST(FieldsFusion, ThreeDimensionalReadsAcrossPlanesAndRowsRingMorePlanes) {
+  // A read off both z and y (a box's corner) lags a level r + 1 planes and
+  // reads 2r + 1 planes of edge rows: more shared memory than a star.
+  const Schedule star = scheduleOf(Wave3D, "fp32", "fixed", 2);
+  const Schedule box = scheduleOf(Box3D, "fp32", "fixed", 2);
+  EXPECT_GT(box.fused.sharedBytes, star.fused.sharedBytes);
 }
 
 TEST(FieldsFusion, BytesAPointAndStepFusedAndNot) {

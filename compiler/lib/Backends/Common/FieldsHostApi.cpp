@@ -276,6 +276,7 @@ std::string fusedDispatch(const Plan &plan, const FieldsNames &n) {
                             fmt::arg("namespace", stencilNamespace(plan)),
                             fmt::arg("fused_steps", plan.schedule.fusedSteps),
                             fmt::arg("where", where),
+                            fmt::arg("grid_z", spec.dims == 3 ? "nz" : "1"),
                             fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
                             fmt::arg("run_arg_names", runArgNames(spec, n)));
 }
@@ -298,6 +299,7 @@ void writeFusedRun(CodeWriter &w, const Plan &plan, const FieldsNames &n,
              fmt::arg("run_field_list", n.runFieldList), fmt::arg("run_param_args", runArgs),
              fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("stepped", n.stepped),
              fmt::arg("previous_or_null", timeLevels ? n.previous : "nullptr"),
+             fmt::arg("grid_z", spec.dims == 3 ? "nz" : "1"),
              fmt::arg("grid_y", spec.dims >= 2 ? "ny" : "1"),
              fmt::arg("sources",
                       spec.injectsSources ? "stencilc_sources" : "stencilc::device::SourceList{}"),

@@ -77,12 +77,25 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
   if (plan.schedule.fusedSteps > 1) {
     w.line();
+    const int r = steppedReach(spec);
+    // 2D: fused.cuh's Geometry takes the reach and terms; 3D: fused3d.cuh's
+    // takes the offsets of the stepped field's reads (fields::SteppedReads).
+    const std::string reads =
+        dims == 3 ? fmt::format("using Stencil = fields::SteppedReads<Fields>; // reaching {}", r)
+                  : fmt::format("struct Stencil {{\n    static constexpr int kRadius = {};\n    "
+                                "static constexpr int kTerms = {};\n  }};",
+                                r, spec.fieldTerms.size());
     w.fillWith(
         templateSection("fields.cu.tpl", "fused"), fmt::arg("name", spec.name),
+        fmt::arg("kernel_header", dims == 3 ? "fields_fused3d.cuh" : "fields_fused.cuh"),
+        fmt::arg("base_geometry", dims == 3 ? "fused3d.cuh's Geometry, its queue lengthened by "
+                                              "fields::Geometry3,"
+                                            : "fused.cuh's Geometry"),
+        fmt::arg("stencil_reads", reads),
+        fmt::arg("geometry_type", dims == 3 ? "fields::Geometry3" : "fused::Geometry"),
         fmt::arg("namespace", ns), fmt::arg("element", element),
         fmt::arg("compute", sp.compute == Precision::FP64 ? "double" : "float"),
-        fmt::arg("boundary", boundary.type), fmt::arg("stepped", n.stepped),
-        fmt::arg("radius", steppedReach(spec)), fmt::arg("term_count", spec.fieldTerms.size()),
+        fmt::arg("boundary", boundary.type), fmt::arg("stepped", n.stepped), fmt::arg("radius", r),
         fmt::arg("steps", plan.schedule.fusedSteps), fmt::arg("geometry", fusedGeometryLines(plan)),
         fmt::arg("min_points", plan.schedule.fused.minGridPoints));
   }

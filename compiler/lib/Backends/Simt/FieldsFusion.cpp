@@ -34,12 +34,22 @@ int steppedReach(const StencilSpec &spec) {
 
 namespace {
 
-/// Why the fused kernel cannot take `spec`, or empty: it is 2D, reads the
-/// previous level at the point only (a level's window keeps the stepped
-/// field alone) and never uses a level as a coefficient field.
+/// Whether some term reads `t`'s field off the point.
+bool offPoint(const StencilSpec &spec, const FieldTerm &t) {
+  for (int a = 0; a < spec.dims; ++a) {
+    if (t.offset.d[a] != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Why the fused kernels cannot take `spec`, or empty: it is 2D or 3D,
+/// reads the previous level at the point only (a level's window keeps the
+/// stepped field alone) and never uses a level as a coefficient field.
 std::string fieldsUnfusable(const StencilSpec &spec) {
-  if (spec.dims != 2) {
-    return "the fused kernel of a stencil of fields is 2D only";
+  if (spec.dims == 1) {
+    return "the fused kernels of stencils of fields are 2D and 3D";
   }
   if (std::string boundary = unfusable(spec); !boundary.empty()) {
     return boundary;
@@ -51,13 +61,11 @@ std::string fieldsUnfusable(const StencilSpec &spec) {
   for (const FieldTerm &t : spec.fieldTerms) {
     const bool level = t.coefficientField >= 0 && (t.coefficientField == spec.steppedField ||
                                                    t.coefficientField == spec.previousField);
-    const bool offPoint =
-        t.field == spec.previousField && (t.offset.d[0] != 0 || t.offset.d[1] != 0);
     if (level) {
       return fmt::format("the fused kernel does not take {} as a coefficient field",
                          spec.fields[t.coefficientField].name);
     }
-    if (offPoint) {
+    if (t.field == spec.previousField && offPoint(spec, t)) {
       return fmt::format("the fused kernel reads the previous level {} at the point only",
                          spec.fields[spec.previousField].name);
     }
@@ -79,7 +87,7 @@ std::string fieldsUnfusable(const StencilSpec &spec) {
 MeasuredFusion measuredFields(const StencilSpec &spec) {
   const bool eight = elementBytes(spec.precision) == 8;
   MeasuredFusion m{};
-  m.dims = 2;
+  m.dims = spec.dims;
   m.shape = spec.shape;
   m.radius = 1;
   m.elementBytes = static_cast<int>(elementBytes(spec.precision));
@@ -98,10 +106,19 @@ MeasuredFusion measuredFields(const StencilSpec &spec) {
 }
 
 /// The spec the single-field geometry is planned for: the stepped field's
-/// reach as the radius (the window carries that field alone).
+/// reach as the radius (the window carries that field alone), and in 3D
+/// its shape: a box where some read of it reaches across planes and rows
+/// or columns at once (fused3d.cuh's kPlaneSpan), else a star.
 StencilSpec geometrySpec(const StencilSpec &spec) {
   StencilSpec s = spec;
   s.radius = steppedReach(spec);
+  s.shape = Shape::Star;
+  for (const FieldTerm &t : spec.fieldTerms) {
+    if (spec.dims == 3 && t.field == spec.steppedField && t.offset.d[0] != 0 &&
+        (t.offset.d[1] != 0 || t.offset.d[2] != 0)) {
+      s.shape = Shape::Box;
+    }
+  }
   return s;
 }
 
@@ -118,12 +135,15 @@ long long minGridPoints(const StencilSpec &spec) {
 }
 
 /// Shared memory the receivers' kernel of a pass of T steps takes a block
-/// (fields_fused.cuh's recordCone: 4 warps, each 3 squares of side 2Tr + 1
-/// in the arithmetic type, and with sources a list of 32 of 12 bytes).
+/// (fields_run.cuh's recordCone: 4 warps in 2D, 1 in 3D, each 3 squares or
+/// cubes of side 2Tr + 1 in the arithmetic type, and with sources a list of
+/// 32 of 16 bytes).
 int coneBytes(const StencilSpec &spec, int steps) {
   const int side = 2 * steps * steppedReach(spec) + 1;
-  return 4 * 3 * side * side * (spec.precision == Precision::FP64 ? 8 : 4) +
-         (spec.injectsSources ? 4 * 32 * 12 : 0);
+  const int warps = spec.dims == 3 ? 1 : 4;
+  const int points = side * side * (spec.dims == 3 ? side : 1);
+  return warps * (3 * points * (spec.precision == Precision::FP64 ? 8 : 4) +
+                  (spec.injectsSources ? 32 * 16 : 0));
 }
 
 /// The most of `steps` whose receivers' cone fits what `target` lets a block
@@ -142,6 +162,54 @@ int stepsTheConeAllows(const StencilSpec &spec, int steps, Arch target, std::str
   return fits;
 }
 
+/// The most of `steps` whose 3D window (fused3d.cuh's rule for the stepped
+/// field's reads) leaves a row and a column to store and whose rings fit
+/// what `target` lets a block take, and why fewer where fewer.
+int stepsThe3DWindowAllows(const StencilSpec &spec, int steps, Arch target, std::string &why) {
+  const int most = info(target).maxDynamicSharedBytes;
+  const auto fits = [&](int t) {
+    const FusedKernel k = fusedGeometry(geometrySpec(spec), t, nullptr);
+    return k.storedColumns() >= 1 && k.storedRows() >= 1 && k.sharedBytes <= most;
+  };
+  int t = steps;
+  while (t > 1 && !fits(t)) {
+    --t;
+  }
+  if (t < steps) {
+    why = fmt::format("a 3D window of {} fused steps leaves no point to store or needs more shared "
+                      "memory than {} allows ({} bytes): {} steps fit",
+                      steps, keyword(target), most, t);
+  }
+  return t;
+}
+
+/// Where the fused geometry of `spec` comes from (`exact`: its kind is the
+/// one measured).
+std::string geometrySource(const StencilSpec &spec, const MeasuredFusion &m, bool exact) {
+  if (spec.dims == 3) {
+    return "fused3d.cuh's rule for the stepped field's reads, as --plan-option fuse asked (one "
+           "step a launch measured faster)";
+  }
+  return exact ? fmt::format("as measured best for stencils of fields in {} on an H200 "
+                             "({:g} GStencil/s at T = {}, {:.2f}x one step a launch)",
+                             keyword(spec.precision), m.gstencils, m.steps,
+                             m.gstencils / m.stepGStencils)
+               : std::string("as measured best for stencils of fields of reach 1 in "
+                             "fp32 or fp64 on an H200; this kind is not measured");
+}
+
+/// Why a 3D stencil of fields runs one step a launch unless fuse=T asks
+/// for passes: on an H200 (bench/fields/run-bench.sh with BENCH=3d, 512^3,
+/// 1000 steps; bench/results/2026-11-29-0420-fields-fused-3d-h200.txt) the
+/// fused passes ran at 0.92x one step a launch (a wave of reach 1, T 3),
+/// 0.18x (reach 2, T 2) and 0.04x (reach 4, T 2): each thread's register
+/// queues of every level take all 255 registers and spill (ncu: one block
+/// of 256 threads a multiprocessor, 12.5 % occupancy at reach 2).
+const char *const kThreeDMeasuredSlower =
+    "3D stencils of fields measured faster one step a launch on an H200 than fused (a wave of "
+    "reach 1: 0.92x at T = 3; reach 2: 0.18x and reach 4: 0.04x at T = 2, 512^3: the register "
+    "queues of the fused levels spill); --plan-option fuse=T fuses them";
+
 } // namespace
 
 void planFieldsFusion(Plan &plan, const PlanOptions &options) {
@@ -151,9 +219,16 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
   if (settledUnfused(s, asked, fieldsUnfusable(spec))) {
     return;
   }
+  if (spec.dims == 3 && asked == 0) {
+    s.why = kThreeDMeasuredSlower;
+    return;
+  }
   const MeasuredFusion m = measuredFields(spec);
   std::string coneWhy;
-  const int steps = stepsTheConeAllows(spec, asked ? asked : m.steps, plan.target, coneWhy);
+  int steps = stepsTheConeAllows(spec, asked ? asked : m.steps, plan.target, coneWhy);
+  if (spec.dims == 3) {
+    steps = stepsThe3DWindowAllows(spec, steps, plan.target, coneWhy);
+  }
   s.lowered = asked > steps;
   if (steps == 1 && !coneWhy.empty()) {
     s.why = coneWhy;
@@ -165,17 +240,13 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
     return;
   }
   s.fusedSteps = steps;
-  s.fused = fusedGeometry(geometrySpec(spec), steps, &m);
+  const bool threeD = spec.dims == 3;
+  s.fused = fusedGeometry(geometrySpec(spec), steps, threeD ? nullptr : &m);
   // fuse=T asks for fused passes on every grid.
   s.fused.minGridPoints = asked ? 0 : minGridPoints(spec);
-  const bool exact = steppedReach(spec) == 1 &&
+  const bool exact = !threeD && steppedReach(spec) == 1 &&
                      (spec.precision == Precision::FP32 || spec.precision == Precision::FP64);
-  s.fused.source = exact ? fmt::format("as measured best for stencils of fields in {} on an H200 "
-                                       "({:g} GStencil/s at T = {}, {:.2f}x one step a launch)",
-                                       keyword(spec.precision), m.gstencils, m.steps,
-                                       m.gstencils / m.stepGStencils)
-                         : std::string("as measured best for stencils of fields of reach 1 in "
-                                       "fp32 or fp64 on an H200; this kind is not measured");
+  s.fused.source = geometrySource(spec, m, exact);
   s.why = !coneWhy.empty() ? coneWhy
           : asked          ? fmt::format("--plan-option fuse={}", asked)
                            : fmt::format("{} for a stencil of fields whose {} reaches {}",
@@ -198,7 +269,35 @@ double fusedBytes(const StencilSpec &spec, int steps) {
   return double((2 * levels + others) * elementBytes(spec.precision)) / steps;
 }
 
-void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
+namespace {
+
+/// The 3D kernel's lines: fused3d.cuh's window streamed along z.
+void printFieldsFused3D(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  const int r = steppedReach(spec);
+  const std::string &stepped = spec.fields[spec.steppedField].name;
+  os << fmt::format("  fused      {} threads (stencilc/device/fields_fused3d.cuh); windows of {} x "
+                    "{} (rows x columns), {} x {} stored: a halo of {} rows and {} columns each "
+                    "side (T x {}'s reach {} = {}, columns in whole {}-byte accesses); {} output "
+                    "planes per block streamed along z; geometry {}\n",
+                    k.threads, k.height, k.width, k.storedRows(), k.storedColumns(), k.haloY,
+                    k.halo, stepped, r, s.fusedSteps * r, k.accessBytes, k.chunkRows, k.source);
+  os << fmt::format("  streams    {} in registers, each thread's {} x {} points of every level "
+                    "and plane still read, the rows above and below from {} bytes of shared "
+                    "memory{}; every other field read at each level's plane from global memory; "
+                    "each level's coefficients folded from its step's parameters\n",
+                    stepped, k.rows, k.accessBytes / static_cast<int>(elementBytes(spec.precision)),
+                    k.sharedBytes,
+                    spec.previousField >= 0
+                        ? fmt::format(", {} read at level 1 and level t - 2's plane after",
+                                      spec.fields[spec.previousField].name)
+                        : std::string());
+}
+
+/// The 2D kernel's lines: fused.cuh's strips.
+void printFieldsFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   const FusedKernel &k = s.fused;
@@ -219,6 +318,19 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
                         ? fmt::format(", {} read at level 1 and level t - 2's window after",
                                       spec.fields[spec.previousField].name)
                         : std::string());
+}
+
+} // namespace
+
+void printFieldsFused(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  if (spec.dims == 3) {
+    printFieldsFused3D(plan, os);
+  } else {
+    printFieldsFused2D(plan, os);
+  }
   os << fmt::format(
       "  bytes      {} a point and step one step a launch; {:.1f} fused ({} steps a "
       "pass), plus the halo's re-reads ({:.1f} % of the point-levels computed are "

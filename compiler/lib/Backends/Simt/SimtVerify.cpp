@@ -191,9 +191,10 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
             "width {}, halo {}, height {}, haloY {}", k.width, k.halo, k.height, k.haloY);
 }
 
-/// planFieldsFusion's promises on a stencil of fields that fuses: 2D, a
-/// boundary the kernel takes, a halo of T times the stepped field's reach,
-/// a thread's columns holding that reach, and columns left to store.
+/// planFieldsFusion's promises on a stencil of fields that fuses: 2D or
+/// 3D, a boundary the kernel takes, a halo of T times the stepped field's
+/// reach, in 2D a thread's columns holding that reach, in 3D a thread's
+/// rows holding it (fused3d.cuh's edge rows), and points left to store.
 void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
@@ -202,9 +203,18 @@ void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
   }
   const FusedKernel &k = s.fused;
   const int r = steppedReach(spec);
-  c.require(spec.dims == 2, "fused passes of a stencil of fields in 2D only", "a {}D stencil",
-            spec.dims);
+  c.require(spec.dims == 2 || spec.dims == 3, "fused passes of a stencil of fields in 2D or 3D",
+            "a {}D stencil", spec.dims);
   requireFusableBoundary(plan, c);
+  if (spec.dims == 3) {
+    c.require(k.halo >= s.fusedSteps * r && k.haloY >= s.fusedSteps * r && k.rows >= r &&
+                  k.storedColumns() >= 1 && k.storedRows() >= 1,
+              "halos of T x the stepped field's reach, a thread's rows holding that reach, and "
+              "a row and column to store",
+              "halo {}, haloY {}, {} rows a thread, width {}, height {}, T {}, reach {}", k.halo,
+              k.haloY, k.rows, k.width, k.height, s.fusedSteps, r);
+    return;
+  }
   c.require(k.halo >= s.fusedSteps * r && k.columnsPerThread() >= r && k.storedColumns() >= 1,
             "a halo of T x the stepped field's reach, a thread's columns holding that reach, and "
             "a column to store",

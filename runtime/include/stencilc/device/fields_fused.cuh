@@ -76,9 +76,10 @@ template <class F, int Steps> struct FusedArgs {
 /// The sources near a warp's points (`source u;`): at most kWarpSources of
 /// them, in the list's order, in shared memory. Where more fall near, n
 /// says so and the warp reads the whole list instead, slower but the same.
+/// (In 2D z is 0.)
 constexpr int kWarpSources = 32;
 struct NearSource {
-  int y, x, k;
+  int z, y, x, k;
 };
 struct NearSources {
   const NearSource *list;
@@ -102,30 +103,44 @@ template <class Boundary> struct SourceAxis {
   }
 };
 
-/// Lists into `list` (a warp's kWarpSources entries) the sources of the 2D
-/// list `s` at the positions of rows [yLo, yHi) and columns [xLo, xHi) of
-/// an ny x nx grid (SourceAxis), in order: each round of 32 a ballot, each
-/// lane's place its predecessors' count. The whole warp calls it.
-template <class Boundary>
-__device__ inline NearSources nearSources(const SourceList &s, long long yLo, long long yHi,
-                                          long long xLo, long long xHi, int ny, int nx,
+/// Point k of a list of Dims-dimensional points, as (z, y, x): z is 0 in
+/// 2D.
+template <int Dims> __device__ __forceinline__ NearSource sourcePoint(const int *points, int k) {
+  const int *p = points + static_cast<std::size_t>(Dims) * k;
+  return {Dims == 3 ? __ldg(p) : 0, __ldg(p + Dims - 2), __ldg(p + Dims - 1), k};
+}
+
+/// A box of positions of a pass, [lo, hi) along z, y and x, on a grid of
+/// n points along each (2D: z is [0, 1) of 1).
+struct PositionBox {
+  long long lo[3], hi[3];
+  int n[3];
+};
+
+/// Lists into `list` (a warp's kWarpSources entries) the sources of the
+/// Dims-dimensional list `s` at the positions of `box` (SourceAxis), in
+/// order: each round of 32 a ballot, each lane's place its predecessors'
+/// count. The whole warp calls it.
+template <int Dims, class Boundary>
+__device__ inline NearSources nearSources(const SourceList &s, const PositionBox &box,
                                           NearSource *list) {
   using Axis = SourceAxis<Boundary>;
   const int lane = static_cast<int>(threadIdx.x % 32);
   int n = 0;
   for (int base = 0; base < s.count; base += 32) {
     const int k = base + lane;
-    int y = 0, x = 0;
+    NearSource p{0, 0, 0, k};
     bool near = false;
     if (k < s.count) {
-      y = __ldg(s.points + 2 * k);
-      x = __ldg(s.points + 2 * k + 1);
-      near = Axis::covers(y, yLo, yHi, ny) && Axis::covers(x, xLo, xHi, nx);
+      p = sourcePoint<Dims>(s.points, k);
+      near = Axis::covers(p.z, box.lo[0], box.hi[0], box.n[0]) &&
+             Axis::covers(p.y, box.lo[1], box.hi[1], box.n[1]) &&
+             Axis::covers(p.x, box.lo[2], box.hi[2], box.n[2]);
     }
     const unsigned found = __ballot_sync(0xffffffffu, near);
     const int at = n + __popc(found & ((1u << lane) - 1u));
     if (near && at < kWarpSources) {
-      list[at] = NearSource{y, x, k};
+      list[at] = p;
     }
     n += __popc(found);
   }
@@ -134,32 +149,32 @@ __device__ inline NearSources nearSources(const SourceList &s, long long yLo, lo
 }
 
 /// Adds to `value` (the positions xFirst .. xFirst + W - 1 of row y of
-/// level `level` + 1 of a pass over an ny x nx grid) the sources there
-/// (SourceAxis), in the list's order.
-template <class Element, class Boundary, class Compute, int W>
-__device__ __forceinline__ void addNearSources(const SourceList &s, const NearSources &near,
-                                               int level, long long y, long long xFirst, int ny,
-                                               int nx, Compute (&value)[W]) {
+/// plane z (0 in 2D) of level `level` + 1 of a pass over an nz x ny x nx
+/// grid) the sources there (SourceAxis), in the list's order.
+template <int Dims, class Element, class Boundary, class Compute, int W>
+__device__ __forceinline__ void
+addNearSources(const SourceList &s, const NearSources &near, int level, long long z, long long y,
+               long long xFirst, int nz, int ny, int nx, Compute (&value)[W]) {
   using Axis = SourceAxis<Boundary>;
   const double *row = s.amplitudes + static_cast<std::size_t>(level) * s.count;
-  const long long py = Axis::place(y, ny);
-  const auto add = [&](long long sy, long long sx, int k) {
-    if (sy == py) {
+  const long long pz = Axis::place(z, nz), py = Axis::place(y, ny);
+  const auto add = [&](const NearSource &p) {
+    if (p.z == pz && p.y == py) {
 #pragma unroll
       for (int w = 0; w < W; ++w) {
-        if (sx == Axis::place(xFirst + w, nx)) {
-          value[w] = withSource<Element>(value[w], __ldg(row + k));
+        if (p.x == Axis::place(xFirst + w, nx)) {
+          value[w] = withSource<Element>(value[w], __ldg(row + p.k));
         }
       }
     }
   };
   if (near.n <= kWarpSources) {
     for (int i = 0; i < near.n; ++i) {
-      add(near.list[i].y, near.list[i].x, near.list[i].k);
+      add(near.list[i]);
     }
   } else {
     for (int k = 0; k < s.count; ++k) {
-      add(__ldg(s.points + 2 * k), __ldg(s.points + 2 * k + 1), k);
+      add(sourcePoint<Dims>(s.points, k));
     }
   }
 }
@@ -357,8 +372,8 @@ computeRow(const Args<typename S::Fields> &args, const fused::Row<S> (&from)[S::
     }
   }
   if constexpr (F::kSources) {
-    addNearSources<typename S::Element, typename S::Boundary>(sources, near, level, y, xFirst, ny,
-                                                              nx, value);
+    addNearSources<2, typename S::Element, typename S::Boundary>(sources, near, level, 0, y, xFirst,
+                                                                 1, ny, nx, value);
   }
 }
 
@@ -579,9 +594,11 @@ __device__ __forceinline__ void passFields(const FusedArgs<typename S::Fields, S
   NearSources near{nullptr, 0};
   if constexpr (S::Fields::kSources) {
     __shared__ NearSource list[S::kWarps][kWarpSources];
-    near = nearSources<typename S::Boundary>(
-        args.sources, yBegin - 2LL * kLag, static_cast<long long>(yEnd) + kLag + S::kBatch,
-        x0 - S::kHalo, x0 - S::kHalo + S::kWidth, ny, nx, list[threadIdx.x / 32]);
+    const PositionBox box{
+        {0, yBegin - 2LL * kLag, x0 - S::kHalo},
+        {1, static_cast<long long>(yEnd) + kLag + S::kBatch, x0 - S::kHalo + S::kWidth},
+        {1, ny, nx}};
+    near = nearSources<2, typename S::Boundary>(args.sources, box, list[threadIdx.x / 32]);
   }
   if (interior) {
     streamFields<S, Levels, true>(args, out, outPrev, ny, nx, static_cast<int>(x0), yBegin, yEnd,
@@ -643,261 +660,6 @@ inline cudaError_t launchFieldsPass(int levels,
         <<<grid, S::kThreads, 0, stream>>>(args, out, outPrev, ny, nx, chunkY);
     return cudaGetLastError();
   });
-}
-
-/// The reads of one point of a level in a receiver's cone (recordCone):
-/// the stepped field from the level before's cone, the previous level from
-/// the one before that (level 1: u_prev itself), any other field through
-/// the boundary rule, as the pass reads them.
-template <class S> struct ConeReader {
-  using F = typename S::Fields;
-  static constexpr int kSide = 2 * S::kSteps * S::kRadius + 1; // a cone array's side
-  const Args<F> &args;
-  const typename S::Compute *from;   // level t - 1, kSide x kSide, centred
-  const typename S::Compute *before; // level t - 2 (t >= 2)
-  bool firstLevel;
-  int cy, cx; // the point in the arrays
-  long long y, x;
-  int ny, nx;
-
-  template <int Field, int DZ, int DY, int DX>
-  __device__ __forceinline__ typename S::Compute at() const {
-    if constexpr (Field == F::kSteppedField) {
-      return from[(cy + DY) * kSide + cx + DX];
-    } else if constexpr (Field == F::kPreviousField) {
-      return firstLevel ? toCompute(S::Boundary::read(args.field[Field], y, x, ny, nx))
-                        : before[cy * kSide + cx];
-    } else {
-      return toCompute(S::Boundary::read(args.field[Field], y + DY, x + DX, ny, nx));
-    }
-  }
-};
-
-/// The cone kernel's warps a block, and the shared memory of one warp:
-/// the three levels it keeps (t - 2, t - 1, t), each a square of kSide².
-constexpr int kConeWarps = 4;
-template <class S> __host__ __device__ constexpr int coneBytesPerWarp() {
-  return 3 * ConeReader<S>::kSide * ConeReader<S>::kSide *
-         static_cast<int>(sizeof(typename S::Compute));
-}
-/// The cone kernel's static shared memory a block: its warps' lists of
-/// sources (`source u;`), none without.
-template <class S> __host__ __device__ constexpr int coneStaticBytes() {
-  return S::Fields::kSources ? kConeWarps * kWarpSources * static_cast<int>(sizeof(NearSource)) : 0;
-}
-
-/// Point i of the square of side `side` around the receiver (row-major), as
-/// its place (cy, cx) in a cone array whose centre is at (C, C).
-struct ConePoint {
-  int cy, cx;
-};
-__device__ __forceinline__ ConePoint conePoint(int i, int side, int centre) {
-  const int reach = side / 2;
-  return {centre - reach + i / side, centre - reach + i % side};
-}
-
-/// The receivers of a pass of Levels fused steps from its inputs (`record
-/// u;`): a warp a receiver computes, level by level, the cone of points
-/// that the stepped field's value at its point needs (radius (Levels - t) r
-/// at level t), each point as the pass computes it (sumTerms, the rounding
-/// to the element type, the kept points of the boundary rule), its lanes
-/// sharing each level's points, the levels in shared memory; lane 0 writes
-/// its value of each level t into row t - 1 of `rows` (steps x count). The
-/// pass never holds a whole level in memory; the cone is small beside it
-/// (at most (2 T r + 1)^2 points a level). A point outside the grid or on
-/// the fixed ring reads nothing and records NaN, as receivers.cuh's gather
-/// does.
-template <class S, int Levels>
-__global__ void __launch_bounds__(32 * kConeWarps)
-    recordCone(const FusedArgs<typename S::Fields, S::kSteps> args, const int *__restrict__ points,
-               int count, typename S::Element *__restrict__ rows, int ny, int nx) {
-  if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    using F = typename S::Fields;
-    using Compute = typename S::Compute;
-    using Boundary = typename S::Boundary;
-    constexpr int D = ConeReader<S>::kSide, C = S::kSteps * S::kRadius;
-    extern __shared__ unsigned char coneShared[];
-    const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
-    const int k = static_cast<int>(blockIdx.x) * kConeWarps + warp;
-    std::size_t index = 0;
-    if (k >= count) {
-      return; // the whole warp; only warp barriers follow
-    }
-    // Outside the grid or on the fixed ring: invalid (receivers.cuh).
-    if (!receiverIndex<2>(points + 2 * static_cast<std::size_t>(k), 1, ny, nx, 0, F::kRingY,
-                          F::kRingX, index)) {
-      for (int t = lane; t < Levels; t += 32) {
-        rows[static_cast<std::size_t>(t) * count + k] = receiverInvalidValue<typename S::Element>();
-      }
-      return;
-    }
-    const long long py = points[2 * k], px = points[2 * k + 1];
-    // The sources in the cone's widest square (`source u;`).
-    NearSources near{nullptr, 0};
-    if constexpr (F::kSources) {
-      __shared__ NearSource list[kConeWarps][kWarpSources];
-      near = nearSources<Boundary>(args.sources, py - C, py + C + 1, px - C, px + C + 1, ny, nx,
-                                   list[warp]);
-    }
-    Compute *cone = reinterpret_cast<Compute *>(coneShared + warp * coneBytesPerWarp<S>());
-    Compute *before = cone, *from = cone + D * D, *to = cone + 2 * D * D;
-    const int side0 = 2 * Levels * S::kRadius + 1;
-    for (int i = lane; i < side0 * side0; i += 32) {
-      const ConePoint p = conePoint(i, side0, C);
-      from[p.cy * D + p.cx] = toCompute(Boundary::read(args.level[0].field[F::kSteppedField],
-                                                       py + p.cy - C, px + p.cx - C, ny, nx));
-    }
-    __syncwarp();
-    for (int t = 1; t <= Levels; ++t) {
-      const int side = 2 * (Levels - t) * S::kRadius + 1;
-      for (int i = lane; i < side * side; i += 32) {
-        const ConePoint p = conePoint(i, side, C);
-        const long long y = py + p.cy - C, x = px + p.cx - C;
-        const ConeReader<S> read{args.level[t - 1], from, before, t == 1, p.cy, p.cx, y, x, ny, nx};
-        Compute value[1] = {
-            toCompute(toElement<typename S::Element>(sumTerms<F>(args.level[t - 1], read)))};
-        const int at = p.cy * D + p.cx;
-        value[0] = fused::Computes<Boundary>::axis(y, ny, F::kRingY) &&
-                           fused::Computes<Boundary>::axis(x, nx, F::kRingX)
-                       ? value[0]
-                       : from[at];
-        if constexpr (F::kSources) {
-          addNearSources<typename S::Element, Boundary>(args.sources, near, t - 1, y, x, ny, nx,
-                                                        value);
-        }
-        to[at] = value[0];
-      }
-      __syncwarp();
-      if (lane == 0) {
-        rows[static_cast<std::size_t>(t - 1) * count + k] =
-            toElement<typename S::Element>(to[C * D + C]);
-      }
-      Compute *const oldest = before;
-      before = from;
-      from = to;
-      to = oldest;
-      __syncwarp(); // level t - 2's array is written next: every lane is past reading it
-    }
-  }
-}
-
-/// Launches recordCone for a pass of `levels` steps (1 .. kSteps) on
-/// `stream`; nothing for no receivers. A cone past 48 KiB a block (its
-/// static lists of sources included) opts in to the dynamic shared memory
-/// first (every launch: the stream may be another device's).
-template <class S>
-inline cudaError_t launchCone(int levels, const FusedArgs<typename S::Fields, S::kSteps> &args,
-                              const int *points, int count, typename S::Element *rows, int ny,
-                              int nx, cudaStream_t stream) {
-  if (count == 0) {
-    return cudaSuccess;
-  }
-  return withLevels<S::kSteps>(levels, [&](auto kLevels) {
-    constexpr int kShared = kConeWarps * coneBytesPerWarp<S>();
-    const auto kernel = recordCone<S, decltype(kLevels)::value>;
-    if constexpr (kShared + coneStaticBytes<S>() > 48 * 1024) {
-      if (const cudaError_t status =
-              cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared);
-          status != cudaSuccess) {
-        return status;
-      }
-    }
-    kernel<<<(count + kConeWarps - 1) / kConeWarps, 32 * kConeWarps, kShared, stream>>>(
-        args, points, count, rows, ny, nx);
-    return cudaGetLastError();
-  });
-}
-
-/// The arguments of a pass of `levels` steps from step s0 (from 0):
-/// argsOf(s, current, previous) gives step s's, with these as the stepped
-/// and previous fields.
-template <class S, class ArgsOf>
-inline FusedArgs<typename S::Fields, S::kSteps>
-passArguments(const ArgsOf &argsOf, int s0, int levels, const typename S::Element *current,
-              const typename S::Element *previous) {
-  FusedArgs<typename S::Fields, S::kSteps> args{};
-  for (int t = 0; t < S::kSteps; ++t) {
-    // Levels past the pass's take its last step's: never read.
-    args.level[t] = argsOf(s0 + (t < levels ? t : levels - 1), current, previous);
-  }
-  return args;
-}
-
-/// A grid from the stream's memory pool, given back on the stream when it
-/// goes out of scope.
-template <class Element> struct PoolGrid {
-  Element *p = nullptr;
-  cudaStream_t stream;
-  explicit PoolGrid(cudaStream_t s) : stream(s) {}
-  PoolGrid(const PoolGrid &) = delete;
-  PoolGrid &operator=(const PoolGrid &) = delete;
-  ~PoolGrid() {
-    if (p != nullptr) {
-      cudaFreeAsync(p, stream);
-    }
-  }
-};
-
-/// NAME_run of a stencil of fields with fused passes: `steps` steps as
-/// passes of kSteps and one of the remainder. Without time levels the
-/// stepped field ping-pongs with scratch and the result is left in `cur`.
-/// With time levels a pass reads a pair of levels and writes the next pair,
-/// so the pairs alternate between (prev, cur) and (scratch, a grid from the
-/// stream's memory pool), and the last pair is left in (prev, cur). Every
-/// point of a pass's outputs is stored (the ring with its kept value), so
-/// no ring copy is needed first. With sources (`source u;`) each pass adds
-/// those of its steps. With receivers (`record u;`, receiverCount > 0)
-/// each pass's recordCone writes their rows of its steps. The caller
-/// has checked the pointers, the sizes, the sources, the receivers and
-/// steps > 0.
-template <class S, class ArgsOf>
-inline cudaError_t runFields(typename S::Element *cur, typename S::Element *prev,
-                             typename S::Element *scratch, int ny, int nx, int steps,
-                             const ArgsOf &argsOf, const SourceList &sources, const int *receivers,
-                             int receiverCount, typename S::Element *records, cudaStream_t stream) {
-  using Element = typename S::Element;
-  const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
-  PoolGrid<Element> extra(stream);
-  if constexpr (hasTimeLevels<S>()) {
-    if (const cudaError_t status = cudaMallocAsync(&extra.p, bytes, stream);
-        status != cudaSuccess) {
-      return status;
-    }
-  }
-  Element *from[2] = {cur, prev}, *to[2] = {scratch, extra.p};
-  const int chunkY = chunkRowsFor<S>(ny, nx);
-  for (int done = 0; done < steps; done += S::kSteps) {
-    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    auto args = passArguments<S>(argsOf, done, levels, from[0], from[1]);
-    args.sources = sources;
-    args.sources.amplitudes = sources.count == 0
-                                  ? nullptr
-                                  : sources.amplitudes + static_cast<size_t>(done) * sources.count;
-    if (const cudaError_t status =
-            launchFieldsPass<S>(levels, args, to[0], to[1], ny, nx, chunkY, stream);
-        status != cudaSuccess) {
-      return status;
-    }
-    // The receivers' rows of these steps, from the pass's inputs, which the
-    // next pass overwrites only after this launch (the same stream).
-    if (const cudaError_t status =
-            launchCone<S>(levels, args, receivers, receiverCount,
-                          records + static_cast<size_t>(done) * static_cast<size_t>(receiverCount),
-                          ny, nx, stream);
-        status != cudaSuccess) {
-      return status;
-    }
-    std::swap(from[0], to[0]);
-    std::swap(from[1], to[1]);
-  }
-  cudaError_t status = cudaSuccess;
-  if (from[0] != cur) {
-    status = cudaMemcpyAsync(cur, from[0], bytes, cudaMemcpyDeviceToDevice, stream);
-    if (status == cudaSuccess && hasTimeLevels<S>()) {
-      status = cudaMemcpyAsync(prev, from[1], bytes, cudaMemcpyDeviceToDevice, stream);
-    }
-  }
-  return status;
 }
 
 } // namespace fields

@@ -301,7 +301,7 @@ inline void appendPoint(const Grid3 &g, const long long p[3], std::vector<int> &
 /// The point sources of a run of `steps` (`source u;`): the centre, the
 /// first point a step writes (the corner inside the fixed ring) and the
 /// centre again, so that two add at one point in order (and on the largest
-/// 2D grid a line of 40 more); amplitudes a new
+/// 2D and 3D grids a line of 40 more); amplitudes a new
 /// value every step, bounded so that 1000 steps stay finite. In device
 /// memory, as NAME_run takes them; none where the stencil has no sources.
 struct RunSources {
@@ -319,11 +319,12 @@ struct RunSources {
     for (const long long *p : {centre, corner, centre}) {
       appendPoint(g, p, points);
     }
-    // On the largest 2D grid also a line of 40 along the centre row: more
-    // than a warp of a fused pass lists (kWarpSources), so that one takes
-    // the whole list instead.
-    for (int d = -20; d < 20 && g.dims == 2 && g.points() > 100000; ++d) {
-      const long long p[3] = {centre[0], centre[1] + d, 0};
+    // On the largest 2D and 3D grids also a line of 40 along the centre
+    // row: more than a warp (3D: a block) of a fused pass lists
+    // (kWarpSources), so that one takes the whole list instead.
+    for (int d = -20; d < 20 && g.dims >= 2 && g.points() > 100000; ++d) {
+      long long p[3] = {centre[0], centre[1], centre[2]};
+      p[g.dims - 1] += d;
       appendPoint(g, p, points);
     }
     count = static_cast<int>(points.size()) / g.dims;
@@ -834,8 +835,14 @@ template <class Api> void runStencil(Counts &counts) {
     sizes = {{2, {m, m, 1}}, {2, {17, 19, 1}}, {2, {203, 317, 1}}, {2, {401, 263, 1}}};
   } else {
     // 70 x 20 x 40: more planes than a plane-kernel block's (32 or 64), and rows of
-    // whole 16-byte vectors in every precision (the copies' fast path).
-    sizes = {{3, {m, m, m}}, {3, {9, 11, 13}}, {3, {33, 35, 69}}, {3, {70, 20, 40}}};
+    // whole 16-byte vectors in every precision (the copies' fast path);
+    // 75 x 104 x 200: windows of a fused pass with no edge in reach, which
+    // take its interior path, and more planes than a block streams.
+    sizes = {{3, {m, m, m}},
+             {3, {9, 11, 13}},
+             {3, {33, 35, 69}},
+             {3, {70, 20, 40}},
+             {3, {75, 104, 200}}};
   }
   unsigned seed = 1;
   for (const Grid3 &g : sizes) {

@@ -105,7 +105,7 @@ static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scra
 //@ section fused_dispatch
 
 // {fused_steps} steps fused a pass {where}.
-if (static_cast<long long>({grid_y}) * nx >= {namespace}::kFusedMinPoints) {{
+if (static_cast<long long>({grid_z}) * {grid_y} * nx >= {namespace}::kFusedMinPoints) {{
   return stencilc_{name}_run_fused({run_arg_names});
 }}
 //@ section run_fused
@@ -119,8 +119,8 @@ static cudaError_t stencilc_{name}_run_fused({field_params_run}, {element}* scra
     [[maybe_unused]] const int stencilc_step = stencilc_s{step_shift};
     return {namespace}::arguments({run_field_list}{run_param_args});
   }};
-  // {fused_steps} steps fused a pass (stencilc/device/fields_fused.cuh).
-  stencilc_status = stencilc::device::fields::runFields<{namespace}::FusedGeometry>({stepped}, {previous_or_null}, scratch, {grid_y}, nx, steps, stencilc_step_args, {sources}, {receivers}, stream);
+  // {fused_steps} steps fused a pass (stencilc/device/fields_run.cuh).
+  stencilc_status = stencilc::device::fields::runFields<{namespace}::FusedGeometry>({stepped}, {previous_or_null}, scratch, {grid_z}, {grid_y}, nx, steps, stencilc_step_args, {sources}, stencilc::device::fields::RunReceivers<{element}>{{{receivers}}}, stream);
   return stencilc_status;
 }}
 

@@ -88,26 +88,23 @@ inline fields::Args<Stencil> arguments({field_params_const}{param_params}) {{
 
 //@ section fused
 // ===== {name}_run: {steps} steps fused a pass =====
-#include <stencilc/device/fields_fused.cuh>
+#include <stencilc/device/fields_run.cuh>
 
 namespace {namespace} {{
 
-/// The fused kernel's numbers (stencilc/device/fields_fused.cuh); fused.cuh's
-/// Geometry derives the halo, the tile and the rest from them. The window
-/// carries {stepped} only, whose reads reach {radius}.
+/// The fused kernel's numbers (stencilc/device/{kernel_header}); {base_geometry}
+/// derives the halo, the tile and the rest from them. The window carries
+/// {stepped} only, whose reads reach {radius}.
 struct FusedParams {{
   using Fields = {namespace}::Stencil;
   using Element = {element};
   using Compute = {compute};
   using Boundary = {boundary};
-  struct Stencil {{
-    static constexpr int kRadius = {radius};
-    static constexpr int kTerms = {term_count};
-  }};
+  {stencil_reads}
   static constexpr int kSteps = {steps}; // T: steps per pass over memory
   {geometry}
 }};
-using FusedGeometry = fused::Geometry<FusedParams>;
+using FusedGeometry = {geometry_type}<FusedParams>;
 // NAME_run fuses grids of this many points and more, one step a launch below.
 constexpr long long kFusedMinPoints = {min_points};
 
