@@ -62,8 +62,27 @@ constexpr MeasuredFusion Measured[] = {
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
 };
 
-const MeasuredFusion *measured(const StencilSpec &spec) {
+/// The best geometries of the low-rank form (SimtLowRank.cpp) in the 2D
+/// kernel, keyed by radius and element bytes (the shape is the box the
+/// passes replace; every 2D low-rank stencil of the radius takes it).
+constexpr MeasuredFusion MeasuredLowRank[] = {
+    {2, Shape::Box, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, // none yet
+};
+
+/// Whether the plan evaluates the low-rank form.
+bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
+
+const MeasuredFusion *measured(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
+  if (lowRank(plan)) {
+    for (const MeasuredFusion &m : MeasuredLowRank) {
+      if (m.radius == spec.radius && m.elementBytes == bytes) {
+        return &m;
+      }
+    }
+    return nullptr; // the direct form's measurements do not apply
+  }
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes) {
@@ -91,8 +110,13 @@ namespace {
 /// for stars and 8 / r^2 for boxes. 1D: radius 1 and 2 measured best at T 8
 /// (of at most 8), so 16 / r, at most 8. 3D: no kind measured faster fused
 /// than one step a launch, so 1.
-int ruleSteps(const StencilSpec &spec) {
+int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
+  if (lowRankForm) {
+    // The passes take about the operations of a star of the radius; unlike
+    // the direct box, at least 2 steps, since they leave memory the bound.
+    return std::clamp(8 / r, 2, 8);
+  }
   switch (spec.dims) {
   case 1:
     return std::clamp(16 / r, 1, 8);
@@ -218,8 +242,11 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   if (settledUnfused(s, asked, unfusable(spec))) {
     return;
   }
-  const MeasuredFusion *m = measured(spec);
-  const int wanted = asked ? asked : !m ? ruleSteps(spec) : m->fusingGains() ? m->steps : 1;
+  const MeasuredFusion *m = measured(plan);
+  const int wanted = asked              ? asked
+                     : !m               ? ruleSteps(spec, lowRank(plan))
+                     : m->fusingGains() ? m->steps
+                                        : 1;
   if (wanted == 1) {
     s.why = unfusedWhy(spec, m);
     return;
@@ -228,20 +255,29 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  FusedKernel k = fusedGeometry(spec, steps, m);
+  const auto geometry = [&](int t) {
+    FusedKernel g = fusedGeometry(spec, t, m);
+    if (lowRank(plan) && !m) {
+      // Each level also keeps its rows' intermediates in registers: at 4
+      // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
+      g.batch = 2;
+    }
+    return g;
+  };
+  FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.
   std::string lowering;
   while (k.storedColumns() < 1 && steps > 1) {
-    k = fusedGeometry(spec, --steps, m);
+    k = geometry(--steps);
     lowering =
         fmt::format("{} fused steps leave a window of one warp's lanes no column to store", wanted);
   }
   while (k.sharedBytes > most && steps > 1) {
-    k = fusedGeometry(spec, --steps, m);
+    k = geometry(--steps);
   }
   if (steps < wanted) {
-    const FusedKernel asWanted = fusedGeometry(spec, wanted, m);
+    const FusedKernel asWanted = geometry(wanted);
     s.why = !lowering.empty()
                 ? lowering
                 : fmt::format("{} fused steps need {} bytes of shared memory a block and {} "
@@ -256,11 +292,13 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fusedSteps = steps;
   s.fused = k;
   if (steps == wanted) {
-    s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-            : m   ? fmt::format("measured best for a {} of radius {} in {} on an H100",
-                                keyword(spec.shape), spec.radius, keyword(spec.precision))
-                  : fmt::format("by rule for a {} of radius {}: no measurement of this kind",
-                                keyword(spec.shape), spec.radius);
+    const std::string kind =
+        lowRank(plan) ? fmt::format("the low-rank form of radius {}", spec.radius)
+                      : fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
+    s.why =
+        asked ? fmt::format("--plan-option fuse={}", asked)
+        : m   ? fmt::format("measured best for {} in {} on an H100", kind, keyword(spec.precision))
+              : fmt::format("by rule for {}: no measurement of this kind", kind);
   }
 }
 
