@@ -129,10 +129,15 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
   // kind tried (docs/performance.md, "Fused steps on tensor cores").
   Plan simt = planSimt(spec, options);
   if (simt.schedule.fusedSteps > 1) {
+    const LowRankChoice &lowRank = simt.simt().lowRank;
     simt.choice +=
         fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
-                    "pass on CUDA cores{}",
+                    "pass on CUDA cores{}{}",
                     simt.schedule.fusedSteps,
+                    lowRank.form ? fmt::format(" in the low-rank form ({} operations a point "
+                                               "instead of {})",
+                                               lowRank.form->ops(), lowRank.directOps)
+                                 : std::string(),
                     spec.dims == 2 ? ", faster than the tensor cores' composed passes measured"
                                    : " and the tensor-core backend fuses none yet");
     return simt;

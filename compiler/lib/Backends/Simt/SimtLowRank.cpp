@@ -154,12 +154,13 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
                                   : "the CUDA-core kernels take the low-rank form in 2D only";
     return choice;
   }
+  // Analysed under lowrank=off too: the plan gives both counts.
+  const LowRankAnalysis a = analyseLowRank(spec);
+  choice.decomposedOps = a.analysed() ? a.decomposedOps : a.directOps;
   if (request == LowRankRequest::Off) {
     choice.why = "--plan-option lowrank=off";
     return choice;
   }
-  const LowRankAnalysis a = analyseLowRank(spec);
-  choice.decomposedOps = a.analysed() ? a.decomposedOps : a.directOps;
   if (std::string why = noFormWhy(a); !why.empty()) {
     choice.why = std::move(why);
     return choice;
