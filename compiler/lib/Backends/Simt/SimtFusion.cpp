@@ -62,31 +62,21 @@ constexpr MeasuredFusion Measured[] = {
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
 };
 
-/// The best geometries of the low-rank form (SimtLowRank.cpp) in the 2D
-/// kernel, keyed by radius and element bytes (the shape is the box the
-/// passes replace; every 2D low-rank stencil of the radius takes it).
-constexpr MeasuredFusion MeasuredLowRank[] = {
-    {2, Shape::Box, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, // none yet
-};
-
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
+/// The measurement of the plan's kind. The low-rank form is not measured:
+/// it takes the direct kind's geometry where that fused steps (the kind's
+/// registers and halo measured best there, with more arithmetic), and its
+/// own rule where the direct box measured fastest unfused (radius 3: its
+/// taps bound it by arithmetic; the passes take a third of them).
 const MeasuredFusion *measured(const Plan &plan) {
   const StencilSpec &spec = plan.spec;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
-  if (lowRank(plan)) {
-    for (const MeasuredFusion &m : MeasuredLowRank) {
-      if (m.radius == spec.radius && m.elementBytes == bytes) {
-        return &m;
-      }
-    }
-    return nullptr; // the direct form's measurements do not apply
-  }
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes) {
-      return &m;
+      return lowRank(plan) && !m.fusingGains() ? nullptr : &m;
     }
   }
   return nullptr;
@@ -257,6 +247,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   int steps = wanted;
   const auto geometry = [&](int t) {
     FusedKernel g = fusedGeometry(spec, t, m);
+    if (lowRank(plan) && m) {
+      g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
+    }
     if (lowRank(plan) && !m) {
       // Each level also keeps its rows' intermediates in registers: at 4
       // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
@@ -292,13 +285,19 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fusedSteps = steps;
   s.fused = k;
   if (steps == wanted) {
-    const std::string kind =
-        lowRank(plan) ? fmt::format("the low-rank form of radius {}", spec.radius)
-                      : fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
+    const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
     s.why =
         asked ? fmt::format("--plan-option fuse={}", asked)
-        : m   ? fmt::format("measured best for {} in {} on an H100", kind, keyword(spec.precision))
-              : fmt::format("by rule for {}: no measurement of this kind", kind);
+        : m && lowRank(plan)
+            ? fmt::format("as measured best for the direct form of {} in {} on an H100; the "
+                          "low-rank form is not measured",
+                          kind, keyword(spec.precision))
+        : m ? fmt::format("measured best for {} in {} on an H100", kind, keyword(spec.precision))
+        : lowRank(plan)
+            ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
+                          "not measured",
+                          spec.radius)
+            : fmt::format("by rule for {}: no measurement of this kind", kind);
   }
 }
 

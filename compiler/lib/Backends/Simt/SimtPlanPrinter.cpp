@@ -135,7 +135,13 @@ std::string summarizeSimtPlan(const Plan &plan) {
       "{} outputs per item, {} items per thread; {}",
       keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
       sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX, sp.itemsPerThread,
-      sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
+      sp.lowRank.form
+          ? fmt::format("the low-rank form: {} row pass{} along x, then the "
+                        "multiply-adds along y, {} operations a point instead of {}",
+                        sp.lowRank.form->passes, sp.lowRank.form->passes == 1 ? "" : "es",
+                        sp.lowRank.form->ops(), sp.lowRank.directOps)
+      : sp.unrolled ? "literal coefficients in straight-line FMAs"
+                    : "a coefficient table");
 }
 
 } // namespace stencilc
