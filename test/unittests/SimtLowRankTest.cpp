@@ -165,6 +165,11 @@ TEST(SimtLowRankPlan, FusesByTheRuleOfTheForm) {
   const Plan passes = planWith(uniformBox(3, Precision::FP64, Fixed), LowRankRequest::Auto);
   EXPECT_EQ(direct.schedule.fusedSteps, 1);
   EXPECT_GT(passes.schedule.fusedSteps, 1) << passes.schedule.why;
+  // Past radius 3 the levels' intermediates would spill: one step a launch.
+  const Plan wide = planWith(uniformBox(5, Precision::FP32, Fixed), LowRankRequest::Auto);
+  ASSERT_TRUE(wide.simt().lowRank.form);
+  EXPECT_EQ(wide.schedule.fusedSteps, 1);
+  EXPECT_NE(wide.schedule.why.find("fuses up to radius 3"), std::string::npos);
 }
 
 namespace {

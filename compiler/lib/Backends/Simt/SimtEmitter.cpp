@@ -252,23 +252,23 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
-  w.fillWith(section("stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
-             fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
-             fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
-             fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),
-             fmt::arg("radius_y", sp.radiusY), fmt::arg("radius_x", sp.radiusX),
-             fmt::arg("tile_x", sp.tileX), fmt::arg("tile_y", sp.tileY),
-             fmt::arg("chunk_z", sp.chunkZ), fmt::arg("min_chunk_z", sp.minChunkZ),
-             fmt::arg("target_blocks", sp.targetBlocks), fmt::arg("threads", sp.threads),
-             fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
-             fmt::arg("stages", sp.buffers), fmt::arg("prefetch_bytes", sp.l2PrefetchBytes),
-             fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
-             fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-             fmt::arg("term_tables", sp.unrolled ? std::string() : termTables(plan)),
-             fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
+  w.fillWith(
+      section("stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+      fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
+      fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
+      fmt::arg("element", elementTypeName(spec.precision)),
+      fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+      fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),
+      fmt::arg("radius_y", sp.radiusY), fmt::arg("radius_x", sp.radiusX),
+      fmt::arg("tile_x", sp.tileX), fmt::arg("tile_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
+      fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
+      fmt::arg("threads", sp.threads), fmt::arg("outputs_x", sp.outputsX),
+      fmt::arg("halo_x", sp.haloX), fmt::arg("stages", sp.buffers),
+      fmt::arg("prefetch_bytes", sp.l2PrefetchBytes), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+      fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("term_tables", sp.unrolled || sp.lowRank.form ? std::string() : termTables(plan)),
+      fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
   w.line();
   if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);

@@ -62,6 +62,11 @@ constexpr MeasuredFusion Measured[] = {
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
 };
 
+/// The largest radius whose low-rank form fuses by rule: radius 3 (the
+/// 7 x 7 blur, T 2) compiles without spills for sm_90; a uniform box of
+/// radius 12 at T 2 spilled 10 KB a thread.
+constexpr int MaxFusedLowRankRadius = 3;
+
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
@@ -105,7 +110,9 @@ int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   if (lowRankForm) {
     // The passes take about the operations of a star of the radius; unlike
     // the direct box, at least 2 steps, since they leave memory the bound.
-    return std::clamp(8 / r, 2, 8);
+    // Past MaxFusedLowRankRadius each level's intermediates (2r + 2 rows of
+    // r or more columns) overflow the registers: one step a launch.
+    return r <= MaxFusedLowRankRadius ? std::clamp(8 / r, 2, 8) : 1;
   }
   switch (spec.dims) {
   case 1:
@@ -238,7 +245,11 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
                      : m->fusingGains() ? m->steps
                                         : 1;
   if (wanted == 1) {
-    s.why = unfusedWhy(spec, m);
+    s.why = lowRank(plan) && !m
+                ? fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
+                              "of every level's rows in registers)",
+                              MaxFusedLowRankRadius)
+                : unfusedWhy(spec, m);
     return;
   }
   // The 1D and 3D kernels keep their levels in shared memory: the most T
