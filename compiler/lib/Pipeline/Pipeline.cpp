@@ -199,7 +199,9 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
     const PlanOptionInfo *option = findPlanOption(name);
-    if (option && !backendFor(plan).takesOption(plan.spec, *option)) {
+    // lowrank (no line of PlanOptions.def) reaches the CUDA-core plans only.
+    if ((option && !backendFor(plan).takesOption(plan.spec, *option)) ||
+        (name == LowRankOptionName && plan.backend() != BackendKind::Simt)) {
       ignored.push_back(name);
     }
   }

@@ -61,6 +61,9 @@ std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOption
                          valueText.str());
     }
     options.plan.lowRank = word->second;
+    if (!llvm::is_contained(options.planOptionsGiven, name)) {
+      options.planOptionsGiven.push_back(name.str());
+    }
     return std::nullopt;
   }
   const PlanOptionInfo *knob = findPlanOption(name);
