@@ -460,16 +460,27 @@ __device__ __forceinline__ void carryPassRows(PassRows<S> (&passes)[Levels]) {
   forEachCarriedPass<S, Levels>(passes, [](Compute &v, const Compute &next) { v = next; });
 }
 
-/// Level t's row j of the batch, in `value`: the stencil (direct or low
-/// rank) from level t - 1's window, rounded as a stored step; where a
-/// single step does not compute the point, the point of the level below.
+/// Where a level's point at row y, column x is one a single step does not
+/// compute, the value it keeps at every level: its input's, read as level 0
+/// read it (the fixed ring, 0 outside; V outside a constant boundary).
+template <class S> struct KeptPoints {
+  const typename S::Element *__restrict__ in;
+  int ny, nx, xFirst;
+};
+
+/// Level t's row j of the batch (row y), in `value`: the stencil (direct or
+/// low rank) from level t - 1's window, rounded as a stored step; where a
+/// single step does not compute the point, the point of the level below
+/// (direct), or the input's value it kept at every level (low rank: read
+/// from `kept`, so that the windows need not carry their rows for it).
 template <class S, bool Interior>
-__device__ __forceinline__ void levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h,
-                                         int j, bool rowComputed,
-                                         const bool (&colComputed)[S::kColsPerThread],
-                                         typename S::Compute (&value)[S::kColsPerThread]) {
+__device__ __forceinline__ void
+levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h, int j, int y, bool rowComputed,
+         const bool (&colComputed)[S::kColsPerThread], const KeptPoints<S> &kept,
+         typename S::Compute (&value)[S::kColsPerThread]) {
   constexpr int r = S::kRadius;
-  if constexpr (LowRankOf<typename S::Stencil>::value) {
+  constexpr bool kLowRank = LowRankOf<typename S::Stencil>::value;
+  if constexpr (kLowRank) {
     applyLowRank<S>(from, h, j, value);
   } else {
     applyStencil<S>(from, j, value);
@@ -478,7 +489,13 @@ __device__ __forceinline__ void levelRow(const Row<S> (&from)[S::kRing], const P
   if constexpr (!Interior) {
 #pragma unroll
     for (int w = 0; w < S::kColsPerThread; ++w) {
-      value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+      if constexpr (kLowRank) {
+        if (!(rowComputed && colComputed[w])) {
+          value[w] = toCompute(S::Boundary::read(kept.in, y, kept.xFirst + w, kept.ny, kept.nx));
+        }
+      } else {
+        value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+      }
     }
   }
 }
@@ -555,6 +572,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   // stencil keeps its rows' intermediates beside them (passes).
   Row<S> win[Levels][S::kRing];
   PassRows<S> passes[Levels];
+  const KeptPoints<S> kept{in, ny, nx, xFirst};
   clearCarriedRows<S, Levels>(win);
   if constexpr (kLowRank) {
     clearCarriedPasses<S, Levels>(passes);
@@ -581,7 +599,8 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
       for (int j = 0; j < B; ++j) {
         const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
         Compute value[W];
-        levelRow<S, Interior>(win[t - 1], passes[t - 1], j, rowComputed, colComputed, value);
+        levelRow<S, Interior>(win[t - 1], passes[t - 1], j, y0 + j, rowComputed, colComputed, kept,
+                              value);
         if (t < Levels) {
           Row<S> &row = win[t < Levels ? t : 0][2 * r + j];
 #pragma unroll
