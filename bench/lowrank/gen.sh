@@ -23,7 +23,7 @@ build=${BUILD:-$root/build}
 jobs=${JOBS:-2}
 suite=$root/examples/suite
 gen=$out-gen # the sources, beside OUT (not carried)
-mkdir -p "$gen"
+mkdir -p "$out" "$gen"
 cmake --build "$build" --target stencilc_runtime stencilc_testing >/dev/null
 
 # stencil NEWNAME SOURCE [stencilc flags...]: SOURCE renamed NEWNAME (its
