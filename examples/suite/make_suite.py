@@ -131,6 +131,23 @@ def ebisu_stencils():
     ]
 
 
+# Stencils of their own for the low-rank form (issue 35): sums of few
+# separable terms, where 1D passes take fewer operations than one
+# multiply-add a tap. Not suite kinds: bench/summarize.py leaves them out
+# of the backend table, whose rows are the suite's own weights.
+LOW_RANK_NOTE = "a low-rank example"
+
+
+def low_rank_stencils():
+    """(name, radius, weight(offset), precisions, what) of each example."""
+    binomial = ["1", "4", "6", "4", "1"]
+    return [
+        ("blur7x7", 3, lambda p: "1 / 49", ["fp64", "fp32"], "a uniform 7 x 7 blur"),
+        ("gauss5x5", 2, lambda p: f"{int(binomial[p[0] + 2]) * int(binomial[p[1] + 2])} / 256",
+         ["fp64", "fp32"], "a 5 x 5 Gaussian blur, (1, 4, 6, 4, 1) times itself over 256"),
+    ]
+
+
 def write(here, name, prec, header, weights):
     body = header + ["", f"stencil {name}_{prec} {{", f"  precision {prec};",
                      "  boundary fixed;", f"  weights {weights};", "}", ""]
@@ -154,6 +171,11 @@ def main():
             header += [f"// {note}"] if note else []
             header += ["// Written by make_suite.py."]
             write(here, name, prec, header, weights_text(dims, radius, weight))
+    for name, radius, weight, precisions, what in low_rank_stencils():
+        for prec in precisions:
+            header = [f"// {name}_{prec}.stencil: {LOW_RANK_NOTE}, {what}",
+                      f"// (a box of radius {radius} in 2D, rank 1). Written by make_suite.py."]
+            write(here, name, prec, header, weights_text(2, radius, weight))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 // issue 35: the rank of a 2D stencil's coefficient matrix with a
 // decomposition into rank-one terms, the separable structure of a 3D
 // stencil, and the operation counts of the direct and the decomposed form.
-// --emit=spec prints it; no kernel uses it yet. docs/design.md ("Low-rank
+// --emit=spec prints it; the CUDA-core backend evaluates 2D stencils in the
+// decomposed form (Backends/Simt/SimtLowRank.cpp). docs/design.md ("Low-rank
 // structure") states what is computed and the operation-count model.
 //
 //===----------------------------------------------------------------------===//

@@ -76,6 +76,11 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
 /// last) of all (PlanOptionText.cpp).
 std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend);
 
+/// The --plan-option that takes a word, not an integer (PlanOptions::lowRank).
+inline constexpr std::string_view LowRankOptionName = "lowrank";
+/// Its line of --help, after the lines of PlanOptions.def.
+std::string lowRankOptionHelp();
+
 /// The values a --plan-option takes: "an integer from 1 to 16".
 std::string planOptionRange(const PlanOptionInfo &o);
 

@@ -258,6 +258,62 @@ struct SimtSlice {
   std::vector<SimtTerm> terms;
 };
 
+/// What --plan-option lowrank asks for: the low-rank form wherever it takes
+/// fewer operations and keeps the accuracy (Auto), wherever it takes fewer
+/// operations (On), or never (Off).
+enum class LowRankRequest { Auto, Off, On };
+
+/// One tap of a row pass: intermediate `pass` of a row gains weight times
+/// the input at column offset dx.
+struct LowRankRowTap {
+  int pass = 0;
+  int dx = 0;
+  double weight = 0.0;
+};
+
+/// One multiply-add into an output of the low-rank form: coefficient times,
+/// at row offset dy, intermediate `pass` of that row (pass >= 0) or the
+/// input at column offset dx (pass -1: a factor of one tap folded into the
+/// other pass).
+struct LowRankTerm {
+  int dy = 0;
+  int pass = -1;
+  int dx = 0;
+  double coefficient = 0.0;
+};
+
+/// A 2D stencil evaluated as a sum of separable terms (docs/design.md,
+/// "Low-rank structure"): per input row, each row pass's intermediate (its
+/// taps in order, the first a multiply, the others multiply-adds, in the
+/// arithmetic type); then per output, from 0, the terms' multiply-adds in
+/// the order of `terms` (by dy, then by the analysis' term). Both kernels
+/// and the emulator keep this order, so a fused NAME_run gives what as many
+/// NAME_step calls give, bit for bit.
+struct LowRankForm {
+  int passes = 0;
+  std::vector<LowRankRowTap> rowTaps; ///< by pass, then dx
+  std::vector<LowRankTerm> terms;     ///< by dy
+  /// Operations a point of the form takes, as counted by the analysis.
+  int ops() const { return static_cast<int>(rowTaps.size() + terms.size()); }
+};
+
+/// The planner's low-rank decision for a simt plan, for --emit=plan.
+struct LowRankChoice {
+  /// Operations per point of the direct form and of the decomposed one
+  /// (equal where there is none).
+  int directOps = 0, decomposedOps = 0;
+  /// sum |scale| |u|_1 |v|_1 over the terms / sum |c|: how much larger the
+  /// rounding errors of the passes may be than the direct form's (0 where
+  /// there is no decomposition).
+  double amplification = 0.0;
+  /// Why the form is used or not, in one phrase.
+  std::string why;
+  /// Whether --plan-option lowrank=auto or on found it fewer operations but
+  /// kept the direct form (-v says so).
+  bool fellBack = false;
+  std::optional<LowRankForm> form;
+};
+
 /// The CUDA-core kernel of a stencil of any dimension. The grid is seen as
 /// nz x ny x nx (1D: 1 x 1 x n; 2D: ny x 1 x nx, so 2D streams along its rows;
 /// 3D as is). A block owns tileY x tileX outputs of every plane z in
@@ -311,6 +367,10 @@ struct SimtPlan {
   /// stencils) loops over a coefficient table.
   bool unrolled = true;
   std::vector<SimtSlice> slices;
+  /// The low-rank form (2D, one field, constant coefficients), where the
+  /// planner chose it: the kernels evaluate `lowRank.form` instead of the
+  /// slices.
+  LowRankChoice lowRank;
   /// A 3D stencil of fields that reads one field off the output point and
   /// every other at it: that field, which the plane kernel streams through a
   /// ring of `buffers` planes in shared memory (stencilc/device/fields.cuh,

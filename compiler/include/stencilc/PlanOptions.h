@@ -33,6 +33,11 @@ struct PlanOptions {
   int Field = 0;
 #include "stencilc/PlanOptions.def"
 
+  /// --plan-option lowrank: whether the CUDA-core kernels of a 2D stencil
+  /// evaluate it as a sum of separable terms (a word, so not a line of
+  /// PlanOptions.def, whose options are integers).
+  LowRankRequest lowRank = LowRankRequest::Auto;
+
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read
   /// from shared memory.

@@ -82,6 +82,22 @@ Plan planSimt(const StencilSpec &spec, const PlanOptions &options) {
   return *backendFor(BackendKind::Simt).plan(spec, options);
 }
 
+/// Why --backend=auto takes a CUDA-core plan that fuses steps (and, where
+/// it has one, in the low-rank form).
+std::string fusedSimtReason(const Plan &simt) {
+  const LowRankChoice &lowRank = simt.simt().lowRank;
+  return fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a pass on CUDA "
+                     "cores{}{}",
+                     simt.schedule.fusedSteps,
+                     lowRank.form ? fmt::format(" in the low-rank form ({} operations a point "
+                                                "instead of {})",
+                                                lowRank.form->ops(), lowRank.directOps)
+                                  : std::string(),
+                     simt.spec.dims == 2
+                         ? ", faster than the tensor cores' composed passes measured"
+                         : " and the tensor-core backend fuses none yet");
+}
+
 } // namespace
 
 std::optional<BackendMeasurement> measuredBackends(const StencilSpec &spec, Arch arch) {
@@ -129,12 +145,7 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
   // kind tried (docs/performance.md, "Fused steps on tensor cores").
   Plan simt = planSimt(spec, options);
   if (simt.schedule.fusedSteps > 1) {
-    simt.choice +=
-        fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a "
-                    "pass on CUDA cores{}",
-                    simt.schedule.fusedSteps,
-                    spec.dims == 2 ? ", faster than the tensor cores' composed passes measured"
-                                   : " and the tensor-core backend fuses none yet");
+    simt.choice += fusedSimtReason(simt);
     return simt;
   }
   const auto chosen = [&](bool tensor) { return tensor ? *std::move(tensorPlan) : simt; };

@@ -151,6 +151,19 @@ std::optional<Plan> planRequested(const StencilSpec &spec, llvm::SMLoc loc,
   return planAuto(spec, std::move(tensor), options.plan);
 }
 
+/// Where --plan-option lowrank (auto or on) found 1D passes of fewer
+/// operations but the CUDA-core plan keeps the direct form, a remark (-v)
+/// says why.
+void remarkLowRankFallBack(const Plan &plan, llvm::SMLoc loc, DiagnosticEngine &diags) {
+  if (plan.backend() != BackendKind::Simt || !plan.simt().lowRank.fellBack) {
+    return;
+  }
+  const LowRankChoice &lr = plan.simt().lowRank;
+  diags.remark(loc, fmt::format("stencil '{}' keeps the direct form ({} operations a point) "
+                                "rather than 1D passes ({}): {}",
+                                plan.spec.name, lr.directOps, lr.decomposedOps, lr.why));
+}
+
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
@@ -161,6 +174,7 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
     // The plan as the pipeline keeps it: --backend=auto may have given up
     // the tensor cores' composed pass since the backend planned it.
     assertPlanVerifies(*plan, options.plan);
+    remarkLowRankFallBack(*plan, loc, diags);
   }
   if (!plan || !plan->schedule.lowered) {
     return plan;
@@ -185,7 +199,9 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
     const PlanOptionInfo *option = findPlanOption(name);
-    if (option && !backendFor(plan).takesOption(plan.spec, *option)) {
+    // lowrank (no line of PlanOptions.def) reaches the CUDA-core plans only.
+    if ((option && !backendFor(plan).takesOption(plan.spec, *option)) ||
+        (name == LowRankOptionName && plan.backend() != BackendKind::Simt)) {
       ignored.push_back(name);
     }
   }

@@ -14,6 +14,17 @@
 
 namespace stencilc {
 
+namespace {
+
+/// The words --plan-option lowrank takes, and what each asks for.
+constexpr std::pair<std::string_view, LowRankRequest> LowRankWords[] = {
+    {"auto", LowRankRequest::Auto},
+    {"on", LowRankRequest::On},
+    {"off", LowRankRequest::Off},
+};
+
+} // namespace
+
 std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend) {
   std::vector<std::string_view> names;
   for (const PlanOptionInfo &o : PlanOptionTable) {
@@ -21,7 +32,17 @@ std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind
       names.push_back(o.name);
     }
   }
+  if (!backend || *backend == BackendKind::Simt) {
+    names.push_back(LowRankOptionName);
+  }
   return joinList(names, lastJoin);
+}
+
+std::string lowRankOptionHelp() {
+  return fmt::format("  {:<12} simt: a 2D stencil as a sum of separable terms (1D passes along x, "
+                     "then along y) where that takes fewer operations; auto (the default: "
+                     "where it also keeps the accuracy), on or off",
+                     LowRankOptionName);
 }
 
 std::string planOptionRange(const PlanOptionInfo &o) {
@@ -32,6 +53,19 @@ std::string planOptionRange(const PlanOptionInfo &o) {
 
 std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOptions &options) {
   auto [name, valueText] = option.split('=');
+  if (name == llvm::StringRef(LowRankOptionName)) {
+    const auto *word = llvm::find_if(
+        LowRankWords, [&](const auto &w) { return llvm::StringRef(w.first) == valueText; });
+    if (word == std::end(LowRankWords)) {
+      return fmt::format("--plan-option {} must be auto, on or off, not '{}'", name.str(),
+                         valueText.str());
+    }
+    options.plan.lowRank = word->second;
+    if (!llvm::is_contained(options.planOptionsGiven, name)) {
+      options.planOptionsGiven.push_back(name.str());
+    }
+    return std::nullopt;
+  }
   const PlanOptionInfo *knob = findPlanOption(name);
   if (!knob) {
     return fmt::format("unknown --plan-option '{}'; expected {}", name.str(),

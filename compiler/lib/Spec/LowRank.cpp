@@ -594,9 +594,11 @@ void printLowRank(const StencilSpec &spec, llvm::raw_ostream &os) {
   }
   os << "\n";
   printTerms(a, os);
-  os << fmt::format(
-      "  lowrank   ops       direct {}, as 1D passes {}: {}\n", a.directOps, a.decomposedOps,
-      a.worthIt() ? "fewer (no kernel uses the passes yet)" : "not fewer, the direct form is kept");
+  os << fmt::format("  lowrank   ops       direct {}, as 1D passes {}: {}\n", a.directOps,
+                    a.decomposedOps,
+                    !a.worthIt()  ? "not fewer, the direct form is kept"
+                    : a.dims == 2 ? "fewer (the CUDA-core plan evaluates the passes: --emit=plan)"
+                                  : "fewer (no 3D kernel uses the passes yet)");
 }
 
 } // namespace stencilc

@@ -158,7 +158,7 @@ std::string planOptionHelp() {
                                                                 : joinList(takers, " and "),
                         o.help, planOptionRange(o));
   }
-  return help;
+  return help + "\n" + lowRankOptionHelp();
 }
 const std::string PlanOptionHelp = planOptionHelp();
 

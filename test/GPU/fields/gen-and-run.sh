@@ -7,7 +7,8 @@
 #       test program for sm_90 and runs it, then compute-sanitizer memcheck on
 #       the first (RUNTIME_INCLUDE= overrides runtime/include; the programs
 #       build JOBS at a time, MEMCHECK= names the program to check instead of
-#       the first); prints each program's RESULT and a last line, ALL: PASS|FAIL.
+#       the first, on grids of at most FIELDS_MAX_POINTS points, default
+#       200000); prints each program's RESULT and a last line, ALL: PASS|FAIL.
 # (lit runs the same inputs where stencilc and a GPU are on one machine.)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +51,7 @@ for main in *.main.cu; do
 done
 first=${MEMCHECK:-$first}
 if [[ -n $first ]]; then
-  FIELDS_NO_LONG_RUN=1 compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
+  FIELDS_NO_LONG_RUN=1 FIELDS_MAX_POINTS=${FIELDS_MAX_POINTS:-200000} compute-sanitizer --tool memcheck --error-exitcode 9 ./"$first.exe" > "$first.memcheck.log" 2>&1
   rc=$?
   echo "memcheck $first: $(tail -1 "$first.memcheck.log") (exit $rc)"
   [[ $rc == 0 ]] || status=1

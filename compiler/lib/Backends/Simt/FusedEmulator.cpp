@@ -54,6 +54,30 @@ struct Level {
   double &at(long long y, int c) { return values[std::size_t(y - firstRow) * width + c]; }
 };
 
+/// One point of a level at row y, strip column c, from the level below,
+/// before its rounding to the element type: the terms' FMAs in the step
+/// kernel's order, or the low-rank form's (each row pass computed from the
+/// level's row, as the kernel's intermediates are).
+double fusedPoint(const SimtPlan &sp, const Level &from, long long y, int c) {
+  if (sp.lowRank.form) {
+    const LowRankForm &f = *sp.lowRank.form;
+    return lowRankPoint(
+        f, sp.compute,
+        [&](int dy, int pass) {
+          return lowRankRowPass(f, pass, sp.compute,
+                                [&](int dx) { return from.at(y + dy, c + dx); });
+        },
+        [&](int dy, int dx) { return from.at(y + dy, c + dx); });
+  }
+  double acc = 0.0;
+  for (const SimtSlice &slice : sp.slices) {
+    for (const SimtTerm &term : slice.terms) {
+      acc = multiplyAdd(term.coefficient, from.at(y + slice.dz, c + term.dx), acc, sp.compute);
+    }
+  }
+  return acc;
+}
+
 } // namespace
 
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels) {
@@ -90,14 +114,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
               to.at(y, c) = from.at(y, c);
               continue;
             }
-            double acc = 0.0;
-            for (const SimtSlice &slice : sp.slices) {
-              for (const SimtTerm &term : slice.terms) {
-                acc = multiplyAdd(term.coefficient, from.at(y + slice.dz, c + term.dx), acc,
-                                  sp.compute);
-              }
-            }
-            to.at(y, c) = roundToStorage(acc, spec.precision);
+            to.at(y, c) = roundToStorage(fusedPoint(sp, from, y, c), spec.precision);
           }
         }
         from = std::move(to);

@@ -61,8 +61,13 @@ std::string termTables(const Plan &plan) {
 
 /// The body of Stencil::addPlane: each slice's reads as FMAs, or as a loop
 /// over its part of the tables.
+std::string lowRankAddPlane(const Plan &plan);
+
 std::string addPlaneBody(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
+  if (sp.lowRank.form) {
+    return lowRankAddPlane(plan);
+  }
   const bool pairs = readsPairs(plan);
   CodeWriter w;
   int begin = 0;
@@ -92,6 +97,78 @@ std::string addPlaneBody(const Plan &plan) {
     begin = end;
   }
   std::string text = w.take();
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
+/// The read of the input at column offset dx of output o in a plane row.
+std::string rowRead(const Plan &plan, int dx) {
+  const std::string index = readIndex(0, dx);
+  return readsPairs(plan) ? fmt::format("readPair(at, {})", index)
+                          : fmt::format("toCompute(at[{}])", index);
+}
+
+/// The body of Stencil::addPlane in the low-rank form: the row passes of
+/// the plane row, then every multiply-add into its output's queue entry.
+/// For each output row this adds the terms in the form's order (dy
+/// ascending, one plane after the other), as the fused kernel does.
+std::string lowRankAddPlane(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  const LowRankForm &f = *sp.lowRank.form;
+  const bool inFloat = computesInFloat(sp);
+  std::string passes;
+  for (size_t k = 0; k < f.rowTaps.size(); ++k) {
+    const LowRankRowTap &t = f.rowTaps[k];
+    const std::string read = rowRead(plan, t.dx);
+    const std::string w = numberLiteral(t.weight, inFloat);
+    const bool first = k == 0 || f.rowTaps[k - 1].pass != t.pass;
+    passes += fmt::format(
+        "{}{}\n", first ? "Compute " : "",
+        first ? fmt::format("pass{} = {};", t.pass,
+                            t.weight == 1.0 ? read : fmt::format("mul({}, {})", w, read))
+              : fmt::format("pass{0} = madd({1}, {2}, pass{0});", t.pass, w, read));
+  }
+  std::string fmas;
+  for (const LowRankTerm &t : f.terms) {
+    fmas += CodeWriter::filled(section("fma"), fmt::arg("entry", sp.radiusZ - t.dy),
+                               fmt::arg("coefficient", numberLiteral(t.coefficient, inFloat)),
+                               fmt::arg("read", t.pass >= 0 ? fmt::format("pass{}", t.pass)
+                                                            : rowRead(plan, t.dx))) +
+            "\n";
+  }
+  std::string text = CodeWriter::filled(section("low_rank_add_plane"), fmt::arg("ops", f.ops()),
+                                        fmt::arg("direct", plan.spec.points()),
+                                        fmt::arg("row_passes", passes), fmt::arg("fmas", fmas));
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
+/// FusedStencil's low-rank members (section fused_low_rank), or nothing.
+std::string fusedLowRank(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  if (!sp.lowRank.form) {
+    return {};
+  }
+  const LowRankForm &f = *sp.lowRank.form;
+  const bool inFloat = computesInFloat(sp);
+  std::vector<std::string> taps, terms;
+  for (const LowRankRowTap &t : f.rowTaps) {
+    taps.push_back(
+        fmt::format("{{{}, {}, C({})}}", t.pass, t.dx, numberLiteral(t.weight, inFloat)));
+  }
+  for (const LowRankTerm &t : f.terms) {
+    terms.push_back(fmt::format("{{{}, {}, {}, C({})}}", t.dy, t.pass, t.dx,
+                                numberLiteral(t.coefficient, inFloat)));
+  }
+  std::string text =
+      CodeWriter::filled(section("fused_low_rank"), fmt::arg("passes", f.passes),
+                         fmt::arg("row_count", taps.size()), fmt::arg("term_count", terms.size()),
+                         fmt::arg("row_taps", fmt::format("{},", fmt::join(taps, ",\n"))),
+                         fmt::arg("pass_terms", fmt::format("{},", fmt::join(terms, ",\n"))));
   while (!text.empty() && text.back() == '\n') {
     text.pop_back();
   }
@@ -163,7 +240,8 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
              fmt::arg("terms", fmt::format("{},", fmt::join(terms, ",\n"))),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometryLines(plan)));
+             fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometryLines(plan)),
+             fmt::arg("low_rank", fusedLowRank(plan)));
 }
 
 } // namespace
@@ -174,23 +252,23 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
   const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
-  w.fillWith(section("stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
-             fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
-             fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
-             fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
-             fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),
-             fmt::arg("radius_y", sp.radiusY), fmt::arg("radius_x", sp.radiusX),
-             fmt::arg("tile_x", sp.tileX), fmt::arg("tile_y", sp.tileY),
-             fmt::arg("chunk_z", sp.chunkZ), fmt::arg("min_chunk_z", sp.minChunkZ),
-             fmt::arg("target_blocks", sp.targetBlocks), fmt::arg("threads", sp.threads),
-             fmt::arg("outputs_x", sp.outputsX), fmt::arg("halo_x", sp.haloX),
-             fmt::arg("stages", sp.buffers), fmt::arg("prefetch_bytes", sp.l2PrefetchBytes),
-             fmt::arg("ring_z", fixed ? sp.radiusZ : 0), fmt::arg("ring_y", fixed ? sp.radiusY : 0),
-             fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
-             fmt::arg("term_tables", sp.unrolled ? std::string() : termTables(plan)),
-             fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
+  w.fillWith(
+      section("stencil"), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+      fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("name", spec.name),
+      fmt::arg("namespace", ns), fmt::arg("boundary_value", boundary.valueStruct),
+      fmt::arg("element", elementTypeName(spec.precision)),
+      fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
+      fmt::arg("boundary", boundary.type), fmt::arg("radius_z", sp.radiusZ),
+      fmt::arg("radius_y", sp.radiusY), fmt::arg("radius_x", sp.radiusX),
+      fmt::arg("tile_x", sp.tileX), fmt::arg("tile_y", sp.tileY), fmt::arg("chunk_z", sp.chunkZ),
+      fmt::arg("min_chunk_z", sp.minChunkZ), fmt::arg("target_blocks", sp.targetBlocks),
+      fmt::arg("threads", sp.threads), fmt::arg("outputs_x", sp.outputsX),
+      fmt::arg("halo_x", sp.haloX), fmt::arg("stages", sp.buffers),
+      fmt::arg("prefetch_bytes", sp.l2PrefetchBytes), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
+      fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
+      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("term_tables", sp.unrolled || sp.lowRank.form ? std::string() : termTables(plan)),
+      fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
   w.line();
   if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);

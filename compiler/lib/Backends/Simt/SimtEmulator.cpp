@@ -25,7 +25,54 @@ std::array<long long, 3> fromInternal(int dims, long long z, long long y, long l
   }
 }
 
+/// Adds input plane `p`'s part of the low-rank form into the queue of an
+/// item's output o, as the generated addPlane: the row passes, then each
+/// term into the entry of its output plane p - dy. `row(dx)` reads the
+/// plane row at column offset dx of the output.
+void addLowRankPlane(const SimtPlan &sp, llvm::function_ref<double(int)> row,
+                     llvm::function_ref<double &(int)> entry) {
+  const LowRankForm &f = *sp.lowRank.form;
+  std::vector<double> passes(static_cast<std::size_t>(f.passes));
+  for (int k = 0; k < f.passes; ++k) {
+    passes[k] = lowRankRowPass(f, k, sp.compute, row);
+  }
+  for (const LowRankTerm &t : f.terms) {
+    double &q = entry(sp.radiusZ - t.dy);
+    q = multiplyAdd(t.coefficient, t.pass >= 0 ? passes[t.pass] : row(t.dx), q, sp.compute);
+  }
+}
+
 } // namespace
+
+double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
+                      llvm::function_ref<double(int)> read) {
+  bool first = true;
+  double h = 0.0;
+  for (const LowRankRowTap &t : form.rowTaps) {
+    if (t.pass != pass) {
+      continue;
+    }
+    const double x = read(t.dx);
+    // A product of two values of the arithmetic type is exact in double for
+    // fp32, so rounding it once to fp32 is the kernel's __fmul_rn.
+    h = first ? roundToStorage(t.weight * x,
+                               compute == Precision::FP64 ? Precision::FP64 : Precision::FP32)
+              : multiplyAdd(t.weight, x, h, compute);
+    first = false;
+  }
+  return h;
+}
+
+double lowRankPoint(const LowRankForm &form, Precision compute,
+                    llvm::function_ref<double(int, int)> pass,
+                    llvm::function_ref<double(int, int)> input) {
+  double acc = 0.0;
+  for (const LowRankTerm &t : form.terms) {
+    acc = multiplyAdd(t.coefficient, t.pass >= 0 ? pass(t.dy, t.pass) : input(t.dy, t.dx), acc,
+                      compute);
+  }
+  return acc;
+}
 
 void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
@@ -61,6 +108,14 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
           }
           for (int item = 0; item < itemCount; ++item) {
             const int row = item / colGroups, col = item % colGroups * O;
+            if (sp.lowRank.form) { // 2D: the plane is one row
+              for (int o = 0; o < O; ++o) {
+                addLowRankPlane(
+                    sp, [&](int dx) { return plane[std::size_t(col + H + dx + o)]; },
+                    [&](int j) -> double & { return q(item, j, o); });
+              }
+              continue;
+            }
             for (const SimtSlice &slice : sp.slices) {
               const int j = rz - slice.dz;
               for (const SimtTerm &t : slice.terms) {

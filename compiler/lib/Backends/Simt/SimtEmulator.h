@@ -15,7 +15,22 @@
 #include "stencilc/Plan.h"
 #include "stencilc/Spec.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace stencilc {
+
+/// Intermediate `pass` of a low-rank form on one row, as the kernels
+/// compute it: the first tap a product, then multiply-adds, rounded to
+/// `compute`; read(dx) is the row's value at column offset dx.
+double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
+                      llvm::function_ref<double(int)> read);
+
+/// One output of a low-rank form, from 0, its terms' multiply-adds in
+/// order: pass(dy, k) is intermediate k of row offset dy, input(dy, dx) the
+/// input at that offset.
+double lowRankPoint(const LowRankForm &form, Precision compute,
+                    llvm::function_ref<double(int, int)> pass,
+                    llvm::function_ref<double(int, int)> input);
 
 /// One step of the simt `plan` (backend Simt) on `in` (element-type values)
 /// into `out`, as the generated kernel computes it. Unwritten points keep

@@ -62,12 +62,26 @@ constexpr MeasuredFusion Measured[] = {
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
 };
 
-const MeasuredFusion *measured(const StencilSpec &spec) {
+/// The largest radius whose low-rank form fuses by rule: radius 3 (the
+/// 7 x 7 blur, T 2) compiles without spills for sm_90; a uniform box of
+/// radius 12 at T 2 spilled 10 KB a thread.
+constexpr int MaxFusedLowRankRadius = 3;
+
+/// Whether the plan evaluates the low-rank form.
+bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
+
+/// The measurement of the plan's kind. The low-rank form is not measured:
+/// it takes the direct kind's geometry where that fused steps (the kind's
+/// registers and halo measured best there, with more arithmetic), and its
+/// own rule where the direct box measured fastest unfused (radius 3: its
+/// taps bound it by arithmetic; the passes take a third of them).
+const MeasuredFusion *measured(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes) {
-      return &m;
+      return lowRank(plan) && !m.fusingGains() ? nullptr : &m;
     }
   }
   return nullptr;
@@ -91,8 +105,15 @@ namespace {
 /// for stars and 8 / r^2 for boxes. 1D: radius 1 and 2 measured best at T 8
 /// (of at most 8), so 16 / r, at most 8. 3D: no kind measured faster fused
 /// than one step a launch, so 1.
-int ruleSteps(const StencilSpec &spec) {
+int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
+  if (lowRankForm) {
+    // The passes take about the operations of a star of the radius; unlike
+    // the direct box, at least 2 steps, since they leave memory the bound.
+    // Past MaxFusedLowRankRadius each level's intermediates (2r + 2 rows of
+    // r or more columns) overflow the registers: one step a launch.
+    return r <= MaxFusedLowRankRadius ? std::clamp(8 / r, 2, 8) : 1;
+  }
   switch (spec.dims) {
   case 1:
     return std::clamp(16 / r, 1, 8);
@@ -218,30 +239,49 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   if (settledUnfused(s, asked, unfusable(spec))) {
     return;
   }
-  const MeasuredFusion *m = measured(spec);
-  const int wanted = asked ? asked : !m ? ruleSteps(spec) : m->fusingGains() ? m->steps : 1;
+  const MeasuredFusion *m = measured(plan);
+  const int wanted = asked              ? asked
+                     : !m               ? ruleSteps(spec, lowRank(plan))
+                     : m->fusingGains() ? m->steps
+                                        : 1;
   if (wanted == 1) {
-    s.why = unfusedWhy(spec, m);
+    s.why = lowRank(plan) && !m
+                ? fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
+                              "of every level's rows in registers)",
+                              MaxFusedLowRankRadius)
+                : unfusedWhy(spec, m);
     return;
   }
   // The 1D and 3D kernels keep their levels in shared memory: the most T
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  FusedKernel k = fusedGeometry(spec, steps, m);
+  const auto geometry = [&](int t) {
+    FusedKernel g = fusedGeometry(spec, t, m);
+    if (lowRank(plan) && m) {
+      g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
+    }
+    if (lowRank(plan) && !m) {
+      // Each level also keeps its rows' intermediates in registers: at 4
+      // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
+      g.batch = 2;
+    }
+    return g;
+  };
+  FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.
   std::string lowering;
   while (k.storedColumns() < 1 && steps > 1) {
-    k = fusedGeometry(spec, --steps, m);
+    k = geometry(--steps);
     lowering =
         fmt::format("{} fused steps leave a window of one warp's lanes no column to store", wanted);
   }
   while (k.sharedBytes > most && steps > 1) {
-    k = fusedGeometry(spec, --steps, m);
+    k = geometry(--steps);
   }
   if (steps < wanted) {
-    const FusedKernel asWanted = fusedGeometry(spec, wanted, m);
+    const FusedKernel asWanted = geometry(wanted);
     s.why = !lowering.empty()
                 ? lowering
                 : fmt::format("{} fused steps need {} bytes of shared memory a block and {} "
@@ -256,11 +296,19 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fusedSteps = steps;
   s.fused = k;
   if (steps == wanted) {
-    s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-            : m   ? fmt::format("measured best for a {} of radius {} in {} on an H100",
-                                keyword(spec.shape), spec.radius, keyword(spec.precision))
-                  : fmt::format("by rule for a {} of radius {}: no measurement of this kind",
-                                keyword(spec.shape), spec.radius);
+    const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
+    s.why =
+        asked ? fmt::format("--plan-option fuse={}", asked)
+        : m && lowRank(plan)
+            ? fmt::format("as measured best for the direct form of {} in {} on an H100; the "
+                          "low-rank form is not measured",
+                          kind, keyword(spec.precision))
+        : m ? fmt::format("measured best for {} in {} on an H100", kind, keyword(spec.precision))
+        : lowRank(plan)
+            ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
+                          "not measured",
+                          spec.radius)
+            : fmt::format("by rule for {}: no measurement of this kind", kind);
   }
 }
 

@@ -35,6 +35,39 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
                      sp.queueLength(), unit);
 }
 
+/// The plan's low-rank lines: the operations a point of both forms, which
+/// the kernels use and why, and the form's passes where it is used.
+void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
+  const LowRankChoice &c = sp.lowRank;
+  const std::string passes = c.decomposedOps < c.directOps || c.form
+                                 ? std::to_string(c.form ? c.form->ops() : c.decomposedOps)
+                                 : std::string("no fewer");
+  os << fmt::format("  lowrank    {}: operations a point: direct {}, as 1D passes {}; {}\n",
+                    c.form ? "used" : "direct form", c.directOps, passes, c.why);
+  if (!c.form) {
+    return;
+  }
+  const LowRankForm &f = *c.form;
+  for (int pass = 0; pass < f.passes; ++pass) {
+    std::string taps;
+    for (const LowRankRowTap &t : f.rowTaps) {
+      if (t.pass == pass) {
+        taps += fmt::format("{}({}) {}", taps.empty() ? "" : ", ", t.dx, formatExact(t.weight));
+      }
+    }
+    os << fmt::format("  row pass {} an intermediate a row, along x (dx) weight: {}\n", pass, taps);
+  }
+  std::string terms;
+  for (const LowRankTerm &t : f.terms) {
+    terms += fmt::format("{}({}, {}) {}", terms.empty() ? "" : ", ", t.dy,
+                         t.pass >= 0 ? fmt::format("pass {}", t.pass) : fmt::format("x{:+}", t.dx),
+                         formatExact(t.coefficient));
+  }
+  os << fmt::format("  along y    {} multiply-adds from 0 (dy, source) c: {}; rounds otherwise "
+                    "than the direct form (docs/generated-code.md, \"Low-rank form\")\n",
+                    f.terms.size(), f.terms.size() <= 64 ? terms : std::string("(many)"));
+}
+
 } // namespace
 
 void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
@@ -86,6 +119,9 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                       sp.radiusZ - slice.dz, slice.terms.size(),
                       slice.terms.size() <= 32 ? terms : std::string("(table)"));
   }
+  if (spec.dims == 2) {
+    printLowRankLines(sp, os);
+  }
 }
 
 std::string summarizeSimtPlan(const Plan &plan) {
@@ -99,7 +135,13 @@ std::string summarizeSimtPlan(const Plan &plan) {
       "{} outputs per item, {} items per thread; {}",
       keyword(sp.compute), sp.threads, sp.tileY, sp.tileX, sp.chunkZ, sp.queueLength(),
       sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX, sp.itemsPerThread,
-      sp.unrolled ? "literal coefficients in straight-line FMAs" : "a coefficient table");
+      sp.lowRank.form
+          ? fmt::format("the low-rank form: {} row pass{} along x, then the "
+                        "multiply-adds along y, {} operations a point instead of {}",
+                        sp.lowRank.form->passes, sp.lowRank.form->passes == 1 ? "" : "es",
+                        sp.lowRank.form->ops(), sp.lowRank.directOps)
+      : sp.unrolled ? "literal coefficients in straight-line FMAs"
+                    : "a coefficient table");
 }
 
 } // namespace stencilc

@@ -253,6 +253,14 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   sp.slices = slicesOf(spec, sp.compute);
   sp.unrolled =
       static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
+  sp.lowRank = planLowRank(spec, sp.compute, simt.lowRank);
+  if (sp.lowRank.form &&
+      sp.lowRank.form->ops() * sp.outputsX * sp.itemsPerThread > simt.unrollLimit) {
+    // The passes are straight-line code only.
+    sp.lowRank.form.reset();
+    sp.lowRank.fellBack = true;
+    sp.lowRank.why = "its passes are too many operations to unroll";
+  }
   plan.choice = simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   return plan;

@@ -64,6 +64,14 @@ double fusedBytes(const StencilSpec &spec, int steps);
 /// The fused kernel's lines of a stencil of fields' plan.
 void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 
+/// Whether the CUDA-core kernels of `spec` evaluate it as row passes along
+/// x and multiply-adds along y (SimtLowRank.cpp): for a 2D stencil of one
+/// field whose exact decomposition takes fewer operations a point, unless
+/// `request` is Off, or is Auto and the terms cancel enough to lose
+/// accuracy. The coefficients are rounded to `compute`. Guarantees: a form
+/// only where its ops() are fewer than spec.points(); `why` always set.
+LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
+
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused
 /// kernel's geometry, lowering T until a pass of the 1D or 3D kernel fits

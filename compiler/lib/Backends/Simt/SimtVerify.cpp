@@ -222,6 +222,25 @@ void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
             k.width, s.fusedSteps, r);
 }
 
+/// planLowRank's promises: a form only for a 2D stencil of one field, with
+/// fewer operations a point than its taps, unless lowrank=off; a reason
+/// either way.
+void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const LowRankChoice &lr = plan.simt().lowRank;
+  c.require(!lr.why.empty(), "a reason for the low-rank choice", "none given");
+  if (!lr.form) {
+    return;
+  }
+  c.require(spec.dims == 2 && !spec.hasFields() && options.lowRank != LowRankRequest::Off,
+            "the low-rank form for a 2D stencil of one field, unless lowrank=off",
+            "a {}D stencil{}", spec.dims, spec.hasFields() ? " of fields" : "");
+  c.require(lr.form->ops() < static_cast<int>(spec.points()) && lr.form->ops() == lr.decomposedOps,
+            "the low-rank form only where it takes fewer operations than the taps, as counted",
+            "{} operations against {} taps ({} counted)", lr.form->ops(), spec.points(),
+            lr.decomposedOps);
+}
+
 } // namespace
 
 void verifySimtPlan(const Plan &plan, const PlanOptions &options,
@@ -242,6 +261,8 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   }
   verifyStreamingGeometry(plan, options, c);
   verifySlices(plan, c);
+  PromiseChecker lowRank = c.forPlanner("planLowRank");
+  verifyLowRank(plan, options, lowRank);
   PromiseChecker fusion = c.forPlanner("planSimtFusion");
   verifyFusion(plan, fusion);
 }

@@ -44,6 +44,11 @@ __device__ __forceinline__ double madd(double c, double v, double acc) {
   return __fma_rn(c, v, acc);
 }
 
+/// c * v, rounded once: a product the compiler may not fuse into a later
+/// addition (the first tap of a low-rank row pass, as the emulator models it).
+__device__ __forceinline__ float mul(float c, float v) { return __fmul_rn(c, v); }
+__device__ __forceinline__ double mul(double c, double v) { return __dmul_rn(c, v); }
+
 /// Element i of `at` (4-byte aligned) widened to fp32, read through its
 /// 32-bit word: a bf16 is the high half of an fp32, so the low element is the
 /// word shifted up and the high one the word masked (exact, as

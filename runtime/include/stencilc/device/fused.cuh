@@ -57,6 +57,24 @@
 // the coefficient is given in the Compute type (the host reference can use
 // the same function). The rest of Params (listed at Geometry) are the
 // kernel's numbers.
+//
+// A stencil of low rank (docs/generated-code.md, "Low-rank form") also has
+// its row passes and the multiply-adds that combine them:
+//
+//   static constexpr int kPasses = 1, kRowTaps = 7, kPassTerms = 7;
+//   template <class C> static constexpr RowTap<C> rowTap(int i);   // by pass, then dx
+//   template <class C> static constexpr PassTerm<C> passTerm(int i); // by dy
+//
+// and the kernel evaluates that instead of the terms: each row of a level,
+// once it is in the window, gets its kPasses intermediates (per pass the
+// first tap a product, then multiply-adds, over the row's columns); a point
+// of the next level is, from 0, the passTerm multiply-adds of the
+// intermediates (pass >= 0) or of the input (pass -1) of rows y + dy. The
+// intermediates of each level's window are carried in registers like its
+// rows, so each is computed once per row and point, as the operation count
+// of the analysis has it. The step kernel (simt.cuh, with the generated
+// addPlane) adds the same multiply-adds in the same order per output, so a
+// fused pass still gives what as many single steps give, bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +97,33 @@ namespace fused {
 template <class C> struct Term {
   int dy, dx;
   C c;
+};
+
+/// One tap of a low-rank row pass: intermediate `pass` gains c times the
+/// row's value at column offset dx.
+template <class C> struct RowTap {
+  int pass, dx;
+  C c;
+};
+
+/// One multiply-add of a low-rank point: c times, at row offset dy,
+/// intermediate `pass` (pass >= 0) or the value at column offset dx (-1).
+template <class C> struct PassTerm {
+  int dy, pass, dx;
+  C c;
+};
+
+/// Whether Stencil has a low-rank form (kPasses), and its sizes; kSlots is
+/// kPasses, at least 1 (an array's extent).
+template <class Stencil, class = void> struct LowRankOf {
+  static constexpr bool value = false;
+  static constexpr int kPasses = 0, kRowTaps = 0, kPassTerms = 0, kSlots = 1;
+};
+template <class Stencil> struct LowRankOf<Stencil, std::void_t<decltype(Stencil::kPasses)>> {
+  static constexpr bool value = true;
+  static constexpr int kPasses = Stencil::kPasses, kRowTaps = Stencil::kRowTaps,
+                       kPassTerms = Stencil::kPassTerms;
+  static constexpr int kSlots = kPasses > 0 ? kPasses : 1;
 };
 
 /// Which points a single step computes, by the boundary rule; the others
@@ -205,6 +250,12 @@ template <class S> struct Row {
   typename S::Compute v[S::kColsPerThread + 2 * S::kRadius];
 };
 
+/// The low-rank intermediates of a window's rows: per row, pass and
+/// column of the thread.
+template <class S> struct PassRows {
+  typename S::Compute v[S::kRing][LowRankOf<typename S::Stencil>::kSlots][S::kColsPerThread];
+};
+
 /// Fills the side columns of `row` from the threads beside (a warp's
 /// outermost threads get their own values: the strip's edges, never
 /// stored).
@@ -266,6 +317,32 @@ __device__ __forceinline__ void clearCarriedRows(Row<S> (&win)[Levels][S::kRing]
       }
     }
   }
+}
+
+/// Calls f(v) on each carried intermediate of every level, v the row i's
+/// (i < 2r) and next(v) the one kBatch rows below it.
+template <class S, int Levels, class F>
+__device__ __forceinline__ void forEachCarriedPass(PassRows<S> (&passes)[Levels], F f) {
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int i = 0; i < 2 * S::kRadius; ++i) {
+#pragma unroll
+      for (int p = 0; p < LowRankOf<typename S::Stencil>::kSlots; ++p) {
+#pragma unroll
+        for (int w = 0; w < S::kColsPerThread; ++w) {
+          f(passes[t].v[i][p][w], passes[t].v[i + S::kBatch][p][w]);
+        }
+      }
+    }
+  }
+}
+
+/// Zeroes the intermediates of those carried rows (the passes of zero rows).
+template <class S, int Levels>
+__device__ __forceinline__ void clearCarriedPasses(PassRows<S> (&passes)[Levels]) {
+  using Compute = typename S::Compute;
+  forEachCarriedPass<S, Levels>(passes, [](Compute &v, const Compute &) { v = Compute(0); });
 }
 
 /// Starts the loads of kBatch input rows from row p, the thread's groups of
@@ -330,6 +407,99 @@ __device__ __forceinline__ void applyStencil(const Row<S> (&from)[S::kRing], int
   }
 }
 
+/// The row passes of `row` (its side columns shared) into `h`, for the
+/// thread's columns: per pass the first tap a product (none for a weight
+/// of 1), then multiply-adds, in the order of rowTap.
+template <class S>
+__device__ __forceinline__ void
+rowPasses(const Row<S> &row,
+          typename S::Compute (&h)[LowRankOf<typename S::Stencil>::kSlots][S::kColsPerThread]) {
+  using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+#pragma unroll
+    for (int k = 0; k < LowRankOf<Stencil>::kRowTaps; ++k) {
+      const RowTap<Compute> tap = Stencil::template rowTap<Compute>(k);
+      const bool first = k == 0 || Stencil::template rowTap<Compute>(k - 1).pass != tap.pass;
+      const Compute x = row.v[r + w + tap.dx];
+      h[tap.pass][w] =
+          first ? (tap.c == Compute(1) ? x : mul(tap.c, x)) : madd(tap.c, x, h[tap.pass][w]);
+    }
+  }
+}
+
+/// One step at row j of a level's batch in the low-rank form: from 0, the
+/// passTerm multiply-adds of the intermediates `h` or the rows of `from`.
+template <class S>
+__device__ __forceinline__ void applyLowRank(const Row<S> (&from)[S::kRing], const PassRows<S> &h,
+                                             int j,
+                                             typename S::Compute (&value)[S::kColsPerThread]) {
+  using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    Compute acc = Compute(0);
+#pragma unroll
+    for (int k = 0; k < LowRankOf<Stencil>::kPassTerms; ++k) {
+      const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
+      const Compute x = term.pass >= 0 ? h.v[j + r + term.dy][term.pass >= 0 ? term.pass : 0][w]
+                                       : from[j + r + term.dy].v[r + w + term.dx];
+      acc = madd(term.c, x, acc);
+    }
+    value[w] = acc;
+  }
+}
+
+/// Moves each level's last 2r rows of intermediates to its first.
+template <class S, int Levels>
+__device__ __forceinline__ void carryPassRows(PassRows<S> (&passes)[Levels]) {
+  using Compute = typename S::Compute;
+  forEachCarriedPass<S, Levels>(passes, [](Compute &v, const Compute &next) { v = next; });
+}
+
+/// Where a level's point at row y, column x is one a single step does not
+/// compute, the value it keeps at every level: its input's, read as level 0
+/// read it (the fixed ring, 0 outside; V outside a constant boundary).
+template <class S> struct KeptPoints {
+  const typename S::Element *__restrict__ in;
+  int ny, nx, xFirst;
+};
+
+/// Level t's row j of the batch (row y), in `value`: the stencil (direct or
+/// low rank) from level t - 1's window, rounded as a stored step; where a
+/// single step does not compute the point, the point of the level below
+/// (direct), or the input's value it kept at every level (low rank: read
+/// from `kept`, so that the windows need not carry their rows for it).
+template <class S, bool Interior>
+__device__ __forceinline__ void
+levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h, int j, int y, bool rowComputed,
+         const bool (&colComputed)[S::kColsPerThread], const KeptPoints<S> &kept,
+         typename S::Compute (&value)[S::kColsPerThread]) {
+  constexpr int r = S::kRadius;
+  constexpr bool kLowRank = LowRankOf<typename S::Stencil>::value;
+  if constexpr (kLowRank) {
+    applyLowRank<S>(from, h, j, value);
+  } else {
+    applyStencil<S>(from, j, value);
+  }
+  roundRow<S>(value);
+  if constexpr (!Interior) {
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; ++w) {
+      if constexpr (kLowRank) {
+        if (!(rowComputed && colComputed[w])) {
+          value[w] = toCompute(S::Boundary::read(kept.in, y, kept.xFirst + w, kept.ny, kept.nx));
+        }
+      } else {
+        value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
+      }
+    }
+  }
+}
+
 /// Stores the thread's stored columns of a finished row y (rounded) to
 /// out: 16-, 8- or 4-byte accesses where whole in the grid, element by
 /// element at its right edge. A point not computed holds its input's
@@ -389,6 +559,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   constexpr int B = S::kBatch;
   constexpr int G = S::kGroupsPerThread;
   constexpr int kLag = Levels * r; // level Levels lags the input by this
+  constexpr bool kLowRank = LowRankOf<typename S::Stencil>::value;
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int xFirst = x0 - S::kHalo + lane * W; // the thread's first column
   bool colComputed[W];
@@ -397,40 +568,49 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
     colComputed[w] = Interior || Computes::axis(xFirst + w, nx, r);
   }
   // The window of each level 0 .. Levels - 1: rows [0, 2r) carried from the
-  // iteration before, [2r, 2r + kBatch) this iteration's.
+  // iteration before, [2r, 2r + kBatch) this iteration's; a low-rank
+  // stencil keeps its rows' intermediates beside them (passes).
   Row<S> win[Levels][S::kRing];
+  PassRows<S> passes[Levels];
+  const KeptPoints<S> kept{in, ny, nx, xFirst};
   clearCarriedRows<S, Levels>(win);
+  if constexpr (kLowRank) {
+    clearCarriedPasses<S, Levels>(passes);
+  }
   const int pFirst = yBegin - kLag; // the first input row
   typename S::Vector groups[B][G];
   fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // q: the first input row of the iteration.
   for (int q = pFirst; q - kLag < yEnd; q += B) {
     unpackBatch<S>(win[0], groups);
+    if constexpr (kLowRank) {
+#pragma unroll
+      for (int i = 0; i < B; ++i) {
+        rowPasses<S>(win[0][2 * r + i], passes[0].v[2 * r + i]);
+      }
+    }
     if (q + B - kLag < yEnd) {
       fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
     }
 #pragma unroll
     for (int t = 1; t <= Levels; ++t) {
       const int y0 = q - t * r;
-      const Row<S>(&from)[S::kRing] = win[t - 1];
 #pragma unroll
       for (int j = 0; j < B; ++j) {
         const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
         Compute value[W];
-        applyStencil<S>(from, j, value);
-        roundRow<S>(value);
-        if constexpr (!Interior) {
-#pragma unroll
-          for (int w = 0; w < W; ++w) {
-            value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
-          }
-        }
+        levelRow<S, Interior>(win[t - 1], passes[t - 1], j, y0 + j, rowComputed, colComputed, kept,
+                              value);
         if (t < Levels) {
+          Row<S> &row = win[t < Levels ? t : 0][2 * r + j];
 #pragma unroll
           for (int w = 0; w < W; ++w) {
-            win[t < Levels ? t : 0][2 * r + j].v[r + w] = value[w];
+            row.v[r + w] = value[w];
           }
-          shareSides<S>(win[t < Levels ? t : 0][2 * r + j]);
+          shareSides<S>(row);
+          if constexpr (kLowRank) {
+            rowPasses<S>(row, passes[t < Levels ? t : 0].v[2 * r + j]);
+          }
         } else {
           const int y = y0 + j;
           if (y >= yBegin && y < yEnd) {
@@ -440,6 +620,9 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
       }
     }
     carryRows<S, Levels>(win);
+    if constexpr (kLowRank) {
+      carryPassRows<S, Levels>(passes);
+    }
   }
 }
 

@@ -94,7 +94,7 @@ struct FusedStencil {{
       {terms}
     }};
     return kTermList[i];
-  }}
+  }}{low_rank}
 }};
 
 /// The fused kernel's numbers; {kernel}::Geometry derives the halo, the tile
@@ -110,6 +110,33 @@ struct FusedParams {{
 using Fused = {kernel}::Geometry<FusedParams>;
 
 }} // namespace {namespace}
+
+//@ section fused_low_rank
+
+// The low-rank form the step kernel evaluates too (docs/generated-code.md,
+// "Low-rank form"): {passes} row pass(es) along x, an intermediate per row,
+// then the multiply-adds along y, in the order of the step kernel's.
+static constexpr int kPasses = {passes}, kRowTaps = {row_count}, kPassTerms = {term_count};
+template <class C> static __host__ __device__ constexpr fused::RowTap<C> rowTap(int i) {{
+  constexpr fused::RowTap<C> kRowTapList[kRowTaps] = {{
+    {row_taps}
+  }};
+  return kRowTapList[i];
+}}
+template <class C> static __host__ __device__ constexpr fused::PassTerm<C> passTerm(int i) {{
+  constexpr fused::PassTerm<C> kPassTermList[kPassTerms] = {{
+    {pass_terms}
+  }};
+  return kPassTermList[i];
+}}
+
+//@ section low_rank_add_plane
+// The low-rank form ({ops} operations an output instead of {direct}): the
+// row passes of this plane row at output o (an intermediate each: the first
+// tap a product, none for a weight of 1), then each multiply-add along y into
+// the queue entry of its output row p - dy.
+{row_passes}
+{fmas}
 
 //@ section fused_geometry_2d
 static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each side included

@@ -1,0 +1,330 @@
+//===- SimtLowRankTest.cpp - the low-rank form on CUDA cores, on the CPU ----===//
+//
+// The planner's choice of the low-rank form (--plan-option lowrank, the
+// form's operations against the analysis'), and the emulated kernels in
+// the form's order: one step against the float64 direct reference within
+// the bound docs/generated-code.md states ("Low-rank form"), and NAME_run's
+// fused passes bit for bit the single steps of the same form. Prints the
+// measured errors the docs quote:
+//   build/test/unittests/SimtTests --gtest_filter='SimtLowRank*'
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "Backends/Simt/FusedEmulator.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "StencilFixtures.h"
+#include "stencilc/LowRank.h"
+
+using namespace stencilc;
+using stencilc::testing::makeStencil;
+using stencilc::testing::randomGridND;
+
+namespace {
+
+/// A 2D box of radius r with the coefficient table weight(dy, dx).
+StencilSpec tableStencil(const std::string &name, int r, Precision precision, BoundaryKind boundary,
+                         const std::function<double(int, int)> &weight) {
+  StencilSpec spec;
+  spec.name = fmt::format("{}_{}", name, keyword(precision));
+  spec.dims = 2;
+  spec.radius = r;
+  spec.shape = Shape::Box;
+  spec.precision = precision;
+  spec.boundary = boundary;
+  spec.boundaryValue = 0.75;
+  for (int dy = -r; dy <= r; ++dy) {
+    for (int dx = -r; dx <= r; ++dx) {
+      if (const double c = weight(dy, dx); c != 0.0) {
+        spec.terms.push_back(Term{Offset{{dy, dx, 0}}, c});
+      }
+    }
+  }
+  return spec;
+}
+
+StencilSpec uniformBox(int r, Precision p, BoundaryKind b) {
+  const double n = (2 * r + 1) * (2 * r + 1);
+  return tableStencil(fmt::format("blur{}", r), r, p, b, [n](int, int) { return 1.0 / n; });
+}
+
+/// (1, 4, 6, 4, 1) times itself over 256.
+StencilSpec gaussian5(Precision p, BoundaryKind b) {
+  const int binomial[] = {1, 4, 6, 4, 1};
+  return tableStencil("gauss5", 2, p, b,
+                      [&](int dy, int dx) { return binomial[dy + 2] * binomial[dx + 2] / 256.0; });
+}
+
+/// The suite's boxes: the centre 0.5, every other point 0.5 / (n - 1).
+StencilSpec boxPlusCentre(int r, Precision p, BoundaryKind b) {
+  const double others = (2 * r + 1) * (2 * r + 1) - 1;
+  return tableStencil(fmt::format("box{}", r), r, p, b,
+                      [others](int dy, int dx) { return dy == 0 && dx == 0 ? 0.5 : 0.5 / others; });
+}
+
+/// EBISU's 2d49pt (examples/suite/ebisu_2d49pt_fp64.stencil): rank 5 of 7,
+/// its terms of both signs; `sum` divides each weight (EBISU's 118, or the
+/// weights' total 313, which makes it an average that 100 steps keep
+/// bounded).
+StencilSpec ebisu49(Precision p, BoundaryKind b, double sum = 118.0) {
+  static const int rows[7][7] = {{1, 1, 2, 3, 4, 5, 5},     {1, 1, 2, 3, 4, 5, 5},
+                                 {1, 7, 7, 5, 7, 6, 5},     {1, 8, 12, 15, 12, 12, 5},
+                                 {1, 9, 9, 5, 7, 15, 5},    {1, 9, 9, 5, 7, 15, 5},
+                                 {1, 10, 11, 12, 13, 14, 5}};
+  return tableStencil(sum == 118.0 ? "ebisu49" : "ebisu49avg", 3, p, b,
+                      [sum](int dy, int dx) { return rows[dy + 3][dx + 3] / sum; });
+}
+
+Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.lowRank = request;
+  options.fusedSteps = fuse;
+  return planSimt(spec, options);
+}
+
+bool sameBits(const GridND &a, const GridND &b) {
+  return a.values.size() == b.values.size() &&
+         std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0;
+}
+
+constexpr BoundaryKind Fixed = BoundaryKind::Fixed;
+
+} // namespace
+
+TEST(SimtLowRankPlan, UsedWhereItTakesFewerOperations) {
+  const Plan blur = planWith(uniformBox(3, Precision::FP64, Fixed), LowRankRequest::Auto);
+  ASSERT_TRUE(blur.simt().lowRank.form) << blur.simt().lowRank.why;
+  EXPECT_EQ(blur.simt().lowRank.form->ops(), 14);
+  EXPECT_EQ(blur.simt().lowRank.form->passes, 1);
+  EXPECT_EQ(blur.simt().lowRank.directOps, 49);
+  // Radius 1 only where asked: auto measured the direct form faster.
+  const Plan autoBox = planWith(boxPlusCentre(1, Precision::FP32, Fixed), LowRankRequest::Auto);
+  EXPECT_FALSE(autoBox.simt().lowRank.form);
+  EXPECT_NE(autoBox.simt().lowRank.why.find("radius 1: the passes measured slower"),
+            std::string::npos)
+      << autoBox.simt().lowRank.why;
+  const Plan box = planWith(boxPlusCentre(1, Precision::FP32, Fixed), LowRankRequest::On);
+  ASSERT_TRUE(box.simt().lowRank.form) << box.simt().lowRank.why;
+  // One pass of 3 taps, its 3 multiply-adds along y, and the centre folded.
+  EXPECT_EQ(box.simt().lowRank.form->ops(), 7);
+  // Every used form takes the analysis' operations, fewer than the taps.
+  for (const StencilSpec &spec :
+       {uniformBox(1, Precision::FP32, Fixed), uniformBox(2, Precision::FP16, Fixed),
+        gaussian5(Precision::FP64, Fixed), boxPlusCentre(2, Precision::BF16, Fixed),
+        boxPlusCentre(3, Precision::FP64, Fixed)}) {
+    SCOPED_TRACE(spec.name);
+    const Plan plan = planWith(spec, spec.radius == 1 ? LowRankRequest::On : LowRankRequest::Auto);
+    ASSERT_TRUE(plan.simt().lowRank.form) << plan.simt().lowRank.why;
+    EXPECT_EQ(plan.simt().lowRank.form->ops(), analyseLowRank(spec).decomposedOps);
+    EXPECT_LT(plan.simt().lowRank.form->ops(), static_cast<int>(spec.points()));
+    EXPECT_FALSE(plan.simt().lowRank.fellBack);
+  }
+}
+
+TEST(SimtLowRankPlan, FullRankStarsOtherDimensionsAndOffKeepTheDirectForm) {
+  const auto why = [](const StencilSpec &spec, LowRankRequest request) {
+    const Plan plan = planWith(spec, request);
+    EXPECT_FALSE(plan.simt().lowRank.form) << spec.name;
+    return plan.simt().lowRank.why;
+  };
+  EXPECT_NE(why(makeStencil(2, Shape::Box, 2, Precision::FP64, Fixed, 3), LowRankRequest::On)
+                .find("full rank"),
+            std::string::npos);
+  EXPECT_NE(why(makeStencil(2, Shape::Star, 2, Precision::FP32, Fixed, 3), LowRankRequest::On)
+                .find("not fewer"),
+            std::string::npos);
+  EXPECT_NE(why(uniformBox(3, Precision::FP64, Fixed), LowRankRequest::Off).find("lowrank=off"),
+            std::string::npos);
+  EXPECT_NE(
+      why(makeStencil(1, Shape::Star, 2, Precision::FP32, Fixed, 3), LowRankRequest::On).find("1D"),
+      std::string::npos);
+  EXPECT_NE(why(makeStencil(3, Shape::Box, 1, Precision::FP32, Fixed, 3), LowRankRequest::On)
+                .find("2D only"),
+            std::string::npos);
+}
+
+TEST(SimtLowRankPlan, AutoFallsBackWhereTermsCancelAndOnTakesThem) {
+  const StencilSpec spec = ebisu49(Precision::FP64, Fixed);
+  const Plan automatic = planWith(spec, LowRankRequest::Auto);
+  EXPECT_FALSE(automatic.simt().lowRank.form);
+  EXPECT_TRUE(automatic.simt().lowRank.fellBack);
+  EXPECT_GT(automatic.simt().lowRank.amplification, 1.5);
+  EXPECT_NE(automatic.simt().lowRank.why.find("cancel"), std::string::npos);
+  const Plan on = planWith(spec, LowRankRequest::On);
+  ASSERT_TRUE(on.simt().lowRank.form);
+  EXPECT_EQ(on.simt().lowRank.form->ops(), 42);
+}
+
+TEST(SimtLowRankPlan, FusesByTheRuleOfTheForm) {
+  // The direct radius-3 box measured fastest unfused; its passes fuse.
+  const Plan direct = planWith(uniformBox(3, Precision::FP64, Fixed), LowRankRequest::Off);
+  const Plan passes = planWith(uniformBox(3, Precision::FP64, Fixed), LowRankRequest::Auto);
+  EXPECT_EQ(direct.schedule.fusedSteps, 1);
+  EXPECT_GT(passes.schedule.fusedSteps, 1) << passes.schedule.why;
+  // Past radius 3 the levels' intermediates would spill: one step a launch.
+  const Plan wide = planWith(uniformBox(5, Precision::FP32, Fixed), LowRankRequest::Auto);
+  ASSERT_TRUE(wide.simt().lowRank.form);
+  EXPECT_EQ(wide.schedule.fusedSteps, 1);
+  EXPECT_NE(wide.schedule.why.find("fuses up to radius 3"), std::string::npos);
+}
+
+namespace {
+
+/// The bound of docs/generated-code.md ("Low-rank form") on one step's
+/// error at any point, against the exact step on the same input: (b + N +
+/// 2) u M max|in|, b the most taps of a row pass, N the multiply-adds
+/// along y, u the arithmetic's unit roundoff, M = sum |scale| |u|_1 |v|_1
+/// (the amplification times sum |c|); plus, for 16-bit elements, the
+/// rounding of the result to the element type.
+double stepBound(const Plan &plan, const GridND &in, double reference) {
+  const SimtPlan &sp = plan.simt();
+  const LowRankForm &f = *sp.lowRank.form;
+  int taps = 0;
+  for (int k = 0; k < f.passes; ++k) {
+    taps = std::max<int>(
+        taps, static_cast<int>(std::count_if(f.rowTaps.begin(), f.rowTaps.end(),
+                                             [k](const LowRankRowTap &t) { return t.pass == k; })));
+  }
+  double sumAbs = 0.0;
+  for (const Term &t : plan.spec.terms) {
+    sumAbs += std::fabs(t.coefficient);
+  }
+  double maxIn = 0.0;
+  for (double v : in.values) {
+    maxIn = std::max(maxIn, std::fabs(v));
+  }
+  const double u = sp.compute == Precision::FP64 ? 0x1p-53 : 0x1p-24;
+  const double element = plan.spec.precision == Precision::FP16   ? 0x1p-11
+                         : plan.spec.precision == Precision::BF16 ? 0x1p-8
+                                                                  : 0.0;
+  const double arithmetic = (taps + static_cast<double>(f.terms.size()) + 2) * u *
+                            sp.lowRank.amplification * sumAbs * maxIn;
+  return arithmetic + element * (std::fabs(reference) + arithmetic);
+}
+
+/// The largest error of one emulated step of `plan` against the float64
+/// direct reference, over maxIn; fails where a point passes stepBound.
+double stepError(const Plan &plan, std::array<int, 3> n, unsigned seed) {
+  const StencilSpec &spec = plan.spec;
+  const GridND in = randomGridND(2, n, spec.precision, seed);
+  GridND emulated = in, reference = in;
+  emulateSimtStep(plan, in, emulated);
+  referenceStepND(spec, in, reference);
+  double worst = 0.0;
+  int over = 0;
+  for (std::size_t i = 0; i < in.points(); ++i) {
+    const double error = std::fabs(emulated.values[i] - reference.values[i]);
+    over += error > stepBound(plan, in, reference.values[i]);
+    worst = std::max(worst, error);
+  }
+  EXPECT_EQ(over, 0) << spec.name << ": points past the stated bound";
+  return worst; // the inputs lie in [0, 1): relative to max |in| about 1
+}
+
+struct ErrorCase {
+  StencilSpec spec;
+  LowRankRequest request;
+};
+
+} // namespace
+
+TEST(SimtLowRankEmulator, OneStepWithinTheStatedBound) {
+  for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16, Precision::BF16}) {
+    for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+      const ErrorCase cases[] = {{uniformBox(3, p, b), LowRankRequest::Auto},
+                                 {uniformBox(1, p, b), LowRankRequest::On},
+                                 {gaussian5(p, b), LowRankRequest::Auto},
+                                 {boxPlusCentre(1, p, b), LowRankRequest::On},
+                                 {boxPlusCentre(3, p, b), LowRankRequest::Auto},
+                                 {ebisu49(p, b), LowRankRequest::On}};
+      for (const ErrorCase &c : cases) {
+        SCOPED_TRACE(fmt::format("{} {}", c.spec.name, keyword(b)));
+        Plan plan = planWith(c.spec, c.request);
+        ASSERT_TRUE(plan.simt().lowRank.form) << plan.simt().lowRank.why;
+        for (std::array<int, 3> n : {std::array<int, 3>{7, 7, 1}, {37, 141, 1}}) {
+          stepError(plan, n, 17u * n[0] + n[1]);
+        }
+      }
+    }
+  }
+}
+
+// The measured error of the form against the direct one, which
+// docs/generated-code.md quotes: one step and 100 steps (NAME_run's fused
+// passes) on a periodic 64 x 64 grid of values in [0, 1), the largest
+// difference from the float64 direct reference.
+TEST(SimtLowRankEmulator, MeasuredErrorAgainstTheDirectForm) {
+  for (Precision p : {Precision::FP64, Precision::FP32}) {
+    const ErrorCase cases[] = {{uniformBox(3, p, BoundaryKind::Periodic), LowRankRequest::Auto},
+                               {gaussian5(p, BoundaryKind::Periodic), LowRankRequest::Auto},
+                               {boxPlusCentre(1, p, BoundaryKind::Periodic), LowRankRequest::On},
+                               {ebisu49(p, BoundaryKind::Periodic, 313.0), LowRankRequest::On}};
+    for (const ErrorCase &c : cases) {
+      const std::array<int, 3> n{64, 64, 1};
+      double errors[2][2];
+      for (int form = 0; form < 2; ++form) {
+        const Plan plan = planWith(c.spec, form ? c.request : LowRankRequest::Off);
+        ASSERT_EQ(plan.simt().lowRank.form.has_value(), form == 1);
+        for (int k = 0; k < 2; ++k) {
+          const int steps = k ? 100 : 1;
+          GridND run = randomGridND(2, n, p, 99), reference = run;
+          emulateRun(plan, run, steps);
+          for (int s = 0; s < steps; ++s) {
+            GridND next = reference;
+            referenceStepND(c.spec, reference, next);
+            reference = std::move(next);
+          }
+          double worst = 0.0;
+          for (std::size_t i = 0; i < run.points(); ++i) {
+            worst = std::max(worst, std::fabs(run.values[i] - reference.values[i]));
+          }
+          errors[form][k] = worst;
+        }
+      }
+      std::printf("low-rank error %-17s direct 1 step %.1e, 100 steps %.1e; low-rank 1 step "
+                  "%.1e, 100 steps %.1e\n",
+                  c.spec.name.c_str(), errors[0][0], errors[0][1], errors[1][0], errors[1][1]);
+      // Within the per-step tolerance the GPU tests hold a run to.
+      EXPECT_LE(errors[1][1], 100 * relativeTolerance(p));
+    }
+  }
+}
+
+TEST(SimtLowRankEmulator, FusedRunsEqualSingleStepsOfTheForm) {
+  for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
+    for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+      for (const StencilSpec &spec : {uniformBox(3, p, b), boxPlusCentre(1, p, b)}) {
+        Plan plan = planWith(spec, LowRankRequest::On, 3);
+        ASSERT_TRUE(plan.simt().lowRank.form);
+        ASSERT_EQ(plan.schedule.fusedSteps, 3);
+        Plan narrow = plan; // many strips and chunks on small grids
+        narrow.schedule.fused.width = 2 * narrow.schedule.fused.halo + 8;
+        narrow.schedule.fused.chunkRows = 3;
+        Plan single = plan;
+        single.schedule = Schedule{};
+        for (const Plan *fused : {&plan, &narrow}) {
+          for (std::array<int, 3> n : {std::array<int, 3>{7, 7, 1}, {23, 41, 1}}) {
+            for (int steps : {1, 2, 3, 4, 11}) {
+              SCOPED_TRACE(fmt::format("{} {} {}x{} steps {} width {}", spec.name, keyword(b), n[0],
+                                       n[1], steps, fused->schedule.fused.width));
+              GridND a = randomGridND(2, n, p, 5u + steps), c = a;
+              emulateRun(*fused, a, steps);
+              emulateRun(single, c, steps);
+              EXPECT_TRUE(sameBits(a, c));
+            }
+          }
+        }
+      }
+    }
+  }
+}
