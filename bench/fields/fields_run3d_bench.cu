@@ -83,11 +83,7 @@ void acoustic3d(int n) {
   WaveGrids g(n, 0.02, 0.1);
   DeviceBuffer<float> &u = g.u, &prev = g.prev, &uOne = g.uOne, &prevOne = g.prevOne;
   DeviceBuffer<float> &vdt2 = g.coefficient, &scratch = g.scratch;
-  std::vector<double> amp(steps);
-  for (int s = 0; s < steps; ++s) {
-    const double a = M_PI * 0.05 * (s - 40);
-    amp[s] = (1 - 2 * a * a) * std::exp(-a * a);
-  }
+  const std::vector<double> amp = stencilc::bench::rickerAmplitudes(steps);
   DeviceBuffer<double> amplitudes(steps);
   amplitudes.upload(amp);
   DeviceBuffer<int> source(3);

@@ -60,11 +60,7 @@ void wave2d(int n) {
   const auto c2 = stencilc::bench::randomValues<float>(points, 3, 0.05, 0.2);
   std::vector<float> src(points, 0.0f);
   src[points / 2 + n / 2] = 1.0f;
-  std::vector<double> amp(steps);
-  for (int s = 0; s < steps; ++s) {
-    const double a = M_PI * 0.05 * (s - 40);
-    amp[s] = (1 - 2 * a * a) * std::exp(-a * a);
-  }
+  const std::vector<double> amp = stencilc::bench::rickerAmplitudes(steps);
   stencilc::DeviceBuffer<float> u(points), prev(points), dSrc(points), dC2(points), scratch(points);
   stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
   const std::vector<int> line = receiverLine(n);
@@ -105,11 +101,7 @@ void wave2dPoint(int n) {
   stencilc::DeviceBuffer<float> u(points), prev(points), dC2(points), scratch(points);
   stencilc::DeviceBuffer<float> uOne(points), prevOne(points);
   dC2.upload(stencilc::bench::randomValues<float>(points, 3, 0.05, 0.2));
-  std::vector<double> amp(steps);
-  for (int s = 0; s < steps; ++s) {
-    const double a = M_PI * 0.05 * (s - 40);
-    amp[s] = (1 - 2 * a * a) * std::exp(-a * a);
-  }
+  const std::vector<double> amp = stencilc::bench::rickerAmplitudes(steps);
   stencilc::DeviceBuffer<double> amplitudes(steps);
   amplitudes.upload(amp);
   stencilc::DeviceBuffer<int> source(2);

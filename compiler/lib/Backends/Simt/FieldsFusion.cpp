@@ -34,7 +34,7 @@ int steppedReach(const StencilSpec &spec) {
 
 namespace {
 
-/// Whether some term reads `t`'s field off the point.
+/// Whether term `t` reads its field off the point.
 bool offPoint(const StencilSpec &spec, const FieldTerm &t) {
   for (int a = 0; a < spec.dims; ++a) {
     if (t.offset.d[a] != 0) {
@@ -224,14 +224,14 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
     return;
   }
   const MeasuredFusion m = measuredFields(spec);
-  std::string coneWhy;
-  int steps = stepsTheConeAllows(spec, asked ? asked : m.steps, plan.target, coneWhy);
+  std::string lowerWhy;
+  int steps = stepsTheConeAllows(spec, asked ? asked : m.steps, plan.target, lowerWhy);
   if (spec.dims == 3) {
-    steps = stepsThe3DWindowAllows(spec, steps, plan.target, coneWhy);
+    steps = stepsThe3DWindowAllows(spec, steps, plan.target, lowerWhy);
   }
   s.lowered = asked > steps;
-  if (steps == 1 && !coneWhy.empty()) {
-    s.why = coneWhy;
+  if (steps == 1 && !lowerWhy.empty()) {
+    s.why = lowerWhy;
     return;
   }
   if (steps == 1) {
@@ -247,11 +247,11 @@ void planFieldsFusion(Plan &plan, const PlanOptions &options) {
   const bool exact = !threeD && steppedReach(spec) == 1 &&
                      (spec.precision == Precision::FP32 || spec.precision == Precision::FP64);
   s.fused.source = geometrySource(spec, m, exact);
-  s.why = !coneWhy.empty() ? coneWhy
-          : asked          ? fmt::format("--plan-option fuse={}", asked)
-                           : fmt::format("{} for a stencil of fields whose {} reaches {}",
+  s.why = !lowerWhy.empty() ? lowerWhy
+          : asked           ? fmt::format("--plan-option fuse={}", asked)
+                            : fmt::format("{} for a stencil of fields whose {} reaches {}",
                                 exact ? "measured best" : "as measured, T / r,",
-                                         spec.fields[spec.steppedField].name, steppedReach(spec));
+                                          spec.fields[spec.steppedField].name, steppedReach(spec));
 }
 
 /// Bytes a point and step moves to and from memory one step a launch: every
