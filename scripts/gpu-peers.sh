@@ -45,6 +45,7 @@ cd "$root" || exit 2
 peers=${PEERS:-.peers}
 gen=${GEN:-build-gen}
 build=${BUILD:-build-peers}
+[[ $build == /* ]] || build=$root/$build # CMake is given it from elsewhere
 out=$build/out
 size2d=${SIZE2D:-8192}
 size3d=${SIZE3D:-512}
@@ -106,6 +107,15 @@ nvcc_extra=()
 # (the help read whole: under pipefail, grep -q closing the pipe early would
 # fail nvcc's write, and with it the test)
 [[ $(nvcc --help 2>/dev/null) == *-static-global-template-stub* ]] && nvcc_extra+=(-static-global-template-stub=false)
+# The 3D driver's run function ends without a return; GCC 14 and later
+# turn that into a trap at -O0 (-funreachable-traps, their default there),
+# which killed every 3D program at its end, its figures still in stdout's
+# buffer. Without the trap the function returns as older compilers made
+# it, its value unused.
+host_extra=()
+unbuffered=()
+command -v stdbuf >/dev/null && unbuffered=(stdbuf -oL)
+g++ -fno-unreachable-traps -x c++ -fsyntax-only /dev/null 2>/dev/null && host_extra+=(-fno-unreachable-traps)
 
 # One EBISU program, BUILD/ebisu/NAME.exe, as its CMakeLists.txt makes it.
 build_ebisu() { # name
@@ -130,13 +140,15 @@ build_ebisu() { # name
     x "$log" nvcc "${gencode[@]}" -I"$dir" -D_TIMER_ -rdc=true -Xptxas -v -DTRATEMPORAL \
       -c "$src/$kernel" -o "$obj/kernel.o" || return 1
     x "$log" nvcc "${gencode[@]}" -I"$dir" "${drv[@]}" -c "$src/jacobi-2d.cu" -o "$obj/host.o" || return 1
-    x "$log" g++ -std=c++14 -I"$dir" -I"$(nvcc_include)" "${drv[@]}" -c "$src/jacobi.driver.cpp" -o "$obj/driver.o" || return 1
+    x "$log" g++ -std=c++14 "${host_extra[@]}" -I"$dir" -I"$(nvcc_include)" "${drv[@]}" \
+      -c "$src/jacobi.driver.cpp" -o "$obj/driver.o" || return 1
     x "$log" g++ -std=c++14 -I"$dir" -c "$dir/jacobi_gold.cpp" -o "$obj/gold.o" || return 1
     x "$log" g++ -std=c++14 -I"$dir" -c "$dir/jacobi_gold_gen.cpp" -o "$obj/gold_gen.o" || return 1
   else
     x "$log" nvcc "${gencode[@]}" -I"$dir" -D_TIMER_ -Xptxas -v -c "$src/$kernel" -o "$obj/kernel.o" || return 1
     x "$log" nvcc "${gencode[@]}" -I"$dir" -DEBISU -D_TIMER_ -Xptxas -v -D__PRINT__ -c "$src/j3d.cu" -o "$obj/host.o" || return 1
-    x "$log" g++ -std=c++14 -I"$dir" -I"$(nvcc_include)" -c "$src/j3d.driver.cpp" -o "$obj/driver.o" || return 1
+    x "$log" g++ -std=c++14 "${host_extra[@]}" -I"$dir" -I"$(nvcc_include)" -c "$src/j3d.driver.cpp" \
+      -o "$obj/driver.o" || return 1
     x "$log" g++ -std=c++14 -I"$dir" -c "$dir/${name}_gold.cpp" -o "$obj/gold.o" || return 1
     x "$log" g++ -std=c++14 -I"$dir" -c "$dir/${name}_gold_gen.cpp" -o "$obj/gold_gen.o" || return 1
   fi
@@ -171,7 +183,7 @@ build_ours() {
   fi
   x "$log" cmake -S . -B "$build/ours" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTENCILC_BUILD_COMPILER=OFF \
     -DSTENCILC_BUILD_GPU_TESTS=ON -DSTENCILC_BUILD_TESTS=OFF -DSTENCILC_CUDA_ARCHITECTURES="$arch" \
-    -DSTENCILC_GENERATED_DIR="$root/$build/gen" || return 1
+    -DSTENCILC_GENERATED_DIR="$build/gen" || return 1
   for backend in tensor simt; do
     grep -q "\.$backend\$" <<<"$listed" && targets+=("stencilc-bench-gen-$backend")
   done
@@ -255,7 +267,10 @@ run_ebisu() { # name
     log=$out/ebisu-$name-$precision.log
     ((dry)) || rm -f "$log"
     # --warmup: EBISU's own warm-up (its ICS'23 setting), then one timed pass.
-    x "$log" timeout "${EBISU_TIMEOUT:-120}" "$build/ebisu/$name.exe" "${extents[@]}" "${flags[@]}" ||
+    # stdbuf: a line at a time, so that a program that dies at its end
+    # still leaves the figures it printed.
+    x "$log" timeout "${EBISU_TIMEOUT:-120}" "${unbuffered[@]}" "$build/ebisu/$name.exe" "${extents[@]}" \
+      "${flags[@]}" ||
       { echo "EBISU $name $precision exited non-zero:"; tail -n 3 "$log"; status=1; }
     ((dry)) && continue
     figures=$(grep -E '^[0-9]+[[:space:]]' "$log" | tail -n 1)
