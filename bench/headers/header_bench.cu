@@ -1,0 +1,96 @@
+// header_bench.cu - one generated suite stencil timed against one tree of
+// the runtime's headers (run.sh builds it once against the working tree's
+// and once against another): NAME_step, one step at 8192^2 or 512^3
+// (CUDA events, median of 30 launches after 5 warm-ups, input and output
+// rotated over four pairs so that the L2 never holds the input), and
+// NAME_run of 100 steps (median of 5 after 2 warm-ups, fresh random inputs).
+// Prints GStencil/s (every point x every step) and an FNV-1a hash of each
+// result from a fixed input, which run.sh compares between the trees.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "fused_nd_bench.h" // test/GPU/device: fillRandom, medianMs, copyGBs
+
+#include HEADER // the generated NAME.h: NAME_step and NAME_run
+
+#define HB_CAT2(a, b) a##b
+#define HB_CAT(a, b) HB_CAT2(a, b)
+#define HB_TEXT2(x) #x
+#define HB_TEXT(x) HB_TEXT2(x)
+
+namespace {
+
+using E = ELEMENT;
+#if DIMS == 3
+constexpr int kN = 512;
+constexpr long long kCount = 1LL * kN * kN * kN;
+cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, kN, nullptr); }
+cudaError_t run(E *a, E *b, int steps) {
+  return HB_CAT(NAME, _run)(a, b, kN, kN, kN, steps, nullptr);
+}
+#else
+constexpr int kN = 8192;
+constexpr long long kCount = 1LL * kN * kN;
+cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, nullptr); }
+cudaError_t run(E *a, E *b, int steps) { return HB_CAT(NAME, _run)(a, b, kN, kN, steps, nullptr); }
+#endif
+constexpr int kSteps = 100;
+
+/// FNV-1a over the bytes of a grid.
+unsigned long long hashOf(const E *grid) {
+  std::vector<unsigned char> bytes(kCount * sizeof(E));
+  STENCILC_CHECK(cudaMemcpy(bytes.data(), grid, bytes.size(), cudaMemcpyDeviceToHost));
+  unsigned long long h = 1469598103934665603ull;
+  for (unsigned char b : bytes) {
+    h = (h ^ b) * 1099511628211ull;
+  }
+  return h;
+}
+
+/// The median ms of one step over four rotated input/output pairs.
+double stepMs(std::vector<stencilc::DeviceBuffer<E>> &grids) {
+  stencilc::EventTimer timer;
+  std::vector<double> ms;
+  for (int i = 0; i < 35; ++i) {
+    const int pair = i % 4;
+    timer.start(nullptr);
+    STENCILC_CHECK(step(grids[2 * pair].data(), grids[2 * pair + 1].data()));
+    const double t = timer.stopMs(nullptr);
+    if (i >= 5) {
+      ms.push_back(t);
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+} // namespace
+
+int main() {
+  if (const char *copy = std::getenv("HB_COPY"); copy != nullptr && copy[0] == '1') {
+    fused_nd_bench::copyGBs(1LL << 30);
+  }
+  std::vector<stencilc::DeviceBuffer<E>> grids;
+  for (int i = 0; i < 8; ++i) {
+    grids.emplace_back(kCount);
+    fused_nd_bench::fillRandom<E><<<1024, 256>>>(grids.back().data(), kCount, 7u + i);
+  }
+  STENCILC_CHECK_LAUNCH();
+  const double step1 = stepMs(grids);
+  fused_nd_bench::fillRandom<E><<<1024, 256>>>(grids[0].data(), kCount, 99u);
+  STENCILC_CHECK(step(grids[0].data(), grids[1].data()));
+  const unsigned long long stepHash = hashOf(grids[1].data());
+  E *const a = grids[0].data();
+  E *const b = grids[1].data();
+  const double runMs =
+      fused_nd_bench::medianMs(a, kCount, [&] { STENCILC_CHECK(run(a, b, kSteps)); });
+  fused_nd_bench::fillRandom<E><<<1024, 256>>>(a, kCount, 99u);
+  STENCILC_CHECK(run(a, b, kSteps));
+  std::printf("%-18s %-6s step %8.4f ms %7.1f GStencil/s  run %8.3f ms %7.1f GStencil/s  "
+              "hash %016llx %016llx\n",
+              HB_TEXT(NAME), TREE, step1, kCount / (step1 * 1e6), runMs,
+              static_cast<double>(kCount) * kSteps / (runMs * 1e6), stepHash, hashOf(a));
+  return 0;
+}
