@@ -15,7 +15,7 @@
 #       boundaries
 #   OUT/src/bench.cu  the benchmark driver (bench/stencil_bench_main.cu)
 #       over every pair
-#   OUT/src/auto.txt  which form --plan-option lowrank=auto takes for each
+#   OUT/src/auto  which form --plan-option lowrank=auto takes for each
 #   OUT/include, OUT/lib  the runtime and test-support headers and the two
 #       host libraries they link with (built here by CMake)
 #   OUT/run.sh
@@ -58,7 +58,7 @@ list() {
 }
 
 boundaries=(fixed "constant 0.25" periodic clamp mirror reflect)
-: >"$out/src/auto.txt"
+: >"$out/src/auto"
 for base in box3d27p lap27 box3d125p; do
   for prec in fp64 fp32; do
     headers=()
@@ -78,7 +78,7 @@ for base in box3d27p lap27 box3d125p; do
     stencil "${base}_${prec}_off" "$suite/${base}_$prec.stencil" fixed --plan-option=lowrank=off
     bench+=("$out/src/${base}_${prec}_lr.h" "$out/src/${base}_${prec}_off.h")
     form=$("$stencilc" --arch=sm_90 --emit=plan "$suite/${base}_$prec.stencil" | grep "^  lowrank")
-    echo "${base}_$prec auto: ${form#  lowrank    }" >>"$out/src/auto.txt"
+    echo "${base}_$prec auto: ${form#  lowrank    }" >>"$out/src/auto"
   done
 done
 list bench.cu stencil_bench_main.cu "${bench[@]}"
