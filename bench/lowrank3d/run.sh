@@ -20,7 +20,8 @@ libs="lib/libstencilc_testing.a lib/libstencilc_runtime.a"
 echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 
 # Build: every generated stencil an object; then the drivers, each linked
-# with the objects of the stencils its list includes.
+# with the objects of the stencils its list includes. What a former call
+# built (BUILD_ONLY=1, the folder not carried again) is kept.
 start=$SECONDS
 objects=()
 for unit in src/*.cu; do
@@ -29,13 +30,13 @@ done
 export flags libs
 # shellcheck disable=SC2016 # the inner sh expands them
 printf '%s\n' "${objects[@]}" | xargs -P "$jobs" -I{} sh -c \
-  'nvcc $flags -c {} -o obj/$(basename {} .cu).o 2>logs/build-$(basename {} .cu).log' ||
+  'o=obj/$(basename {} .cu).o; test -e $o || nvcc $flags -c {} -o $o 2>logs/build-$(basename {} .cu).log' ||
   { echo "[FAIL] build of the stencils"; tail -20 logs/build-*.log; exit 1; }
 # shellcheck disable=SC2016
 printf '%s\n' src/check-*.cu src/bench.cu | xargs -P "$jobs" -I{} sh -c '
   unit=$(basename {} .cu)
   objs=$(sed -n "s|^#include \"\(.*\)\.h\"$|obj/\1.o|p" {} | tr "\n" " ")
-  nvcc $flags -o bin/$unit {} $objs $libs 2>logs/build-$unit.log' ||
+  test -e bin/$unit || nvcc $flags -o bin/$unit {} $objs $libs 2>logs/build-$unit.log' ||
   { echo "[FAIL] build of the drivers"; tail -20 logs/build-*.log; exit 1; }
 echo "built in $((SECONDS - start)) s"
 [[ -n ${BUILD_ONLY:-} ]] && exit 0
