@@ -139,12 +139,20 @@ LOW_RANK_NOTE = "a low-rank example"
 
 
 def low_rank_stencils():
-    """(name, radius, weight(offset), precisions, what) of each example."""
+    """(name, dims, radius, weight(offset), precisions, what, structure) of
+    each example."""
     binomial = ["1", "4", "6", "4", "1"]
+    by_distance = ["-128", "14", "3", "1"]  # the 27-point Laplacian's classes
     return [
-        ("blur7x7", 3, lambda p: "1 / 49", ["fp64", "fp32"], "a uniform 7 x 7 blur"),
-        ("gauss5x5", 2, lambda p: f"{int(binomial[p[0] + 2]) * int(binomial[p[1] + 2])} / 256",
-         ["fp64", "fp32"], "a 5 x 5 Gaussian blur, (1, 4, 6, 4, 1) times itself over 256"),
+        ("blur7x7", 2, 3, lambda p: "1 / 49", ["fp64", "fp32"], "a uniform 7 x 7 blur",
+         "rank 1"),
+        ("gauss5x5", 2, 2, lambda p: f"{int(binomial[p[0] + 2]) * int(binomial[p[1] + 2])} / 256",
+         ["fp64", "fp32"], "a 5 x 5 Gaussian blur, (1, 4, 6, 4, 1) times itself over 256",
+         "rank 1"),
+        ("lap27", 3, 1, lambda p: f"{by_distance[sum(abs(c) for c in p)]} / 30",
+         ["fp64", "fp32"],
+         "the 27-point Laplacian, its weights by distance class (-128, 14, 3, 1) over 30",
+         "unfolding along i of rank 2"),
     ]
 
 
@@ -171,11 +179,12 @@ def main():
             header += [f"// {note}"] if note else []
             header += ["// Written by make_suite.py."]
             write(here, name, prec, header, weights_text(dims, radius, weight))
-    for name, radius, weight, precisions, what in low_rank_stencils():
+    for name, dims, radius, weight, precisions, what, structure in low_rank_stencils():
         for prec in precisions:
             header = [f"// {name}_{prec}.stencil: {LOW_RANK_NOTE}, {what}",
-                      f"// (a box of radius {radius} in 2D, rank 1). Written by make_suite.py."]
-            write(here, name, prec, header, weights_text(2, radius, weight))
+                      f"// (a box of radius {radius} in {dims}D, {structure}). Written by "
+                      "make_suite.py."]
+            write(here, name, prec, header, weights_text(dims, radius, weight))
 
 
 if __name__ == "__main__":

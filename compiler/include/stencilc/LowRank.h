@@ -6,8 +6,8 @@
 // issue 35: the rank of a 2D stencil's coefficient matrix with a
 // decomposition into rank-one terms, the separable structure of a 3D
 // stencil, and the operation counts of the direct and the decomposed form.
-// --emit=spec prints it; the CUDA-core backend evaluates 2D stencils in the
-// decomposed form (Backends/Simt/SimtLowRank.cpp). docs/design.md ("Low-rank
+// --emit=spec prints it; the CUDA-core backend evaluates 2D and 3D stencils
+// in the decomposed form (Backends/Simt/SimtLowRank.cpp). docs/design.md ("Low-rank
 // structure") states what is computed and the operation-count model.
 //
 //===----------------------------------------------------------------------===//
@@ -148,6 +148,11 @@ std::vector<Rational> exactCoefficients(const StencilSpec &spec);
 
 /// The analysis of a stencil of the one input with constant coefficients.
 LowRankAnalysis analyseLowRank(const StencilSpec &spec);
+
+/// The analysis of a 3D stencil unfolded along `axis` (0 = i), cheapest or
+/// not (the CUDA-core kernel streams along i, so its form unfolds along i);
+/// analyseLowRank's for a stencil not 3D.
+LowRankAnalysis analyseLowRankAlong(const StencilSpec &spec, int axis);
 
 /// --emit=spec's "lowrank" lines of `spec`; none for a 1D stencil.
 void printLowRank(const StencilSpec &spec, llvm::raw_ostream &os);

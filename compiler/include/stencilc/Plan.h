@@ -272,10 +272,26 @@ struct LowRankRowTap {
 };
 
 /// One multiply-add into an output of the low-rank form: coefficient times,
-/// at row offset dy, intermediate `pass` of that row (pass >= 0) or the
-/// input at column offset dx (pass -1: a factor of one tap folded into the
-/// other pass).
+/// at offset dy along the streamed axis (2D: y, the rows; 3D: z, the
+/// planes), one value of that row or plane: in 2D intermediate `pass` of
+/// the row (pass >= 0) or the input at column offset dx (pass -1: a factor
+/// of one tap folded into the other pass); in 3D plane value `plane` (>= 0),
+/// else intermediate `pass` of plane row `row`, else the input at (row, dx).
 struct LowRankTerm {
+  int dy = 0;
+  int pass = -1;
+  int dx = 0;
+  double coefficient = 0.0;
+  int plane = -1; ///< 3D only
+  int row = 0;    ///< 3D only: the offset along y of the pass or input read
+};
+
+/// 3D: one multiply-add of a plane value (a term's plane matrix applied to
+/// one input plane): value `plane` gains coefficient times, at plane row
+/// offset dy, intermediate `pass` of that row (pass >= 0) or the input at
+/// (dy, dx).
+struct LowRankPlaneTap {
+  int plane = 0;
   int dy = 0;
   int pass = -1;
   int dx = 0;
@@ -289,12 +305,30 @@ struct LowRankTerm {
 /// the order of `terms` (by dy, then by the analysis' term). Both kernels
 /// and the emulator keep this order, so a fused NAME_run gives what as many
 /// NAME_step calls give, bit for bit.
+///
+/// 3D (docs/simt-backend.md, "Low-rank form in 3D"): per input plane, each
+/// row pass over every row of the block's plane window, once for the block
+/// (into shared memory); then per output of that plane, each plane value
+/// from 0 (the first tap a product, then multiply-adds in the order of
+/// `planeTaps`); then the terms' multiply-adds into the queue entries of the
+/// output planes p - dy (by dy, then in order). The emulator keeps it.
 struct LowRankForm {
+  int dims = 2;
   int passes = 0;
-  std::vector<LowRankRowTap> rowTaps; ///< by pass, then dx
-  std::vector<LowRankTerm> terms;     ///< by dy
-  /// Operations a point of the form takes, as counted by the analysis.
-  int ops() const { return static_cast<int>(rowTaps.size() + terms.size()); }
+  std::vector<LowRankRowTap> rowTaps;     ///< by pass, then dx
+  std::vector<LowRankTerm> terms;         ///< by dy
+  int planeValues = 0;                    ///< 3D only
+  std::vector<LowRankPlaneTap> planeTaps; ///< 3D only: by plane value
+  /// Operations a point of the form takes, as counted by the analysis (each
+  /// row pass once a row).
+  int ops() const { return static_cast<int>(rowTaps.size() + planeTaps.size() + terms.size()); }
+  /// Operations a thread of the step kernel executes a point, redundant ones
+  /// included: in 3D a block computes its row passes over planeRows rows of
+  /// the plane window for tileY rows of outputs.
+  double executedOps(int planeRows, int tileY) const {
+    const double rowShare = dims == 3 ? double(planeRows) / tileY : 1.0;
+    return double(rowTaps.size()) * rowShare + double(planeTaps.size() + terms.size());
+  }
 };
 
 /// The planner's low-rank decision for a simt plan, for --emit=plan.
@@ -367,8 +401,8 @@ struct SimtPlan {
   /// stencils) loops over a coefficient table.
   bool unrolled = true;
   std::vector<SimtSlice> slices;
-  /// The low-rank form (2D, one field, constant coefficients), where the
-  /// planner chose it: the kernels evaluate `lowRank.form` instead of the
+  /// The low-rank form (2D or 3D, one field, constant coefficients), where
+  /// the planner chose it: the kernels evaluate `lowRank.form` instead of the
   /// slices.
   LowRankChoice lowRank;
   /// A 3D stencil of fields that reads one field off the output point and
@@ -381,7 +415,15 @@ struct SimtPlan {
   int queueLength() const { return 2 * radiusZ + 1; }
   int items() const { return tileX / outputsX * tileY; }
   int groupsPerPlane() const { return planeRows * pitch / vectorWidth; }
-  int sharedBytes() const { return buffers * planeBytes; }
+  /// 3D low-rank form: the row passes of a plane window (planeRows x tileX
+  /// values of the arithmetic type each) beside the planes; else 0.
+  int passBytes() const {
+    if (!lowRank.form || lowRank.form->dims != 3) {
+      return 0;
+    }
+    return lowRank.form->passes * planeRows * tileX * (compute == Precision::FP64 ? 8 : 4);
+  }
+  int sharedBytes() const { return buffers * planeBytes + passBytes(); }
   /// Whether the planes pass the 48 KiB a block may declare statically: the
   /// kernel then takes them as dynamic shared memory, and the launch opts in.
   bool dynamicShared() const { return sharedBytes() > StaticSharedMemoryBytes; }

@@ -33,8 +33,8 @@ struct PlanOptions {
   int Field = 0;
 #include "stencilc/PlanOptions.def"
 
-  /// --plan-option lowrank: whether the CUDA-core kernels of a 2D stencil
-  /// evaluate it as a sum of separable terms (a word, so not a line of
+  /// --plan-option lowrank: whether the CUDA-core kernels of a 2D or 3D
+  /// stencil evaluate it as a sum of separable terms (a word, so not a line of
   /// PlanOptions.def, whose options are integers).
   LowRankRequest lowRank = LowRankRequest::Auto;
 

@@ -39,9 +39,9 @@ std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind
 }
 
 std::string lowRankOptionHelp() {
-  return fmt::format("  {:<12} simt: a 2D stencil as a sum of separable terms (1D passes along x, "
-                     "then along y) where that takes fewer operations; auto (the default: "
-                     "where it also keeps the accuracy), on or off",
+  return fmt::format("  {:<12} simt: a 2D or 3D stencil as a sum of separable terms (1D passes "
+                     "along x, then along y, then along z) where that takes fewer operations; "
+                     "auto (the default: where it also keeps the accuracy), on or off",
                      LowRankOptionName);
 }
 

@@ -469,9 +469,9 @@ std::optional<LowRankAnalysis> analyse3DAlong(const std::vector<Rational> &c, Lo
   return a;
 }
 
-} // namespace
-
-LowRankAnalysis analyseLowRank(const StencilSpec &spec) {
+/// The analysis before any decomposition, with why there is none where the
+/// stencil is not analysed.
+LowRankAnalysis analysisStart(const StencilSpec &spec) {
   LowRankAnalysis a;
   a.dims = spec.dims;
   a.size = 2 * spec.radius + 1;
@@ -488,6 +488,15 @@ LowRankAnalysis analyseLowRank(const StencilSpec &spec) {
   if (spec.dims == 3 && spec.radius > MaxLowRankRadius3D) {
     a.notAnalysed =
         fmt::format("3D of radius {}: analysed up to radius {}", spec.radius, MaxLowRankRadius3D);
+  }
+  return a;
+}
+
+} // namespace
+
+LowRankAnalysis analyseLowRank(const StencilSpec &spec) {
+  LowRankAnalysis a = analysisStart(spec);
+  if (!a.analysed()) {
     return a;
   }
   const std::vector<Rational> c = exactCoefficients(spec);
@@ -508,6 +517,19 @@ LowRankAnalysis analyseLowRank(const StencilSpec &spec) {
     return a;
   }
   return *best;
+}
+
+LowRankAnalysis analyseLowRankAlong(const StencilSpec &spec, int axis) {
+  LowRankAnalysis a = analysisStart(spec);
+  if (!a.analysed() || spec.dims != 3) {
+    return spec.dims == 3 ? a : analyseLowRank(spec);
+  }
+  std::optional<LowRankAnalysis> along = analyse3DAlong(exactCoefficients(spec), a, axis);
+  if (!along) {
+    a.notAnalysed = tooLong();
+    return a;
+  }
+  return *along;
 }
 
 namespace {
@@ -598,7 +620,8 @@ void printLowRank(const StencilSpec &spec, llvm::raw_ostream &os) {
                     a.decomposedOps,
                     !a.worthIt()  ? "not fewer, the direct form is kept"
                     : a.dims == 2 ? "fewer (the CUDA-core plan evaluates the passes: --emit=plan)"
-                                  : "fewer (no 3D kernel uses the passes yet)");
+                                  : "fewer (the CUDA-core plan evaluates them unfolded along "
+                                    "i where that pays: --emit=plan)");
 }
 
 } // namespace stencilc

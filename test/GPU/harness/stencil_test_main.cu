@@ -8,8 +8,10 @@
 // (runtime/include/stencilc/testing/harness.h) and prints one line per case.
 // Exit status 0 when every case passes, 1 otherwise, 77 when there is no GPU.
 //
-//   stencil_test [--max-points N] [--naive]
+//   stencil_test [--max-points N] [--steps N,N,...] [--naive]
 //     --max-points N  skip grids of more than N points (e.g. under compute-sanitizer)
+//     --steps N,...   NAME_run's step counts at every size, instead of the
+//                     harness's (which run 100 steps only where T > 1)
 //     --naive         also run the suite on the runtime's naive kernel of each stencil
 #include <cstdio>
 #include <cstdlib>
@@ -30,10 +32,18 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--max-points") && i + 1 < argc) {
       options.maxPoints = std::strtoull(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
+      for (char *at = argv[++i], *end = nullptr; *at; at = end + (*end == ',')) {
+        options.stepCounts.push_back(static_cast<int>(std::strtol(at, &end, 10)));
+        if (end == at) {
+          std::fprintf(stderr, "%s: --steps takes integers separated by commas\n", argv[0]);
+          return 2;
+        }
+      }
     } else if (!std::strcmp(argv[i], "--naive")) {
       alsoNaive = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--max-points N] [--naive]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--max-points N] [--steps N,N,...] [--naive]\n", argv[0]);
       return 2;
     }
   }

@@ -7,6 +7,8 @@
 // that runs simt::step, and the shared C entry points (HostApi.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include <functional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -62,11 +64,12 @@ std::string termTables(const Plan &plan) {
 /// The body of Stencil::addPlane: each slice's reads as FMAs, or as a loop
 /// over its part of the tables.
 std::string lowRankAddPlane(const Plan &plan);
+std::string lowRank3DAddPlane(const Plan &plan);
 
 std::string addPlaneBody(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
   if (sp.lowRank.form) {
-    return lowRankAddPlane(plan);
+    return sp.lowRank.form->dims == 3 ? lowRank3DAddPlane(plan) : lowRankAddPlane(plan);
   }
   const bool pairs = readsPairs(plan);
   CodeWriter w;
@@ -103,11 +106,74 @@ std::string addPlaneBody(const Plan &plan) {
   return text;
 }
 
-/// The read of the input at column offset dx of output o in a plane row.
-std::string rowRead(const Plan &plan, int dx) {
-  const std::string index = readIndex(0, dx);
+/// The read of the input at (dy, dx) of output o in the plane window.
+std::string planeRead(const Plan &plan, int dy, int dx) {
+  const std::string index = readIndex(dy, dx);
   return readsPairs(plan) ? fmt::format("readPair(at, {})", index)
                           : fmt::format("toCompute(at[{}])", index);
+}
+
+/// One tap of an intermediate the low-rank form computes from 0: its
+/// coefficient and what it multiplies.
+struct Tap {
+  double coefficient;
+  std::string read;
+};
+
+/// The lines computing intermediate `name` as the kernels and the
+/// emulator do: the first tap a product (none for a coefficient of 1),
+/// then multiply-adds.
+std::string intermediateText(const std::string &name, const std::vector<Tap> &taps, bool inFloat) {
+  std::string text;
+  for (size_t k = 0; k < taps.size(); ++k) {
+    const std::string c = numberLiteral(taps[k].coefficient, inFloat);
+    text += k == 0 ? fmt::format("Compute {} = {};\n", name,
+                                 taps[k].coefficient == 1.0
+                                     ? taps[k].read
+                                     : fmt::format("mul({}, {})", c, taps[k].read))
+                   : fmt::format("{0} = madd({1}, {2}, {0});\n", name, c, taps[k].read);
+  }
+  return text;
+}
+
+/// The row passes of a form, each an intermediate `pass<k>`, their inputs
+/// read by `read(dx)`.
+std::string rowPassesText(const LowRankForm &f, bool inFloat,
+                          const std::function<std::string(int)> &read) {
+  std::string text;
+  for (int pass = 0; pass < f.passes; ++pass) {
+    std::vector<Tap> taps;
+    for (const LowRankRowTap &t : f.rowTaps) {
+      if (t.pass == pass) {
+        taps.push_back({t.weight, read(t.dx)});
+      }
+    }
+    text += intermediateText(fmt::format("pass{}", pass), taps, inFloat);
+  }
+  return text;
+}
+
+/// Each term of a form added into its output's queue entry, in order;
+/// `source(t)` is what it multiplies.
+std::string queueFmas(const Plan &plan,
+                      const std::function<std::string(const LowRankTerm &)> &source) {
+  const SimtPlan &sp = plan.simt();
+  std::string fmas;
+  for (const LowRankTerm &t : sp.lowRank.form->terms) {
+    fmas += CodeWriter::filled(
+                section("fma"), fmt::arg("entry", sp.radiusZ - t.dy),
+                fmt::arg("coefficient", numberLiteral(t.coefficient, computesInFloat(sp))),
+                fmt::arg("read", source(t))) +
+            "\n";
+  }
+  return fmas;
+}
+
+std::string withoutTrailingNewlines(std::string text) {
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
 }
 
 /// The body of Stencil::addPlane in the low-rank form: the row passes of
@@ -117,34 +183,73 @@ std::string rowRead(const Plan &plan, int dx) {
 std::string lowRankAddPlane(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
   const LowRankForm &f = *sp.lowRank.form;
-  const bool inFloat = computesInFloat(sp);
-  std::string passes;
-  for (size_t k = 0; k < f.rowTaps.size(); ++k) {
-    const LowRankRowTap &t = f.rowTaps[k];
-    const std::string read = rowRead(plan, t.dx);
-    const std::string w = numberLiteral(t.weight, inFloat);
-    const bool first = k == 0 || f.rowTaps[k - 1].pass != t.pass;
-    passes += fmt::format(
-        "{}{}\n", first ? "Compute " : "",
-        first ? fmt::format("pass{} = {};", t.pass,
-                            t.weight == 1.0 ? read : fmt::format("mul({}, {})", w, read))
-              : fmt::format("pass{0} = madd({1}, {2}, pass{0});", t.pass, w, read));
+  const std::string passes =
+      rowPassesText(f, computesInFloat(sp), [&](int dx) { return planeRead(plan, 0, dx); });
+  const std::string fmas = queueFmas(plan, [&](const LowRankTerm &t) {
+    return t.pass >= 0 ? fmt::format("pass{}", t.pass) : planeRead(plan, 0, t.dx);
+  });
+  return withoutTrailingNewlines(
+      CodeWriter::filled(section("low_rank_add_plane"), fmt::arg("ops", f.ops()),
+                         fmt::arg("direct", plan.spec.points()), fmt::arg("row_passes", passes),
+                         fmt::arg("fmas", fmas)));
+}
+
+/// A 3D form's read of row pass k at row offset dy of output o.
+std::string sharedPassRead(int pass, int dy) {
+  std::string index = pass ? fmt::format("{} * kPassSize + ", pass) : std::string();
+  index += dy ? fmt::format("{} * kTileX + o", dy) : std::string("o");
+  return fmt::format("pass[{}]", index);
+}
+
+/// The body of Stencil::addPlane in the 3D low-rank form: each plane value
+/// from the shared row passes and the plane window, then every multiply-add
+/// along z into its output plane's queue entry.
+std::string lowRank3DAddPlane(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  const LowRankForm &f = *sp.lowRank.form;
+  const auto read = [&](int pass, int dy, int dx) {
+    return pass >= 0 ? sharedPassRead(pass, dy) : planeRead(plan, dy, dx);
+  };
+  std::string values;
+  for (int value = 0; value < f.planeValues; ++value) {
+    std::vector<Tap> taps;
+    for (const LowRankPlaneTap &t : f.planeTaps) {
+      if (t.plane == value) {
+        taps.push_back({t.coefficient, read(t.pass, t.dy, t.dx)});
+      }
+    }
+    values += intermediateText(fmt::format("value{}", value), taps, computesInFloat(sp));
   }
-  std::string fmas;
-  for (const LowRankTerm &t : f.terms) {
-    fmas += CodeWriter::filled(section("fma"), fmt::arg("entry", sp.radiusZ - t.dy),
-                               fmt::arg("coefficient", numberLiteral(t.coefficient, inFloat)),
-                               fmt::arg("read", t.pass >= 0 ? fmt::format("pass{}", t.pass)
-                                                            : rowRead(plan, t.dx))) +
-            "\n";
+  const std::string fmas = queueFmas(plan, [&](const LowRankTerm &t) {
+    return t.plane >= 0 ? fmt::format("value{}", t.plane) : read(t.pass, t.row, t.dx);
+  });
+  return withoutTrailingNewlines(
+      CodeWriter::filled(section("low_rank_add_plane_3d"), fmt::arg("ops", f.ops()),
+                         fmt::arg("direct", plan.spec.points()), fmt::arg("plane_values", values),
+                         fmt::arg("fmas", fmas)));
+}
+
+/// Whether the plan shares row passes through shared memory (a 3D low-rank
+/// form with any).
+bool sharesRowPasses(const SimtPlan &sp) {
+  return sp.lowRank.form && sp.lowRank.form->dims == 3 && sp.lowRank.form->passes > 0;
+}
+
+/// Stencil's members: addPlane, and a 3D low-rank form's rowPasses.
+std::string stencilMembers(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  if (!sharesRowPasses(sp)) {
+    return CodeWriter::filled(section("add_plane"), fmt::arg("add_plane", addPlaneBody(plan)));
   }
-  std::string text = CodeWriter::filled(section("low_rank_add_plane"), fmt::arg("ops", f.ops()),
-                                        fmt::arg("direct", plan.spec.points()),
-                                        fmt::arg("row_passes", passes), fmt::arg("fmas", fmas));
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
+  const LowRankForm &f = *sp.lowRank.form;
+  std::string passes = rowPassesText(f, computesInFloat(sp),
+                                     [](int dx) { return fmt::format("toCompute(at[{}])", dx); });
+  for (int pass = 0; pass < f.passes; ++pass) {
+    passes += fmt::format("passes[{0}][e] = pass{0};\n", pass);
   }
-  return text;
+  return CodeWriter::filled(section("add_plane_shared_passes"),
+                            fmt::arg("row_passes", withoutTrailingNewlines(passes)),
+                            fmt::arg("add_plane", addPlaneBody(plan)));
 }
 
 /// FusedStencil's low-rank members (section fused_low_rank), or nothing.
@@ -268,7 +373,13 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
       fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
       fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
       fmt::arg("term_tables", sp.unrolled || sp.lowRank.form ? std::string() : termTables(plan)),
-      fmt::arg("add_plane", addPlaneBody(plan)), fmt::arg("kernel", kernelName(plan)));
+      fmt::arg("row_passes_param",
+               sharesRowPasses(sp)
+                   ? fmt::format("static constexpr int kRowPasses = {}; // the low-rank form's "
+                                 "row passes, shared a plane",
+                                 sp.lowRank.form->passes)
+                   : std::string()),
+      fmt::arg("members", stencilMembers(plan)), fmt::arg("kernel", kernelName(plan)));
   w.line();
   if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);

@@ -42,6 +42,87 @@ void addLowRankPlane(const SimtPlan &sp, llvm::function_ref<double(int)> row,
   }
 }
 
+/// Adds input plane `p`'s part of the 3D low-rank form into the queue of an
+/// item's output o, as the generated addPlane: each plane value from 0 (the
+/// first tap a product), then each term into the entry of its output plane
+/// p - dy. `pass(k, dy)` is the block's shared row pass k at row offset dy,
+/// `read(dy, dx)` the plane window at that offset of the output.
+void addLowRank3DPlane(const SimtPlan &sp, llvm::function_ref<double(int, int)> pass,
+                       llvm::function_ref<double(int, int)> read,
+                       llvm::function_ref<double &(int)> entry) {
+  const LowRankForm &f = *sp.lowRank.form;
+  const auto source = [&](int p, int dy, int dx) { return p >= 0 ? pass(p, dy) : read(dy, dx); };
+  std::vector<double> values(static_cast<std::size_t>(f.planeValues));
+  std::vector<bool> started(values.size(), false);
+  for (const LowRankPlaneTap &t : f.planeTaps) {
+    const double v = source(t.pass, t.dy, t.dx);
+    double &value = values[static_cast<std::size_t>(t.plane)];
+    value = started[t.plane] ? multiplyAdd(t.coefficient, v, value, sp.compute)
+                             : roundToStorage(t.coefficient * v, sp.compute);
+    started[t.plane] = true;
+  }
+  for (const LowRankTerm &t : f.terms) {
+    double &q = entry(sp.radiusZ - t.dy);
+    const double v =
+        t.plane >= 0 ? values[static_cast<std::size_t>(t.plane)] : source(t.pass, t.row, t.dx);
+    q = multiplyAdd(t.coefficient, v, q, sp.compute);
+  }
+}
+
+/// The block's row passes of the 3D low-rank form over its plane window
+/// (pitch columns a row, the tile's columns from haloX), as simt::passPlane
+/// computes them: pass k of window row `row`, tile column `col`, at
+/// [(k * planeRows + row) * tileX + col]. None for any other plan.
+std::vector<double> sharedRowPasses(const SimtPlan &sp, const std::vector<double> &plane) {
+  std::vector<double> passes;
+  if (!sp.lowRank.form || sp.lowRank.form->dims != 3) {
+    return passes;
+  }
+  const LowRankForm &f = *sp.lowRank.form;
+  for (int k = 0; k < f.passes; ++k) {
+    for (int row = 0; row < sp.planeRows; ++row) {
+      for (int col = 0; col < sp.tileX; ++col) {
+        passes.push_back(lowRankRowPass(f, k, sp.compute, [&](int dx) {
+          return plane[std::size_t(row) * sp.pitch + sp.haloX + col + dx];
+        }));
+      }
+    }
+  }
+  return passes;
+}
+
+/// Adds the plane window `plane` (with its shared row passes `passes`) into
+/// the queue of item `item` (row, col), as the kernel's addPlane for each
+/// output o: the direct slices, or the low-rank form.
+void addItemPlane(const SimtPlan &sp, const std::vector<double> &plane,
+                  const std::vector<double> &passes, int row, int col,
+                  llvm::function_ref<double &(int, int)> q) {
+  const int H = sp.haloX, ry = sp.radiusY, rz = sp.radiusZ;
+  const auto window = [&](int dy, int dx, int o) {
+    return plane[std::size_t(row + ry + dy) * sp.pitch + col + H + dx + o];
+  };
+  for (int o = 0; o < sp.outputsX; ++o) {
+    const auto entry = [&](int j) -> double & { return q(j, o); };
+    if (sp.lowRank.form && sp.lowRank.form->dims == 3) {
+      addLowRank3DPlane(
+          sp,
+          [&](int k, int dy) {
+            return passes[(std::size_t(k) * sp.planeRows + row + ry + dy) * sp.tileX + col + o];
+          },
+          [&](int dy, int dx) { return window(dy, dx, o); }, entry);
+    } else if (sp.lowRank.form) { // 2D: the plane is one row
+      addLowRankPlane(sp, [&](int dx) { return window(0, dx, o); }, entry);
+    } else {
+      for (const SimtSlice &slice : sp.slices) {
+        for (const SimtTerm &t : slice.terms) {
+          double &acc = q(rz - slice.dz, o);
+          acc = multiplyAdd(t.coefficient, window(t.dy, t.dx, o), acc, sp.compute);
+        }
+      }
+    }
+  }
+}
+
 } // namespace
 
 double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
@@ -106,26 +187,10 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
                   boundaryReadND(spec, in, fromInternal(dims, p, y0 - ry + row, x0 - H + c));
             }
           }
+          const std::vector<double> passes = sharedRowPasses(sp, plane);
           for (int item = 0; item < itemCount; ++item) {
-            const int row = item / colGroups, col = item % colGroups * O;
-            if (sp.lowRank.form) { // 2D: the plane is one row
-              for (int o = 0; o < O; ++o) {
-                addLowRankPlane(
-                    sp, [&](int dx) { return plane[std::size_t(col + H + dx + o)]; },
-                    [&](int j) -> double & { return q(item, j, o); });
-              }
-              continue;
-            }
-            for (const SimtSlice &slice : sp.slices) {
-              const int j = rz - slice.dz;
-              for (const SimtTerm &t : slice.terms) {
-                for (int o = 0; o < O; ++o) {
-                  const double v =
-                      plane[std::size_t(row + ry + t.dy) * sp.pitch + col + H + t.dx + o];
-                  q(item, j, o) = multiplyAdd(t.coefficient, v, q(item, j, o), sp.compute);
-                }
-              }
-            }
+            addItemPlane(sp, plane, passes, item / colGroups, item % colGroups * O,
+                         [&](int j, int o) -> double & { return q(item, j, o); });
           }
           // The oldest queue entry, output plane p - rz, is complete.
           const long long z = p - rz;

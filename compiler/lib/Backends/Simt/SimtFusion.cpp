@@ -70,18 +70,25 @@ constexpr int MaxFusedLowRankRadius = 3;
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
+const MeasuredFusion *measuredKind(const StencilSpec &spec);
+
 /// The measurement of the plan's kind. The low-rank form is not measured:
 /// it takes the direct kind's geometry where that fused steps (the kind's
 /// registers and halo measured best there, with more arithmetic), and its
 /// own rule where the direct box measured fastest unfused (radius 3: its
 /// taps bound it by arithmetic; the passes take a third of them).
 const MeasuredFusion *measured(const Plan &plan) {
-  const StencilSpec &spec = plan.spec;
+  const MeasuredFusion *m = measuredKind(plan.spec);
+  return m && lowRank(plan) && !m->fusingGains() ? nullptr : m;
+}
+
+/// The measurement of the direct form of `spec`'s kind, if any.
+const MeasuredFusion *measuredKind(const StencilSpec &spec) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes) {
-      return lowRank(plan) && !m.fusingGains() ? nullptr : &m;
+      return &m;
     }
   }
   return nullptr;
@@ -232,11 +239,49 @@ bool settledUnfused(Schedule &s, int asked, std::string whyNot) {
   return false;
 }
 
+namespace {
+
+/// Why `plan` runs one step a launch whatever is asked: its boundary
+/// (unfusable), or a 3D low-rank form, which fused3d.cuh does not evaluate
+/// (a fused run would differ from as many NAME_step calls of it); or empty.
+std::string unfusablePlan(const Plan &plan) {
+  if (std::string why = unfusable(plan.spec);
+      !why.empty() || !lowRank(plan) || plan.spec.dims != 3) {
+    return why;
+  }
+  return "the low-rank form runs one step a launch: the fused 3D passes evaluate the direct form "
+         "only, and NAME_run stays bit for bit as many NAME_step calls";
+}
+
+} // namespace
+
+void keepFusedDirect(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice) {
+  if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto ||
+      options.fusedSteps == 1 || !unfusable(spec).empty()) {
+    return;
+  }
+  const MeasuredFusion *m = measuredKind(spec);
+  std::string why;
+  if (options.fusedSteps > 1) {
+    why = fmt::format("--plan-option fuse={} asks for fused passes", options.fusedSteps);
+  } else if (m && m->fusingGains()) {
+    why = fmt::format("NAME_run fuses the direct form: {} steps a pass measured {:.1f} "
+                      "GStencil/s on an H100, one step a launch {:.1f}",
+                      m->steps, m->gstencils, m->stepGStencils);
+  } else {
+    return;
+  }
+  choice.form.reset();
+  choice.fellBack = true;
+  choice.why = why + "; the fused 3D passes evaluate the direct form only (lowrank=on takes the "
+                     "low-rank form, one step a launch)";
+}
+
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   Schedule &s = plan.schedule;
   const int asked = options.fusedSteps;
-  if (settledUnfused(s, asked, unfusable(spec))) {
+  if (settledUnfused(s, asked, unfusablePlan(plan))) {
     return;
   }
   const MeasuredFusion *m = measured(plan);

@@ -1,10 +1,13 @@
 //===- SimtLowRank.cpp - Whether a CUDA-core plan evaluates the passes -----===//
 //
-// Turns the exact analysis (stencilc/LowRank.h) of a 2D stencil into the
-// form the CUDA-core kernels evaluate (LowRankForm in Plan.h): row passes
-// along x into one intermediate per term and row, then the multiply-adds
-// along y, the scale folded into their coefficients. It decides, by
-// --plan-option lowrank, whether the plan uses it, and says why.
+// Turns the exact analysis (stencilc/LowRank.h) of a 2D or 3D stencil into
+// the form the CUDA-core kernels evaluate (LowRankForm in Plan.h). 2D: row
+// passes along x into one intermediate per term and row, then the
+// multiply-adds along y, the scale folded into their coefficients. 3D: the
+// unfolding along z, each term's plane matrix as row passes and
+// multiply-adds along y (or directly), then its z vector's multiply-adds
+// into the queue. It decides, by --plan-option lowrank, whether the plan
+// uses it, and says why.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtPlanner.h"
@@ -54,11 +57,29 @@ double norm1(const std::vector<Rational> &v) {
   return sum;
 }
 
-/// sum |scale| |u|_1 |v|_1 over the terms, over sum |c|.
-double amplification(const StencilSpec &spec, const std::vector<SeparableTerm> &terms) {
+/// The sum of the magnitudes of what the form multiplies and adds, over
+/// sum |c|: in 2D sum |scale| |u|_1 |v|_1 over the terms; in 3D sum |scale|
+/// |u|_1 times, per plane, |P|_1 where it is evaluated directly, else sum
+/// |scale| |u|_1 |v|_1 over its terms.
+double amplification(const StencilSpec &spec, const LowRankAnalysis &a) {
   double passes = 0.0, direct = 0.0;
-  for (const SeparableTerm &t : terms) {
-    passes += magnitude(t.scale) * norm1(t.factors[0]) * norm1(t.factors[1]);
+  const auto separable = [](const RankOneTerm &t) {
+    return magnitude(t.scale) * norm1(t.column) * norm1(t.row);
+  };
+  for (size_t k = 0; k < a.terms.size(); ++k) {
+    if (a.dims == 2) {
+      passes += separable(a.terms[k]);
+      continue;
+    }
+    double plane = 0.0;
+    if (a.planeDirect[k]) {
+      plane = norm1(a.terms[k].row);
+    } else {
+      for (const RankOneTerm &p : a.planes[k]) {
+        plane += separable(p);
+      }
+    }
+    passes += magnitude(a.terms[k].scale) * norm1(a.terms[k].column) * plane;
   }
   for (const Term &t : spec.terms) {
     direct += std::fabs(t.coefficient);
@@ -119,6 +140,105 @@ bool addTerm(const SeparableTerm &t, Precision compute, LowRankForm &form) {
   return true;
 }
 
+/// `x` rounded to a double and then to `compute`, where it fits.
+std::optional<double> rounded(const Rational &x, Precision compute) {
+  const std::optional<double> d = toDouble(x);
+  return d ? std::optional<double>(roundToStorage(*d, compute)) : std::nullopt;
+}
+
+/// One read of a 3D plane value before it is placed: coefficient times
+/// intermediate `pass` of plane row dy (pass >= 0), or the input at (dy, dx).
+struct PlaneRead {
+  int dy = 0, pass = -1, dx = 0;
+  Rational coefficient;
+};
+
+/// The reads that make up term `t`'s plane matrix (rows y, columns x):
+/// each entry where the plane is evaluated directly, else each of its
+/// rank-one terms as 2D's addTerm does, a row pass along x (added to
+/// `form`) read at each dy, or a factor of one tap folded into the other.
+/// None where a weight does not fit a double.
+std::optional<std::vector<PlaneRead>> planeReads(const RankOneTerm &t,
+                                                 const std::vector<RankOneTerm> &plane, bool direct,
+                                                 LowRankForm &form) {
+  std::vector<PlaneRead> reads;
+  const int n = static_cast<int>(t.column.size()), r = n / 2;
+  if (direct) {
+    for (int k = 0; k < n * n; ++k) {
+      if (!t.row[k].isZero()) {
+        reads.push_back({k / n - r, -1, k % n - r, t.row[k]});
+      }
+    }
+    return reads;
+  }
+  for (const RankOneTerm &p : plane) {
+    const std::vector<int> dys = nonZeroOffsets(p.column), dxs = nonZeroOffsets(p.row);
+    const bool folded = dys.size() == 1 || dxs.size() == 1;
+    for (int dy : dys) {
+      for (int dx : folded ? dxs : std::vector<int>{0}) {
+        Rational c = p.scale * entry(p.column, dy);
+        reads.push_back({dy, folded ? -1 : form.passes, dx, folded ? c * entry(p.row, dx) : c});
+      }
+    }
+    if (folded) {
+      continue;
+    }
+    for (int dx : dxs) {
+      const std::optional<double> w = toDouble(entry(p.row, dx));
+      if (!w) {
+        return std::nullopt;
+      }
+      form.rowTaps.push_back(LowRankRowTap{form.passes, dx, *w});
+    }
+    ++form.passes;
+  }
+  return reads;
+}
+
+/// Adds one term of the unfolding along z to `form`: its z vector times its
+/// plane. A plane of one read, or a z vector of one tap, is folded into the
+/// multiply-adds into the queue; otherwise the plane becomes a plane value
+/// (its reads' multiply-adds), which each z tap multiplies into the queue.
+/// False where a number does not fit a double.
+bool add3DTerm(const RankOneTerm &t, const std::vector<RankOneTerm> &plane, bool direct,
+               Precision compute, LowRankForm &form) {
+  const std::optional<std::vector<PlaneRead>> reads = planeReads(t, plane, direct, form);
+  if (!reads) {
+    return false;
+  }
+  const std::vector<int> dzs = nonZeroOffsets(t.column);
+  const bool valued = dzs.size() > 1 && reads->size() > 1;
+  for (const PlaneRead &read : *reads) {
+    if (valued) {
+      const std::optional<double> c = rounded(read.coefficient, compute);
+      if (!c) {
+        return false;
+      }
+      form.planeTaps.push_back({form.planeValues, read.dy, read.pass, read.dx, *c});
+      continue;
+    }
+    for (int dz : dzs) {
+      const std::optional<double> c =
+          rounded(t.scale * entry(t.column, dz) * read.coefficient, compute);
+      if (!c) {
+        return false;
+      }
+      form.terms.push_back(LowRankTerm{dz, read.pass, read.dx, *c, -1, read.dy});
+    }
+  }
+  if (valued) {
+    for (int dz : dzs) {
+      const std::optional<double> c = rounded(t.scale * entry(t.column, dz), compute);
+      if (!c) {
+        return false;
+      }
+      form.terms.push_back(LowRankTerm{dz, -1, 0, *c, form.planeValues, 0});
+    }
+    ++form.planeValues;
+  }
+  return true;
+}
+
 /// Whether every row-pass weight (an integer) is exact in `compute`, so
 /// that the passes round only their sums.
 bool weightsExact(const LowRankForm &form, Precision compute) {
@@ -136,10 +256,65 @@ std::string noFormWhy(const LowRankAnalysis &a) {
     return fmt::format("full rank ({} of {}x{}): the direct form is kept", a.rank, a.size, a.size);
   }
   if (!a.worthIt()) {
-    return fmt::format("rank {}: as 1D passes {} operations a point, not fewer than the direct "
+    return fmt::format("{} {}: as 1D passes {} operations a point, not fewer than the direct "
                        "form's {}",
-                       a.rank, a.decomposedOps, a.directOps);
+                       a.dims == 2 ? "rank" : "unfolding along i of rank", a.rank, a.decomposedOps,
+                       a.directOps);
   }
+  return {};
+}
+
+/// The form of the analysis `a` (2D, or 3D unfolded along z), its terms
+/// sorted by their offset along the streamed axis; none where a number does
+/// not fit a double.
+std::optional<LowRankForm> formOf(const LowRankAnalysis &a, Precision compute) {
+  LowRankForm form;
+  form.dims = a.dims;
+  if (a.dims == 2) {
+    for (const SeparableTerm &t : a.separableTerms()) {
+      if (!addTerm(t, compute, form)) {
+        return std::nullopt;
+      }
+    }
+  } else {
+    for (size_t t = 0; t < a.terms.size(); ++t) {
+      if (!add3DTerm(a.terms[t], a.planes[t], a.planeDirect[t], compute, form)) {
+        return std::nullopt;
+      }
+    }
+  }
+  std::stable_sort(form.terms.begin(), form.terms.end(),
+                   [](const LowRankTerm &x, const LowRankTerm &y) { return x.dy < y.dy; });
+  return form;
+}
+
+/// Why `request` keeps `spec` (analysed as `a`) direct before any form is
+/// built, or empty.
+std::string directBeforeFormWhy(const StencilSpec &spec, const LowRankAnalysis &a,
+                                LowRankRequest request, bool &fellBack) {
+  if (request == LowRankRequest::Off) {
+    return "--plan-option lowrank=off";
+  }
+  if (std::string why = noFormWhy(a); !why.empty()) {
+    return why;
+  }
+  fellBack = true;
+  if (request == LowRankRequest::Auto && spec.dims == 2 && spec.radius == 1) {
+    // Measured (bench/results/2026-11-29-0453-lowrank-h200.txt): the passes
+    // of a 3 x 3 box save 2 of 9 operations but lose more to their row
+    // intermediates' registers.
+    return "radius 1: the passes measured slower than the direct form on an H200 (box2d9p "
+           "fp64 764.9 against 836.3 GStencil/s; lowrank=on asks for them)";
+  }
+  if (request == LowRankRequest::Auto && spec.dims == 3 &&
+      std::all_of(a.planeDirect.begin(), a.planeDirect.end(), [](bool d) { return d; })) {
+    // Such a stencil saves only the unfolding's planes (EBISU's 3d27pt: 21 of
+    // 27), and its planes have full rank: a peer's stencil that the passes
+    // must not be what makes faster.
+    return "every plane of the unfolding along i is evaluated directly (no plane is separable): "
+           "auto keeps the direct form (lowrank=on asks for the unfolding)";
+  }
+  fellBack = false;
   return {};
 }
 
@@ -148,59 +323,41 @@ std::string noFormWhy(const LowRankAnalysis &a) {
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request) {
   LowRankChoice choice;
   choice.directOps = choice.decomposedOps = static_cast<int>(spec.points());
-  if (spec.dims != 2 || spec.hasFields()) {
+  if (spec.dims == 1 || spec.hasFields()) {
     choice.why = spec.hasFields() ? "a stencil of fields has no one constant table to factor"
-                 : spec.dims == 1 ? "1D: the direct form is already one pass"
-                                  : "the CUDA-core kernels take the low-rank form in 2D only";
+                                  : "1D: the direct form is already one pass";
     return choice;
   }
-  // Analysed under lowrank=off too: the plan gives both counts.
-  const LowRankAnalysis a = analyseLowRank(spec);
+  // Analysed under lowrank=off too: the plan gives both counts. The 3D
+  // kernel streams along z, so it unfolds the coefficients along i.
+  const LowRankAnalysis a = analyseLowRankAlong(spec, 0);
   choice.decomposedOps = a.analysed() ? a.decomposedOps : a.directOps;
-  if (request == LowRankRequest::Off) {
-    choice.why = "--plan-option lowrank=off";
-    return choice;
-  }
-  if (std::string why = noFormWhy(a); !why.empty()) {
+  if (std::string why = directBeforeFormWhy(spec, a, request, choice.fellBack); !why.empty()) {
     choice.why = std::move(why);
     return choice;
   }
-  if (request == LowRankRequest::Auto && spec.radius == 1) {
-    // Measured (bench/results/2026-11-29-0453-lowrank-h200.txt): the passes
-    // of a 3 x 3 box save 2 of 9 operations but lose more to their row
-    // intermediates' registers.
-    choice.why = "radius 1: the passes measured slower than the direct form on an H200 (box2d9p "
-                 "fp64 764.9 against 836.3 GStencil/s; lowrank=on asks for them)";
-    choice.fellBack = true;
+  choice.amplification = amplification(spec, a);
+  std::optional<LowRankForm> form = formOf(a, compute);
+  choice.fellBack = true;
+  if (!form) {
+    choice.why = "the decomposition's numbers do not fit 64 bits";
     return choice;
   }
-  const std::vector<SeparableTerm> terms = a.separableTerms();
-  choice.amplification = amplification(spec, terms);
-  LowRankForm form;
-  for (const SeparableTerm &t : terms) {
-    if (!addTerm(t, compute, form)) {
-      choice.why = "the decomposition's numbers do not fit 64 bits";
-      choice.fellBack = true;
-      return choice;
-    }
-  }
-  std::stable_sort(form.terms.begin(), form.terms.end(),
-                   [](const LowRankTerm &x, const LowRankTerm &y) { return x.dy < y.dy; });
-  if (!weightsExact(form, compute)) {
+  if (!weightsExact(*form, compute)) {
     choice.why =
         fmt::format("the 1D factors' integer weights are not exact in {}", keyword(compute));
-    choice.fellBack = true;
     return choice;
   }
   if (request == LowRankRequest::Auto && choice.amplification > MaxAutoAmplification) {
     choice.why = fmt::format("its terms cancel: the passes may round {:.2g} times as much as the "
                              "direct form (auto takes at most {:.2g}; lowrank=on asks for it)",
                              choice.amplification, MaxAutoAmplification);
-    choice.fellBack = true;
     return choice;
   }
+  choice.fellBack = false;
   choice.why =
-      fmt::format("rank {}, lowrank={}", a.rank, request == LowRankRequest::On ? "on" : "auto");
+      fmt::format("{} {}, lowrank={}", spec.dims == 2 ? "rank" : "unfolding along i of rank",
+                  a.rank, request == LowRankRequest::On ? "on" : "auto");
   choice.form = std::move(form);
   return choice;
 }

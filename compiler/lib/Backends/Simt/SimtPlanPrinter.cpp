@@ -35,19 +35,20 @@ std::string simtStreamText(const StencilSpec &spec, const SimtPlan &sp) {
                      sp.queueLength(), unit);
 }
 
-/// The plan's low-rank lines: the operations a point of both forms, which
-/// the kernels use and why, and the form's passes where it is used.
-void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
-  const LowRankChoice &c = sp.lowRank;
-  const std::string passes = c.decomposedOps < c.directOps || c.form
-                                 ? std::to_string(c.form ? c.form->ops() : c.decomposedOps)
-                                 : std::string("no fewer");
-  os << fmt::format("  lowrank    {}: operations a point: direct {}, as 1D passes {}; {}\n",
-                    c.form ? "used" : "direct form", c.directOps, passes, c.why);
-  if (!c.form) {
-    return;
+/// A read of the low-rank form in --emit=plan: "pass 0", "x+1" (2D), or
+/// "value 0", "pass 0 y-1", "y-1 x+1" (3D).
+std::string lowRankSource(const LowRankForm &f, int plane, int row, int pass, int dx) {
+  if (f.dims == 2) {
+    return pass >= 0 ? fmt::format("pass {}", pass) : fmt::format("x{:+}", dx);
   }
-  const LowRankForm &f = *c.form;
+  if (plane >= 0) {
+    return fmt::format("value {}", plane);
+  }
+  return pass >= 0 ? fmt::format("pass {} y{:+}", pass, row) : fmt::format("y{:+} x{:+}", row, dx);
+}
+
+/// The form's row passes and (3D) plane values, a line each.
+void printLowRankPasses(const LowRankForm &f, llvm::raw_ostream &os) {
   for (int pass = 0; pass < f.passes; ++pass) {
     std::string taps;
     for (const LowRankRowTap &t : f.rowTaps) {
@@ -55,17 +56,53 @@ void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
         taps += fmt::format("{}({}) {}", taps.empty() ? "" : ", ", t.dx, formatExact(t.weight));
       }
     }
-    os << fmt::format("  row pass {} an intermediate a row, along x (dx) weight: {}\n", pass, taps);
+    os << fmt::format("  row pass {} an intermediate a row, along x (dx) weight: {}{}\n", pass,
+                      taps,
+                      f.dims == 3 ? "; once a row of the plane window, in shared memory" : "");
   }
+  for (int value = 0; value < f.planeValues; ++value) {
+    std::string taps;
+    for (const LowRankPlaneTap &t : f.planeTaps) {
+      if (t.plane == value) {
+        taps += fmt::format("{}({}) {}", taps.empty() ? "" : ", ",
+                            lowRankSource(f, -1, t.dy, t.pass, t.dx), formatExact(t.coefficient));
+      }
+    }
+    os << fmt::format("  plane value {} a point of each plane, from 0 (source) c: {}\n", value,
+                      taps);
+  }
+}
+
+/// The plan's low-rank lines: the operations a point of both forms (and
+/// what a thread executes), which the kernels use and why, and the form's
+/// passes where it is used.
+void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
+  const LowRankChoice &c = sp.lowRank;
+  const std::string passes = c.decomposedOps < c.directOps || c.form
+                                 ? std::to_string(c.form ? c.form->ops() : c.decomposedOps)
+                                 : std::string("no fewer");
+  const std::string executed =
+      c.form && c.form->dims == 3
+          ? fmt::format(" (a thread executes {:.4g}: the row passes of {} rows for {})",
+                        c.form->executedOps(sp.planeRows, sp.tileY), sp.planeRows, sp.tileY)
+          : std::string();
+  os << fmt::format("  lowrank    {}: operations a point: direct {}, as 1D passes {}{}; {}\n",
+                    c.form ? "used" : "direct form", c.directOps, passes, executed, c.why);
+  if (!c.form) {
+    return;
+  }
+  const LowRankForm &f = *c.form;
+  printLowRankPasses(f, os);
   std::string terms;
   for (const LowRankTerm &t : f.terms) {
-    terms += fmt::format("{}({}, {}) {}", terms.empty() ? "" : ", ", t.dy,
-                         t.pass >= 0 ? fmt::format("pass {}", t.pass) : fmt::format("x{:+}", t.dx),
-                         formatExact(t.coefficient));
+    terms +=
+        fmt::format("{}({}, {}) {}", terms.empty() ? "" : ", ", t.dy,
+                    lowRankSource(f, t.plane, t.row, t.pass, t.dx), formatExact(t.coefficient));
   }
-  os << fmt::format("  along y    {} multiply-adds from 0 (dy, source) c: {}; rounds otherwise "
+  os << fmt::format("  along {}    {} multiply-adds from 0 ({}, source) c: {}; rounds otherwise "
                     "than the direct form (docs/generated-code.md, \"Low-rank form\")\n",
-                    f.terms.size(), f.terms.size() <= 64 ? terms : std::string("(many)"));
+                    f.dims == 2 ? 'y' : 'z', f.terms.size(), f.dims == 2 ? "dy" : "dz",
+                    f.terms.size() <= 64 ? terms : std::string("(many)"));
 }
 
 } // namespace
@@ -119,7 +156,7 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                       sp.radiusZ - slice.dz, slice.terms.size(),
                       slice.terms.size() <= 32 ? terms : std::string("(table)"));
   }
-  if (spec.dims == 2) {
+  if (spec.dims >= 2) {
     printLowRankLines(sp, os);
   }
 }
@@ -137,9 +174,10 @@ std::string summarizeSimtPlan(const Plan &plan) {
       sp.planeRows, sp.pitch, sp.buffers, sp.buffers > 1 ? "s" : "", sp.outputsX, sp.itemsPerThread,
       sp.lowRank.form
           ? fmt::format("the low-rank form: {} row pass{} along x, then the "
-                        "multiply-adds along y, {} operations a point instead of {}",
+                        "multiply-adds along {}, {} operations a point instead of {}",
                         sp.lowRank.form->passes, sp.lowRank.form->passes == 1 ? "" : "es",
-                        sp.lowRank.form->ops(), sp.lowRank.directOps)
+                        sp.lowRank.form->dims == 2 ? "y" : "y and z", sp.lowRank.form->ops(),
+                        sp.lowRank.directOps)
       : sp.unrolled ? "literal coefficients in straight-line FMAs"
                     : "a coefficient table");
 }

@@ -216,6 +216,27 @@ void trimThreads(const StencilSpec &spec, SimtPlan &sp) {
   }
 }
 
+/// Why the block `sp` keeps the direct form although planLowRank chose the
+/// low-rank form, or empty: the passes are straight-line code only; and
+/// auto takes a 3D form only where a thread executes fewer operations a
+/// point, counting the row passes over the plane window's halo rows.
+std::string lowRankGeometryWhy(const SimtPlan &sp, const PlanOptions &simt) {
+  if (!sp.lowRank.form) {
+    return {};
+  }
+  const LowRankForm &f = *sp.lowRank.form;
+  if (f.ops() * sp.outputsX * sp.itemsPerThread > simt.unrollLimit) {
+    return "its passes are too many operations to unroll";
+  }
+  const double executed = f.executedOps(sp.planeRows, sp.tileY);
+  if (simt.lowRank == LowRankRequest::Auto && executed >= sp.lowRank.directOps) {
+    return fmt::format("the row passes over the plane window's {} rows for {} rows of outputs "
+                       "take {:.4g} operations a point, not fewer than the direct form's {}",
+                       sp.planeRows, sp.tileY, executed, sp.lowRank.directOps);
+  }
+  return {};
+}
+
 /// Why the CUDA cores compute the stencil as they do, in one line: the
 /// arithmetic each precision gets there.
 std::string simtChoice(Precision p) {
@@ -243,23 +264,28 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   plan.target = simt.target;
 
   SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
-  defaultBlock(spec, sp);
-  applyBlockOptions(spec, simt, sp);
-  deriveGeometry(spec, sp);
-  fitQueueInRegisters(spec, simt.queueRegisterBudget, sp);
-  fitPlanesInSharedMemory(spec, simt, sp);
-  trimThreads(spec, sp);
-
+  const auto fitBlock = [&] {
+    defaultBlock(spec, sp);
+    applyBlockOptions(spec, simt, sp);
+    deriveGeometry(spec, sp);
+    fitQueueInRegisters(spec, simt.queueRegisterBudget, sp);
+    fitPlanesInSharedMemory(spec, simt, sp);
+    trimThreads(spec, sp);
+  };
+  // The low-rank form first: in 3D its row passes take shared memory
+  // beside the planes (SimtPlan::passBytes).
+  sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
+  sp.lowRank = planLowRank(spec, sp.compute, simt.lowRank);
+  keepFusedDirect(spec, simt, sp.lowRank);
+  fitBlock();
   sp.slices = slicesOf(spec, sp.compute);
   sp.unrolled =
       static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
-  sp.lowRank = planLowRank(spec, sp.compute, simt.lowRank);
-  if (sp.lowRank.form &&
-      sp.lowRank.form->ops() * sp.outputsX * sp.itemsPerThread > simt.unrollLimit) {
-    // The passes are straight-line code only.
+  if (std::string why = lowRankGeometryWhy(sp, simt); !why.empty()) {
     sp.lowRank.form.reset();
     sp.lowRank.fellBack = true;
-    sp.lowRank.why = "its passes are too many operations to unroll";
+    sp.lowRank.why = std::move(why);
+    fitBlock(); // the direct form's block, without the passes' shared memory
   }
   plan.choice = simtChoice(spec.precision);
   planSimtFusion(plan, simt);

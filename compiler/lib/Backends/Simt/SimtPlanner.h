@@ -64,13 +64,21 @@ double fusedBytes(const StencilSpec &spec, int steps);
 /// The fused kernel's lines of a stencil of fields' plan.
 void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 
-/// Whether the CUDA-core kernels of `spec` evaluate it as row passes along
-/// x and multiply-adds along y (SimtLowRank.cpp): for a 2D stencil of one
-/// field whose exact decomposition takes fewer operations a point, unless
+/// Whether the CUDA-core kernels of `spec` evaluate it in the low-rank form
+/// (SimtLowRank.cpp; 2D: row passes along x and multiply-adds along y; 3D:
+/// the unfolding along z, its planes as such passes or directly): for a 2D
+/// or 3D stencil of one field whose exact decomposition takes fewer
+/// operations a point, unless
 /// `request` is Off, or is Auto and the terms cancel enough to lose
 /// accuracy. The coefficients are rounded to `compute`. Guarantees: a form
 /// only where its ops() are fewer than spec.points(); `why` always set.
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
+
+/// Under lowrank=auto, keeps a 3D stencil's direct form where NAME_run
+/// would fuse it (fuse=T asked, or the direct kind measured faster fused):
+/// the fused 3D passes evaluate the direct form only (SimtFusion.cpp). Sets
+/// `choice`'s reason and fellBack there.
+void keepFusedDirect(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused

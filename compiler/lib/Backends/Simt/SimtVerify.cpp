@@ -222,23 +222,36 @@ void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
             k.width, s.fusedSteps, r);
 }
 
-/// planLowRank's promises: a form only for a 2D stencil of one field, with
-/// fewer operations a point than its taps, unless lowrank=off; a reason
-/// either way.
+/// planLowRank's promises: a form only for a 2D or 3D stencil of one field,
+/// with fewer operations a point than its taps, unless lowrank=off; a
+/// reason either way. In 3D, a thread executes fewer operations a point
+/// than the taps unless lowrank=on, and NAME_run does not fuse the form.
 void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
-  const LowRankChoice &lr = plan.simt().lowRank;
+  const SimtPlan &sp = plan.simt();
+  const LowRankChoice &lr = sp.lowRank;
   c.require(!lr.why.empty(), "a reason for the low-rank choice", "none given");
   if (!lr.form) {
     return;
   }
-  c.require(spec.dims == 2 && !spec.hasFields() && options.lowRank != LowRankRequest::Off,
-            "the low-rank form for a 2D stencil of one field, unless lowrank=off",
+  c.require(spec.dims >= 2 && !spec.hasFields() && options.lowRank != LowRankRequest::Off &&
+                lr.form->dims == spec.dims,
+            "the low-rank form for a 2D or 3D stencil of one field, unless lowrank=off",
             "a {}D stencil{}", spec.dims, spec.hasFields() ? " of fields" : "");
   c.require(lr.form->ops() < static_cast<int>(spec.points()) && lr.form->ops() == lr.decomposedOps,
             "the low-rank form only where it takes fewer operations than the taps, as counted",
             "{} operations against {} taps ({} counted)", lr.form->ops(), spec.points(),
             lr.decomposedOps);
+  if (spec.dims != 3) {
+    return;
+  }
+  const double executed = lr.form->executedOps(sp.planeRows, sp.tileY);
+  c.require(options.lowRank == LowRankRequest::On || executed < lr.directOps,
+            "under auto, a 3D form only where a thread executes fewer operations than the taps",
+            "{} executed against {}", executed, lr.directOps);
+  c.require(plan.schedule.fusedSteps == 1,
+            "NAME_run of a 3D low-rank form one step a launch (the fused 3D passes are direct)",
+            "{} fused steps", plan.schedule.fusedSteps);
 }
 
 } // namespace

@@ -23,6 +23,23 @@
 // its output o: at[dy * kPitch + dx + o] is the input at offset (dy, dx) of
 // output o, and queue entry kRadiusZ - dz takes the slice dz.
 //
+// A 3D stencil in the low-rank form (Params::kRowPasses > 0) shares its row
+// passes: after a plane is in shared memory, the block computes each pass
+// once for every row of the window and column of the tile (S::rowPasses,
+// into kRowPasses x kPassSize values beside the planes), then a barrier;
+// its addPlane takes the item's place in them as a second argument:
+//
+//   static __device__ void addPlane(const Element* __restrict__ at,
+//                                   const Compute* __restrict__ pass, int o,
+//                                   Compute (&queue)[kQueue][kOutX]);
+//   static __device__ void rowPasses(const Element* __restrict__ at,
+//                                    Compute (*passes)[kPassSize], int e);
+//
+// pass[k * kPassSize + dy * kTileX + o] being pass k of row offset dy at
+// output o. (Computing the passes in each item instead would repeat every
+// row's passes 2 kRadiusY + 1 times: no fewer operations than the direct
+// form.)
+//
 // How planes reach shared memory (kStages): 1 fetched straight into shared
 // memory (streamDirect); 2 the next plane fetched into registers while this
 // one is computed (streamPrefetch); 3 or more a ring of planes filled by
@@ -31,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -48,6 +66,14 @@ namespace simt {
 /// the planes are dynamic shared memory and the launch opts in.
 constexpr int kStaticSharedBytes = 48 * 1024;
 
+/// Params::kRowPasses where Params has it (a 3D low-rank form), else 0.
+template <class P, class = void> struct RowPassesOf {
+  static constexpr int value = 0;
+};
+template <class P> struct RowPassesOf<P, std::void_t<decltype(P::kRowPasses)>> {
+  static constexpr int value = P::kRowPasses;
+};
+
 /// The sizes of a simt kernel, from the plan's numbers in Params:
 ///   Element, Compute   the grid's element type and the arithmetic type
 ///   Boundary           a boundary policy of boundary.cuh
@@ -63,6 +89,7 @@ constexpr int kStaticSharedBytes = 48 * 1024;
 ///   kStages            plane buffers (see above)
 ///   kPrefetchBytes     the L2 prefetch of each 16-byte read (0, 64, 128, 256)
 ///   kRingZ, kRingY, kRingX  the points a step leaves unwritten at each edge
+///   kRowPasses         (3D low-rank form only) the row passes shared a plane
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
@@ -82,8 +109,14 @@ template <class Params> struct Geometry : Params {
   static constexpr int kItemsPerThread = (kItems + Params::kThreads - 1) / Params::kThreads;
   /// Partial outputs of an item's z column.
   static constexpr int kQueue = 2 * Params::kRadiusZ + 1;
-  static constexpr int kSharedBytes =
+  /// The shared row passes of the 3D low-rank form: a value per row of the
+  /// window and column of the tile, each.
+  static constexpr int kRowPasses = RowPassesOf<Params>::value;
+  static constexpr int kPassSize = kPlaneRows * Params::kTileX;
+  static constexpr int kPlanesBytes =
       Params::kStages * kPlaneSize * static_cast<int>(sizeof(Element));
+  static constexpr int kSharedBytes =
+      kPlanesBytes + kRowPasses * kPassSize * static_cast<int>(sizeof(Compute));
   static constexpr bool kDynamicShared = kSharedBytes > kStaticSharedBytes;
 
   static_assert(Params::kTileX % kVec == 0 && Params::kHaloX % kVec == 0,
@@ -243,6 +276,50 @@ template <class S> __device__ __forceinline__ auto planeBuffers() {
   }
 }
 
+/// The row passes of the 3D low-rank form in shared memory (kRowPasses > 0):
+/// after the planes, statically up to 48 KiB, else in the dynamic shared
+/// memory (whose planes are whole 16-byte vectors, so the passes stay
+/// aligned).
+template <class S> __device__ __forceinline__ auto passBuffers() {
+  using Compute = typename S::Compute;
+  if constexpr (S::kDynamicShared) {
+    extern __shared__ __align__(16) unsigned char sharedPlanes[];
+    return reinterpret_cast<Compute(*)[S::kPassSize]>(sharedPlanes + S::kPlanesBytes);
+  } else {
+    __shared__ __align__(16) Compute passes[S::kRowPasses][S::kPassSize];
+    return passes;
+  }
+}
+
+/// The 3D low-rank form's row passes of `plane` (in shared memory, complete)
+/// into passBuffers, every row of the window and column of the tile once
+/// for the block, then a barrier so that every item reads them. Nothing
+/// where the stencil shares no row passes.
+template <class S>
+__device__ __forceinline__ void passPlane(const typename S::Element *__restrict__ plane) {
+  if constexpr (S::kRowPasses > 0) {
+    const auto passes = passBuffers<S>();
+    for (int e = threadIdx.x; e < S::kPassSize; e += S::kThreads) {
+      S::rowPasses(&plane[e / S::kTileX * S::kPitch + S::kHaloX + e % S::kTileX], passes, e);
+    }
+    __syncthreads();
+  }
+}
+
+/// Adds a plane to an item's queue for its output o (S::addPlane): `at` is
+/// the item's place in the plane window, `pass` its place in the shared row
+/// passes (used by a 3D low-rank form only).
+template <class S>
+__device__ __forceinline__ void addItemPlane(const typename S::Element *__restrict__ at, int pass,
+                                             int o,
+                                             typename S::Compute (&queue)[S::kQueue][S::kOutX]) {
+  if constexpr (S::kRowPasses > 0) {
+    S::addPlane(at, &passBuffers<S>()[0][pass], o, queue);
+  } else {
+    S::addPlane(at, o, queue);
+  }
+}
+
 /// A block's part of the step: its tile's first column x0 and row y0, its
 /// output planes [zBegin, zEnd), the input planes [pFirst, pLast] those
 /// need, and whether the input and output rows are whole, aligned 16-byte
@@ -279,6 +356,11 @@ template <class S> struct Items {
     return (row[k] + S::kRadiusY) * S::kPitch + col[k] + S::kHaloX;
   }
 
+  /// ... and in the shared row passes (a 3D low-rank form).
+  __device__ __forceinline__ int passIndex(int k) const {
+    return (row[k] + S::kRadiusY) * S::kTileX + col[k];
+  }
+
   /// Output plane p - kRadiusZ is complete: stores it, then shifts the queues.
   __device__ __forceinline__ void storeAndShift(Element *__restrict__ out, long long p,
                                                 const Block &b, int nz, int ny, int nx) {
@@ -297,19 +379,22 @@ template <class S> struct Items {
   }
 };
 
-/// Adds a plane in shared memory to every item's queue (S::addPlane), then
-/// stores the outputs it completes.
+/// Adds a plane in shared memory to every item's queue (S::addPlane; a 3D
+/// low-rank form first shares its row passes, passPlane), then stores the
+/// outputs it completes. The caller's barrier after it keeps the passes
+/// until every item has read them.
 template <class S, class ItemSet>
 __device__ __forceinline__ void consumePlane(const typename S::Element *__restrict__ plane,
                                              ItemSet &items, typename S::Element *__restrict__ out,
                                              long long p, const Block &b, int nz, int ny, int nx) {
   using Element = typename S::Element;
+  passPlane<S>(plane);
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
     const Element *__restrict__ at = &plane[items.planeIndex(k)];
 #pragma unroll
     for (int o = 0; o < S::kOutX; ++o) {
-      S::addPlane(at, o, items.queue[k]);
+      addItemPlane<S>(at, items.passIndex(k), o, items.queue[k]);
     }
   }
   items.storeAndShift(out, p, b, nz, ny, nx);
@@ -391,6 +476,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
   using Compute = typename S::Compute;
   const long long planeSize = static_cast<long long>(ny) * nx; // elements of a plane
   int itemAt[S::kItemsPerThread];
+  int itemPass[S::kItemsPerThread]; // in the shared row passes (a 3D low-rank form)
   int itemCol[S::kItemsPerThread];
   long long itemOffset[S::kItemsPerThread];
   bool storeRow[S::kItemsPerThread];
@@ -403,6 +489,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
     const int row = active ? item / S::kColGroups : 0;
     itemCol[k] = active ? item % S::kColGroups * S::kOutX : 0;
     itemAt[k] = (row + S::kRadiusY) * S::kPitch + itemCol[k] + S::kHaloX;
+    itemPass[k] = (row + S::kRadiusY) * S::kTileX + itemCol[k];
     const long long y = b.y0 + row;
     const long long x = b.x0 + itemCol[k];
     itemOffset[k] = y * nx + x;
@@ -435,12 +522,13 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
     }
     commitCopies();
     const Element *__restrict__ plane = planes[buffer];
+    passPlane<S>(plane); // the next top barrier keeps the passes until all are read
 #pragma unroll
     for (int k = 0; k < S::kItemsPerThread; ++k) {
       const Element *__restrict__ at = &plane[itemAt[k]];
 #pragma unroll
       for (int o = 0; o < S::kOutX; ++o) {
-        S::addPlane(at, o, queue[k]);
+        addItemPlane<S>(at, itemPass[k], o, queue[k]);
       }
     }
     { // Output plane p - kRadiusZ is complete: store it, then shift the queues.

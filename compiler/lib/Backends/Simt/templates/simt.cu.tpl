@@ -52,6 +52,7 @@ struct Params {{
   static constexpr int kRingZ = {ring_z}; // points a step leaves unwritten at each edge
   static constexpr int kRingY = {ring_y};
   static constexpr int kRingX = {ring_x};
+  {row_passes_param}
 }};
 constexpr int kMinSize = {min_size}; // the smallest legal extent
 
@@ -59,12 +60,7 @@ constexpr int kMinSize = {min_size}; // the smallest legal extent
 /// The stencil as simt::step sees it: Params with the sizes derived from
 /// them, and its reads of one plane.
 struct Stencil : simt::Geometry<Params> {{
-  /// Adds input plane p's reads into an item's queue, for its output o:
-  /// at[dy * kPitch + dx + o] is the input at offset (dy, dx) of the
-  /// output, and queue entry kRadiusZ - dz takes slice dz (output plane p - dz).
-  static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, int o, Compute (&queue)[kQueue][kOutX]) {{
-    {add_plane}
-  }}
+  {members}
 }};
 
 /// One time step: simt::step streams the block's planes through shared
@@ -76,6 +72,29 @@ __global__ void __launch_bounds__(Stencil::kThreads) {kernel}(const {element}* _
 }}
 
 }} // namespace {namespace}
+
+//@ section add_plane
+/// Adds input plane p's reads into an item's queue, for its output o:
+/// at[dy * kPitch + dx + o] is the input at offset (dy, dx) of the
+/// output, and queue entry kRadiusZ - dz takes slice dz (output plane p - dz).
+static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, int o, Compute (&queue)[kQueue][kOutX]) {{
+  {add_plane}
+}}
+
+//@ section add_plane_shared_passes
+/// The low-rank form's row passes of input plane p at one point of its
+/// window, e = row * kTileX + column (simt::passPlane computes each once
+/// for the block): at[dx] is the input at column offset dx. Each pass is
+/// its first tap (a product, none for a weight of 1), then multiply-adds.
+static __device__ __forceinline__ void rowPasses(const Element* __restrict__ at, Compute (*passes)[kPassSize], int e) {{
+  {row_passes}
+}}
+/// Adds input plane p into an item's queue, for its output o, in the
+/// low-rank form: pass[k * kPassSize + dy * kTileX + o] is row pass k of
+/// row offset dy, at[dy * kPitch + dx + o] the input at (dy, dx).
+static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, const Compute* __restrict__ pass, int o, Compute (&queue)[kQueue][kOutX]) {{
+  {add_plane}
+}}
 
 //@ section fused
 // ===== {name}_run: {steps} steps fused a pass =====
@@ -136,6 +155,15 @@ template <class C> static __host__ __device__ constexpr fused::PassTerm<C> passT
 // tap a product, none for a weight of 1), then each multiply-add along y into
 // the queue entry of its output row p - dy.
 {row_passes}
+{fmas}
+
+//@ section low_rank_add_plane_3d
+// The low-rank form in 3D ({ops} operations an output instead of {direct},
+// the row passes shared by the block): each plane value of this plane at
+// output o from 0 (the first tap a product, none for a coefficient of 1),
+// then each multiply-add along z into the queue entry of its output plane
+// p - dz.
+{plane_values}
 {fmas}
 
 //@ section fused_geometry_2d
