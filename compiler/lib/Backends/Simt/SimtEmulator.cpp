@@ -4,7 +4,9 @@
 // nz x ny x nx view of the grid, the blocks, the plane walk of each block,
 // the plane window filled with the boundary rule, the item -> (row, column)
 // mapping, the queue and its shift, and the stores. Every multiply-add is one fused operation
-// rounded to the arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly).
+// rounded to the arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly), or, in a
+// packed plan, to the element type (__hfma2: a pair's two lanes are independent, so each
+// output is modelled on its own).
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtEmulator.h"
@@ -74,6 +76,12 @@ double lowRankPoint(const LowRankForm &form, Precision compute,
   return acc;
 }
 
+double termMultiplyAdd(const Plan &plan, double c, double v, double acc) {
+  const SimtPlan &sp = plan.simt();
+  return sp.packed ? packedMultiplyAdd(c, v, acc, plan.spec.precision)
+                   : multiplyAdd(c, v, acc, sp.compute);
+}
+
 void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();
@@ -122,7 +130,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
                 for (int o = 0; o < O; ++o) {
                   const double v =
                       plane[std::size_t(row + ry + t.dy) * sp.pitch + col + H + t.dx + o];
-                  q(item, j, o) = multiplyAdd(t.coefficient, v, q(item, j, o), sp.compute);
+                  q(item, j, o) = termMultiplyAdd(plan, t.coefficient, v, q(item, j, o));
                 }
               }
             }

@@ -152,7 +152,7 @@ void fitQueueInRegisters(const StencilSpec &spec, int budget, SimtPlan &sp) {
       sp.tileY /= 2;
     } else if (sp.itemsPerThread > 1 && sp.tileX > sp.threads * sp.outputsX) {
       sp.tileX = sp.threads * sp.outputsX;
-    } else if (sp.outputsX > 1) {
+    } else if (sp.outputsX > 1 && !sp.packed) { // packed FMAs need pairs of outputs
       sp.outputsX = 1;
       sp.tileX = std::max(sp.vectorWidth, std::min(sp.tileX, sp.threads));
     } else {
@@ -236,6 +236,15 @@ std::string simtChoice(Precision p) {
                      keyword(p), keyword(p));
 }
 
+/// Why a plan takes packed 16-bit arithmetic, for --emit=plan.
+std::string packedChoice(Precision p) {
+  return fmt::format("CUDA cores: {0} loads in 16-byte vectors; packed {1} FMAs (__hfma2), two "
+                     "adjacent columns an instruction, every operation rounded to {0}, as "
+                     "--plan-option arith=packed asked (opt-in: two outputs an FMA instruction, "
+                     "larger rounding errors than fp32 FMAs)",
+                     keyword(p), p == Precision::BF16 ? "__nv_bfloat162" : "__half2");
+}
+
 /// The simt plan with exactly the parameters `simt` asks for.
 Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   Plan plan;
@@ -243,6 +252,10 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   plan.target = simt.target;
 
   SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
+  // The pipeline refuses arith=packed where it cannot apply
+  // (packedUnavailable); a plan of anything else keeps the widened form.
+  sp.packed = simt.arith == ArithRequest::Packed && spec.dims == 2 &&
+              isSixteenBit(spec.precision) && !spec.hasFields();
   defaultBlock(spec, sp);
   applyBlockOptions(spec, simt, sp);
   deriveGeometry(spec, sp);
@@ -250,10 +263,14 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   fitPlanesInSharedMemory(spec, simt, sp);
   trimThreads(spec, sp);
 
-  sp.slices = slicesOf(spec, sp.compute);
+  // Packed FMAs take their coefficients in the element type, rounded once.
+  sp.slices = slicesOf(spec, sp.packed ? spec.precision : sp.compute);
   sp.unrolled =
       static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
-  sp.lowRank = planLowRank(spec, sp.compute, simt.lowRank);
+  sp.lowRank = planLowRank(spec, sp.compute, sp.packed ? LowRankRequest::Off : simt.lowRank);
+  if (sp.packed) {
+    sp.lowRank.why = "arith=packed evaluates the terms directly";
+  }
   if (sp.lowRank.form &&
       sp.lowRank.form->ops() * sp.outputsX * sp.itemsPerThread > simt.unrollLimit) {
     // The passes are straight-line code only.
@@ -261,7 +278,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     sp.lowRank.fellBack = true;
     sp.lowRank.why = "its passes are too many operations to unroll";
   }
-  plan.choice = simtChoice(spec.precision);
+  plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   return plan;
 }
