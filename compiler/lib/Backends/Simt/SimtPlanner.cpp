@@ -265,8 +265,9 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
 
   // Packed FMAs take their coefficients in the element type, rounded once.
   sp.slices = slicesOf(spec, sp.packed ? spec.precision : sp.compute);
-  sp.unrolled =
-      static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
+  // Packed FMAs are straight-line code only (no coefficient table).
+  sp.unrolled = sp.packed || static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <=
+                                 simt.unrollLimit;
   sp.lowRank = planLowRank(spec, sp.compute, sp.packed ? LowRankRequest::Off : simt.lowRank);
   if (sp.packed) {
     sp.lowRank.why = "arith=packed evaluates the terms directly";
