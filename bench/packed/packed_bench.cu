@@ -67,10 +67,11 @@ double runError(const stencilc_stencil_info &info, Run run, int steps) {
 } // namespace
 
 // X(name of the packed stencil, of the widened one, of the fp32 one, element type)
-#define PACKED_RUN(fn) [](auto *a, auto *b, int n, int steps) { return fn(a, b, n, n, steps, nullptr); }
+#define PACKED_RUN(fn)                                                                             \
+  [](auto *a, auto *b, int n, int steps) { return fn(a, b, n, n, steps, nullptr); }
 #define PACKED_ERRORS(packed, widened, fp32, E)                                                    \
   for (int steps : {100, 1000})                                                                    \
-    std::printf("error %-16s %4d steps at 512^2: packed %.2e, widened %.2e (relative L2)\n",     \
+    std::printf("error %-16s %4d steps at 512^2: packed %.2e, widened %.2e (relative L2)\n",       \
                 #widened, steps, runError<E>(packed##_info, PACKED_RUN(packed##_run), steps),      \
                 runError<E>(widened##_info, PACKED_RUN(widened##_run), steps));
 #define PACKED_SPEED(packed, widened, fp32, E)                                                     \
