@@ -28,6 +28,7 @@
 using namespace stencilc;
 using stencilc::testing::makeStencil;
 using stencilc::testing::randomGridND;
+using stencilc::testing::sameBits;
 
 namespace {
 
@@ -147,11 +148,6 @@ Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0) {
   options.lowRank = request;
   options.fusedSteps = fuse;
   return planSimt(spec, options);
-}
-
-bool sameBits(const GridND &a, const GridND &b) {
-  return a.values.size() == b.values.size() &&
-         std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0;
 }
 
 constexpr BoundaryKind Fixed = BoundaryKind::Fixed;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -128,6 +129,13 @@ inline StencilSpec makeStencil(int dims, Shape shape, int r, Precision precision
     t.coefficient /= total;
   }
   return spec;
+}
+
+/// Whether two grids hold the same values bit for bit (NaNs and signed
+/// zeros included).
+inline bool sameBits(const GridND &a, const GridND &b) {
+  return a.values.size() == b.values.size() &&
+         std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0;
 }
 
 /// A grid of 1-3 dimensions of random values of the element type.

@@ -81,6 +81,11 @@ inline constexpr std::string_view LowRankOptionName = "lowrank";
 /// Its line of --help, after the lines of PlanOptions.def.
 std::string lowRankOptionHelp();
 
+/// The word-valued --plan-option of the arithmetic (PlanOptions::arith).
+inline constexpr std::string_view ArithOptionName = "arith";
+/// Its line of --help, after lowrank's.
+std::string arithOptionHelp();
+
 /// The values a --plan-option takes: "an integer from 1 to 16".
 std::string planOptionRange(const PlanOptionInfo &o);
 

@@ -348,6 +348,14 @@ struct LowRankChoice {
   std::optional<LowRankForm> form;
 };
 
+/// What --plan-option arith asks for of a 16-bit stencil on CUDA cores: each
+/// value widened to fp32 and every multiply-add in fp32, one rounding to the
+/// element type on store (Widened, the default), or packed half2 / bfloat162
+/// multiply-adds, two adjacent columns an instruction, each rounded to the
+/// 16-bit type (Packed: opt-in, less accurate; docs/generated-code.md,
+/// "Packed 16-bit arithmetic").
+enum class ArithRequest { Widened, Packed };
+
 /// The CUDA-core kernel of a stencil of any dimension. The grid is seen as
 /// nz x ny x nx (1D: 1 x 1 x n; 2D: ny x 1 x nx, so 2D streams along its rows;
 /// 3D as is). A block owns tileY x tileX outputs of every plane z in
@@ -405,6 +413,12 @@ struct SimtPlan {
   /// the planner chose it: the kernels evaluate `lowRank.form` instead of the
   /// slices.
   LowRankChoice lowRank;
+  /// --plan-option arith=packed (2D fp16 or bf16, one field): both kernels
+  /// evaluate the slices' terms as packed 16-bit FMAs (__hfma2) on two
+  /// adjacent outputs, from 0 in the slices' order, each rounded to the
+  /// element type; the coefficients are rounded once to it (SimtPlanner.cpp's
+  /// packedUnavailable says where it cannot apply).
+  bool packed = false;
   /// A 3D stencil of fields that reads one field off the output point and
   /// every other at it: that field, which the plane kernel streams through a
   /// ring of `buffers` planes in shared memory (stencilc/device/fields.cuh,

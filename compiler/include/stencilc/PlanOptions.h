@@ -37,6 +37,9 @@ struct PlanOptions {
   /// stencil evaluate it as a sum of separable terms (a word, so not a line of
   /// PlanOptions.def, whose options are integers).
   LowRankRequest lowRank = LowRankRequest::Auto;
+  /// --plan-option arith: the arithmetic of a 2D 16-bit stencil on CUDA
+  /// cores (a word too); Packed only where asked.
+  ArithRequest arith = ArithRequest::Widened;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read

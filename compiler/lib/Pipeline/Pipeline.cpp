@@ -164,11 +164,60 @@ void remarkLowRankFallBack(const Plan &plan, llvm::SMLoc loc, DiagnosticEngine &
                                 plan.spec.name, lr.directOps, lr.decomposedOps, lr.why));
 }
 
+/// The first SM generation with packed multiply-adds (__hfma2) of the
+/// element type: fp16 from sm_53, bf16 from sm_80 (the CUDA Math API).
+int packedArithmeticSm(Precision p) { return p == Precision::BF16 ? 80 : 53; }
+
+/// What a stencil lacks for --plan-option arith=packed, in a phrase, or
+/// nothing where the CUDA-core kernels can take it: fp16 or bf16 elements,
+/// 2D, one field, the CUDA-core backend (a stencil --backend=auto puts on
+/// tensor cores ignores the option with a warning, as it does lowrank),
+/// the direct form, and targets with the instruction.
+std::optional<std::string> packedUnavailable(const StencilSpec &spec,
+                                             const BackendOptions &options) {
+  if (!isSixteenBit(spec.precision)) {
+    return fmt::format("it needs fp16 or bf16 elements, and stencil '{}' is {}", spec.name,
+                       keyword(spec.precision));
+  }
+  if (spec.dims != 2) {
+    return fmt::format("it is built for 2D stencils only, and stencil '{}' is {}D", spec.name,
+                       spec.dims);
+  }
+  if (spec.hasFields()) {
+    return fmt::format("it is built for stencils of one field, and stencil '{}' has fields",
+                       spec.name);
+  }
+  if (requestedBackend(options.backend) == BackendKind::Tensor) {
+    return std::string("the tensor-core backend has no packed form (--backend=tensor)");
+  }
+  if (options.plan.lowRank == LowRankRequest::On) {
+    return std::string("it evaluates the terms directly, and --plan-option lowrank=on asks for "
+                       "the low-rank form");
+  }
+  std::vector<Arch> targets = options.targets;
+  targets.push_back(options.plan.target);
+  for (Arch a : targets) {
+    if (info(a).sm < packedArithmeticSm(spec.precision)) {
+      return fmt::format("{} __hfma2 needs sm_{} or later, and the target is {}",
+                         keyword(spec.precision), packedArithmeticSm(spec.precision), info(a).name);
+    }
+  }
+  return std::nullopt;
+}
+
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
+/// --plan-option arith=packed where the stencil cannot take it is an error
+/// at the stencil, naming what is missing.
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
+  if (options.plan.arith == ArithRequest::Packed) {
+    if (const std::optional<std::string> missing = packedUnavailable(spec, options)) {
+      diags.error(loc, "cannot use --plan-option arith=packed: " + *missing);
+      return std::nullopt;
+    }
+  }
   std::optional<Plan> plan = planRequested(spec, loc, options, diags);
   if (plan) {
     // The plan as the pipeline keeps it: --backend=auto may have given up
@@ -199,9 +248,11 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
     const PlanOptionInfo *option = findPlanOption(name);
-    // lowrank (no line of PlanOptions.def) reaches the CUDA-core plans only.
+    // lowrank and arith (no lines of PlanOptions.def) reach the CUDA-core
+    // plans only.
     if ((option && !backendFor(plan).takesOption(plan.spec, *option)) ||
-        (name == LowRankOptionName && plan.backend() != BackendKind::Simt)) {
+        ((name == LowRankOptionName || name == ArithOptionName) &&
+         plan.backend() != BackendKind::Simt)) {
       ignored.push_back(name);
     }
   }

@@ -23,6 +23,32 @@ constexpr std::pair<std::string_view, LowRankRequest> LowRankWords[] = {
     {"off", LowRankRequest::Off},
 };
 
+/// The words --plan-option arith takes.
+constexpr std::pair<std::string_view, ArithRequest> ArithWords[] = {
+    {"widened", ArithRequest::Widened},
+    {"packed", ArithRequest::Packed},
+};
+
+/// Sets `field` to the value of the word `valueText` in `words`, or says
+/// which words the option `name` takes.
+template <class Value, size_t N>
+std::optional<std::string> applyWord(llvm::StringRef name, llvm::StringRef valueText,
+                                     const std::pair<std::string_view, Value> (&words)[N],
+                                     Value &field) {
+  const auto *word =
+      llvm::find_if(words, [&](const auto &w) { return llvm::StringRef(w.first) == valueText; });
+  if (word == std::end(words)) {
+    std::vector<std::string_view> names;
+    for (const auto &w : words) {
+      names.push_back(w.first);
+    }
+    return fmt::format("--plan-option {} must be {}, not '{}'", name.str(), joinList(names, " or "),
+                       valueText.str());
+  }
+  field = word->second;
+  return std::nullopt;
+}
+
 } // namespace
 
 std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend) {
@@ -34,6 +60,7 @@ std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind
   }
   if (!backend || *backend == BackendKind::Simt) {
     names.push_back(LowRankOptionName);
+    names.push_back(ArithOptionName);
   }
   return joinList(names, lastJoin);
 }
@@ -45,6 +72,14 @@ std::string lowRankOptionHelp() {
                      LowRankOptionName);
 }
 
+std::string arithOptionHelp() {
+  return fmt::format("  {:<12} simt: the arithmetic of a 2D fp16 or bf16 stencil: widened (the "
+                     "default: fp32 FMAs, one rounding on store) or packed (half2 / bfloat162 "
+                     "FMAs on two columns at once, every operation rounded to 16 bits; opt-in, "
+                     "less accurate)",
+                     ArithOptionName);
+}
+
 std::string planOptionRange(const PlanOptionInfo &o) {
   return (o.powerOfTwo ? "a power of two" : "an integer") +
          fmt::format(" from {} to {}", o.min, o.max) +
@@ -53,18 +88,15 @@ std::string planOptionRange(const PlanOptionInfo &o) {
 
 std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOptions &options) {
   auto [name, valueText] = option.split('=');
-  if (name == llvm::StringRef(LowRankOptionName)) {
-    const auto *word = llvm::find_if(
-        LowRankWords, [&](const auto &w) { return llvm::StringRef(w.first) == valueText; });
-    if (word == std::end(LowRankWords)) {
-      return fmt::format("--plan-option {} must be auto, on or off, not '{}'", name.str(),
-                         valueText.str());
-    }
-    options.plan.lowRank = word->second;
-    if (!llvm::is_contained(options.planOptionsGiven, name)) {
+  const bool lowRank = name == llvm::StringRef(LowRankOptionName);
+  if (lowRank || name == llvm::StringRef(ArithOptionName)) {
+    std::optional<std::string> error =
+        lowRank ? applyWord(name, valueText, LowRankWords, options.plan.lowRank)
+                : applyWord(name, valueText, ArithWords, options.plan.arith);
+    if (!error && !llvm::is_contained(options.planOptionsGiven, name)) {
       options.planOptionsGiven.push_back(name.str());
     }
-    return std::nullopt;
+    return error;
   }
   const PlanOptionInfo *knob = findPlanOption(name);
   if (!knob) {

@@ -8,10 +8,12 @@
 // (runtime/include/stencilc/testing/harness.h) and prints one line per case.
 // Exit status 0 when every case passes, 1 otherwise, 77 when there is no GPU.
 //
-//   stencil_test [--max-points N] [--steps N,N,...] [--naive]
+//   stencil_test [--max-points N] [--steps N,N,...] [--naive] [--tolerance T]
 //     --max-points N  skip grids of more than N points (e.g. under compute-sanitizer)
 //     --steps N,...   NAME_run's step counts at every size, instead of the
 //                     harness's (which run 100 steps only where T > 1)
+//     --tolerance T   a step's relative L2 error bound for every stencil (a form that
+//                     rounds more than its precision's: packed 16-bit arithmetic)
 //     --naive         also run the suite on the runtime's naive kernel of each stencil
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,7 @@
 int main(int argc, char **argv) {
   stencilc::ConformanceOptions options;
   bool alsoNaive = false;
+  double stepTolerance = 0.0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--max-points") && i + 1 < argc) {
       options.maxPoints = std::strtoull(argv[++i], nullptr, 10);
@@ -42,8 +45,12 @@ int main(int argc, char **argv) {
       }
     } else if (!std::strcmp(argv[i], "--naive")) {
       alsoNaive = true;
+    } else if (!std::strcmp(argv[i], "--tolerance") && i + 1 < argc) {
+      stepTolerance = std::strtod(argv[++i], nullptr);
     } else {
-      std::fprintf(stderr, "usage: %s [--max-points N] [--steps N,N,...] [--naive]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--max-points N] [--steps N,N,...] [--naive] [--tolerance T]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -76,6 +83,8 @@ int main(int argc, char **argv) {
   STENCILC_FOR_EACH_PASS_RANGE(STENCILC_ADD_RANGE)
 #undef STENCILC_ADD_RANGE
 #endif
+  for (stencilc::StencilUnderTest &s : stencils)
+    s.stepTolerance = stepTolerance;
   if (alsoNaive) {
     const std::size_t generated = stencils.size();
     for (std::size_t i = 0; i < generated; ++i)

@@ -157,7 +157,7 @@ void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream,
   std::vector<double> ref(n, 0.0);
   referenceStep(info, e, inD.data(), ref.data());
   const Comparison c = compareWithReference<T>(info, e, result, ref, &poison, &poison);
-  const double tol = tolerance(info);
+  const double tol = s.stepTolerance > 0 ? s.stepTolerance : tolerance(info);
   std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
   if (!inputKept)
     detail += " input-changed";
@@ -183,7 +183,7 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
   referenceRun(info, e, ref, steps);
   // Each step rounds its output to T once more: allow the one-step
   // tolerance per step (docs/generated-code.md).
-  const double tol = tolerance(info) * std::max(1, steps);
+  const double tol = (s.stepTolerance > 0 ? s.stepTolerance : tolerance(info)) * std::max(1, steps);
   const Comparison c = compareWithReference<T>(info, e, result, ref, &a, nullptr);
   std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
   // NAME_run, fused or not, must give what as many NAME_step calls give,

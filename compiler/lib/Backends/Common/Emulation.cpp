@@ -1,7 +1,10 @@
 //===- Emulation.cpp - The emulators' grids, boundary reads and reference --===//
 #include "Backends/Common/Emulation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "llvm/Support/ErrorHandling.h"
@@ -18,6 +21,52 @@ double multiplyAdd(double c, double v, double acc, Precision compute) {
   }
   return static_cast<double>(
       std::fma(static_cast<float>(c), static_cast<float>(v), static_cast<float>(acc)));
+}
+
+double roundToSixteenBit(double value, Precision element) {
+  // fp16: 11 significant bits, normal exponents from -14, largest 65504;
+  // bf16: 8 bits, from -126, largest (2 - 2^-7) 2^127.
+  const bool bf16 = element == Precision::BF16;
+  const int bits = bf16 ? 8 : 11, minExponent = bf16 ? -126 : -14;
+  const double largest = bf16 ? std::ldexp(2.0 - std::ldexp(1.0, -7), 127) : 65504.0;
+  if (value == 0.0 || !std::isfinite(value)) {
+    return value;
+  }
+  // The spacing of the format at |value| (subnormals share the smallest
+  // normal binade's); value / ulp is exact (a power of two), and nearbyint
+  // rounds it to nearest even in the default rounding mode.
+  const int exponent = std::max(std::ilogb(value), minExponent);
+  const double ulp = std::ldexp(1.0, exponent - (bits - 1));
+  const double rounded = std::nearbyint(value / ulp) * ulp;
+  if (std::fabs(rounded) > largest) {
+    return std::copysign(std::numeric_limits<double>::infinity(), value);
+  }
+  return rounded;
+}
+
+double packedMultiplyAdd(double c, double v, double acc, Precision element) {
+  // c and v have at most 11 significant bits, so c * v (22 bits, exponent
+  // far inside double's range) is exact. The sum with acc is rounded to
+  // double; TwoSum gives its error exactly. Where the sum is inexact, the
+  // double of the two around it with an odd last bit is the exact sum
+  // rounded to odd, and rounding to odd at 53 bits, then to nearest at 11
+  // (or 8) bits, gives the exact sum rounded once to nearest (Boldo and
+  // Melquiond, "Emulation of FMA and correctly rounded sums", 2008: it
+  // needs two bits more, 53 >= 13).
+  const double product = c * v;
+  const double sum = product + acc;
+  const double back = sum - product;
+  const double error = (product - (sum - back)) + (acc - back);
+  double odd = sum;
+  if (error != 0.0 && std::isfinite(sum)) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &sum, sizeof bits);
+    if ((bits & 1u) == 0) {
+      odd = std::nextafter(sum, error > 0.0 ? std::numeric_limits<double>::infinity()
+                                            : -std::numeric_limits<double>::infinity());
+    }
+  }
+  return roundToSixteenBit(odd, element);
 }
 
 long long foldIndex(const StencilSpec &spec, long long index, long long size) {

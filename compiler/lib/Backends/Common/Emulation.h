@@ -39,6 +39,16 @@ struct GridND {
 /// for every other precision), as the kernels' __fma_rn / __fmaf_rn.
 double multiplyAdd(double c, double v, double acc, Precision compute);
 
+/// c * v + acc as one fused multiply-add of three fp16 or bf16 values
+/// (`element`) rounded once to `element`, to nearest even, as the packed
+/// kernels' __hfma2 (gradual underflow, overflow to infinity).
+double packedMultiplyAdd(double c, double v, double acc, Precision element);
+
+/// `value` rounded once to fp16 or bf16 (`element`), to nearest even: what
+/// roundToStorage gives, without APFloat (the packed emulation rounds every
+/// operation).
+double roundToSixteenBit(double value, Precision element);
+
 /// What a read outside the grid sees under the spec's boundary rule: 0
 /// (fixed: only ring outputs read there), the constant, or (periodic, clamp,
 /// mirror) folded(), the read of the point foldIndex puts on the grid.

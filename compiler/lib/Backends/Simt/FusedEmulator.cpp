@@ -58,7 +58,8 @@ struct Level {
 /// before its rounding to the element type: the terms' FMAs in the step
 /// kernel's order, or the low-rank form's (each row pass computed from the
 /// level's row, as the kernel's intermediates are).
-double fusedPoint(const SimtPlan &sp, const Level &from, long long y, int c) {
+double fusedPoint(const Plan &plan, const Level &from, long long y, int c) {
+  const SimtPlan &sp = plan.simt();
   if (sp.lowRank.form) {
     const LowRankForm &f = *sp.lowRank.form;
     return lowRankPoint(
@@ -72,7 +73,7 @@ double fusedPoint(const SimtPlan &sp, const Level &from, long long y, int c) {
   double acc = 0.0;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &term : slice.terms) {
-      acc = multiplyAdd(term.coefficient, from.at(y + slice.dz, c + term.dx), acc, sp.compute);
+      acc = termMultiplyAdd(plan, term.coefficient, from.at(y + slice.dz, c + term.dx), acc);
     }
   }
   return acc;
@@ -86,7 +87,6 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
     return;
   }
   const StencilSpec &spec = plan.spec;
-  const SimtPlan &sp = plan.simt();
   const FusedKernel &k = plan.schedule.fused;
   const long long ny = in.n[0], nx = in.n[1];
   const int r = spec.radius;
@@ -114,7 +114,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
               to.at(y, c) = from.at(y, c);
               continue;
             }
-            to.at(y, c) = roundToStorage(fusedPoint(sp, from, y, c), spec.precision);
+            to.at(y, c) = roundToStorage(fusedPoint(plan, from, y, c), spec.precision);
           }
         }
         from = std::move(to);

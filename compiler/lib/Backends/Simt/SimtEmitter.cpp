@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "llvm/ADT/APFloat.h"
+
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Simt/SimtCodeGen.h"
@@ -43,6 +45,34 @@ std::string readIndex(int dy, int dx) {
 bool readsPairs(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
   return plan.spec.precision == Precision::BF16 && sp.unrolled && sp.outputsX == sp.vectorWidth;
+}
+
+/// A coefficient of a packed plan (already an fp16 or bf16 value) as the
+/// bit pattern of the element type: "0x3000".
+std::string sixteenBitPattern(double coefficient, Precision element) {
+  llvm::APFloat value(coefficient);
+  bool losesInfo = false;
+  value.convert(storageSemantics(element), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return fmt::format("0x{:04X}", value.bitcastToAPInt().getZExtValue());
+}
+
+/// A slice of a packed plan (section slice_packed) into `w`: its reads as
+/// __hfma2 on the pair of outputs o and o + 1.
+void writePackedSlice(CodeWriter &w, const Plan &plan, const SimtSlice &slice, int entry) {
+  std::string fmas;
+  for (const SimtTerm &t : slice.terms) {
+    if (!fmas.empty()) {
+      fmas += '\n';
+    }
+    fmas +=
+        CodeWriter::filled(section("fma_packed"),
+                           fmt::arg("bits", sixteenBitPattern(t.coefficient, plan.spec.precision)),
+                           fmt::arg("index", readIndex(t.dy, t.dx)),
+                           fmt::arg("coefficient", formatExact(t.coefficient)));
+  }
+  w.fillWith(section("slice_packed"), fmt::arg("dz", slice.dz),
+             fmt::arg("count", slice.terms.size()), fmt::arg("entry", entry),
+             fmt::arg("fmas", fmas));
 }
 
 /// The reads of a looped plan as two tables (kOffsets, kCoefficients).
@@ -77,7 +107,9 @@ std::string addPlaneBody(const Plan &plan) {
   for (const SimtSlice &slice : sp.slices) {
     const int entry = sp.radiusZ - slice.dz;
     const int end = begin + static_cast<int>(slice.terms.size());
-    if (sp.unrolled) {
+    if (sp.packed) {
+      writePackedSlice(w, plan, slice, entry);
+    } else if (sp.unrolled) {
       std::string fmas;
       for (const SimtTerm &t : slice.terms) {
         const std::string index = readIndex(t.dy, t.dx);
@@ -252,6 +284,26 @@ std::string stencilMembers(const Plan &plan) {
                             fmt::arg("add_plane", addPlaneBody(plan)));
 }
 
+/// FusedStencil's packed members (section fused_packed), or nothing.
+std::string fusedPacked(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  if (!sp.packed) {
+    return {};
+  }
+  std::vector<std::string> bits;
+  for (const SimtSlice &slice : sp.slices) {
+    for (const SimtTerm &t : slice.terms) {
+      bits.push_back(sixteenBitPattern(t.coefficient, plan.spec.precision));
+    }
+  }
+  std::string text =
+      CodeWriter::filled(section("fused_packed"), fmt::arg("bits", alignedTable(bits, 8)));
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
 /// FusedStencil's low-rank members (section fused_low_rank), or nothing.
 std::string fusedLowRank(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
@@ -346,7 +398,7 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
              fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometryLines(plan)),
-             fmt::arg("low_rank", fusedLowRank(plan)));
+             fmt::arg("low_rank", fusedLowRank(plan)), fmt::arg("packed", fusedPacked(plan)));
 }
 
 } // namespace
@@ -379,7 +431,8 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
                                  "row passes, shared a plane",
                                  sp.lowRank.form->passes)
                    : std::string()),
-      fmt::arg("members", stencilMembers(plan)), fmt::arg("kernel", kernelName(plan)));
+      fmt::arg("members", stencilMembers(plan)), fmt::arg("kernel", kernelName(plan)),
+      fmt::arg("packed_member", sp.packed ? std::string(section("packed_member")) : std::string()));
   w.line();
   if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);

@@ -4,7 +4,9 @@
 // nz x ny x nx view of the grid, the blocks, the plane walk of each block,
 // the plane window filled with the boundary rule, the item -> (row, column)
 // mapping, the queue and its shift, and the stores. Every multiply-add is one fused operation
-// rounded to the arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly).
+// rounded to the arithmetic type (the kernel calls __fmaf_rn / __fma_rn explicitly), or, in a
+// packed plan, to the element type (__hfma2: a pair's two lanes are independent, so each
+// output is modelled on its own).
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtEmulator.h"
@@ -94,9 +96,10 @@ std::vector<double> sharedRowPasses(const SimtPlan &sp, const std::vector<double
 /// Adds the plane window `plane` (with its shared row passes `passes`) into
 /// the queue of item `item` (row, col), as the kernel's addPlane for each
 /// output o: the direct slices, or the low-rank form.
-void addItemPlane(const SimtPlan &sp, const std::vector<double> &plane,
+void addItemPlane(const Plan &plan, const std::vector<double> &plane,
                   const std::vector<double> &passes, int row, int col,
                   llvm::function_ref<double &(int, int)> q) {
+  const SimtPlan &sp = plan.simt();
   const int H = sp.haloX, ry = sp.radiusY, rz = sp.radiusZ;
   const auto window = [&](int dy, int dx, int o) {
     return plane[std::size_t(row + ry + dy) * sp.pitch + col + H + dx + o];
@@ -116,7 +119,7 @@ void addItemPlane(const SimtPlan &sp, const std::vector<double> &plane,
       for (const SimtSlice &slice : sp.slices) {
         for (const SimtTerm &t : slice.terms) {
           double &acc = q(rz - slice.dz, o);
-          acc = multiplyAdd(t.coefficient, window(t.dy, t.dx, o), acc, sp.compute);
+          acc = termMultiplyAdd(plan, t.coefficient, window(t.dy, t.dx, o), acc);
         }
       }
     }
@@ -155,6 +158,12 @@ double lowRankPoint(const LowRankForm &form, Precision compute,
   return acc;
 }
 
+double termMultiplyAdd(const Plan &plan, double c, double v, double acc) {
+  const SimtPlan &sp = plan.simt();
+  return sp.packed ? packedMultiplyAdd(c, v, acc, plan.spec.precision)
+                   : multiplyAdd(c, v, acc, sp.compute);
+}
+
 void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();
@@ -189,7 +198,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
           }
           const std::vector<double> passes = sharedRowPasses(sp, plane);
           for (int item = 0; item < itemCount; ++item) {
-            addItemPlane(sp, plane, passes, item / colGroups, item % colGroups * O,
+            addItemPlane(plan, plane, passes, item / colGroups, item % colGroups * O,
                          [&](int j, int o) -> double & { return q(item, j, o); });
           }
           // The oldest queue entry, output plane p - rz, is complete.

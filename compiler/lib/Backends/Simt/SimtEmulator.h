@@ -32,6 +32,11 @@ double lowRankPoint(const LowRankForm &form, Precision compute,
                     llvm::function_ref<double(int, int)> pass,
                     llvm::function_ref<double(int, int)> input);
 
+/// c * v + acc as the kernels of `plan` add a term: one FMA rounded to the
+/// element type where the plan is packed (arith=packed), else to the
+/// arithmetic type.
+double termMultiplyAdd(const Plan &plan, double c, double v, double acc);
+
 /// One step of the simt `plan` (backend Simt) on `in` (element-type values)
 /// into `out`, as the generated kernel computes it. Unwritten points keep
 /// their value.

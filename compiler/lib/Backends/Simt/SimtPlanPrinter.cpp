@@ -114,9 +114,15 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
     return;
   }
   const SimtPlan &sp = plan.simt();
-  os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
-                    sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
-                    elementTypeName(spec.precision));
+  if (sp.packed) {
+    os << fmt::format("  arithmetic packed {0} FMAs (__hfma2) on two adjacent outputs, every "
+                      "operation rounded to {0} (arith=packed), {1} element loads\n",
+                      keyword(spec.precision), elementTypeName(spec.precision));
+  } else {
+    os << fmt::format("  arithmetic {} FMAs ({}), {} element loads\n", keyword(sp.compute),
+                      sp.compute == Precision::FP64 ? "__fma_rn" : "__fmaf_rn",
+                      elementTypeName(spec.precision));
+  }
   os << fmt::format("  block      {} threads; {} x {} outputs per plane ({} items of {} "
                     "consecutive x outputs, {} per thread)\n",
                     sp.threads, sp.tileY, sp.tileX, sp.items(), sp.outputsX, sp.itemsPerThread);
@@ -145,7 +151,7 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"
                                 : "loops over a coefficient table",
-                    keyword(sp.compute));
+                    keyword(sp.packed ? spec.precision : sp.compute));
   for (const SimtSlice &slice : sp.slices) {
     std::string terms;
     for (const SimtTerm &t : slice.terms) {

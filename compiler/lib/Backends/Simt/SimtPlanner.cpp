@@ -152,7 +152,7 @@ void fitQueueInRegisters(const StencilSpec &spec, int budget, SimtPlan &sp) {
       sp.tileY /= 2;
     } else if (sp.itemsPerThread > 1 && sp.tileX > sp.threads * sp.outputsX) {
       sp.tileX = sp.threads * sp.outputsX;
-    } else if (sp.outputsX > 1) {
+    } else if (sp.outputsX > 1 && !sp.packed) { // packed FMAs need pairs of outputs
       sp.outputsX = 1;
       sp.tileX = std::max(sp.vectorWidth, std::min(sp.tileX, sp.threads));
     } else {
@@ -257,6 +257,15 @@ std::string simtChoice(Precision p) {
                      keyword(p), keyword(p));
 }
 
+/// Why a plan takes packed 16-bit arithmetic, for --emit=plan.
+std::string packedChoice(Precision p) {
+  return fmt::format("CUDA cores: {0} loads in 16-byte vectors; packed {1} FMAs (__hfma2), two "
+                     "adjacent columns an instruction, every operation rounded to {0}, as "
+                     "--plan-option arith=packed asked (opt-in: two outputs an FMA instruction, "
+                     "larger rounding errors than fp32 FMAs)",
+                     keyword(p), p == Precision::BF16 ? "__nv_bfloat162" : "__half2");
+}
+
 /// The simt plan with exactly the parameters `simt` asks for.
 Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   Plan plan;
@@ -264,6 +273,10 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   plan.target = simt.target;
 
   SimtPlan &sp = plan.kernel.emplace<SimtPlan>();
+  // The pipeline refuses arith=packed where it cannot apply
+  // (packedUnavailable); a plan of anything else keeps the widened form.
+  sp.packed = simt.arith == ArithRequest::Packed && spec.dims == 2 &&
+              isSixteenBit(spec.precision) && !spec.hasFields();
   const auto fitBlock = [&] {
     defaultBlock(spec, sp);
     applyBlockOptions(spec, simt, sp);
@@ -275,19 +288,24 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   // The low-rank form first: in 3D its row passes take shared memory
   // beside the planes (SimtPlan::passBytes).
   sp.compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
-  sp.lowRank = planLowRank(spec, sp.compute, simt.lowRank);
+  sp.lowRank = planLowRank(spec, sp.compute, sp.packed ? LowRankRequest::Off : simt.lowRank);
+  if (sp.packed) {
+    sp.lowRank.why = "arith=packed evaluates the terms directly";
+  }
   keepFusedDirect(spec, simt, sp.lowRank);
   fitBlock();
-  sp.slices = slicesOf(spec, sp.compute);
-  sp.unrolled =
-      static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <= simt.unrollLimit;
+  // Packed FMAs take their coefficients in the element type, rounded once.
+  sp.slices = slicesOf(spec, sp.packed ? spec.precision : sp.compute);
+  // Packed FMAs are straight-line code only (no coefficient table).
+  sp.unrolled = sp.packed || static_cast<int>(spec.points()) * sp.outputsX * sp.itemsPerThread <=
+                                 simt.unrollLimit;
   if (std::string why = lowRankGeometryWhy(sp, simt); !why.empty()) {
     sp.lowRank.form.reset();
     sp.lowRank.fellBack = true;
     sp.lowRank.why = std::move(why);
     fitBlock(); // the direct form's block, without the passes' shared memory
   }
-  plan.choice = simtChoice(spec.precision);
+  plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   return plan;
 }

@@ -254,6 +254,24 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "{} fused steps", plan.schedule.fusedSteps);
 }
 
+/// The packed form's promises: only for a 2D fp16 or bf16 stencil of one
+/// field that arith=packed asked for, never in the low-rank form, and
+/// items of whole pairs of outputs.
+void verifyPacked(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  if (!sp.packed) {
+    return;
+  }
+  c.require(options.arith == ArithRequest::Packed && spec.dims == 2 &&
+                isSixteenBit(spec.precision) && !spec.hasFields(),
+            "packed arithmetic only where arith=packed asked, for a 2D 16-bit stencil of one field",
+            "a {}D {} stencil", spec.dims, keyword(spec.precision));
+  c.require(!sp.lowRank.form && sp.outputsX % 2 == 0,
+            "packed arithmetic in the direct form on pairs of outputs", "{} outputs an item{}",
+            sp.outputsX, sp.lowRank.form ? ", the low-rank form" : "");
+}
+
 } // namespace
 
 void verifySimtPlan(const Plan &plan, const PlanOptions &options,
@@ -276,6 +294,8 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   verifySlices(plan, c);
   PromiseChecker lowRank = c.forPlanner("planLowRank");
   verifyLowRank(plan, options, lowRank);
+  PromiseChecker packed = c.forPlanner("planSimt");
+  verifyPacked(plan, options, packed);
   PromiseChecker fusion = c.forPlanner("planSimtFusion");
   verifyFusion(plan, fusion);
 }

@@ -75,6 +75,16 @@
 // of the analysis has it. The step kernel (simt.cuh, with the generated
 // addPlane) adds the same multiply-adds in the same order per output, so a
 // fused pass still gives what as many single steps give, bit for bit.
+//
+// A stencil in packed 16-bit arithmetic (--plan-option arith=packed, fp16
+// or bf16) also has
+//
+//   static constexpr bool kPacked = true;
+//   static constexpr unsigned short packedBits(int i); // term i's coefficient
+//
+// and each level's point is then, per pair of adjacent columns, from 0,
+// one __hfma2 a term in the order of term(), each rounded to the element
+// type (applyPacked), as the step kernel's generated addPlane adds them.
 #pragma once
 
 #include <cstdint>
@@ -125,6 +135,12 @@ template <class Stencil> struct LowRankOf<Stencil, std::void_t<decltype(Stencil:
                        kPassTerms = Stencil::kPassTerms;
   static constexpr int kSlots = kPasses > 0 ? kPasses : 1;
 };
+
+/// Whether Stencil is evaluated in packed 16-bit arithmetic (kPacked,
+/// --plan-option arith=packed), its coefficients' bits from packedBits(i).
+template <class Stencil, class = void> struct PackedOf : std::false_type {};
+template <class Stencil>
+struct PackedOf<Stencil, std::void_t<decltype(Stencil::kPacked)>> : std::true_type {};
 
 /// Which points a single step computes, by the boundary rule; the others
 /// keep their value (the fixed ring, the outside of a constant boundary).
@@ -407,6 +423,32 @@ __device__ __forceinline__ void applyStencil(const Row<S> (&from)[S::kRing], int
   }
 }
 
+/// One step at row j of a level's batch in packed 16-bit arithmetic: per
+/// pair of the thread's columns, from (+0, +0), each term one __hfma2 on
+/// the pair, in the order of the terms (the step kernel's per output),
+/// each rounded to the element type. The window's values are fp16 or bf16
+/// numbers held as floats, so packing them is exact.
+template <class S>
+__device__ __forceinline__ void applyPacked(const Row<S> (&from)[S::kRing], int j,
+                                            typename S::Compute (&value)[S::kColsPerThread]) {
+  using P = Packed<typename S::Element>;
+  constexpr int r = S::kRadius;
+  static_assert(S::kColsPerThread % 2 == 0, "a thread's columns are whole pairs");
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; w += 2) {
+    typename P::Pair acc = P::both(0);
+#pragma unroll
+    for (int k = 0; k < S::kTerms; ++k) {
+      const Term<typename S::Compute> term = S::Stencil::template term<typename S::Compute>(k);
+      const typename S::Compute *row = from[j + r + term.dy].v;
+      acc = __hfma2(P::both(S::Stencil::packedBits(k)),
+                    P::of(row[r + w + term.dx], row[r + w + term.dx + 1]), acc);
+    }
+    const float2 both = P::widen(acc);
+    value[w] = both.x, value[w + 1] = both.y;
+  }
+}
+
 /// The row passes of `row` (its side columns shared) into `h`, for the
 /// thread's columns: per pass the first tap a product (none for a weight
 /// of 1), then multiply-adds, in the order of rowTap.
@@ -480,12 +522,15 @@ levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h, int j, int y, boo
          typename S::Compute (&value)[S::kColsPerThread]) {
   constexpr int r = S::kRadius;
   constexpr bool kLowRank = LowRankOf<typename S::Stencil>::value;
-  if constexpr (kLowRank) {
+  if constexpr (PackedOf<typename S::Stencil>::value) {
+    applyPacked<S>(from, j, value); // already of the element type
+  } else if constexpr (kLowRank) {
     applyLowRank<S>(from, h, j, value);
+    roundRow<S>(value);
   } else {
     applyStencil<S>(from, j, value);
+    roundRow<S>(value);
   }
-  roundRow<S>(value);
   if constexpr (!Interior) {
 #pragma unroll
     for (int w = 0; w < S::kColsPerThread; ++w) {

@@ -207,6 +207,27 @@ __device__ __forceinline__ uint4 fetchWindowGroup(const typename S::Element *__r
                        x0 - S::kHaloX + g % S::kGroupsPerRow * S::kVec, nz, ny, nx, vectorRows);
 }
 
+/// Whether the generated Stencil keeps its queue as packed pairs
+/// (kPackedPairs, --plan-option arith=packed): entry o, o even, holds
+/// outputs o and o + 1 as the bits of a pair (asPair), the odd entries are
+/// unused.
+template <class S, class = void> struct PackedQueue : std::false_type {};
+template <class S>
+struct PackedQueue<S, std::void_t<decltype(S::kPackedPairs)>> : std::true_type {};
+
+/// Output o of an item's finished queue entry, in the element type.
+template <class S>
+__device__ __forceinline__ typename S::Element
+outputElement(const typename S::Compute (&done)[S::kOutX], int o) {
+  using Element = typename S::Element;
+  if constexpr (PackedQueue<S>::value) {
+    const auto pair = asPair<Element>(done[o & ~1]);
+    return (o & 1) != 0 ? Packed<Element>::high(pair) : Packed<Element>::low(pair);
+  } else {
+    return toElement<Element>(done[o]);
+  }
+}
+
 /// Stores an item's kOutX finished outputs at dst, point x of its row: as
 /// one 16-byte vector where `whole` (the item lies inside the written
 /// columns and the row is vector aligned), else point by point inside the
@@ -220,7 +241,7 @@ __device__ __forceinline__ void storeItem(typename S::Element *dst, long long x,
       alignas(16) Element packed[S::kVec];
 #pragma unroll
       for (int o = 0; o < S::kOutX; ++o) {
-        packed[o] = toElement<Element>(done[o]);
+        packed[o] = outputElement<S>(done, o);
       }
       storeVector(dst, *reinterpret_cast<const uint4 *>(packed));
       return;
@@ -229,7 +250,7 @@ __device__ __forceinline__ void storeItem(typename S::Element *dst, long long x,
 #pragma unroll
   for (int o = 0; o < S::kOutX; ++o) {
     if (x + o >= S::kRingX && x + o < nx - S::kRingX) {
-      dst[o] = toElement<Element>(done[o]);
+      dst[o] = outputElement<S>(done, o);
     }
   }
 }

@@ -59,7 +59,7 @@ constexpr int kMinSize = {min_size}; // the smallest legal extent
 {term_tables}
 /// The stencil as simt::step sees it: Params with the sizes derived from
 /// them, and its reads of one plane.
-struct Stencil : simt::Geometry<Params> {{
+struct Stencil : simt::Geometry<Params> {{{packed_member}
   {members}
 }};
 
@@ -113,7 +113,7 @@ struct FusedStencil {{
       {terms}
     }};
     return kTermList[i];
-  }}{low_rank}
+  }}{low_rank}{packed}
 }};
 
 /// The fused kernel's numbers; {kernel}::Geometry derives the halo, the tile
@@ -201,6 +201,36 @@ static __device__ constexpr {compute} kCoefficients[{count}] = {{
 
 //@ section fma
 queue[{entry}][o] = madd({coefficient}, {read}, queue[{entry}][o]);
+
+//@ section packed_member
+
+  /// Packed 16-bit arithmetic (--plan-option arith=packed): queue entry o,
+  /// o even, holds outputs o and o + 1 as the bits of a pair (asPair).
+  static constexpr bool kPackedPairs = true;
+
+//@ section slice_packed
+// slice dz = {dz}: {count} reads into queue entry {entry} (output plane p - ({dz})), packed:
+// outputs o and o + 1 in one pair, each FMA rounded to the element type (odd o: done with o - 1)
+if (o % 2 == 0) {{
+  Packed<Element>::Pair acc = asPair<Element>(queue[{entry}][o]);
+{fmas}
+  queue[{entry}][o] = asFloat(acc);
+}}
+
+//@ section fma_packed
+  acc = __hfma2(Packed<Element>::both({bits}), Packed<Element>::read(at, {index}), acc); // c = {coefficient}
+
+//@ section fused_packed
+
+// Packed 16-bit arithmetic (--plan-option arith=packed): each term's
+// coefficient as the bits of the element type, in the order of term().
+static constexpr bool kPacked = true;
+static __host__ __device__ constexpr unsigned short packedBits(int i) {{
+  constexpr unsigned short kBits[kTerms] = {{
+    {bits}
+  }};
+  return kBits[i];
+}}
 
 //@ section slice_looped
 // slice dz = {dz}: reads [{begin}, {end}) of the tables into queue entry {entry}
