@@ -116,6 +116,11 @@ cp -r "$root/runtime/include/stencilc" "$root/test/support/include/stencilc" "$o
 [[ -d $build/runtime/include ]] && cp -r "$build/runtime/include/." "$out/include/"
 cp "${libs[@]}" "$out/lib/"
 printf '%s\n' "${checks[@]}" >"$out/checks.txt"
+# stencil_list.py names the headers by their paths here; there they lie
+# beside the drivers.
+sed -i "s|#include \"$gen/|#include \"|; s|#include \"$root/test/GPU/harness/|#include \"|" \
+  "$out"/check-*.cu "$out/bench-list.h"
+cp "$root/test/GPU/harness/stencil_test_main.cu" "$out/"
 # One compile here: the packed kernels build for sm_90.
 nvcc "${nvccFlags[@]}" -c -o "$gen/probe.o" "$gen/${checks[0]}.cu"
 cp "$root/bench/packed/run.sh" "$out/"

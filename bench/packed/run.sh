@@ -7,7 +7,8 @@
 # compute-sanitizer memcheck on one small case, and counts the HFMA2
 # instructions of two kernels (cuobjdump). Prints a summary; the logs go to
 # LOGS (default logs), and as logs.tgz into $OUT where that is set. Exit 1
-# on any failure. Usage: OUT=$OUT ./run.sh
+# on any failure. Usage: OUT=$OUT ./run.sh   (BUILD_ONLY=1 stops after the
+# build; what a former call built is kept, not built again)
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -22,16 +23,19 @@ libs="lib/libstencilc_testing.a lib/libstencilc_runtime.a"
 export flags libs
 start=$SECONDS
 {
-  while read -r name; do echo "nvcc $flags -o check-$name check-$name.cu $name.cu $libs"; done <checks.txt
-  for f in *_widened.cu *_fp32.cu; do echo "nvcc $flags -c -o ${f%.cu}.o $f"; done
+  while read -r name; do
+    echo "test -e check-$name || nvcc $flags -o check-$name check-$name.cu $name.cu $libs"
+  done <checks.txt
+  for f in *_widened.cu *_fp32.cu; do echo "test -e ${f%.cu}.o || nvcc $flags -c -o ${f%.cu}.o $f"; done
   for f in $(grep -o '[a-z0-9_]*_packed\b' bench-list.h | sort -u); do
-    [[ $f == *_periodic ]] || echo "nvcc $flags -c -o $f.o $f.cu"
+    [[ $f == *_periodic ]] || echo "test -e $f.o || nvcc $flags -c -o $f.o $f.cu"
   done
 } | xargs -P "$jobs" -I{} bash -c '{} >>'"$logs"'/build.log 2>&1 || echo "build failed: {}"'
 packed=$(grep -o '[a-z0-9_]*_packed\b' bench-list.h | sort -u | sed 's/$/.o/')
-nvcc $flags -I . -include bench-list.h -o packed-bench packed_bench.cu $packed *_widened.o *_fp32.o \
-  $libs >>"$logs/build.log" 2>&1 || { echo "build failed: packed-bench"; status=1; }
+test -e packed-bench || nvcc $flags -I . -include bench-list.h -o packed-bench packed_bench.cu $packed \
+  *_widened.o *_fp32.o $libs >>"$logs/build.log" 2>&1 || { echo "build failed: packed-bench"; status=1; }
 echo "built in $((SECONDS - start)) s"
+[[ -n ${BUILD_ONLY:-} ]] && exit $status
 ./packed-bench 2>&1 | tee "$logs/bench.txt" || status=1
 while read -r name; do
   timeout "$seconds" ./"check-$name" --tolerance "$(cat "tolerance-$name")" >"$logs/check-$name.log" 2>&1 &

@@ -255,26 +255,29 @@ std::string unfusablePlan(const Plan &plan) {
 
 } // namespace
 
-void keepFusedDirect(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice) {
-  if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto ||
-      options.fusedSteps == 1 || !unfusable(spec).empty()) {
+void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice) {
+  if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
     return;
   }
-  const MeasuredFusion *m = measuredKind(spec);
   std::string why;
-  if (options.fusedSteps > 1) {
-    why = fmt::format("--plan-option fuse={} asks for fused passes", options.fusedSteps);
-  } else if (m && m->fusingGains()) {
-    why = fmt::format("NAME_run fuses the direct form: {} steps a pass measured {:.1f} "
-                      "GStencil/s on an H100, one step a launch {:.1f}",
-                      m->steps, m->gstencils, m->stepGStencils);
+  if (options.fusedSteps > 1 && unfusable(spec).empty()) {
+    why = fmt::format("--plan-option fuse={} asks for fused passes; the fused 3D passes evaluate "
+                      "the direct form only",
+                      options.fusedSteps);
+  } else if (spec.radius == 1 && spec.precision != Precision::FP64) {
+    // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29: box3d27p fp32
+    // 293.3 against 326.3 direct, lap27 fp32 262.3 against 326.6. (Radius 1
+    // in fp64 gained over the fused direct form, 187.3 against 172.5 and
+    // 176.7 against 172.0; radius 2, box3d125p, 1.70x fp64 and 1.64x fp32.)
+    why = "measured slower at radius 1 in fp32 arithmetic on an H200 (box3d27p 0.90x, the 27-point "
+          "Laplacian 0.80x the direct form, NAME_run at 512^3): the row passes' shared-memory "
+          "round trip costs more than the operations it saves";
   } else {
     return;
   }
   choice.form.reset();
   choice.fellBack = true;
-  choice.why = why + "; the fused 3D passes evaluate the direct form only (lowrank=on takes the "
-                     "low-rank form, one step a launch)";
+  choice.why = why + " (lowrank=on takes the low-rank form, one step a launch)";
 }
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {

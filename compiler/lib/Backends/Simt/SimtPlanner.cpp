@@ -292,7 +292,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   if (sp.packed) {
     sp.lowRank.why = "arith=packed evaluates the terms directly";
   }
-  keepFusedDirect(spec, simt, sp.lowRank);
+  keepMeasured3D(spec, simt, sp.lowRank);
   fitBlock();
   // Packed FMAs take their coefficients in the element type, rounded once.
   sp.slices = slicesOf(spec, sp.packed ? spec.precision : sp.compute);

@@ -74,11 +74,14 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 /// only where its ops() are fewer than spec.points(); `why` always set.
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
 
-/// Under lowrank=auto, keeps a 3D stencil's direct form where NAME_run
-/// would fuse it (fuse=T asked, or the direct kind measured faster fused):
-/// the fused 3D passes evaluate the direct form only (SimtFusion.cpp). Sets
-/// `choice`'s reason and fellBack there.
-void keepFusedDirect(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
+/// Under lowrank=auto, keeps a 3D stencil's direct form where fuse=T asks
+/// for fused passes (the fused 3D passes evaluate the direct form only) or
+/// where the form measured slower (radius 1 in fp32 arithmetic; the
+/// measured kinds in SimtFusion.cpp). Elsewhere the form runs one step a
+/// launch, also where the direct kind would fuse: at radius 1 in fp64 it
+/// measured faster than the fused direct form. Sets `choice`'s reason and
+/// fellBack where it keeps the direct form.
+void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per
 /// pass (--plan-option fuse, else the planner's choice) and the fused
