@@ -18,28 +18,9 @@
 #   STENCILC (default build/bin/stencilc), BUILD (default build), JOBS (default 2)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:-$root/.gpu/packed}
-stencilc=${STENCILC:-$root/build/bin/stencilc}
-build=${BUILD:-$root/build}
-jobs=${JOBS:-2}
-suite=$root/examples/suite
-gen=$out-gen # the sources, beside OUT (not carried)
-mkdir -p "$out" "$gen"
-cmake --build "$build" --target stencilc_runtime stencilc_testing >/dev/null
-
-# stencil NEWNAME SOURCE [stencilc flags...]: SOURCE renamed NEWNAME (fixed
-# boundary replaced by periodic where NEWNAME ends in _periodic), on CUDA
-# cores for sm_90.
-stencil() {
-  local name=$1 source=$2
-  shift 2
-  local text
-  text=$(sed -E "s/^stencil [A-Za-z0-9_]+ /stencil $name /" "$source")
-  [[ $name == *_periodic ]] && text=$(sed 's/boundary fixed;/boundary periodic;/' <<<"$text")
-  printf '%s\n' "$text" >"$gen/$name.stencil"
-  "$stencilc" --arch=sm_90 --backend=simt "$@" "$gen/$name.stencil" -o "$gen/$name.cu"
-  "$stencilc" --arch=sm_90 --backend=simt "$@" --emit=plan "$gen/$name.stencil" >"$gen/$name.plan"
-}
+default_out=$root/.gpu/packed
+# shellcheck source=bench/gen-common.sh
+source "$root/bench/gen-common.sh"
 
 # The packed bound of a step, relative: 2 gamma(n + 1) sum |c| (the inputs
 # lie in (0, 1), their averages about 0.5), from the plan's coefficients.
@@ -65,7 +46,7 @@ for shape in "${shapes[@]}"; do
   for p in fp16 bf16; do
     for b in fixed periodic; do
       name=${shape}_${p}_packed$([[ $b == periodic ]] && echo _periodic || true)
-      stencil "$name" "$suite/${shape}_$p.stencil" --plan-option=arith=packed
+      stencil "$name" "$suite/${shape}_$p.stencil" --backend=simt --plan-option=arith=packed
       grep -q "arithmetic packed" "$gen/$name.plan" || { echo "$name: not packed" >&2; exit 1; }
       bound "$gen/$name.plan" "$p" >"$out/tolerance-$name"
       python3 "$root/test/GPU/harness/stencil_list.py" --main \
@@ -79,11 +60,11 @@ done
 list=()
 cases=""
 for shape in "${shapes[@]}"; do
-  stencil "${shape}_fp32" "$suite/${shape}_fp32.stencil"
+  stencil "${shape}_fp32" "$suite/${shape}_fp32.stencil" --backend=simt
   list+=("$gen/${shape}_fp32.h")
   for p in fp16 bf16; do
     [[ -f $gen/${shape}_${p}_packed.cu ]] || exit 1
-    stencil "${shape}_${p}_widened" "$suite/${shape}_$p.stencil"
+    stencil "${shape}_${p}_widened" "$suite/${shape}_$p.stencil" --backend=simt
     list+=("$gen/${shape}_${p}_packed.h" "$gen/${shape}_${p}_widened.h")
     element=$([[ $p == fp16 ]] && echo __half || echo __nv_bfloat16)
     cases+=" X(${shape}_${p}_packed, ${shape}_${p}_widened, ${shape}_fp32, $element)"

@@ -26,6 +26,7 @@
 #include "stencilc/LowRank.h"
 
 using namespace stencilc;
+using stencilc::testing::expectFusedRunsEqualSingleSteps;
 using stencilc::testing::makeStencil;
 using stencilc::testing::randomGridND;
 using stencilc::testing::sameBits;
@@ -374,23 +375,8 @@ TEST(SimtLowRankEmulator, FusedRunsEqualSingleStepsOfTheForm) {
         Plan plan = planWith(spec, LowRankRequest::On, 3);
         ASSERT_TRUE(plan.simt().lowRank.form);
         ASSERT_EQ(plan.schedule.fusedSteps, 3);
-        Plan narrow = plan; // many strips and chunks on small grids
-        narrow.schedule.fused.width = 2 * narrow.schedule.fused.halo + 8;
-        narrow.schedule.fused.chunkRows = 3;
-        Plan single = plan;
-        single.schedule = Schedule{};
-        for (const Plan *fused : {&plan, &narrow}) {
-          for (std::array<int, 3> n : {std::array<int, 3>{7, 7, 1}, {23, 41, 1}}) {
-            for (int steps : {1, 2, 3, 4, 11}) {
-              SCOPED_TRACE(fmt::format("{} {} {}x{} steps {} width {}", spec.name, keyword(b), n[0],
-                                       n[1], steps, fused->schedule.fused.width));
-              GridND a = randomGridND(2, n, p, 5u + steps), c = a;
-              emulateRun(*fused, a, steps);
-              emulateRun(single, c, steps);
-              EXPECT_TRUE(sameBits(a, c));
-            }
-          }
-        }
+        SCOPED_TRACE(keyword(b));
+        expectFusedRunsEqualSingleSteps(plan);
       }
     }
   }

@@ -16,8 +16,10 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "Backends/Simt/FieldsEmulator.h"
+#include "Backends/Simt/FusedEmulator.h"
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorPlanner.h"
@@ -143,6 +145,30 @@ inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, 
   GridND grid(dims, n);
   fillRandom(grid.values, precision, seed);
   return grid;
+}
+
+/// Expects emulated fused runs of the 2D plan `plan` (as planned, and with a
+/// strip of 8 stored columns and chunks of 3 rows, so that the small grids
+/// have many strips and chunks) to equal as many single steps bit for bit,
+/// on 7 x 7 and 23 x 41 grids at step counts 1, 2, 3, 4 and 11.
+inline void expectFusedRunsEqualSingleSteps(const Plan &plan) {
+  Plan narrow = plan;
+  narrow.schedule.fused.width = 2 * narrow.schedule.fused.halo + 8;
+  narrow.schedule.fused.chunkRows = 3;
+  Plan single = plan;
+  single.schedule = Schedule{};
+  for (const Plan *fused : {&plan, static_cast<const Plan *>(&narrow)}) {
+    for (std::array<int, 3> n : {std::array<int, 3>{7, 7, 1}, {23, 41, 1}}) {
+      for (int steps : {1, 2, 3, 4, 11}) {
+        SCOPED_TRACE(fmt::format("{} {}x{} steps {} width {}", plan.spec.name, n[0], n[1], steps,
+                                 fused->schedule.fused.width));
+        GridND a = randomGridND(2, n, plan.spec.precision, 5u + steps), c = a;
+        emulateRun(*fused, a, steps);
+        emulateRun(single, c, steps);
+        EXPECT_TRUE(sameBits(a, c));
+      }
+    }
+  }
 }
 
 /// The tensor-core plan of a stencil the tensor cores take. A refusal is a
