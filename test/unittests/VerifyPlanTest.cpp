@@ -195,6 +195,31 @@ TEST(VerifyPlan, PlanOptionsTheDriverTakesVerify) {
   EXPECT_GT(count.simt, 0);
 }
 
+TEST(VerifyPlan, PlanOptionsOfTheArithmeticAndFormVerify) {
+  // arith=packed (coefficients rounded to the element type) and lowrank=on,
+  // one step and fused: the planners' promises hold for them too.
+  Verified count;
+  for (Precision p : {Precision::FP16, Precision::BF16}) {
+    for (int fuse : {1, 3}) {
+      PlanOptions o;
+      o.target = Arch::Sm90;
+      o.fusedSteps = fuse;
+      o.arith = ArithRequest::Packed;
+      for (Shape shape : {Shape::Star, Shape::Box}) {
+        expectSound(makeStencil(2, shape, 1, p, BoundaryKind::Fixed, 3), o, count);
+      }
+    }
+  }
+  PlanOptions lowRank;
+  lowRank.target = Arch::Sm90;
+  lowRank.lowRank = LowRankRequest::On;
+  for (int dims : {2, 3}) {
+    expectSound(makeStencil(dims, Shape::Box, 1, Precision::FP32, BoundaryKind::Periodic, 3),
+                lowRank, count);
+  }
+  EXPECT_GT(count.simt, 0);
+}
+
 // ---- Each check fires on a plan mutated to break it ------------------------
 
 PlanOptions onSm90(int fuse = 0) {

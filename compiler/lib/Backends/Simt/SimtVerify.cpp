@@ -122,9 +122,11 @@ void verifySlices(const Plan &plan, PromiseChecker &c) {
                    "({}, {}, {}) in {}", at[0], at[1], at[2], times)) {
       return;
     }
-    const double rounded = roundToStorage(t.coefficient, sp.compute);
+    // Packed FMAs take their coefficients in the element type (planSimtWith).
+    const double rounded = roundToStorage(t.coefficient, sp.packed ? spec.precision : sp.compute);
     if (!c.require(found->second.front() == rounded,
-                   "each slice term's coefficient rounded once to the arithmetic type",
+                   "each slice term's coefficient rounded once to the arithmetic type (the "
+                   "element type where packed)",
                    "({}, {}, {}) holds {}, not {}", at[0], at[1], at[2], found->second.front(),
                    rounded)) {
       return;
