@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -320,6 +322,29 @@ std::string directBeforeFormWhy(const StencilSpec &spec, const LowRankAnalysis &
 
 } // namespace
 
+namespace {
+
+/// analyseLowRankAlong(spec, 0), worked out once a thread for each table of
+/// terms: the planners plan one stencil many times (per backend, option and
+/// fused T; VerifyPlan's fixtures thousands of times), and in 3D the exact
+/// elimination, in rationals of up to 256 bits, is most of a plan's time.
+/// The analysis reads the dimensions, the radius and the terms only.
+const LowRankAnalysis &analysedAlongI(const StencilSpec &spec) {
+  thread_local std::map<std::vector<double>, LowRankAnalysis> analysed;
+  std::vector<double> key{double(spec.dims), double(spec.radius)};
+  for (const Term &t : spec.terms) {
+    key.insert(key.end(), {double(t.offset.d[0]), double(t.offset.d[1]), double(t.offset.d[2]),
+                           t.coefficient});
+  }
+  auto [at, inserted] = analysed.try_emplace(std::move(key));
+  if (inserted) {
+    at->second = analyseLowRankAlong(spec, 0);
+  }
+  return at->second;
+}
+
+} // namespace
+
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request) {
   LowRankChoice choice;
   choice.directOps = choice.decomposedOps = static_cast<int>(spec.points());
@@ -330,7 +355,7 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
   }
   // Analysed under lowrank=off too: the plan gives both counts. The 3D
   // kernel streams along z, so it unfolds the coefficients along i.
-  const LowRankAnalysis a = analyseLowRankAlong(spec, 0);
+  const LowRankAnalysis &a = analysedAlongI(spec);
   choice.decomposedOps = a.analysed() ? a.decomposedOps : a.directOps;
   if (std::string why = directBeforeFormWhy(spec, a, request, choice.fellBack); !why.empty()) {
     choice.why = std::move(why);
