@@ -92,8 +92,12 @@ def table_rows(ebisu, ours):
     for stencil, precision in keys:
         peer = ebisu.get((stencil, precision))
         mine = ours.get((f"{stencil}_{precision}", precision))
+        # EBISU's size where it is not ours (its 3D fp64 programs cannot run
+        # 512^3 on fewer than 256 SMs: scripts/gpu-peers.sh runs another)
+        elsewhere = (f"; at {peer['size']}" if peer and mine and mine.get("size")
+                     and peer["size"] != mine["size"] else "")
         peer_text = (f"{peer['gstencils']:.1f} ({peer['done']} steps, T {peer['depth']}; "
-                     f"own {peer['own']:.1f})" if peer else "no result")
+                     f"own {peer['own']:.1f}{elsewhere})" if peer else "no result")
         mine_text = "no result"
         ratio = "-"
         if mine:

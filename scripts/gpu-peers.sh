@@ -24,6 +24,16 @@
 # by default; the host code (not timed) is not, and must not be (its driver
 # falls off the end of a non-void function).
 #
+# It is built from a copy, BUILD/ebisu/src, with three edits made there by
+# sed (.peers keeps EBISU's files as fetched; prepare_ebisu_source below says
+# why each): the 3D driver asks for the one element of shared memory its
+# kernels use beyond their planes (as its 2D driver does); the warm-up no
+# longer divides by zero when its launches all failed; the 3D driver prints
+# a line "ebisu-diag: ..." to stderr with the occupancy and grid it picked.
+# Its 3D programs run their cooperative grid of one block per SM over the
+# whole x-y plane, which in fp64 (32 x 32 tiles) cannot cover 512 x 512 on
+# fewer than 256 SMs: fp64 runs EBISU_SIZE3D_FP64 instead of 512^3.
+#
 # Usage: scripts/gpu-peers.sh [--build-only] [--dry-run] [--steps N] [--only TEXT]
 #   --build-only  build both and stop (a first call; a later call on the
 #                 same machine keeps EBISU's programs and rebuilds none of ours
@@ -38,6 +48,10 @@
 #   PEERS (default .peers), GEN (default build-gen), BUILD (default
 #   build-peers; logs in BUILD/out), SIZE2D (default 8192), SIZE3D (default
 #   512): issue 35's sizes, 8192^2 and 512^3; EBISU_TIMEOUT (default 120 s a run)
+#   EBISU_SIZE3D_FP64 (default "512 256 1024": x y z of EBISU's 3D fp64 runs,
+#   as many points as 512^3; (x/32) x (y/32) must not pass the SM count)
+#   EBISU_SMEM_PAD (default 1; 0 builds the 3D driver's shared memory size as
+#   EBISU has it, to see its failure again)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,8 +61,11 @@ gen=${GEN:-build-gen}
 build=${BUILD:-build-peers}
 [[ $build == /* ]] || build=$root/$build # CMake is given it from elsewhere
 out=$build/out
+esrc=$build/ebisu/src # EBISU's source as built (prepare_ebisu_source)
 size2d=${SIZE2D:-8192}
 size3d=${SIZE3D:-512}
+size3d_fp64=${EBISU_SIZE3D_FP64:-512 256 1024}
+smem_pad=${EBISU_SMEM_PAD:-1}
 usage="usage: $0 [--build-only] [--dry-run] [--steps N] [--only TEXT]"
 build_only=0
 dry=0
@@ -65,6 +82,9 @@ while (($#)); do
   shift
 done
 [[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "$usage (--steps wants a positive count)" >&2; exit 2; }
+[[ $size3d_fp64 =~ ^[1-9][0-9]*\ [1-9][0-9]*\ [1-9][0-9]*$ ]] ||
+  { echo "gpu-peers: EBISU_SIZE3D_FP64 wants three extents, 'X Y Z'" >&2; exit 2; }
+[[ $smem_pad == [01] ]] || { echo "gpu-peers: EBISU_SMEM_PAD wants 0 or 1" >&2; exit 2; }
 ebisu=$peers/ebisu
 if [[ ! -f $ebisu/PEER_SOURCE ]]; then
   echo "gpu-peers: no EBISU source in $ebisu (run scripts/fetch-peers.sh here, carry $peers)" >&2
@@ -117,20 +137,80 @@ unbuffered=()
 command -v stdbuf >/dev/null && unbuffered=(stdbuf -oL)
 g++ -fno-unreachable-traps -x c++ -fsyntax-only /dev/null 2>/dev/null && host_extra+=(-fno-unreachable-traps)
 
-# One EBISU program, BUILD/ebisu/NAME.exe, as its CMakeLists.txt makes it.
+# EBISU's source as it is built: a copy of PEERS/ebisu in BUILD/ebisu/src,
+# edited there (EBISU at dd3d84471cb6; each edit changes one line in place,
+# so that the line numbers of its messages stay its own):
+#   - 3dstencil/j3d.cu sizes a block's dynamic shared memory (executeSM) as
+#     its planes' bytes, but both 3D kernels place their planes one element
+#     in ((REAL *)sm + 1: j3d-temporal.cu:42, j3d-temporal-box.cu:44) and
+#     fill every plane whole, so the last element lies past what was asked
+#     for; the 2D driver counts that element (+ sizeof(REAL),
+#     jacobi-2d.cu:110), the 3D one (j3d.cu:85-87) does not. Shared memory
+#     is allocated in 128-byte units, which hide the overrun unless the
+#     planes fill their last unit exactly: 3d13pt, 156672 B in fp32 and
+#     165888 B in fp64, where the kernel writes outside its block's shared
+#     memory. One element more is asked for (EBISU_SMEM_PAD=1, the default);
+#     no other program's allocation changes, being rounded up as before.
+#   - share/launchHelper.cuh (both drivers) sizes the warm-up by its first
+#     1000 launches' time in whole ms and divides by it (lines 80-81, 110-111):
+#     when those launches failed (a kernel that faulted, a grid too large),
+#     that is 0 or unset, and the program dies of SIGFPE without a word
+#     (3d13pt fp32 on the H200, 2026-11-29). Taken as at least 1 ms: a
+#     program whose launches fail goes on to its own check after the timed
+#     pass and names the error.
+#   - 3dstencil/j3d.cu, where the grid is fixed (executeGridDim, line 108),
+#     prints to stderr the SM count, the blocks an SM its occupancy query
+#     allows, the dynamic shared memory and registers behind that, and the
+#     grid: a cooperative launch wants grid <= SMs x blocks an SM.
+# The copy is remade when the fetched source or these edits change.
+prepare_ebisu_source() {
+  local log=$out/ebisu-source.log stamp want diag
+  stamp=$esrc/PATCHED
+  want="$(cat "$ebisu/PEER_SOURCE") edits: smem-pad $smem_pad, warm-up guard, ebisu-diag, v1"
+  ((!dry)) && [[ -f $stamp && $(<"$stamp") == "$want" ]] && return 0
+  ((dry)) || : >"$log"
+  diag='{ cudaFuncAttributes ebisu_fa; cudaFuncGetAttributes(\&ebisu_fa, execute_kernel);'
+  diag+=' fprintf(stderr, "ebisu-diag: %d SMs x %d blocks/SM (occupancy query at %zu B dynamic shared memory,'
+  diag+=' %d registers x %d threads) = cooperative limit %d; grid %ux%ux%u = %u blocks\\n",'
+  diag+=' sm_count, numBlocksPerSm_current, executeSM, ebisu_fa.numRegs, global_bdimx,'
+  diag+=' sm_count * numBlocksPerSm_current, executeGridDim.x, executeGridDim.y, executeGridDim.z,'
+  diag+=' executeGridDim.x * executeGridDim.y * executeGridDim.z); }'
+  x "$log" rm -rf "$esrc" || return 1
+  x "$log" cp -R "$ebisu" "$esrc" || return 1
+  if ((smem_pad)); then
+    x "$log" sed -i 's|^\(\s*executeSM = basic_sm_space\);$|\1 + sizeof(REAL);|' "$esrc/3dstencil/j3d.cu" || return 1
+  fi
+  x "$log" sed -i 's|int nowwarmup = warmelapsedTime;|int nowwarmup = warmelapsedTime >= 1 ? warmelapsedTime : 1;|' \
+    "$esrc/share/launchHelper.cuh" || return 1
+  x "$log" sed -i "s|^\(\s*dim3 executeGridDim = grid_dim_3;\)\$|\1 $diag|" "$esrc/3dstencil/j3d.cu" || return 1
+  ((dry)) && return 0
+  # Each edit must have found its line (another commit of EBISU may differ).
+  if ((smem_pad)) && ! grep -q 'executeSM = basic_sm_space + sizeof(REAL);' "$esrc/3dstencil/j3d.cu" ||
+    (($(grep -c 'warmelapsedTime >= 1' "$esrc/share/launchHelper.cuh") != 2)) ||
+    ! grep -q 'ebisu-diag' "$esrc/3dstencil/j3d.cu"; then
+    echo "an edit of EBISU's source found no line to change (is PEERS/ebisu at dd3d84471cb6?)" | tee -a "$log"
+    return 1
+  fi
+  echo "$want" >"$stamp"
+}
+
+# One EBISU program, BUILD/ebisu/NAME.exe, as its CMakeLists.txt makes it,
+# from the edited copy.
 build_ebisu() { # name
   local name=$1 dim src dir obj gencode kernel print=() rdc=() drv=() log
   [[ -d $ebisu/2dstencil/$name ]] && dim=2dstencil || dim=3dstencil
-  src=$ebisu/$dim
+  src=$esrc/$dim
   dir=$src/$name
   obj=$build/ebisu/$name
   log=$out/ebisu-build-$name.log
   gencode=(-gencode "arch=compute_80,code=sm_$arch" "${nvcc_extra[@]}")
-  kernel=$(sed -n 's|^mylib(.*CMAKE_SOURCE_DIR}/\([^"]*\.cu\)".*|\1|p' "$dir/CMakeLists.txt")
-  grep -q '^subcompile(.*-D__PRINT__' "$dir/CMakeLists.txt" && print=(-D__PRINT__)
-  [[ -n $kernel ]] || { echo "no mylib(... .cu) line in $dir/CMakeLists.txt" >>"$log"; return 1; }
-  # Built by an earlier call on this machine (the sources are those fetched).
-  ((!dry)) && [[ $build/ebisu/$name.exe -nt $ebisu/PEER_SOURCE ]] && return 0
+  # (read from the fetched files, which the copy has unchanged: a dry run
+  # makes no copy)
+  kernel=$(sed -n 's|^mylib(.*CMAKE_SOURCE_DIR}/\([^"]*\.cu\)".*|\1|p' "$ebisu/$dim/$name/CMakeLists.txt")
+  grep -q '^subcompile(.*-D__PRINT__' "$ebisu/$dim/$name/CMakeLists.txt" && print=(-D__PRINT__)
+  [[ -n $kernel ]] || { echo "no mylib(... .cu) line in $ebisu/$dim/$name/CMakeLists.txt" >>"$log"; return 1; }
+  # Built by an earlier call on this machine from the same edited copy.
+  ((!dry)) && [[ $build/ebisu/$name.exe -nt $esrc/PATCHED ]] && return 0
   ((dry)) || { mkdir -p "$obj" && : >"$log"; }
   if [[ $dim == 2dstencil ]]; then
     # 2D: the kernel library separately compiled (COMPILECG), -DTRATEMPORAL;
@@ -215,15 +295,17 @@ phase=$SECONDS
 ((dry)) || mkdir -p "$build/ebisu"
 failed=0
 if ((dry)); then
+  prepare_ebisu_source
   build_all_ebisu
   build_ours
 else
-  build_all_ebisu &
+  { prepare_ebisu_source && build_all_ebisu; } &
   ebisu_pid=$!
   build_ours &
   ours_pid=$!
   wait "$ebisu_pid" || {
     failed=1
+    [[ -f $esrc/PATCHED ]] || { echo "EBISU's source was not prepared:"; tail -n 5 "$out/ebisu-source.log"; }
     for name in "${stencils[@]}"; do
       [[ -x $build/ebisu/$name.exe ]] && continue
       echo "EBISU $name failed to build:"
@@ -258,20 +340,33 @@ run_ours() { # name
 }
 
 # EBISU's program in both precisions; its last line of figures to TSV.
+# 3D in fp64 runs EBISU_SIZE3D_FP64, not SIZE3D^3: its kernels (about 255
+# registers a thread, 256 threads, 135-162 KB of shared memory) fit one block
+# an SM, its cooperative grid tiles the whole x-y plane (z is split only
+# where SMs are left over), and an fp64 tile is 32 x 32 (fp32: 64 x 32), so
+# 512 x 512 wants 256 blocks at once: more than the H200's 132 SMs.
 run_ebisu() { # name
-  local name=$1 precision extents flags log figures
-  if [[ -d $ebisu/2dstencil/$name ]]; then extents=("$size2d" "$size2d"); else extents=("$size3d" "$size3d" "$size3d"); fi
+  local name=$1 precision extents flags log figures failed is3d=0
+  [[ -d $ebisu/2dstencil/$name ]] || is3d=1
   for precision in fp64 fp32; do
+    if ((!is3d)); then
+      extents=("$size2d" "$size2d")
+    elif [[ $precision == fp64 ]]; then
+      read -r -a extents <<<"$size3d_fp64"
+    else
+      extents=("$size3d" "$size3d" "$size3d")
+    fi
     flags=(--iter="$steps" --warmup)
     [[ $precision == fp32 ]] && flags+=(--fp32)
     log=$out/ebisu-$name-$precision.log
+    failed=0
     ((dry)) || rm -f "$log"
     # --warmup: EBISU's own warm-up (its ICS'23 setting), then one timed pass.
     # stdbuf: a line at a time, so that a program that dies at its end
     # still leaves the figures it printed.
     x "$log" timeout "${EBISU_TIMEOUT:-120}" "${unbuffered[@]}" "$build/ebisu/$name.exe" "${extents[@]}" \
       "${flags[@]}" ||
-      { echo "EBISU $name $precision exited non-zero:"; tail -n 3 "$log"; status=1; }
+      { echo "EBISU $name $precision exited non-zero:"; tail -n 3 "$log"; status=1; failed=1; }
     ((dry)) && continue
     figures=$(grep -E '^[0-9]+[[:space:]]' "$log" | tail -n 1)
     # EBISU checks no launch, only the errors left at its end (and so prints
@@ -282,9 +377,29 @@ run_ebisu() { # name
       grep -m 2 -E "Cuda failure|CUDA-ERROR" "$log"
       figures=
       status=1
+      failed=1
     fi
+    # The grid the 3D driver picked and why (its edited line, on stderr).
+    ((is3d)) && echo "EBISU $name $precision at ${extents[*]}: $(grep -m 1 '^ebisu-diag:' "$log" || echo 'no ebisu-diag line')"
+    ((is3d && failed)) && sanitize_ebisu "$name" "$precision" "${extents[0]}" "${extents[1]}"
     printf 'ebisu_%s\t%s\t%s\n' "$name" "$precision" "$figures" >>"$tsv"
   done
+}
+
+# A failed 3D run once more under compute-sanitizer (memcheck), where the
+# toolkit has it: one launch (--iter=1, no warm-up) on the same x-y plane,
+# 16 planes deep (the same grid and shared memory, little work), its first
+# findings printed; the log in BUILD/out. EBISU_SANITIZE=0: never.
+sanitize_ebisu() { # name precision x y
+  local name=$1 precision=$2 tool log flags=(--iter=1)
+  [[ ${EBISU_SANITIZE:-1} == 0 ]] && return 0
+  tool=$(command -v compute-sanitizer || echo "$(dirname "$(command -v nvcc)")/compute-sanitizer")
+  [[ -x $tool ]] || { echo "  (no compute-sanitizer to look further)"; return 0; }
+  [[ $precision == fp32 ]] && flags+=(--fp32)
+  log=$out/ebisu-$name-$precision.sanitizer.log
+  timeout 180 "$tool" --tool memcheck --print-limit 4 "$build/ebisu/$name.exe" "$3" "$4" 16 "${flags[@]}" >"$log" 2>&1
+  echo "  compute-sanitizer, one launch at $3 $4 16 ($log):"
+  grep -E 'Invalid|out of bounds|Program hit|ERROR SUMMARY|ebisu-diag' "$log" | head -n 8 | sed 's/^/    /'
 }
 
 phase=$SECONDS
