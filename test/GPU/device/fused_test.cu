@@ -4,8 +4,8 @@
 // (std::fma in the order of the stencil's terms, in float for fp16 and
 // fp32, double for fp64, rounded to the element type every step), bit for
 // bit at every point:
-//  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2) in fp32,
-//    fp64 and fp16; star 5 and box 9 in bf16; box 25-point (r 2) in fp32
+//  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2) and star
+//    13-point (r 3) in fp32, fp64 and fp16; star 5 and box 9 in bf16; box 25-point (r 2) in fp32
 //    and box 49-point (r 3) in fp32 and fp64; fixed, constant 0.75 and
 //    periodic boundaries;
 //  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 and

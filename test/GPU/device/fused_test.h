@@ -50,6 +50,19 @@ struct Star9 {
   }
 };
 
+/// Star 13-point, radius 3 (the suite's star2d13p shape).
+struct Star13 {
+  static constexpr int kRadius = 3, kTerms = 13;
+  static constexpr const char *kName = "star13p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {
+        {0, 0, C(0.28)}, {-3, 0, C(0.03)}, {-2, 0, C(0.05)}, {-1, 0, C(0.07)}, {1, 0, C(0.07)},
+        {2, 0, C(0.05)}, {3, 0, C(0.03)},  {0, -3, C(0.03)}, {0, -2, C(0.05)}, {0, -1, C(0.07)},
+        {0, 1, C(0.07)}, {0, 2, C(0.05)},  {0, 3, C(0.04)}};
+    return terms[i];
+  }
+};
+
 /// Box 25-point, radius 2: the terms row by row, coefficients (i % 7 + 1)
 /// / 100.
 struct Box25 {
@@ -123,6 +136,9 @@ int bench();
   X(double, Box9)                                                                                  \
   X(double, Star9)                                                                                 \
   X(double, Box49)                                                                                 \
+  X(float, Star13)                                                                                 \
+  X(double, Star13)                                                                                \
+  X(__half, Star13)                                                                                \
   X(__half, Star5)                                                                                 \
   X(__half, Box9)                                                                                  \
   X(__half, Star9)                                                                                 \
@@ -141,6 +157,10 @@ int bench();
   X(float, Star9)                                                                                  \
   X(__half, Star9)                                                                                 \
   X(__nv_bfloat16, Star9)                                                                          \
+  X(double, Star13)                                                                                \
+  X(float, Star13)                                                                                 \
+  X(__half, Star13)                                                                                \
+  X(__nv_bfloat16, Star13)                                                                         \
   X(double, Box25)                                                                                 \
   X(float, Box25)                                                                                  \
   X(__half, Box25)                                                                                 \

@@ -19,8 +19,10 @@
 //   2. kBatch rows of each level t = 1 .. Levels are computed from level
 //      t - 1's window, level t lagging level t - 1 by r rows (level t's
 //      rows are [q - t r, q - t r + kBatch) when level 0 has rows up to
-//      q + kBatch); each new row's side columns come from the threads
-//      beside by warp shuffles; level Levels goes to global memory;
+//      q + kBatch); a row's side columns come from the threads beside by
+//      warp shuffles, once a row (as it enters its window, or for a star
+//      just before the point that reads them: SidesOf); level Levels goes
+//      to global memory;
 //   3. each window carries its last 2r rows on.
 //
 // Per point and per level the value is what a stored single step gives:
@@ -198,6 +200,8 @@ template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::
 ///   kMinBlocks         optional (1 where absent): blocks per multiprocessor
 ///                      the compiler must fit in registers (the second
 ///                      argument of __launch_bounds__)
+///   kSidesAtEntry      optional (false where absent): share every row's
+///                      side columns as it enters its window (SidesOf)
 /// Each level of a warp lives in registers; nothing is in shared memory.
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
@@ -283,6 +287,42 @@ template <class S> __device__ __forceinline__ void shareSides(Row<S> &row) {
     row.v[r + W + k] = __shfl_down_sync(0xFFFFFFFFu, row.v[r + k], 1);
   }
 }
+
+/// When a window row's side columns are shared. A stencil whose terms
+/// reach sideways (dx != 0) at one row offset kDy only (every star: dy 0),
+/// in the direct or packed form, shares them just before the one point
+/// that reads them (AtUse), so that between a row's entry and that use its
+/// sides hold no registers (2r sides a row for r rows of each level: what
+/// kept the stars' windows from fitting); the shuffles are as many and
+/// move the same values. Other stencils (boxes, the low-rank form's row
+/// passes) read them at several rows and share them once a row enters its
+/// window; so do those whose Params set kSidesAtEntry (the planner's
+/// measured choice: at radius 1 the at-use shuffles' latency showed where
+/// the registers did not bind). kNoRow: no term reaches sideways, nothing
+/// is shared.
+template <class S, class = void> struct SidesAtEntryOf : std::false_type {};
+template <class S>
+struct SidesAtEntryOf<S, std::void_t<decltype(S::kSidesAtEntry)>>
+    : std::bool_constant<S::kSidesAtEntry> {};
+template <class S> struct SidesOf {
+  static constexpr int kNoRow = -(1 << 20), kSeveral = 1 << 20;
+  static constexpr int sidewaysRow() {
+    int row = kNoRow;
+    for (int k = 0; k < S::kTerms; ++k) {
+      const Term<typename S::Compute> term = S::Stencil::template term<typename S::Compute>(k);
+      if (term.dx != 0 && term.dy != row) {
+        if (row != kNoRow) {
+          return kSeveral;
+        }
+        row = term.dy;
+      }
+    }
+    return row;
+  }
+  static constexpr int kDy = sidewaysRow();
+  static constexpr bool kAtUse =
+      !LowRankOf<typename S::Stencil>::value && kDy != kSeveral && !SidesAtEntryOf<S>::value;
+};
 
 /// Rounds a row's own values to Element and back (exact both ways): pairs
 /// of fp16 or bf16 at once.
@@ -383,8 +423,9 @@ fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
 }
 
 /// Places the loaded batch in level 0's window, rows [2r, 2r + kBatch), as
-/// Compute values, with the side columns from the threads beside.
-template <class S>
+/// Compute values, with the side columns from the threads beside (unless
+/// Sides is false: SidesOf's AtUse).
+template <class S, bool Sides = true>
 __device__ __forceinline__ void
 unpackBatch(Row<S> (&win0)[S::kRing],
             const typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread]) {
@@ -400,7 +441,9 @@ unpackBatch(Row<S> (&win0)[S::kRing],
         win0[2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
       }
     }
-    shareSides<S>(win0[2 * r + i]);
+    if constexpr (Sides) {
+      shareSides<S>(win0[2 * r + i]);
+    }
   }
 }
 
@@ -627,7 +670,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // q: the first input row of the iteration.
   for (int q = pFirst; q - kLag < yEnd; q += B) {
-    unpackBatch<S>(win[0], groups);
+    unpackBatch<S, !SidesOf<S>::kAtUse>(win[0], groups);
     if constexpr (kLowRank) {
 #pragma unroll
       for (int i = 0; i < B; ++i) {
@@ -643,6 +686,9 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
 #pragma unroll
       for (int j = 0; j < B; ++j) {
         const bool rowComputed = Interior || Computes::axis(y0 + j, ny, r);
+        if constexpr (SidesOf<S>::kAtUse && SidesOf<S>::kDy != SidesOf<S>::kNoRow) {
+          shareSides<S>(win[t - 1][j + r + SidesOf<S>::kDy]);
+        }
         Compute value[W];
         levelRow<S, Interior>(win[t - 1], passes[t - 1], j, y0 + j, rowComputed, colComputed, kept,
                               value);
@@ -652,7 +698,9 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
           for (int w = 0; w < W; ++w) {
             row.v[r + w] = value[w];
           }
-          shareSides<S>(row);
+          if constexpr (!SidesOf<S>::kAtUse) {
+            shareSides<S>(row);
+          }
           if constexpr (kLowRank) {
             rowPasses<S>(row, passes[t < Levels ? t : 0].v[2 * r + j]);
           }
