@@ -478,6 +478,10 @@ struct FusedKernel {
   /// 2D: blocks per multiprocessor the register allocator must fit
   /// (__launch_bounds__'s second argument).
   int minBlocks = 1;
+  /// 2D, the direct form: a window row's side columns are shared when the
+  /// row enters its window (fused.cuh's kSidesAtEntry), not just before the
+  /// point that reads them, which a star's kernel otherwise does.
+  bool sidesAtEntry = false;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
   /// 3D: T * r, the y halo (0 otherwise).

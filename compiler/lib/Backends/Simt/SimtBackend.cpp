@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -29,6 +30,27 @@ namespace stencilc {
 
 namespace {
 
+/// When the fused 2D kernel shares a window row's side columns (fused.cuh's
+/// SidesOf): where one row offset alone has terms that reach sideways (every
+/// star), just before that row is read, unless the plan measured faster
+/// sharing at entry; otherwise as each row enters its window.
+const char *sidesShared(const Plan &plan) {
+  std::set<int> rows; // the dy of the terms with dx != 0
+  for (const Term &t : plan.spec.terms) {
+    if (t.offset.d[1] != 0) {
+      rows.insert(t.offset.d[0]);
+    }
+  }
+  if (rows.empty()) {
+    return "none shared (no term reaches sideways)";
+  }
+  if (rows.size() > 1 || plan.simt().lowRank.form || plan.schedule.fused.sidesAtEntry) {
+    return "side columns shared as a row enters its window";
+  }
+  return "side columns shared just before the one row offset that reads them, so they hold no "
+         "registers in between";
+}
+
 /// The fused kernel's lines of a 2D plan: warp strips, registers.
 void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
@@ -42,10 +64,11 @@ void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
                     "columns, and the rows beside a block's own that each level recomputes); no "
                     "shared memory: each thread keeps T windows of {} rows by {} {} columns in "
-                    "registers, {} blocks per multiprocessor asked of the register allocator\n",
+                    "registers ({}), {} blocks per multiprocessor asked of the register "
+                    "allocator\n",
                     100.0 * k.redundantShare, k.batch + 2 * spec.radius,
                     k.columnsPerThread() + 2 * spec.radius, elementTypeName(spec.precision),
-                    k.minBlocks);
+                    sidesShared(plan), k.minBlocks);
 }
 
 /// The fused kernel's lines of a 1D plan: segments in shared memory.

@@ -347,6 +347,13 @@ std::string launchCode(const Plan &plan) {
 
 } // namespace
 
+/// The fused 2D Params' line for FusedKernel::sidesAtEntry, where set (a
+/// line of its own after kMinBlocks; nothing otherwise, so that other plans'
+/// code stays as it was).
+constexpr const char *SidesAtEntryLine =
+    "\nstatic constexpr bool kSidesAtEntry = true; // side columns shared as a row enters its "
+    "window (measured faster for this kind)";
+
 std::string fusedGeometryLines(const Plan &plan) {
   const FusedKernel &k = plan.schedule.fused;
   switch (plan.spec.dims) {
@@ -357,7 +364,8 @@ std::string fusedGeometryLines(const Plan &plan) {
     return CodeWriter::filled(section("fused_geometry_2d"), fmt::arg("width", k.width),
                               fmt::arg("halo", k.halo), fmt::arg("threads", k.threads),
                               fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
-                              fmt::arg("min_blocks", k.minBlocks));
+                              fmt::arg("min_blocks", k.minBlocks),
+                              fmt::arg("sides", k.sidesAtEntry ? SidesAtEntryLine : ""));
   default:
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),

@@ -20,26 +20,40 @@ namespace stencilc {
 
 namespace {
 
-/// The best geometries measured on an H100, 100 steps of NAME_run: 2D at
+/// The best geometries measured (on an H100 where the entry names no other
+/// device), 100 steps of NAME_run: 2D at
 /// 8192^2 (bench/results/2026-11-24-2203-fused2d-bench-h100.txt); 1D at
 /// 2^27 points and 3D at 512^3 (2026-11-24-2145-fused1d3d-bench-h100.txt),
 /// beside the step kernel's one-step figure of the suite run
 /// (2026-11-22-1508-bench-h100.txt), which NAME_run launches once a step.
 /// Fields: dims, shape, radius, element bytes, T, width, height, threads,
-/// batch, chunk, rows, minBlocks, fused GStencil/s, step GStencil/s.
+/// batch, chunk, rows, minBlocks, fused GStencil/s, step GStencil/s, and
+/// where not an H100 the device; sidesAtEntry last.
+///
+/// Since stars share their rows' side columns where they are read
+/// (fused.cuh, SidesOf), radius 2 and 3 were measured again on an H200
+/// (gpu-test-device-fused --bench, 2026-11-29 09:51,
+/// bench/results/2026-11-29-0951-fused-stars-h200.txt): radius 2 takes 4
+/// rows a level (fp64 551.6 against 502.3 with 6, fp32 1038.1 against
+/// 939.0 with 2), radius 3 has entries of its own. Radius 1 in 16 bits
+/// measured faster sharing at entry (the generated star2d5p_fp16's NAME_run
+/// 1937.6 against 1885.1, bit for bit the same), so it keeps that.
 constexpr MeasuredFusion Measured[] = {
     {2, Shape::Star, 1, 8, 8, 64, 0, 128, 4, 96, 0, 3, 934, 0},
     {2, Shape::Star, 1, 4, 8, 128, 0, 128, 4, 64, 0, 2, 1888, 0},
-    {2, Shape::Star, 1, 2, 8, 128, 0, 128, 4, 64, 0, 3, 1816, 0},
+    {2, Shape::Star, 1, 2, 8, 128, 0, 128, 4, 64, 0, 3, 1816, 0, "an H100", true},
     {2, Shape::Box, 1, 8, 6, 64, 0, 128, 4, 128, 0, 3, 678, 0},
     {2, Shape::Box, 1, 4, 8, 128, 0, 64, 2, 96, 0, 6, 1380, 0},
     {2, Shape::Box, 1, 2, 8, 128, 0, 128, 3, 96, 0, 3, 1355, 0},
-    {2, Shape::Star, 2, 8, 4, 64, 0, 128, 6, 128, 0, 2, 473, 0},
-    {2, Shape::Star, 2, 4, 6, 128, 0, 128, 2, 128, 0, 2, 895, 0},
+    {2, Shape::Star, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 551.6, 0, "an H200"},
+    {2, Shape::Star, 2, 4, 6, 128, 0, 128, 4, 128, 0, 2, 1038.1, 0, "an H200"},
     {2, Shape::Star, 2, 2, 4, 128, 0, 128, 4, 96, 0, 3, 1115, 0},
     {2, Shape::Box, 2, 8, 3, 64, 0, 128, 4, 128, 0, 2, 260, 0},
     {2, Shape::Box, 2, 4, 4, 128, 0, 128, 2, 128, 0, 2, 488, 0},
     {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
+    {2, Shape::Star, 3, 8, 3, 128, 0, 128, 2, 128, 0, 2, 377.7, 0, "an H200"},
+    {2, Shape::Star, 3, 4, 4, 128, 0, 128, 4, 128, 0, 2, 707.0, 0, "an H200"},
+    {2, Shape::Star, 3, 2, 2, 128, 0, 128, 4, 128, 0, 2, 720.8, 0, "an H200"},
     // Radius 3 boxes measured fastest unfused (T = 1) in every precision.
     {2, Shape::Box, 3, 8, 1, 128, 0, 128, 3, 64, 0, 1, 131, 0},
     {2, Shape::Box, 3, 4, 1, 128, 0, 128, 4, 128, 0, 1, 291, 0},
@@ -136,14 +150,13 @@ std::string unfusedWhy(const StencilSpec &spec, const MeasuredFusion *m) {
   const std::string kind = fmt::format("a {} of radius {} in {}", keyword(spec.shape), spec.radius,
                                        keyword(spec.precision));
   if (m && m->stepGStencils > 0.0) {
-    return fmt::format("{} measured faster one step a launch on an H100 ({:.1f} GStencil/s) "
+    return fmt::format("{} measured faster one step a launch on {} ({:.1f} GStencil/s) "
                        "than fused (at best {:.1f} with T = {})",
-                       kind, m->stepGStencils, m->gstencils, m->steps);
+                       kind, m->device, m->stepGStencils, m->gstencils, m->steps);
   }
   if (m) {
-    return fmt::format("{} measured fastest unfused ({:.0f} GStencil/s fused with T = 1 on an "
-                       "H100)",
-                       kind, m->gstencils);
+    return fmt::format("{} measured fastest unfused ({:.0f} GStencil/s fused with T = 1 on {})",
+                       kind, m->gstencils, m->device);
   }
   if (spec.dims == 3) {
     return "by rule: a 3D kind fuses only where it measured faster fused than one step a "
@@ -197,6 +210,7 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
     k.batch = m->batch;
     k.chunkRows = m->chunk;
     k.minBlocks = m->minBlocks;
+    k.sidesAtEntry = m->sidesAtEntry;
   } else {
     k.width = 32 * columnsPerThread(spec);
     k.threads = 128;
@@ -218,9 +232,8 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
 FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
   FusedKernel k =
       spec.dims == 2 ? fusedGeometry2D(spec, steps, m) : fusedGeometryND(spec, steps, m);
-  k.source = m ? fmt::format("as measured best for this kind on an H100 ({:g} GStencil/s at "
-                             "T = {})",
-                             m->gstencils, m->steps)
+  k.source = m ? fmt::format("as measured best for this kind on {} ({:g} GStencil/s at T = {})",
+                             m->device, m->gstencils, m->steps)
                : std::string("by rule: this kind has no measurement");
   return k;
 }
@@ -345,18 +358,18 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fused = k;
   if (steps == wanted) {
     const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
-    s.why =
-        asked ? fmt::format("--plan-option fuse={}", asked)
-        : m && lowRank(plan)
-            ? fmt::format("as measured best for the direct form of {} in {} on an H100; the "
-                          "low-rank form is not measured",
-                          kind, keyword(spec.precision))
-        : m ? fmt::format("measured best for {} in {} on an H100", kind, keyword(spec.precision))
-        : lowRank(plan)
-            ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
-                          "not measured",
-                          spec.radius)
-            : fmt::format("by rule for {}: no measurement of this kind", kind);
+    s.why = asked ? fmt::format("--plan-option fuse={}", asked)
+            : m && lowRank(plan)
+                ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
+                              "low-rank form is not measured",
+                              kind, keyword(spec.precision), m->device)
+            : m ? fmt::format("measured best for {} in {} on {}", kind, keyword(spec.precision),
+                              m->device)
+            : lowRank(plan)
+                ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
+                              "not measured",
+                              spec.radius)
+                : fmt::format("by rule for {}: no measurement of this kind", kind);
   }
 }
 

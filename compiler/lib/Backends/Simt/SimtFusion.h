@@ -30,6 +30,12 @@ struct MeasuredFusion {
   /// was measured beside it (1D, 3D), else 0. Where it is the faster, the
   /// planner keeps one launch a step.
   double stepGStencils;
+  /// The GPU of the measurement, as the plan names it.
+  const char *device = "an H100";
+  /// 2D: the fused kernel shares a window row's side columns when the row
+  /// enters its window, not where they are read (fused.cuh, SidesOf):
+  /// measured faster for this kind.
+  bool sidesAtEntry = false;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }
