@@ -47,7 +47,7 @@ echo "built in $((SECONDS - start)) s"
 # of 5 after a warm-up, checked bit for bit against 100 NAME_step calls),
 # the copy bandwidth measured at the start of the same run.
 ./bin/bench --no-naive >logs/bench.txt 2>&1 || status=1
-grep -E "copy|device" logs/bench.txt | head -3
+grep -E "^(copy|device|timing)" logs/bench.txt
 printf '%-15s %9s %9s %9s %9s %7s\n' "NAME_run" "off (T)" "form T 1" "T 2" "T 3" "best/off"
 rate() { grep -E "^ +$1 " logs/bench.txt | sed -E 's/.*run of [0-9]+: +([0-9.]+).*/\1/'; }
 for kind in box3d27p_fp64 box3d27p_fp32 heat27_fp64 box3d125p_fp64; do
@@ -69,8 +69,9 @@ echo "lowrank=auto takes:"; sed 's/^/  /' src/auto | cut -c1-160
 for exe in bin/check-*; do
   kind=${exe#bin/check-}
   t=$(sed -nE 's/^  run +([0-9]+) steps fused.*/\1/p' src/"${kind}"_fixed.plan)
-  timeout "$seconds" "$exe" --steps "0,1,$((t - 1)),$t,$((t + 1)),$((3 * t + 2)),100" \
-    --max-points 2000000 >"logs/$(basename "$exe").log" 2>&1 &
+  steps=$(printf '%s\n' 0 1 $((t - 1)) "$t" $((t + 1)) $((3 * t + 2)) 100 | sort -nu | paste -sd,)
+  timeout "$seconds" "$exe" --steps "$steps" --max-points 2000000 \
+    >"logs/$(basename "$exe").log" 2>&1 &
 done
 wait
 for log in logs/check-*.log; do
