@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Writes, where stencilc is (no GPU, no heavy compiling here), the package
-# the GPU check of the 3D low-rank form runs from (bench/lowrank3d/run.sh
-# builds and runs it on the GPU machine; README.md beside this says what
-# it checks):
+# the GPU check of the 3D low-rank form's fused passes runs from
+# (bench/lowrank3d/run.sh builds and runs it on the GPU machine; README.md
+# beside this says what it checks). Four kinds: box3d27p fp64 and fp32, the
+# heat step on the 27-point Laplacian (heat27) fp64 and box3d125p fp64.
 #   OUT/src/NAME.cu, NAME.h, NAME.plan  generated with --arch=sm_90:
-#       BASE_PREC_BOUNDARY  the low-rank form (--backend=simt,
-#           lowrank=on) of box3d27p, lap27 and box3d125p in fp64 and fp32
-#           at every boundary (gen.sh stops where a plan does not use it)
-#       BASE_PREC_lr, BASE_PREC_off  the benchmark's pair at the fixed
-#           boundary: the form (CUDA cores, lowrank=on) and the direct form
-#           as a user gets it with lowrank=off (default backend)
-#   OUT/src/check-BASE_PREC.cu  the conformance driver
-#       (test/GPU/harness/stencil_test_main.cu) over one stencil's six
-#       boundaries
+#       KIND_BOUNDARY  the form (--backend=simt, lowrank=on) as planned, its
+#           NAME_run fusing steps (gen.sh stops where a plan does not use
+#           the form or does not fuse), at two boundaries a kind
+#       KIND_t1, KIND_t2, KIND_t3  the benchmark's form at the fixed
+#           boundary with fuse=1 (the step kernel's form, one step a launch),
+#           2 and 3 (fused3d.cuh's form; box3d125p to 2; gen.sh stops where a
+#           plan lowers T)
+#       KIND_off  the direct form as a user gets it with lowrank=off
+#           (default backend and T)
+#   OUT/src/check-KIND.cu  the conformance driver
+#       (test/GPU/harness/stencil_test_main.cu) over one kind's two boundaries
 #   OUT/src/bench.cu  the benchmark driver (bench/stencil_bench_main.cu)
-#       over every pair
-#   OUT/src/auto  which form --plan-option lowrank=auto takes for each
+#       over every variant of every kind
+#   OUT/src/auto  which form and T the default plan (lowrank=auto) takes
 #   OUT/include, OUT/lib  the runtime and test-support headers and the two
 #       host libraries they link with (built here by CMake)
 #   OUT/run.sh
@@ -48,6 +51,15 @@ stencil() {
   "$stencilc" --arch=sm_90 "$@" --emit=plan "$out/src/$name.stencil" >"$out/src/$name.plan"
 }
 
+# expect NAME PATTERN WHAT: stops unless NAME's plan has a line matching
+# PATTERN.
+expect() {
+  grep -qE "$2" "$out/src/$1.plan" || {
+    echo "$1: $3" >&2
+    exit 1
+  }
+}
+
 # list UNIT DRIVER HEADERS...: the driver's translation unit over the
 # headers, its includes relative (the package is built elsewhere).
 list() {
@@ -57,29 +69,38 @@ list() {
     sed "s|#include \"$out/src/|#include \"|" >"$out/src/$unit"
 }
 
-boundaries=(fixed "constant 0.25" periodic clamp mirror reflect)
+# KIND:BOUNDARY:BOUNDARY:MOST, each of the fused boundaries at least once;
+# MOST the largest T benchmarked (box3d125p's T 3 spills: 254 registers and
+# 440 bytes of spills a thread, ptxas for sm_90).
+kinds=("box3d27p_fp64:fixed:periodic:3" "box3d27p_fp32:fixed:constant 0.25:3"
+  "heat27_fp64:fixed:periodic:3" "box3d125p_fp64:fixed:constant 0.25:2")
 : >"$out/src/auto"
-for base in box3d27p lap27 box3d125p; do
-  for prec in fp64 fp32; do
-    headers=()
-    for boundary in "${boundaries[@]}"; do
-      name=${base}_${prec}_${boundary%% *}
-      stencil "$name" "$suite/${base}_$prec.stencil" "$boundary" --backend=simt \
-        --plan-option=lowrank=on
-      grep -q "lowrank    used" "$out/src/$name.plan" || {
-        echo "$name: no low-rank form" >&2
-        exit 1
-      }
-      headers+=("$out/src/$name.h")
-    done
-    list "check-${base}_$prec.cu" stencil_test_main.cu "${headers[@]}"
-    stencil "${base}_${prec}_lr" "$suite/${base}_$prec.stencil" fixed --backend=simt \
-      --plan-option=lowrank=on
-    stencil "${base}_${prec}_off" "$suite/${base}_$prec.stencil" fixed --plan-option=lowrank=off
-    bench+=("$out/src/${base}_${prec}_lr.h" "$out/src/${base}_${prec}_off.h")
-    form=$("$stencilc" --arch=sm_90 --emit=plan "$suite/${base}_$prec.stencil" | grep "^  lowrank")
-    echo "${base}_$prec auto: ${form#  lowrank    }" >>"$out/src/auto"
+bench=()
+for entry in "${kinds[@]}"; do
+  IFS=: read -r kind first second most <<<"$entry"
+  headers=()
+  for boundary in "$first" "$second"; do
+    name=${kind}_${boundary%% *}
+    stencil "$name" "$suite/$kind.stencil" "$boundary" --backend=simt --plan-option=lowrank=on
+    expect "$name" "lowrank    used" "no low-rank form"
+    expect "$name" "steps fused a pass" "NAME_run does not fuse the form"
+    headers+=("$out/src/$name.h")
   done
+  list "check-$kind.cu" stencil_test_main.cu "${headers[@]}"
+  for t in $(seq 1 "$most"); do
+    stencil "${kind}_t$t" "$suite/$kind.stencil" fixed --backend=simt \
+      --plan-option=lowrank=on --plan-option=fuse="$t"
+    expect "${kind}_t$t" "lowrank    used" "no low-rank form"
+    expect "${kind}_t$t" "$([[ $t == 1 ]] && echo "one launch a step" ||
+      echo "^  run        $t steps fused")" "not T $t"
+    bench+=("$out/src/${kind}_t$t.h")
+  done
+  stencil "${kind}_off" "$suite/$kind.stencil" fixed --plan-option=lowrank=off
+  bench+=("$out/src/${kind}_off.h")
+  plan=$("$stencilc" --arch=sm_90 --emit=plan "$suite/$kind.stencil")
+  form=$(grep "^  lowrank" <<<"$plan" | cut -c14-60)
+  run=$(grep "^  run" <<<"$plan" | cut -c14-)
+  echo "$kind auto: ${form}...; ${run%% (*}" >>"$out/src/auto"
 done
 list bench.cu stencil_bench_main.cu "${bench[@]}"
 du -sh "$out"

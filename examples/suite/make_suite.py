@@ -143,6 +143,11 @@ def low_rank_stencils():
     each example."""
     binomial = ["1", "4", "6", "4", "1"]
     by_distance = ["-128", "14", "3", "1"]  # the 27-point Laplacian's classes
+    # u + nu * lap27(u) with nu = 30 / 256: the centre 1 - 128 / 256, every
+    # weight positive and their sum 1, so steps stay bounded (the bare
+    # Laplacian's sum is 0: its steps grow, and a 1 x 1 x 1 result is 0
+    # up to rounding, which no relative error can judge).
+    heat_by_distance = ["128", "14", "3", "1"]
     return [
         ("blur7x7", 2, 3, lambda p: "1 / 49", ["fp64", "fp32"], "a uniform 7 x 7 blur",
          "rank 1"),
@@ -152,6 +157,11 @@ def low_rank_stencils():
         ("lap27", 3, 1, lambda p: f"{by_distance[sum(abs(c) for c in p)]} / 30",
          ["fp64", "fp32"],
          "the 27-point Laplacian, its weights by distance class (-128, 14, 3, 1) over 30",
+         "unfolding along i of rank 2"),
+        ("heat27", 3, 1, lambda p: f"{heat_by_distance[sum(abs(c) for c in p)]} / 256",
+         ["fp64", "fp32"],
+         "a heat step on the 27-point Laplacian, u + (30 / 256) lap27(u): its weights by "
+         "distance class (128, 14, 3, 1) over 256",
          "unfolding along i of rank 2"),
     ]
 

@@ -26,6 +26,7 @@
 #include "stencilc/LowRank.h"
 
 using namespace stencilc;
+using stencilc::testing::expectFused3DRunsEqualSingleSteps;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
 using stencilc::testing::makeStencil;
 using stencilc::testing::randomGridND;
@@ -395,7 +396,7 @@ TEST(SimtLowRank3DPlan, UsedWhereAThreadExecutesFewerOperations) {
   EXPECT_EQ(f.passes, 1);
   EXPECT_EQ(f.planeValues, 1);
   EXPECT_DOUBLE_EQ(f.executedOps(box.simt().planeRows, box.simt().tileY), 3.0 * 18 / 16 + 7);
-  EXPECT_EQ(box.schedule.fusedSteps, 1);
+  EXPECT_EQ(box.schedule.fusedSteps, 2); // the 3D form's rule
   EXPECT_GT(box.simt().passBytes(), 0);
   // Every used form takes the analysis' operations along i.
   for (const StencilSpec &spec :
@@ -405,7 +406,8 @@ TEST(SimtLowRank3DPlan, UsedWhereAThreadExecutesFewerOperations) {
     const Plan plan = planWith(spec, LowRankRequest::On);
     ASSERT_TRUE(plan.simt().lowRank.form) << plan.simt().lowRank.why;
     EXPECT_EQ(plan.simt().lowRank.form->ops(), analyseLowRankAlong(spec, 0).decomposedOps);
-    EXPECT_EQ(plan.schedule.fusedSteps, 1);
+    // The 3D form's rule fuses 2 steps in fp64 and fp32, none in 16 bits.
+    EXPECT_EQ(plan.schedule.fusedSteps, spec.precision == Precision::FP16 ? 1 : 2);
   }
   EXPECT_EQ(planWith(laplacian27(Precision::FP64, Fixed), LowRankRequest::Auto)
                 .simt()
@@ -419,12 +421,14 @@ TEST(SimtLowRank3DPlan, UsedWhereAThreadExecutesFewerOperations) {
 
 TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
   // Measured on an H200: at radius 1 in fp64 the form one step a launch
-  // beat the fused direct form, so auto takes it (and runs it unfused); in
-  // fp32 arithmetic it lost, so auto keeps the direct form; at radius 2 it
-  // won in both.
+  // beat the fused direct form, so auto takes it (and fuses it by the 3D
+  // form's rule, T 2); in fp32 arithmetic it lost, so auto keeps the direct
+  // form; at radius 2 it won in both.
   const Plan fp64 = planWith(box3DPlusCentre(1, Precision::FP64, Fixed), LowRankRequest::Auto);
   ASSERT_TRUE(fp64.simt().lowRank.form) << fp64.simt().lowRank.why;
-  EXPECT_EQ(fp64.schedule.fusedSteps, 1);
+  EXPECT_EQ(fp64.schedule.fusedSteps, 2);
+  EXPECT_NE(fp64.schedule.why.find("by rule for the 3D low-rank form"), std::string::npos)
+      << fp64.schedule.why;
   for (Precision p : {Precision::FP32, Precision::FP16, Precision::BF16, Precision::TF32}) {
     const Plan direct = planWith(box3DPlusCentre(1, p, Fixed), LowRankRequest::Auto);
     EXPECT_FALSE(direct.simt().lowRank.form);
@@ -435,16 +439,17 @@ TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
   EXPECT_TRUE(planWith(box3DPlusCentre(2, Precision::FP32, Fixed), LowRankRequest::Auto)
                   .simt()
                   .lowRank.form);
-  // lowrank=on takes the form where auto does not, one step a launch.
+  // lowrank=on takes the form where auto does not, fused as fuse asks.
   const Plan on = planWith(box3DPlusCentre(1, Precision::FP32, Fixed), LowRankRequest::On, 2);
   ASSERT_TRUE(on.simt().lowRank.form);
-  EXPECT_EQ(on.schedule.fusedSteps, 1);
-  EXPECT_TRUE(on.schedule.lowered);
-  // fuse=T asked under auto: the direct form, fused.
+  EXPECT_EQ(on.schedule.fusedSteps, 2);
+  EXPECT_FALSE(on.schedule.lowered);
+  // fuse=T asked under auto: the direct form, fused (the fused form is not
+  // measured yet).
   const Plan asked = planWith(box3DPlusCentre(1, Precision::FP64, Fixed), LowRankRequest::Auto, 2);
   EXPECT_FALSE(asked.simt().lowRank.form);
   EXPECT_EQ(asked.schedule.fusedSteps, 2);
-  EXPECT_NE(asked.simt().lowRank.why.find("fused 3D passes evaluate the direct form only"),
+  EXPECT_NE(asked.simt().lowRank.why.find("those of the 3D low-rank form are not measured yet"),
             std::string::npos)
       << asked.simt().lowRank.why;
   // The direct block where the form is not used: as under lowrank=off.
@@ -482,6 +487,31 @@ TEST(SimtLowRank3DEmulator, OneStepWithinTheStatedBound) {
         for (std::array<int, 3> n : {std::array<int, 3>{5, 6, 7}, {11, 21, 37}}) {
           stepError(plan, n, 17u * n[0] + n[1]);
         }
+      }
+    }
+  }
+}
+
+// NAME_run of a 3D form fuses T steps a pass (fused3d.cuh with the form's
+// row passes and plane values): bit for bit as many single steps of the
+// step kernel's form, at every boundary that fuses, in fp64, fp32 and
+// fp16, for forms with shared row passes (the boxes, the Laplacian's heat
+// step: the bare Laplacian's steps grow past fp16 and store NaN either
+// way) and without (EBISU's 3d27pt: plane values of the input's taps), at
+// T 2 and 3 (radius 2: T 2, whose rings fit the shared memory).
+TEST(SimtLowRank3DEmulator, FusedRunsEqualSingleStepsOfTheForm) {
+  for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
+    for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+      const std::pair<StencilSpec, int> cases[] = {{box3DPlusCentre(1, p, b), 3},
+                                                   {heat27(p, b), 2},
+                                                   {box3DPlusCentre(2, p, b), 2},
+                                                   {ebisu27(p, b, 2457.0), 2}};
+      for (const auto &[spec, fuse] : cases) {
+        SCOPED_TRACE(fmt::format("{} {}", spec.name, keyword(b)));
+        const Plan plan = planWith(spec, LowRankRequest::On, fuse);
+        ASSERT_TRUE(plan.simt().lowRank.form) << plan.simt().lowRank.why;
+        ASSERT_EQ(plan.schedule.fusedSteps, fuse) << plan.schedule.why;
+        expectFused3DRunsEqualSingleSteps(plan);
       }
     }
   }

@@ -171,6 +171,49 @@ inline void expectFusedRunsEqualSingleSteps(const Plan &plan) {
   }
 }
 
+/// Expects emulated fused runs of the 3D plan `plan` (T = fusedSteps > 1)
+/// to equal as many single steps of its step kernel bit for bit, with no
+/// NaN stored (a stored point read no value its block does not hold): as
+/// planned on grids smaller than the fused halo (the boundary's least and
+/// a few points more), and with windows of 2 stored rows and one access of
+/// columns and chunks of 3 planes on odd grids of many blocks each way; at
+/// step counts 1, T - 1, T, T + 1 and 3T + 2.
+inline void expectFused3DRunsEqualSingleSteps(const Plan &plan) {
+  const int t = plan.schedule.fusedSteps;
+  const int least = plan.spec.boundary == BoundaryKind::Fixed ? 2 * plan.spec.radius + 1 : 1;
+  Plan narrow = plan;
+  FusedKernel &k = narrow.schedule.fused;
+  k.width = 2 * k.halo + 16 / static_cast<int>(elementBytes(plan.spec.precision));
+  k.height = 2 * k.haloY + 2;
+  k.chunkRows = 3;
+  Plan single = plan;
+  single.schedule = Schedule{};
+  using N = std::array<int, 3>;
+  const std::pair<const Plan *, N> runs[] = {{&plan, N{least, least, least}},
+                                             {&plan, N{least + 2, least + 1, least + 3}},
+                                             {&narrow, N{7, 9, 11}},
+                                             {&narrow, N{10, 5, 13}}};
+  for (const auto &[fused, n] : runs) {
+    for (int steps : {1, t - 1, t, t + 1, 3 * t + 2}) {
+      if (steps < 1) {
+        continue;
+      }
+      SCOPED_TRACE(fmt::format("{} {} {}x{}x{} T {} width {} height {} steps {}", plan.spec.name,
+                               keyword(plan.spec.boundary), n[0], n[1], n[2], t,
+                               fused->schedule.fused.width, fused->schedule.fused.height, steps));
+      GridND a = randomGridND(3, n, plan.spec.precision, 5u * n[0] + steps), c = a;
+      emulateRun(*fused, a, steps);
+      emulateRun(single, c, steps);
+      EXPECT_TRUE(sameBits(a, c)) << "the fused passes differ from single steps";
+      bool stale = false;
+      for (double v : a.values) {
+        stale = stale || v != v;
+      }
+      EXPECT_FALSE(stale) << "a stored point read a value the block does not hold";
+    }
+  }
+}
+
 /// The tensor-core plan of a stencil the tensor cores take. A refusal is a
 /// bug in the test: it prints the reason and stops.
 inline Plan tensorPlan(const StencilSpec &spec, const PlanOptions &options = {}) {

@@ -25,10 +25,15 @@ namespace {
 
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
-/// The FMAs of one point: the step kernel's terms in its order, `read(dz,
-/// dy, dx)` giving the level below at that offset.
+/// The FMAs of one point: the step kernel's terms in its order, or its 3D
+/// low-rank form's (each row pass and plane value computed from the level
+/// below, as the fused kernel's are), `read(dz, dy, dx)` giving the level
+/// below at that offset.
 template <class Read> double stepPoint(const Plan &plan, Read read) {
   const SimtPlan &sp = plan.simt();
+  if (sp.lowRank.form && sp.lowRank.form->dims == 3) {
+    return roundToStorage(lowRank3DPoint(*sp.lowRank.form, sp.compute, read), plan.spec.precision);
+  }
   double acc = 0.0;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &term : slice.terms) {

@@ -87,6 +87,18 @@ void printFused1D(const Plan &plan, llvm::raw_ostream &os) {
                     elementTypeName(spec.precision));
 }
 
+/// What a fused 3D pass of the low-rank form keeps beside the levels'
+/// points (fused3d.cuh): each point's plane values of the planes still
+/// read, in the arithmetic type; nothing for the direct form.
+std::string formValues(const SimtPlan &sp) {
+  if (!sp.lowRank.form || sp.lowRank.form->dims != 3) {
+    return {};
+  }
+  const int values = sp.lowRank.form->planeValues;
+  return fmt::format(", and their {} plane value{} ({}) of each plane still read", values,
+                     values == 1 ? "" : "s", sp.compute == Precision::FP64 ? "double" : "float");
+}
+
 /// The fused kernel's lines of a 3D plan: windows streamed along z, each
 /// thread's points of every level in registers, edge rows in shared memory.
 void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
@@ -105,9 +117,9 @@ void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
                     "and the planes a block streams beside its own); shared memory {} bytes (the "
                     "levels' rings of edge rows); registers: each thread keeps its {} x {} (rows x "
-                    "columns) {} points of every level and plane still read\n",
+                    "columns) {} points of every level and plane still read{}\n",
                     100.0 * k.redundantShare, k.sharedBytes, k.rows, cols,
-                    elementTypeName(spec.precision));
+                    elementTypeName(spec.precision), formValues(plan.simt()));
 }
 
 /// The outputs one block computes, in index order.

@@ -304,7 +304,46 @@ std::string fusedPacked(const Plan &plan) {
   return text;
 }
 
-/// FusedStencil's low-rank members (section fused_low_rank), or nothing.
+/// A list of initialisers as a table's body, each followed by a comma; an
+/// empty list gives `unread` (an array has at least one element).
+std::string tableBody(const std::vector<std::string> &rows, std::string_view unread = {}) {
+  return rows.empty() ? fmt::format("{},", unread) : fmt::format("{},", fmt::join(rows, ",\n"));
+}
+
+/// The row taps of a form as fused::RowTap<C> initialisers.
+std::vector<std::string> rowTapList(const LowRankForm &f, bool inFloat) {
+  std::vector<std::string> taps;
+  for (const LowRankRowTap &t : f.rowTaps) {
+    taps.push_back(
+        fmt::format("{{{}, {}, C({})}}", t.pass, t.dx, numberLiteral(t.weight, inFloat)));
+  }
+  return taps;
+}
+
+/// FusedStencil's members of a 3D low-rank form (section
+/// fused_low_rank_3d): its row taps, plane taps and terms in the step
+/// kernel's order.
+std::string fusedLowRank3D(const LowRankForm &f, bool inFloat) {
+  std::vector<std::string> planeTaps, terms;
+  for (const LowRankPlaneTap &t : f.planeTaps) {
+    planeTaps.push_back(fmt::format("{{{}, {}, {}, {}, C({})}}", t.plane, t.dy, t.pass, t.dx,
+                                    numberLiteral(t.coefficient, inFloat)));
+  }
+  for (const LowRankTerm &t : f.terms) {
+    terms.push_back(fmt::format("{{{}, {}, {}, {}, {}, C({})}}", t.dy, t.plane, t.pass, t.row, t.dx,
+                                numberLiteral(t.coefficient, inFloat)));
+  }
+  const std::vector<std::string> taps = rowTapList(f, inFloat);
+  return withoutTrailingNewlines(CodeWriter::filled(
+      section("fused_low_rank_3d"), fmt::arg("passes", f.passes), fmt::arg("values", f.planeValues),
+      fmt::arg("row_count", taps.size()), fmt::arg("plane_count", planeTaps.size()),
+      fmt::arg("term_count", terms.size()), fmt::arg("row_taps", tableBody(taps, "{0, 0, C(0)}")),
+      fmt::arg("plane_taps", tableBody(planeTaps, "{0, 0, -1, 0, C(0)}")),
+      fmt::arg("form_terms", tableBody(terms))));
+}
+
+/// FusedStencil's low-rank members (section fused_low_rank, in 3D
+/// fused_low_rank_3d), or nothing.
 std::string fusedLowRank(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
   if (!sp.lowRank.form) {
@@ -312,24 +351,20 @@ std::string fusedLowRank(const Plan &plan) {
   }
   const LowRankForm &f = *sp.lowRank.form;
   const bool inFloat = computesInFloat(sp);
-  std::vector<std::string> taps, terms;
-  for (const LowRankRowTap &t : f.rowTaps) {
-    taps.push_back(
-        fmt::format("{{{}, {}, C({})}}", t.pass, t.dx, numberLiteral(t.weight, inFloat)));
+  if (f.dims == 3) {
+    return fusedLowRank3D(f, inFloat);
   }
+  const std::vector<std::string> taps = rowTapList(f, inFloat);
+  std::vector<std::string> terms;
   for (const LowRankTerm &t : f.terms) {
     terms.push_back(fmt::format("{{{}, {}, {}, C({})}}", t.dy, t.pass, t.dx,
                                 numberLiteral(t.coefficient, inFloat)));
   }
-  std::string text =
-      CodeWriter::filled(section("fused_low_rank"), fmt::arg("passes", f.passes),
-                         fmt::arg("row_count", taps.size()), fmt::arg("term_count", terms.size()),
-                         fmt::arg("row_taps", fmt::format("{},", fmt::join(taps, ",\n"))),
-                         fmt::arg("pass_terms", fmt::format("{},", fmt::join(terms, ",\n"))));
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
+  std::string text = CodeWriter::filled(
+      section("fused_low_rank"), fmt::arg("passes", f.passes), fmt::arg("row_count", taps.size()),
+      fmt::arg("term_count", terms.size()), fmt::arg("row_taps", tableBody(taps)),
+      fmt::arg("pass_terms", tableBody(terms)));
+  return withoutTrailingNewlines(text);
 }
 
 std::string launchCode(const Plan &plan) {

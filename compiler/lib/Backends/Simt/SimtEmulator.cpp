@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtEmulator.h"
 
+#include <map>
+
 namespace stencilc {
 
 namespace {
@@ -54,15 +56,7 @@ void addLowRank3DPlane(const SimtPlan &sp, llvm::function_ref<double(int, int)> 
                        llvm::function_ref<double &(int)> entry) {
   const LowRankForm &f = *sp.lowRank.form;
   const auto source = [&](int p, int dy, int dx) { return p >= 0 ? pass(p, dy) : read(dy, dx); };
-  std::vector<double> values(static_cast<std::size_t>(f.planeValues));
-  std::vector<bool> started(values.size(), false);
-  for (const LowRankPlaneTap &t : f.planeTaps) {
-    const double v = source(t.pass, t.dy, t.dx);
-    double &value = values[static_cast<std::size_t>(t.plane)];
-    value = started[t.plane] ? multiplyAdd(t.coefficient, v, value, sp.compute)
-                             : roundToStorage(t.coefficient * v, sp.compute);
-    started[t.plane] = true;
-  }
+  const std::vector<double> values = lowRankPlaneValues(f, sp.compute, source);
   for (const LowRankTerm &t : f.terms) {
     double &q = entry(sp.radiusZ - t.dy);
     const double v =
@@ -145,6 +139,46 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
     first = false;
   }
   return h;
+}
+
+std::vector<double> lowRankPlaneValues(const LowRankForm &form, Precision compute,
+                                       llvm::function_ref<double(int, int, int)> source) {
+  std::vector<double> values(static_cast<std::size_t>(form.planeValues));
+  std::vector<bool> started(values.size(), false);
+  for (const LowRankPlaneTap &t : form.planeTaps) {
+    const double v = source(t.pass, t.dy, t.dx);
+    double &value = values[static_cast<std::size_t>(t.plane)];
+    value = started[t.plane] ? multiplyAdd(t.coefficient, v, value, compute)
+                             : roundToStorage(t.coefficient * v, compute);
+    started[t.plane] = true;
+  }
+  return values;
+}
+
+double lowRank3DPoint(const LowRankForm &form, Precision compute,
+                      llvm::function_ref<double(int, int, int)> read) {
+  // Plane dz's row pass k at row offset dy, and its source (pass, dy, dx).
+  const auto source = [&](int dz, int pass, int dy, int dx) {
+    return pass >= 0 ? lowRankRowPass(form, pass, compute, [&](int x) { return read(dz, dy, x); })
+                     : read(dz, dy, dx);
+  };
+  std::map<int, std::vector<double>> values; // by plane offset, once each
+  double acc = 0.0;
+  for (const LowRankTerm &t : form.terms) {
+    double v = 0.0;
+    if (t.plane >= 0) {
+      auto [at, added] = values.try_emplace(t.dy);
+      if (added) {
+        at->second = lowRankPlaneValues(
+            form, compute, [&](int pass, int dy, int dx) { return source(t.dy, pass, dy, dx); });
+      }
+      v = at->second[static_cast<std::size_t>(t.plane)];
+    } else {
+      v = source(t.dy, t.pass, t.row, t.dx);
+    }
+    acc = multiplyAdd(t.coefficient, v, acc, compute);
+  }
+  return acc;
 }
 
 double lowRankPoint(const LowRankForm &form, Precision compute,

@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <vector>
+
 namespace stencilc {
 
 /// Intermediate `pass` of a low-rank form on one row, as the kernels
@@ -31,6 +33,22 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
 double lowRankPoint(const LowRankForm &form, Precision compute,
                     llvm::function_ref<double(int, int)> pass,
                     llvm::function_ref<double(int, int)> input);
+
+/// The plane values of a 3D low-rank form at one point of a plane, as the
+/// kernels compute them: each from 0, its first tap a product, then
+/// multiply-adds in the order of planeTaps, rounded to `compute`;
+/// source(pass, dy, dx) is row pass `pass` at row offset dy (pass >= 0) or
+/// the plane's value at (dy, dx).
+std::vector<double> lowRankPlaneValues(const LowRankForm &form, Precision compute,
+                                       llvm::function_ref<double(int, int, int)> source);
+
+/// One output of a 3D low-rank form before its rounding to the element
+/// type, as the step kernel and the fused 3D passes compute it: from 0, its
+/// terms' multiply-adds in order, each plane value, row pass and input of
+/// plane offset dz computed from read(dz, dy, dx), the grid below at that
+/// offset.
+double lowRank3DPoint(const LowRankForm &form, Precision compute,
+                      llvm::function_ref<double(int, int, int)> read);
 
 /// c * v + acc as the kernels of `plan` add a term: one FMA rounded to the
 /// element type where the plan is packed (arith=packed), else to the

@@ -81,6 +81,9 @@ constexpr MeasuredFusion Measured[] = {
 /// radius 12 at T 2 spilled 10 KB a thread.
 constexpr int MaxFusedLowRankRadius = 3;
 
+/// The largest radius whose 3D low-rank form fuses by rule (T 2).
+constexpr int MaxFused3DLowRankRadius = 2;
+
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
@@ -93,6 +96,11 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec);
 /// taps bound it by arithmetic; the passes take a third of them).
 const MeasuredFusion *measured(const Plan &plan) {
   const MeasuredFusion *m = measuredKind(plan.spec);
+  // A 3D form's levels keep plane values beside their planes and compute
+  // row passes: the direct box's geometry is no guide there (its rule's).
+  if (lowRank(plan) && plan.spec.dims == 3) {
+    return nullptr;
+  }
   return m && lowRank(plan) && !m->fusingGains() ? nullptr : m;
 }
 
@@ -128,6 +136,17 @@ namespace {
 /// than one step a launch, so 1.
 int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
+  if (lowRankForm && spec.dims == 3) {
+    // One step of the form is bound by memory (box3d27p fp64 at 70 % of the
+    // copy rate on an H200); two halve the bytes a step while a level's
+    // queue of planes and plane values still fits the registers of the rule's
+    // geometry up to MaxFused3DLowRankRadius (ptxas, sm_90: no spills). Only
+    // fp64 and fp32, the precisions whose fused form bench/lowrank3d
+    // checks and times: elsewhere --backend=auto would trade a measured
+    // tensor-core step for an unmeasured fused pass.
+    const bool timed = spec.precision == Precision::FP64 || spec.precision == Precision::FP32;
+    return r <= MaxFused3DLowRankRadius && timed ? 2 : 1;
+  }
   if (lowRankForm) {
     // The passes take about the operations of a star of the radius; unlike
     // the direct box, at least 2 steps, since they leave memory the bound.
@@ -229,9 +248,10 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
 
 } // namespace
 
-FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
-  FusedKernel k =
-      spec.dims == 2 ? fusedGeometry2D(spec, steps, m) : fusedGeometryND(spec, steps, m);
+FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m,
+                          bool lowRankForm) {
+  FusedKernel k = spec.dims == 2 ? fusedGeometry2D(spec, steps, m)
+                                 : fusedGeometryND(spec, steps, m, lowRankForm);
   k.source = m ? fmt::format("as measured best for this kind on {} ({:g} GStencil/s at T = {})",
                              m->device, m->gstencils, m->steps)
                : std::string("by rule: this kind has no measurement");
@@ -252,21 +272,7 @@ bool settledUnfused(Schedule &s, int asked, std::string whyNot) {
   return false;
 }
 
-namespace {
-
-/// Why `plan` runs one step a launch whatever is asked: its boundary
-/// (unfusable), or a 3D low-rank form, which fused3d.cuh does not evaluate
-/// (a fused run would differ from as many NAME_step calls of it); or empty.
-std::string unfusablePlan(const Plan &plan) {
-  if (std::string why = unfusable(plan.spec);
-      !why.empty() || !lowRank(plan) || plan.spec.dims != 3) {
-    return why;
-  }
-  return "the low-rank form runs one step a launch: the fused 3D passes evaluate the direct form "
-         "only, and NAME_run stays bit for bit as many NAME_step calls";
-}
-
-} // namespace
+namespace {} // namespace
 
 void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice) {
   if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
@@ -274,30 +280,72 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
   }
   std::string why;
   if (options.fusedSteps > 1 && unfusable(spec).empty()) {
-    why = fmt::format("--plan-option fuse={} asks for fused passes; the fused 3D passes evaluate "
-                      "the direct form only",
+    why = fmt::format("--plan-option fuse={} asks for fused passes, and those of the 3D low-rank "
+                      "form are not measured yet: auto keeps the direct form, whose fused passes "
+                      "are",
                       options.fusedSteps);
   } else if (spec.radius == 1 && spec.precision != Precision::FP64) {
-    // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29: box3d27p fp32
-    // 293.3 against 326.3 direct, lap27 fp32 262.3 against 326.6. (Radius 1
-    // in fp64 gained over the fused direct form, 187.3 against 172.5 and
-    // 176.7 against 172.0; radius 2, box3d125p, 1.70x fp64 and 1.64x fp32.)
+    // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29, the form one
+    // step a launch: box3d27p fp32 293.3 against 326.3 direct, lap27 fp32
+    // 262.3 against 326.6. (Radius 1 in fp64 gained over the fused direct
+    // form, 187.3 against 172.5 and 176.7 against 172.0; radius 2,
+    // box3d125p, 1.70x fp64 and 1.64x fp32.) The fused form was not
+    // measured then.
     why = "measured slower at radius 1 in fp32 arithmetic on an H200 (box3d27p 0.90x, the 27-point "
-          "Laplacian 0.80x the direct form, NAME_run at 512^3): the row passes' shared-memory "
-          "round trip costs more than the operations it saves";
+          "Laplacian 0.80x the direct form, NAME_run at 512^3, the form one step a launch): the "
+          "row passes' shared-memory round trip cost more than the operations it saves; its fused "
+          "passes are not measured yet";
   } else {
     return;
   }
   choice.form.reset();
   choice.fellBack = true;
-  choice.why = why + " (lowrank=on takes the low-rank form, one step a launch)";
+  choice.why = why + " (lowrank=on takes the low-rank form)";
 }
+
+namespace {
+
+/// Why a low-rank plan that has no measurement fuses no steps by rule.
+std::string lowRankUnfusedWhy(const StencilSpec &spec) {
+  return spec.dims == 3
+             ? fmt::format("by rule, the 3D low-rank form fuses in fp64 and fp32 up to radius {} "
+                           "(a level's planes and plane values in registers)",
+                           MaxFused3DLowRankRadius)
+             : fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
+                           "of every level's rows in registers)",
+                           MaxFusedLowRankRadius);
+}
+
+/// Why `plan` fuses the T it wanted: asked (`asked` > 0), measured (`m`),
+/// or by a rule.
+std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
+  const StencilSpec &spec = plan.spec;
+  const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
+  return asked ? fmt::format("--plan-option fuse={}", asked)
+         : m && lowRank(plan)
+             ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
+                           "low-rank form is not measured",
+                           kind, keyword(spec.precision), m->device)
+         : m ? fmt::format("measured best for {} in {} on {}", kind, keyword(spec.precision),
+                           m->device)
+         : lowRank(plan) && spec.dims == 3
+             ? fmt::format("by rule for the 3D low-rank form of radius {} (T 2 in fp64 and fp32 "
+                           "up to radius {}): not measured",
+                           spec.radius, MaxFused3DLowRankRadius)
+         : lowRank(plan)
+             ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
+                           "not measured",
+                           spec.radius)
+             : fmt::format("by rule for {}: no measurement of this kind", kind);
+}
+
+} // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   Schedule &s = plan.schedule;
   const int asked = options.fusedSteps;
-  if (settledUnfused(s, asked, unfusablePlan(plan))) {
+  if (settledUnfused(s, asked, unfusable(spec))) {
     return;
   }
   const MeasuredFusion *m = measured(plan);
@@ -306,11 +354,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
                      : m->fusingGains() ? m->steps
                                         : 1;
   if (wanted == 1) {
-    s.why = lowRank(plan) && !m
-                ? fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
-                              "of every level's rows in registers)",
-                              MaxFusedLowRankRadius)
-                : unfusedWhy(spec, m);
+    s.why = !lowRank(plan) || m ? unfusedWhy(spec, m) : lowRankUnfusedWhy(spec);
     return;
   }
   // The 1D and 3D kernels keep their levels in shared memory: the most T
@@ -318,11 +362,14 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
   const auto geometry = [&](int t) {
-    FusedKernel g = fusedGeometry(spec, t, m);
+    FusedKernel g = fusedGeometry(spec, t, m, lowRank(plan));
     if (lowRank(plan) && m) {
       g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
     }
-    if (lowRank(plan) && !m) {
+    if (lowRank(plan) && spec.dims == 3) {
+      g.source = "by the 3D low-rank form's rule (rows of 2 at radius 1): not measured";
+    }
+    if (lowRank(plan) && !m && spec.dims == 2) {
       // Each level also keeps its rows' intermediates in registers: at 4
       // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
       g.batch = 2;
@@ -357,19 +404,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fusedSteps = steps;
   s.fused = k;
   if (steps == wanted) {
-    const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
-    s.why = asked ? fmt::format("--plan-option fuse={}", asked)
-            : m && lowRank(plan)
-                ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
-                              "low-rank form is not measured",
-                              kind, keyword(spec.precision), m->device)
-            : m ? fmt::format("measured best for {} in {} on {}", kind, keyword(spec.precision),
-                              m->device)
-            : lowRank(plan)
-                ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
-                              "not measured",
-                              spec.radius)
-                : fmt::format("by rule for {}: no measurement of this kind", kind);
+    s.why = fusedWhy(plan, asked, m);
   }
 }
 

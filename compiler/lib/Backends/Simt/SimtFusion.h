@@ -44,12 +44,16 @@ struct MeasuredFusion {
 /// The geometry of the 1D or 3D fused kernel for `steps` steps of `spec`:
 /// the measured one where `m` is given, else the rule's, widened until the
 /// halo leaves points to store; sharedBytes is what a pass needs. Needs:
-/// spec.dims is 1 or 3, 1 < steps <= 8.
-FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m);
+/// spec.dims is 1 or 3, 1 < steps <= 8. lowRankForm: the plan evaluates
+/// the 3D low-rank form (its own rule, below).
+FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m,
+                            bool lowRankForm = false);
 
 /// The fused kernel's geometry for `steps` steps of `spec`, any dims: the
-/// measured one where `m` is given, else the rule's; `source` says which.
-FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m);
+/// measured one where `m` is given, else the rule's (lowRankForm: of the
+/// 3D low-rank form); `source` says which.
+FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusion *m,
+                          bool lowRankForm = false);
 
 /// Starts schedule `s` afresh and settles it as one launch a step where
 /// --plan-option fuse=1 asked for that, or where `whyNot` (a reason the

@@ -34,13 +34,15 @@ void geometry1D(int r, int bytes, const MeasuredFusion *m, FusedKernel &k) {
 /// `cols` x `rows` points of a window row band (cols x element bytes one
 /// access of 2-16 bytes, width / cols = 32 lanes a row); the rule, where
 /// nothing was measured: fp64 one column, else two; radius 1: rows of 2 in
-/// 16 bands (fp64: of 4, as measured best), beyond: rows of 2r in bands
+/// 16 bands (fp64: of 4, as measured best; the low-rank form's levels also
+/// keep plane values, and rows of 4 at T 2 spilled at 512 threads for
+/// box3d27p fp64: rows of 2, 104 registers), beyond: rows of 2r in bands
 /// filling 32 rows (the rings of a wide box stay small).
 void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFusion *m,
-                FusedKernel &k) {
+                bool lowRankForm, FusedKernel &k) {
   const int r = spec.radius;
   int cols = bytes == 8 ? 1 : 2;
-  k.rows = r > 1 ? 2 * r : bytes == 8 ? 4 : 2;
+  k.rows = r > 1 ? 2 * r : bytes == 8 && !lowRankForm ? 4 : 2;
   k.width = 32 * cols;
   k.height = k.rows * (r == 1 ? 16 : std::max(1, 32 / k.rows));
   k.chunkRows = 64;
@@ -66,8 +68,9 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
   k.threads = k.width / cols * (k.height / k.rows);
   // Per level a ring of edge rows (r top and r bottom rows of each band of
   // threads) of kSlots planes: a star lags r planes a level and reads one
-  // plane's edge rows, a box lags r + 1 and reads 2r + 1.
-  const int span = spec.shape == Shape::Star ? 0 : r;
+  // plane's edge rows, a box (and any low-rank form) lags r + 1 and reads
+  // 2r + 1.
+  const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
   const int lag = span == 0 ? r : std::max(r, span + 1);
   const int slots = lag + span + 1;
   const int pad = (r + cols - 1) / cols * cols;
@@ -82,7 +85,8 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
 
 } // namespace
 
-FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m) {
+FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m,
+                            bool lowRankForm) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const int vec = 16 / bytes;
   FusedKernel k;
@@ -91,7 +95,7 @@ FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFu
     k.halo = (steps * spec.radius + vec - 1) / vec * vec;
     geometry1D(spec.radius, bytes, m, k);
   } else {
-    geometry3D(spec, bytes, steps, m, k);
+    geometry3D(spec, bytes, steps, m, lowRankForm, k);
   }
   return k;
 }

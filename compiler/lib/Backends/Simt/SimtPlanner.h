@@ -75,12 +75,12 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
 
 /// Under lowrank=auto, keeps a 3D stencil's direct form where fuse=T asks
-/// for fused passes (the fused 3D passes evaluate the direct form only) or
-/// where the form measured slower (radius 1 in fp32 arithmetic; the
-/// measured kinds in SimtFusion.cpp). Elsewhere the form runs one step a
-/// launch, also where the direct kind would fuse: at radius 1 in fp64 it
-/// measured faster than the fused direct form. Sets `choice`'s reason and
-/// fellBack where it keeps the direct form.
+/// for fused passes (the fused passes of the form are not measured yet) or
+/// where the form measured slower one step a launch (radius 1 in fp32
+/// arithmetic; the measured kinds in SimtFusion.cpp). Elsewhere the form
+/// is taken and fuses by the rule of SimtFusion.cpp: at radius 1 in fp64
+/// it measured faster one step a launch than the fused direct form. Sets
+/// `choice`'s reason and fellBack where it keeps the direct form.
 void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
 
 /// Plans `plan`'s schedule (SimtFusion.cpp): the steps NAME_run fuses per

@@ -227,7 +227,10 @@ void verifyFieldsFusion(const Plan &plan, PromiseChecker &c) {
 /// planLowRank's promises: a form only for a 2D or 3D stencil of one field,
 /// with fewer operations a point than its taps, unless lowrank=off; a
 /// reason either way. In 3D, a thread executes fewer operations a point
-/// than the taps unless lowrank=on, and NAME_run does not fuse the form.
+/// than the taps unless lowrank=on, and where NAME_run fuses the form its
+/// shared memory is what fused3d.cuh's form takes: rings of 2r + 2 planes
+/// a level (the form reads the rows beside a thread's at plane c + r, as
+/// a box's terms do).
 void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const SimtPlan &sp = plan.simt();
@@ -251,9 +254,19 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
   c.require(options.lowRank == LowRankRequest::On || executed < lr.directOps,
             "under auto, a 3D form only where a thread executes fewer operations than the taps",
             "{} executed against {}", executed, lr.directOps);
-  c.require(plan.schedule.fusedSteps == 1,
-            "NAME_run of a 3D low-rank form one step a launch (the fused 3D passes are direct)",
-            "{} fused steps", plan.schedule.fusedSteps);
+  const FusedKernel &k = plan.schedule.fused;
+  if (plan.schedule.fusedSteps <= 1 || k.rows <= 0) {
+    return;
+  }
+  const int r = spec.radius, cols = k.accessBytes / static_cast<int>(elementBytes(spec.precision));
+  const int pad = (r + cols - 1) / cols * cols;
+  const long long rings = static_cast<long long>(plan.schedule.fusedSteps) * (2 * r + 2) *
+                          (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) *
+                          static_cast<long long>(elementBytes(spec.precision));
+  c.require(k.sharedBytes == rings,
+            "a fused 3D low-rank form's shared memory as fused3d.cuh takes it (2r + 2 ring planes "
+            "a level)",
+            "{} bytes planned, {} taken", k.sharedBytes, rings);
 }
 
 /// The packed form's promises: only for a 2D fp16 or bf16 stencil of one

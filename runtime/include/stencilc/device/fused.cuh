@@ -492,6 +492,13 @@ __device__ __forceinline__ void applyPacked(const Row<S> (&from)[S::kRing], int 
   }
 }
 
+/// One tap c * x of a low-rank intermediate h, as the generated code adds
+/// it: the first a product (none for a weight of 1), the others
+/// multiply-adds.
+template <class C> __device__ __forceinline__ C addTap(bool first, C c, C x, C h) {
+  return first ? (c == C(1) ? x : mul(c, x)) : madd(c, x, h);
+}
+
 /// The row passes of `row` (its side columns shared) into `h`, for the
 /// thread's columns: per pass the first tap a product (none for a weight
 /// of 1), then multiply-adds, in the order of rowTap.
@@ -508,9 +515,7 @@ rowPasses(const Row<S> &row,
     for (int k = 0; k < LowRankOf<Stencil>::kRowTaps; ++k) {
       const RowTap<Compute> tap = Stencil::template rowTap<Compute>(k);
       const bool first = k == 0 || Stencil::template rowTap<Compute>(k - 1).pass != tap.pass;
-      const Compute x = row.v[r + w + tap.dx];
-      h[tap.pass][w] =
-          first ? (tap.c == Compute(1) ? x : mul(tap.c, x)) : madd(tap.c, x, h[tap.pass][w]);
+      h[tap.pass][w] = addTap(first, tap.c, row.v[r + w + tap.dx], h[tap.pass][w]);
     }
   }
 }

@@ -59,6 +59,28 @@
 // term(i) is the i-th term (dz, dy, dx, coefficient) in the order of the
 // FMAs, |dz|, |dy|, |dx| <= kRadius. The rest of Params (listed at Geometry)
 // are the kernel's numbers.
+//
+// A stencil in the 3D low-rank form (docs/generated-code.md, "Low-rank
+// form") also has its row passes, plane values and terms:
+//
+//   static constexpr int kPasses = 1, kRowTaps = 3, kPlaneValues = 1,
+//                        kPlaneTaps = 3, kFormTerms = 4;
+//   template <class C> static constexpr fused::RowTap<C> rowTap(int i);  // by pass, then dx
+//   template <class C> static constexpr PlaneTap<C> planeTap(int i);     // by plane value
+//   template <class C> static constexpr FormTerm<C> formTerm(int i);     // by dz
+//
+// and the kernel evaluates that instead of the terms, with the step
+// kernel's operations in its order (simt.cuh with the generated rowPasses
+// and addPlane): when level t - 1's plane c + r is complete (its edge rows
+// in the ring), each thread computes the row passes of that plane at its
+// rows and the r rows either side (those from the edge rows), then its
+// points' plane values (kept in a register queue per level beside the
+// level's planes, so that each is computed once per point and plane, as in
+// the step kernel), then point c of level t: from 0, each term's
+// multiply-add of the plane value of plane c + dz, or of a row pass or the
+// value at (row, dx) of that plane. A thread recomputes the passes of 2r
+// rows beside its own (the step kernel's block recomputes those of its
+// window's halo rows): the values are the same, only the work is not.
 #pragma once
 
 #include <cstdint>
@@ -83,6 +105,38 @@ using fused::minExtent;
 template <class C> struct Term {
   int dz, dy, dx;
   C c;
+};
+
+/// One multiply-add of a plane value of the 3D low-rank form: value `plane`
+/// gains c times, at row offset dy, row pass `pass` (pass >= 0) or the
+/// value at column offset dx (pass -1). A value's first tap is a product.
+template <class C> struct PlaneTap {
+  int plane, dy, pass, dx;
+  C c;
+};
+
+/// One multiply-add of a point of the 3D low-rank form: c times, at plane
+/// offset dz, plane value `plane` (plane >= 0), else at row offset `row`
+/// row pass `pass` (pass >= 0) or the value at column offset dx.
+template <class C> struct FormTerm {
+  int dz, plane, pass, row, dx;
+  C c;
+};
+
+/// Whether Stencil has the 3D low-rank form (kFormTerms), and its sizes;
+/// kPassSlots and kValueSlots are at least 1 (an array's extent).
+template <class Stencil, class = void> struct FormOf {
+  static constexpr bool value = false;
+  static constexpr int kPasses = 0, kRowTaps = 0, kPlaneValues = 0, kPlaneTaps = 0, kFormTerms = 0;
+  static constexpr int kPassSlots = 1, kValueSlots = 1;
+};
+template <class Stencil> struct FormOf<Stencil, std::void_t<decltype(Stencil::kFormTerms)>> {
+  static constexpr bool value = true;
+  static constexpr int kPasses = Stencil::kPasses, kRowTaps = Stencil::kRowTaps,
+                       kPlaneValues = Stencil::kPlaneValues, kPlaneTaps = Stencil::kPlaneTaps,
+                       kFormTerms = Stencil::kFormTerms;
+  static constexpr int kPassSlots = kPasses > 0 ? kPasses : 1;
+  static constexpr int kValueSlots = kPlaneValues > 0 ? kPlaneValues : 1;
 };
 
 /// The shared memory of a pass: the edge-row rings of its levels.
@@ -113,26 +167,75 @@ constexpr int lcm(int a, int b) { return a / gcd(a, b) * b; }
 /// Which values of the planes c - r .. c + r, rows -r .. kRows + r - 1 and
 /// columns -r .. kCols + r - 1 of a thread's points some term reads; and
 /// planeSpan, the largest |dz| of a term with dy or dx != 0 (0 where none).
+/// The 3D low-rank form reads what its row passes and plane values of
+/// plane c + r read, and what its terms read beyond plane values; its
+/// planeSpan is r (the new plane's rows beside the thread's), and
+/// passRow says at which rows of plane c + r it needs each row pass.
 template <class Stencil, int kRows, int kCols> struct ReadTable {
+  using Form = FormOf<Stencil>;
   static constexpr int r = Stencil::kRadius;
   static constexpr int kH = kRows + 2 * r, kW = kCols + 2 * r;
   bool read[2 * r + 1][kH][kW] = {};
+  bool passRows[Form::kPassSlots][kH] = {};
   int planeSpan = 0;
   __host__ __device__ constexpr ReadTable() {
-    for (int i = 0; i < Stencil::kTerms; ++i) {
-      const Term<double> t = Stencil::template term<double>(i);
-      const int span = t.dz < 0 ? -t.dz : t.dz;
-      planeSpan = (t.dy != 0 || t.dx != 0) && span > planeSpan ? span : planeSpan;
-      for (int e = 0; e < kRows; ++e) {
-        for (int q = 0; q < kCols; ++q) {
-          read[t.dz + r][e + t.dy + r][q + t.dx + r] = true;
-        }
+    if constexpr (Form::value) {
+      readForm();
+    } else {
+      for (int i = 0; i < Stencil::kTerms; ++i) {
+        const Term<double> t = Stencil::template term<double>(i);
+        const int span = t.dz < 0 ? -t.dz : t.dz;
+        planeSpan = (t.dy != 0 || t.dx != 0) && span > planeSpan ? span : planeSpan;
+        mark(t.dz, t.dy, t.dx);
       }
     }
   }
   /// Plane dz, row w, column m, relative to the thread's first point.
   __host__ __device__ constexpr bool at(int dz, int w, int m) const {
     return read[dz + r][w + r][m + r];
+  }
+  /// Whether the form needs row pass k at row w (relative to the thread's
+  /// first row) of plane c + r.
+  __host__ __device__ constexpr bool passRow(int k, int w) const { return passRows[k][w + r]; }
+
+private:
+  /// Every point's read at offset (dz, dy, dx).
+  __host__ __device__ constexpr void mark(int dz, int dy, int dx) {
+    for (int e = 0; e < kRows; ++e) {
+      for (int q = 0; q < kCols; ++q) {
+        read[dz + r][e + dy + r][q + dx + r] = true;
+      }
+    }
+  }
+  /// Every point's read of row pass `pass` (or, pass -1, of the value at
+  /// dx) at row offset dy of plane dz.
+  __host__ __device__ constexpr void markSource(int dz, int pass, int dy, int dx) {
+    if (pass < 0) {
+      mark(dz, dy, dx);
+      return;
+    }
+    for (int k = 0; k < Form::kRowTaps; ++k) {
+      const fused::RowTap<double> tap = Stencil::template rowTap<double>(k);
+      if (tap.pass == pass) {
+        mark(dz, dy, tap.dx);
+      }
+    }
+  }
+  __host__ __device__ constexpr void readForm() {
+    planeSpan = r;
+    for (int i = 0; i < Form::kPlaneTaps; ++i) {
+      const PlaneTap<double> t = Stencil::template planeTap<double>(i);
+      markSource(r, t.pass, t.dy, t.dx);
+      for (int e = 0; e < kRows && t.pass >= 0; ++e) {
+        passRows[t.pass][e + t.dy + r] = true;
+      }
+    }
+    for (int i = 0; i < Form::kFormTerms; ++i) {
+      const FormTerm<double> t = Stencil::template formTerm<double>(i);
+      if (t.plane < 0) {
+        markSource(t.dz, t.pass, t.row, t.dx);
+      }
+    }
   }
 };
 
@@ -375,6 +478,150 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
   }
 }
 
+/// A level's plane values of the 3D low-rank form, per plane of its
+/// register queue (slot as the level's planes), for the thread's points;
+/// nothing for a stencil without the form. Value-initialised (zeros):
+/// stale ones only feed points the block does not store, as the queues'.
+template <class S, int Levels, bool = FormOf<typename S::Stencil>::value> struct PlaneValues {
+  typename S::Compute v[Levels][S::kQueue][FormOf<typename S::Stencil>::kValueSlots][S::kRows]
+                       [S::kCols];
+};
+template <class S, int Levels> struct PlaneValues<S, Levels, false> {};
+
+/// Row pass `pass` of plane dz of ext at row w (relative to the thread's
+/// first row) and column q: its first tap a product (none for a weight of
+/// 1), then multiply-adds, in the order of rowTap (the generated rowPasses'
+/// order).
+template <class S, class Ext>
+__device__ __forceinline__ typename S::Compute rowPassAt(const Ext &ext, int dz, int pass, int w,
+                                                         int q) {
+  using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  constexpr int r = S::kRadius;
+  Compute h = Compute(0);
+  bool first = true;
+#pragma unroll
+  for (int k = 0; k < FormOf<Stencil>::kRowTaps; ++k) {
+    const fused::RowTap<Compute> tap = Stencil::template rowTap<Compute>(k);
+    if (tap.pass == pass) {
+      h = fused::addTap(first, tap.c, toCompute(ext[dz + r][w + r][q + tap.dx + r]), h);
+      first = false;
+    }
+  }
+  return h;
+}
+
+/// Row pass k at row w = I % kH - r of plane c + r, for the thread's
+/// columns, where some plane value reads it.
+template <class S, int I, class Ext, class Passes>
+__device__ __forceinline__ void passRowOf(const Ext &ext, Passes &passes) {
+  constexpr int r = S::kRadius, kH = S::kRows + 2 * r;
+  constexpr int k = I / kH, w = I % kH - r;
+  if constexpr (S::kReads.passRow(k, w)) {
+#pragma unroll
+    for (int q = 0; q < S::kCols; ++q) {
+      passes[k][w + r][q] = rowPassAt<S>(ext, r, k, w, q);
+    }
+  }
+}
+template <class S, int... I, class Ext, class Passes>
+__device__ __forceinline__ void passRowsOf(std::integer_sequence<int, I...>, const Ext &ext,
+                                           Passes &passes) {
+  (passRowOf<S, I>(ext, passes), ...);
+}
+
+/// The plane values of plane c + r (ext's plane r) at the thread's points,
+/// from its row passes `passes` and ext: each from 0, its first tap a
+/// product (none for a coefficient of 1), then multiply-adds in the order
+/// of planeTap.
+template <class S, class Ext, class Passes>
+__device__ __forceinline__ void planeValuesOf(
+    typename S::Compute (&values)[FormOf<typename S::Stencil>::kValueSlots][S::kRows][S::kCols],
+    const Ext &ext, const Passes &passes) {
+  using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int e = 0; e < S::kRows; ++e) {
+#pragma unroll
+    for (int q = 0; q < S::kCols; ++q) {
+#pragma unroll
+      for (int i = 0; i < FormOf<Stencil>::kPlaneTaps; ++i) {
+        const PlaneTap<Compute> tap = Stencil::template planeTap<Compute>(i);
+        const bool first = i == 0 || Stencil::template planeTap<Compute>(i - 1).plane != tap.plane;
+        const Compute x = tap.pass >= 0 ? passes[tap.pass >= 0 ? tap.pass : 0][e + tap.dy + r][q]
+                                        : toCompute(ext[2 * r][e + tap.dy + r][q + tap.dx + r]);
+        values[tap.plane][e][q] = fused::addTap(first, tap.c, x, values[tap.plane][e][q]);
+      }
+    }
+  }
+}
+
+/// Plane c of level t in the 3D low-rank form, from level t - 1 as
+/// computePlane has it and from `values`, level t - 1's plane values (plane
+/// c + dz in slot (center + dz) mod kQueue): first the plane values of
+/// plane c + r, then per point, from 0, the terms' multiply-adds in the
+/// order of formTerm (the generated addPlane's order along z).
+template <class S, bool Interior>
+__device__ __forceinline__ void computeFormPlane(
+    typename S::Element (&to)[S::kRows][S::kCols],
+    const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
+    typename S::Compute (
+        &values)[S::kQueue][FormOf<typename S::Stencil>::kValueSlots][S::kRows][S::kCols],
+    const typename S::Element *edge, int ringSlot, int c, const Part<S> &p, int nz, int center) {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  using Form = FormOf<Stencil>;
+  using Rule = Computes<typename S::Boundary>;
+  constexpr int r = S::kRadius;
+  constexpr int kRows = S::kRows, kCols = S::kCols, kH = kRows + 2 * r;
+  Element ext[2 * r + 1][kH][kCols + 2 * r];
+  fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * kH *(kCols + 2 * r)>(), ext, from, edge,
+             ringSlot, center);
+  Compute passes[Form::kPassSlots][kH][kCols];
+  passRowsOf<S>(std::make_integer_sequence<int, Form::kPasses * kH>(), ext, passes);
+  planeValuesOf<S>(values[wrapSlot(center + r, S::kQueue)], ext, passes);
+  const bool planeComputed = Rule::axis(c, nz, r);
+#pragma unroll
+  for (int e = 0; e < kRows; ++e) {
+#pragma unroll
+    for (int q = 0; q < kCols; ++q) {
+      Compute acc = Compute(0);
+#pragma unroll
+      for (int i = 0; i < Form::kFormTerms; ++i) {
+        const FormTerm<Compute> term = Stencil::template formTerm<Compute>(i);
+        const Compute x = term.plane >= 0 ? values[wrapSlot(center + term.dz, S::kQueue)]
+                                                  [term.plane >= 0 ? term.plane : 0][e][q]
+                          : term.pass >= 0
+                              ? rowPassAt<S>(ext, term.dz, term.pass, e + term.row, q)
+                              : toCompute(ext[term.dz + r][e + term.row + r][q + term.dx + r]);
+        acc = madd(term.c, x, acc);
+      }
+      const bool computed = planeComputed && (Interior || (p.yComputed[e] && p.xComputed[q]));
+      to[e][q] = computed ? toElement<Element>(acc) : from[center][e][q];
+    }
+  }
+}
+
+/// Plane c of level t (1 .. Levels) from level t - 1 (queue[t - 1], its
+/// ring at `edges`): the terms (computePlane), or the 3D low-rank form
+/// with level t - 1's plane values (computeFormPlane).
+template <class S, bool Interior, int Levels>
+__device__ __forceinline__ void
+computeLevelPlane(typename S::Element (&to)[S::kRows][S::kCols],
+                  const typename S::Element (&queue)[Levels][S::kQueue][S::kRows][S::kCols],
+                  PlaneValues<S, Levels> &values, int t, const typename S::Element *edges,
+                  int ringSlot, int c, const Part<S> &p, int nz, int center) {
+  const typename S::Element *edge = edges + (t - 1) * S::kSlots * S::kEdgePlane;
+  if constexpr (FormOf<typename S::Stencil>::value) {
+    computeFormPlane<S, Interior>(to, queue[t - 1], values.v[t - 1], edge, ringSlot, c, p, nz,
+                                  center);
+  } else {
+    computePlane<S, Interior>(to, queue[t - 1], edge, ringSlot, c, p, nz, center);
+  }
+}
+
 /// Zeroes the rings (the block's threads together) and this thread's
 /// queues: stale values only ever feed points the block does not store, but
 /// keep them finite and initialised all the same.
@@ -500,6 +747,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 
   Element queue[Levels][kQueue][kRows][kCols];
   clearRingsAndQueues<S, Levels>(ring, queue);
+  PlaneValues<S, Levels> values{};
   __syncthreads();
 
   const int iFirst = p.zBegin - Levels * r;
@@ -523,8 +771,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
         const int slot = wrapSlot(u - t * kLag, kQueue);
         const int ringSlot = wrapSlot(u - t * kLag, S::kSlots);
         Element result[kRows][kCols];
-        computePlane<S, Interior>(result, queue[t - 1], edges + (t - 1) * S::kSlots * S::kEdgePlane,
-                                  ringSlot, c, p, nz, slot);
+        computeLevelPlane<S, Interior>(result, queue, values, t, edges, ringSlot, c, p, nz, slot);
         if (t < Levels) {
           copyPlane<S>(queue[t][slot], result);
           writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);

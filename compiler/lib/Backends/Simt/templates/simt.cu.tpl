@@ -149,6 +149,33 @@ template <class C> static __host__ __device__ constexpr fused::PassTerm<C> passT
   return kPassTermList[i];
 }}
 
+//@ section fused_low_rank_3d
+
+// The 3D low-rank form the step kernel evaluates too (docs/generated-code.md,
+// "Low-rank form"): {passes} row pass(es) along x, {values} plane value(s) from
+// them, then the multiply-adds along z, each in the order of the step
+// kernel's rowPasses and addPlane (an empty list holds one unread entry).
+static constexpr int kPasses = {passes}, kRowTaps = {row_count}, kPlaneValues = {values},
+                     kPlaneTaps = {plane_count}, kFormTerms = {term_count};
+template <class C> static __host__ __device__ constexpr fused::RowTap<C> rowTap(int i) {{
+  constexpr fused::RowTap<C> kRowTapList[kRowTaps > 0 ? kRowTaps : 1] = {{
+    {row_taps}
+  }};
+  return kRowTapList[i];
+}}
+template <class C> static __host__ __device__ constexpr fused3d::PlaneTap<C> planeTap(int i) {{
+  constexpr fused3d::PlaneTap<C> kPlaneTapList[kPlaneTaps > 0 ? kPlaneTaps : 1] = {{
+    {plane_taps}
+  }};
+  return kPlaneTapList[i];
+}}
+template <class C> static __host__ __device__ constexpr fused3d::FormTerm<C> formTerm(int i) {{
+  constexpr fused3d::FormTerm<C> kFormTermList[kFormTerms] = {{
+    {form_terms}
+  }};
+  return kFormTermList[i];
+}}
+
 //@ section low_rank_add_plane
 // The low-rank form ({ops} operations an output instead of {direct}): the
 // row passes of this plane row at output o (an intermediate each: the first
