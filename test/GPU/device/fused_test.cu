@@ -5,7 +5,9 @@
 // fp32, double for fp64, rounded to the element type every step), bit for
 // bit at every point:
 //  - star 5-point (r 1), box 9-point (r 1), star 9-point (r 2) and star
-//    13-point (r 3) in fp32, fp64 and fp16; star 5 and box 9 in bf16; box 25-point (r 2) in fp32
+//    13-point (r 3) in fp32, fp64 and fp16; star 5 and box 9 in bf16;
+//    in fp32 a stencil whose sideways terms are at dy 1 only and one with
+//    none (where fused.cuh shares the side columns, SidesOf); box 25-point (r 2) in fp32
 //    and box 49-point (r 3) in fp32 and fp64; fixed, constant 0.75 and
 //    periodic boundaries;
 //  - grids 1x1 (not fixed), 3x3 (not fixed at r 2), 17x19, 200x256 and
@@ -33,6 +35,29 @@ namespace fused_check {
 FUSED_CHECK_CASES(FUSED_CHECK_DECLARE)
 #undef FUSED_CHECK_DECLARE
 } // namespace fused_check
+
+// Where fused.cuh shares a window row's side columns (SidesOf): at the one
+// row offset that reads them (a star: 0; SkewSides: 1), nowhere (Column5),
+// or as each row enters its window (a box).
+namespace {
+template <class St>
+using SidesOfStencil = stencilc::device::fused::SidesOf<stencilc::device::fused::Geometry<
+    fused_test::Params<float, stencilc::device::FixedBoundary, St, 2>>>;
+static_assert(SidesOfStencil<fused_test::Star9>::kAtUse &&
+              SidesOfStencil<fused_test::Star9>::kDy == 0);
+static_assert(SidesOfStencil<fused_test::SkewSides>::kAtUse &&
+              SidesOfStencil<fused_test::SkewSides>::kDy == 1);
+static_assert(SidesOfStencil<fused_test::Column5>::kDy ==
+              SidesOfStencil<fused_test::Column5>::kNoRow);
+static_assert(!SidesOfStencil<fused_test::Box9>::kAtUse);
+// A plan's kSidesAtEntry (a measured choice) keeps a star's at entry.
+struct Star9AtEntry
+    : fused_test::Params<float, stencilc::device::FixedBoundary, fused_test::Star9, 2> {
+  static constexpr bool kSidesAtEntry = true;
+};
+static_assert(
+    !stencilc::device::fused::SidesOf<stencilc::device::fused::Geometry<Star9AtEntry>>::kAtUse);
+} // namespace
 
 int main(int argc, char **argv) {
   stencilc::device_test::skipWithoutDevice();

@@ -63,6 +63,29 @@ struct Star13 {
   }
 };
 
+/// Radius 1, its sideways terms at dy 1 only: the side columns are shared
+/// at a row other than the centre (fused.cuh's SidesOf, kDy 1).
+struct SkewSides {
+  static constexpr int kRadius = 1, kTerms = 5;
+  static constexpr const char *kName = "skew5p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {
+        {0, 0, C(0.4)}, {-1, 0, C(0.15)}, {1, -1, C(0.16)}, {1, 0, C(0.14)}, {1, 1, C(0.15)}};
+    return terms[i];
+  }
+};
+
+/// Radius 2 along y only: no term reaches sideways, nothing is shared.
+struct Column5 {
+  static constexpr int kRadius = 2, kTerms = 5;
+  static constexpr const char *kName = "column5p";
+  template <class C> static __host__ __device__ constexpr Term<C> term(int i) {
+    constexpr Term<C> terms[] = {
+        {-2, 0, C(0.1)}, {-1, 0, C(0.2)}, {0, 0, C(0.4)}, {1, 0, C(0.2)}, {2, 0, C(0.1)}};
+    return terms[i];
+  }
+};
+
 /// Box 25-point, radius 2: the terms row by row, coefficients (i % 7 + 1)
 /// / 100.
 struct Box25 {
@@ -139,6 +162,8 @@ int bench();
   X(float, Star13)                                                                                 \
   X(double, Star13)                                                                                \
   X(__half, Star13)                                                                                \
+  X(float, SkewSides)                                                                              \
+  X(float, Column5)                                                                                \
   X(__half, Star5)                                                                                 \
   X(__half, Box9)                                                                                  \
   X(__half, Star9)                                                                                 \
