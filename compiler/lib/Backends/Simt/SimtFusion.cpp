@@ -81,8 +81,24 @@ constexpr MeasuredFusion Measured[] = {
 /// radius 12 at T 2 spilled 10 KB a thread.
 constexpr int MaxFusedLowRankRadius = 3;
 
-/// The largest radius whose 3D low-rank form fuses by rule (T 2).
-constexpr int MaxFused3DLowRankRadius = 2;
+/// The largest radius whose 3D low-rank form fuses (T 2), as measured on an
+/// H200 (bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt, NAME_run
+/// of 100 steps at 512^3): at radius 1 two steps a pass beat one step of
+/// the form and the fused direct form (box3d27p fp64 249.4 against 186.3
+/// and 172.4, fp32 458.3 against 292.9 and 326.2; the heat step on the
+/// 27-point Laplacian fp64 200.0 against 177.9 and 171.1; T 3 within 4 %);
+/// at radius 2 the levels' queues cost more than the bytes they save
+/// (box3d125p fp64 115.1 at T 2 against 162.2 one step a launch).
+constexpr int MaxFused3DLowRankRadius = 1;
+
+/// Whether the 3D low-rank form of `spec` fuses (and measured faster so
+/// than the direct form): radius 1, in fp64 or fp32, the precisions
+/// bench/lowrank3d times; elsewhere --backend=auto would trade a measured
+/// tensor-core step for an unmeasured fused pass.
+bool fusedFormMeasured(const StencilSpec &spec) {
+  return spec.radius <= MaxFused3DLowRankRadius &&
+         (spec.precision == Precision::FP64 || spec.precision == Precision::FP32);
+}
 
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
@@ -138,14 +154,10 @@ int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
   if (lowRankForm && spec.dims == 3) {
     // One step of the form is bound by memory (box3d27p fp64 at 70 % of the
-    // copy rate on an H200); two halve the bytes a step while a level's
-    // queue of planes and plane values still fits the registers of the rule's
-    // geometry up to MaxFused3DLowRankRadius (ptxas, sm_90: no spills). Only
-    // fp64 and fp32, the precisions whose fused form bench/lowrank3d
-    // checks and times: elsewhere --backend=auto would trade a measured
-    // tensor-core step for an unmeasured fused pass.
-    const bool timed = spec.precision == Precision::FP64 || spec.precision == Precision::FP32;
-    return r <= MaxFused3DLowRankRadius && timed ? 2 : 1;
+    // copy rate on an H200); two halve the bytes a step where a level's
+    // queue of planes and plane values fits the registers: measured at
+    // radius 1 (MaxFused3DLowRankRadius).
+    return fusedFormMeasured(spec) ? 2 : 1;
   }
   if (lowRankForm) {
     // The passes take about the operations of a star of the radius; unlike
@@ -278,23 +290,23 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
   if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
     return;
   }
+  const bool fuses = fusedFormMeasured(spec) && unfusable(spec).empty();
   std::string why;
-  if (options.fusedSteps > 1 && unfusable(spec).empty()) {
+  if (options.fusedSteps > 1 && unfusable(spec).empty() && !fusedFormMeasured(spec)) {
     why = fmt::format("--plan-option fuse={} asks for fused passes, and those of the 3D low-rank "
-                      "form are not measured yet: auto keeps the direct form, whose fused passes "
-                      "are",
+                      "form are measured faster only at radius 1 in fp64 and fp32: auto keeps "
+                      "the direct form, whose fused passes are measured",
                       options.fusedSteps);
-  } else if (spec.radius == 1 && spec.precision != Precision::FP64) {
+  } else if (spec.radius == 1 && spec.precision != Precision::FP64 && !fuses) {
     // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29, the form one
     // step a launch: box3d27p fp32 293.3 against 326.3 direct, lap27 fp32
-    // 262.3 against 326.6. (Radius 1 in fp64 gained over the fused direct
-    // form, 187.3 against 172.5 and 176.7 against 172.0; radius 2,
-    // box3d125p, 1.70x fp64 and 1.64x fp32.) The fused form was not
-    // measured then.
-    why = "measured slower at radius 1 in fp32 arithmetic on an H200 (box3d27p 0.90x, the 27-point "
-          "Laplacian 0.80x the direct form, NAME_run at 512^3, the form one step a launch): the "
-          "row passes' shared-memory round trip cost more than the operations it saves; its fused "
-          "passes are not measured yet";
+    // 262.3 against 326.6. Fused two steps a pass, the form wins in fp32
+    // (458.3), but it fuses neither 16 bits nor tf32 nor a clamp or mirror
+    // boundary.
+    why = "measured slower at radius 1 in fp32 arithmetic one step a launch on an H200 (box3d27p "
+          "0.90x, the 27-point Laplacian 0.80x the direct form, NAME_run at 512^3): the row "
+          "passes' shared-memory round trip costs more than the operations it saves, and the "
+          "form's fused passes (faster) take fp64 and fp32 at a fusable boundary only";
   } else {
     return;
   }
@@ -308,8 +320,9 @@ namespace {
 /// Why a low-rank plan that has no measurement fuses no steps by rule.
 std::string lowRankUnfusedWhy(const StencilSpec &spec) {
   return spec.dims == 3
-             ? fmt::format("by rule, the 3D low-rank form fuses in fp64 and fp32 up to radius {} "
-                           "(a level's planes and plane values in registers)",
+             ? fmt::format("the 3D low-rank form fuses in fp64 and fp32 up to radius {}, where "
+                           "it measured faster fused on an H200 (box3d125p fp64: 115.1 GStencil/s "
+                           "at T 2 against 162.2 one step a launch)",
                            MaxFused3DLowRankRadius)
              : fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
                            "of every level's rows in registers)",
@@ -329,9 +342,10 @@ std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
          : m ? fmt::format("measured best for {} in {} on {}", kind, keyword(spec.precision),
                            m->device)
          : lowRank(plan) && spec.dims == 3
-             ? fmt::format("by rule for the 3D low-rank form of radius {} (T 2 in fp64 and fp32 "
-                           "up to radius {}): not measured",
-                           spec.radius, MaxFused3DLowRankRadius)
+             ? fmt::format("T 2 for the 3D low-rank form of radius {} in fp64 and fp32, as "
+                           "measured on an H200 (box3d27p fp64 249.4, fp32 458.3 GStencil/s; "
+                           "T 3 within 4 %)",
+                           spec.radius)
          : lowRank(plan)
              ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
                            "not measured",
