@@ -56,6 +56,14 @@ std::string sixteenBitPattern(double coefficient, Precision element) {
   return fmt::format("0x{:04X}", value.bitcastToAPInt().getZExtValue());
 }
 
+/// `text` without the newlines it ends with.
+std::string withoutTrailingNewlines(std::string text) {
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return text;
+}
+
 /// A slice of a packed plan (section slice_packed) into `w`: its reads as
 /// __hfma2 on the pair of outputs o and o + 1.
 void writePackedSlice(CodeWriter &w, const Plan &plan, const SimtSlice &slice, int entry) {
@@ -131,11 +139,7 @@ std::string addPlaneBody(const Plan &plan) {
     }
     begin = end;
   }
-  std::string text = w.take();
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
+  return withoutTrailingNewlines(w.take());
 }
 
 /// The read of the input at (dy, dx) of output o in the plane window.
@@ -199,13 +203,6 @@ std::string queueFmas(const Plan &plan,
             "\n";
   }
   return fmas;
-}
-
-std::string withoutTrailingNewlines(std::string text) {
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
 }
 
 /// The body of Stencil::addPlane in the low-rank form: the row passes of
@@ -296,12 +293,8 @@ std::string fusedPacked(const Plan &plan) {
       bits.push_back(sixteenBitPattern(t.coefficient, plan.spec.precision));
     }
   }
-  std::string text =
-      CodeWriter::filled(section("fused_packed"), fmt::arg("bits", alignedTable(bits, 8)));
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return text;
+  return withoutTrailingNewlines(
+      CodeWriter::filled(section("fused_packed"), fmt::arg("bits", alignedTable(bits, 8))));
 }
 
 /// A list of initialisers as a table's body, each followed by a comma; an

@@ -284,8 +284,6 @@ bool settledUnfused(Schedule &s, int asked, std::string whyNot) {
   return false;
 }
 
-namespace {} // namespace
-
 void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice) {
   if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
     return;

@@ -75,11 +75,11 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
 
 /// Under lowrank=auto, keeps a 3D stencil's direct form where fuse=T asks
-/// for fused passes (the fused passes of the form are not measured yet) or
-/// where the form measured slower one step a launch (radius 1 in fp32
-/// arithmetic; the measured kinds in SimtFusion.cpp). Elsewhere the form
-/// is taken and fuses by the rule of SimtFusion.cpp: at radius 1 in fp64
-/// it measured faster one step a launch than the fused direct form. Sets
+/// for fused passes that the form's were not measured faster for (all but
+/// radius 1 in fp64 and fp32), or where a radius-1 form in fp32 arithmetic
+/// cannot fuse (16 bits, tf32, clamp, mirror): one step of it measured
+/// slower than the direct form (SimtFusion.cpp). Elsewhere the form is
+/// taken, fused two steps a pass at radius 1 in fp64 and fp32. Sets
 /// `choice`'s reason and fellBack where it keeps the direct form.
 void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
 

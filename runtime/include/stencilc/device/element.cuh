@@ -64,46 +64,47 @@ __device__ __forceinline__ float readPair(const __nv_bfloat16 *__restrict__ at, 
 /// values in one 32-bit register, multiply-added by one __hfma2 (fp16 from
 /// sm_53, bf16 from sm_80), each half rounded once to the element type, to
 /// nearest even. A pair travels through fp32 code as the float of the same
-/// bits (asFloat, asPair: no instruction).
-template <class Element> struct Packed;
-template <> struct Packed<__half> {
+/// bits (asFloat, asPair: no instruction). PackedTypes wraps each type's
+/// intrinsics; Packed adds what is the same for both (a constant pair from
+/// its bits).
+template <class Element> struct PackedTypes;
+template <> struct PackedTypes<__half> {
   using Pair = __half2;
-  /// The pair (c, c) of the fp16 of bit pattern `bits`, a constant.
-  static __device__ __forceinline__ Pair both(unsigned short bits) {
-    __half2_raw raw;
-    raw.x = bits;
-    raw.y = bits;
-    return Pair(raw);
-  }
-  /// Elements i and i + 1 of `at`.
-  static __device__ __forceinline__ Pair read(const __half *__restrict__ at, int i) {
-    return __halves2half2(at[i], at[i + 1]);
-  }
+  using Raw = __half2_raw;
   /// Two values of the element type given as floats (exact).
   static __device__ __forceinline__ Pair of(float lo, float hi) {
     return __floats2half2_rn(lo, hi);
   }
   static __device__ __forceinline__ float2 widen(Pair p) { return __half22float2(p); }
+  /// Elements i and i + 1 of `at`.
+  static __device__ __forceinline__ Pair read(const __half *__restrict__ at, int i) {
+    return __halves2half2(at[i], at[i + 1]);
+  }
   static __device__ __forceinline__ __half low(Pair p) { return __low2half(p); }
   static __device__ __forceinline__ __half high(Pair p) { return __high2half(p); }
 };
-template <> struct Packed<__nv_bfloat16> {
+template <> struct PackedTypes<__nv_bfloat16> {
   using Pair = __nv_bfloat162;
-  static __device__ __forceinline__ Pair both(unsigned short bits) {
-    __nv_bfloat162_raw raw;
-    raw.x = bits;
-    raw.y = bits;
-    return Pair(raw);
-  }
-  static __device__ __forceinline__ Pair read(const __nv_bfloat16 *__restrict__ at, int i) {
-    return __halves2bfloat162(at[i], at[i + 1]);
-  }
+  using Raw = __nv_bfloat162_raw;
   static __device__ __forceinline__ Pair of(float lo, float hi) {
     return __floats2bfloat162_rn(lo, hi);
   }
   static __device__ __forceinline__ float2 widen(Pair p) { return __bfloat1622float2(p); }
+  static __device__ __forceinline__ Pair read(const __nv_bfloat16 *__restrict__ at, int i) {
+    return __halves2bfloat162(at[i], at[i + 1]);
+  }
   static __device__ __forceinline__ __nv_bfloat16 low(Pair p) { return __low2bfloat16(p); }
   static __device__ __forceinline__ __nv_bfloat16 high(Pair p) { return __high2bfloat16(p); }
+};
+template <class Element> struct Packed : PackedTypes<Element> {
+  using Pair = typename PackedTypes<Element>::Pair;
+  /// The pair (c, c) of the element of bit pattern `bits`, a constant.
+  static __device__ __forceinline__ Pair both(unsigned short bits) {
+    typename PackedTypes<Element>::Raw raw;
+    raw.x = bits;
+    raw.y = bits;
+    return Pair(raw);
+  }
 };
 
 /// A pair's bits as a float, and back.

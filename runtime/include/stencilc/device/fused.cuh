@@ -499,23 +499,38 @@ template <class C> __device__ __forceinline__ C addTap(bool first, C c, C x, C h
   return first ? (c == C(1) ? x : mul(c, x)) : madd(c, x, h);
 }
 
+/// Row pass `pass` of a low-rank Stencil (2D, or 3D's fused3d.cuh) at one
+/// point, as the generated rowPasses compute it: from its taps in rowTap's
+/// order, the first a product (none for a weight of 1), then
+/// multiply-adds; x(dx) is the row's value at column offset dx.
+template <class Stencil, class C, class Value>
+__device__ __forceinline__ C rowPass(int pass, Value x) {
+  C h = C(0);
+  bool first = true;
+#pragma unroll
+  for (int k = 0; k < Stencil::kRowTaps; ++k) {
+    const RowTap<C> tap = Stencil::template rowTap<C>(k);
+    if (tap.pass == pass) {
+      h = addTap(first, tap.c, x(tap.dx), h);
+      first = false;
+    }
+  }
+  return h;
+}
+
 /// The row passes of `row` (its side columns shared) into `h`, for the
-/// thread's columns: per pass the first tap a product (none for a weight
-/// of 1), then multiply-adds, in the order of rowTap.
+/// thread's columns.
 template <class S>
 __device__ __forceinline__ void
 rowPasses(const Row<S> &row,
           typename S::Compute (&h)[LowRankOf<typename S::Stencil>::kSlots][S::kColsPerThread]) {
-  using Compute = typename S::Compute;
-  using Stencil = typename S::Stencil;
   constexpr int r = S::kRadius;
 #pragma unroll
   for (int w = 0; w < S::kColsPerThread; ++w) {
 #pragma unroll
-    for (int k = 0; k < LowRankOf<Stencil>::kRowTaps; ++k) {
-      const RowTap<Compute> tap = Stencil::template rowTap<Compute>(k);
-      const bool first = k == 0 || Stencil::template rowTap<Compute>(k - 1).pass != tap.pass;
-      h[tap.pass][w] = addTap(first, tap.c, row.v[r + w + tap.dx], h[tap.pass][w]);
+    for (int p = 0; p < LowRankOf<typename S::Stencil>::kPasses; ++p) {
+      h[p][w] = rowPass<typename S::Stencil, typename S::Compute>(
+          p, [&](int dx) { return row.v[r + w + dx]; });
     }
   }
 }

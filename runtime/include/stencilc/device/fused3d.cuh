@@ -489,26 +489,13 @@ template <class S, int Levels, bool = FormOf<typename S::Stencil>::value> struct
 template <class S, int Levels> struct PlaneValues<S, Levels, false> {};
 
 /// Row pass `pass` of plane dz of ext at row w (relative to the thread's
-/// first row) and column q: its first tap a product (none for a weight of
-/// 1), then multiply-adds, in the order of rowTap (the generated rowPasses'
-/// order).
+/// first row) and column q (fused::rowPass).
 template <class S, class Ext>
 __device__ __forceinline__ typename S::Compute rowPassAt(const Ext &ext, int dz, int pass, int w,
                                                          int q) {
-  using Compute = typename S::Compute;
-  using Stencil = typename S::Stencil;
   constexpr int r = S::kRadius;
-  Compute h = Compute(0);
-  bool first = true;
-#pragma unroll
-  for (int k = 0; k < FormOf<Stencil>::kRowTaps; ++k) {
-    const fused::RowTap<Compute> tap = Stencil::template rowTap<Compute>(k);
-    if (tap.pass == pass) {
-      h = fused::addTap(first, tap.c, toCompute(ext[dz + r][w + r][q + tap.dx + r]), h);
-      first = false;
-    }
-  }
-  return h;
+  return fused::rowPass<typename S::Stencil, typename S::Compute>(
+      pass, [&](int dx) { return toCompute(ext[dz + r][w + r][q + dx + r]); });
 }
 
 /// Row pass k at row w = I % kH - r of plane c + r, for the thread's
