@@ -55,12 +55,12 @@ python3 "$root/test/GPU/harness/stencil_list.py" "${list[@]}" >"$gen/bench-list.
 
 export out gen
 export nvccFlagsText="${nvccFlags[*]}" libsText="${libs[*]}"
+swept=(blur7x7_fp64 blur7x7_fp32 box2d49p_fp64 gauss5x5_fp64)
 objects=()
 for base in "${bench[@]}"; do
   for form in lr simt auto; do
-    # lowrank_bench.cu includes these two for their FusedStencil.
-    [[ ${base}_$form == blur7x7_fp64_lr || ${base}_$form == box2d49p_fp64_lr ]] ||
-      objects+=("$gen/${base}_$form")
+    # lowrank_bench.cu includes the swept ones for their FusedStencil.
+    [[ $form == lr && " ${swept[*]} " == *" $base "* ]] || objects+=("$gen/${base}_$form")
   done
 done
 printf '%s\n' "${checks[@]}" | xargs -P "$jobs" -I{} bash -c \

@@ -8,13 +8,14 @@
 // Each low-rank result is compared with the direct CUDA-core one on the
 // same input (the largest difference: they round differently). Then a
 // sweep of the fused kernel's geometry for the low-rank form of
-// blur7x7_fp64 and box2d49p_fp64 (the generated FusedStencil with other
+// blur7x7 (fp64 and fp32), gauss5x5_fp64 and box2d49p_fp64 (the generated
+// FusedStencil with other
 // T, strip, batch and register caps), each checked bit for bit against
 // the generated NAME_run's T.
 //
 // The list header (bench-list.h, stencil_list.py) is included first by
-// the build (-include); blur7x7_fp64_lr.cu and box2d49p_fp64_lr.cu are
-// included here for their FusedStencil.
+// the build (-include); the swept stencils' NAME_lr.cu are included here
+// for their FusedStencil.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,8 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "blur7x7_fp32_lr.cu"
 #include "blur7x7_fp64_lr.cu"
 #include "box2d49p_fp64_lr.cu"
+#include "gauss5x5_fp64_lr.cu"
 
 #include "fused_nd_bench.h" // test/GPU/device: fillRandom
 #include "stencilc/runtime/check.h"
@@ -120,10 +123,10 @@ void sweepOne(const char *name, const std::vector<E> &reference, E *a, E *b) {
               same ? "=run" : "DIFFERS");
 }
 
-template <class... Vs, class Run> void sweep(const char *name, Run generated) {
+template <class E, class... Vs, class Run> void sweep(const char *name, Run generated) {
   const long long count = static_cast<long long>(kN) * kN;
-  stencilc::DeviceBuffer<double> a(count), b(count);
-  const std::vector<double> reference = resultOf(a.data(), b.data(), generated);
+  stencilc::DeviceBuffer<E> a(count), b(count);
+  const std::vector<E> reference = resultOf(a.data(), b.data(), generated);
   (sweepOne<Vs>(name, reference, a.data(), b.data()), ...);
 }
 
@@ -154,21 +157,29 @@ int main() {
   LR_COMPARE(float, box2d25p_fp32);
   LR_COMPARE(double, box2d49p_fp64);
   LR_COMPARE(float, box2d49p_fp32);
-  namespace blur = stencilc_gen_blur7x7_fp64_lr;
-  namespace box = stencilc_gen_box2d49p_fp64_lr;
-  const auto blurRun = [](double *a, double *b) {
-    return blur7x7_fp64_lr_run(a, b, kN, kN, kSteps, nullptr);
-  };
-  const auto boxRun = [](double *a, double *b) {
-    return box2d49p_fp64_lr_run(a, b, kN, kN, kSteps, nullptr);
-  };
-  // fp64 at radius 3 needs 4 columns a thread (at least r, whole accesses).
-#define LR_SWEEP_GEOMETRIES(P)                                                                     \
-  Variant<P, 2, 128, 2, 128, 2>, Variant<P, 2, 128, 1, 128, 2>, Variant<P, 3, 128, 1, 128, 1>,     \
-      Variant<P, 3, 128, 2, 128, 1>, Variant<P, 3, 128, 1, 128, 2>, Variant<P, 4, 128, 1, 128, 1>, \
-      Variant<P, 4, 128, 2, 128, 1>, Variant<P, 3, 256, 1, 128, 1>, Variant<P, 4, 256, 1, 128, 1>, \
-      Variant<P, 3, 128, 1, 64, 1>, Variant<P, 2, 128, 2, 64, 2>, Variant<P, 4, 128, 1, 96, 1>
-  sweep<LR_SWEEP_GEOMETRIES(blur::FusedParams)>("blur7x7_fp64", blurRun);
-  sweep<LR_SWEEP_GEOMETRIES(box::FusedParams)>("box2d49p_fp64", boxRun);
+  // The generated NAME_run of each swept stencil, whose result every
+  // geometry must give bit for bit.
+#define LR_RUN(E, base) [](E *a, E *b) { return base##_lr_run(a, b, kN, kN, kSteps, nullptr); }
+  // fp64 at radius 3 needs 4 columns a thread (at least r, whole accesses):
+  // strips of 128; fp32 takes 128 or 256. Variant<Params, T, width, batch,
+  // chunk, minBlocks>.
+#define LR_SWEEP_R3(P)                                                                             \
+  Variant<P, 2, 128, 2, 64, 2>, Variant<P, 3, 128, 2, 128, 1>, Variant<P, 3, 128, 3, 128, 1>,      \
+      Variant<P, 3, 128, 4, 128, 1>, Variant<P, 3, 128, 2, 64, 1>, Variant<P, 3, 128, 2, 128, 2>,  \
+      Variant<P, 4, 128, 2, 128, 1>, Variant<P, 4, 128, 3, 128, 1>, Variant<P, 4, 128, 4, 128, 1>
+  sweep<double, LR_SWEEP_R3(stencilc_gen_blur7x7_fp64_lr::FusedParams)>(
+      "blur7x7_fp64", LR_RUN(double, blur7x7_fp64));
+  sweep<double, LR_SWEEP_R3(stencilc_gen_box2d49p_fp64_lr::FusedParams)>(
+      "box2d49p_fp64", LR_RUN(double, box2d49p_fp64));
+  using Blur32 = stencilc_gen_blur7x7_fp32_lr::FusedParams;
+  sweep<float, LR_SWEEP_R3(Blur32), Variant<Blur32, 3, 256, 2, 128, 1>,
+        Variant<Blur32, 4, 256, 2, 128, 1>, Variant<Blur32, 4, 256, 4, 128, 1>>(
+      "blur7x7_fp32", LR_RUN(float, blur7x7_fp32));
+  using Gauss = stencilc_gen_gauss5x5_fp64_lr::FusedParams;
+  sweep<double, Variant<Gauss, 3, 64, 4, 128, 2>, Variant<Gauss, 4, 64, 4, 128, 2>,
+        Variant<Gauss, 3, 128, 2, 128, 1>, Variant<Gauss, 3, 128, 4, 128, 1>,
+        Variant<Gauss, 4, 128, 2, 128, 1>, Variant<Gauss, 4, 128, 4, 128, 1>,
+        Variant<Gauss, 5, 128, 2, 128, 1>, Variant<Gauss, 6, 128, 2, 128, 1>>(
+      "gauss5x5_fp64", LR_RUN(double, gauss5x5_fp64));
   return 0;
 }

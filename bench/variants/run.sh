@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root: times every plan that
+# bench/variants/gen.sh wrote into VARIANTS (default .gpu/variants,
+# carried), one program each (bench/headers/header_bench.cu: NAME_step,
+# and NAME_run of 100 steps at 8192^2 or 512^3), built in parallel and run
+# one at a time, the copy bandwidth first. One line a variant, its label
+# in the place of header_bench's tree. With LIBS (a folder holding the
+# build's libstencilc_testing.a and libstencilc_runtime.a, carried), each
+# variant's plan also goes through the GPU conformance harness
+# (test/GPU/harness: NAME_step and NAME_run against the float64 reference
+# at every contract size and step count), in parallel after the timing, at
+# most CHECK_SECONDS (default 240) each; SANITIZE names LABEL/NAME variants
+# whose harness then runs under compute-sanitizer memcheck and racecheck on
+# grids up to 100000 points. Exit 1 where a build, run or check fails.
+# Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+variants=${VARIANTS:-$root/.gpu/variants}
+work=${WORK:-/tmp/variants}
+rm -rf "$work" && mkdir -p "$work"
+programs=()
+while read -r label name _; do
+  [[ -z $label || $label == \#* ]] && continue
+  programs+=("$label/$name")
+done <"$variants/list.txt"
+build() {
+  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2
+  element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
+  grep -qE "${name}_step\(.*int nz" "$h" && dims=3
+  nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/GPU/device" \
+    -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
+    -DDIMS="$dims" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
+    "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
+}
+# The conformance program of variant $1 (LABEL/NAME).
+check() {
+  local label=${1%%/*} name=${1##*/}
+  python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
+    "$variants/$1.h" >"$work/check-$label.$name.cu"
+  nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/support/include" \
+    -o "$work/check-$label.$name" "$work/check-$label.$name.cu" "$variants/$1.cu" \
+    "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
+}
+export -f build check
+export root variants work
+printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+if [[ -n ${LIBS:-} ]]; then
+  export LIBS
+  printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'check {}'
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+status=0
+first=1
+for p in "${programs[@]}"; do
+  exe=$work/${p%%/*}.${p##*/}
+  [[ -x $exe ]] || { echo "$p: not built"; tail -3 "$exe.log"; status=1; continue; }
+  HB_COPY=$first "$exe" || { echo "$p: failed"; status=1; }
+  first=0
+done
+[[ -n ${LIBS:-} ]] || exit $status
+for p in "${programs[@]}"; do
+  exe=$work/check-${p%%/*}.${p##*/}
+  [[ -x $exe ]] || { echo "check $p: not built"; tail -3 "$exe.log"; status=1; continue; }
+  timeout "${CHECK_SECONDS:-240}" "$exe" >"$exe.out" 2>&1 &
+done
+wait
+for p in "${programs[@]}"; do
+  out=$work/check-${p%%/*}.${p##*/}.out
+  [[ -f $out ]] || continue
+  echo "check $p: $(tail -1 "$out") ($(grep -c '^\[PASS\]' "$out") cases passed," \
+    "$(grep -c '^\[FAIL\]' "$out") failed)"
+  grep -q "RESULT: PASS" "$out" || { status=1; grep "^\[FAIL\]" "$out" | head -5; }
+done
+for p in ${SANITIZE:-}; do
+  exe=$work/check-${p%%/*}.${p##*/}
+  for tool in memcheck racecheck; do
+    if timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" --max-points 100000 \
+      >"$exe.$tool" 2>&1; then
+      echo "sanitize $p $tool: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$exe.$tool" | tail -1)"
+    else
+      echo "sanitize $p $tool: FAILED"; tail -8 "$exe.$tool"; status=1
+    fi
+  done
+done
+exit $status
