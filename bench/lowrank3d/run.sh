@@ -8,7 +8,7 @@
 # summary; the logs go to logs/ and, as logs.tgz, into $OUT where that is
 # set. Exit 1 on any failure.
 # Usage: OUT=$OUT ./run.sh   (CHECK_SECONDS: the most a conformance program
-# may take, default 240; NVCC_FLAGS, default -std=c++17 -O3 -arch=sm_90;
+# may take, default 240; SANITIZE_KIND: see (3); NVCC_FLAGS, default -std=c++17 -O3 -arch=sm_90;
 # BUILD_ONLY=1 stops after the build)
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
@@ -81,10 +81,11 @@ for log in logs/check-*.log; do
   grep -q "RESULT: PASS" "$log" || { status=1; grep "^\[FAIL\]" "$log" | head -5; }
 done
 
-# (3) compute-sanitizer on the smallest grids of the fused fp32 box (two
-# boundaries; steps 1 to 5 take a pass of T 2, a remainder pass and both).
+# (3) compute-sanitizer on the smallest grids of one kind's fused form
+# (SANITIZE_KIND, default the fp32 box; two boundaries; steps 1 to 5 take a
+# pass of T 2, a remainder pass and both).
 for tool in memcheck racecheck initcheck; do
-  exe=check-box3d27p_fp32
+  exe=check-${SANITIZE_KIND:-box3d27p_fp32}
   if timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 3 "bin/$exe" \
     --max-points 25000 --steps 1,2,3,5 >"logs/$tool-$exe.log" 2>&1; then
     echo "[PASS] $tool $exe: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "logs/$tool-$exe.log" | head -1)"
