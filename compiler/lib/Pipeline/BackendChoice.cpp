@@ -116,15 +116,18 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  // Where the whole composed pass of the measured T won against the CUDA
-  // cores' fused run (the 16-bit box of radius 1), auto takes it.
-  const MeasuredComposition *won = measuredComposition(spec);
-  if (won && tensorPlan->schedule.composed && tensorPlan->schedule.fusedSteps == won->steps) {
+  // Where the tensor cores' NAME_run of the measured T won against the CUDA
+  // cores' fused run (composed passes of the 16-bit boxes of radius 1 and 2,
+  // one step a launch of radius 3), auto takes it.
+  if (const MeasuredTensorRun *won = measuredTensorRun(spec);
+      won && tensorPlan->schedule.fusedSteps == won->steps &&
+      tensorPlan->schedule.composed.has_value() == (won->steps > 1)) {
     tensorPlan->choice += fmt::format(
-        ", chosen by --backend=auto because NAME_run's composed passes of {} steps measured "
-        "faster on an H100 than the CUDA cores' fused run: {:.0f} vs {:.0f} GStencil/s "
-        "(docs/performance.md)",
-        won->steps, won->composedGStencils, won->simtFusedGStencils);
+        ", chosen by --backend=auto because NAME_run {} measured faster on {} than the CUDA "
+        "cores' fused run: {:.0f} vs {:.0f} GStencil/s (docs/performance.md)",
+        won->steps > 1 ? fmt::format("in composed passes of {} steps", won->steps)
+                       : std::string("one step a launch"),
+        won->device, won->tensorGStencils, won->simtFusedGStencils);
     return *std::move(tensorPlan);
   }
   // Elsewhere the tensor cores' composed passes measured slower than the

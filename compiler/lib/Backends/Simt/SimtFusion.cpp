@@ -74,6 +74,29 @@ constexpr MeasuredFusion Measured[] = {
     {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 128, 4, 1, 173.9, 160.5},
     {3, Shape::Box, 1, 4, 2, 32, 64, 512, 1, 128, 4, 1, 286.8, 302.4},
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
+    // The 2D low-rank form on an H200 (bench/lowrank's sweep, 2026-11-29
+    // 12:43, bench/results/2026-11-29-1243-lowrank-sweep-h200.txt), beside
+    // the rule's T 2 (blur7x7 fp64 267.5, fp32 454.6; box2d49p fp64 262.6)
+    // and the direct box's geometry (gauss5x5 fp64 441.0 at T 3). A form
+    // whose terms read rows at the point (box2d49p: the centre) keeps its
+    // windows' rows and spends registers: T 3 ran at 177.0.
+    {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 489.3, 0, "an H200", false, true},
+    {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 331.2, 0, "an H200", false, true},
+    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 560.4, 0, "an H200", false, true},
+    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 2, 271.9, 0, "an H200", false, true, true},
+    // The 3D low-rank form on an H200 (bench/lowrank3d, 2026-11-29 10:27,
+    // bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt), fused and
+    // one step a launch of the form: radius 1 fuses two steps (box3d27p fp64
+    // and fp32; T 3 within 4 %; the heat step on the 27-point Laplacian fp64
+    // 200.0 against 177.9), radius 2 measured faster one step a launch (its
+    // levels' queues cost more than the bytes they save). The geometry of
+    // radius 1 from bench/lowrank3d/sweep.cu (13:14-13:18,
+    // ...-1314-lowrank3d-sweep-h200.txt): fp64 windows of 32 x 64 with rows
+    // of 4 and 96 planes a block (box3d27p 295.7 against 249.4 in the rule's
+    // rows of 2, heat27 247.2 against 200.0); fp32 keeps the rule's.
+    {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 96, 4, 1, 295.7, 186.3, "an H200", false, true},
+    {3, Shape::Box, 1, 4, 2, 64, 32, 512, 1, 64, 2, 1, 458.3, 292.9, "an H200", false, true},
+    {3, Shape::Box, 2, 8, 2, 32, 32, 256, 1, 64, 4, 1, 115.1, 162.2, "an H200", false, true},
 };
 
 /// The largest radius whose low-rank form fuses by rule: radius 3 (the
@@ -81,55 +104,50 @@ constexpr MeasuredFusion Measured[] = {
 /// radius 12 at T 2 spilled 10 KB a thread.
 constexpr int MaxFusedLowRankRadius = 3;
 
-/// The largest radius whose 3D low-rank form fuses (T 2), as measured on an
-/// H200 (bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt, NAME_run
-/// of 100 steps at 512^3): at radius 1 two steps a pass beat one step of
-/// the form and the fused direct form (box3d27p fp64 249.4 against 186.3
-/// and 172.4, fp32 458.3 against 292.9 and 326.2; the heat step on the
-/// 27-point Laplacian fp64 200.0 against 177.9 and 171.1; T 3 within 4 %);
-/// at radius 2 the levels' queues cost more than the bytes they save
-/// (box3d125p fp64 115.1 at T 2 against 162.2 one step a launch).
-constexpr int MaxFused3DLowRankRadius = 1;
-
-/// Whether the 3D low-rank form of `spec` fuses (and measured faster so
-/// than the direct form): radius 1, in fp64 or fp32, the precisions
-/// bench/lowrank3d times; elsewhere --backend=auto would trade a measured
-/// tensor-core step for an unmeasured fused pass.
-bool fusedFormMeasured(const StencilSpec &spec) {
-  return spec.radius <= MaxFused3DLowRankRadius &&
-         (spec.precision == Precision::FP64 || spec.precision == Precision::FP32);
-}
-
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
-const MeasuredFusion *measuredKind(const StencilSpec &spec);
-
-/// The measurement of the plan's kind. The low-rank form is not measured:
-/// it takes the direct kind's geometry where that fused steps (the kind's
-/// registers and halo measured best there, with more arithmetic), and its
-/// own rule where the direct box measured fastest unfused (radius 3: its
-/// taps bound it by arithmetic; the passes take a third of them).
-const MeasuredFusion *measured(const Plan &plan) {
-  const MeasuredFusion *m = measuredKind(plan.spec);
-  // A 3D form's levels keep plane values beside their planes and compute
-  // row passes: the direct box's geometry is no guide there (its rule's).
-  if (lowRank(plan) && plan.spec.dims == 3) {
-    return nullptr;
-  }
-  return m && lowRank(plan) && !m->fusingGains() ? nullptr : m;
-}
-
-/// The measurement of the direct form of `spec`'s kind, if any.
-const MeasuredFusion *measuredKind(const StencilSpec &spec) {
+/// The measurement of `spec`'s kind in the direct form, or (lowRank) in the
+/// low-rank form `form`, if any.
+const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
+  const bool rowsAtPoint = form && form->dims == 2 &&
+                           std::any_of(form->terms.begin(), form->terms.end(),
+                                       [](const LowRankTerm &term) { return term.pass < 0; });
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
-        m.radius == spec.radius && m.elementBytes == bytes) {
+        m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
+        m.rowsAtPoint == rowsAtPoint) {
       return &m;
     }
   }
   return nullptr;
+}
+
+/// The measurement of the plan's kind and form. A 2D low-rank form that has
+/// none of its own takes the direct kind's geometry where that fused steps
+/// (its registers and halo measured best there, with more arithmetic), and
+/// its own rule where the direct box measured fastest unfused (radius 3:
+/// its taps bound it by arithmetic; the passes take a third of them). In
+/// 3D a form's levels keep plane values beside their planes and compute row
+/// passes: the direct box's geometry is no guide there.
+const MeasuredFusion *measured(const Plan &plan) {
+  if (!lowRank(plan)) {
+    return measuredKind(plan.spec);
+  }
+  if (const MeasuredFusion *own = measuredKind(plan.spec, &*plan.simt().lowRank.form)) {
+    return own;
+  }
+  const MeasuredFusion *direct = measuredKind(plan.spec);
+  return plan.spec.dims == 2 && direct && direct->fusingGains() ? direct : nullptr;
+}
+
+/// Whether the 3D low-rank form of `spec` measured faster fused than one
+/// step of it a launch; elsewhere --backend=auto would trade a measured
+/// direct plan for an unmeasured fused pass.
+bool fusedFormMeasured(const StencilSpec &spec, const LowRankForm &form) {
+  const MeasuredFusion *m = measuredKind(spec, &form);
+  return m && m->fusingGains();
 }
 
 } // namespace
@@ -153,11 +171,10 @@ namespace {
 int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
   if (lowRankForm && spec.dims == 3) {
-    // One step of the form is bound by memory (box3d27p fp64 at 70 % of the
-    // copy rate on an H200); two halve the bytes a step where a level's
-    // queue of planes and plane values fits the registers: measured at
-    // radius 1 (MaxFused3DLowRankRadius).
-    return fusedFormMeasured(spec) ? 2 : 1;
+    // The 3D form fuses where the table has it faster fused (radius 1 in
+    // fp64 and fp32); a level's queue of planes and plane values may not
+    // fit the registers elsewhere (radius 2 measured slower fused).
+    return 1;
   }
   if (lowRankForm) {
     // The passes take about the operations of a star of the radius; unlike
@@ -178,8 +195,9 @@ int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
 
 /// Why the planner's own T is 1 for `spec` (`m` its measurement, if any).
 std::string unfusedWhy(const StencilSpec &spec, const MeasuredFusion *m) {
-  const std::string kind = fmt::format("a {} of radius {} in {}", keyword(spec.shape), spec.radius,
-                                       keyword(spec.precision));
+  const std::string kind =
+      fmt::format("{}a {} of radius {} in {}", m && m->lowRank ? "the low-rank form of " : "",
+                  keyword(spec.shape), spec.radius, keyword(spec.precision));
   if (m && m->stepGStencils > 0.0) {
     return fmt::format("{} measured faster one step a launch on {} ({:.1f} GStencil/s) "
                        "than fused (at best {:.1f} with T = {})",
@@ -288,9 +306,10 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
   if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
     return;
   }
-  const bool fuses = fusedFormMeasured(spec) && unfusable(spec).empty();
+  const bool measuredFused = fusedFormMeasured(spec, *choice.form);
+  const bool fuses = measuredFused && unfusable(spec).empty();
   std::string why;
-  if (options.fusedSteps > 1 && unfusable(spec).empty() && !fusedFormMeasured(spec)) {
+  if (options.fusedSteps > 1 && unfusable(spec).empty() && !measuredFused) {
     why = fmt::format("--plan-option fuse={} asks for fused passes, and those of the 3D low-rank "
                       "form are measured faster only at radius 1 in fp64 and fp32: auto keeps "
                       "the direct form, whose fused passes are measured",
@@ -299,8 +318,8 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
     // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29, the form one
     // step a launch: box3d27p fp32 293.3 against 326.3 direct, lap27 fp32
     // 262.3 against 326.6. Fused two steps a pass, the form wins in fp32
-    // (458.3), but it fuses neither 16 bits nor tf32 nor a clamp or mirror
-    // boundary.
+    // (458.3), but it fuses neither 16 bits nor a clamp or mirror boundary
+    // (tf32 is fp32 arithmetic on CUDA cores and takes fp32's entry).
     why = "measured slower at radius 1 in fp32 arithmetic one step a launch on an H200 (box3d27p "
           "0.90x, the 27-point Laplacian 0.80x the direct form, NAME_run at 512^3): the row "
           "passes' shared-memory round trip costs more than the operations it saves, and the "
@@ -318,10 +337,9 @@ namespace {
 /// Why a low-rank plan that has no measurement fuses no steps by rule.
 std::string lowRankUnfusedWhy(const StencilSpec &spec) {
   return spec.dims == 3
-             ? fmt::format("the 3D low-rank form fuses in fp64 and fp32 up to radius {}, where "
-                           "it measured faster fused on an H200 (box3d125p fp64: 115.1 GStencil/s "
-                           "at T 2 against 162.2 one step a launch)",
-                           MaxFused3DLowRankRadius)
+             ? std::string("the 3D low-rank form fuses where it measured faster fused than one "
+                           "step a launch (radius 1 in fp64 and fp32, on an H200); this kind "
+                           "was not measured")
              : fmt::format("by rule, the low-rank form fuses up to radius {} (the intermediates "
                            "of every level's rows in registers)",
                            MaxFusedLowRankRadius);
@@ -333,17 +351,13 @@ std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
   const StencilSpec &spec = plan.spec;
   const std::string kind = fmt::format("a {} of radius {}", keyword(spec.shape), spec.radius);
   return asked ? fmt::format("--plan-option fuse={}", asked)
-         : m && lowRank(plan)
+         : m && lowRank(plan) && !m->lowRank
              ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
                            "low-rank form is not measured",
                            kind, keyword(spec.precision), m->device)
-         : m ? fmt::format("measured best for {} in {} on {}", kind, keyword(spec.precision),
+         : m ? fmt::format("measured best for {}{} in {} on {}",
+                           m->lowRank ? "the low-rank form of " : "", kind, keyword(spec.precision),
                            m->device)
-         : lowRank(plan) && spec.dims == 3
-             ? fmt::format("T 2 for the 3D low-rank form of radius {} in fp64 and fp32, as "
-                           "measured on an H200 (box3d27p fp64 249.4, fp32 458.3 GStencil/s; "
-                           "T 3 within 4 %)",
-                           spec.radius)
          : lowRank(plan)
              ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
                            "not measured",
@@ -375,11 +389,8 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   int steps = wanted;
   const auto geometry = [&](int t) {
     FusedKernel g = fusedGeometry(spec, t, m, lowRank(plan));
-    if (lowRank(plan) && m) {
+    if (lowRank(plan) && m && !m->lowRank) {
       g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
-    }
-    if (lowRank(plan) && spec.dims == 3) {
-      g.source = "by the 3D low-rank form's rule (rows of 2 at radius 1): not measured";
     }
     if (lowRank(plan) && !m && spec.dims == 2) {
       // Each level also keeps its rows' intermediates in registers: at 4

@@ -12,9 +12,10 @@
 
 namespace stencilc {
 
-/// The fused kernel's best geometry as measured on an H100 for one kind of
-/// stencil (dims, shape, radius, element bytes; tf32 runs as fp32 on CUDA
-/// cores, bf16 as fp16; in 1D star and box are the same points). Fields a
+/// The fused kernel's best geometry as measured (on an H100 unless `device`
+/// says otherwise) for one kind of stencil: dims, shape, radius, element
+/// bytes (tf32 runs as fp32 on CUDA cores, bf16 as fp16; in 1D star and box
+/// are the same points) and the form (lowRank, rowsAtPoint). Fields a
 /// dimension's kernel does not have are 0.
 struct MeasuredFusion {
   int dims;
@@ -36,6 +37,13 @@ struct MeasuredFusion {
   /// enters its window, not where they are read (fused.cuh, SidesOf):
   /// measured faster for this kind.
   bool sidesAtEntry = false;
+  /// The form measured: the low-rank form (docs/generated-code.md,
+  /// "Low-rank form") where true, else the direct terms.
+  bool lowRank = false;
+  /// 2D low-rank form: some of its terms read the input rows at the point
+  /// (a centre beside the passes), which keeps every level's window rows
+  /// in registers (fused.cuh): a kind of its own.
+  bool rowsAtPoint = false;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }

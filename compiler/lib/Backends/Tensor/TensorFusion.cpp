@@ -22,30 +22,40 @@ double mmasPerPoint(const TensorPlan &tp) {
   return double(tp.mmasPerTile()) / (double(tp.tileM) * tp.tileN);
 }
 
-/// The whole composed pass (band included) against the CUDA cores' fused
-/// NAME_run, 8192^2, 100 steps, `fixed`, on an H100 in three runs of
-/// 2026-11-25 (bench/results/2026-11-25-0317-, -0330- and
-/// -0345-tcfuse-levels-h100.txt; the first run's figures here). Only the
-/// 16-bit box of radius 1 won; every other kind measured (the 16-bit star,
-/// tf32 and fp64) lost. Other boundaries were not measured.
-struct CompositionEntry {
+/// The tensor cores' NAME_run against the CUDA cores' fused NAME_run,
+/// 8192^2, 100 steps, `fixed`. On an H100 in three runs of 2026-11-25
+/// (bench/results/2026-11-25-0317-, -0330- and -0345-tcfuse-levels-h100.txt;
+/// the first run's figures here) the whole composed pass won for the
+/// 16-bit box of radius 1 only (the 16-bit star, tf32 and fp64 lost). On an
+/// H200 on 2026-11-29 (bench/variants, the suite's 16-bit shapes,
+/// bench/results/2026-11-29-1243-variants-h200.txt) the composed pass of 2
+/// steps won for the 16-bit box of radius 2 (3 and 4 steps ran at 619 and
+/// 633), and one step a launch for the box of radius 3 (2 steps composed:
+/// 414), against the CUDA cores' fused low-rank form; the stars of radius 2
+/// and 3 lost (star2d9p fp16 838 composed against 1139, star2d13p fp16 one
+/// step 710 against 735). Other boundaries were not measured.
+struct TensorRunEntry {
   Shape shape;
   int radius;
   Precision precision;
-  MeasuredComposition measured;
+  MeasuredTensorRun measured;
 };
-constexpr CompositionEntry Compositions[] = {
-    {Shape::Box, 1, Precision::FP16, {4, 1539.2, 1362.6}},
-    {Shape::Box, 1, Precision::BF16, {4, 1544.9, 1335.9}},
+constexpr TensorRunEntry TensorRuns[] = {
+    {Shape::Box, 1, Precision::FP16, {4, 1539.2, 1362.6, "an H100"}},
+    {Shape::Box, 1, Precision::BF16, {4, 1544.9, 1335.9, "an H100"}},
+    {Shape::Box, 2, Precision::FP16, {2, 815.4, 558.6, "an H200"}},
+    {Shape::Box, 2, Precision::BF16, {2, 823.2, 561.2, "an H200"}},
+    {Shape::Box, 3, Precision::FP16, {1, 576.9, 393.3, "an H200"}},
+    {Shape::Box, 3, Precision::BF16, {1, 577.4, 391.4, "an H200"}},
 };
 
 } // namespace
 
-const MeasuredComposition *measuredComposition(const StencilSpec &spec) {
+const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec) {
   if (spec.dims != 2 || spec.boundary != BoundaryKind::Fixed) {
     return nullptr;
   }
-  for (const CompositionEntry &e : Compositions) {
+  for (const TensorRunEntry &e : TensorRuns) {
     if (e.shape == spec.shape && e.radius == spec.radius && e.precision == spec.precision) {
       return &e.measured;
     }
@@ -61,17 +71,22 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
 void planTensorFusion(Plan &plan, const PlanOptions &options,
                       PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &)) {
   const StencilSpec &spec = plan.spec;
-  const MeasuredComposition *measured = measuredComposition(spec);
+  const MeasuredTensorRun *measured = measuredTensorRun(spec);
   const int asked = options.fusedSteps == 0 && measured ? measured->steps : options.fusedSteps;
   Schedule &s = plan.schedule = Schedule{};
   // Unasked, one step a launch, except where the whole composed pass
   // measured faster than the CUDA cores' fused kernel: a composed pass
   // rounds differently from single steps, and it measured slower for every
-  // other kind tried (docs/performance.md, 2026-11-25).
+  // other kind tried (docs/performance.md, 2026-11-25 and 2026-11-29).
   if (asked <= 1) {
-    s.why = asked == 1 ? "--plan-option fuse=1: one launch a step"
-                       : "the tensor cores fuse steps only when asked (--plan-option fuse=T): "
-                         "their composed passes measured slower than the CUDA cores' fused kernel";
+    s.why =
+        options.fusedSteps == 1 ? "--plan-option fuse=1: one launch a step"
+        : measured
+            ? fmt::format("measured best: one step a launch ran at {:.0f} GStencil/s on {}, "
+                          "the CUDA cores' fused run at {:.0f} (TensorFusion.cpp)",
+                          measured->tensorGStencils, measured->device, measured->simtFusedGStencils)
+            : "the tensor cores fuse steps only when asked (--plan-option fuse=T): "
+              "their composed passes measured slower than the CUDA cores' fused kernel";
     return;
   }
   if (spec.dims != 2) {
@@ -122,9 +137,10 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
     s.why = lowered;
   } else if (options.fusedSteps == 0) {
     s.why = fmt::format("measured best: the whole composed pass of {} steps ran at {:.0f} "
-                        "GStencil/s on an H100, the CUDA cores' fused run at {:.0f} "
+                        "GStencil/s on {}, the CUDA cores' fused run at {:.0f} "
                         "(TensorFusion.cpp)",
-                        steps, measured->composedGStencils, measured->simtFusedGStencils);
+                        steps, measured->tensorGStencils, measured->device,
+                        measured->simtFusedGStencils);
   } else {
     s.why = fmt::format("--plan-option fuse={}", asked);
   }

@@ -12,19 +12,23 @@
 
 namespace stencilc {
 
-/// A kind whose whole composed pass (band included) measured faster than
-/// the CUDA cores' fused NAME_run on a GPU: T, and both figures.
-struct MeasuredComposition {
+/// A kind whose tensor-core NAME_run measured faster than the CUDA cores'
+/// fused NAME_run on a GPU: T steps a pass (the whole composed pass, band
+/// included, where T > 1; one step a launch where T = 1), both figures and
+/// the GPU, as the plan names it.
+struct MeasuredTensorRun {
   int steps;
-  double composedGStencils;
+  double tensorGStencils;
   double simtFusedGStencils;
+  const char *device;
 };
 
-/// The measurement of `spec`'s kind where its composed pass won, or null.
-const MeasuredComposition *measuredComposition(const StencilSpec &spec);
+/// The measurement of `spec`'s kind where its tensor-core NAME_run won, or
+/// null.
+const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
-/// measuredComposition, else one step a launch): T and the composed
+/// measuredTensorRun, else one step a launch): T and the composed
 /// stencil's plan (made by `planKernel` with fuse=1), or T = 1 with the
 /// reason; `lowered` where fewer steps than asked fit: the composed radius
 /// T·r beyond maxTensorRadius, or a block's shared memory.
