@@ -84,6 +84,15 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 331.2, 0, "an H200", false, true},
     {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 560.4, 0, "an H200", false, true},
     {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 2, 271.9, 0, "an H200", false, true, true},
+    // And (bench/lowrank/sweep2d.cu, 13:46, ...-1351-lowrank2d-sweep-h200.txt)
+    // the suite's other low-rank boxes and gauss5x5 fp32, against what they
+    // took before (the direct box's geometry or the rule): box2d25p fp64
+    // 411.2 (387.6), fp32 651.5 (514.3), box2d49p fp32 496.4 (385.7),
+    // gauss5x5 fp32 770.3 (676.5).
+    {2, Shape::Box, 2, 4, 4, 128, 0, 128, 2, 64, 0, 2, 770.3, 0, "an H200", false, true},
+    {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 411.2, 0, "an H200", false, true, true},
+    {2, Shape::Box, 2, 4, 3, 128, 0, 128, 4, 128, 0, 2, 651.5, 0, "an H200", false, true, true},
+    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 4, 64, 0, 1, 496.4, 0, "an H200", false, true, true},
     // The 3D low-rank form on an H200 (bench/lowrank3d, 2026-11-29 10:27,
     // bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt), fused and
     // one step a launch of the form: radius 1 fuses two steps (box3d27p fp64
