@@ -398,7 +398,14 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
   const auto geometry = [&](int t) {
-    FusedKernel g = fusedGeometry(spec, t, m, lowRank(plan));
+    // The 3D form's measured geometry holds at its T only: at T 3 its rows
+    // of 4 spill, and the rule's rows of 2 ran faster (box3d27p fp64 259.0
+    // against 208.5, bench/results/2026-11-29-1314-lowrank3d-sweep-h200.txt).
+    const bool measuredHere = !(lowRank(plan) && spec.dims == 3 && m && t != m->steps);
+    FusedKernel g = fusedGeometry(spec, t, measuredHere ? m : nullptr, lowRank(plan));
+    if (!measuredHere) {
+      g.source = fmt::format("by rule: the one measured best holds at T = {} only", m->steps);
+    }
     if (lowRank(plan) && m && !m->lowRank) {
       g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
     }
