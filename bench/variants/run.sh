@@ -30,7 +30,8 @@ build() {
   nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/GPU/device" \
     -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
     -DDIMS="$dims" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
-    "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
+    "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
+    -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
 }
 # The conformance program of variant $1 (LABEL/NAME).
 check() {
