@@ -23,6 +23,7 @@ while read -r label name _; do
   [[ -z $label || $label == \#* ]] && continue
   programs+=("$label/$name")
 done <"$variants/list.txt"
+# shellcheck disable=SC2317 # build and check run through xargs (export -f)
 build() {
   local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2
   element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
@@ -34,6 +35,7 @@ build() {
     -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
 }
 # The conformance program of variant $1 (LABEL/NAME).
+# shellcheck disable=SC2317
 check() {
   local label=${1%%/*} name=${1##*/}
   python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
