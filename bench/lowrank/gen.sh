@@ -10,8 +10,7 @@
 #                    calls (both evaluate the form in one order), NAME_pass
 #   OUT/lowrank-bench  NAME_run of 100 steps at 8192^2 of each stencil in
 #                    its low-rank form and direct (lowrank=off, on CUDA
-#                    cores and as --backend=auto plans it), and a sweep of
-#                    the fused kernel's geometry for the low-rank form
+#                    cores and as --backend=auto plans it)
 # Usage: bench/lowrank/gen.sh [OUT]   (default .gpu/lr)
 #   STENCILC (default build/bin/stencilc), BUILD (default build: its
 #   runtime and test-support libraries), JOBS (default 2)
@@ -55,20 +54,17 @@ python3 "$root/test/GPU/harness/stencil_list.py" "${list[@]}" >"$gen/bench-list.
 
 export out gen
 export nvccFlagsText="${nvccFlags[*]}" libsText="${libs[*]}"
-swept=(blur7x7_fp64 blur7x7_fp32 box2d49p_fp64 gauss5x5_fp64)
 objects=()
 for base in "${bench[@]}"; do
   for form in lr simt auto; do
-    # lowrank_bench.cu includes the swept ones for their FusedStencil.
-    [[ $form == lr && " ${swept[*]} " == *" $base "* ]] || objects+=("$gen/${base}_$form")
+    objects+=("$gen/${base}_$form")
   done
 done
 printf '%s\n' "${checks[@]}" | xargs -P "$jobs" -I{} bash -c \
   'nvcc $nvccFlagsText -o "$out/check-{}" "$gen/check-{}.cu" "$gen/{}.cu" $libsText'
 printf '%s\n' "${objects[@]}" | xargs -P "$jobs" -I{} bash -c 'nvcc $nvccFlagsText -c -o "{}.o" "{}.cu"'
-nvcc "${nvccFlags[@]}" -I "$gen" -I "$root/test/GPU/device" -Xptxas -v -include "$gen/bench-list.h" -o "$out/lowrank-bench" \
-  "$root/bench/lowrank/lowrank_bench.cu" "${objects[@]/%/.o}" "${libs[@]}" 2>"$gen/ptxas-sweep.txt"
-grep -E "spill (stores|loads)" "$gen/ptxas-sweep.txt" | grep -v " 0 bytes spill" | head || true
+nvcc "${nvccFlags[@]}" -I "$root/test/GPU/device" -include "$gen/bench-list.h" -o "$out/lowrank-bench" \
+  "$root/bench/lowrank/lowrank_bench.cu" "${objects[@]/%/.o}" "${libs[@]}"
 strip "$out"/check-* "$out/lowrank-bench"
 cp "$root/bench/lowrank/run.sh" "$out/"
 du -sh "$out"

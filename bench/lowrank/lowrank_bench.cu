@@ -6,27 +6,15 @@
 // --backend=auto picks). CUDA events, 2 warm-up runs, the median of 5, each
 // on fresh random inputs in (0, 1); GStencil/s counts every point and step.
 // Each low-rank result is compared with the direct CUDA-core one on the
-// same input (the largest difference: they round differently). Then a
-// sweep of the fused kernel's geometry for the low-rank form of
-// blur7x7 (fp64 and fp32), gauss5x5_fp64 and box2d49p_fp64 (the generated
-// FusedStencil with other
-// T, strip, batch and register caps), each checked bit for bit against
-// the generated NAME_run's T.
+// same input (the largest difference: they round differently). One kind's
+// fused geometry is swept by sweep2d.cu.
 //
 // The list header (bench-list.h, stencil_list.py) is included first by
-// the build (-include); the swept stencils' NAME_lr.cu are included here
-// for their FusedStencil.
+// the build (-include).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <string>
 #include <vector>
-
-#include "blur7x7_fp32_lr.cu"
-#include "blur7x7_fp64_lr.cu"
-#include "box2d49p_fp64_lr.cu"
-#include "gauss5x5_fp64_lr.cu"
 
 #include "fused_nd_bench.h" // test/GPU/device: fillRandom
 #include "stencilc/runtime/check.h"
@@ -100,36 +88,6 @@ void compare(const char *name, Lr lr, Simt simt, Auto automatic) {
               std::min(msSimt, msAuto) / msLr, diff);
 }
 
-/// One geometry of the fused kernel for a generated low-rank FusedParams.
-template <class Base, int T, int Width, int Batch, int Chunk, int MinBlocks, int Threads = 128>
-struct Variant : Base {
-  static constexpr int kSteps = T, kWidth = Width, kBatch = Batch, kChunkY = Chunk,
-                       kMinBlocks = MinBlocks, kThreads = Threads;
-};
-
-/// Times 100 steps of the geometry V's fused::run and checks its result
-/// against `reference` (the generated NAME_run's) bit for bit.
-template <class V, class E>
-void sweepOne(const char *name, const std::vector<E> &reference, E *a, E *b) {
-  using S = stencilc::device::fused::Geometry<V>;
-  const auto run = [](E *x, E *y) {
-    return stencilc::device::fused::run<S>(x, y, kN, kN, kSteps, nullptr);
-  };
-  const double ms = medianMs(a, b, run);
-  const bool same =
-      std::memcmp(resultOf(a, b, run).data(), reference.data(), reference.size() * sizeof(E)) == 0;
-  std::printf("sweep %-14s T %d width %3d batch %d chunk %3d minBlocks %d: %7.1f GStencil/s %s\n",
-              name, V::kSteps, V::kWidth, V::kBatch, V::kChunkY, V::kMinBlocks, gstencils(ms),
-              same ? "=run" : "DIFFERS");
-}
-
-template <class E, class... Vs, class Run> void sweep(const char *name, Run generated) {
-  const long long count = static_cast<long long>(kN) * kN;
-  stencilc::DeviceBuffer<E> a(count), b(count);
-  const std::vector<E> reference = resultOf(a.data(), b.data(), generated);
-  (sweepOne<Vs>(name, reference, a.data(), b.data()), ...);
-}
-
 } // namespace
 
 #define LR_COMPARE(E, base)                                                                        \
@@ -157,29 +115,5 @@ int main() {
   LR_COMPARE(float, box2d25p_fp32);
   LR_COMPARE(double, box2d49p_fp64);
   LR_COMPARE(float, box2d49p_fp32);
-  // The generated NAME_run of each swept stencil, whose result every
-  // geometry must give bit for bit.
-#define LR_RUN(E, base) [](E *a, E *b) { return base##_lr_run(a, b, kN, kN, kSteps, nullptr); }
-  // fp64 at radius 3 needs 4 columns a thread (at least r, whole accesses):
-  // strips of 128; fp32 takes 128 or 256. Variant<Params, T, width, batch,
-  // chunk, minBlocks>.
-#define LR_SWEEP_R3(P)                                                                             \
-  Variant<P, 2, 128, 2, 64, 2>, Variant<P, 3, 128, 2, 128, 1>, Variant<P, 3, 128, 3, 128, 1>,      \
-      Variant<P, 3, 128, 4, 128, 1>, Variant<P, 3, 128, 2, 64, 1>, Variant<P, 3, 128, 2, 128, 2>,  \
-      Variant<P, 4, 128, 2, 128, 1>, Variant<P, 4, 128, 3, 128, 1>, Variant<P, 4, 128, 4, 128, 1>
-  sweep<double, LR_SWEEP_R3(stencilc_gen_blur7x7_fp64_lr::FusedParams)>(
-      "blur7x7_fp64", LR_RUN(double, blur7x7_fp64));
-  sweep<double, LR_SWEEP_R3(stencilc_gen_box2d49p_fp64_lr::FusedParams)>(
-      "box2d49p_fp64", LR_RUN(double, box2d49p_fp64));
-  using Blur32 = stencilc_gen_blur7x7_fp32_lr::FusedParams;
-  sweep<float, LR_SWEEP_R3(Blur32), Variant<Blur32, 3, 256, 2, 128, 1>,
-        Variant<Blur32, 4, 256, 2, 128, 1>, Variant<Blur32, 4, 256, 4, 128, 1>>(
-      "blur7x7_fp32", LR_RUN(float, blur7x7_fp32));
-  using Gauss = stencilc_gen_gauss5x5_fp64_lr::FusedParams;
-  sweep<double, Variant<Gauss, 3, 64, 4, 128, 2>, Variant<Gauss, 4, 64, 4, 128, 2>,
-        Variant<Gauss, 3, 128, 2, 128, 1>, Variant<Gauss, 3, 128, 4, 128, 1>,
-        Variant<Gauss, 4, 128, 2, 128, 1>, Variant<Gauss, 4, 128, 4, 128, 1>,
-        Variant<Gauss, 5, 128, 2, 128, 1>, Variant<Gauss, 6, 128, 2, 128, 1>>(
-      "gauss5x5_fp64", LR_RUN(double, gauss5x5_fp64));
   return 0;
 }

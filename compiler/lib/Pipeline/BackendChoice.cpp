@@ -119,9 +119,9 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
   // Where the tensor cores' NAME_run of the measured T won against the CUDA
   // cores' fused run (composed passes of the 16-bit boxes of radius 1 and 2,
   // one step a launch of radius 3), auto takes it.
+  // (On tensor cores only a composed pass fuses steps.)
   if (const MeasuredTensorRun *won = measuredTensorRun(spec);
-      won && tensorPlan->schedule.fusedSteps == won->steps &&
-      tensorPlan->schedule.composed.has_value() == (won->steps > 1)) {
+      won && tensorPlan->schedule.fusedSteps == won->steps) {
     tensorPlan->choice += fmt::format(
         ", chosen by --backend=auto because NAME_run {} measured faster on {} than the CUDA "
         "cores' fused run: {:.0f} vs {:.0f} GStencil/s (docs/performance.md)",

@@ -117,6 +117,12 @@ constexpr int MaxFusedLowRankRadius = 3;
 /// Whether the plan evaluates the low-rank form.
 bool lowRank(const Plan &plan) { return plan.simt().lowRank.form.has_value(); }
 
+/// "the low-rank form of " where `m` is a measurement of that form, for the
+/// plan's reasons.
+const char *formNamed(const MeasuredFusion *m) {
+  return m && m->lowRank ? "the low-rank form of " : "";
+}
+
 /// The measurement of `spec`'s kind in the direct form, or (lowRank) in the
 /// low-rank form `form`, if any.
 const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr) {
@@ -176,38 +182,34 @@ namespace {
 
 /// The rule for kinds not measured. 2D: the measured T fell about as 8 / r
 /// for stars and 8 / r^2 for boxes. 1D: radius 1 and 2 measured best at T 8
-/// (of at most 8), so 16 / r, at most 8. 3D: no kind measured faster fused
-/// than one step a launch, so 1.
+/// (of at most 8), so 16 / r, at most 8. 3D: 1 (the 3D kinds that fuse,
+/// direct or low rank, are in the table).
 int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
   const int r = spec.radius;
-  if (lowRankForm && spec.dims == 3) {
-    // The 3D form fuses where the table has it faster fused (radius 1 in
-    // fp64 and fp32); a level's queue of planes and plane values may not
-    // fit the registers elsewhere (radius 2 measured slower fused).
-    return 1;
-  }
-  if (lowRankForm) {
-    // The passes take about the operations of a star of the radius; unlike
-    // the direct box, at least 2 steps, since they leave memory the bound.
-    // Past MaxFusedLowRankRadius each level's intermediates (2r + 2 rows of
-    // r or more columns) overflow the registers: one step a launch.
-    return r <= MaxFusedLowRankRadius ? std::clamp(8 / r, 2, 8) : 1;
-  }
   switch (spec.dims) {
   case 1:
     return std::clamp(16 / r, 1, 8);
   case 2:
+    if (lowRankForm) {
+      // The passes take about the operations of a star of the radius;
+      // unlike the direct box, at least 2 steps, since they leave memory the
+      // bound. Past MaxFusedLowRankRadius each level's intermediates (2r + 2
+      // rows of r or more columns) overflow the registers: one launch a step.
+      return r <= MaxFusedLowRankRadius ? std::clamp(8 / r, 2, 8) : 1;
+    }
     return std::max(1, spec.shape == Shape::Star ? 8 / r : 8 / (r * r));
   default:
+    // The 3D low-rank form too fuses only where the table has it faster
+    // fused: a level's queue of planes and plane values may not fit the
+    // registers elsewhere (radius 2 measured slower fused).
     return 1;
   }
 }
 
 /// Why the planner's own T is 1 for `spec` (`m` its measurement, if any).
 std::string unfusedWhy(const StencilSpec &spec, const MeasuredFusion *m) {
-  const std::string kind =
-      fmt::format("{}a {} of radius {} in {}", m && m->lowRank ? "the low-rank form of " : "",
-                  keyword(spec.shape), spec.radius, keyword(spec.precision));
+  const std::string kind = fmt::format("{}a {} of radius {} in {}", formNamed(m),
+                                       keyword(spec.shape), spec.radius, keyword(spec.precision));
   if (m && m->stepGStencils > 0.0) {
     return fmt::format("{} measured faster one step a launch on {} ({:.1f} GStencil/s) "
                        "than fused (at best {:.1f} with T = {})",
@@ -365,9 +367,8 @@ std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
              ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
                            "low-rank form is not measured",
                            kind, keyword(spec.precision), m->device)
-         : m ? fmt::format("measured best for {}{} in {} on {}",
-                           m->lowRank ? "the low-rank form of " : "", kind, keyword(spec.precision),
-                           m->device)
+         : m ? fmt::format("measured best for {}{} in {} on {}", formNamed(m), kind,
+                           keyword(spec.precision), m->device)
          : lowRank(plan)
              ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
                            "not measured",
