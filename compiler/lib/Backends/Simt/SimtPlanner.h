@@ -77,9 +77,10 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
 /// Under lowrank=auto, keeps a 3D stencil's direct form where fuse=T asks
 /// for fused passes that the form's were not measured faster for (all but
 /// radius 1 in fp64 and fp32), or where a radius-1 form in fp32 arithmetic
-/// cannot fuse (16 bits, tf32, clamp, mirror): one step of it measured
+/// cannot fuse (16 bits, clamp, mirror): one step of it measured
 /// slower than the direct form (SimtFusion.cpp). Elsewhere the form is
-/// taken, fused two steps a pass at radius 1 in fp64 and fp32. Sets
+/// taken, fused two steps a pass at radius 1 in fp64 and fp32 (and tf32,
+/// fp32 arithmetic on CUDA cores). Sets
 /// `choice`'s reason and fellBack where it keeps the direct form.
 void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRankChoice &choice);
 
