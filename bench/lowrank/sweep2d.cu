@@ -28,17 +28,20 @@ using fused_nd_bench::Grids;
 constexpr int kN = 8192;
 constexpr int kSteps = 100;
 
-/// One geometry of the generated FusedParams.
-template <int T, int Width, int Batch, int Chunk, int MinBlocks> struct Variant : gen::FusedParams {
+/// One geometry of the generated FusedParams; Queued: fused.cuh's queued
+/// form (a stencil in the direct form).
+template <int T, int Width, int Batch, int Chunk, int MinBlocks, bool Queued = false>
+struct Variant : gen::FusedParams {
   static constexpr int kSteps = T, kWidth = Width, kBatch = Batch, kChunkY = Chunk,
                        kMinBlocks = MinBlocks;
+  static constexpr bool kQueued = Queued;
 };
 
 template <class V> bool bench(double copy, Grids<E> &grids) {
   using S = fused::Geometry<V>;
-  char geometry[96];
-  std::snprintf(geometry, sizeof geometry, "width %d batch %d chunk %d minBlocks %d", V::kWidth,
-                V::kBatch, V::kChunkY, V::kMinBlocks);
+  char geometry[112];
+  std::snprintf(geometry, sizeof geometry, "width %d batch %d chunk %d minBlocks %d%s", V::kWidth,
+                V::kBatch, V::kChunkY, V::kMinBlocks, fused::QueuedOf<V>::value ? " queued" : "");
   return fused_nd_bench::benchOne<E>(
       SWEEP_TEXT(SWEEP_NAME), V::kSteps, geometry, kSteps, copy, grids,
       [](E *a, E *b) { return fused::run<S>(a, b, kN, kN, kSteps, nullptr); });

@@ -5,6 +5,9 @@
 # comment): the suite stencil examples/suite/SUITE-NAME.stencil planned for
 # sm_90 with those flags, as OUT/LABEL/SUITE-NAME.{cu,h,plan}. The plans
 # keep the stencil's own name, so each variant is its own program there.
+# A LABEL of the form NAME:BOUNDARY... (e.g. `q-const:constant 0.25`
+# written `q-const:constant_0.25`) also sets the stencil's boundary line
+# to BOUNDARY, underscores read as spaces (OUT/LABEL/SUITE-NAME.stencil).
 # Usage: bench/variants/gen.sh LIST [OUT]   (default OUT .gpu/variants;
 #   STENCILC, default build/bin/stencilc)
 set -euo pipefail
@@ -17,10 +20,15 @@ cp "$list" "$out/list.txt"
 while read -r label name flags; do
   [[ -z $label || $label == \#* ]] && continue
   mkdir -p "$out/$label"
+  source=$root/examples/suite/$name.stencil
+  if [[ $label == *:* ]]; then
+    boundary=${label#*:}
+    sed "s/^  boundary .*;\$/  boundary ${boundary//_/ };/" "$source" >"$out/$label/$name.stencil"
+    source=$out/$label/$name.stencil
+  fi
   # shellcheck disable=SC2086 # the flags, split
-  "$stencilc" --arch=sm_90 $flags "$root/examples/suite/$name.stencil" -o "$out/$label/$name.cu"
+  "$stencilc" --arch=sm_90 $flags "$source" -o "$out/$label/$name.cu"
   # shellcheck disable=SC2086
-  "$stencilc" --arch=sm_90 $flags --emit=plan "$root/examples/suite/$name.stencil" \
-    >"$out/$label/$name.plan"
+  "$stencilc" --arch=sm_90 $flags --emit=plan "$source" >"$out/$label/$name.plan"
 done <"$list"
 echo "variants: $(grep -cvE '^\s*(#|$)' "$list") plans in $out"

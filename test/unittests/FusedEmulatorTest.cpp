@@ -166,6 +166,34 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_EQ(asked.schedule.fused.rows, 4); // the measured geometry
 }
 
+// The full-rank 2D boxes of radius 2 (fp64, fp32) and 3 (fp64) take the
+// queued form, as measured on an H200; the radius-3 box in fp64 fuses so
+// (its windows did not fit). Radius 1, stars, fp32 at radius 3 and the
+// low-rank form keep the windows, or one step a launch.
+TEST(FusedPlans, WideBoxesAreQueuedWhereMeasured) {
+  PlanOptions sm90;
+  sm90.target = Arch::Sm90;
+  const auto plan = [&](Shape shape, int r, Precision precision) {
+    return planSimt(makeStencil(2, shape, r, precision, BoundaryKind::Fixed, 7), sm90);
+  };
+  struct Queued {
+    int r;
+    Precision precision;
+    int steps;
+  };
+  for (const Queued &q : {Queued{2, Precision::FP64, 3}, Queued{2, Precision::FP32, 3},
+                          Queued{3, Precision::FP64, 2}}) {
+    const Plan box = plan(Shape::Box, q.r, q.precision);
+    ASSERT_FALSE(box.simt().lowRank.form) << box.simt().lowRank.why;
+    EXPECT_EQ(box.schedule.fusedSteps, q.steps) << box.schedule.why;
+    EXPECT_TRUE(box.schedule.fused.queued) << q.r << " " << keyword(q.precision);
+  }
+  EXPECT_EQ(plan(Shape::Box, 3, Precision::FP32).schedule.fusedSteps, 1);
+  EXPECT_FALSE(plan(Shape::Box, 1, Precision::FP64).schedule.fused.queued);
+  EXPECT_FALSE(plan(Shape::Star, 2, Precision::FP64).schedule.fused.queued);
+  EXPECT_FALSE(plan(Shape::Box, 2, Precision::FP16).schedule.fused.queued);
+}
+
 // A 3D pass keeps T rings of edge rows in shared memory: a T whose rings
 // pass what the target lets a block opt in to is lowered to the most that
 // fit, and the schedule says so (an error where the backend was requested).
@@ -304,7 +332,7 @@ TEST_P(FusedRuns, EqualSingleSteps) {
     options.fusedSteps = fuse;
     const Plan plan = planSimt(spec, options);
     if (fuse == 0 && plan.schedule.fusedSteps == 1) {
-      continue; // the planner's own T is 1 (3D; 2D fp64 at radius 3): nothing fused
+      continue; // the planner's own T is 1 (3D; 2D fp32 at radius 3): nothing fused
     }
     ASSERT_GT(plan.schedule.fusedSteps, 1) << plan.schedule.why;
     // As planned (one block on these grids, all smaller than the fused

@@ -361,6 +361,12 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
                      "planSimtFusion promises fused halos of at least T x r"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.halo = p.schedule.fused.width; }),
                      o, "planSimtFusion promises a fused pass that stores a column"));
+  const Plan star3d =
+      planSimt(makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 1), o);
+  ASSERT_GT(star3d.schedule.fusedSteps, 1);
+  EXPECT_TRUE(breaks(mutated(star3d, [](Plan &p) { p.schedule.fused.queued = true; }), o,
+                     "planSimtFusion promises the queued form only for a 2D stencil in the "
+                     "direct form"));
 }
 
 /// The 3D stencil of fields whose u the plane kernel streams (k is read at

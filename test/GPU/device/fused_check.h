@@ -173,8 +173,9 @@ void checkRun(Tally &tally, const std::vector<typename S::Element> &input,
     }
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%s %s %s T=%d %dx%d steps=%d: %lld wrong", what, typeName<E>(),
-                kindName(kind), S::kSteps, ny, nx, steps, wrong);
+  std::snprintf(text, sizeof text, "%s %s %s T=%d%s %dx%d steps=%d: %lld wrong", what,
+                typeName<E>(), kindName(kind), S::kSteps,
+                fused::QueuedOf<S>::value ? " queued" : "", ny, nx, steps, wrong);
   if (wrong != 0) {
     std::printf("  first mismatch at (y %lld, x %lld): got %.17g, want %.17g\n", first / nx,
                 first % nx, asDouble(got[first]), asDouble(want[first]));
@@ -194,6 +195,11 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   // chunks of 7 rows, T 3.
   constexpr int kWide = 2 * fused_test::narrowestWidth<E, St>();
   using Wide = fused::Geometry<Params<E, B, St, 3, kWide, 64, 1, 7>>;
+  // The queued form, where the terms come by rows (as every generated
+  // stencil's): T 2, and the wide geometry's batch of one row.
+  using Q2 = fused::Geometry<fused_test::Queued<Params<E, B, St, 2>>>;
+  using QWide = fused::Geometry<fused_test::Queued<Params<E, B, St, 3, kWide, 64, 1, 7>>>;
+  constexpr bool kQueues = fused::TermsByRow<T2>::value;
   const int least = fused::minExtent<B>(St::kRadius);
   // 200 x 256: rows of whole 16-byte vectors, the vector loads' path (the
   // other sizes go element by element).
@@ -220,6 +226,9 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
       for (int steps : counts) {
         if (T == 2) {
           checkRun<T2>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+          if constexpr (kQueues) {
+            checkRun<Q2>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+          }
         } else {
           checkRun<T4>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
         }
@@ -227,6 +236,9 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
     }
     for (int steps : {2, 3, 4, 14}) {
       checkRun<Wide>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+      if constexpr (kQueues) {
+        checkRun<QWide>(tally, input, ref.at(steps), ny, nx, steps, K, St::kName);
+      }
     }
   }
 }

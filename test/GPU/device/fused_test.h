@@ -142,6 +142,12 @@ template <class P, int M> struct WithMinBlocks : P {
   static constexpr int kMinBlocks = M;
 };
 
+/// P in fused.cuh's queued form (kQueued): stencils whose terms come by
+/// rows, ascending (fused::TermsByRow).
+template <class P> struct Queued : P {
+  static constexpr bool kQueued = true;
+};
+
 /// The timing mode (fused_bench.cu); returns the exit status.
 int bench();
 

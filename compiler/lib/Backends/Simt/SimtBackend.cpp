@@ -51,6 +51,23 @@ const char *sidesShared(const Plan &plan) {
          "registers in between";
 }
 
+/// What a thread of the fused 2D kernel keeps of each level in registers.
+std::string levelsKept(const Plan &plan) {
+  const FusedKernel &k = plan.schedule.fused;
+  const int r = plan.spec.radius;
+  if (k.queued) {
+    return fmt::format("T queues of {} partial rows by {} {} columns in registers (the queued "
+                       "form: each row of a level, once computed, is added into the {} rows of "
+                       "the next that it reaches and dropped; its side columns shared as it is "
+                       "computed)",
+                       k.batch + 2 * r, k.columnsPerThread(),
+                       plan.spec.precision == Precision::FP64 ? "double" : "float", 2 * r + 1);
+  }
+  return fmt::format("T windows of {} rows by {} {} columns in registers ({})", k.batch + 2 * r,
+                     k.columnsPerThread() + 2 * r, elementTypeName(plan.spec.precision),
+                     sidesShared(plan));
+}
+
 /// The fused kernel's lines of a 2D plan: warp strips, registers.
 void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
@@ -63,12 +80,9 @@ void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
                     s.fusedSteps * spec.radius, k.accessBytes, k.chunkRows, k.batch, k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
                     "columns, and the rows beside a block's own that each level recomputes); no "
-                    "shared memory: each thread keeps T windows of {} rows by {} {} columns in "
-                    "registers ({}), {} blocks per multiprocessor asked of the register "
-                    "allocator\n",
-                    100.0 * k.redundantShare, k.batch + 2 * spec.radius,
-                    k.columnsPerThread() + 2 * spec.radius, elementTypeName(spec.precision),
-                    sidesShared(plan), k.minBlocks);
+                    "shared memory: each thread keeps {}, {} blocks per multiprocessor asked of "
+                    "the register allocator\n",
+                    100.0 * k.redundantShare, levelsKept(plan), k.minBlocks);
 }
 
 /// The fused kernel's lines of a 1D plan: segments in shared memory.

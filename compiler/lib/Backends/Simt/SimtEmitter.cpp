@@ -382,6 +382,11 @@ constexpr const char *SidesAtEntryLine =
     "\nstatic constexpr bool kSidesAtEntry = true; // side columns shared as a row enters its "
     "window (measured faster for this kind)";
 
+/// The fused 2D Params' line for FusedKernel::queued, where set (likewise).
+constexpr const char *QueuedLine =
+    "\nstatic constexpr bool kQueued = true; // each level keeps partial sums, not a window "
+    "(measured faster for this kind)";
+
 std::string fusedGeometryLines(const Plan &plan) {
   const FusedKernel &k = plan.schedule.fused;
   switch (plan.spec.dims) {
@@ -393,7 +398,8 @@ std::string fusedGeometryLines(const Plan &plan) {
                               fmt::arg("halo", k.halo), fmt::arg("threads", k.threads),
                               fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
                               fmt::arg("min_blocks", k.minBlocks),
-                              fmt::arg("sides", k.sidesAtEntry ? SidesAtEntryLine : ""));
+                              fmt::arg("sides", k.sidesAtEntry ? SidesAtEntryLine : ""),
+                              fmt::arg("queued", k.queued ? QueuedLine : ""));
   default:
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),

@@ -48,14 +48,25 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Star, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 551.6, 0, "an H200"},
     {2, Shape::Star, 2, 4, 6, 128, 0, 128, 4, 128, 0, 2, 1038.1, 0, "an H200"},
     {2, Shape::Star, 2, 2, 4, 128, 0, 128, 4, 96, 0, 3, 1115, 0},
-    {2, Shape::Box, 2, 8, 3, 64, 0, 128, 4, 128, 0, 2, 260, 0},
-    {2, Shape::Box, 2, 4, 4, 128, 0, 128, 2, 128, 0, 2, 488, 0},
+    // The boxes of radius 2 in fp64 and fp32 and of radius 3 in fp64 in
+    // fused.cuh's queued form (bench/lowrank/sweep2d.cu on EBISU's 2d25pt
+    // and 2d49pt, 2026-11-29 15:35 and 15:38, ...-1535-fused-queued-sweep-
+    // h200.txt and ...-1538-fused-queued-sweep2-h200.txt): 281.5 against the
+    // window's 260.0 at its best geometry (T 3), 561.8 against 504.1 (T 4),
+    // and radius 3 fp64 fuses, 166.1 at T 2 against 138.8 one step (the
+    // window's T 2 spilled: 71.4). Radius 1 boxes, stars, radius 3 in fp32
+    // (307.9 against 313.4 unfused) measured slower queued.
+    {2, Shape::Box, 2, 8, 3, 128, 0, 128, 2, 64, 0, 1, 281.5, 0, "an H200", false, false, false,
+     true},
+    {2, Shape::Box, 2, 4, 3, 128, 0, 128, 2, 64, 0, 2, 561.8, 0, "an H200", false, false, false,
+     true},
     {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
     {2, Shape::Star, 3, 8, 3, 128, 0, 128, 2, 128, 0, 2, 377.7, 0, "an H200"},
     {2, Shape::Star, 3, 4, 4, 128, 0, 128, 4, 128, 0, 2, 707.0, 0, "an H200"},
     {2, Shape::Star, 3, 2, 2, 128, 0, 128, 4, 128, 0, 2, 720.8, 0, "an H200"},
-    // Radius 3 boxes measured fastest unfused (T = 1) in every precision.
-    {2, Shape::Box, 3, 8, 1, 128, 0, 128, 3, 64, 0, 1, 131, 0},
+    // Radius 3 boxes measured fastest unfused (T = 1) in the window form.
+    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 1, 166.1, 0, "an H200", false, false, false,
+     true},
     {2, Shape::Box, 3, 4, 1, 128, 0, 128, 4, 128, 0, 1, 291, 0},
     {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
     // 1D: T 8 (up to 16 measured 0-5 % faster for fp32 and fp16, but
@@ -272,6 +283,7 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
     k.chunkRows = m->chunk;
     k.minBlocks = m->minBlocks;
     k.sidesAtEntry = m->sidesAtEntry;
+    k.queued = m->queued;
   } else {
     k.width = 32 * columnsPerThread(spec);
     k.threads = 128;
@@ -410,6 +422,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
     if (lowRank(plan) && m && !m->lowRank) {
       g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
     }
+    // The queued form adds the direct form's terms: a low-rank or packed
+    // plan that takes a direct kind's geometry keeps the windows.
+    g.queued = g.queued && !lowRank(plan) && !plan.simt().packed;
     if (lowRank(plan) && !m && spec.dims == 2) {
       // Each level also keeps its rows' intermediates in registers: at 4
       // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).

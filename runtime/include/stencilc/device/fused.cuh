@@ -422,14 +422,16 @@ fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
   }
 }
 
-/// Places the loaded batch in level 0's window, rows [2r, 2r + kBatch), as
+/// Places the loaded batch in level 0's window, rows [2r, 2r + kBatch) (or,
+/// Rows being kBatch, in a batch of rows alone: the queued form), as
 /// Compute values, with the side columns from the threads beside (unless
 /// Sides is false: SidesOf's AtUse).
-template <class S, bool Sides = true>
+template <class S, bool Sides = true, int Rows = S::kRing>
 __device__ __forceinline__ void
-unpackBatch(Row<S> (&win0)[S::kRing],
+unpackBatch(Row<S> (&win0)[Rows],
             const typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread]) {
   constexpr int r = S::kRadius;
+  constexpr int kFirst = Rows - S::kBatch; // 2r in a window, 0 in a batch alone
 #pragma unroll
   for (int i = 0; i < S::kBatch; ++i) {
 #pragma unroll
@@ -438,11 +440,11 @@ unpackBatch(Row<S> (&win0)[S::kRing],
       *reinterpret_cast<typename S::Vector *>(values) = groups[i][g];
 #pragma unroll
       for (int e = 0; e < S::kVec; ++e) {
-        win0[2 * r + i].v[r + g * S::kVec + e] = toCompute(values[e]);
+        win0[kFirst + i].v[r + g * S::kVec + e] = toCompute(values[e]);
       }
     }
     if constexpr (Sides) {
-      shareSides<S>(win0[2 * r + i]);
+      shareSides<S>(win0[kFirst + i]);
     }
   }
 }
@@ -573,6 +575,20 @@ template <class S> struct KeptPoints {
   int ny, nx, xFirst;
 };
 
+/// Sets each point of row y in `value` that a single step does not compute
+/// to the value it keeps at every level (KeptPoints).
+template <class S>
+__device__ __forceinline__ void
+keepPoints(typename S::Compute (&value)[S::kColsPerThread], int y, bool rowComputed,
+           const bool (&colComputed)[S::kColsPerThread], const KeptPoints<S> &kept) {
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    if (!(rowComputed && colComputed[w])) {
+      value[w] = toCompute(S::Boundary::read(kept.in, y, kept.xFirst + w, kept.ny, kept.nx));
+    }
+  }
+}
+
 /// Level t's row j of the batch (row y), in `value`: the stencil (direct or
 /// low rank) from level t - 1's window, rounded as a stored step; where a
 /// single step does not compute the point, the point of the level below
@@ -595,13 +611,11 @@ levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h, int j, int y, boo
     roundRow<S>(value);
   }
   if constexpr (!Interior) {
+    if constexpr (kLowRank) {
+      keepPoints<S>(value, y, rowComputed, colComputed, kept);
+    } else {
 #pragma unroll
-    for (int w = 0; w < S::kColsPerThread; ++w) {
-      if constexpr (kLowRank) {
-        if (!(rowComputed && colComputed[w])) {
-          value[w] = toCompute(S::Boundary::read(kept.in, y, kept.xFirst + w, kept.ny, kept.nx));
-        }
-      } else {
+      for (int w = 0; w < S::kColsPerThread; ++w) {
         value[w] = rowComputed && colComputed[w] ? value[w] : from[j + r].v[r + w];
       }
     }
@@ -739,6 +753,148 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   }
 }
 
+/// Whether Params asks for the queued form (kQueued; false where absent).
+template <class S, class = void> struct QueuedOf : std::false_type {};
+template <class S>
+struct QueuedOf<S, std::void_t<decltype(S::kQueued)>> : std::bool_constant<S::kQueued> {};
+
+/// Whether the stencil's terms come by row offset, ascending: the order in
+/// which the queued form adds them (a row at a time, rows in order).
+template <class S> struct TermsByRow {
+  static constexpr bool ascending() {
+    for (int k = 1; k < S::kTerms; ++k) {
+      if (S::Stencil::template term<typename S::Compute>(k).dy <
+          S::Stencil::template term<typename S::Compute>(k - 1).dy) {
+        return false;
+      }
+    }
+    return true;
+  }
+  static constexpr bool value = ascending();
+};
+
+/// A level's partial sums in the queued form: entry i is the level's row
+/// first + i of the iteration (first: the batch's first row less r), the
+/// thread's columns; entries [0, 2r) are carried from the iteration before,
+/// [2r, kRing) start from 0.
+template <class S> struct Queue {
+  typename S::Compute v[S::kRing][S::kColsPerThread];
+};
+
+/// Adds row j of a batch of the level below (side columns shared) into a
+/// queue: each term of row offset dy into the entry of the output row j -
+/// dy, i.e. entry j + r - dy. An output gets its terms by rows in order and
+/// each row's in the term order: the term order, as applyStencil adds them.
+template <class S>
+__device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j) {
+  using Compute = typename S::Compute;
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int k = 0; k < S::kTerms; ++k) {
+    const Term<Compute> term = S::Stencil::template term<Compute>(k);
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; ++w) {
+      Compute &acc = queue.v[j + r - term.dy][w];
+      acc = madd(term.c, row.v[r + w + term.dx], acc);
+    }
+  }
+}
+
+/// Moves each queue's last 2r entries to its first and zeroes the others,
+/// for the next iteration.
+template <class S, int Levels>
+__device__ __forceinline__ void carryQueues(Queue<S> (&queues)[Levels], bool clear) {
+  constexpr int r = S::kRadius;
+#pragma unroll
+  for (int t = 0; t < Levels; ++t) {
+#pragma unroll
+    for (int i = 0; i < 2 * r; ++i) {
+#pragma unroll
+      for (int w = 0; w < S::kColsPerThread; ++w) {
+        queues[t].v[i][w] = clear ? typename S::Compute(0) : queues[t].v[i + S::kBatch][w];
+      }
+    }
+#pragma unroll
+    for (int i = 2 * r; i < S::kRing; ++i) {
+#pragma unroll
+      for (int w = 0; w < S::kColsPerThread; ++w) {
+        queues[t].v[i][w] = typename S::Compute(0);
+      }
+    }
+  }
+}
+
+/// The queued form of stream (Params::kQueued, a stencil in the direct
+/// form): instead of a window of rows, each level keeps its partial sums
+/// (Queue), and each row of the level below, once computed, is added into
+/// the 2r + 1 output rows it reaches and then dropped, as the step kernel
+/// adds a plane into its queue. A level holds kRing rows of the thread's
+/// columns instead of kRing rows of them and their 2r side columns: what
+/// lets wide boxes fuse. The same multiply-adds in the same order per
+/// output, so the same results bit for bit; a point a step does not compute
+/// takes the value it keeps (keepPoints).
+template <class S, int Levels, bool Interior>
+__device__ __forceinline__ void streamQueued(const typename S::Element *__restrict__ in,
+                                             typename S::Element *__restrict__ out, int ny, int nx,
+                                             int x0, int yBegin, int yEnd, bool vectorRows) {
+  using Compute = typename S::Compute;
+  using Computes = fused::Computes<typename S::Boundary>;
+  static_assert(!LowRankOf<typename S::Stencil>::value && !PackedOf<typename S::Stencil>::value,
+                "the queued form evaluates the direct form");
+  static_assert(TermsByRow<S>::value,
+                "the queued form adds the terms a row at a time, rows in order");
+  constexpr int r = S::kRadius, W = S::kColsPerThread, B = S::kBatch;
+  constexpr int kLag = Levels * r; // level Levels lags the input by this
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int xFirst = x0 - S::kHalo + lane * W; // the thread's first column
+  bool colComputed[W];
+#pragma unroll
+  for (int w = 0; w < W; ++w) {
+    colComputed[w] = Interior || Computes::axis(xFirst + w, nx, r);
+  }
+  const KeptPoints<S> kept{in, ny, nx, xFirst};
+  Queue<S> queues[Levels]; // level t's at t - 1
+  carryQueues<S, Levels>(queues, true);
+  const int pFirst = yBegin - kLag; // the first input row
+  typename S::Vector groups[B][S::kGroupsPerThread];
+  fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
+  for (int q = pFirst; q - kLag < yEnd; q += B) {
+    Row<S> rows[B];
+    unpackBatch<S, true, B>(rows, groups);
+    if (q + B - kLag < yEnd) {
+      fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
+    }
+#pragma unroll
+    for (int j = 0; j < B; ++j) {
+      Row<S> row = rows[j]; // level 0's row q + j, then each level's
+#pragma unroll
+      for (int t = 1; t <= Levels; ++t) {
+        addRow<S>(queues[t - 1], row, j); // completes entry j: level t's row y
+        const int y = q - t * r + j;
+        Compute value[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          value[w] = queues[t - 1].v[j][w];
+        }
+        roundRow<S>(value);
+        if constexpr (!Interior) {
+          keepPoints<S>(value, y, Computes::axis(y, ny, r), colComputed, kept);
+        }
+        if (t < Levels) {
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            row.v[r + w] = value[w];
+          }
+          shareSides<S>(row);
+        } else if (y >= yBegin && y < yEnd) {
+          storeRow<S, Interior>(out, value, y, nx, xFirst, lane, vectorRows);
+        }
+      }
+    }
+    carryQueues<S, Levels>(queues, false);
+  }
+}
+
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an ny x nx grid, kChunkY of the
 /// stored rows `rows` per block along blockIdx.y, kWarps strips of kTileX
@@ -775,10 +931,17 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   const bool interior = vectorRows && yBegin - kLag >= r &&
                         static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
                         x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r;
-  if (interior) {
-    stream<S, Levels, true>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, true);
+  const int x = static_cast<int>(x0);
+  if constexpr (QueuedOf<S>::value) {
+    if (interior) {
+      streamQueued<S, Levels, true>(in, out, ny, nx, x, yBegin, yEnd, true);
+    } else {
+      streamQueued<S, Levels, false>(in, out, ny, nx, x, yBegin, yEnd, vectorRows);
+    }
+  } else if (interior) {
+    stream<S, Levels, true>(in, out, ny, nx, x, yBegin, yEnd, true);
   } else {
-    stream<S, Levels, false>(in, out, ny, nx, static_cast<int>(x0), yBegin, yEnd, vectorRows);
+    stream<S, Levels, false>(in, out, ny, nx, x, yBegin, yEnd, vectorRows);
   }
 }
 
