@@ -366,7 +366,7 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
   ASSERT_GT(star3d.schedule.fusedSteps, 1);
   EXPECT_TRUE(breaks(mutated(star3d, [](Plan &p) { p.schedule.fused.queued = true; }), o,
                      "planSimtFusion promises the queued form only for a 2D stencil in the "
-                     "direct form"));
+                     "direct or low-rank form"));
 }
 
 /// The 3D stencil of fields whose u the plane kernel streams (k is read at

@@ -191,10 +191,10 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
   c.require(k.width > 0 && k.storedColumns() >= 1 && (spec.dims != 3 || k.storedRows() >= 1),
             "a fused pass that stores a column (3D: and a row) past its halos",
             "width {}, halo {}, height {}, haloY {}", k.width, k.halo, k.height, k.haloY);
-  c.require(!k.queued || (spec.dims == 2 && !plan.simt().lowRank.form && !plan.simt().packed),
-            "the queued form only for a 2D stencil in the direct form (fused.cuh adds its terms)",
-            "a {}D stencil{}{}", spec.dims, plan.simt().lowRank.form ? ", the low-rank form" : "",
-            plan.simt().packed ? ", packed" : "");
+  c.require(!k.queued || (spec.dims == 2 && !plan.simt().packed),
+            "the queued form only for a 2D stencil in the direct or low-rank form (fused.cuh adds "
+            "their terms, not packed ones)",
+            "a {}D stencil{}", spec.dims, plan.simt().packed ? ", packed" : "");
 }
 
 /// planFieldsFusion's promises on a stencil of fields that fuses: 2D or

@@ -758,13 +758,24 @@ template <class S, class = void> struct QueuedOf : std::false_type {};
 template <class S>
 struct QueuedOf<S, std::void_t<decltype(S::kQueued)>> : std::bool_constant<S::kQueued> {};
 
-/// Whether the stencil's terms come by row offset, ascending: the order in
-/// which the queued form adds them (a row at a time, rows in order).
+/// Whether the stencil's terms (the low-rank form's: its passTerms) come
+/// by row offset, ascending: the order in which the queued form adds them
+/// (a row at a time, rows in order).
 template <class S> struct TermsByRow {
+  using Compute = typename S::Compute;
+  static constexpr int dyOf(int k) {
+    if constexpr (LowRankOf<typename S::Stencil>::value) {
+      return S::Stencil::template passTerm<Compute>(k).dy;
+    } else {
+      return S::Stencil::template term<Compute>(k).dy;
+    }
+  }
   static constexpr bool ascending() {
-    for (int k = 1; k < S::kTerms; ++k) {
-      if (S::Stencil::template term<typename S::Compute>(k).dy <
-          S::Stencil::template term<typename S::Compute>(k - 1).dy) {
+    constexpr int n = LowRankOf<typename S::Stencil>::value
+                          ? LowRankOf<typename S::Stencil>::kPassTerms
+                          : S::kTerms;
+    for (int k = 1; k < n; ++k) {
+      if (dyOf(k) < dyOf(k - 1)) {
         return false;
       }
     }
@@ -784,18 +795,38 @@ template <class S> struct Queue {
 /// Adds row j of a batch of the level below (side columns shared) into a
 /// queue: each term of row offset dy into the entry of the output row j -
 /// dy, i.e. entry j + r - dy. An output gets its terms by rows in order and
-/// each row's in the term order: the term order, as applyStencil adds them.
+/// each row's in the term order: the term order, as applyStencil (or, in
+/// the low-rank form, applyLowRank) adds them.
 template <class S>
 __device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j) {
   using Compute = typename S::Compute;
+  using Stencil = typename S::Stencil;
   constexpr int r = S::kRadius;
+  if constexpr (LowRankOf<Stencil>::value) {
+    // The row's passes once, then the passTerms of its row offsets: from a
+    // pass, or (pass -1) from the row at column offset dx.
+    Compute h[LowRankOf<Stencil>::kSlots][S::kColsPerThread];
+    rowPasses<S>(row, h);
 #pragma unroll
-  for (int k = 0; k < S::kTerms; ++k) {
-    const Term<Compute> term = S::Stencil::template term<Compute>(k);
+    for (int k = 0; k < LowRankOf<Stencil>::kPassTerms; ++k) {
+      const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
 #pragma unroll
-    for (int w = 0; w < S::kColsPerThread; ++w) {
-      Compute &acc = queue.v[j + r - term.dy][w];
-      acc = madd(term.c, row.v[r + w + term.dx], acc);
+      for (int w = 0; w < S::kColsPerThread; ++w) {
+        const Compute x =
+            term.pass >= 0 ? h[term.pass >= 0 ? term.pass : 0][w] : row.v[r + w + term.dx];
+        Compute &acc = queue.v[j + r - term.dy][w];
+        acc = madd(term.c, x, acc);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < S::kTerms; ++k) {
+      const Term<Compute> term = Stencil::template term<Compute>(k);
+#pragma unroll
+      for (int w = 0; w < S::kColsPerThread; ++w) {
+        Compute &acc = queue.v[j + r - term.dy][w];
+        acc = madd(term.c, row.v[r + w + term.dx], acc);
+      }
     }
   }
 }
@@ -824,12 +855,13 @@ __device__ __forceinline__ void carryQueues(Queue<S> (&queues)[Levels], bool cle
   }
 }
 
-/// The queued form of stream (Params::kQueued, a stencil in the direct
-/// form): instead of a window of rows, each level keeps its partial sums
-/// (Queue), and each row of the level below, once computed, is added into
-/// the 2r + 1 output rows it reaches and then dropped, as the step kernel
-/// adds a plane into its queue. A level holds kRing rows of the thread's
-/// columns instead of kRing rows of them and their 2r side columns: what
+/// The queued form of stream (Params::kQueued, a stencil in the direct or
+/// the low-rank form): instead of a window of rows, each level keeps its
+/// partial sums (Queue), and each row of the level below, once computed,
+/// is added into the 2r + 1 output rows it reaches (through its row passes
+/// in the low-rank form) and then dropped, as the step kernel adds a plane
+/// into its queue. A level holds kRing rows of the thread's columns instead
+/// of kRing rows of them and their 2r side columns (and their passes): what
 /// lets wide boxes fuse. The same multiply-adds in the same order per
 /// output, so the same results bit for bit; a point a step does not compute
 /// takes the value it keeps (keepPoints).
@@ -839,8 +871,8 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
                                              int x0, int yBegin, int yEnd, bool vectorRows) {
   using Compute = typename S::Compute;
   using Computes = fused::Computes<typename S::Boundary>;
-  static_assert(!LowRankOf<typename S::Stencil>::value && !PackedOf<typename S::Stencil>::value,
-                "the queued form evaluates the direct form");
+  static_assert(!PackedOf<typename S::Stencil>::value,
+                "the queued form evaluates the direct or the low-rank form");
   static_assert(TermsByRow<S>::value,
                 "the queued form adds the terms a row at a time, rows in order");
   constexpr int r = S::kRadius, W = S::kColsPerThread, B = S::kBatch;
