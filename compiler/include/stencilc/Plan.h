@@ -482,10 +482,11 @@ struct FusedKernel {
   /// row enters its window (fused.cuh's kSidesAtEntry), not just before the
   /// point that reads them, which a star's kernel otherwise does.
   bool sidesAtEntry = false;
-  /// 2D, the direct form: the queued form of fused.cuh (kQueued): each
-  /// level keeps the partial sums of the rows it has yet to finish, not a
-  /// window of the rows below, and adds each row of the level below into
-  /// them as it is computed (measured faster for the wide boxes).
+  /// 2D, the direct or low-rank form (not packed): the queued form of
+  /// fused.cuh (kQueued): each level keeps the partial sums of the rows it
+  /// has yet to finish, not a window of the rows below, and adds each row of
+  /// the level below into them as it is computed (measured faster for the
+  /// wide boxes).
   bool queued = false;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;

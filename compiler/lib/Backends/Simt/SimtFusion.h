@@ -44,8 +44,8 @@ struct MeasuredFusion {
   /// (a centre beside the passes), which keeps every level's window rows
   /// in registers (fused.cuh): a kind of its own.
   bool rowsAtPoint = false;
-  /// 2D, the direct form: fused.cuh's queued form (FusedKernel::queued)
-  /// measured faster for this kind.
+  /// 2D: fused.cuh's queued form (FusedKernel::queued) measured faster for
+  /// this kind and form.
   bool queued = false;
 
   /// Whether the best fused run measured faster than one step a launch.

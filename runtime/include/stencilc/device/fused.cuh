@@ -78,6 +78,16 @@
 // addPlane) adds the same multiply-adds in the same order per output, so a
 // fused pass still gives what as many single steps give, bit for bit.
 //
+// The queued form (Params::kQueued; streamQueued) turns each level inside
+// out: instead of a window of the rows below, a level keeps the partial
+// sums of its kRing rows still open, and each row of the level below, once
+// computed (and its passes, in the low-rank form), is added into the 2r + 1
+// rows it reaches and dropped, as the step kernel adds a plane into its
+// queue. It holds no side columns of old rows: what lets the wide boxes
+// fuse. Each output still gets its multiply-adds in the step kernel's
+// order (the terms come by rows: TermsByRow), so it is bit for bit the
+// window form.
+//
 // A stencil in packed 16-bit arithmetic (--plan-option arith=packed, fp16
 // or bf16) also has
 //
@@ -202,6 +212,8 @@ template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::
 ///                      argument of __launch_bounds__)
 ///   kSidesAtEntry      optional (false where absent): share every row's
 ///                      side columns as it enters its window (SidesOf)
+///   kQueued            optional (false where absent): the queued form
+///                      (streamQueued) instead of the windows
 /// Each level of a warp lives in registers; nothing is in shared memory.
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
