@@ -29,7 +29,7 @@ constexpr int kN = 8192;
 constexpr int kSteps = 100;
 
 /// One geometry of the generated FusedParams; Queued: fused.cuh's queued
-/// form (a stencil in the direct form).
+/// form (the direct or low-rank form; not a packed plan).
 template <int T, int Width, int Batch, int Chunk, int MinBlocks, bool Queued = false>
 struct Variant : gen::FusedParams {
   static constexpr int kSteps = T, kWidth = Width, kBatch = Batch, kChunkY = Chunk,

@@ -48,6 +48,7 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Star, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 551.6, 0, "an H200"},
     {2, Shape::Star, 2, 4, 6, 128, 0, 128, 4, 128, 0, 2, 1038.1, 0, "an H200"},
     {2, Shape::Star, 2, 2, 4, 128, 0, 128, 4, 96, 0, 3, 1115, 0},
+    {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
     // The boxes of radius 2 in fp64 and fp32 and of radius 3 in fp64 in
     // fused.cuh's queued form (bench/lowrank/sweep2d.cu on EBISU's 2d25pt
     // and 2d49pt, 2026-11-29 15:35 and 15:38, ...-1535-fused-queued-sweep-
@@ -60,13 +61,13 @@ constexpr MeasuredFusion Measured[] = {
      true},
     {2, Shape::Box, 2, 4, 3, 128, 0, 128, 2, 64, 0, 2, 561.8, 0, "an H200", false, false, false,
      true},
-    {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
+    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 1, 166.1, 0, "an H200", false, false, false,
+     true},
     {2, Shape::Star, 3, 8, 3, 128, 0, 128, 2, 128, 0, 2, 377.7, 0, "an H200"},
     {2, Shape::Star, 3, 4, 4, 128, 0, 128, 4, 128, 0, 2, 707.0, 0, "an H200"},
     {2, Shape::Star, 3, 2, 2, 128, 0, 128, 4, 128, 0, 2, 720.8, 0, "an H200"},
-    // Radius 3 boxes measured fastest unfused (T = 1) in the window form.
-    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 1, 166.1, 0, "an H200", false, false, false,
-     true},
+    // Radius 3 boxes in fp32 and 16 bits measured fastest unfused (T = 1)
+    // (fp64: queued, above).
     {2, Shape::Box, 3, 4, 1, 128, 0, 128, 4, 128, 0, 1, 291, 0},
     {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
     // 1D: T 8 (up to 16 measured 0-5 % faster for fp32 and fp16, but

@@ -549,6 +549,17 @@ rowPasses(const Row<S> &row,
   }
 }
 
+/// What a low-rank passTerm multiplies at the thread's column w of one
+/// row: intermediate `pass` of its passes `h` (pass >= 0), or (pass -1) the
+/// row's value at column offset dx.
+template <class S>
+__device__ __forceinline__ typename S::Compute passTermInput(
+    const PassTerm<typename S::Compute> &term,
+    const typename S::Compute (&h)[LowRankOf<typename S::Stencil>::kSlots][S::kColsPerThread],
+    const Row<S> &row, int w) {
+  return term.pass >= 0 ? h[term.pass >= 0 ? term.pass : 0][w] : row.v[S::kRadius + w + term.dx];
+}
+
 /// One step at row j of a level's batch in the low-rank form: from 0, the
 /// passTerm multiply-adds of the intermediates `h` or the rows of `from`.
 template <class S>
@@ -564,9 +575,8 @@ __device__ __forceinline__ void applyLowRank(const Row<S> (&from)[S::kRing], con
 #pragma unroll
     for (int k = 0; k < LowRankOf<Stencil>::kPassTerms; ++k) {
       const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
-      const Compute x = term.pass >= 0 ? h.v[j + r + term.dy][term.pass >= 0 ? term.pass : 0][w]
-                                       : from[j + r + term.dy].v[r + w + term.dx];
-      acc = madd(term.c, x, acc);
+      acc =
+          madd(term.c, passTermInput<S>(term, h.v[j + r + term.dy], from[j + r + term.dy], w), acc);
     }
     value[w] = acc;
   }
@@ -824,10 +834,8 @@ __device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j
       const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
 #pragma unroll
       for (int w = 0; w < S::kColsPerThread; ++w) {
-        const Compute x =
-            term.pass >= 0 ? h[term.pass >= 0 ? term.pass : 0][w] : row.v[r + w + term.dx];
         Compute &acc = queue.v[j + r - term.dy][w];
-        acc = madd(term.c, x, acc);
+        acc = madd(term.c, passTermInput<S>(term, h, row, w), acc);
       }
     }
   } else {
