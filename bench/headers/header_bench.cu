@@ -1,6 +1,6 @@
 // header_bench.cu - one generated suite stencil timed against one tree of
 // the runtime's headers (run.sh builds it once against the working tree's
-// and once against another): NAME_step, one step at 8192^2 or 512^3
+// and once against another): NAME_step, one step at 8192^2 (HB_N2D^2) or 512^3
 // (CUDA events, median of 30 launches after 5 warm-ups, input and output
 // rotated over four pairs so that the L2 never holds the input), and
 // NAME_run of 100 steps (median of 5 after 2 warm-ups, fresh random inputs).
@@ -31,7 +31,10 @@ cudaError_t run(E *a, E *b, int steps) {
   return HB_CAT(NAME, _run)(a, b, kN, kN, kN, steps, nullptr);
 }
 #else
-constexpr int kN = 8192;
+#ifndef HB_N2D
+#define HB_N2D 8192 // the side of a 2D grid; bench/variants/run.sh sets it from HB_N2D
+#endif
+constexpr int kN = HB_N2D;
 constexpr long long kCount = 1LL * kN * kN;
 cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, nullptr); }
 cudaError_t run(E *a, E *b, int steps) { return HB_CAT(NAME, _run)(a, b, kN, kN, steps, nullptr); }

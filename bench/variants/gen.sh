@@ -8,6 +8,9 @@
 # A LABEL of the form NAME:BOUNDARY... (e.g. `q-const:constant 0.25`
 # written `q-const:constant_0.25`) also sets the stencil's boundary line
 # to BOUNDARY, underscores read as spaces (OUT/LABEL/SUITE-NAME.stencil).
+# A SUITE-NAME ending in .stencil is a path from the repository root
+# instead (a stencil of a benchmark's own, outside the suite); its list.txt
+# line in OUT then names the stencil's own name.
 # Usage: bench/variants/gen.sh LIST [OUT]   (default OUT .gpu/variants;
 #   STENCILC, default build/bin/stencilc)
 set -euo pipefail
@@ -16,11 +19,15 @@ list=${1:?usage: gen.sh LIST [OUT]}
 out=${2:-$root/.gpu/variants}
 stencilc=${STENCILC:-$root/build/bin/stencilc}
 rm -rf "$out" && mkdir -p "$out"
-cp "$list" "$out/list.txt"
+sed -E 's|^(\s*[^#[:space:]]+\s+)\S*/([^/[:space:]]+)\.stencil|\1\2|' "$list" >"$out/list.txt"
 while read -r label name flags; do
   [[ -z $label || $label == \#* ]] && continue
   mkdir -p "$out/$label"
   source=$root/examples/suite/$name.stencil
+  if [[ $name == *.stencil ]]; then # a path from the root, outside the suite
+    source=$root/$name
+    name=$(basename "$name" .stencil)
+  fi
   if [[ $label == *:* ]]; then
     boundary=${label#*:}
     sed "s/^  boundary .*;\$/  boundary ${boundary//_/ };/" "$source" >"$out/$label/$name.stencil"

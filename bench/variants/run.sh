@@ -11,7 +11,8 @@
 # at every contract size and step count), in parallel after the timing, at
 # most CHECK_SECONDS (default 240) each; SANITIZE names LABEL/NAME variants
 # whose harness then runs under compute-sanitizer memcheck and racecheck on
-# grids up to 100000 points. Exit 1 where a build, run or check fails.
+# grids up to 100000 points. HB_N2D sets the side of the 2D grids (default
+# 8192). Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +31,7 @@ build() {
   grep -qE "${name}_step\(.*int nz" "$h" && dims=3
   nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/GPU/device" \
     -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
-    -DDIMS="$dims" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
+    -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
     "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
     -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
 }
@@ -45,7 +46,7 @@ check() {
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
 export -f build check
-export root variants work
+export root variants work HB_N2D
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 if [[ -n ${LIBS:-} ]]; then
   export LIBS
