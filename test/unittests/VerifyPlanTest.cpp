@@ -220,6 +220,29 @@ TEST(VerifyPlan, PlanOptionsOfTheArithmeticAndFormVerify) {
   EXPECT_GT(count.simt, 0);
 }
 
+TEST(VerifyPlan, PlanOptionsOfTheSparseFormVerify) {
+  // mma=sparse on every 2D 16-bit star and box of radius 1 to 7 (the slices
+  // in registers, and from radius 6 in shared memory), one step and fused:
+  // the planners' promises hold, and every plan is sparse.
+  Verified count;
+  for (Precision p : {Precision::FP16, Precision::BF16}) {
+    for (int r : {1, 3, 5, 7}) {
+      for (Shape shape : {Shape::Star, Shape::Box}) {
+        for (int fuse : {1, 2}) {
+          PlanOptions o;
+          o.target = Arch::Sm90;
+          o.fusedSteps = fuse;
+          o.mma = MmaRequest::Sparse;
+          const StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Periodic, 5);
+          expectSound(spec, o, count);
+          EXPECT_TRUE(tensorPlan(spec, o).tensor().sparse) << spec.name;
+        }
+      }
+    }
+  }
+  EXPECT_GT(count.tensor, 0);
+}
+
 // ---- Each check fires on a plan mutated to break it ------------------------
 
 PlanOptions onSm90(int fuse = 0) {
@@ -426,6 +449,31 @@ TEST(VerifyPlan, EachTensorKernelCheckFires) {
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.fields.emplace(); },
                            "planTensor promises accumulator groups exactly for a stencil of "
                            "fields"));
+}
+
+TEST(VerifyPlan, EachSparseCheckFires) {
+  PlanOptions o = onSm90();
+  o.mma = MmaRequest::Sparse;
+  const StencilSpec box = makeStencil(2, Shape::Box, 7, Precision::FP16, BoundaryKind::Fixed, 1);
+  const Plan plan = tensorPlan(box, o);
+  ASSERT_TRUE(plan.tensor().sparse);
+  ASSERT_FALSE(plan.tensor().paramsInRegisters); // 15 slices of 5 registers
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  const auto tensorBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(p.tensor()); }), o, promise);
+  };
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.sparse = false; },
+                           "planTensor promises the sparse form exactly where mma=sparse asked"));
+  EXPECT_TRUE(breaks(tensorPlan(box, onSm90()), o,
+                     "planTensor promises the sparse form exactly where mma=sparse asked"));
+  const std::string_view slices = "planTensor promises the sparse form's slices";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); }, slices));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms[3].firstK = 4; }, slices));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPitch -= tp.vectorWidth; }, slices));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.paramsInRegisters = true; },
+                           "planTensor promises the sparse slices in registers exactly where"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.paramBytes -= 4; },
+                           "planTensor promises sharedBytes() counting the whole window"));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {

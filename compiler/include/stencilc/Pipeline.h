@@ -76,15 +76,20 @@ Artefacts generateArtefacts(const std::vector<StencilSpec> &specs, llvm::ArrayRe
 /// last) of all (PlanOptionText.cpp).
 std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend);
 
-/// The --plan-option that takes a word, not an integer (PlanOptions::lowRank).
-inline constexpr std::string_view LowRankOptionName = "lowrank";
-/// Its line of --help, after the lines of PlanOptions.def.
-std::string lowRankOptionHelp();
+/// A --plan-option that takes a word, not an integer (so not a line of
+/// PlanOptions.def): lowrank, arith, mma. PlanOptionText.cpp's table holds
+/// each one's words and the PlanOptions field they set.
+struct WordPlanOption {
+  std::string_view name;
+  BackendKind backend; ///< the backend whose plans read it
+  std::string_view help;
+};
 
-/// The word-valued --plan-option of the arithmetic (PlanOptions::arith).
-inline constexpr std::string_view ArithOptionName = "arith";
-/// Its line of --help, after lowrank's.
-std::string arithOptionHelp();
+/// The word-valued --plan-option of a name, or null.
+const WordPlanOption *findWordPlanOption(std::string_view name);
+
+/// Their lines of --help, after the lines of PlanOptions.def.
+std::string wordPlanOptionHelp();
 
 /// The values a --plan-option takes: "an integer from 1 to 16".
 std::string planOptionRange(const PlanOptionInfo &o);

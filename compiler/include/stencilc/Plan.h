@@ -206,6 +206,11 @@ struct TensorPlan {
   /// Parameter fragments are loaded once per block into registers (small
   /// plans) or re-read from shared memory for every tile (large ones).
   bool paramsInRegisters = true;
+  /// The sparse form (--plan-option mma=sparse, 2D fp16 or bf16): every row
+  /// slice, K 32 columns from the tile's first window column, run as 2:4
+  /// sparse MMAs (mma.sp m16n8k32) whose A each lane derives from the
+  /// slice's parameter matrix; a swizzled window of whole 64-element rows.
+  bool sparse = false;
   /// Bytes of shared memory: a window (each of windows()) and the
   /// parameter matrices.
   int windowBytes = 0;
@@ -240,6 +245,9 @@ struct TensorPlan {
   int sharedBytes() const { return windows() * windowBytes + paramBytes; }
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;
+  /// Bytes of shared memory the sparse form's slices take beside the
+  /// matrices: each lane's, where they do not stay in registers.
+  int sparseSliceBytes() const;
 };
 
 // ---- CUDA-core (simt) backend (issue 4) -------------------------------------
@@ -355,6 +363,13 @@ struct LowRankChoice {
 /// 16-bit type (Packed: opt-in, less accurate; docs/generated-code.md,
 /// "Packed 16-bit arithmetic").
 enum class ArithRequest { Widened, Packed };
+
+/// What --plan-option mma asks for of a 2D 16-bit box on tensor cores: the
+/// dense MMAs of the banded parameter matrices (Dense, the default), or the
+/// 2:4 structured sparse ones (Sparse: mma.sp on the band's nonzeros, K
+/// permuted so that at most two of every four are nonzero; opt-in:
+/// docs/generated-code.md, "The sparse tensor-core form").
+enum class MmaRequest { Dense, Sparse };
 
 /// The CUDA-core kernel of a stencil of any dimension. The grid is seen as
 /// nz x ny x nx (1D: 1 x 1 x n; 2D: ny x 1 x nx, so 2D streams along its rows;

@@ -7,9 +7,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "stencilc/Plan.h"
+#include "stencilc/Spec.h"
 #include "stencilc/Target.h"
 
 namespace stencilc {
@@ -40,6 +43,9 @@ struct PlanOptions {
   /// --plan-option arith: the arithmetic of a 2D 16-bit stencil on CUDA
   /// cores (a word too); Packed only where asked.
   ArithRequest arith = ArithRequest::Widened;
+  /// --plan-option mma: the MMAs of a 2D 16-bit box on tensor cores (a word
+  /// too); Sparse only where asked.
+  MmaRequest mma = MmaRequest::Dense;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read
@@ -92,5 +98,13 @@ constexpr const PlanOptionInfo *findPlanOption(std::string_view name) {
   }
   return nullptr;
 }
+
+/// What a stencil lacks for --plan-option mma=sparse on the target of
+/// `options`, in a phrase, or nothing where the tensor cores' sparse form
+/// can take it: fp16 or bf16, 2D, one field, radius 7 or less, an even
+/// n-blocks (TensorPlanner.cpp). Every target stencilc plans for (sm_80 on)
+/// has mma.sp.
+std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
+                                                const PlanOptions &options);
 
 } // namespace stencilc

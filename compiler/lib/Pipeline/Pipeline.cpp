@@ -205,16 +205,42 @@ std::optional<std::string> packedUnavailable(const StencilSpec &spec,
   return std::nullopt;
 }
 
+/// What a stencil lacks for --plan-option mma=sparse, on every target of the
+/// build, or nothing (sparseMmaUnavailable, TensorPlanner.cpp); asked of the
+/// CUDA-core backend, that it has no MMAs.
+std::optional<std::string> sparseUnavailable(const StencilSpec &spec,
+                                             const BackendOptions &options) {
+  if (requestedBackend(options.backend) == BackendKind::Simt) {
+    return std::string("the CUDA-core backend has no MMAs (--backend=simt)");
+  }
+  std::vector<Arch> targets = options.targets;
+  targets.push_back(options.plan.target);
+  for (Arch a : targets) {
+    PlanOptions on = options.plan;
+    on.target = a;
+    if (std::optional<std::string> missing = sparseMmaUnavailable(spec, on)) {
+      return missing;
+    }
+  }
+  return std::nullopt;
+}
+
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
-/// --plan-option arith=packed where the stencil cannot take it is an error
-/// at the stencil, naming what is missing.
+/// --plan-option arith=packed or mma=sparse where the stencil cannot take it
+/// is an error at the stencil, naming what is missing.
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.plan.arith == ArithRequest::Packed) {
     if (const std::optional<std::string> missing = packedUnavailable(spec, options)) {
       diags.error(loc, "cannot use --plan-option arith=packed: " + *missing);
+      return std::nullopt;
+    }
+  }
+  if (options.plan.mma == MmaRequest::Sparse) {
+    if (const std::optional<std::string> missing = sparseUnavailable(spec, options)) {
+      diags.error(loc, "cannot use --plan-option mma=sparse: " + *missing);
       return std::nullopt;
     }
   }
@@ -248,11 +274,9 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   std::vector<std::string> ignored;
   for (const std::string &name : options.planOptionsGiven) {
     const PlanOptionInfo *option = findPlanOption(name);
-    // lowrank and arith (no lines of PlanOptions.def) reach the CUDA-core
-    // plans only.
+    const WordPlanOption *word = findWordPlanOption(name);
     if ((option && !backendFor(plan).takesOption(plan.spec, *option)) ||
-        ((name == LowRankOptionName || name == ArithOptionName) &&
-         plan.backend() != BackendKind::Simt)) {
+        (word && plan.backend() != word->backend)) {
       ignored.push_back(name);
     }
   }

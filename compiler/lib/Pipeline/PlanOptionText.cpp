@@ -29,6 +29,12 @@ constexpr std::pair<std::string_view, ArithRequest> ArithWords[] = {
     {"packed", ArithRequest::Packed},
 };
 
+/// The words --plan-option mma takes.
+constexpr std::pair<std::string_view, MmaRequest> MmaWords[] = {
+    {"dense", MmaRequest::Dense},
+    {"sparse", MmaRequest::Sparse},
+};
+
 /// Sets `field` to the value of the word `valueText` in `words`, or says
 /// which words the option `name` takes.
 template <class Value, size_t N>
@@ -49,7 +55,60 @@ std::optional<std::string> applyWord(llvm::StringRef name, llvm::StringRef value
   return std::nullopt;
 }
 
+/// Sets the PlanOptions field `Field` to the word `value` of `Words`.
+template <const auto &Words, auto Field>
+std::optional<std::string> applyWordTo(llvm::StringRef name, llvm::StringRef value,
+                                       PlanOptions &plan) {
+  return applyWord(name, value, Words, plan.*Field);
+}
+
+/// A word option (WordPlanOption) with the setter of its PlanOptions field.
+struct WordOptionEntry {
+  WordPlanOption option;
+  std::optional<std::string> (*apply)(llvm::StringRef name, llvm::StringRef value,
+                                      PlanOptions &plan);
+};
+
+/// Every word-valued --plan-option, in --help's order.
+constexpr WordOptionEntry WordOptions[] = {
+    {{"lowrank", BackendKind::Simt,
+      "a 2D or 3D stencil as a sum of separable terms (1D passes along x, then along y, then "
+      "along z) where that takes fewer operations; auto (the default: where it also keeps the "
+      "accuracy), on or off"},
+     applyWordTo<LowRankWords, &PlanOptions::lowRank>},
+    {{"arith", BackendKind::Simt,
+      "the arithmetic of a 2D fp16 or bf16 stencil: widened (the default: fp32 FMAs, one "
+      "rounding on store) or packed (half2 / bfloat162 FMAs on two columns at once, every "
+      "operation rounded to 16 bits; opt-in, less accurate)"},
+     applyWordTo<ArithWords, &PlanOptions::arith>},
+    {{"mma", BackendKind::Tensor,
+      "the MMAs of a 2D fp16 or bf16 stencil of radius 7 or less: dense (the default) or "
+      "sparse (mma.sp on each band's 2:4 structure; opt-in: measured slower on an H200)"},
+     applyWordTo<MmaWords, &PlanOptions::mma>},
+};
+
+const WordOptionEntry *findWordOption(llvm::StringRef name) {
+  const auto *entry = llvm::find_if(WordOptions, [&](const WordOptionEntry &e) {
+    return llvm::StringRef(e.option.name) == name;
+  });
+  return entry == std::end(WordOptions) ? nullptr : entry;
+}
+
 } // namespace
+
+const WordPlanOption *findWordPlanOption(std::string_view name) {
+  const WordOptionEntry *entry = findWordOption(name);
+  return entry ? &entry->option : nullptr;
+}
+
+std::string wordPlanOptionHelp() {
+  std::string lines;
+  for (const WordOptionEntry &e : WordOptions) {
+    lines += fmt::format("{}  {:<12} {}: {}", lines.empty() ? "" : "\n", e.option.name,
+                         keyword(e.option.backend), e.option.help);
+  }
+  return lines;
+}
 
 std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind> backend) {
   std::vector<std::string_view> names;
@@ -58,26 +117,12 @@ std::string planOptionNames(std::string_view lastJoin, std::optional<BackendKind
       names.push_back(o.name);
     }
   }
-  if (!backend || *backend == BackendKind::Simt) {
-    names.push_back(LowRankOptionName);
-    names.push_back(ArithOptionName);
+  for (const WordOptionEntry &e : WordOptions) {
+    if (!backend || e.option.backend == *backend) {
+      names.push_back(e.option.name);
+    }
   }
   return joinList(names, lastJoin);
-}
-
-std::string lowRankOptionHelp() {
-  return fmt::format("  {:<12} simt: a 2D or 3D stencil as a sum of separable terms (1D passes "
-                     "along x, then along y, then along z) where that takes fewer operations; "
-                     "auto (the default: where it also keeps the accuracy), on or off",
-                     LowRankOptionName);
-}
-
-std::string arithOptionHelp() {
-  return fmt::format("  {:<12} simt: the arithmetic of a 2D fp16 or bf16 stencil: widened (the "
-                     "default: fp32 FMAs, one rounding on store) or packed (half2 / bfloat162 "
-                     "FMAs on two columns at once, every operation rounded to 16 bits; opt-in, "
-                     "less accurate)",
-                     ArithOptionName);
 }
 
 std::string planOptionRange(const PlanOptionInfo &o) {
@@ -88,11 +133,8 @@ std::string planOptionRange(const PlanOptionInfo &o) {
 
 std::optional<std::string> applyPlanOption(llvm::StringRef option, BackendOptions &options) {
   auto [name, valueText] = option.split('=');
-  const bool lowRank = name == llvm::StringRef(LowRankOptionName);
-  if (lowRank || name == llvm::StringRef(ArithOptionName)) {
-    std::optional<std::string> error =
-        lowRank ? applyWord(name, valueText, LowRankWords, options.plan.lowRank)
-                : applyWord(name, valueText, ArithWords, options.plan.arith);
+  if (const WordOptionEntry *word = findWordOption(name)) {
+    std::optional<std::string> error = word->apply(name, valueText, options.plan);
     if (!error && !llvm::is_contained(options.planOptionsGiven, name)) {
       options.planOptionsGiven.push_back(name.str());
     }

@@ -158,7 +158,7 @@ std::string planOptionHelp() {
                                                                 : joinList(takers, " and "),
                         o.help, planOptionRange(o));
   }
-  return help + "\n" + lowRankOptionHelp() + "\n" + arithOptionHelp();
+  return help + "\n" + wordPlanOptionHelp();
 }
 const std::string PlanOptionHelp = planOptionHelp();
 

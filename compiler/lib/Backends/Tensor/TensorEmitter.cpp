@@ -238,9 +238,28 @@ void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, i
                             tp.planes > 1 ? "window slabs: input planes z - kRadius .. z + kRadius"
                                           : "one window: the grid has no planes"),
                    fmt::arg("param_elements", paramElements),
+                   fmt::arg("swizzled",
+                            tp.sparse ? "static constexpr bool kSwizzled = true; // the sparse "
+                                        "form's window (TensorBlock::swizzle)"
+                                      : ""),
                    fmt::arg("prefetch_bytes", tp.l2PrefetchBytes),
                    fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1)))));
   w.line();
+}
+
+/// The sparse form's slices, in registers or shared memory as the plan
+/// says, and its one GEMM call for all of them (tensor.cuh, gemmRowSparse).
+std::pair<std::string, std::string> sparseBand(const Plan &plan) {
+  const TensorPlan &tp = plan.tensor();
+  const std::size_t slices = tp.gemms.size();
+  const int matrixElements = tp.gemms.front().param.rows * tp.gemms.front().param.cols;
+  const std::string setup = CodeWriter::filled(
+      section(tp.paramsInRegisters ? "sparse_band_registers" : "sparse_band_shared"),
+      fmt::arg("slices", slices), fmt::arg("matrix_elements", matrixElements));
+  const std::string gemm = CodeWriter::filled(section("gemm_sparse"), fmt::arg("slices", slices),
+                                              fmt::arg("radius", plan.spec.radius),
+                                              fmt::arg("acc", "acc"), fmt::arg("window", "window"));
+  return {setup, gemm};
 }
 
 /// The kernel of `plan`'s single step (no C entry points).
@@ -250,11 +269,13 @@ void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
   writeGeometry(w, plan, boundary);
   writeParameterTables(w, plan);
   const std::vector<std::string> sources = parameterSources(tp);
+  const auto [fragments, gemms] =
+      tp.sparse ? sparseBand(plan)
+                : std::pair(parameterFragments(tp, sources), sliceGemms(tp, sources));
   w.fillWith(section(plan.spec.dims == 3 ? "kernel_3d" : "kernel_2d"),
              fmt::arg("guard_begin", kernelGuardBegin(plan)),
              fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("kernel", kernel),
-             fmt::arg("param_fragments", parameterFragments(tp, sources)),
-             fmt::arg("gemms", sliceGemms(tp, sources)));
+             fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
 }
 

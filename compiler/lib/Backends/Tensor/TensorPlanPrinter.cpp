@@ -15,6 +15,7 @@
 #include "Backends/Common/PlanText.h"
 #include "Backends/Tensor/TensorCodeGen.h"
 #include "stencilc/Plan.h"
+#include "stencilc/PlanOptions.h"
 
 namespace stencilc {
 
@@ -98,8 +99,26 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
 void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
-  os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
-     << keyword(tp.mma.operand) << " -> " << keyword(tp.mma.accumulator) << " (mma.sync)\n";
+  if (tp.sparse) {
+    os << fmt::format("  mma        m16n8k32 2:4 sparse {0} x {0} -> {1} (mma.sp, --plan-option "
+                      "mma=sparse): each slice's coefficients, output column by input column, "
+                      "as the sparse A of 16 output columns x 32 columns whose K order pairs "
+                      "column x with x + 16, so that a band of {2} columns keeps at most 2 of "
+                      "every 4; A derives from the slice's matrix below\n",
+                      keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * spec.radius + 1);
+  } else {
+    PlanOptions sparse;
+    sparse.target = plan.target;
+    sparse.nBlocks = tp.nBlocks;
+    // Where the sparse form was open to it, why the plan took the dense one.
+    const bool couldBeSparse = !sparseMmaUnavailable(spec, sparse);
+    os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
+       << keyword(tp.mma.operand) << " -> " << keyword(tp.mma.accumulator) << " (mma.sync"
+       << (couldBeSparse ? "; dense, as the sparse form (--plan-option mma=sparse) measured "
+                           "slower on every kind (docs/performance.md)"
+                         : "")
+       << ")\n";
+  }
   os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n", tp.tileM, tp.tileN,
                     tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
   os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
@@ -130,12 +149,24 @@ void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
                     tp.windowBytes, tp.loadedRows, tp.loadedColBegin, tp.loadedColEnd,
                     tp.vectorWidth);
+  if (tp.sparse) {
+    os << "             swizzled for the sparse form: bits 3 and 5 of a column flipped by bits "
+          "0 and 1 of its row, so that its 8-byte loads of 4 rows meet no bank conflict\n";
+  }
   printPrefetch(tp.l2PrefetchBytes, os);
   os << fmt::format("  shared     {} bytes: window {}{}, parameters {}; the "
                     "accumulators are stored from registers\n",
                     tp.sharedBytes(), tp.windowBytes,
                     tp.windows() > 1 ? fmt::format(" x {} windows", tp.windows()) : "",
                     tp.paramBytes);
+  if (tp.sparse) {
+    os << fmt::format("  parameters each lane's sparse slices (A and metadata, {} registers "
+                      "per thread for {} slices) derived once per block, {}\n",
+                      tp.paramFragmentRegisters(), tp.gemms.size(),
+                      tp.paramsInRegisters ? "kept in registers"
+                                           : "kept in shared memory and re-read per tile");
+    return;
+  }
   os << fmt::format("  parameters {} ({} registers per thread for {} "
                     "fragments)\n",
                     tp.paramsInRegisters ? "in registers, loaded once per block"
@@ -173,9 +204,11 @@ void printGemms(const TensorPlan &tp, llvm::raw_ostream &os) {
         element += g.param.values.size(); // all zeros for this group: not run
         continue;
       }
-      os << fmt::format("  gemm {}{} {}: {}; {} MMAs\n", i,
+      os << fmt::format("  gemm {}{} {}: {}; {}\n", i,
                         tp.fields ? fmt::format(" of group {}", group) : std::string(), g.label,
-                        gemmShapeText(tp, g), g.chunkCount);
+                        gemmShapeText(tp, g),
+                        tp.sparse ? std::string("the sparse A of its mma.sp derives from B")
+                                  : fmt::format("{} MMAs", g.chunkCount));
       ParameterMatrix shown = g.param;
       if (tp.fields) {
         for (double &v : shown.values) {
@@ -204,7 +237,8 @@ std::string summarizeTensorPlan(const Plan &plan) {
   const TensorPlan &tp = plan.tensor();
   std::string gemms;
   for (const SliceGemm &g : tp.gemms) {
-    gemms += fmt::format("{}{} ({} MMAs)", gemms.empty() ? "" : ", ", g.label, g.chunkCount);
+    gemms += fmt::format("{}{} ({})", gemms.empty() ? "" : ", ", g.label,
+                         tp.sparse ? std::string("mma.sp") : fmt::format("{} MMAs", g.chunkCount));
   }
   if (tp.fields) {
     gemms += fmt::format(" for each of {} accumulator groups", tp.fields->paramTerms.size());

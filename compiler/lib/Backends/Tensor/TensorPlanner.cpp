@@ -98,14 +98,18 @@ int verticalChunks(const TensorPlan &tp, int r) {
 
 /// Where a row slice's K starts: the first column any output of an MMA
 /// block reads, rounded down to the A fragment's load unit.
+/// The sparse form reads 32 columns from the tile's first window column
+/// for each pair of MMA blocks (its A derives from these matrices).
 int rowFirstK(const TensorPlan &tp, int r) {
   const int unit = operandLoadWidth(tp.mma.operand);
-  return (tp.haloCols - r) / unit * unit;
+  return tp.sparse ? 0 : (tp.haloCols - r) / unit * unit;
 }
 
-/// The chunks of a row slice: K reaches the last column an MMA block reads.
+/// The chunks of a row slice: K reaches the last column an MMA block reads
+/// (the sparse form: 32 columns).
 int rowChunks(const TensorPlan &tp, int r) {
-  return roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) / tp.mma.k;
+  return tp.sparse ? SparseMmaK / tp.mma.k
+                   : roundUp(tp.haloCols + tp.mma.n + r - rowFirstK(tp, r), tp.mma.k) / tp.mma.k;
 }
 
 /// The star's vertical GEMM: P_v (M x K) times the window's output columns.
@@ -170,7 +174,7 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp)
   const int r = spec.radius;
   // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
   // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
-  if (spec.shape == Shape::Star &&
+  if (spec.shape == Shape::Star && !tp.sparse &&
       (2 * r + 1) * rowChunks(tp, r) > verticalChunks(tp, r) + rowChunks(tp, r)) {
     bool vertical = hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
     bool horizontal = hasTermWhere(spec, [](const Offset &o) { return o.d[1] != 0; });
@@ -182,8 +186,9 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp)
     }
     return gemms;
   }
+  // The sparse form runs every row slice in order, those of zeros too.
   for (int dy = -r; dy <= r; ++dy) {
-    if (hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
+    if (tp.sparse || hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
       gemms.push_back(rowGemm(spec, tp, dy, /*includeCentre=*/true, fmt::format("row dy={}", dy)));
     }
   }
@@ -253,8 +258,12 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
   tp.windowCols = roundUp(tp.windowCols, V);
   tp.windowPitch = tp.windowCols; // a multiple of 16 bytes
   const int opBytes = operandBytes(spec.precision);
-  while (padPitchForBanks && !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
+  while (padPitchForBanks && !tp.sparse &&
+         !pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
     tp.windowPitch += V;
+  }
+  if (tp.sparse) { // whole 64-element blocks: the swizzle of tensor.cuh
+    tp.windowPitch = roundUp(tp.windowPitch, SparseSwizzleBlock);
   }
   tp.loadedColBegin = (tp.haloCols - r) / V * V;
   tp.loadedColEnd = std::min(tp.windowPitch, roundUp(tp.haloCols + tp.blockCols() + r, V));
@@ -264,6 +273,7 @@ void layOutWindow(const StencilSpec &spec, TensorPlan &tp, bool padPitchForBanks
   for (const SliceGemm &g : tp.gemms) {
     tp.paramBytes += g.param.rows * g.param.cols * opBytes;
   }
+  tp.paramBytes += tp.sparseSliceBytes();
 }
 
 } // namespace
@@ -286,9 +296,22 @@ int TensorPlan::paramElements() const {
   return total;
 }
 
-int TensorPlan::mmasPerTile() const { return nBlocks * paramFragments(); }
+int TensorPlan::mmasPerTile() const {
+  // The sparse form: one mma.sp a slice for each of the tile's 8-row halves
+  // and pairs of MMA blocks.
+  return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
+}
+
+int TensorPlan::sparseSliceBytes() const {
+  return sparse && !paramsInRegisters
+             ? static_cast<int>(gemms.size()) * 32 * SparseSliceRegisters * 4
+             : 0;
+}
 
 int TensorPlan::paramFragmentRegisters() const {
+  if (sparse) {
+    return static_cast<int>(gemms.size()) * SparseSliceRegisters;
+  }
   int registers = 0;
   for (const SliceGemm &g : gemms) {
     registers += g.chunkCount * registersPerFragment(mma, g.kind);
@@ -344,6 +367,33 @@ std::optional<std::string> unsupportedKind(const StencilSpec &spec) {
   return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
+                                                const PlanOptions &options) {
+  if (!isSixteenBit(spec.precision)) {
+    return fmt::format("it needs fp16 or bf16 elements, and stencil '{}' is {}", spec.name,
+                       keyword(spec.precision));
+  }
+  if (spec.dims != 2 || spec.hasFields()) {
+    return fmt::format(
+        "it is built for 2D stencils of one field, and stencil '{}' is {}", spec.name,
+        spec.hasFields() ? std::string("a stencil of fields") : fmt::format("{}D", spec.dims));
+  }
+  if (spec.radius > SparseMaxRadius) {
+    return fmt::format("it takes a radius of at most {} (its K order keeps a band of up to {} "
+                       "columns to 2 of every 4), and stencil '{}' has radius {}",
+                       SparseMaxRadius, 2 * SparseMaxRadius + 1, spec.name, spec.radius);
+  }
+  if (options.nBlocks % 2 != 0) {
+    return fmt::format("it computes MMA blocks two at a time, and --plan-option n-blocks={} is odd",
+                       options.nBlocks);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 /// The tensor-core plan with exactly the parameters `options` asks for.
 Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   Plan plan;
@@ -354,6 +404,13 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   tp.mma = mmaShapeFor(spec.precision, options.target);
   tp.tileM = tp.mma.m;
   tp.nBlocks = options.nBlocks ? options.nBlocks : isSixteenBit(spec.precision) ? 2 : 1;
+  // The sparse form where asked and the stencil allows (an odd n-blocks from
+  // the tuning table rounded up: the pipeline refuses one given).
+  const bool sparseAsked = options.mma == MmaRequest::Sparse;
+  tp.nBlocks += sparseAsked && tp.nBlocks % 2 != 0 ? 1 : 0;
+  PlanOptions sparseOptions = options;
+  sparseOptions.nBlocks = tp.nBlocks;
+  tp.sparse = sparseAsked && !sparseMmaUnavailable(spec, sparseOptions);
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.l2PrefetchBytes = options.l2Prefetch;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
@@ -389,8 +446,13 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
     layOutWindow(spec, tp, options.padPitchForBanks);
   }
 
-  plan.choice = fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
-                            keyword(spec.precision), tp.mma.name(), keyword(tp.mma.accumulator));
+  plan.choice =
+      tp.sparse
+          ? fmt::format("tensor cores: {} m16n8k32 2:4 sparse mma.sp with {} accumulation, as "
+                        "--plan-option mma=sparse asked",
+                        keyword(spec.precision), keyword(tp.mma.accumulator))
+          : fmt::format("tensor cores: {} {} mma.sync with {} accumulation",
+                        keyword(spec.precision), tp.mma.name(), keyword(tp.mma.accumulator));
   return plan;
 }
 

@@ -28,6 +28,15 @@ int maxTensorRadius(Precision p);
 /// column.
 int operandLoadWidth(Precision operand);
 
+/// The sparse form's numbers (tensor.cuh, "the sparse form of a band"): the
+/// largest radius (a band of 2r + 1 <= 15 columns holds at most two of every
+/// four K positions it permutes), the columns of K, the elements of the
+/// window's swizzle block, and a slice's registers a lane (A and metadata).
+inline constexpr int SparseMaxRadius = 7;
+inline constexpr int SparseMmaK = 32;
+inline constexpr int SparseSwizzleBlock = 64;
+inline constexpr int SparseSliceRegisters = 5;
+
 /// Plans the tensor-core kernel of `spec`, or says why the tensor cores
 /// cannot take it (fp32, a radius past maxTensorRadius, or shared memory that
 /// even the narrowest block overflows with these options).

@@ -193,8 +193,9 @@ void verifySharedMemory(const TensorPlan &tp, const PlanOptions &options, Promis
   const int bytes = operandBytes(tp);
   const int groups = tp.fields ? int(tp.fields->paramTerms.size()) : 1;
   c.require(tp.windowBytes == tp.planes * tp.windowRows * tp.windowPitch * bytes &&
-                tp.paramBytes == groups * tp.paramElements() * bytes,
-            "sharedBytes() counting the whole window and every group's matrices",
+                tp.paramBytes == groups * tp.paramElements() * bytes + tp.sparseSliceBytes(),
+            "sharedBytes() counting the whole window, every group's matrices and the sparse "
+            "form's slices",
             "windowBytes {} for {} slabs of {} x {}, paramBytes {} for {} groups of {} elements",
             tp.windowBytes, tp.planes, tp.windowRows, tp.windowPitch, tp.paramBytes, groups,
             tp.paramElements());
@@ -424,6 +425,44 @@ void verifyLaunchArguments(const Plan &plan, PromiseChecker &c) {
             "{} bytes, at most {}", argBytes, MaxKernelParamBytes);
 }
 
+/// The sparse form (tensor.cuh, gemmRowSparse) exactly where mma=sparse
+/// asked and the stencil allows, and then what its kernel assumes: every
+/// row slice in order, each K of 32 columns from the tile's first window
+/// column, MMA blocks in pairs, whole 64-element window rows for the
+/// swizzle, each lane's slices in registers only where they fit.
+void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const bool wanted = options.mma == MmaRequest::Sparse && !sparseMmaUnavailable(spec, [&] {
+                        PlanOptions o = options;
+                        o.nBlocks = tp.nBlocks;
+                        return o;
+                      }());
+  if (!c.require(tp.sparse == wanted,
+                 "the sparse form exactly where mma=sparse asked and the "
+                 "stencil allows (sparseMmaUnavailable)",
+                 "sparse {}, asked {}", tp.sparse, options.mma == MmaRequest::Sparse) ||
+      !tp.sparse) {
+    return;
+  }
+  bool rowsInOrder = std::ssize(tp.gemms) == 2 * spec.radius + 1;
+  for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
+    const SliceGemm &g = tp.gemms[i];
+    rowsInOrder = g.kind == SliceKind::Row && g.dy == static_cast<int>(i) - spec.radius &&
+                  g.firstK == 0 && g.chunkCount * tp.mma.k == SparseMmaK;
+  }
+  c.require(rowsInOrder && tp.nBlocks % 2 == 0 && tp.haloCols == tp.vectorWidth &&
+                tp.windowPitch % SparseSwizzleBlock == 0,
+            "the sparse form's slices: every row dy = -r..r in order, K = 32 from column 0, "
+            "MMA blocks in pairs, an 8-column halo and whole 64-element window rows",
+            "{} slices, n-blocks {}, halo {}, pitch {}", tp.gemms.size(), tp.nBlocks, tp.haloCols,
+            tp.windowPitch);
+  c.require(tp.paramsInRegisters == (tp.paramFragmentRegisters() <= options.paramRegisterBudget),
+            "the sparse slices in registers exactly where they fit the budget",
+            "{} registers, budget {}, in registers {}", tp.paramFragmentRegisters(),
+            options.paramRegisterBudget, tp.paramsInRegisters);
+}
+
 /// The kernel of one step (planTensor's promises; planTensorFields' where
 /// it is a stencil of fields), of a plan or of a composed pass.
 void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
@@ -447,6 +486,7 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
   }
   verifyLiveReads(tp, c);
   verifySharedMemory(tp, options, c);
+  verifySparse(plan, options, c);
 }
 
 /// planTensorFusion's promises: a composed pass exactly where T > 1, only

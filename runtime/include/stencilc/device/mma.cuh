@@ -148,6 +148,55 @@ template <class ElementType> struct MmaM16N8K16 : M16N8Fragments32 {
   }
 };
 
+/// mma.sp m16n8k32 with a 2:4 sparse A of 16-bit elements (Element __half
+/// or __nv_bfloat16) and fp32 accumulators, sm_80 and newer. A (16 x 32)
+/// keeps 2 of every 4 consecutive elements of a row: lane 4g + t holds the
+/// kept pairs of (row g, group t), (row g + 8, group t), (row g, group t +
+/// 4), (row g + 8, group t + 4) (group q: columns 4q .. 4q + 3), and lanes
+/// with t = 0 and 1 the metadata (sparsity selector 0): bits 4i of lane t
+/// the kept columns' indices in group 4t + i of row g (2 bits each, the
+/// lower first), bits 16 + 4i those of row g + 8. B (32 x 8): pair s of
+/// lane 4g + t is (k 8s + 2t .. + 1, n g). C as in MmaM16N8K16. (Checked
+/// on an H200 against a product on the host, bench/tensor15/README.md.)
+template <class ElementType> struct MmaSpM16N8K32 {
+  using Element = ElementType;
+  static constexpr int kM = 16, kN = 8, kK = 32;
+  struct FragmentA {
+    std::uint32_t x[4];
+    std::uint32_t meta;
+  };
+  struct FragmentB {
+    std::uint32_t x[4];
+  };
+  using FragmentC = M16N8Fragments32::FragmentC;
+
+  /// c += a * b.
+  static __device__ __forceinline__ void mma(FragmentC &c, const FragmentA &a, const FragmentB &b) {
+    if constexpr (std::is_same_v<Element, __half>) {
+      asm("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0x0;"
+          : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+          : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[0]), "r"(b.x[1]),
+            "r"(b.x[2]), "r"(b.x[3]), "r"(a.meta));
+    } else {
+      asm("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0x0;"
+          : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+          : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[0]), "r"(b.x[1]),
+            "r"(b.x[2]), "r"(b.x[3]), "r"(a.meta));
+    }
+  }
+};
+
+/// The 8 x 8 matrix of 16-bit pairs a warp holds (lane 4g + t: row g,
+/// columns 2t, 2t + 1), transposed: lane 4g + t gets row g of the
+/// transpose. sm_75 and newer.
+__device__ __forceinline__ std::uint32_t transpose8x8(std::uint32_t pair) {
+  std::uint32_t out;
+  asm("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(out) : "r"(pair));
+  return out;
+}
+
 /// mma.sync m16n8k8 with tf32 operands (held as float, rounded by the
 /// caller: roundToTf32) and fp32 accumulators. Lane 4g + t holds:
 ///   A (16 x 8): (g, t), (g+8, t), (g, t+4), (g+8, t+4)

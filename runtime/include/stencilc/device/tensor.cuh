@@ -38,6 +38,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -49,6 +50,12 @@
 
 namespace stencilc {
 namespace device {
+
+/// Whether geometry G lays its window out for the sparse form (G::kSwizzled:
+/// TensorBlock::swizzle); false where G does not say.
+template <class G, class = void> struct SwizzledWindow : std::false_type {};
+template <class G>
+struct SwizzledWindow<G, std::void_t<decltype(G::kSwizzled)>> : std::bool_constant<G::kSwizzled> {};
 
 template <class G> struct TensorBlock {
   using Element = typename G::Element;
@@ -84,6 +91,7 @@ template <class G> struct TensorBlock {
   static constexpr int kGroupsPerRow = kPitch / kVec; // 16-byte groups of a window row
   static constexpr int kGroups = kWindowRows * kGroupsPerRow;
   static constexpr int kGroupsPerThread = (kGroups + kThreads - 1) / kThreads;
+  static constexpr bool kSwizzled = SwizzledWindow<G>::value;
 
   static_assert(kDims >= 1 && kDims <= 3, "a grid has 1, 2 or 3 dimensions");
   static_assert(std::is_same_v<Element, typename Mma::Element>, "the MMA reads the grid's type");
@@ -94,6 +102,17 @@ template <class G> struct TensorBlock {
   static_assert(kHaloCols % kVec == 0 && kTileN % kVec == 0,
                 "tiles start on 16-byte aligned columns");
   static_assert(kDims != 1 || kHaloCols >= kRadius, "each window row carries its row's halo");
+  static_assert(!kSwizzled || (kDims == 2 && kPitch % 64 == 0),
+                "a swizzled window is 2D, its rows whole 64-element blocks");
+
+  /// Where column col of window row `row` lies in a swizzled window (the
+  /// sparse form's): bits 3 and 5 of the column flipped by bits 0 and 1 of
+  /// the row, so that the sparse form's 8-byte loads of four consecutive
+  /// rows, whose pitch is a multiple of 32 banks, fall on distinct banks.
+  /// 16-byte vectors stay whole.
+  static __device__ __forceinline__ int swizzle(int row, int col) {
+    return kSwizzled ? col ^ (8 * (row & 1) + 32 * (row >> 1 & 1)) : col;
+  }
 
   /// The 16-byte groups of a window this thread fetches and stores.
   using Staged = uint4[kGroupsPerThread];
@@ -134,6 +153,10 @@ template <class G> struct TensorBlock {
           *reinterpret_cast<float4 *>(&window[group * kVec]) = make_float4(
               roundToTf32(__uint_as_float(staged[i].x)), roundToTf32(__uint_as_float(staged[i].y)),
               roundToTf32(__uint_as_float(staged[i].z)), roundToTf32(__uint_as_float(staged[i].w)));
+        } else if constexpr (kSwizzled) {
+          const int row = group / kGroupsPerRow;
+          *reinterpret_cast<uint4 *>(
+              &window[row * kPitch + swizzle(row, group % kGroupsPerRow * kVec)]) = staged[i];
         } else {
           *reinterpret_cast<uint4 *>(&window[group * kVec]) = staged[i];
         }
@@ -381,6 +404,129 @@ template <class G> struct TensorBlock {
 #pragma unroll
       for (int j = 0; j < kNBlocks; ++j) {
         Mma::mma(acc[j], Mma::loadA(input + j * kMmaN + c * kMmaK, kPitch, lane), param);
+      }
+    }
+  }
+
+  // --- the sparse form of a band (mma.sp) --------------------------------
+  //
+  // The band's row slices as 2:4 sparse products (16-bit, radius <= 7,
+  // kNBlocks even): 16 output columns (two MMA blocks) times 8 rows of the
+  // tile are C^T = A_s X_s^T, A_s (16 x 32) the slice's coefficients, output
+  // column by input column, X_s^T (32 x 8) the window's 32 columns from
+  // FirstCol by 8 rows. A row of A_s is a band of 2r + 1 <= 15 columns,
+  // more than 2 of every 4 consecutive ones, so the K order is permuted:
+  // group q of positions holds input columns x, x + 1, x + 16, x + 17, of
+  // which a band of 15 holds at most two. Lane 4g + t's pairs of X_s^T are
+  // then columns sparseCol(t, s) .. + 1: two 8-byte loads a lane.
+
+  /// The input column (of 32) at K positions 8s + 2t, 8s + 2t + 1 of the
+  /// sparse form.
+  static __host__ __device__ constexpr int sparseCol(int t, int s) {
+    return 4 * (t / 2) + 16 * (t % 2) + 2 * (s % 2) + 8 * (s / 2);
+  }
+
+  /// One slice of the sparse form: its A fragment and metadata.
+  struct SparseSlice {
+    using Mma = MmaSpM16N8K32<Element>;
+    typename Mma::FragmentA a;
+  };
+
+  /// A band's sparse slices in shared memory, each lane's own: slice s of
+  /// lane l at p[s * 32 + l].
+  struct SharedSparseBand {
+    const SparseSlice *p;
+    int lane;
+    __device__ __forceinline__ SparseSlice operator[](int s) const { return p[s * 32 + lane]; }
+  };
+
+  /// A slice's sparse A fragment, built from its dense parameter matrix B
+  /// (32 x kMmaN in shared memory, rowParams): the coefficient at offset
+  /// dj sits in B at row dj + kHaloCols - FirstCol of column 0, so A_s
+  /// (row m, K position p) is B(sparseCol(p) - m, 0) where that is a row.
+  static __device__ SparseSlice sparseParams(const Element *dense, int lane) {
+    typename SparseSlice::Mma::FragmentA a{};
+    const int g = lane / 4, t = lane % 4;
+    // Row m, group q: the kept indices (lower first, 2 bits each) and pair.
+    const auto kept = [dense](int m, int q, std::uint32_t &pair) {
+      Element v[4];
+      int index[2] = {-1, -1}, n = 0;
+      for (int i = 0; i < 4; ++i) {
+        const int p = 4 * q + i;
+        const int k = sparseCol(p % 8 / 2, p / 8) + p % 2 - m;
+        v[i] = k >= 0 && k < 2 * kMmaK ? dense[k * kMmaN] : Element(0.0f);
+        if (static_cast<float>(v[i]) != 0.0f && n < 2) {
+          index[n++] = i;
+        }
+      }
+      if (n == 0) { // nothing kept: any two indices, their values zero
+        index[0] = 0, index[1] = 1;
+      } else if (n == 1) {
+        index[1] = index[0] == 3 ? 3 : index[0] + 1;
+        index[0] = index[0] == 3 ? 2 : index[0];
+      }
+      const Element pairValues[2] = {v[index[0]], v[index[1]]};
+      std::memcpy(&pair, pairValues, sizeof pair);
+      return static_cast<std::uint32_t>(index[0] | index[1] << 2);
+    };
+    std::uint32_t unused;
+    kept(g, t, a.x[0]);
+    kept(g + 8, t, a.x[1]);
+    kept(g, t + 4, a.x[2]);
+    kept(g + 8, t + 4, a.x[3]);
+    for (int i = 0; i < 4; ++i) {
+      a.meta |= kept(g, 4 * (t % 2) + i, unused) << (4 * i);
+      a.meta |= kept(g + 8, 4 * (t % 2) + i, unused) << (16 + 4 * i);
+    }
+    return SparseSlice{a};
+  }
+
+  /// The sparse form of a band's Slices row slices (window rows [firstRow +
+  /// tile row + s, +16) for slice s): replaces acc, which holds zeros, with
+  /// the tile's sums, each rounded to the element type (as storeTile
+  /// stores them). The transposed sums go through movmatrix to the
+  /// accumulators' layout.
+  template <int FirstCol, int Slices, class Band>
+  static __device__ __forceinline__ void gemmRowSparse(FragmentC (&acc)[kNBlocks],
+                                                       const Element *window, Tile t, int firstRow,
+                                                       const Band &band, int lane) {
+    static_assert(sizeof(Element) == 2 && kTileM == 16 && kNBlocks % 2 == 0 &&
+                      2 * kMmaK == SparseSlice::Mma::kK && FirstCol % 4 == 0,
+                  "the sparse form reads 16-bit tiles of two MMA blocks, 8 bytes at a time");
+    using Sparse = typename SparseSlice::Mma;
+    typename Sparse::FragmentC part[2][kNBlocks / 2];
+    const int g = lane / 4, q = lane % 4;
+    const int firstWindowRow = firstRow + t.row + g;
+#pragma unroll
+    for (int s = 0; s < Slices; ++s) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = firstWindowRow + s + 8 * h;
+        const Element *row = &window[r * kPitch];
+#pragma unroll
+        for (int jp = 0; jp < kNBlocks / 2; ++jp) {
+          const int col = t.col + FirstCol + 16 * jp;
+          const uint2 lo =
+              *reinterpret_cast<const uint2 *>(row + swizzle(r, col + sparseCol(q, 0)));
+          const uint2 hi =
+              *reinterpret_cast<const uint2 *>(row + swizzle(r, col + sparseCol(q, 2)));
+          Sparse::mma(part[h][jp], band[s].a, {{lo.x, lo.y, hi.x, hi.y}});
+        }
+      }
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+#pragma unroll
+      for (int jp = 0; jp < kNBlocks / 2; ++jp) {
+#pragma unroll
+        for (int u = 0; u < 2; ++u) {
+          const std::uint32_t pair =
+              transpose8x8(Mma::packPair(part[h][jp].x[2 * u], part[h][jp].x[2 * u + 1]));
+          Element both[2];
+          std::memcpy(both, &pair, sizeof both);
+          acc[2 * jp + u].x[2 * h] = static_cast<float>(both[0]);
+          acc[2 * jp + u].x[2 * h + 1] = static_cast<float>(both[1]);
+        }
       }
     }
   }

@@ -46,6 +46,7 @@ struct Geometry {{
   static constexpr int kPlanes = {planes}; // {planes_doc}
   static constexpr int kParamElements = {param_elements};
   static constexpr int kPrefetchBytes = {prefetch_bytes}; // L2 prefetch of the window's 16-byte loads
+  {swizzled}
 }};
 using Block = stencilc::device::TensorBlock<Geometry>;
 using Element = Geometry::Element;
@@ -140,6 +141,29 @@ __global__ void __launch_bounds__(Block::kThreads)
 
 //@ section param_fragments
 const auto param{index} = Block::inRegisters(Block::{params}, lane); // gemm {index} ({label}), loaded once per block
+
+//@ section sparse_band_registers
+// The sparse slices (mma.sp A fragments and metadata), each lane's own, derived once per block
+// from the parameter matrices.
+Block::SparseSlice band[{slices}];
+#pragma unroll
+for (int s = 0; s < {slices}; ++s) {{
+  band[s] = Block::sparseParams(&params[{matrix_elements} * s], lane);
+}}
+
+//@ section sparse_band_shared
+// The sparse slices (mma.sp A fragments and metadata), each lane's own, derived once per block
+// from the parameter matrices into shared memory, read per tile.
+__shared__ Block::SparseSlice sparse[{slices} * 32];
+for (int s = warp; s < {slices}; s += Block::kWarps) {{
+  sparse[s * 32 + lane] = Block::sparseParams(&params[{matrix_elements} * s], lane);
+}}
+__syncthreads(); // every warp's slices are in place
+const Block::SharedSparseBand band{{sparse, lane}};
+
+//@ section gemm_sparse
+// rows dy=-{radius}..{radius}, sparse: window rows [tile row + s, +kTileM), columns [tile col, +32) per two MMA blocks, by mma.sp
+Block::gemmRowSparse<0, {slices}>({acc}, {window}, tile, 0, band, lane);
 
 //@ section gemm_vertical
 // gemm {index}, {label}: P_v (kTileM x {kdim}) * window rows [tile row{slab_doc}, +{kdim}), columns [tile col + kHaloCols, +kTileN)
