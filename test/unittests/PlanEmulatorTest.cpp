@@ -311,6 +311,28 @@ TEST(EmulatorMatchesReference, TilesOfSeveralMmaBlocks) {
   }
 }
 
+/// The sparse form's plans (mma=sparse): every row slice, K of 32 columns
+/// from the tile's first window column, the matrices the kernel derives its
+/// sparse A from. Emulated as the dense sums they hold (the MMAs' grouping
+/// is the hardware's), they match the reference at every radius the form
+/// takes, star and box, fp16 and bf16, every boundary.
+TEST(EmulatorMatchesReference, SparseFormPlans) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.mma = MmaRequest::Sparse;
+  for (Precision p : {Precision::FP16, Precision::BF16}) {
+    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
+      for (int r = 1; r <= SparseMaxRadius; ++r) {
+        for (Shape shape : {Shape::Star, Shape::Box}) {
+          Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 50 + r), options);
+          ASSERT_TRUE(plan.tensor().sparse);
+          checkOneGrid(plan, 45, 83, 5 + r);
+        }
+      }
+    }
+  }
+}
+
 /// Periodic reads wrap even when the halo is wider than the grid.
 TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
   Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
