@@ -43,7 +43,7 @@ struct PlanOptions {
   /// --plan-option arith: the arithmetic of a 2D 16-bit stencil on CUDA
   /// cores (a word too); Packed only where asked.
   ArithRequest arith = ArithRequest::Widened;
-  /// --plan-option mma: the MMAs of a 2D 16-bit box on tensor cores (a word
+  /// --plan-option mma: the MMAs of a 2D 16-bit stencil on tensor cores (a word
   /// too); Sparse only where asked.
   MmaRequest mma = MmaRequest::Dense;
 

@@ -97,9 +97,9 @@ int verticalChunks(const TensorPlan &tp, int r) {
 }
 
 /// Where a row slice's K starts: the first column any output of an MMA
-/// block reads, rounded down to the A fragment's load unit.
-/// The sparse form reads 32 columns from the tile's first window column
-/// for each pair of MMA blocks (its A derives from these matrices).
+/// block reads, rounded down to the A fragment's load unit; for the sparse
+/// form, whose A derives from these matrices, the tile's first window
+/// column, from which it reads 32 columns for each pair of MMA blocks.
 int rowFirstK(const TensorPlan &tp, int r) {
   const int unit = operandLoadWidth(tp.mma.operand);
   return tp.sparse ? 0 : (tp.haloCols - r) / unit * unit;
@@ -404,13 +404,13 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   tp.mma = mmaShapeFor(spec.precision, options.target);
   tp.tileM = tp.mma.m;
   tp.nBlocks = options.nBlocks ? options.nBlocks : isSixteenBit(spec.precision) ? 2 : 1;
-  // The sparse form where asked and the stencil allows (an odd n-blocks from
-  // the tuning table rounded up: the pipeline refuses one given).
-  const bool sparseAsked = options.mma == MmaRequest::Sparse;
-  tp.nBlocks += sparseAsked && tp.nBlocks % 2 != 0 ? 1 : 0;
-  PlanOptions sparseOptions = options;
-  sparseOptions.nBlocks = tp.nBlocks;
-  tp.sparse = sparseAsked && !sparseMmaUnavailable(spec, sparseOptions);
+  // The sparse form where asked and the stencil allows, its MMA blocks in
+  // pairs (an odd n-blocks from the tuning table rounded up; the pipeline
+  // refuses one given).
+  PlanOptions paired = options;
+  paired.nBlocks = roundUp(tp.nBlocks, 2);
+  tp.sparse = options.mma == MmaRequest::Sparse && !sparseMmaUnavailable(spec, paired);
+  tp.nBlocks = tp.sparse ? paired.nBlocks : tp.nBlocks;
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.l2PrefetchBytes = options.l2Prefetch;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));

@@ -433,11 +433,9 @@ void verifyLaunchArguments(const Plan &plan, PromiseChecker &c) {
 void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
-  const bool wanted = options.mma == MmaRequest::Sparse && !sparseMmaUnavailable(spec, [&] {
-                        PlanOptions o = options;
-                        o.nBlocks = tp.nBlocks;
-                        return o;
-                      }());
+  PlanOptions paired = options; // the plan's MMA blocks, as the planner paired them
+  paired.nBlocks = tp.nBlocks;
+  const bool wanted = options.mma == MmaRequest::Sparse && !sparseMmaUnavailable(spec, paired);
   if (!c.require(tp.sparse == wanted,
                  "the sparse form exactly where mma=sparse asked and the "
                  "stencil allows (sparseMmaUnavailable)",

@@ -414,11 +414,12 @@ template <class G> struct TensorBlock {
   // kNBlocks even): 16 output columns (two MMA blocks) times 8 rows of the
   // tile are C^T = A_s X_s^T, A_s (16 x 32) the slice's coefficients, output
   // column by input column, X_s^T (32 x 8) the window's 32 columns from
-  // FirstCol by 8 rows. A row of A_s is a band of 2r + 1 <= 15 columns,
-  // more than 2 of every 4 consecutive ones, so the K order is permuted:
-  // group q of positions holds input columns x, x + 1, x + 16, x + 17, of
-  // which a band of 15 holds at most two. Lane 4g + t's pairs of X_s^T are
-  // then columns sparseCol(t, s) .. + 1: two 8-byte loads a lane.
+  // FirstCol by 8 rows. A row of A_s is a band of 2r + 1 <= 15 consecutive
+  // columns, which in natural order fills whole groups of 4 K positions, so
+  // the K order is permuted: group q of positions holds input columns x,
+  // x + 1, x + 16, x + 17, of which a band of 15 holds at most two. Lane
+  // 4g + t's pairs of X_s^T are then columns sparseCol(t, s) .. + 1: two
+  // 8-byte loads a lane.
 
   /// The input column (of 32) at K positions 8s + 2t, 8s + 2t + 1 of the
   /// sparse form.
@@ -431,6 +432,8 @@ template <class G> struct TensorBlock {
     using Mma = MmaSpM16N8K32<Element>;
     typename Mma::FragmentA a;
   };
+  static_assert(sizeof(SparseSlice) == 20,
+                "five words a slice and lane (TensorPlanner.h's SparseSliceRegisters)");
 
   /// A band's sparse slices in shared memory, each lane's own: slice s of
   /// lane l at p[s * 32 + l].
@@ -441,9 +444,12 @@ template <class G> struct TensorBlock {
   };
 
   /// A slice's sparse A fragment, built from its dense parameter matrix B
-  /// (32 x kMmaN in shared memory, rowParams): the coefficient at offset
-  /// dj sits in B at row dj + kHaloCols - FirstCol of column 0, so A_s
-  /// (row m, K position p) is B(sparseCol(p) - m, 0) where that is a row.
+  /// (32 x kMmaN in shared memory, rowParams), whose K starts at the same
+  /// FirstCol: B(k, 0) multiplies input column FirstCol + k for output 0,
+  /// so A_s (row m, K position p) is B(c - m, 0), c the input column of
+  /// position p, where c - m is a row of B, else 0. A group keeping more
+  /// than two values cannot be (the planner takes radius <= 7): the kernel
+  /// traps rather than drop one.
   static __device__ SparseSlice sparseParams(const Element *dense, int lane) {
     typename SparseSlice::Mma::FragmentA a{};
     const int g = lane / 4, t = lane % 4;
@@ -455,7 +461,10 @@ template <class G> struct TensorBlock {
         const int p = 4 * q + i;
         const int k = sparseCol(p % 8 / 2, p / 8) + p % 2 - m;
         v[i] = k >= 0 && k < 2 * kMmaK ? dense[k * kMmaN] : Element(0.0f);
-        if (static_cast<float>(v[i]) != 0.0f && n < 2) {
+        if (static_cast<float>(v[i]) != 0.0f) {
+          if (n == 2) {
+            __trap();
+          }
           index[n++] = i;
         }
       }
