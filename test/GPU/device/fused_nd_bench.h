@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "stencilc/runtime/check.h"
@@ -78,8 +79,12 @@ inline double copyGBs(long long bytes) {
   return gbs;
 }
 
+/// The element type's keyword (bf16 told from fp16 by type, not by size).
 template <class E> const char *typeName() {
-  return sizeof(E) == 8 ? "fp64" : sizeof(E) == 4 ? "fp32" : "fp16";
+  return std::is_same_v<E, __nv_bfloat16> ? "bf16"
+         : sizeof(E) == 8                 ? "fp64"
+         : sizeof(E) == 4                 ? "fp32"
+                                          : "fp16";
 }
 
 /// The grids of a stencil's runs: a and b for run, and the result of T 1
