@@ -164,6 +164,14 @@ void remarkLowRankFallBack(const Plan &plan, llvm::SMLoc loc, DiagnosticEngine &
                                 plan.spec.name, lr.directOps, lr.decomposedOps, lr.why));
 }
 
+/// Every architecture the build plans for: --arch and the other targets
+/// of a fat build.
+std::vector<Arch> buildTargets(const BackendOptions &options) {
+  std::vector<Arch> targets = options.targets;
+  targets.push_back(options.plan.target);
+  return targets;
+}
+
 /// The first SM generation with packed multiply-adds (__hfma2) of the
 /// element type: fp16 from sm_53, bf16 from sm_80 (the CUDA Math API).
 int packedArithmeticSm(Precision p) { return p == Precision::BF16 ? 80 : 53; }
@@ -194,9 +202,7 @@ std::optional<std::string> packedUnavailable(const StencilSpec &spec,
     return std::string("it evaluates the terms directly, and --plan-option lowrank=on asks for "
                        "the low-rank form");
   }
-  std::vector<Arch> targets = options.targets;
-  targets.push_back(options.plan.target);
-  for (Arch a : targets) {
+  for (Arch a : buildTargets(options)) {
     if (info(a).sm < packedArithmeticSm(spec.precision)) {
       return fmt::format("{} __hfma2 needs sm_{} or later, and the target is {}",
                          keyword(spec.precision), packedArithmeticSm(spec.precision), info(a).name);
@@ -213,9 +219,7 @@ std::optional<std::string> sparseUnavailable(const StencilSpec &spec,
   if (requestedBackend(options.backend) == BackendKind::Simt) {
     return std::string("the CUDA-core backend has no MMAs (--backend=simt)");
   }
-  std::vector<Arch> targets = options.targets;
-  targets.push_back(options.plan.target);
-  for (Arch a : targets) {
+  for (Arch a : buildTargets(options)) {
     PlanOptions on = options.plan;
     on.target = a;
     if (std::optional<std::string> missing = sparseMmaUnavailable(spec, on)) {

@@ -60,9 +60,8 @@ std::string levelsKept(const Plan &plan) {
                        "form: each row of a level, once computed, is added into the {} rows of "
                        "the next that it reaches{} and dropped; its side columns shared as it is "
                        "computed)",
-                       k.batch + 2 * r, k.columnsPerThread(),
-                       plan.spec.precision == Precision::FP64 ? "double" : "float", 2 * r + 1,
-                       plan.simt().lowRank.form ? ", through its row passes," : "");
+                       k.batch + 2 * r, k.columnsPerThread(), elementTypeName(plan.simt().compute),
+                       2 * r + 1, plan.simt().lowRank.form ? ", through its row passes," : "");
   }
   return fmt::format("T windows of {} rows by {} {} columns in registers ({})", k.batch + 2 * r,
                      k.columnsPerThread() + 2 * r, elementTypeName(plan.spec.precision),
