@@ -50,8 +50,9 @@ constexpr int kRounds = 4096;
 /// Coefficients in constant memory (kForm 4).
 __constant__ double kTable[5] = {0.5, 0.25, 0.125, 0.0625, 0.03125};
 
-/// kAcc chains of kRounds DFMAs a thread, kMoves integer adds a round; the block's
-/// cycles in cycles[blockIdx.x], the sums in out (so nothing is dead).
+/// kAcc chains of kRounds DFMAs of form kForm a thread, kMoves integer adds
+/// a round; the block's multiprocessor, first and last clock in
+/// times[3 blockIdx.x ..], the sums in out (so nothing is dead).
 template <int kAcc, int kMoves, int kForm>
 __global__ void __launch_bounds__(kThreads, 1)
     chains(double a, double b, double *out, long long *times) {
@@ -119,13 +120,20 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-/// DFMAs per cycle of the median multiprocessor, from each block's
-/// (multiprocessor, start, stop); the fewest and most blocks one ran.
+/// What perSm finds: DFMAs per cycle of the median multiprocessor, and the
+/// fewest and most blocks one ran.
 struct PerSm {
   double rate;
   int fewest, most;
 };
+
+/// PerSm from each block's (multiprocessor, start, stop) in `times`, each
+/// block dfmaPerBlock DFMAs (a multiprocessor's id may pass the count of
+/// them: the tables grow to the largest seen).
 PerSm perSm(const std::vector<long long> &times, int sms, double dfmaPerBlock) {
+  for (size_t b = 0; b < times.size() / 3; ++b) {
+    sms = std::max(sms, static_cast<int>(times[3 * b]) + 1);
+  }
   std::vector<long long> first(sms, -1), last(sms, 0);
   std::vector<int> blocks(sms, 0);
   for (size_t b = 0; b < times.size() / 3; ++b) {
@@ -141,8 +149,12 @@ PerSm perSm(const std::vector<long long> &times, int sms, double dfmaPerBlock) {
     }
   }
   std::sort(rates.begin(), rates.end());
-  return {rates[rates.size() / 2], *std::min_element(blocks.begin(), blocks.end()),
-          *std::max_element(blocks.begin(), blocks.end())};
+  int fewest = 1 << 30, most = 0;
+  for (const int n : blocks) {
+    fewest = n > 0 ? std::min(fewest, n) : fewest;
+    most = std::max(most, n);
+  }
+  return {rates[rates.size() / 2], fewest, most};
 }
 
 /// Runs one combination on `sms` multiprocessors at warpsPerSm warps each
