@@ -18,6 +18,8 @@
 //                      row's value into five partial sums)
 //   6  x * y + acc     three registers, one y for four DFMAs in a row (a
 //                      coefficient over a thread's four columns)
+//   7  x * p + acc     p one of 25 coefficients passed by value as a
+//                      kernel parameter (25 accumulators)
 // One wave: warpsPerSm warps on each multiprocessor (blocks of 128
 // threads; a __launch_bounds__ of one block keeps the registers free).
 // Each block records its multiprocessor and its first and last clock64; a
@@ -50,12 +52,17 @@ constexpr int kRounds = 4096;
 /// Coefficients in constant memory (kForm 4).
 __constant__ double kTable[5] = {0.5, 0.25, 0.125, 0.0625, 0.03125};
 
+/// 25 coefficients passed by value as a kernel parameter (kForm 7).
+struct Coefficients {
+  double c[25];
+};
+
 /// kAcc chains of kRounds DFMAs of form kForm a thread, kMoves integer adds
 /// a round; the block's multiprocessor, first and last clock in
 /// times[3 blockIdx.x ..], the sums in out (so nothing is dead).
 template <int kAcc, int kMoves, int kForm>
 __global__ void __launch_bounds__(kThreads, 1)
-    chains(double a, double b, double *out, long long *times) {
+    chains(double a, double b, Coefficients p, double *out, long long *times) {
   // Per-thread operands, in registers (kForm 2, 3, 5 and 6).
   double x[8], y[5];
 #pragma unroll
@@ -92,8 +99,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         acc[i] = __fma_rn(x[i % 8], kTable[i % 5], acc[i]);
       } else if constexpr (kForm == 5) {
         acc[i] = __fma_rn(x[i / 5], y[i % 5], acc[i]);
-      } else {
+      } else if constexpr (kForm == 6) {
         acc[i] = __fma_rn(x[i % 4], y[i / 4], acc[i]);
+      } else {
+        acc[i] = __fma_rn(x[i % 8], p.c[i % 25], acc[i]);
       }
     }
 #pragma unroll
@@ -166,7 +175,11 @@ template <int kAcc, int kMoves, int kForm = 1> int measure(int sms, int warpsPer
   CHECK(cudaMalloc(&out, sizeof(double) * blocks * kThreads));
   CHECK(cudaMalloc(&times, sizeof(long long) * 3 * blocks));
   for (int run = 0; run < 3; ++run) { // the last run counts
-    chains<kAcc, kMoves, kForm><<<blocks, kThreads>>>(1.0000001, 1e-9, out, times);
+    Coefficients p{};
+    for (int i = 0; i < 25; ++i) {
+      p.c[i] = 1.0 / (i + 3);
+    }
+    chains<kAcc, kMoves, kForm><<<blocks, kThreads>>>(1.0000001, 1e-9, p, out, times);
     CHECK(cudaGetLastError());
   }
   CHECK(cudaDeviceSynchronize());
@@ -202,6 +215,7 @@ int main() {
     status |= measure<20, 0, 4>(sms, warps);
     status |= measure<20, 0, 5>(sms, warps);
     status |= measure<20, 0, 6>(sms, warps);
+    status |= measure<25, 0, 7>(sms, warps);
   }
   return status;
 }
