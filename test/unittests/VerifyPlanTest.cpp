@@ -74,6 +74,14 @@ void expectSound(const StencilSpec &spec, const PlanOptions &options, Verified &
   }
 }
 
+/// Options for sm_90, fusing `fuse` steps (0: the planner's choice).
+PlanOptions onSm90(int fuse = 0) {
+  PlanOptions o;
+  o.target = Arch::Sm90;
+  o.fusedSteps = fuse;
+  return o;
+}
+
 /// The options the sweeps plan with: the planners' own choices on the
 /// architectures of each shared-memory size and MMA set, and fuse asked for.
 std::vector<PlanOptions> optionVariants() {
@@ -201,17 +209,14 @@ TEST(VerifyPlan, PlanOptionsOfTheArithmeticAndFormVerify) {
   Verified count;
   for (Precision p : {Precision::FP16, Precision::BF16}) {
     for (int fuse : {1, 3}) {
-      PlanOptions o;
-      o.target = Arch::Sm90;
-      o.fusedSteps = fuse;
+      PlanOptions o = onSm90(fuse);
       o.arith = ArithRequest::Packed;
       for (Shape shape : {Shape::Star, Shape::Box}) {
         expectSound(makeStencil(2, shape, 1, p, BoundaryKind::Fixed, 3), o, count);
       }
     }
   }
-  PlanOptions lowRank;
-  lowRank.target = Arch::Sm90;
+  PlanOptions lowRank = onSm90();
   lowRank.lowRank = LowRankRequest::On;
   for (int dims : {2, 3}) {
     expectSound(makeStencil(dims, Shape::Box, 1, Precision::FP32, BoundaryKind::Periodic, 3),
@@ -229,9 +234,7 @@ TEST(VerifyPlan, PlanOptionsOfTheSparseFormVerify) {
     for (int r : {1, 3, 5, 7}) {
       for (Shape shape : {Shape::Star, Shape::Box}) {
         for (int fuse : {1, 2}) {
-          PlanOptions o;
-          o.target = Arch::Sm90;
-          o.fusedSteps = fuse;
+          PlanOptions o = onSm90(fuse);
           o.mma = MmaRequest::Sparse;
           const StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Periodic, 5);
           expectSound(spec, o, count);
@@ -244,13 +247,6 @@ TEST(VerifyPlan, PlanOptionsOfTheSparseFormVerify) {
 }
 
 // ---- Each check fires on a plan mutated to break it ------------------------
-
-PlanOptions onSm90(int fuse = 0) {
-  PlanOptions o;
-  o.target = Arch::Sm90;
-  o.fusedSteps = fuse;
-  return o;
-}
 
 /// Whether verifyPlan names `promise` (a phrase of the message, the
 /// planner's name first) among what `plan` breaks.
