@@ -30,30 +30,11 @@ using stencilc::testing::expectFused3DRunsEqualSingleSteps;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
 using stencilc::testing::makeStencil;
 using stencilc::testing::randomGridND;
+using stencilc::testing::runError;
 using stencilc::testing::sameBits;
+using stencilc::testing::tableStencil;
 
 namespace {
-
-/// A 2D box of radius r with the coefficient table weight(dy, dx).
-StencilSpec tableStencil(const std::string &name, int r, Precision precision, BoundaryKind boundary,
-                         const std::function<double(int, int)> &weight) {
-  StencilSpec spec;
-  spec.name = fmt::format("{}_{}", name, keyword(precision));
-  spec.dims = 2;
-  spec.radius = r;
-  spec.shape = Shape::Box;
-  spec.precision = precision;
-  spec.boundary = boundary;
-  spec.boundaryValue = 0.75;
-  for (int dy = -r; dy <= r; ++dy) {
-    for (int dx = -r; dx <= r; ++dx) {
-      if (const double c = weight(dy, dx); c != 0.0) {
-        spec.terms.push_back(Term{Offset{{dy, dx, 0}}, c});
-      }
-    }
-  }
-  return spec;
-}
 
 StencilSpec uniformBox(int r, Precision p, BoundaryKind b) {
   const double n = (2 * r + 1) * (2 * r + 1);
@@ -144,11 +125,13 @@ StencilSpec heat27(Precision p, BoundaryKind b) {
   });
 }
 
-Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0) {
+Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0,
+              ScaleRequest scale = ScaleRequest::Auto) {
   PlanOptions options;
   options.target = Arch::Sm90;
   options.lowRank = request;
   options.fusedSteps = fuse;
+  options.scale = scale;
   return planSimt(spec, options);
 }
 
@@ -301,29 +284,20 @@ struct ErrorCase {
 };
 
 /// Prints the largest error of one step and of 100 steps (NAME_run) of the
-/// direct form and of `c`'s form against the float64 direct reference, on
+/// direct form (its coefficients as given: scale=off) and of `c`'s form
+/// against the float64 direct reference, on
 /// a periodic grid of n values in [0, 1) (n[2] 1 in 2D); fails where the
 /// form's 100 steps pass the per-step tolerance the GPU tests hold a run to.
 void measureErrors(const ErrorCase &c, std::array<int, 3> n) {
   const Precision p = c.spec.precision;
   double errors[2][2];
   for (int form = 0; form < 2; ++form) {
-    const Plan plan = planWith(c.spec, form ? c.request : LowRankRequest::Off);
+    const Plan plan = planWith(c.spec, form ? c.request : LowRankRequest::Off, 0,
+                               form ? ScaleRequest::Auto : ScaleRequest::Off);
     ASSERT_EQ(plan.simt().lowRank.form.has_value(), form == 1);
     for (int k = 0; k < 2; ++k) {
       const int steps = k ? 100 : 1;
-      GridND run = randomGridND(c.spec.dims, n, p, 99), reference = run;
-      emulateRun(plan, run, steps);
-      for (int s = 0; s < steps; ++s) {
-        GridND next = reference;
-        referenceStepND(c.spec, reference, next);
-        reference = std::move(next);
-      }
-      double worst = 0.0;
-      for (std::size_t i = 0; i < run.points(); ++i) {
-        worst = std::max(worst, std::fabs(run.values[i] - reference.values[i]));
-      }
-      errors[form][k] = worst;
+      errors[form][k] = runError(plan, n, steps, 99);
     }
   }
   std::printf("low-rank error %-17s direct 1 step %.1e, 100 steps %.1e; low-rank 1 step "

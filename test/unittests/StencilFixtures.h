@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -145,6 +148,47 @@ inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, 
   GridND grid(dims, n);
   fillRandom(grid.values, precision, seed);
   return grid;
+}
+
+/// A 2D box of radius r with the coefficient table weight(dy, dx).
+inline StencilSpec tableStencil(const std::string &name, int r, Precision precision,
+                                BoundaryKind boundary,
+                                const std::function<double(int, int)> &weight) {
+  StencilSpec spec;
+  spec.name = fmt::format("{}_{}", name, keyword(precision));
+  spec.dims = 2;
+  spec.radius = r;
+  spec.shape = Shape::Box;
+  spec.precision = precision;
+  spec.boundary = boundary;
+  spec.boundaryValue = 0.75;
+  for (int dy = -r; dy <= r; ++dy) {
+    for (int dx = -r; dx <= r; ++dx) {
+      if (const double c = weight(dy, dx); c != 0.0) {
+        spec.terms.push_back(Term{Offset{{dy, dx, 0}}, c});
+      }
+    }
+  }
+  return spec;
+}
+
+/// The largest difference, after `steps` steps of the emulated NAME_run of
+/// `plan`, from as many steps of the float64 reference (its coefficients
+/// rounded once, its terms in order), on a grid of n random values of the
+/// element type (n[2] 1 in 2D, n[1] and n[2] 1 in 1D).
+inline double runError(const Plan &plan, std::array<int, 3> n, int steps, unsigned seed) {
+  GridND run = randomGridND(plan.spec.dims, n, plan.spec.precision, seed), reference = run;
+  emulateRun(plan, run, steps);
+  for (int s = 0; s < steps; ++s) {
+    GridND next = reference;
+    referenceStepND(plan.spec, reference, next);
+    reference = std::move(next);
+  }
+  double worst = 0.0;
+  for (std::size_t i = 0; i < run.points(); ++i) {
+    worst = std::max(worst, std::fabs(run.values[i] - reference.values[i]));
+  }
+  return worst;
 }
 
 /// Expects emulated fused runs of the 2D plan `plan` (as planned, and with a

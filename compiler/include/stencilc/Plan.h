@@ -371,6 +371,27 @@ enum class ArithRequest { Widened, Packed };
 /// docs/generated-code.md, "The sparse tensor-core form").
 enum class MmaRequest { Dense, Sparse };
 
+/// What --plan-option scale asks for of an fp64 stencil on CUDA cores: its
+/// coefficients as integer multiples of one factor where they are
+/// (ScaledCoefficients; Auto, the default) or as given (Off).
+enum class ScaleRequest { Auto, Off };
+
+/// An fp64 stencil's coefficients as integers k times one factor 1/D
+/// (docs/generated-code.md, "Scaled coefficients"): where the exact
+/// coefficients (the simplest rationals rounding to them) share a
+/// denominator D, not a power of two, with every k = c * D below 2^21 in
+/// magnitude, each k is an fp64 FMA's immediate operand (a double whose
+/// low 32 bits are 0), so the FMAs read two registers instead of three; a
+/// point is then the sum of k times the values, from 0 in the slices'
+/// order, times 1/D rounded once (one more multiply a point).
+struct ScaledCoefficients {
+  long long denominator = 0; ///< D; 0: the coefficients as given
+  double factor = 1.0;       ///< 1/D rounded to double
+  /// Why the plan scales them, or why not (for --emit=plan and -v).
+  std::string why;
+  bool on() const { return denominator != 0; }
+};
+
 /// The CUDA-core kernel of a stencil of any dimension. The grid is seen as
 /// nz x ny x nx (1D: 1 x 1 x n; 2D: ny x 1 x nx, so 2D streams along its rows;
 /// 3D as is). A block owns tileY x tileX outputs of every plane z in
@@ -434,6 +455,10 @@ struct SimtPlan {
   /// element type; the coefficients are rounded once to it (SimtPlanner.cpp's
   /// packedUnavailable says where it cannot apply).
   bool packed = false;
+  /// The slices' coefficients as integers times `scaled.factor`, where the
+  /// planner chose it (2D fp64 in the direct form): both kernels multiply
+  /// each finished sum by the factor.
+  ScaledCoefficients scaled;
   /// A 3D stencil of fields that reads one field off the output point and
   /// every other at it: that field, which the plane kernel streams through a
   /// ring of `buffers` planes in shared memory (stencilc/device/fields.cuh,

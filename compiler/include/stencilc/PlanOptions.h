@@ -46,6 +46,9 @@ struct PlanOptions {
   /// --plan-option mma: the MMAs of a 2D 16-bit stencil on tensor cores (a word
   /// too); Sparse only where asked.
   MmaRequest mma = MmaRequest::Dense;
+  /// --plan-option scale: whether an fp64 stencil's coefficients may become
+  /// integers times one factor on CUDA cores (a word too).
+  ScaleRequest scale = ScaleRequest::Auto;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read

@@ -35,6 +35,12 @@ constexpr std::pair<std::string_view, MmaRequest> MmaWords[] = {
     {"sparse", MmaRequest::Sparse},
 };
 
+/// The words --plan-option scale takes.
+constexpr std::pair<std::string_view, ScaleRequest> ScaleWords[] = {
+    {"auto", ScaleRequest::Auto},
+    {"off", ScaleRequest::Off},
+};
+
 /// Sets `field` to the value of the word `valueText` in `words`, or says
 /// which words the option `name` takes.
 template <class Value, size_t N>
@@ -85,6 +91,11 @@ constexpr WordOptionEntry WordOptions[] = {
       "the MMAs of a 2D fp16 or bf16 stencil of radius 7 or less: dense (the default) or "
       "sparse (mma.sp on each band's 2:4 structure; opt-in: measured slower on an H200)"},
      applyWordTo<MmaWords, &PlanOptions::mma>},
+    {{"scale", BackendKind::Simt,
+      "the coefficients of a 2D fp64 stencil: auto (the default: as integers times one factor "
+      "1/D where they all are, the integers FMA immediates and a point's sum times 1/D, rounded "
+      "once) or off (as given)"},
+     applyWordTo<ScaleWords, &PlanOptions::scale>},
 };
 
 const WordOptionEntry *findWordOption(llvm::StringRef name) {

@@ -76,7 +76,7 @@ double fusedPoint(const Plan &plan, const Level &from, long long y, int c) {
       acc = termMultiplyAdd(plan, term.coefficient, from.at(y + slice.dz, c + term.dx), acc);
     }
   }
-  return acc;
+  return scaledSum(sp, acc);
 }
 
 } // namespace

@@ -281,6 +281,17 @@ std::string stencilMembers(const Plan &plan) {
                             fmt::arg("add_plane", addPlaneBody(plan)));
 }
 
+/// The scaled coefficients' factor as a member of Stencil and FusedStencil
+/// (section scale_member), or nothing.
+std::string scaleMember(const SimtPlan &sp) {
+  if (!sp.scaled.on()) {
+    return {};
+  }
+  return withoutTrailingNewlines(
+      CodeWriter::filled(section("scale_member"), fmt::arg("denominator", sp.scaled.denominator),
+                         fmt::arg("factor", numberLiteral(sp.scaled.factor, false))));
+}
+
 /// FusedStencil's packed members (section fused_packed), or nothing.
 std::string fusedPacked(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
@@ -440,7 +451,8 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", computesInFloat(sp) ? "float" : "double"),
              fmt::arg("boundary", boundary.type), fmt::arg("geometry", fusedGeometryLines(plan)),
-             fmt::arg("low_rank", fusedLowRank(plan)), fmt::arg("packed", fusedPacked(plan)));
+             fmt::arg("low_rank", fusedLowRank(plan)), fmt::arg("packed", fusedPacked(plan)),
+             fmt::arg("scale_member", scaleMember(sp)));
 }
 
 } // namespace
@@ -474,7 +486,8 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
                                  sp.lowRank.form->passes)
                    : std::string()),
       fmt::arg("members", stencilMembers(plan)), fmt::arg("kernel", kernelName(plan)),
-      fmt::arg("packed_member", sp.packed ? std::string(section("packed_member")) : std::string()));
+      fmt::arg("packed_member", sp.packed ? std::string(section("packed_member")) : std::string()),
+      fmt::arg("scale_member", scaleMember(sp)));
   w.line();
   if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);

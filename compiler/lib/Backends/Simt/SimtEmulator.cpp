@@ -244,7 +244,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
               if (z >= zBegin && z < zEnd && y < ny && x < nx) {
                 const std::array<long long, 3> i = fromInternal(dims, z, y, x);
                 if (stepWritesPointND(spec, out, i)) {
-                  out.at(i) = roundToStorage(q(item, 0, o), spec.precision);
+                  out.at(i) = roundToStorage(scaledSum(sp, q(item, 0, o)), spec.precision);
                 }
               }
               for (int j = 0; j + 1 < Q; ++j) {
@@ -257,6 +257,10 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
       }
     }
   }
+}
+
+double scaledSum(const SimtPlan &sp, double sum) {
+  return sp.scaled.on() ? sp.scaled.factor * sum : sum;
 }
 
 } // namespace stencilc

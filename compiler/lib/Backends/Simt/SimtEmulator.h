@@ -55,6 +55,11 @@ double lowRank3DPoint(const LowRankForm &form, Precision compute,
 /// arithmetic type.
 double termMultiplyAdd(const Plan &plan, double c, double v, double acc);
 
+/// A finished sum of the slices' terms as the kernels take it for the
+/// point's value: times the factor of scaled coefficients (one fp64
+/// multiply, rounded once), else as it is.
+double scaledSum(const SimtPlan &sp, double sum);
+
 /// One step of the simt `plan` (backend Simt) on `in` (element-type values)
 /// into `out`, as the generated kernel computes it. Unwritten points keep
 /// their value.

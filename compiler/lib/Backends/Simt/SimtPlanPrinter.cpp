@@ -148,10 +148,16 @@ void printSimtPlanBody(const Plan &plan, llvm::raw_ostream &os) {
                                       : std::string(", fetched straight into shared memory"));
   printPrefetch(sp.l2PrefetchBytes, os);
   os << "  boundary   " << boundaryPlanText(spec) << "\n";
-  os << fmt::format("  slices     {} ({}), coefficients rounded once to {}\n", sp.slices.size(),
+  os << fmt::format("  slices     {} ({}), {}\n", sp.slices.size(),
                     sp.unrolled ? "straight-line FMAs with literal coefficients"
                                 : "loops over a coefficient table",
-                    keyword(sp.packed ? spec.precision : sp.compute));
+                    sp.scaled.on()
+                        ? fmt::format("coefficients the integers over {}", sp.scaled.denominator)
+                        : fmt::format("coefficients rounded once to {}",
+                                      keyword(sp.packed ? spec.precision : sp.compute)));
+  if (!sp.scaled.why.empty()) {
+    os << "  scale      coefficients " << sp.scaled.why << "\n";
+  }
   for (const SimtSlice &slice : sp.slices) {
     std::string terms;
     for (const SimtTerm &t : slice.terms) {

@@ -305,6 +305,10 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
     sp.lowRank.why = std::move(why);
     fitBlock(); // the direct form's block, without the passes' shared memory
   }
+  sp.scaled = planScaled(spec, sp, simt.scale);
+  if (sp.scaled.on()) {
+    scaleSlices(sp);
+  }
   plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   return plan;

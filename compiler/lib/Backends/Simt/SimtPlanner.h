@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,28 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 /// accuracy. The coefficients are rounded to `compute`. Guarantees: a form
 /// only where its ops() are fewer than spec.points(); `why` always set.
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
+
+/// The magnitude a scaled coefficient's integer stays below: 2^21, the
+/// integers an fp64 FMA immediate (a double's high 32 bits) holds exactly.
+constexpr long long ScaledNumeratorLimit = 1LL << 21;
+
+/// Whether `sp` (its form, unrolled and lowRank set) of the fp64 stencil
+/// `spec` takes its coefficients as integers times one factor 1/D
+/// (SimtScale.cpp; ScaledCoefficients): a 2D stencil of one field in the
+/// direct form, straight-line FMAs, some coefficient not already an FMA
+/// immediate, and a denominator D of them all, not a power of two, with
+/// every numerator below ScaledNumeratorLimit; never where `request` is
+/// Off. Guarantees: `why` set for fp64 (empty otherwise, and never on).
+ScaledCoefficients planScaled(const StencilSpec &spec, const SimtPlan &sp, ScaleRequest request);
+
+/// `coefficient` times `denominator` as an exact integer below
+/// ScaledNumeratorLimit in magnitude (the coefficient read as the simplest
+/// rational rounding to it), or none.
+std::optional<double> scaledInteger(double coefficient, long long denominator);
+
+/// Replaces each slice term's coefficient by its integer over
+/// sp.scaled.denominator. Needs: sp.scaled.on(), from planScaled.
+void scaleSlices(SimtPlan &sp);
 
 /// Under lowrank=auto, keeps a 3D stencil's direct form where fuse=T asks
 /// for fused passes that the form's were not measured faster for (all but

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -123,10 +124,14 @@ void verifySlices(const Plan &plan, PromiseChecker &c) {
       return;
     }
     // Packed FMAs take their coefficients in the element type (planSimtWith).
-    const double rounded = roundToStorage(t.coefficient, sp.packed ? spec.precision : sp.compute);
+    // Scaled coefficients: the exact integer over the denominator instead.
+    const double rounded =
+        sp.scaled.on() ? scaledInteger(t.coefficient, sp.scaled.denominator).value_or(NAN)
+                       : roundToStorage(t.coefficient, sp.packed ? spec.precision : sp.compute);
     if (!c.require(found->second.front() == rounded,
                    "each slice term's coefficient rounded once to the arithmetic type (the "
-                   "element type where packed)",
+                   "element type where packed; where scaled, its exact integer over the "
+                   "denominator)",
                    "({}, {}, {}) holds {}, not {}", at[0], at[1], at[2], found->second.front(),
                    rounded)) {
       return;
@@ -291,6 +296,29 @@ void verifyPacked(const Plan &plan, const PlanOptions &options, PromiseChecker &
             sp.outputsX, sp.lowRank.form ? ", the low-rank form" : "");
 }
 
+/// planScaled's promise: scaled coefficients only where asked (not off)
+/// of a 2D fp64 stencil of one field, in the direct form, straight-line
+/// FMAs, over a denominator not a power of two, its factor 1/D rounded once.
+void verifyScaled(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const SimtPlan &sp = plan.simt();
+  if (!sp.scaled.on()) {
+    return;
+  }
+  const long long d = sp.scaled.denominator;
+  c.require(options.scale != ScaleRequest::Off && spec.dims == 2 &&
+                spec.precision == Precision::FP64 && !sp.lowRank.form && !sp.packed && sp.unrolled,
+            "scaled coefficients only for a 2D fp64 stencil in the direct form, straight-line "
+            "FMAs, unless scale=off",
+            "a {}D {} stencil, scale {}, {}", spec.dims, keyword(spec.precision),
+            options.scale == ScaleRequest::Off ? "off" : "auto",
+            sp.lowRank.form ? "the low-rank form" : "the direct form");
+  c.require(d > 2 && (d & (d - 1)) != 0 && d < ScaledNumeratorLimit &&
+                sp.scaled.factor == 1.0 / static_cast<double>(d),
+            "a denominator not a power of two, its factor 1/D rounded once", "D {}, factor {}", d,
+            sp.scaled.factor);
+}
+
 } // namespace
 
 void verifySimtPlan(const Plan &plan, const PlanOptions &options,
@@ -315,6 +343,8 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   verifyLowRank(plan, options, lowRank);
   PromiseChecker packed = c.forPlanner("planSimt");
   verifyPacked(plan, options, packed);
+  PromiseChecker scaled = c.forPlanner("planScaled");
+  verifyScaled(plan, options, scaled);
   PromiseChecker fusion = c.forPlanner("planSimtFusion");
   verifyFusion(plan, fusion);
 }

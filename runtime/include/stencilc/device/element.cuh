@@ -49,6 +49,26 @@ __device__ __forceinline__ double madd(double c, double v, double acc) {
 __device__ __forceinline__ float mul(float c, float v) { return __fmul_rn(c, v); }
 __device__ __forceinline__ double mul(double c, double v) { return __dmul_rn(c, v); }
 
+/// Scaled coefficients (the planner's choice for fp64 stencils whose
+/// coefficients are small integer multiples of one factor 1/D,
+/// docs/generated-code.md): Traits::kScale is that factor, rounded once,
+/// the terms' coefficients are the integers, which an fp64 FMA takes as
+/// immediates, and a point is its sum times the factor, rounded once.
+/// Traits without kScale take their sums as they are.
+template <class Traits, class = void> struct ScaleOf : std::false_type {};
+template <class Traits>
+struct ScaleOf<Traits, std::void_t<decltype(Traits::kScale)>> : std::true_type {};
+
+/// A finished sum of Traits' terms as the point's value: times kScale
+/// where Traits has it (ScaleOf).
+template <class Traits, class C> __device__ __forceinline__ C scaledSum(C sum) {
+  if constexpr (ScaleOf<Traits>::value) {
+    return mul(C(Traits::kScale), sum);
+  } else {
+    return sum;
+  }
+}
+
 /// Element i of `at` (4-byte aligned) widened to fp32, read through its
 /// 32-bit word: a bf16 is the high half of an fp32, so the low element is the
 /// word shifted up and the high one the word masked (exact, as

@@ -97,6 +97,15 @@
 // and each level's point is then, per pair of adjacent columns, from 0,
 // one __hfma2 a term in the order of term(), each rounded to the element
 // type (applyPacked), as the step kernel's generated addPlane adds them.
+//
+// An fp64 stencil whose coefficients the planner scaled (integers k over
+// one denominator D, docs/generated-code.md, "Scaled coefficients") also has
+//
+//   static constexpr double kScale; // 1/D rounded once
+//
+// and its terms' coefficients are the k; each finished sum is multiplied by
+// kScale (scaledSum, element.cuh), as the step kernel multiplies each
+// finished queue entry. The direct form only (not low-rank, not packed).
 #pragma once
 
 #include <cstdint>
@@ -476,7 +485,7 @@ __device__ __forceinline__ void applyStencil(const Row<S> (&from)[S::kRing], int
       const Term<Compute> term = S::Stencil::template term<Compute>(k);
       acc = madd(term.c, from[j + r + term.dy].v[r + w + term.dx], acc);
     }
-    value[w] = acc;
+    value[w] = scaledSum<typename S::Stencil>(acc);
   }
 }
 
@@ -926,7 +935,7 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
         Compute value[W];
 #pragma unroll
         for (int w = 0; w < W; ++w) {
-          value[w] = queues[t - 1].v[j][w];
+          value[w] = scaledSum<typename S::Stencil>(queues[t - 1].v[j][w]);
         }
         roundRow<S>(value);
         if constexpr (!Interior) {
@@ -966,6 +975,9 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int ny, int nx,
                                      OuterRange rows) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+  static_assert(!ScaleOf<typename S::Stencil>::value || (!LowRankOf<typename S::Stencil>::value &&
+                                                         !PackedOf<typename S::Stencil>::value),
+                "scaled coefficients (kScale) are planned for the direct form only");
   constexpr int r = S::kRadius;
   constexpr int kLag = Levels * r;
   const long long x0 =

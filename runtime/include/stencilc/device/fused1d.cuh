@@ -65,6 +65,8 @@ template <class C> struct Term {
 ///   kThreads           threads per block (point c of the segment belongs
 ///                      to thread c % kThreads)
 template <class Params> struct Geometry : Params {
+  static_assert(!ScaleOf<typename Params::Stencil>::value,
+                "scaled coefficients (kScale) are planned for 2D stencils only");
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;

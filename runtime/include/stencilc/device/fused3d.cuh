@@ -258,6 +258,8 @@ private:
 ///   kMinBlocks         optional (1 where absent): blocks per
 ///                      multiprocessor, for __launch_bounds__
 template <class Params> struct Geometry : Params {
+  static_assert(!ScaleOf<typename Params::Stencil>::value,
+                "scaled coefficients (kScale) are planned for 2D stencils only");
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;

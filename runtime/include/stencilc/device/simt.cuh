@@ -21,7 +21,10 @@
 //
 // which adds the reads of one input plane into the queue of an item, for
 // its output o: at[dy * kPitch + dx + o] is the input at offset (dy, dx) of
-// output o, and queue entry kRadiusZ - dz takes the slice dz.
+// output o, and queue entry kRadiusZ - dz takes the slice dz. Where S has
+// kScale (scaled coefficients: the slices' coefficients are integers over
+// one denominator, element.cuh's ScaleOf), a complete entry is multiplied by
+// it, rounded once, before it is stored.
 //
 // A 3D stencil in the low-rank form (Params::kRowPasses > 0) shares its row
 // passes: after a plane is in shared memory, the block computes each pass
@@ -224,7 +227,7 @@ outputElement(const typename S::Compute (&done)[S::kOutX], int o) {
     const auto pair = asPair<Element>(done[o & ~1]);
     return (o & 1) != 0 ? Packed<Element>::high(pair) : Packed<Element>::low(pair);
   } else {
-    return toElement<Element>(done[o]);
+    return toElement<Element>(scaledSum<S>(done[o]));
   }
 }
 

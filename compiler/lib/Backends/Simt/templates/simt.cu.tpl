@@ -60,6 +60,7 @@ constexpr int kMinSize = {min_size}; // the smallest legal extent
 /// The stencil as simt::step sees it: Params with the sizes derived from
 /// them, and its reads of one plane.
 struct Stencil : simt::Geometry<Params> {{{packed_member}
+  {scale_member}
   {members}
 }};
 
@@ -114,6 +115,7 @@ struct FusedStencil {{
     }};
     return kTermList[i];
   }}{low_rank}{packed}
+  {scale_member}
 }};
 
 /// The fused kernel's numbers; {kernel}::Geometry derives the halo, the tile
@@ -234,6 +236,12 @@ queue[{entry}][o] = madd({coefficient}, {read}, queue[{entry}][o]);
   /// Packed 16-bit arithmetic (--plan-option arith=packed): queue entry o,
   /// o even, holds outputs o and o + 1 as the bits of a pair (asPair).
   static constexpr bool kPackedPairs = true;
+
+//@ section scale_member
+/// Scaled coefficients (docs/generated-code.md): the terms' coefficients
+/// are integers over {denominator}, and a point is their sum times kScale,
+/// rounded once.
+static constexpr double kScale = {factor}; // 1 / {denominator}
 
 //@ section slice_packed
 // slice dz = {dz}: {count} reads into queue entry {entry} (output plane p - ({dz})), packed:
