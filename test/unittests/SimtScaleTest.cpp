@@ -24,8 +24,11 @@
 #include "StencilFixtures.h"
 
 using namespace stencilc;
+using stencilc::testing::expectFused3DRunsEqualSingleSteps;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
+using stencilc::testing::randomGridND;
 using stencilc::testing::runError;
+using stencilc::testing::sameBits;
 using stencilc::testing::tableStencil;
 
 namespace {
@@ -47,6 +50,36 @@ StencilSpec ebisu25(Precision p, BoundaryKind b, double sum = 118.0) {
 StencilSpec sevenths(Precision p, BoundaryKind b) {
   static const int k[3][3] = {{1, 2, 1}, {0, 3, 0}, {1, -2, 1}};
   return tableStencil("sevenths", 1, p, b, [](int dy, int dx) { return k[dy + 1][dx + 1] / 7.0; });
+}
+
+/// A star of radius 1 in 1D (weights 1, 2, 3, 2, 1 over 9 at radius 2) or
+/// 3D (the centre 6/12, each neighbour 1/12), as spec terms.
+StencilSpec star(int dims, Precision p, BoundaryKind b) {
+  StencilSpec spec;
+  spec.name = fmt::format("star{}d_ninths_twelfths", dims);
+  spec.dims = dims;
+  spec.radius = dims == 1 ? 2 : 1;
+  spec.shape = Shape::Star;
+  spec.precision = p;
+  spec.boundary = b;
+  spec.boundaryValue = 0.75;
+  if (dims == 1) {
+    for (int dx = -2; dx <= 2; ++dx) {
+      spec.terms.push_back(Term{Offset{{dx, 0, 0}}, (3 - std::abs(dx)) / 9.0});
+    }
+    return spec;
+  }
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int d : {-1, 1}) {
+      Offset o{{0, 0, 0}};
+      o.d[axis] = d;
+      spec.terms.push_back(Term{o, 1.0 / 12});
+    }
+  }
+  spec.terms.push_back(Term{Offset{{0, 0, 0}}, 6.0 / 12});
+  std::sort(spec.terms.begin(), spec.terms.end(),
+            [](const Term &a, const Term &b) { return a.offset < b.offset; });
+  return spec;
 }
 
 Plan planWith(const StencilSpec &spec, ScaleRequest request, int fuse = 0) {
@@ -121,6 +154,29 @@ TEST(SimtScaleEmulator, FusedRunsEqualSingleStepsBitForBit) {
       ASSERT_EQ(plan.schedule.fusedSteps, 3);
       SCOPED_TRACE(keyword(b));
       expectFusedRunsEqualSingleSteps(plan);
+    }
+  }
+}
+
+TEST(SimtScaleEmulator, FusedRunsOf1DAnd3DEqualSingleStepsBitForBit) {
+  for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+    SCOPED_TRACE(keyword(b));
+    const Plan three = planWith(star(3, Precision::FP64, b), ScaleRequest::Auto, 2);
+    ASSERT_EQ(three.simt().scaled.denominator, 12);
+    ASSERT_EQ(three.schedule.fusedSteps, 2);
+    expectFused3DRunsEqualSingleSteps(three);
+    const Plan one = planWith(star(1, Precision::FP64, b), ScaleRequest::Auto, 4);
+    ASSERT_EQ(one.simt().scaled.denominator, 9);
+    ASSERT_EQ(one.schedule.fusedSteps, 4);
+    Plan single = one;
+    single.schedule = Schedule{};
+    for (int n : {5, 23, 1001}) {
+      for (int steps : {1, 3, 4, 5, 14}) {
+        GridND a = randomGridND(1, {n, 1, 1}, Precision::FP64, 3u * n + steps), c = a;
+        emulateRun(one, a, steps);
+        emulateRun(single, c, steps);
+        EXPECT_TRUE(sameBits(a, c)) << "1D, " << n << " points, " << steps << " steps";
+      }
     }
   }
 }

@@ -456,7 +456,7 @@ struct SimtPlan {
   /// packedUnavailable says where it cannot apply).
   bool packed = false;
   /// The slices' coefficients as integers times `scaled.factor`, where the
-  /// planner chose it (2D fp64 in the direct form): both kernels multiply
+  /// planner chose it (fp64 in the direct form): both kernels multiply
   /// each finished sum by the factor.
   ScaledCoefficients scaled;
   /// A 3D stencil of fields that reads one field off the output point and

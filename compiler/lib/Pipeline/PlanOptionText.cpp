@@ -92,7 +92,7 @@ constexpr WordOptionEntry WordOptions[] = {
       "sparse (mma.sp on each band's 2:4 structure; opt-in: measured slower on an H200)"},
      applyWordTo<MmaWords, &PlanOptions::mma>},
     {{"scale", BackendKind::Simt,
-      "the coefficients of a 2D fp64 stencil: auto (the default: as integers times one factor "
+      "the coefficients of an fp64 stencil: auto (the default: as integers times one factor "
       "1/D where they all are, the integers FMA immediates and a point's sum times 1/D, rounded "
       "once) or off (as given)"},
      applyWordTo<ScaleWords, &PlanOptions::scale>},

@@ -40,7 +40,7 @@ template <class Read> double stepPoint(const Plan &plan, Read read) {
       acc = multiplyAdd(term.coefficient, read(slice.dz, term.dy, term.dx), acc, sp.compute);
     }
   }
-  return roundToStorage(acc, plan.spec.precision);
+  return roundToStorage(scaledSum(sp, acc), plan.spec.precision);
 }
 
 void pass1D(const Plan &plan, const GridND &in, GridND &out, int levels) {

@@ -81,7 +81,7 @@ constexpr long long ScaledNumeratorLimit = 1LL << 21;
 
 /// Whether `sp` (its form, unrolled and lowRank set) of the fp64 stencil
 /// `spec` takes its coefficients as integers times one factor 1/D
-/// (SimtScale.cpp; ScaledCoefficients): a 2D stencil of one field in the
+/// (SimtScale.cpp; ScaledCoefficients): a stencil of one field in the
 /// direct form, straight-line FMAs, some coefficient not already an FMA
 /// immediate, and a denominator D of them all, not a power of two, with
 /// every numerator below ScaledNumeratorLimit; never where `request` is

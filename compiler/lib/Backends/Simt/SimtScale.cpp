@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -33,10 +32,6 @@ bool fmaImmediate(double c) { return (std::bit_cast<std::uint64_t>(c) & 0xFFFFFF
 std::string keptWhy(const StencilSpec &spec, const SimtPlan &sp, ScaleRequest request) {
   if (request == ScaleRequest::Off) {
     return "as given (--plan-option scale=off)";
-  }
-  if (spec.dims != 2) {
-    return "as given: scaled coefficients are planned for 2D stencils only (the 1D and 3D "
-           "fused passes take them as given)";
   }
   if (sp.lowRank.form) {
     return "as given: the low-rank form has coefficients of its own";

@@ -297,7 +297,7 @@ void verifyPacked(const Plan &plan, const PlanOptions &options, PromiseChecker &
 }
 
 /// planScaled's promise: scaled coefficients only where asked (not off)
-/// of a 2D fp64 stencil of one field, in the direct form, straight-line
+/// of an fp64 stencil of one field, in the direct form, straight-line
 /// FMAs, over a denominator not a power of two, its factor 1/D rounded once.
 void verifyScaled(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
@@ -306,9 +306,9 @@ void verifyScaled(const Plan &plan, const PlanOptions &options, PromiseChecker &
     return;
   }
   const long long d = sp.scaled.denominator;
-  c.require(options.scale != ScaleRequest::Off && spec.dims == 2 &&
-                spec.precision == Precision::FP64 && !sp.lowRank.form && !sp.packed && sp.unrolled,
-            "scaled coefficients only for a 2D fp64 stencil in the direct form, straight-line "
+  c.require(options.scale != ScaleRequest::Off && spec.precision == Precision::FP64 &&
+                !sp.lowRank.form && !sp.packed && sp.unrolled,
+            "scaled coefficients only for an fp64 stencil in the direct form, straight-line "
             "FMAs, unless scale=off",
             "a {}D {} stencil, scale {}, {}", spec.dims, keyword(spec.precision),
             options.scale == ScaleRequest::Off ? "off" : "auto",

@@ -105,7 +105,8 @@
 //
 // and its terms' coefficients are the k; each finished sum is multiplied by
 // kScale (scaledSum, element.cuh), as the step kernel multiplies each
-// finished queue entry. The direct form only (not low-rank, not packed).
+// finished queue entry (fused1d.cuh and fused3d.cuh do the same). The
+// direct form only (not low-rank, not packed).
 #pragma once
 
 #include <cstdint>

@@ -65,8 +65,6 @@ template <class C> struct Term {
 ///   kThreads           threads per block (point c of the segment belongs
 ///                      to thread c % kThreads)
 template <class Params> struct Geometry : Params {
-  static_assert(!ScaleOf<typename Params::Stencil>::value,
-                "scaled coefficients (kScale) are planned for 2D stencils only");
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;
@@ -129,8 +127,9 @@ computeLevel(const typename S::Element *from, typename S::Element *to,
       const Term<Compute> term = S::Stencil::template term<Compute>(t);
       acc = madd(term.c, toCompute(window[r + term.dx]), acc);
     }
-    const Element value =
-        Computes<typename S::Boundary>::axis(x, nx, r) ? toElement<Element>(acc) : window[r];
+    const Element value = Computes<typename S::Boundary>::axis(x, nx, r)
+                              ? toElement<Element>(scaledSum<typename S::Stencil>(acc))
+                              : window[r];
     if constexpr (Last) {
       if (c >= S::kHalo && c < S::kHalo + S::kTile && x < nx) {
         out[x] = value;

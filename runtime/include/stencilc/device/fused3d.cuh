@@ -258,11 +258,11 @@ private:
 ///   kMinBlocks         optional (1 where absent): blocks per
 ///                      multiprocessor, for __launch_bounds__
 template <class Params> struct Geometry : Params {
-  static_assert(!ScaleOf<typename Params::Stencil>::value,
-                "scaled coefficients (kScale) are planned for 2D stencils only");
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
   using Stencil = typename Params::Stencil;
+  static_assert(!ScaleOf<Stencil>::value || !FormOf<Stencil>::value,
+                "scaled coefficients (kScale) are planned for the direct form only");
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
   static constexpr int kElementBytes = static_cast<int>(sizeof(Element));
@@ -475,7 +475,8 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
 #pragma unroll
     for (int q = 0; q < kCols; ++q) {
       const bool computed = planeComputed && (Interior || (p.yComputed[e] && p.xComputed[q]));
-      to[e][q] = computed ? toElement<Element>(acc[e][q]) : from[center][e][q];
+      to[e][q] = computed ? toElement<Element>(scaledSum<typename S::Stencil>(acc[e][q]))
+                          : from[center][e][q];
     }
   }
 }
