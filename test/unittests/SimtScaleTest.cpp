@@ -52,11 +52,11 @@ StencilSpec sevenths(Precision p, BoundaryKind b) {
   return tableStencil("sevenths", 1, p, b, [](int dy, int dx) { return k[dy + 1][dx + 1] / 7.0; });
 }
 
-/// A star of radius 1 in 1D (weights 1, 2, 3, 2, 1 over 9 at radius 2) or
-/// 3D (the centre 6/12, each neighbour 1/12), as spec terms.
+/// A 1D star of radius 2 (weights 1, 2, 3, 2, 1 over 9) or a 3D star of
+/// radius 1 (the centre 6/12, each neighbour 1/12).
 StencilSpec star(int dims, Precision p, BoundaryKind b) {
   StencilSpec spec;
-  spec.name = fmt::format("star{}d_ninths_twelfths", dims);
+  spec.name = dims == 1 ? "star1d_ninths" : "star3d_twelfths";
   spec.dims = dims;
   spec.radius = dims == 1 ? 2 : 1;
   spec.shape = Shape::Star;
