@@ -29,6 +29,7 @@ using namespace stencilc;
 using stencilc::testing::expectFused3DRunsEqualSingleSteps;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
 using stencilc::testing::makeStencil;
+using stencilc::testing::onSm90;
 using stencilc::testing::randomGridND;
 using stencilc::testing::runError;
 using stencilc::testing::sameBits;
@@ -127,10 +128,8 @@ StencilSpec heat27(Precision p, BoundaryKind b) {
 
 Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0,
               ScaleRequest scale = ScaleRequest::Auto) {
-  PlanOptions options;
-  options.target = Arch::Sm90;
+  PlanOptions options = onSm90(fuse);
   options.lowRank = request;
-  options.fusedSteps = fuse;
   options.scale = scale;
   return planSimt(spec, options);
 }

@@ -29,6 +29,7 @@
 
 using namespace stencilc;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
+using stencilc::testing::onSm90;
 using stencilc::testing::randomGridND;
 using stencilc::testing::sameBits;
 
@@ -61,10 +62,8 @@ StencilSpec suiteStencil(Shape shape, int r, Precision p, BoundaryKind b) {
 }
 
 Plan planWith(const StencilSpec &spec, ArithRequest arith, int fuse = 0) {
-  PlanOptions options;
-  options.target = Arch::Sm90;
+  PlanOptions options = onSm90(fuse);
   options.arith = arith;
-  options.fusedSteps = fuse;
   return planSimt(spec, options);
 }
 

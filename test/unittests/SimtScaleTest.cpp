@@ -26,6 +26,7 @@
 using namespace stencilc;
 using stencilc::testing::expectFused3DRunsEqualSingleSteps;
 using stencilc::testing::expectFusedRunsEqualSingleSteps;
+using stencilc::testing::onSm90;
 using stencilc::testing::randomGridND;
 using stencilc::testing::runError;
 using stencilc::testing::sameBits;
@@ -83,10 +84,8 @@ StencilSpec star(int dims, Precision p, BoundaryKind b) {
 }
 
 Plan planWith(const StencilSpec &spec, ScaleRequest request, int fuse = 0) {
-  PlanOptions options;
-  options.target = Arch::Sm90;
+  PlanOptions options = onSm90(fuse);
   options.scale = request;
-  options.fusedSteps = fuse;
   return planSimt(spec, options);
 }
 

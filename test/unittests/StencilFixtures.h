@@ -150,6 +150,14 @@ inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, 
   return grid;
 }
 
+/// Plan options for sm_90, fusing `fuse` steps (0: the planner's choice).
+inline PlanOptions onSm90(int fuse = 0) {
+  PlanOptions o;
+  o.target = Arch::Sm90;
+  o.fusedSteps = fuse;
+  return o;
+}
+
 /// A 2D box of radius r with the coefficient table weight(dy, dx).
 inline StencilSpec tableStencil(const std::string &name, int r, Precision precision,
                                 BoundaryKind boundary,

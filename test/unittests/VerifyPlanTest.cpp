@@ -32,6 +32,7 @@ using stencilc::testing::AllBoundaries;
 using stencilc::testing::compileFilled;
 using stencilc::testing::compileText;
 using stencilc::testing::makeStencil;
+using stencilc::testing::onSm90;
 using stencilc::testing::tensorPlan;
 
 namespace {
@@ -72,14 +73,6 @@ void expectSound(const StencilSpec &spec, const PlanOptions &options, Verified &
   if (!spec.hasFields()) {
     check(planAuto(spec, options), "auto");
   }
-}
-
-/// Options for sm_90, fusing `fuse` steps (0: the planner's choice).
-PlanOptions onSm90(int fuse = 0) {
-  PlanOptions o;
-  o.target = Arch::Sm90;
-  o.fusedSteps = fuse;
-  return o;
 }
 
 /// The options the sweeps plan with: the planners' own choices on the

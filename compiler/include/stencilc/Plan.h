@@ -387,7 +387,7 @@ enum class ScaleRequest { Auto, Off };
 struct ScaledCoefficients {
   long long denominator = 0; ///< D; 0: the coefficients as given
   double factor = 1.0;       ///< 1/D rounded to double
-  /// Why the plan scales them, or why not (for --emit=plan and -v).
+  /// Why the plan scales them, or why not (--emit=plan's scale line).
   std::string why;
   bool on() const { return denominator != 0; }
 };
