@@ -80,9 +80,10 @@ void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
                     s.fusedSteps * spec.radius, k.accessBytes, k.chunkRows, k.batch, k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
                     "columns, and the rows beside a block's own that each level recomputes); no "
-                    "shared memory: each thread keeps {}, {} blocks per multiprocessor asked of "
+                    "shared memory: each thread keeps {}, {} block{} per multiprocessor asked of "
                     "the register allocator\n",
-                    100.0 * k.redundantShare, levelsKept(plan), k.minBlocks);
+                    100.0 * k.redundantShare, levelsKept(plan), k.minBlocks,
+                    k.minBlocks == 1 ? "" : "s");
 }
 
 /// The fused kernel's lines of a 1D plan: segments in shared memory.

@@ -63,6 +63,15 @@ constexpr MeasuredFusion Measured[] = {
      true},
     {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 1, 166.1, 0, "an H200", false, false, false,
      true},
+    // The same boxes in fp64 with scaled coefficients (2026-11-29 23:55,
+    // bench/results/2026-11-29-2355-scaled-fused-geometry-h200.txt): the
+    // immediates leave room for 3 blocks a multiprocessor, 2d25pt 345.1
+    // against 320.5 at 1 (T 3), 2d49pt 193.2 against 188.8 (T 2); every
+    // other scaled fp64 kind measured best at its unscaled geometry.
+    {2, Shape::Box, 2,     8, 3,         128,   0,     128,   2,    64,
+     0, 3,          345.1, 0, "an H200", false, false, false, true, true},
+    {2, Shape::Box, 3,     8, 2,         128,   0,     128,   2,    64,
+     0, 3,          193.2, 0, "an H200", false, false, false, true, true},
     {2, Shape::Star, 3, 8, 3, 128, 0, 128, 2, 128, 0, 2, 377.7, 0, "an H200"},
     {2, Shape::Star, 3, 4, 4, 128, 0, 128, 4, 128, 0, 2, 707.0, 0, "an H200"},
     {2, Shape::Star, 3, 2, 2, 128, 0, 128, 4, 128, 0, 2, 720.8, 0, "an H200"},
@@ -147,9 +156,15 @@ const char *formNamed(const MeasuredFusion *m) {
   return m && m->lowRank ? "the low-rank form of " : "";
 }
 
-/// The measurement of `spec`'s kind in the direct form, or (lowRank) in the
-/// low-rank form `form`, if any.
-const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr) {
+/// " with scaled coefficients" where `m` was measured so.
+const char *scaledNamed(const MeasuredFusion *m) {
+  return m && m->scaled ? " with scaled coefficients" : "";
+}
+
+/// The measurement of `spec`'s kind in the direct form (`scaled`: with
+/// scaled coefficients), or (lowRank) in the low-rank form `form`, if any.
+const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr,
+                                   bool scaled = false) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const bool rowsAtPoint = form && form->dims == 2 &&
                            std::any_of(form->terms.begin(), form->terms.end(),
@@ -157,7 +172,7 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
-        m.rowsAtPoint == rowsAtPoint) {
+        m.rowsAtPoint == rowsAtPoint && m.scaled == scaled) {
       return &m;
     }
   }
@@ -173,7 +188,10 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
 /// passes: the direct box's geometry is no guide there.
 const MeasuredFusion *measured(const Plan &plan) {
   if (!lowRank(plan)) {
-    return measuredKind(plan.spec);
+    // A scaled plan measured apart takes its own; else the kind's.
+    const MeasuredFusion *scaled =
+        plan.simt().scaled.on() ? measuredKind(plan.spec, nullptr, true) : nullptr;
+    return scaled ? scaled : measuredKind(plan.spec);
   }
   if (const MeasuredFusion *own = measuredKind(plan.spec, &*plan.simt().lowRank.form)) {
     return own;
@@ -232,8 +250,9 @@ int ruleSteps(const StencilSpec &spec, bool lowRankForm) {
 
 /// Why the planner's own T is 1 for `spec` (`m` its measurement, if any).
 std::string unfusedWhy(const StencilSpec &spec, const MeasuredFusion *m) {
-  const std::string kind = fmt::format("{}a {} of radius {} in {}", formNamed(m),
-                                       keyword(spec.shape), spec.radius, keyword(spec.precision));
+  const std::string kind =
+      fmt::format("{}a {} of radius {}{} in {}", formNamed(m), keyword(spec.shape), spec.radius,
+                  scaledNamed(m), keyword(spec.precision));
   if (m && m->stepGStencils > 0.0) {
     return fmt::format("{} measured faster one step a launch on {} ({:.1f} GStencil/s) "
                        "than fused (at best {:.1f} with T = {})",
@@ -319,8 +338,8 @@ FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusi
                           bool lowRankForm) {
   FusedKernel k = spec.dims == 2 ? fusedGeometry2D(spec, steps, m)
                                  : fusedGeometryND(spec, steps, m, lowRankForm);
-  k.source = m ? fmt::format("as measured best for this kind on {} ({:g} GStencil/s at T = {})",
-                             m->device, m->gstencils, m->steps)
+  k.source = m ? fmt::format("as measured best for this kind{} on {} ({:g} GStencil/s at T = {})",
+                             scaledNamed(m), m->device, m->gstencils, m->steps)
                : std::string("by rule: this kind has no measurement");
   return k;
 }
@@ -392,8 +411,8 @@ std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
              ? fmt::format("as measured best for the direct form of {} in {} on {}; the "
                            "low-rank form is not measured",
                            kind, keyword(spec.precision), m->device)
-         : m ? fmt::format("measured best for {}{} in {} on {}", formNamed(m), kind,
-                           keyword(spec.precision), m->device)
+         : m ? fmt::format("measured best for {}{}{} in {} on {}", formNamed(m), kind,
+                           scaledNamed(m), keyword(spec.precision), m->device)
          : lowRank(plan)
              ? fmt::format("by rule for the low-rank form of radius {} (8 / r, at least 2): "
                            "not measured",

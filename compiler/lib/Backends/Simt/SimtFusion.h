@@ -47,6 +47,10 @@ struct MeasuredFusion {
   /// 2D: fused.cuh's queued form (FusedKernel::queued) measured faster for
   /// this kind and form.
   bool queued = false;
+  /// 2D direct form: measured with scaled coefficients (Plan.h's
+  /// ScaledCoefficients): its FMAs take immediates, freeing the registers
+  /// that held the coefficients, so it is a kind of its own where measured.
+  bool scaled = false;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }
