@@ -159,6 +159,17 @@ void comparison() {
   const Comparison c = compareWithReference(info, e, off, ref, &poison, &poison);
   expect(std::fabs(c.relativeL2 - 0.0005 / 1.0) < 1e-6 && !c.passes(2e-6),
          "compare: relative L2 over the interior");
+  // A stencil whose weights sum past 1 grows every step (100 steps of a sum
+  // of 180: about 1e225); the squares of such values overflow a double,
+  // and the relative error must not become inf / inf.
+  const std::vector<double> poison64 = poisoned<double>(e.points());
+  std::vector<double> hugeRef(e.points(), 1e225), huge = poison64;
+  for (int y = 1; y < 3; ++y)
+    for (int x = 1; x < 3; ++x)
+      huge[y * 4 + x] = 1e225 * (1 + 1e-15 * x);
+  const Comparison h = compareWithReference(info, e, huge, hugeRef, &poison64, &poison64);
+  expect(std::isfinite(h.relativeL2) && h.relativeL2 < 2e-15 && h.passes(1e-10),
+         "compare: relative L2 of values whose squares overflow a double");
 }
 
 void fills() {

@@ -49,10 +49,13 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
                                 const std::vector<T> *ringBefore, const std::vector<T> *poison) {
   std::mutex merge;
   Comparison total;
-  double sumSqErr = 0, sumSqRef = 0;
+  // Squares in long double: a stencil whose weights sum past 1 reaches
+  // values (1e225 after 100 steps of a sum of 180) whose squares overflow a
+  // double, and the ratio would be inf / inf.
+  long double sumSqErr = 0, sumSqRef = 0;
   detail::parallelFor(result.size(), [&](std::size_t begin, std::size_t end) {
     Comparison part;
-    double err2 = 0, ref2 = 0;
+    long double err2 = 0, ref2 = 0;
     auto bad = [&](std::size_t i) { part.firstBad = std::min(part.firstBad, i); };
     for (std::size_t i = begin; i < end; ++i) {
       if (inRing(info, e, i)) {
@@ -75,8 +78,8 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
         continue;
       }
       double d = got - want;
-      err2 += d * d;
-      ref2 += want * want;
+      err2 += static_cast<long double>(d) * d;
+      ref2 += static_cast<long double>(want) * want;
       part.maxAbsError = std::max(part.maxAbsError, std::fabs(d));
     }
     std::lock_guard<std::mutex> lock(merge);
@@ -91,7 +94,8 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
   });
   // A zero reference (possible only for degenerate stencils) falls back to
   // the absolute error.
-  total.relativeL2 = sumSqRef > 0 ? std::sqrt(sumSqErr / sumSqRef) : std::sqrt(sumSqErr);
+  total.relativeL2 =
+      static_cast<double>(sumSqRef > 0 ? std::sqrt(sumSqErr / sumSqRef) : std::sqrt(sumSqErr));
   return total;
 }
 
