@@ -885,6 +885,94 @@ __device__ __forceinline__ void carryQueues(Queue<S> (&queues)[Levels], bool cle
   }
 }
 
+/// What one iteration of the queued stream reads and writes beside the
+/// queues: the grid, the thread's columns and the rows of its chunk.
+template <class S> struct QueuedStrip {
+  const typename S::Element *__restrict__ in;
+  typename S::Element *__restrict__ out;
+  int ny, nx, xFirst, lane, yBegin, yEnd;
+  bool vectorRows;
+  bool colComputed[S::kColsPerThread];
+  KeptPoints<S> kept;
+};
+
+/// The first iteration of the queued stream in which level t (1-based) has
+/// a row to add that a kept row of a later level reads: level t adds level
+/// t - 1's row q - (t - 1) r + j, which such a row reads from the first
+/// input row (q = pFirst, j = 0) plus 2 (t - 1) r on: the iteration whose
+/// last row (j = kBatch - 1) reaches it.
+template <class S> __host__ __device__ constexpr int firstIterationOf(int t) {
+  return 2 * (t - 1) * S::kRadius / S::kBatch;
+}
+
+/// One iteration of the queued stream at input row q: the batch's rows
+/// through levels 1 .. Active (the levels above have no row yet that a
+/// kept row reads, firstIterationOf), each level's completed row on to the
+/// next level or, at level Levels, to memory; then the queues move on.
+template <class S, int Levels, int Active, bool Interior>
+__device__ __forceinline__ void
+queuedIteration(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
+                typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread], int q) {
+  using Compute = typename S::Compute;
+  using Computes = fused::Computes<typename S::Boundary>;
+  constexpr int r = S::kRadius, W = S::kColsPerThread, B = S::kBatch;
+  constexpr int kLag = Levels * r;
+  Row<S> rows[B];
+  unpackBatch<S, true, B>(rows, groups);
+  if (q + B - kLag < strip.yEnd) {
+    fetchBatch<S, Interior>(groups, strip.in, q + B, strip.xFirst, strip.ny, strip.nx,
+                            strip.vectorRows);
+  }
+#pragma unroll
+  for (int j = 0; j < B; ++j) {
+    Row<S> row = rows[j]; // level 0's row q + j, then each level's
+#pragma unroll
+    for (int t = 1; t <= Active; ++t) {
+      addRow<S>(queues[t - 1], row, j); // completes entry j: level t's row y
+      const int y = q - t * r + j;
+      Compute value[W];
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        value[w] = scaledSum<typename S::Stencil>(queues[t - 1].v[j][w]);
+      }
+      roundRow<S>(value);
+      if constexpr (!Interior) {
+        keepPoints<S>(value, y, Computes::axis(y, strip.ny, r), strip.colComputed, strip.kept);
+      }
+      if (t < Active) {
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          row.v[r + w] = value[w];
+        }
+        shareSides<S>(row);
+      } else if (t == Levels && y >= strip.yBegin && y < strip.yEnd) {
+        storeRow<S, Interior>(strip.out, value, y, strip.nx, strip.xFirst, strip.lane,
+                              strip.vectorRows);
+      }
+    }
+  }
+  carryQueues<S, Levels>(queues, false);
+}
+
+/// The iterations of the queued stream from `q` on in which levels 1 ..
+/// Active run (Active < Levels: the stream's first ones), then those with
+/// one more level; returns the next iteration's input row.
+template <class S, int Levels, int Active, bool Interior>
+__device__ __forceinline__ int
+queuedPrologue(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
+               typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread], int q) {
+  if constexpr (Active < Levels) {
+    constexpr int n = firstIterationOf<S>(Active + 1) - firstIterationOf<S>(Active);
+#pragma unroll 1
+    for (int i = 0; i < n; ++i, q += S::kBatch) {
+      queuedIteration<S, Levels, Active, Interior>(strip, queues, groups, q);
+    }
+    return queuedPrologue<S, Levels, Active + 1, Interior>(strip, queues, groups, q);
+  } else {
+    return q;
+  }
+}
+
 /// The queued form of stream (Params::kQueued, a stencil in the direct or
 /// the low-rank form): instead of a window of rows, each level keeps its
 /// partial sums (Queue), and each row of the level below, once computed,
@@ -894,66 +982,40 @@ __device__ __forceinline__ void carryQueues(Queue<S> (&queues)[Levels], bool cle
 /// of kRing rows of them and their 2r side columns (and their passes): what
 /// lets wide boxes fuse. The same multiply-adds in the same order per
 /// output, so the same results bit for bit; a point a step does not compute
-/// takes the value it keeps (keepPoints).
+/// takes the value it keeps (keepPoints). Level t joins the stream only in
+/// the iteration where it first has a row that a kept row reads
+/// (queuedPrologue): the rows before feed only rows no one keeps, so its
+/// queue holds zeros until then, as every kept row's entry did.
 template <class S, int Levels, bool Interior>
 __device__ __forceinline__ void streamQueued(const typename S::Element *__restrict__ in,
                                              typename S::Element *__restrict__ out, int ny, int nx,
                                              int x0, int yBegin, int yEnd, bool vectorRows) {
-  using Compute = typename S::Compute;
   using Computes = fused::Computes<typename S::Boundary>;
   static_assert(!PackedOf<typename S::Stencil>::value,
                 "the queued form evaluates the direct or the low-rank form");
   static_assert(TermsByRow<S>::value,
                 "the queued form adds the terms a row at a time, rows in order");
-  constexpr int r = S::kRadius, W = S::kColsPerThread, B = S::kBatch;
-  constexpr int kLag = Levels * r; // level Levels lags the input by this
+  constexpr int W = S::kColsPerThread, B = S::kBatch;
+  constexpr int kLag = Levels * S::kRadius; // level Levels lags the input by this
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int xFirst = x0 - S::kHalo + lane * W; // the thread's first column
-  bool colComputed[W];
+  QueuedStrip<S> strip{
+      in, out, ny, nx, xFirst, lane, yBegin, yEnd, vectorRows, {}, {in, ny, nx, xFirst}};
 #pragma unroll
   for (int w = 0; w < W; ++w) {
-    colComputed[w] = Interior || Computes::axis(xFirst + w, nx, r);
+    strip.colComputed[w] = Interior || Computes::axis(xFirst + w, nx, S::kRadius);
   }
-  const KeptPoints<S> kept{in, ny, nx, xFirst};
   Queue<S> queues[Levels]; // level t's at t - 1
   carryQueues<S, Levels>(queues, true);
   const int pFirst = yBegin - kLag; // the first input row
   typename S::Vector groups[B][S::kGroupsPerThread];
   fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
-  for (int q = pFirst; q - kLag < yEnd; q += B) {
-    Row<S> rows[B];
-    unpackBatch<S, true, B>(rows, groups);
-    if (q + B - kLag < yEnd) {
-      fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
-    }
-#pragma unroll
-    for (int j = 0; j < B; ++j) {
-      Row<S> row = rows[j]; // level 0's row q + j, then each level's
-#pragma unroll
-      for (int t = 1; t <= Levels; ++t) {
-        addRow<S>(queues[t - 1], row, j); // completes entry j: level t's row y
-        const int y = q - t * r + j;
-        Compute value[W];
-#pragma unroll
-        for (int w = 0; w < W; ++w) {
-          value[w] = scaledSum<typename S::Stencil>(queues[t - 1].v[j][w]);
-        }
-        roundRow<S>(value);
-        if constexpr (!Interior) {
-          keepPoints<S>(value, y, Computes::axis(y, ny, r), colComputed, kept);
-        }
-        if (t < Levels) {
-#pragma unroll
-          for (int w = 0; w < W; ++w) {
-            row.v[r + w] = value[w];
-          }
-          shareSides<S>(row);
-        } else if (y >= yBegin && y < yEnd) {
-          storeRow<S, Interior>(out, value, y, nx, xFirst, lane, vectorRows);
-        }
-      }
-    }
-    carryQueues<S, Levels>(queues, false);
+  // The prologue's iterations all run: even a chunk of one row streams
+  // 2 kLag + 1 input rows, more than the at most 2 (Levels - 1) r the
+  // prologue takes.
+  for (int q = queuedPrologue<S, Levels, 1, Interior>(strip, queues, groups, pFirst);
+       q - kLag < yEnd; q += B) {
+    queuedIteration<S, Levels, Levels, Interior>(strip, queues, groups, q);
   }
 }
 
