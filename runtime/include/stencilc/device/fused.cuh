@@ -896,11 +896,12 @@ template <class S> struct QueuedStrip {
   KeptPoints<S> kept;
 };
 
-/// The first iteration of the queued stream in which level t (1-based) has
-/// a row to add that a kept row of a later level reads: level t adds level
-/// t - 1's row q - (t - 1) r + j, which such a row reads from the first
-/// input row (q = pFirst, j = 0) plus 2 (t - 1) r on: the iteration whose
-/// last row (j = kBatch - 1) reaches it.
+/// The first iteration of the queued stream in which level t (1-based)
+/// adds a row that a kept row of a later level reads. In the iteration at
+/// input row q, level t adds level t - 1's row q - (t - 1) r + j (j <
+/// kBatch), and a kept row reads it once q + j >= pFirst + 2 (t - 1) r
+/// (pFirst: the stream's first input row): the first iteration whose last
+/// row reaches that.
 template <class S> __host__ __device__ constexpr int firstIterationOf(int t) {
   return 2 * (t - 1) * S::kRadius / S::kBatch;
 }
