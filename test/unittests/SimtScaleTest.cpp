@@ -137,6 +137,28 @@ TEST(SimtScalePlan, KeptAsGivenWhereItCannotApplyOrBuysNothing) {
   EXPECT_NE(blur.find("low-rank form"), std::string::npos) << blur;
 }
 
+// The full-rank fp64 boxes planned scaled are measured kinds of their own
+// (SimtFusion.cpp): 3 blocks a multiprocessor, the registers the
+// coefficients held being free; as given they keep the unscaled kind's 1.
+TEST(SimtScalePlan, ScaledBoxesTakeTheirOwnMeasuredGeometry) {
+  for (int r : {2, 3}) {
+    // k from 1 to 13 in no pattern of low rank.
+    const StencilSpec box =
+        tableStencil(fmt::format("box{}", r), r, Precision::FP64, Fixed, [](int dy, int dx) {
+          return ((1 + (dy + 3) * 7 + (dx + 3)) * 5 % 13 + 1) / 118.0;
+        });
+    const Plan scaled = planWith(box, ScaleRequest::Auto);
+    const Plan given = planWith(box, ScaleRequest::Off);
+    ASSERT_TRUE(scaled.simt().scaled.on()) << r << ": " << scaled.simt().scaled.why;
+    EXPECT_EQ(scaled.schedule.fusedSteps, r == 2 ? 3 : 2) << r;
+    EXPECT_EQ(scaled.schedule.fused.minBlocks, 3) << r;
+    EXPECT_TRUE(scaled.schedule.fused.queued) << r;
+    EXPECT_EQ(given.schedule.fused.minBlocks, 1) << r;
+    EXPECT_NE(scaled.schedule.fused.source.find("with scaled coefficients"), std::string::npos)
+        << scaled.schedule.fused.source;
+  }
+}
+
 TEST(SimtScalePlan, ScaledIntegerIsExactAndBounded) {
   EXPECT_EQ(scaledInteger(7.0 / 118, 118), 7.0);
   EXPECT_EQ(scaledInteger(-2.0 / 7, 7), -2.0);
