@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -313,8 +314,8 @@ void verifyScaled(const Plan &plan, const PlanOptions &options, PromiseChecker &
             "a {}D {} stencil, scale {}, {}", spec.dims, keyword(spec.precision),
             options.scale == ScaleRequest::Off ? "off" : "auto",
             sp.lowRank.form ? "the low-rank form" : "the direct form");
-  c.require(d > 2 && (d & (d - 1)) != 0 && d < ScaledNumeratorLimit &&
-                sp.scaled.factor == 1.0 / static_cast<double>(d),
+  c.require(d > 2 && !std::has_single_bit(static_cast<unsigned long long>(d)) &&
+                d < ScaledNumeratorLimit && sp.scaled.factor == 1.0 / static_cast<double>(d),
             "a denominator not a power of two, its factor 1/D rounded once", "D {}, factor {}", d,
             sp.scaled.factor);
 }
