@@ -1046,7 +1046,12 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr int kLag = Levels * r;
   const long long x0 =
       (static_cast<long long>(blockIdx.x) * S::kWarps + threadIdx.x / 32) * S::kTileX;
-  if (x0 >= nx) {
+  // The warp's decisions are votes, though every lane computes the same
+  // value: the compiler then knows the warp stays whole and wraps none of
+  // its shuffles in code for a partial warp (WARPSYNC, ENDCOLLECTIVE and
+  // branches; without: 32-54 % more machine code, 1-11 % slower;
+  // docs/performance.md, 2026-11-30 02:37-02:45).
+  if (__all_sync(0xFFFFFFFFu, x0 >= nx)) {
     return; // the whole warp: no barrier follows
   }
   const int yBegin = rows.begin + static_cast<int>(blockIdx.y) * S::kChunkY;
@@ -1056,9 +1061,10 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                           reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0;
   // The rows read: [yBegin - kLag, yEnd + kLag + kBatch); the columns: the
   // strip.
-  const bool interior = vectorRows && yBegin - kLag >= r &&
-                        static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
-                        x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r;
+  const bool interior =
+      __all_sync(0xFFFFFFFFu, vectorRows && yBegin - kLag >= r &&
+                                  static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
+                                  x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r);
   const int x = static_cast<int>(x0);
   if constexpr (QueuedOf<S>::value) {
     if (interior) {
