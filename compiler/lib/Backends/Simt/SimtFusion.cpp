@@ -191,10 +191,10 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
 /// The measurement of the plan's kind and form. A 2D low-rank form that has
 /// none of its own takes the direct kind's geometry where that fused steps
 /// (its registers and halo measured best there, with more arithmetic), and
-/// its own rule where the direct box measured fastest unfused (radius 3 in 16 bits:
-/// its taps bound it by arithmetic; the passes take a third of them). In
-/// 3D a form's levels keep plane values beside their planes and compute row
-/// passes: the direct box's geometry is no guide there.
+/// its own rule where the direct box measured fastest unfused (radius 3 in
+/// 16 bits: its taps bound it by arithmetic; the passes take a third of
+/// them). In 3D a form's levels keep plane values beside their planes and
+/// compute row passes: the direct box's geometry is no guide there.
 const MeasuredFusion *measured(const Plan &plan) {
   if (!lowRank(plan)) {
     // A scaled plan measured apart takes its own; else the kind's.

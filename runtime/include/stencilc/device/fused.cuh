@@ -1049,8 +1049,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   // The warp's decisions are votes, though every lane computes the same
   // value: the compiler then knows the warp stays whole and wraps none of
   // its shuffles in code for a partial warp (WARPSYNC, ENDCOLLECTIVE and
-  // branches; with the votes the machine code is 32-54 % shorter, 1-11 % faster;
-  // docs/performance.md, 2026-11-30 02:37-02:45).
+  // branches). With the votes the machine code is 32-54 % shorter and
+  // 1-11 % faster (docs/performance.md, 2026-11-30 02:37-02:45).
   if (__all_sync(0xFFFFFFFFu, x0 >= nx)) {
     return; // the whole warp: no barrier follows
   }
