@@ -15,7 +15,9 @@ dynamic counts and what binds a kernel need a profiler on the GPU
 (docs/performance.md has examples where fewer instructions ran slower).
 
 The CUDA toolkit here has no cuobjdump; `pip download nvidia-cuda-cuobjdump`
-gives one inside the wheel (nvidia/cu13/bin/cuobjdump). Exit status 2 when
+gives one inside the wheel (nvidia/cu13/bin/cuobjdump), and cuobjdump -sass
+runs nvdisasm, which `pip download nvidia-cuda-nvdisasm` gives the same way
+(put its bin directory on PATH, or name it in NVDISASM_PATH). Exit status 2 when
 cuobjdump is missing or fails, 1 when no function matches.
 """
 import argparse
