@@ -31,7 +31,9 @@
 // reach along x or y (stars), else kPlaneSpan + 1, kPlaneSpan the largest
 // |dz| of such a term (boxes). Level Levels goes to global memory. Blocks
 // whose window lies inside the grid's computed points run a copy of the
-// pass without the per-point boundary tests.
+// pass without the per-point boundary tests, and those whose levels'
+// planes do too (all but the first and last along z) one without the
+// planes' tests either.
 //
 // Per point and level the value is what a stored single step gives (the
 // terms' FMAs in term-list order, accumulated in the Compute type from 0,
@@ -432,8 +434,8 @@ fillAll(std::integer_sequence<int, I...>,
 /// thread's first point in its ring (plane c + dz in slot (ringSlot + dz)
 /// mod kSlots); center and ringSlot are constants once unrolled. The
 /// results go to `to`. Interior: every point of the window is computed
-/// where the plane is.
-template <class S, bool Interior>
+/// where the plane is; AllPlanes: plane c is one the steps compute.
+template <class S, bool Interior, bool AllPlanes>
 __device__ __forceinline__ void
 computePlane(typename S::Element (&to)[S::kRows][S::kCols],
              const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
@@ -449,7 +451,7 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
   Element ext[2 * r + 1][kRows + 2 * r][kCols + 2 * r];
   fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * (kRows + 2 * r) * (kCols + 2 * r)>(),
              ext, from, edge, ringSlot, center);
-  const bool planeComputed = Rule::axis(c, nz, r);
+  const bool planeComputed = AllPlanes || Rule::axis(c, nz, r);
   Compute acc[kRows][kCols];
 #pragma unroll
   for (int e = 0; e < kRows; ++e) {
@@ -552,7 +554,7 @@ __device__ __forceinline__ void planeValuesOf(
 /// c + dz in slot (center + dz) mod kQueue): first the plane values of
 /// plane c + r, then per point, from 0, the terms' multiply-adds in the
 /// order of formTerm (the generated addPlane's order along z).
-template <class S, bool Interior>
+template <class S, bool Interior, bool AllPlanes>
 __device__ __forceinline__ void computeFormPlane(
     typename S::Element (&to)[S::kRows][S::kCols],
     const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
@@ -572,7 +574,7 @@ __device__ __forceinline__ void computeFormPlane(
   Compute passes[Form::kPassSlots][kH][kCols];
   passRowsOf<S>(std::make_integer_sequence<int, Form::kPasses * kH>(), ext, passes);
   planeValuesOf<S>(values[wrapSlot(center + r, S::kQueue)], ext, passes);
-  const bool planeComputed = Rule::axis(c, nz, r);
+  const bool planeComputed = AllPlanes || Rule::axis(c, nz, r);
 #pragma unroll
   for (int e = 0; e < kRows; ++e) {
 #pragma unroll
@@ -597,7 +599,7 @@ __device__ __forceinline__ void computeFormPlane(
 /// Plane c of level t (1 .. Levels) from level t - 1 (queue[t - 1], its
 /// ring at `edges`): the terms (computePlane), or the 3D low-rank form
 /// with level t - 1's plane values (computeFormPlane).
-template <class S, bool Interior, int Levels>
+template <class S, bool Interior, bool AllPlanes, int Levels>
 __device__ __forceinline__ void
 computeLevelPlane(typename S::Element (&to)[S::kRows][S::kCols],
                   const typename S::Element (&queue)[Levels][S::kQueue][S::kRows][S::kCols],
@@ -605,10 +607,10 @@ computeLevelPlane(typename S::Element (&to)[S::kRows][S::kCols],
                   int ringSlot, int c, const Part<S> &p, int nz, int center) {
   const typename S::Element *edge = edges + (t - 1) * S::kSlots * S::kEdgePlane;
   if constexpr (FormOf<typename S::Stencil>::value) {
-    computeFormPlane<S, Interior>(to, queue[t - 1], values.v[t - 1], edge, ringSlot, c, p, nz,
-                                  center);
+    computeFormPlane<S, Interior, AllPlanes>(to, queue[t - 1], values.v[t - 1], edge, ringSlot, c,
+                                             p, nz, center);
   } else {
-    computePlane<S, Interior>(to, queue[t - 1], edge, ringSlot, c, p, nz, center);
+    computePlane<S, Interior, AllPlanes>(to, queue[t - 1], edge, ringSlot, c, p, nz, center);
   }
 }
 
@@ -698,7 +700,11 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// of dynamic shared memory.
 /// Interior: the block's window lies inside the grid's computed points (r
 /// from each edge), its rows whole and aligned accesses (the tile it stores
-/// is still only part of the window).
+/// is still only part of the window). AllPlanes (with Interior only): so
+/// do the planes its levels compute (passBlock), and no point keeps its
+/// value of the level before (a select a point and level, which the
+/// compiler makes as register moves on every plane: 9-15 % of the
+/// interior loop's instructions).
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
@@ -706,11 +712,12 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// (The flags of Part's columns and rows, the loads of the input planes and
 /// the stores of whole rows stay here: split into helpers, they change the
 /// PTX.)
-template <class S, int Levels, bool Interior>
+template <class S, int Levels, bool Interior, bool AllPlanes>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
                                      OuterRange planes) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+  static_assert(Interior || !AllPlanes, "AllPlanes only where the window is inside");
   using Element = typename S::Element;
   using Access = typename S::Access;
   using Rule = Computes<typename S::Boundary>;
@@ -734,12 +741,10 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
     p.rowVector[e] = vectorIn && p.xFirst >= 0 && p.xFirst + kCols <= nx && y >= 0 && y < ny;
   }
   const bool xWhole = p.vectorOut && p.xStored[0] && p.xStored[kCols - 1];
-
   Element queue[Levels][kQueue][kRows][kCols];
   clearRingsAndQueues<S, Levels>(ring, queue);
   PlaneValues<S, Levels> values{};
   __syncthreads();
-
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
@@ -761,7 +766,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
         const int slot = wrapSlot(u - t * kLag, kQueue);
         const int ringSlot = wrapSlot(u - t * kLag, S::kSlots);
         Element result[kRows][kCols];
-        computeLevelPlane<S, Interior>(result, queue, values, t, edges, ringSlot, c, p, nz, slot);
+        computeLevelPlane<S, Interior, AllPlanes>(result, queue, values, t, edges, ringSlot, c, p,
+                                                  nz, slot);
         if (t < Levels) {
           copyPlane<S>(queue[t][slot], result);
           writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);
@@ -791,11 +797,14 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 }
 
 /// A pass of Levels fused steps by the block, storing `planes`: the
-/// interior version where the block's window lies inside the grid.
+/// interior versions where the block's window lies inside the grid, the
+/// one without the planes' tests where its levels' planes do too (all but
+/// the blocks at the ends along z, in a grid of several chunks).
 template <class S, int Levels>
 __device__ __forceinline__ void passBlock(const typename S::Element *__restrict__ in,
                                           typename S::Element *__restrict__ out, int nz, int ny,
                                           int nx, OuterRange planes) {
+  using Rule = Computes<typename S::Boundary>;
   constexpr int r = S::kRadius;
   const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
@@ -803,10 +812,19 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
                         y0 + S::kHeight <= ny - r && nx % S::kCols == 0 &&
                         reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
                         reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
-  if (interior) {
-    pass<S, Levels, true>(in, out, nz, ny, nx, planes);
+  // The first and last planes the levels compute (pass's iFirst - Levels
+  // kLag and iLast - kLag): where the steps compute both, they compute
+  // every plane between.
+  const int zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
+  const int zEnd = zBegin + S::kChunkZ < planes.end ? zBegin + S::kChunkZ : planes.end;
+  const bool allPlanes = Rule::axis(zBegin - Levels * (r + S::kLag), nz, r) &&
+                         Rule::axis(zEnd - 1 + (Levels - 1) * S::kLag, nz, r);
+  if (interior && allPlanes) {
+    pass<S, Levels, true, true>(in, out, nz, ny, nx, planes);
+  } else if (interior) {
+    pass<S, Levels, true, false>(in, out, nz, ny, nx, planes);
   } else {
-    pass<S, Levels, false>(in, out, nz, ny, nx, planes);
+    pass<S, Levels, false, false>(in, out, nz, ny, nx, planes);
   }
 }
 
