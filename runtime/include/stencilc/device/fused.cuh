@@ -166,16 +166,20 @@ struct PackedOf<Stencil, std::void_t<decltype(Stencil::kPacked)>> : std::true_ty
 
 /// Which points a single step computes, by the boundary rule; the others
 /// keep their value (the fixed ring, the outside of a constant boundary).
+/// kEveryPoint: the rule computes every point (periodic).
 template <class Boundary> struct Computes {
+  static constexpr bool kEveryPoint = false;
   /// Whether the point at y, of a grid of n along that axis, is computed.
   static __device__ __forceinline__ bool axis(long long y, int n, int) { return y >= 0 && y < n; }
 };
 template <> struct Computes<FixedBoundary> {
+  static constexpr bool kEveryPoint = false;
   static __device__ __forceinline__ bool axis(long long y, int n, int r) {
     return y >= r && y < n - r;
   }
 };
 template <> struct Computes<PeriodicBoundary> {
+  static constexpr bool kEveryPoint = true;
   static __device__ __forceinline__ bool axis(long long, int, int) { return true; }
 };
 

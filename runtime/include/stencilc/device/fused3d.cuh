@@ -821,7 +821,7 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
                          Rule::axis(zEnd - 1 + (Levels - 1) * S::kLag, nz, r);
   if (interior && allPlanes) {
     pass<S, Levels, true, true>(in, out, nz, ny, nx, planes);
-  } else if (interior) {
+  } else if (interior && !Rule::kEveryPoint) { // (a copy less to compile)
     pass<S, Levels, true, false>(in, out, nz, ny, nx, planes);
   } else {
     pass<S, Levels, false, false>(in, out, nz, ny, nx, planes);
@@ -879,11 +879,21 @@ inline cudaError_t launchKernel(Kernel kernel, int planesZ, int ny, int nx, cuda
   return cudaGetLastError();
 }
 
-/// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
-/// in -> out, storing `planes` (every plane where it is the whole grid),
-/// and returns the launch's status (cudaErrorInvalidValue for a grid past
-/// the launch limits or levels out of range).
-template <class S, int Levels = S::kSteps>
+/// Whether a boundary rule reads the grid's folded points (clamp, mirror):
+/// then a pass fuses one step only.
+template <class Boundary> struct FoldsReads : std::false_type {};
+template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
+
+/// The steps one pass fuses at most: kSteps, or 1 for clamp and mirror.
+template <class S>
+constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
+
+/// Launches one pass of `levels` fused steps (1 .. kStepsPerPass) on
+/// `stream`, in -> out, storing `planes` (every plane where it is the
+/// whole grid), and returns the launch's status (cudaErrorInvalidValue for
+/// a grid past the launch limits or levels out of range). Only the passes
+/// of 1 .. kStepsPerPass levels are compiled.
+template <class S, int Levels = kStepsPerPass<S>>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nz, int ny, int nx, OuterRange planes, cudaStream_t stream) {
   if constexpr (Levels < 1) {
@@ -900,15 +910,6 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
                                    out, nz, ny, nx, planes);
   }
 }
-
-/// Whether a boundary rule reads the grid's folded points (clamp, mirror):
-/// then a pass fuses one step only.
-template <class Boundary> struct FoldsReads : std::false_type {};
-template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
-
-/// The steps one pass fuses at most: kSteps, or 1 for clamp and mirror.
-template <class S>
-constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
 
 /// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps; clamp
 /// and mirror 1), in -> out, in never written, storing planes [first,
