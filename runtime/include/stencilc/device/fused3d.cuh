@@ -703,7 +703,7 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// is still only part of the window). AllPlanes (with Interior only): so
 /// do the planes its levels compute (passBlock), and no point keeps its
 /// value of the level before (a select a point and level, which the
-/// compiler makes as register moves on every plane: 9-15 % of the
+/// compiler makes as register moves on every plane: 6-15 % of the
 /// interior loop's instructions).
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
