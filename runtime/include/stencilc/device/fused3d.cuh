@@ -654,6 +654,12 @@ __device__ __forceinline__ void copyPlane(typename S::Element (&to)[S::kRows][S:
   }
 }
 
+/// The planes of `planes` the block stores: kChunkZ from blockIdx.z's.
+template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange planes) {
+  const int begin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
+  return {begin, begin + S::kChunkZ < planes.end ? begin + S::kChunkZ : planes.end};
+}
+
 /// Where this thread's part of the block's window lies: its lane and band,
 /// its first column and row, the planes it stores, whether its stores may
 /// be whole, aligned accesses, and its first points in a ring plane and a
@@ -669,8 +675,9 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
   p.xFirst = x0 + p.lane * S::kCols;
   p.yFirst = y0 + p.band * S::kRows;
-  p.zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
-  p.zEnd = p.zBegin + S::kChunkZ < planes.end ? p.zBegin + S::kChunkZ : planes.end;
+  const OuterRange chunk = chunkOf<S>(planes);
+  p.zBegin = chunk.begin;
+  p.zEnd = chunk.end;
   const bool wholeRows = nx % S::kCols == 0;
   const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
   p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
@@ -815,10 +822,9 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
   // The first and last planes the levels compute (pass's iFirst - Levels
   // kLag and iLast - kLag): where the steps compute both, they compute
   // every plane between.
-  const int zBegin = planes.begin + static_cast<int>(blockIdx.z) * S::kChunkZ;
-  const int zEnd = zBegin + S::kChunkZ < planes.end ? zBegin + S::kChunkZ : planes.end;
-  const bool allPlanes = Rule::axis(zBegin - Levels * (r + S::kLag), nz, r) &&
-                         Rule::axis(zEnd - 1 + (Levels - 1) * S::kLag, nz, r);
+  const OuterRange chunk = chunkOf<S>(planes);
+  const bool allPlanes = Rule::axis(chunk.begin - Levels * (r + S::kLag), nz, r) &&
+                         Rule::axis(chunk.end - 1 + (Levels - 1) * S::kLag, nz, r);
   if (interior && allPlanes) {
     pass<S, Levels, true, true>(in, out, nz, ny, nx, planes);
   } else if (interior && !Rule::kEveryPoint) { // (a copy less to compile)
