@@ -663,7 +663,8 @@ template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange plan
 /// Where this thread's part of the block's window lies: its lane and band,
 /// its first column and row, the planes it stores, whether its stores may
 /// be whole, aligned accesses, and its first points in a ring plane and a
-/// grid plane. Returns whether its loads may be.
+/// grid plane, and which of its columns a step computes and the block
+/// stores. Returns whether its loads may be.
 template <class S>
 __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element *in,
                                           const typename S::Element *out, int nx,
@@ -683,7 +684,41 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
   p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
   p.edgeBase = (p.band + 1) * 2 * S::kRadius * S::kPitch + S::kPadX + p.lane * S::kCols;
   p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
+#pragma unroll
+  for (int q = 0; q < S::kCols; ++q) {
+    const int cx = p.lane * S::kCols + q;
+    p.xComputed[q] = Computes<typename S::Boundary>::axis(p.xFirst + q, nx, S::kRadius);
+    p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
+  }
   return vectorIn;
+}
+
+/// Rows of the window one warp's points cover: whole bands.
+template <class S> constexpr int kWarpRows = 32 / S::kLanesX * S::kRows;
+
+/// Whether a warp may lie wholly outside the rows some level must compute:
+/// the last level needs only the tile's rows, so warps of rows within the
+/// halo (kHaloY) of the window's top or bottom skip it.
+template <class S> constexpr bool kWarpsSkipLevels = kWarpRows<S> <= S::kHaloY;
+
+/// Bit t (1 .. Levels) set where this thread's warp has a row that level t
+/// computes for a point the block stores: the tile's rows and (Levels - t)
+/// r beyond each side. A warp without one skips level t: its queue and
+/// ring keep older planes, which feed only rows that level t + 1 does not
+/// need either (their reach shrinks by r a level). The decision is the
+/// warp's, so its shuffles stay whole.
+template <class S, int Levels> __device__ __forceinline__ unsigned levelsNeeded() {
+  const int first = static_cast<int>(threadIdx.x) / 32 * kWarpRows<S>;
+  unsigned bits = 0;
+#pragma unroll
+  for (int t = 1; t <= Levels; ++t) {
+    const int reach = (Levels - t) * S::kRadius;
+    if (__any_sync(0xFFFFFFFFu, first + kWarpRows<S> > S::kHaloY - reach &&
+                                    first < S::kHaloY + S::kTileY + reach)) {
+      bits |= 1u << t;
+    }
+  }
+  return bits;
 }
 
 /// Stores the points of row `values` that the block stores, one by one
@@ -715,10 +750,11 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
-/// makes constants. Input planes are loaded two iterations ahead.
-/// (The flags of Part's columns and rows, the loads of the input planes and
-/// the stores of whole rows stay here: split into helpers, they change the
-/// PTX.)
+/// makes constants. Input planes are loaded two iterations ahead. A warp
+/// skips the levels none of its rows computes for the tile (levelsNeeded).
+/// (The flags of Part's rows, the loads of the input planes and the stores
+/// of whole rows stay here: split into helpers, they change the PTX; the
+/// columns' flags moved to placePart with the same machine code.)
 template <class S, int Levels, bool Interior, bool AllPlanes>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
@@ -733,12 +769,6 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   Element *const ring = rings<Element>();
   Part<S> p;
   const bool vectorIn = placePart<S>(p, in, out, nx, planes);
-#pragma unroll
-  for (int q = 0; q < kCols; ++q) {
-    const int cx = p.lane * kCols + q;
-    p.xComputed[q] = Rule::axis(p.xFirst + q, nx, r);
-    p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
-  }
 #pragma unroll
   for (int e = 0; e < kRows; ++e) {
     const int cy = p.band * kRows + e;
@@ -758,6 +788,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   loadPlane<S, Interior>(next[0], in, iFirst, p, nz, ny, nx);
   loadPlane<S, Interior>(next[1], in, iFirst + 1, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
+  const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
   for (int i0 = iFirst;; i0 += S::kUnroll) {
 #pragma unroll
     for (int u = 0; u < S::kUnroll; ++u) {
@@ -770,6 +801,9 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 #pragma unroll
       for (int t = 1; t <= Levels; ++t) {
         const int c = i - t * kLag;
+        if (!(needed >> t & 1u)) {
+          continue;
+        }
         const int slot = wrapSlot(u - t * kLag, kQueue);
         const int ringSlot = wrapSlot(u - t * kLag, S::kSlots);
         Element result[kRows][kCols];
