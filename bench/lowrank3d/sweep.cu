@@ -4,9 +4,11 @@
 // fp32; the generated NAME.cu is -included for them), with other T,
 // windows, rows a thread, threads and chunks, each timed at 512^3 for 100
 // steps (fused_nd_bench.h: CUDA events, 2 warm-ups, the median of 5 on
-// fresh random inputs) and compared bit for bit with T 1 through the same
-// kernel (every geometry evaluates the form in one order). Built where
-// nvcc is (README.md says how), run on the GPU machine.
+// fresh random inputs, or sustained with STENCILC_BENCH_RUNS) and compared
+// bit for bit with T 1 through the same kernel (every geometry evaluates
+// the form in one order). SWEEP_VARIANTS (in a header given with
+// -include) names the geometries, else the list below. Built where nvcc
+// is (README.md says how), run on the GPU machine.
 #include <cstdio>
 
 #include "fused_nd_bench.h" // test/GPU/device
@@ -18,6 +20,24 @@ using fused_nd_bench::Grids;
 
 #ifndef SWEEP_NAME
 #define SWEEP_NAME box3d27p
+#endif
+// The geometries beside T 1 and the plan (a header given with -include may
+// name others: a -D value would split at their commas). A thread's
+// columns: width x height / (rows x threads); fp64 1 or 2, fp32 2 or 4.
+#ifndef SWEEP_VARIANTS
+#ifdef SWEEP_FP64
+#define SWEEP_VARIANTS                                                                             \
+  Variant<2, 32, 32, 4, 256, 64>, Variant<2, 64, 32, 2, 512, 64>, Variant<2, 64, 32, 4, 256, 64>,  \
+      Variant<2, 32, 64, 4, 512, 64>, Variant<2, 32, 64, 4, 512, 96>,                              \
+      Variant<2, 32, 64, 4, 512, 128>, Variant<2, 32, 128, 8, 512, 64>,                            \
+      Variant<2, 32, 128, 4, 1024, 64>, Variant<2, 32, 64, 2, 1024, 64>,                           \
+      Variant<2, 32, 32, 2, 512, 128>, Variant<3, 32, 64, 4, 512, 64>,                             \
+      Variant<3, 32, 32, 2, 512, 64>
+#else
+#define SWEEP_VARIANTS                                                                             \
+  Variant<2, 64, 32, 4, 256, 64>, Variant<2, 128, 32, 2, 512, 64>, Variant<2, 64, 64, 4, 512, 64>, \
+      Variant<2, 64, 32, 2, 512, 128>, Variant<3, 64, 32, 2, 512, 64>
+#endif
 #endif
 #define SWEEP_CAT2(a, b) a##b
 #define SWEEP_CAT(a, b) SWEEP_CAT2(a, b)
@@ -66,20 +86,7 @@ int main() {
   bool same = bench<Variant<1, gen::FusedParams::kWidth, gen::FusedParams::kHeight,
                             gen::FusedParams::kRows, gen::FusedParams::kThreads, 64>>(copy, g);
   same &= bench<gen::FusedParams>(copy, g); // as planned
-  // A thread's columns: width x height / (rows x threads); fp64 1 or 2,
-  // fp32 2 or 4.
-#ifdef SWEEP_FP64
-  same &= benchAll<Variant<2, 32, 32, 4, 256, 64>, Variant<2, 64, 32, 2, 512, 64>,
-                   Variant<2, 64, 32, 4, 256, 64>, Variant<2, 32, 64, 4, 512, 64>,
-                   Variant<2, 32, 64, 4, 512, 96>, Variant<2, 32, 64, 4, 512, 128>,
-                   Variant<2, 32, 128, 8, 512, 64>, Variant<2, 32, 128, 4, 1024, 64>,
-                   Variant<2, 32, 64, 2, 1024, 64>, Variant<2, 32, 32, 2, 512, 128>,
-                   Variant<3, 32, 64, 4, 512, 64>, Variant<3, 32, 32, 2, 512, 64>>(copy, g);
-#else
-  same &= benchAll<Variant<2, 64, 32, 4, 256, 64>, Variant<2, 128, 32, 2, 512, 64>,
-                   Variant<2, 64, 64, 4, 512, 64>, Variant<2, 64, 32, 2, 512, 128>,
-                   Variant<3, 64, 32, 2, 512, 64>>(copy, g);
-#endif
+  same &= benchAll<SWEEP_VARIANTS>(copy, g);
   std::printf("%s\n", same ? "every geometry = T 1 bit for bit" : "FAIL: a geometry differs");
   return same ? 0 : 1;
 }
