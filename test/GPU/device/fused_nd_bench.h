@@ -68,6 +68,7 @@ __global__ void smClockMHz(unsigned long long *mhz) {
   *mhz = static_cast<unsigned long long>(clock64() - cycles) * 1000ull / (now - begin);
 }
 
+/// The median of `values` (the upper middle one of an even count).
 template <class V> V medianOf(std::vector<V> values) {
   std::sort(values.begin(), values.end());
   return values[values.size() / 2];
@@ -83,7 +84,7 @@ template <class E, class Work> double medianMs(E *a, long long count, Work work)
   const bool sustained = runs >= kSustainedRuns;
   std::vector<double> ms;
   std::vector<unsigned long long> mhz;
-  stencilc::DeviceBuffer<unsigned long long> clock(1);
+  stencilc::DeviceBuffer<unsigned long long> probe(1);
   for (int run = 0; run < 2 + runs; ++run) {
     fillRandom<E><<<1024, 256>>>(a, count, 1234u + run);
     STENCILC_CHECK_LAUNCH();
@@ -93,8 +94,9 @@ template <class E, class Work> double medianMs(E *a, long long count, Work work)
     const float t = timer.stopMs(nullptr);
     unsigned long long m = 0;
     if (sustained) {
-      smClockMHz<<<1, 1>>>(clock.data());
-      STENCILC_CHECK(cudaMemcpy(&m, clock.data(), sizeof m, cudaMemcpyDeviceToHost));
+      smClockMHz<<<1, 1>>>(probe.data());
+      STENCILC_CHECK_LAUNCH();
+      STENCILC_CHECK(cudaMemcpy(&m, probe.data(), sizeof m, cudaMemcpyDeviceToHost));
     }
     if (run >= 2) {
       ms.push_back(t);
