@@ -49,7 +49,7 @@ __global__ void countDifferent(const E *a, const E *b, long long count,
 /// Timed runs of medianMs: STENCILC_BENCH_RUNS where set (at least 1), else
 /// 5. From kSustainedRuns on, the figure is the median of the last 20 runs:
 /// on an H200 the 3D fp64 passes reach the board's power cap after about a
-/// second of such work and lose 5-8 % (docs/performance.md, "How the
+/// second of such work and lose 2-5 % (docs/performance.md, "How the
 /// numbers are taken").
 inline int timedRuns() {
   const char *runs = std::getenv("STENCILC_BENCH_RUNS");
