@@ -57,14 +57,16 @@ inline int timedRuns() {
 }
 constexpr int kSustainedRuns = 25;
 
-/// The SM clock in MHz: one thread's clock64 over 50 us of the global timer.
-__global__ void smClockMHz(unsigned long long *mhz) {
+/// The SM clock in MHz: one thread's clock64 over Microseconds of the
+/// global timer (a template, as the other kernels here: the header is in
+/// several translation units of one program).
+template <int Microseconds = 50> __global__ void smClockMHz(unsigned long long *mhz) {
   unsigned long long begin, now;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(begin));
   const long long cycles = clock64();
   do {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - begin < 50000);
+  } while (now - begin < Microseconds * 1000ull);
   *mhz = static_cast<unsigned long long>(clock64() - cycles) * 1000ull / (now - begin);
 }
 
@@ -94,7 +96,7 @@ template <class E, class Work> double medianMs(E *a, long long count, Work work)
     const float t = timer.stopMs(nullptr);
     unsigned long long m = 0;
     if (sustained) {
-      smClockMHz<<<1, 1>>>(probe.data());
+      smClockMHz<><<<1, 1>>>(probe.data());
       STENCILC_CHECK_LAUNCH();
       STENCILC_CHECK(cudaMemcpy(&m, probe.data(), sizeof m, cudaMemcpyDeviceToHost));
     }
