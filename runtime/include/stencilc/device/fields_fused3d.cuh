@@ -230,19 +230,13 @@ __device__ __forceinline__ void storeFieldsPlane(typename S::Element *out, const
   }
 }
 
-/// The flags of a thread's columns and rows (which a step computes, which
-/// the block stores, which rows load as whole accesses), as fused3d's pass
-/// sets them, with the fields' fixed ring.
+/// The flags of a thread's rows (which a step computes, which the block
+/// stores, which load as whole accesses), as fused3d's pass sets them, with
+/// the fields' fixed ring (placePart sets the columns').
 template <class S>
 __device__ __forceinline__ void markPart(fused3d::Part<S> &p, bool vectorIn, int ny, int nx) {
   using F = typename S::Fields;
   using Rule = fused3d::Computes<typename S::Boundary>;
-#pragma unroll
-  for (int q = 0; q < S::kCols; ++q) {
-    const int cx = p.lane * S::kCols + q;
-    p.xComputed[q] = Rule::axis(p.xFirst + q, nx, F::kRingX);
-    p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
-  }
 #pragma unroll
   for (int e = 0; e < S::kRows; ++e) {
     const int cy = p.band * S::kRows + e;
@@ -272,7 +266,7 @@ __device__ __forceinline__ void passFields3(const FusedArgs<typename S::Fields, 
   const Element *prevIn = args.level[0].field[kTime ? F::kPreviousField : F::kSteppedField];
   Element *const ring = fused3d::rings<Element>();
   fused3d::Part<S> p;
-  fused3d::placePart<S>(p, in, out, nx, OuterRange{0, nz});
+  fused3d::placePart<S>(p, in, out, nx, OuterRange{0, nz}, F::kRingX);
   markPart<S>(p, aligned, ny, nx);
   const bool whole = aligned && p.xStored[0] && p.xStored[S::kCols - 1];
   Element queue[Levels][kQueue][S::kRows][S::kCols];

@@ -663,12 +663,13 @@ template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange plan
 /// Where this thread's part of the block's window lies: its lane and band,
 /// its first column and row, the planes it stores, whether its stores may
 /// be whole, aligned accesses, and its first points in a ring plane and a
-/// grid plane, and which of its columns a step computes and the block
-/// stores. Returns whether its loads may be.
+/// grid plane, and which of its columns a step computes (by the boundary
+/// rule with a ring of ringX columns: r, or a stencil of fields' own) and
+/// the block stores. Returns whether its loads may be.
 template <class S>
 __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element *in,
-                                          const typename S::Element *out, int nx,
-                                          OuterRange planes) {
+                                          const typename S::Element *out, int nx, OuterRange planes,
+                                          int ringX) {
   using Access = typename S::Access;
   p.lane = static_cast<int>(threadIdx.x) % S::kLanesX;
   p.band = static_cast<int>(threadIdx.x) / S::kLanesX;
@@ -687,7 +688,7 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
 #pragma unroll
   for (int q = 0; q < S::kCols; ++q) {
     const int cx = p.lane * S::kCols + q;
-    p.xComputed[q] = Computes<typename S::Boundary>::axis(p.xFirst + q, nx, S::kRadius);
+    p.xComputed[q] = Computes<typename S::Boundary>::axis(p.xFirst + q, nx, ringX);
     p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
   }
   return vectorIn;
@@ -768,7 +769,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr int kLag = S::kLag, kQueue = S::kQueue;
   Element *const ring = rings<Element>();
   Part<S> p;
-  const bool vectorIn = placePart<S>(p, in, out, nx, planes);
+  const bool vectorIn = placePart<S>(p, in, out, nx, planes, r);
 #pragma unroll
   for (int e = 0; e < kRows; ++e) {
     const int cy = p.band * kRows + e;
