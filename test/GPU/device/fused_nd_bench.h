@@ -52,8 +52,9 @@ __global__ void countDifferent(const E *a, const E *b, long long count,
 /// second of such work and lose 2-5 % (docs/performance.md, "How the
 /// numbers are taken").
 inline int timedRuns() {
-  const char *runs = std::getenv("STENCILC_BENCH_RUNS");
-  return runs != nullptr && std::atoi(runs) >= 1 ? std::atoi(runs) : 5;
+  const char *text = std::getenv("STENCILC_BENCH_RUNS");
+  const int runs = text != nullptr ? std::atoi(text) : 0;
+  return runs >= 1 ? runs : 5;
 }
 constexpr int kSustainedRuns = 25;
 
