@@ -5,7 +5,9 @@
 // the same arithmetic), bit for bit at every point:
 //  - every boundary: fixed, constant 0.75, periodic, clamp and mirror;
 //  - grids 1^3 (not fixed), 3^3, 17x19x21, 20x24x64 (rows of whole thread
-//    accesses: the vector loads and stores), 33x50x131;
+//    accesses: the vector loads and stores), 24x40x64 (windows inside the
+//    grid, and chunks along z whose planes are too: the passes without the
+//    points' and the planes' tests), 33x50x131;
 //  - T 2 (windows of 32 x 16, threads of 2 x 2 points: 16 lanes a row),
 //    T 4 (32 x 16, 2 x 4 points) and T 3 (32 x 16, 1 x 2 points: 32 lanes
 //    a row), chunks of 5, 5 and 7 planes: several windows and chunks from
@@ -65,8 +67,8 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   using Bench4 = fused3d::Geometry<Params3<E, B, St, 4, 32, 32, 1, 4, 64>>;
   constexpr bool kFolds = K == Kind::Clamp || K == Kind::Mirror;
   const int least = fused3d::minExtent<B>(St::kRadius);
-  const Shape shapes[] = {
-      {1, 1, 1, 3}, {3, 3, 3, 3}, {17, 19, 21, 3}, {20, 24, 64, 3}, {33, 50, 131, 3}};
+  const Shape shapes[] = {{1, 1, 1, 3},    {3, 3, 3, 3},    {17, 19, 21, 3},
+                          {20, 24, 64, 3}, {24, 40, 64, 3}, {33, 50, 131, 3}};
   for (const Shape &g : shapes) {
     if (g.nz < least || g.ny < least || g.nx < least || g.points() > maxPoints) {
       continue;

@@ -266,7 +266,7 @@ __device__ __forceinline__ void passFields3(const FusedArgs<typename S::Fields, 
   const Element *prevIn = args.level[0].field[kTime ? F::kPreviousField : F::kSteppedField];
   Element *const ring = fused3d::rings<Element>();
   fused3d::Part<S> p;
-  fused3d::placePart<S>(p, in, out, nx, OuterRange{0, nz}, F::kRingX);
+  fused3d::placePart<S>(p, in, out, nx, fused3d::chunkOf<S>(OuterRange{0, nz}), F::kRingX);
   markPart<S>(p, aligned, ny, nx);
   const bool whole = aligned && p.xStored[0] && p.xStored[S::kCols - 1];
   Element queue[Levels][kQueue][S::kRows][S::kCols];
@@ -409,8 +409,9 @@ inline cudaError_t launchFieldsPass3(int levels,
                                      int ny, int nx, cudaStream_t stream) {
   return withLevels<S::kSteps>(levels, [&](auto kLevels) {
     constexpr int kLevelsNow = decltype(kLevels)::value;
-    return fused3d::launchKernel<S, kLevelsNow>(fieldsPass3Kernel<S, kLevelsNow>, nz, ny, nx,
-                                                stream, args, out, outPrev, nz, ny, nx);
+    return fused3d::launchKernel<S, kLevelsNow>(fieldsPass3Kernel<S, kLevelsNow>,
+                                                fused3d::gridFor<S>(nz, ny, nx), stream, args, out,
+                                                outPrev, nz, ny, nx);
   });
 }
 
