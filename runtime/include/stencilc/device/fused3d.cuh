@@ -667,9 +667,12 @@ template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange plan
 /// middle chunk takes pass's copy without the planes' tests (passBlock).
 /// Even chunks would leave that to all but the first and last chunk, a
 /// third of the blocks at three chunks. A periodic grid computes every
-/// plane: one run.
+/// plane: one run; so do planes the runs would cut into more chunks than a
+/// launch may have along z (kMostChunks) where even chunks would not, so
+/// that the extents a launch takes stay those of even chunks.
 template <class S, int Levels> struct ZChunks {
-  int begin, lo, hi, end; // the runs [begin, lo), [lo, hi), [hi, end)
+  static constexpr int kMostChunks = 65535; // CUDA's limit of gridDim.z
+  int begin, lo, hi, end;                   // the runs [begin, lo), [lo, hi), [hi, end)
 
   __host__ __device__ ZChunks(OuterRange planes, int nz) : begin(planes.begin), end(planes.end) {
     constexpr bool kEvery = Computes<typename S::Boundary>::kEveryPoint;
@@ -680,12 +683,16 @@ template <class S, int Levels> struct ZChunks {
     constexpr int kTail = kEvery ? 0 : Levels * S::kLag;
     lo = clamp(kHead, begin, end);
     hi = clamp(nz - kTail, lo, end);
+    if (count() > kMostChunks && chunks(end - begin) <= kMostChunks) {
+      lo = begin;
+      hi = end;
+    }
   }
   __host__ __device__ static constexpr int clamp(int v, int low, int high) {
     return v < low ? low : v > high ? high : v;
   }
   __host__ __device__ static constexpr int chunks(int planes) {
-    return (planes + S::kChunkZ - 1) / S::kChunkZ;
+    return planes <= 0 ? 0 : (planes - 1) / S::kChunkZ + 1; // no overflow near INT_MAX
   }
   /// The blocks along z.
   __host__ __device__ int count() const {
@@ -700,7 +707,7 @@ template <class S, int Levels> struct ZChunks {
                               : k < head + middle ? k - head
                                                   : k - head - middle) *
                                  S::kChunkZ;
-    return {first, first + S::kChunkZ < to ? first + S::kChunkZ : to};
+    return {first, to - first > S::kChunkZ ? first + S::kChunkZ : to};
   }
 };
 
@@ -802,7 +809,8 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// value of the level before (a select a point and level, which the
 /// compiler makes as register moves on every plane: 6-15 % of the
 /// interior loop's instructions); where the grid is not periodic, the
-/// planes it loads lie inside the grid too, and the loads skip the test.
+/// planes it loads lie inside the grid too, and in elements under 8 bytes
+/// the loads skip the test (kLoadsInside).
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
