@@ -63,7 +63,8 @@ template <class S, int Levels> static void check(OuterRange planes, int nz) {
   long long notLean = 0;
   cover(zc, planes, nz, notLean);
   if (planes.whole(nz) && notLean > kHead + kTail) {
-    fail("more planes with the planes' tests than the head and tail", nz, planes, notLean);
+    fail("more planes with the planes' tests than the head and tail", nz, planes,
+         static_cast<int>(notLean));
   }
 }
 
