@@ -660,6 +660,9 @@ template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange plan
   return {begin, begin + S::kChunkZ < planes.end ? begin + S::kChunkZ : planes.end};
 }
 
+/// The most blocks a launch may have along y and along z (CUDA's limit).
+constexpr unsigned kMostBlocksYZ = 65535;
+
 /// The blocks' chunks along z of the stored planes `planes` of a pass of
 /// Levels steps over nz planes: up to kChunkZ planes each, in three runs
 /// (head, middle, tail) cut where a chunk's levels first and last may
@@ -668,11 +671,11 @@ template <class S> __device__ __forceinline__ OuterRange chunkOf(OuterRange plan
 /// Even chunks would leave that to all but the first and last chunk, a
 /// third of the blocks at three chunks. A periodic grid computes every
 /// plane: one run; so do planes the runs would cut into more chunks than a
-/// launch may have along z (kMostChunks) where even chunks would not, so
-/// that the extents a launch takes stay those of even chunks.
+/// launch may have along z (kMostBlocksYZ) where even chunks would not,
+/// so that the extents a launch takes stay those of even chunks.
 template <class S, int Levels> struct ZChunks {
-  static constexpr int kMostChunks = 65535; // CUDA's limit of gridDim.z
-  int begin, lo, hi, end;                   // the runs [begin, lo), [lo, hi), [hi, end)
+  static constexpr int kMostChunks = static_cast<int>(kMostBlocksYZ);
+  int begin, lo, hi, end; // the runs [begin, lo), [lo, hi), [hi, end)
 
   __host__ __device__ ZChunks(OuterRange planes, int nz) : begin(planes.begin), end(planes.end) {
     constexpr bool kEvery = Computes<typename S::Boundary>::kEveryPoint;
@@ -978,7 +981,7 @@ template <class S, int Levels> inline dim3 passGridFor(OuterRange planes, int nz
 /// launch limits).
 template <class S, int Levels, class Kernel, class... Args>
 inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, Args... args) {
-  if (grid.y > 65535u || grid.z > 65535u) {
+  if (grid.y > kMostBlocksYZ || grid.z > kMostBlocksYZ) {
     return cudaErrorInvalidValue;
   }
   constexpr int bytes = S::sharedBytes(Levels);
