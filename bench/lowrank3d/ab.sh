@@ -22,7 +22,7 @@ usage="usage: $0 REV KIND..."
 (($# >= 2)) || { echo "$usage" >&2; exit 2; }
 rev=$1
 shift
-out=${OUT:-$root/.gpu/ab}
+out=$(realpath -m "${OUT:-$root/.gpu/ab}") # absolute: the programs include from it
 stencilc=${STENCILC:-$root/build/bin/stencilc}
 jobs=${JOBS:-2}
 variants=${VARIANTS:-gen::FusedParams}
