@@ -44,7 +44,7 @@ build() {
   [[ $version == old ]] && include=$out/old
   {
     echo "#define SWEEP_NAME ${kind%_*}"
-    [[ $kind == *fp64 ]] && echo "#define SWEEP_FP64"
+    echo "#define SWEEP_PRECISION ${kind##*_}"
     echo "#define SWEEP_VARIANTS $variants"
     echo "#include \"$out/gen/$kind.cu\""
   } >"$out/obj/$kind-$version.h"

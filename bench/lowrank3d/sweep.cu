@@ -1,12 +1,12 @@
 // sweep.cu - the geometry of the 3D low-rank form's fused passes (issue 35,
 // item 3): the generated FusedParams of a suite stencil as `--backend=auto`
-// plans it (SWEEP_NAME, default box3d27p; SWEEP_FP64: its fp64 plan, else
-// fp32; the generated NAME.cu is -included for them), with other T,
-// windows, rows a thread, threads and chunks, each timed at 512^3 for 100
-// steps (fused_nd_bench.h: CUDA events, 2 warm-ups, the median of 5 on
-// fresh random inputs, or sustained with STENCILC_BENCH_RUNS) and compared
-// bit for bit with T 1 through the same kernel (every geometry evaluates
-// the form in one order). SWEEP_VARIANTS (in a header given with
+// plans it (SWEEP_NAME, default box3d27p; SWEEP_PRECISION its suffix, or
+// SWEEP_FP64 for fp64, else fp32; the generated NAME.cu is -included for
+// them), with other T, windows, rows a thread, threads and chunks, each
+// timed at 512^3 for 100 steps (fused_nd_bench.h: CUDA events, 2 warm-ups,
+// the median of 5 on fresh random inputs, or sustained with
+// STENCILC_BENCH_RUNS) and compared bit for bit with T 1 through the same
+// kernel (every geometry evaluates the form in one order). SWEEP_VARIANTS (in a header given with
 // -include) names the geometries, else the list below. Built where nvcc
 // is (README.md says how), run on the GPU machine.
 #include <cstdio>
@@ -43,13 +43,14 @@ using fused_nd_bench::Grids;
 #define SWEEP_CAT(a, b) SWEEP_CAT2(a, b)
 #define SWEEP_TEXT2(x) #x
 #define SWEEP_TEXT(x) SWEEP_TEXT2(x)
-#ifdef SWEEP_FP64
+#if defined(SWEEP_PRECISION) // the generated name's suffix: fp16, bf16, fp32, fp64
+namespace gen = SWEEP_CAT(SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _), SWEEP_PRECISION);
+#elif defined(SWEEP_FP64)
 namespace gen = SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _fp64);
-using E = double;
 #else
 namespace gen = SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _fp32);
-using E = float;
 #endif
+using E = gen::FusedParams::Element;
 
 constexpr int kN = 512;
 constexpr int kSteps = 100;
