@@ -778,14 +778,14 @@ template <class S, int Levels> __device__ __forceinline__ unsigned levelsNeeded(
 
 /// Whether a pass loads its planes without the planes' test: where it
 /// computes every plane (AllPlanes; passBlock then knows its loads inside
-/// the grid too) of a grid that is not periodic, and in 4-byte elements:
-/// measured 5-8 % faster in fp32, but 4-11 % slower in fp64, where ptxas
-/// copies the loaded registers right after the loads (for the iterations
-/// that load nothing), a copy that waits for the load. 16-bit elements
-/// keep the test until measured without it.
+/// the grid too) of a grid that is not periodic, in elements of 4 bytes or
+/// fewer: measured 5-8 % faster in fp32 and 3-4 % in fp16 and bf16, but
+/// 4-11 % slower in fp64, where ptxas copies the loaded registers right
+/// after the loads (for the iterations that load nothing), a copy that
+/// waits for the load.
 template <class S, bool AllPlanes>
 constexpr bool kLoadsInside =
-    AllPlanes && !Computes<typename S::Boundary>::kEveryPoint && sizeof(typename S::Element) == 4;
+    AllPlanes && !Computes<typename S::Boundary>::kEveryPoint && sizeof(typename S::Element) < 8;
 
 /// Stores the points of row `values` that the block stores, one by one
 /// (where the row is not one whole access).
@@ -813,8 +813,8 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// value of the level before (a select a point and level, which the
 /// compiler makes as register moves on every plane: 6-15 % of the
 /// interior loop's instructions); where the grid is not periodic, the
-/// planes it loads lie inside the grid too, and in 4-byte elements the
-/// loads skip the test (kLoadsInside).
+/// planes it loads lie inside the grid too, and (but in fp64) the loads
+/// skip the test (kLoadsInside).
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
