@@ -96,9 +96,18 @@ constexpr MeasuredFusion Measured[] = {
     // 3D: the thread-resident kernel's best (fused3d.cuh's benchmark,
     // 2026-11-25): stars and the fp64 box fuse; the fp32 and 16-bit boxes
     // keep one launch a step (their geometry serves --plan-option fuse).
-    {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 64, 4, 1, 395.3, 163.5},
-    {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 128, 2, 1, 697.0, 311.5},
-    {3, Shape::Star, 1, 2, 4, 64, 32, 512, 1, 128, 2, 1, 607.9, 506.9},
+    // The stars' chunks from a sweep on an H200 (bench/lowrank3d/ab.sh,
+    // 2026-11-30 14:09-14:12, since fused3d.cuh cuts chunks at the grid's
+    // ends and 16-bit loads skip the planes' test;
+    // bench/results/2026-11-30-1409-3d-chunks-16bit-loads-h200.txt): 96
+    // planes a block, against 64 in fp64 (426.8 against 415.6, sustained
+    // under the power cap) and 128 in fp32 (805.6 against 793.8) and 16 bits
+    // (fp16 642.2 against 622.0, bf16 618.5 against 599.3); beside them the
+    // step kernel's NAME_run as generated (fp64 216.2, fp32 399.1, fp16
+    // 562.3; bf16 584.2 against its 618.6 fused).
+    {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 96, 4, 1, 426.8, 216.2, "an H200"},
+    {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 805.6, 399.1, "an H200"},
+    {3, Shape::Star, 1, 2, 4, 64, 32, 512, 1, 96, 2, 1, 642.2, 562.3, "an H200"},
     {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 128, 4, 1, 173.9, 160.5},
     {3, Shape::Box, 1, 4, 2, 32, 64, 512, 1, 128, 4, 1, 286.8, 302.4},
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
@@ -147,11 +156,13 @@ constexpr MeasuredFusion Measured[] = {
     // against 249.4 in the rule's rows of 2, heat27 247.2 against 200.0).
     // fp32 from a re-sweep after fused3d's blocks inside along z
     // lost their planes' tests (2026-11-30 05:01, docs/performance.md):
-    // windows of 64 x 64 with rows of 4 a thread of 2 columns, 96 planes a
-    // block (505.6 against the rule's geometry's 477.4 in the same run;
-    // one step a launch as measured at 13:14).
+    // windows of 64 x 64 with rows of 4 a thread of 2 columns (505.6 against
+    // the rule's geometry's 477.4 in the same run; one step a launch as
+    // measured at 13:14), and since chunks are cut at the grid's ends 64
+    // planes a block (544.8 against 531.3 with 96, 2026-11-30 14:08; the
+    // fp64 form keeps 96: 64 planes ran 308.9 against 314.9).
     {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 96, 4, 1, 295.7, 186.3, "an H200", false, true},
-    {3, Shape::Box, 1, 4, 2, 64, 64, 512, 1, 96, 4, 1, 505.6, 292.9, "an H200", false, true},
+    {3, Shape::Box, 1, 4, 2, 64, 64, 512, 1, 64, 4, 1, 544.8, 292.9, "an H200", false, true},
     {3, Shape::Box, 2, 8, 2, 32, 32, 256, 1, 64, 4, 1, 115.1, 162.2, "an H200", false, true},
 };
 
