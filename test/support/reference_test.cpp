@@ -170,6 +170,39 @@ void comparison() {
   const Comparison h = compareWithReference(info, e, huge, hugeRef, &poison64, &poison64);
   expect(std::isfinite(h.relativeL2) && h.relativeL2 < 2e-15 && h.passes(1e-10),
          "compare: relative L2 of values whose squares overflow a double");
+  // A reference past the element's largest finite value cannot be compared.
+  expect(pastRange<float>({1.0, -3.5e38}) && !pastRange<float>({1.0, -3.4e38}) &&
+             pastRange<float>({std::nan("")}) && !pastRange<double>({1e300}),
+         "compare: a reference past fp32's or fp64's range");
+  expect(pastRange<__half>({65520.0}) && !pastRange<__half>({-65504.0}) &&
+             pastRange<__nv_bfloat16>({3.4e38}) && !pastRange<__nv_bfloat16>({3.38e38}),
+         "compare: a reference past fp16's or bf16's range");
+}
+
+/// The magnitude run of a stencil with weights of both signs, and the
+/// comparison over it: a point whose result cancels to near 0 is judged by
+/// the size of what cancelled.
+void magnitudes() {
+  const std::vector<stencilc_point> positive = {{{0, 0, 0}, 0.5}, {{1, 0, 0}, 0.25}};
+  const Extents e = Extents::of1D(5);
+  const std::vector<double> a = {1, 2, 3, 4, 6};
+  expect(magnitudeRun(makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, positive), e, a, 3).empty(),
+         "magnitude: none where no weight, boundary value or input is negative");
+  // 1D Laplacian-like: -2 at the centre, 1 each side; on a line the result
+  // is 0 (here 0, 0 and 1) and its magnitude 4 times the values.
+  const std::vector<stencilc_point> lap = {{{-1, 0, 0}, 1.0}, {{0, 0, 0}, -2.0}, {{1, 0, 0}, 1.0}};
+  const stencilc_stencil_info info = makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, lap);
+  const std::vector<double> m = magnitudeRun(info, e, a, 1);
+  expect(m.size() == 5 && m[1] == 8 && m[2] == 12 && m[3] == 17 && m[0] == 1 && m[4] == 6,
+         "magnitude: |weights| on |inputs|, the fixed ring kept");
+  std::vector<double> ref = a;
+  referenceRun(info, e, ref, 1);
+  const std::vector<float> got = {1, 1e-5f, 0, 1, 6}; // an error of 1e-5 against 8
+  const Comparison plain = compareWithReference<float>(info, e, got, ref, nullptr, nullptr);
+  const Comparison scaled = compareWithReference<float>(info, e, got, ref, nullptr, nullptr, &m);
+  expect(!plain.passes(2e-6) && scaled.passes(2e-6) && scaled.ofMagnitude &&
+             std::fabs(scaled.relativeL2 - 1e-5 / std::sqrt(8.0 * 8 + 12 * 12 + 17 * 17)) < 1e-9,
+         "compare: a cancelling result judged over its magnitude");
 }
 
 void fills() {
@@ -193,6 +226,7 @@ int main() {
   shifts();
   boundaries();
   comparison();
+  magnitudes();
   fills();
   std::printf("RESULT: %s\n", failures ? "FAIL" : "PASS");
   return failures ? 1 : 0;

@@ -1,9 +1,12 @@
 // compare.cpp - relative L2 error plus the ring / unwritten / NaN checks.
 #include "stencilc/testing/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <mutex>
+#include <type_traits>
 
 #include "parallel.h"
 #include "stencilc/testing/fill.h"
@@ -14,6 +17,8 @@ std::string Comparison::summary() const {
   char buf[256];
   std::snprintf(buf, sizeof buf, "relL2=%.3e max=%.3e", relativeL2, maxAbsError);
   std::string s = buf;
+  if (ofMagnitude)
+    s += " of-magnitude";
   if (unwritten)
     s += " unwritten=" + std::to_string(unwritten);
   if (nonFinite)
@@ -46,9 +51,12 @@ bool inRing(const stencilc_stencil_info &info, const Extents &e, std::size_t i) 
 template <class T>
 Comparison compareWithReference(const stencilc_stencil_info &info, const Extents &e,
                                 const std::vector<T> &result, const std::vector<double> &reference,
-                                const std::vector<T> *ringBefore, const std::vector<T> *poison) {
+                                const std::vector<T> *ringBefore, const std::vector<T> *poison,
+                                const std::vector<double> *magnitude) {
+  const bool scaled = magnitude && !magnitude->empty();
   std::mutex merge;
   Comparison total;
+  total.ofMagnitude = scaled;
   // Squares in long double: a stencil whose weights sum past 1 reaches
   // values (1e225 after 100 steps of a sum of 180) whose squares overflow a
   // double, and the ratio would be inf / inf.
@@ -79,7 +87,8 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
       }
       double d = got - want;
       err2 += static_cast<long double>(d) * d;
-      ref2 += static_cast<long double>(want) * want;
+      const double size = scaled ? (*magnitude)[i] : want;
+      ref2 += static_cast<long double>(size) * size;
       part.maxAbsError = std::max(part.maxAbsError, std::fabs(d));
     }
     std::lock_guard<std::mutex> lock(merge);
@@ -99,10 +108,31 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
   return total;
 }
 
+namespace {
+/// T's largest finite value, as a double.
+template <class T> double largestFinite() {
+  if constexpr (std::is_same_v<T, __half>) {
+    return 65504.0; // (2 - 2^-10) 2^15
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return 0x1.fep127; // (2 - 2^-7) 2^127
+  } else {
+    return static_cast<double>(std::numeric_limits<T>::max());
+  }
+}
+} // namespace
+
+template <class T> bool pastRange(const std::vector<double> &reference) {
+  const double most = largestFinite<T>();
+  return std::any_of(reference.begin(), reference.end(),
+                     [most](double v) { return !(std::fabs(v) <= most); });
+}
+
 #define STENCILC_INSTANTIATE_COMPARE(T)                                                            \
   template Comparison compareWithReference<T>(const stencilc_stencil_info &, const Extents &,      \
                                               const std::vector<T> &, const std::vector<double> &, \
-                                              const std::vector<T> *, const std::vector<T> *);
+                                              const std::vector<T> *, const std::vector<T> *,      \
+                                              const std::vector<double> *);                        \
+  template bool pastRange<T>(const std::vector<double> &);
 STENCILC_INSTANTIATE_COMPARE(__half)
 STENCILC_INSTANTIATE_COMPARE(__nv_bfloat16)
 STENCILC_INSTANTIATE_COMPARE(float)

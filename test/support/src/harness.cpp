@@ -156,7 +156,8 @@ void checkStep(const StencilUnderTest &s, const Extents &e, cudaStream_t stream,
   const std::vector<double> inD = toDoubles(in);
   std::vector<double> ref(n, 0.0);
   referenceStep(info, e, inD.data(), ref.data());
-  const Comparison c = compareWithReference<T>(info, e, result, ref, &poison, &poison);
+  const std::vector<double> magnitude = magnitudeRun(info, e, inD, 1);
+  const Comparison c = compareWithReference<T>(info, e, result, ref, &poison, &poison, &magnitude);
   const double tol = s.stepTolerance > 0 ? s.stepTolerance : tolerance(info);
   std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
   if (!inputKept)
@@ -180,12 +181,24 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
     return;
   const std::vector<T> result = dA.download();
   std::vector<double> ref = toDoubles(a);
+  const std::vector<double> magnitude = magnitudeRun(info, e, ref, steps);
   referenceRun(info, e, ref, steps);
   // Each step rounds its output to T once more: allow the one-step
   // tolerance per step (docs/generated-code.md).
   const double tol = (s.stepTolerance > 0 ? s.stepTolerance : tolerance(info)) * std::max(1, steps);
-  const Comparison c = compareWithReference<T>(info, e, result, ref, &a, nullptr);
-  std::string detail = c.summary() + " " + tolText(tol) + " " + seedText(seed);
+  const Comparison c = compareWithReference<T>(info, e, result, ref, &a, nullptr, &magnitude);
+  // A stencil whose weights' spectral radius exceeds 1 can leave T's range
+  // (EBISU's 3d7pt in fp32 after 100 steps): no T result compares with such
+  // a reference, so the run is held to its ring and to as many steps alone.
+  const bool beyond = pastRange<T>(ref);
+  const bool bitwise = runMatchesStepsBitwise(info) && n <= SingleStepCheckPoints;
+  if (beyond && !bitwise) {
+    std::printf("[SKIP] %-20s %s %s (the reference leaves %s's range)\n", info.name,
+                e.str().c_str(), what.c_str(), precisionName(info.precision));
+    return;
+  }
+  std::string detail = (beyond ? std::string("reference past the element's range") : c.summary()) +
+                       " " + tolText(tol) + " " + seedText(seed);
   // NAME_run, fused or not, must give what as many NAME_step calls give,
   // bit for bit (on grids small enough to run both); the tensor cores'
   // composed passes only within the tolerance.
@@ -196,7 +209,7 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
     sameAsSteps = sameVectorBits(result, singleSteps<T>(s, e, a, steps, stream));
     detail += sameAsSteps ? " =steps" : " differs-from-single-steps";
   }
-  r.line(c.passes(tol) && sameAsSteps, e, what, detail);
+  r.line((beyond ? c.ringChanged == 0 : c.passes(tol)) && sameAsSteps, e, what, detail);
 }
 
 /// NAME_pass (where the driver gave it) for `steps` steps: out, poisoned,

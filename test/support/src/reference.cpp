@@ -1,6 +1,8 @@
 // reference.cpp - the float64 CPU reference of any stencilc_stencil_info.
 #include "stencilc/testing/reference.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -95,6 +97,26 @@ void referenceRun(const stencilc_stencil_info &info, const Extents &e, std::vect
     referenceStep(info, e, a.data(), b.data());
     a.swap(b);
   }
+}
+
+std::vector<double> magnitudeRun(const stencilc_stencil_info &info, const Extents &e,
+                                 const std::vector<double> &a, int steps) {
+  std::vector<stencilc_point> points(info.points, info.points + info.num_points);
+  bool negative = info.boundary_value < 0;
+  for (stencilc_point &p : points) {
+    negative |= p.coefficient < 0;
+    p.coefficient = std::fabs(p.coefficient);
+  }
+  negative |= std::any_of(a.begin(), a.end(), [](double v) { return v < 0; });
+  if (!negative)
+    return {};
+  stencilc_stencil_info magnitude = info;
+  magnitude.points = points.data();
+  magnitude.boundary_value = std::fabs(info.boundary_value);
+  std::vector<double> m(a.size());
+  std::transform(a.begin(), a.end(), m.begin(), [](double v) { return std::fabs(v); });
+  referenceRun(magnitude, e, m, steps);
+  return m;
 }
 
 } // namespace stencilc
