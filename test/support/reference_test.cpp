@@ -186,13 +186,13 @@ void magnitudes() {
   const std::vector<stencilc_point> positive = {{{0, 0, 0}, 0.5}, {{1, 0, 0}, 0.25}};
   const Extents e = Extents::of1D(5);
   const std::vector<double> a = {1, 2, 3, 4, 6};
-  expect(magnitudeRun(makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, positive), e, a, 3).empty(),
+  expect(magnitudeStep(makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, positive), e, a).empty(),
          "magnitude: none where no weight, boundary value or input is negative");
   // 1D Laplacian-like: -2 at the centre, 1 each side; on a line the result
   // is 0 (here 0, 0 and 1) and its magnitude 4 times the values.
   const std::vector<stencilc_point> lap = {{{-1, 0, 0}, 1.0}, {{0, 0, 0}, -2.0}, {{1, 0, 0}, 1.0}};
   const stencilc_stencil_info info = makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, lap);
-  const std::vector<double> m = magnitudeRun(info, e, a, 1);
+  const std::vector<double> m = magnitudeStep(info, e, a);
   expect(m.size() == 5 && m[1] == 8 && m[2] == 12 && m[3] == 17 && m[0] == 1 && m[4] == 6,
          "magnitude: |weights| on |inputs|, the fixed ring kept");
   std::vector<double> ref = a;

@@ -99,23 +99,24 @@ void referenceRun(const stencilc_stencil_info &info, const Extents &e, std::vect
   }
 }
 
-std::vector<double> magnitudeRun(const stencilc_stencil_info &info, const Extents &e,
-                                 const std::vector<double> &a, int steps) {
+std::vector<double> magnitudeStep(const stencilc_stencil_info &info, const Extents &e,
+                                  const std::vector<double> &in) {
   std::vector<stencilc_point> points(info.points, info.points + info.num_points);
   bool negative = info.boundary_value < 0;
   for (stencilc_point &p : points) {
     negative |= p.coefficient < 0;
     p.coefficient = std::fabs(p.coefficient);
   }
-  negative |= std::any_of(a.begin(), a.end(), [](double v) { return v < 0; });
+  negative |= std::any_of(in.begin(), in.end(), [](double v) { return v < 0; });
   if (!negative)
     return {};
   stencilc_stencil_info magnitude = info;
   magnitude.points = points.data();
   magnitude.boundary_value = std::fabs(info.boundary_value);
-  std::vector<double> m(a.size());
-  std::transform(a.begin(), a.end(), m.begin(), [](double v) { return std::fabs(v); });
-  referenceRun(magnitude, e, m, steps);
+  std::vector<double> size(in.size());
+  std::transform(in.begin(), in.end(), size.begin(), [](double v) { return std::fabs(v); });
+  std::vector<double> m(size); // a fixed ring keeps its |value|
+  referenceStep(magnitude, e, size.data(), m.data());
   return m;
 }
 

@@ -2,7 +2,7 @@
 //
 // The error figure is the relative L2 error over the points the step writes
 // (||out - ref|| / ||ref||, or over the reference's magnitude where its
-// weights or inputs have both signs: reference.h, magnitudeRun).
+// weights or inputs have both signs: reference.h, magnitudeStep).
 // Independently of it, a changed ring point (fixed boundary), an output
 // point left unwritten, or a non-finite value where the reference is
 // finite, fails the comparison.
@@ -40,7 +40,7 @@ struct Comparison {
 ///    run); may be null otherwise.
 ///  - `poison`: the bits the written points had before the call, to detect
 ///    unwritten points; null to skip that check.
-///  - `magnitude`: where given and not empty (reference.h, magnitudeRun),
+///  - `magnitude`: where given and not empty (reference.h, magnitudeStep),
 ///    the relative error's denominator in place of the reference.
 template <class T>
 Comparison compareWithReference(const stencilc_stencil_info &info, const Extents &e,

@@ -30,13 +30,14 @@ void referenceStep(const stencilc_stencil_info &info, const Extents &e, const do
 void referenceRun(const stencilc_stencil_info &info, const Extents &e, std::vector<double> &a,
                   int steps);
 
-/// The magnitude of referenceRun's result from `a`: the same steps with
-/// every weight and the constant boundary's value made non-negative, from
-/// |a|. Each point's rounding error scales with it, not with the result,
-/// which may cancel to near 0 (a Laplacian's centre against its
-/// neighbours). Empty where nothing is negative: the magnitude is then the
-/// result itself.
-std::vector<double> magnitudeRun(const stencilc_stencil_info &info, const Extents &e,
-                                 const std::vector<double> &a, int steps);
+/// The magnitude of referenceStep's result from `in`: the step with every
+/// weight and the constant boundary's value made non-negative, on |in|. A
+/// step's rounding error scales with it, not with the result, which may
+/// cancel to near 0 (a Laplacian's centre against its neighbours); a run's
+/// errors, each a step's, with that of its last step (not with |weights|
+/// iterated, which grows without bound where the stencil does not).
+/// Empty where nothing is negative: the magnitude is then the result.
+std::vector<double> magnitudeStep(const stencilc_stencil_info &info, const Extents &e,
+                                  const std::vector<double> &in);
 
 } // namespace stencilc
