@@ -6,9 +6,9 @@
 // timed at 512^3 for 100 steps (fused_nd_bench.h: CUDA events, 2 warm-ups,
 // the median of 5 on fresh random inputs, or sustained with
 // STENCILC_BENCH_RUNS) and compared bit for bit with T 1 through the same
-// kernel (every geometry evaluates the form in one order). SWEEP_VARIANTS (in a header given with
-// -include) names the geometries, else the list below. Built where nvcc
-// is (README.md says how), run on the GPU machine.
+// kernel (every geometry evaluates the form in one order). SWEEP_VARIANTS
+// (in a header given with -include) names the geometries, else the list
+// below. Built where nvcc is (README.md says how), run on the GPU machine.
 #include <cstdio>
 
 #include "fused_nd_bench.h" // test/GPU/device
