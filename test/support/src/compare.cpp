@@ -109,12 +109,13 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
 }
 
 namespace {
-/// T's largest finite value, as a double.
+/// T's largest finite value, as a double (the toolkit's for 16 bits: its
+/// numeric_limits are not specialized for them on the host).
 template <class T> double largestFinite() {
   if constexpr (std::is_same_v<T, __half>) {
-    return 65504.0; // (2 - 2^-10) 2^15
+    return toDouble(CUDART_MAX_NORMAL_FP16);
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return 0x1.fep127; // (2 - 2^-7) 2^127
+    return toDouble(CUDART_MAX_NORMAL_BF16);
   } else {
     return static_cast<double>(std::numeric_limits<T>::max());
   }
