@@ -43,13 +43,14 @@ using fused_nd_bench::Grids;
 #define SWEEP_CAT(a, b) SWEEP_CAT2(a, b)
 #define SWEEP_TEXT2(x) #x
 #define SWEEP_TEXT(x) SWEEP_TEXT2(x)
-#if defined(SWEEP_PRECISION) // the generated name's suffix: fp16, bf16, fp32, fp64
-namespace gen = SWEEP_CAT(SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _), SWEEP_PRECISION);
-#elif defined(SWEEP_FP64)
-namespace gen = SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _fp64);
+#ifndef SWEEP_PRECISION // the generated name's suffix: fp16, bf16, fp32, fp64
+#ifdef SWEEP_FP64
+#define SWEEP_PRECISION fp64
 #else
-namespace gen = SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _fp32);
+#define SWEEP_PRECISION fp32
 #endif
+#endif
+namespace gen = SWEEP_CAT(SWEEP_CAT(SWEEP_CAT(stencilc_gen_, SWEEP_NAME), _), SWEEP_PRECISION);
 using E = gen::FusedParams::Element;
 
 constexpr int kN = 512;
