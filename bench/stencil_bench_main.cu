@@ -8,8 +8,10 @@
 // result is wrong.
 //
 // With --check it times nothing: it runs the argument checks and, at
-// sanitizerSizes() (an odd size, a size under one tile), one step and runs
-// of 1 and 2 steps of each selected stencil against the float64 reference,
+// sanitizerSizes() (an odd size, a size under one tile, and in 3D where
+// NAME_run fuses a grid that reaches the fused pass's interior form), one
+// step and runs of 1, 2 and (where NAME_run fuses T steps) T + 1 steps of
+// each selected stencil against the float64 reference,
 // printing the harness's [PASS]/[FAIL] lines (scripts/gpu-sanitize.sh runs
 // this under compute-sanitizer). With --check-run, the same at the
 // conformance sizes of up to 2 million points and at NAME_run's step counts
@@ -38,12 +40,19 @@ int check(const std::vector<stencilc::StencilUnderTest> &stencils,
     conformance.maxPoints = 2'000'000; // the harness's default step counts stop there
   } else {
     conformance.sizes = sanitizerSizes;
-    conformance.stepCounts = {1, 2};
   }
   int failures = 0, ran = 0;
   for (std::size_t k = 0; k < stencils.size(); ++k) {
     if (!options.selects(k, stencils[k].info->name))
       continue;
+    if (!options.checkRun) {
+      // T + 1 steps: a pass of all T levels, which 1 and 2 steps do not
+      // reach where T > 2, and one of a single level after it.
+      const int t = stencils[k].info->fused_steps;
+      conformance.stepCounts = {1, 2};
+      if (t > 1)
+        conformance.stepCounts.push_back(t + 1);
+    }
     failures += checkBadArguments(stencils[k]) + runConformance(stencils[k], conformance);
     ++ran;
   }

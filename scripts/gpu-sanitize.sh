@@ -8,9 +8,10 @@
 # carry the folder), then run memcheck, racecheck, initcheck and synccheck:
 #
 #  - suite: each benchmark program with --check (bench/stencil_bench_main.cu):
-#    per stencil the argument checks, then at an odd size and at a size
-#    under one tile (runtime's sanitizerSizes) one NAME_step into a poisoned
-#    output and NAME_run of 1 and 2 steps, each against the float64
+#    per stencil the argument checks, then at an odd size, at a size under
+#    one tile and (3D, fused) at a size that reaches the fused pass's
+#    interior (runtime's sanitizerSizes) one NAME_step into a poisoned
+#    output and NAME_run of 1, 2 and T + 1 steps, each against the float64
 #    reference. One process per tool and shard of --shard-size stencils, run
 #    --jobs at a time; a plain run (tool "none") of each shard as well.
 #  - tests: each test/GPU program (fixed, constant and periodic boundaries)

@@ -1,12 +1,14 @@
 // reference_test.cpp - CPU checks of the runtime's judge (no GPU needed, so
 // CI runs them): the float64 reference's index order and boundaries, the
-// comparison's ring / unwritten / error detection, and the poison bits.
+// comparison's ring / unwritten / error detection, the poison bits, and
+// the grids the conformance and sanitizer runs take.
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "stencilc/testing/compare.h"
 #include "stencilc/testing/fill.h"
+#include "stencilc/testing/harness.h"
 #include "stencilc/testing/reference.h"
 
 using namespace stencilc;
@@ -220,9 +222,35 @@ void fills() {
          "conversions: round to nearest, exact values kept");
 }
 
+bool hasGrid(const std::vector<Extents> &sizes, const Extents &grid) {
+  for (const Extents &e : sizes)
+    if (e.str() == grid.str())
+      return true;
+  return false;
+}
+
+/// A fused 3D stencil's conformance and sanitizer grids include the one
+/// that reaches the fused pass's interior form; one that does not fuse
+/// keeps the sanitizer's two.
+void grids() {
+  const std::vector<stencilc_point> star{{{0, 0, 0}, 1.0}};
+  stencilc_stencil_info info = makeInfo(3, 1, STENCILC_BOUNDARY_FIXED, 0, star);
+  info.tile[0] = info.tile[1] = info.tile[2] = 8;
+  info.fused_steps = 5;
+  const Extents grid = fusedInteriorGrid3D();
+  expect(grid.str() == Extents::of3D(31, 125, 128).str(), "grids: the interior grid is 31x125x128");
+  expect(hasGrid(conformanceSizes(info), grid) && hasGrid(sanitizerSizes(info), grid) &&
+             grid.points() < 2'000'000,
+         "grids: a fused 3D stencil's conformance and sanitizer runs take the interior grid");
+  info.fused_steps = 1;
+  expect(!hasGrid(sanitizerSizes(info), grid) && sanitizerSizes(info).size() == 2,
+         "grids: one step a launch keeps the sanitizer's two grids");
+}
+
 } // namespace
 
 int main() {
+  grids();
   shifts();
   boundaries();
   comparison();

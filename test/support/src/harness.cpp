@@ -65,11 +65,14 @@ std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info) {
     add(Extents::of3D(small, small, small));
     add(Extents::of3D(small, 23, 300));
     add(Extents::of3D(37, 41, 129));
+    add(fusedInteriorGrid3D());
     add(Extents::of3D(512, 512, 512));
     break;
   }
   return sizes;
 }
+
+Extents fusedInteriorGrid3D() { return Extents::of3D(31, 125, 128); }
 
 std::vector<Extents> sanitizerSizes(const stencilc_stencil_info &info) {
   const int ring = 2 * info.radius;
@@ -84,7 +87,11 @@ std::vector<Extents> sanitizerSizes(const stencilc_stencil_info &info) {
   case 2:
     return {Extents::of2D(odd[0], odd[1]), Extents::of2D(ring + 1, ring + 3)};
   default:
-    return {Extents::of3D(odd[0], odd[1], odd[2]), Extents::of3D(ring + 1, ring + 2, ring + 3)};
+    std::vector<Extents> sizes{Extents::of3D(odd[0], odd[1], odd[2]),
+                               Extents::of3D(ring + 1, ring + 2, ring + 3)};
+    if (info.fused_steps > 1)
+      sizes.push_back(fusedInteriorGrid3D());
+    return sizes;
   }
 }
 

@@ -192,14 +192,26 @@ StencilUnderTest makeNaiveStencilUnderTest(const stencilc_stencil_info &info);
 
 /// The grid sizes the conformance run uses for `info`: the smallest valid
 /// size, 2r+1, thin grids, 17x19-like odd sizes, and large grids
-/// (1D 1000003; 2D 1000x1337, 4096x4096; 3D 37x41x129, 512^3).
+/// (1D 1000003; 2D 1000x1337, 4096x4096; 3D 37x41x129, fusedInteriorGrid3D,
+/// 512^3).
 std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info);
+
+/// 31 x 125 x 128 (z, y, x): the smallest grid in the conformance set on
+/// which a fused 3D pass (stencilc/device/fused3d.cuh) runs its interior
+/// form, the one without the points' and the planes' tests: windows of up
+/// to 64 x 64 have a block inside the grid along x and y (x a multiple of
+/// every thread's columns), and the chunks along z a middle run. The
+/// others are too thin along y or z for that. Under 2 million points, so
+/// --check-run takes it; test/Analysis/fused3d-plans-reach-the-interior-grid.test
+/// checks every 3D suite plan against it.
+Extents fusedInteriorGrid3D();
 
 /// The two grids scripts/gpu-sanitize.sh runs under compute-sanitizer, from
 /// info.tile: an odd size, interior tile + tile/2 + 1 along every axis (two
 /// blocks, the second partial; odd, so no multiple of any tile or vector
 /// width), and a size smaller than one tile, 2r+3 in 1D, (2r+1) x (2r+3) in
-/// 2D, (2r+1) x (2r+2) x (2r+3) in 3D.
+/// 2D, (2r+1) x (2r+2) x (2r+3) in 3D; and in 3D where NAME_run fuses,
+/// fusedInteriorGrid3D, which the tile-sized grids are too small to be.
 std::vector<Extents> sanitizerSizes(const stencilc_stencil_info &info);
 
 struct ConformanceOptions {
