@@ -2,7 +2,8 @@
 // item 3): the generated FusedParams of a suite stencil as `--backend=auto`
 // plans it (SWEEP_NAME, default box3d27p; SWEEP_PRECISION its suffix, or
 // SWEEP_FP64 for fp64, else fp32; the generated NAME.cu is -included for
-// them), with other T, windows, rows a thread, threads and chunks, each
+// them), with other T, windows, rows a thread, threads, chunks and blocks
+// a multiprocessor asked of the register allocator (MinBlocks), each
 // timed at 512^3 for 100 steps (fused_nd_bench.h: CUDA events, 2 warm-ups,
 // the median of 5 on fresh random inputs, or sustained with
 // STENCILC_BENCH_RUNS) and compared bit for bit with T 1 through the same
@@ -63,11 +64,21 @@ struct Variant : gen::FusedParams {
                        kThreads = Threads, kChunkZ = Chunk;
 };
 
+/// V asking __launch_bounds__ for Blocks blocks a multiprocessor (the
+/// registers a thread then capped to fit them), e.g.
+/// MinBlocks<Variant<2, 64, 32, 4, 256, 64>, 2>.
+template <class V, int Blocks> struct MinBlocks : V {
+  static constexpr int kMinBlocks = Blocks;
+};
+
 template <class V> bool bench(double copy, Grids<E> &grids) {
   using S = fused3d::Geometry<V>;
   char geometry[96];
-  std::snprintf(geometry, sizeof geometry, "%dx%d rows %d thr %d chunk %d", V::kWidth, V::kHeight,
-                V::kRows, V::kThreads, V::kChunkZ);
+  const int n = std::snprintf(geometry, sizeof geometry, "%dx%d rows %d thr %d chunk %d",
+                              V::kWidth, V::kHeight, V::kRows, V::kThreads, V::kChunkZ);
+  if (S::kMinBlocks > 1) {
+    std::snprintf(geometry + n, sizeof geometry - n, " min %d", S::kMinBlocks);
+  }
   return fused_nd_bench::benchOne<E>(
       SWEEP_TEXT(SWEEP_NAME), V::kSteps, geometry, kSteps, copy, grids,
       [](E *a, E *b) { return fused3d::run<S>(a, b, kN, kN, kN, kSteps, nullptr); });
