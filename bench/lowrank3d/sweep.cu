@@ -74,8 +74,8 @@ template <class V, int Blocks> struct MinBlocks : V {
 template <class V> bool bench(double copy, Grids<E> &grids) {
   using S = fused3d::Geometry<V>;
   char geometry[96];
-  const int n = std::snprintf(geometry, sizeof geometry, "%dx%d rows %d thr %d chunk %d",
-                              V::kWidth, V::kHeight, V::kRows, V::kThreads, V::kChunkZ);
+  const int n = std::snprintf(geometry, sizeof geometry, "%dx%d rows %d thr %d chunk %d", V::kWidth,
+                              V::kHeight, V::kRows, V::kThreads, V::kChunkZ);
   if (S::kMinBlocks > 1) {
     std::snprintf(geometry + n, sizeof geometry - n, " min %d", S::kMinBlocks);
   }
