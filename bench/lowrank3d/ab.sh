@@ -13,7 +13,10 @@
 #          without .stencil, e.g. star3d7p_fp32)
 #   OUT, STENCILC (default build/bin/stencilc), JOBS (default 2: parallel
 #   nvcc), VARIANTS (default gen::FusedParams: the plan; sweep.cu's
-#   Variant<T, width, height, rows, threads, chunk> list for more)
+#   Variant<T, width, height, rows, threads, chunk> list for more, each
+#   optionally in MinBlocks<..., blocks>), NEW_ONLY=1 (a sweep of
+#   geometries alone: build and run the tree's program only, REV unused
+#   but checked)
 # Both programs of a kind time T 1 and the geometries through the same
 # header, bit for bit against T 1; compare old with new across programs.
 set -euo pipefail
@@ -59,8 +62,14 @@ for kind in "$@"; do
   "$stencilc" --arch=sm_90 "$root/examples/suite/$kind.stencil" -o "$out/gen/$kind.cu"
 done
 pids=()
+versions="old new"
+order="old new new old"
+if [[ ${NEW_ONLY:-0} == 1 ]]; then
+  versions=new
+  order="new new"
+fi
 for kind in "$@"; do
-  for version in old new; do
+  for version in $versions; do
     build "$kind" "$version" &
     pids+=($!)
     while (($(jobs -r | wc -l) >= jobs)); do sleep 1; done
@@ -75,7 +84,7 @@ cat >"$out/run.sh" <<EOF
 cd "\$(dirname "\$0")"
 echo "== \$(date -u +%FT%TZ) on \$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 for kind in $*; do
-  for version in old new new old; do
+  for version in $order; do
     echo "-- \$kind \$version"
     STENCILC_BENCH_RUNS=\${STENCILC_BENCH_RUNS:-30} "bin/\$kind-\$version" | sed 's/^/   /'
   done
