@@ -515,7 +515,7 @@ struct FusedKernel {
   int chunkRows = 0;
   /// 3D: the rows of a thread's piece (0 otherwise).
   int rows = 0;
-  /// 2D: blocks per multiprocessor the register allocator must fit
+  /// 2D and 3D: blocks per multiprocessor the register allocator must fit
   /// (__launch_bounds__'s second argument).
   int minBlocks = 1;
   /// 2D, the direct form: a window row's side columns are shared when the

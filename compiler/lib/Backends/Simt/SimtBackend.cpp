@@ -132,9 +132,11 @@ void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
                     "and the planes a block streams beside its own); shared memory {} bytes (the "
                     "levels' rings of edge rows); registers: each thread keeps its {} x {} (rows x "
-                    "columns) {} points of every level and plane still read{}\n",
+                    "columns) {} points of every level and plane still read{}, {} block{} per "
+                    "multiprocessor asked of the register allocator\n",
                     100.0 * k.redundantShare, k.sharedBytes, k.rows, cols,
-                    elementTypeName(spec.precision), formValues(plan.simt()));
+                    elementTypeName(spec.precision), formValues(plan.simt()), k.minBlocks,
+                    k.minBlocks == 1 ? "" : "s");
 }
 
 /// The outputs one block computes, in index order.

@@ -398,6 +398,18 @@ constexpr const char *QueuedLine =
     "\nstatic constexpr bool kQueued = true; // each level keeps partial sums, not a window "
     "(measured faster for this kind)";
 
+/// The fused 3D Params' kMinBlocks line, where the plan asks for more than
+/// one block a multiprocessor (fused3d.cuh reads 1 where it is absent; so
+/// other plans' code stays as it was).
+std::string minBlocks3DLine(const FusedKernel &k) {
+  if (k.minBlocks <= 1) {
+    return "";
+  }
+  return fmt::format("\nstatic constexpr int kMinBlocks = {}; // per multiprocessor, for the "
+                     "register allocator (measured faster for this kind)",
+                     k.minBlocks);
+}
+
 std::string fusedGeometryLines(const Plan &plan) {
   const FusedKernel &k = plan.schedule.fused;
   switch (plan.spec.dims) {
@@ -415,7 +427,8 @@ std::string fusedGeometryLines(const Plan &plan) {
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),
         fmt::arg("halo", k.halo), fmt::arg("halo_y", k.haloY), fmt::arg("rows", k.rows),
-        fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows));
+        fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
+        fmt::arg("min_blocks", minBlocks3DLine(k)));
   }
 }
 

@@ -104,10 +104,24 @@ constexpr MeasuredFusion Measured[] = {
     // under the power cap) and 128 in fp32 (805.6 against 793.8) and 16 bits
     // (fp16 642.2 against 622.0, bf16 618.5 against 599.3); beside them the
     // step kernel's NAME_run as generated (fp64 216.2, fp32 399.1, fp16
-    // 562.3; bf16 584.2 against its 618.6 fused).
+    // 562.3; bf16 584.2 against its 618.6 fused). 16 bits since asking
+    // __launch_bounds__ for 2 blocks a multiprocessor (90 registers a
+    // thread at T 4 left one; 2026-11-30 17:28-17:32,
+    // bench/results/2026-11-30-1728-3d-star-min-blocks-h200.txt): T 2 at 2
+    // blocks, fp16 671.4-672.1 and bf16 654.7-654.9 against the old plan's
+    // 642.0-642.1 and 617.8-618.4; T 3 at 2 blocks ran fp16 683.0-685.5
+    // but bf16 631.3-633.2, and the entry serves both. 2 blocks slowed fp32
+    // (T 5: 312.8 against 803.4-804.1; T 3 749.2-750.7). A periodic grid
+    // (every plane computed, loads wrapped) wants deeper passes: T 4 in
+    // chunks of 64 at 2 blocks, fp16 453.5 and bf16 371.6-372.1, against
+    // T 2's 324.8-325.3 and 313.1-313.6 and the old plan's 373.7-373.8 and
+    // 360.3 (17:51, the same file); the step kernel as generated 180.4
+    // (fp16, 17:40).
     {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 96, 4, 1, 426.8, 216.2, "an H200"},
     {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 805.6, 399.1, "an H200"},
-    {3, Shape::Star, 1, 2, 4, 64, 32, 512, 1, 96, 2, 1, 642.2, 562.3, "an H200"},
+    {3, Shape::Star, 1,     2,         4,     64,    32,    512,   1,     64,  2,
+     2, 453.5,       180.4, "an H200", false, false, false, false, false, true},
+    {3, Shape::Star, 1, 2, 2, 64, 32, 512, 1, 96, 2, 2, 672.1, 562.3, "an H200"},
     {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 128, 4, 1, 173.9, 160.5},
     {3, Shape::Box, 1, 4, 2, 32, 64, 512, 1, 128, 4, 1, 286.8, 302.4},
     {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
@@ -186,7 +200,8 @@ const char *scaledNamed(const MeasuredFusion *m) {
 }
 
 /// The measurement of `spec`'s kind in the direct form (`scaled`: with
-/// scaled coefficients), or (lowRank) in the low-rank form `form`, if any.
+/// scaled coefficients), or (lowRank) in the low-rank form `form`, if any:
+/// the first entry that matches, a periodic one only on a periodic grid.
 const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr,
                                    bool scaled = false) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
@@ -196,7 +211,8 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
   for (const MeasuredFusion &m : Measured) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
-        m.rowsAtPoint == rowsAtPoint && m.scaled == scaled) {
+        m.rowsAtPoint == rowsAtPoint && m.scaled == scaled &&
+        (!m.periodic || spec.boundary == BoundaryKind::Periodic)) {
       return &m;
     }
   }

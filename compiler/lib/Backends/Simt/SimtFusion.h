@@ -51,6 +51,11 @@ struct MeasuredFusion {
   /// ScaledCoefficients): its FMAs take immediates, freeing the registers
   /// that held the coefficients, so it is a kind of its own where measured.
   bool scaled = false;
+  /// Measured on a periodic grid and for that boundary only (its passes
+  /// compute every plane and load wrapped, so its best geometry may differ);
+  /// an entry without it serves every boundary the table has no periodic
+  /// entry for ahead of it.
+  bool periodic = false;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }

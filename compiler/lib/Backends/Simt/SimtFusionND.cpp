@@ -51,6 +51,7 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
     k.width = m->width;
     k.height = m->height;
     k.chunkRows = m->chunk;
+    k.minBlocks = m->minBlocks;
     cols = m->width * m->height / (m->rows * m->threads);
   }
   k.batch = 1;
