@@ -201,7 +201,7 @@ std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info);
 /// form, the one without the points' and the planes' tests: windows of up
 /// to 64 x 64 have a block inside the grid along x and y (x a multiple of
 /// every thread's columns), and the chunks along z a middle run. The
-/// others are too thin along y or z for that. Under 2 million points, so
+/// smaller ones are too thin along y for that. Under 2 million points, so
 /// --check-run takes it; test/Analysis/fused3d-plans-reach-the-interior-grid.test
 /// checks every 3D suite plan against it.
 Extents fusedInteriorGrid3D();
