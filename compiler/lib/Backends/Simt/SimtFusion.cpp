@@ -116,7 +116,8 @@ constexpr MeasuredFusion Measured[] = {
     // chunks of 64 at 2 blocks, fp16 453.5 and bf16 371.6-372.1, against
     // T 2's 324.8-325.3 and 313.1-313.6 and the old plan's 373.7-373.8 and
     // 360.3 (17:51, the same file); the step kernel as generated 180.4
-    // (fp16, 17:40).
+    // (fp16, 17:40). fp32 and fp64 measured best at their one entry there
+    // too (18:39: 461.2 at T 5, 271.4 at T 3).
     {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 96, 4, 1, 426.8, 216.2, "an H200"},
     {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 805.6, 399.1, "an H200"},
     // clang-format off
