@@ -39,10 +39,8 @@ std::vector<Extents> conformanceSizes(const stencilc_stencil_info &info) {
   const int least = minimumSize(info);
   std::vector<Extents> sizes;
   auto add = [&](Extents e) {
-    for (const Extents &seen : sizes)
-      if (seen.str() == e.str())
-        return;
-    sizes.push_back(e);
+    if (std::find(sizes.begin(), sizes.end(), e) == sizes.end())
+      sizes.push_back(e);
   };
   switch (info.dims) {
   case 1:

@@ -30,6 +30,10 @@ struct Extents {
   std::size_t points() const { return static_cast<std::size_t>(nz() * ny() * nx()); }
   /// "4096x4096" style.
   std::string str() const;
+  /// The same grid: rank and sizes.
+  bool operator==(const Extents &o) const {
+    return dims == o.dims && n[0] == o.n[0] && n[1] == o.n[1] && n[2] == o.n[2];
+  }
 };
 
 /// An offset of a stencil point in the 3D view: {dz, dy, dx}.
