@@ -42,11 +42,17 @@ namespace device {
 
 /// Reads outside the grid give zero.
 struct FixedBoundary {
+  /// The value of every read outside the grid (a kernel may fill a whole
+  /// access outside with it instead of reading point by point).
+  template <class Element> static __device__ __forceinline__ Element outside() {
+    return Element(0.0f);
+  }
+
   template <class Element>
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
                                                  long long x, int ny, int nx) {
     if (y < 0 || y >= ny || x < 0 || x >= nx) {
-      return Element(0.0f);
+      return outside<Element>();
     }
     return in[y * nx + x];
   }
@@ -55,7 +61,7 @@ struct FixedBoundary {
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
                                                  long long y, long long x, int nz, int ny, int nx) {
     if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
-      return Element(0.0f);
+      return outside<Element>();
     }
     return in[(z * ny + y) * nx + x];
   }
@@ -122,11 +128,16 @@ using ReflectBoundary = FoldedBoundary<STENCILC_BOUNDARY_REFLECT>;
 
 /// Reads outside the grid give Value::value, converted to the element type.
 template <class Value> struct ConstantBoundary {
+  /// The value of every read outside the grid.
+  template <class Element> static __device__ __forceinline__ Element outside() {
+    return Element(Value::value);
+  }
+
   template <class Element>
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
                                                  long long x, int ny, int nx) {
     if (y < 0 || y >= ny || x < 0 || x >= nx) {
-      return Element(Value::value);
+      return outside<Element>();
     }
     return in[y * nx + x];
   }
@@ -135,7 +146,7 @@ template <class Value> struct ConstantBoundary {
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
                                                  long long y, long long x, int nz, int ny, int nx) {
     if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
-      return Element(Value::value);
+      return outside<Element>();
     }
     return in[(z * ny + y) * nx + x];
   }

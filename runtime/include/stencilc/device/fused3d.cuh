@@ -33,7 +33,8 @@
 // whose window lies inside the grid's computed points run a copy of the
 // pass without the per-point boundary tests, and those whose levels'
 // planes and loads do too (the middle run of ZChunks' chunks along z) one
-// without the planes' tests either.
+// without the planes' tests either; in elements of 4 bytes or fewer, so do
+// the blocks at the x and y edges, keeping the points' tests (passBlock).
 //
 // Per point and level the value is what a stored single step gives (the
 // terms' FMAs in term-list order, accumulated in the Compute type from 0,
@@ -315,6 +316,7 @@ template <class Params> struct Geometry : Params {
   static_assert(Params::kRows >= kRadius && Params::kHeight % Params::kRows == 0,
                 "the window's rows are whole bands of at least r rows");
   static_assert(kTileX >= 1 && kTileY >= 1, "the halo leaves points to store");
+  static_assert(kTileX % kCols == 0, "a thread's first column is a multiple of kCols (loadPlane)");
   static_assert(Params::kChunkZ >= 1, "planes per block");
   static_assert(Params::kThreads % 32 == 0, "whole warps");
   static_assert(kSlots * kEdgePlane * kElementBytes * Params::kSteps <= 227 * 1024,
@@ -335,20 +337,51 @@ template <class S> struct Part {
   int lane, band;           // the lane in the window row, the band of rows
   int edgeBase;             // the thread's first point in a ring plane
   long long rowOffset;      // the thread's first point in a grid plane
-  bool vectorOut;           // whole, aligned stores possible
+  bool vectorIn, vectorOut; // whole, aligned loads and stores possible
   bool rowVector[S::kRows]; // loads of whole, aligned rows possible
   bool xComputed[S::kCols], yComputed[S::kRows];
   bool xStored[S::kCols], yStored[S::kRows];
 };
 
+/// Whether every read outside the grid gives one value, Boundary::outside
+/// (fixed and constant boundaries).
+template <class Boundary, class = void> struct OneOutside : std::false_type {};
+template <class Boundary>
+struct OneOutside<Boundary, std::void_t<decltype(Boundary::template outside<float>())>>
+    : std::true_type {};
+
+/// Boundary::outside where it has one (else never called).
+template <class Boundary, class Element> __device__ __forceinline__ Element outsideValue() {
+  if constexpr (OneOutside<Boundary>::value) {
+    return Boundary::template outside<Element>();
+  } else {
+    return Element(0.0f);
+  }
+}
+
+/// Whether loadPlane fills a row outside the grid with the boundary's one
+/// value where the accesses are whole and aligned: in elements of 4 bytes
+/// or fewer (fp32 4-7 %, fp16 and bf16 14-17 % faster on the H200); in
+/// fp64 18-19 % slower, ptxas copying the loaded registers after the loads
+/// as for kLoadsInside below (docs/performance.md, 2026-11-30 20:26).
+template <class S>
+constexpr bool kFillsOutside =
+    OneOutside<typename S::Boundary>::value && sizeof(typename S::Element) < 8;
+
 /// Loads this thread's points of input plane z into `values` (Interior:
 /// the block's window lies inside the grid, its rows whole, aligned
-/// accesses; ZInside: so does plane z, untested).
+/// accesses; ZInside: so does plane z, untested). Where the accesses are
+/// whole and aligned (p.vectorIn), each lies wholly inside the grid or
+/// wholly outside (the thread's first column is a multiple of kCols, and so
+/// is nx), so a row outside may be filled with the boundary's one value
+/// (kFillsOutside) instead of read point by point, a branch that a lane at
+/// the window's edge makes every lane of its warp take.
 template <class S, bool Interior, bool ZInside = false>
 __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows][S::kCols],
                                           const typename S::Element *__restrict__ in, int z,
                                           const Part<S> &p, int nz, int ny, int nx) {
   using Access = typename S::Access;
+  using Boundary = typename S::Boundary;
   const bool zInside = ZInside || (z >= 0 && z < nz);
   const typename S::Element *row =
       in + static_cast<long long>(zInside ? z : 0) * ny * nx + p.rowOffset;
@@ -357,6 +390,11 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
     if (zInside && (Interior || p.rowVector[e])) {
       const Access bits = __ldg(reinterpret_cast<const Access *>(row));
       std::memcpy(&values[e][0], &bits, sizeof bits);
+    } else if (kFillsOutside<S> && (Interior || p.vectorIn)) {
+#pragma unroll
+      for (int q = 0; q < S::kCols; ++q) {
+        values[e][q] = outsideValue<Boundary, typename S::Element>();
+      }
     } else {
 #pragma unroll
       for (int q = 0; q < S::kCols; ++q) {
@@ -736,6 +774,7 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
   p.zEnd = chunk.end;
   const bool wholeRows = nx % S::kCols == 0;
   const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
+  p.vectorIn = vectorIn;
   p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
   p.edgeBase = (p.band + 1) * 2 * S::kRadius * S::kPitch + S::kPadX + p.lane * S::kCols;
   p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
@@ -808,13 +847,13 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// of dynamic shared memory.
 /// Interior: the block's window lies inside the grid's computed points (r
 /// from each edge), its rows whole and aligned accesses (the tile it stores
-/// is still only part of the window). AllPlanes (with Interior only): so
-/// do the planes its levels compute (passBlock), and no point keeps its
-/// value of the level before (a select a point and level, which the
-/// compiler makes as register moves on every plane: 6-15 % of the
-/// interior loop's instructions); where the grid is not periodic, the
-/// planes it loads lie inside the grid too, and (but in fp64) the loads
-/// skip the test (kLoadsInside).
+/// is still only part of the window). AllPlanes: the planes its levels
+/// compute lie inside the grid's computed points (passBlock), so no point
+/// keeps its value of the level before for its plane (a select a point and
+/// level, which the compiler makes as register moves on every plane: 6-15 %
+/// of the interior loop's instructions; with Interior, no select at all);
+/// where the grid is not periodic, the planes it loads lie inside the grid
+/// too, and (but in fp64) the loads skip the test (kLoadsInside).
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
@@ -828,7 +867,6 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
                                      OuterRange chunk) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
-  static_assert(Interior || !AllPlanes, "AllPlanes only where the window is inside");
   using Element = typename S::Element;
   using Access = typename S::Access;
   using Rule = Computes<typename S::Boundary>;
@@ -909,7 +947,12 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 /// A pass of Levels fused steps by the block, storing its chunk of
 /// `planes` (ZChunks): the interior versions where the block's window lies
 /// inside the grid, the one without the planes' tests where its levels'
-/// planes and its loads do too (the middle run of chunks).
+/// planes and its loads do too (the middle run of chunks). Where loads may
+/// skip the planes' test (kLoadsInside: not fp64, not periodic), a block at
+/// the x or y edges takes the copy without the planes' tests too (fp32
+/// 2-3 % faster, fp64 2-5 % slower: docs/performance.md, 2026-11-30
+/// 19:51), and then no interior copy with them is compiled: the head and
+/// tail runs are a few planes.
 template <class S, int Levels>
 __device__ __forceinline__ void passBlock(const typename S::Element *__restrict__ in,
                                           typename S::Element *__restrict__ out, int nz, int ny,
@@ -931,6 +974,12 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
                          (Rule::kEveryPoint || chunk.end - 1 + Levels * S::kLag < nz);
   if (interior && allPlanes) {
     pass<S, Levels, true, true>(in, out, nz, ny, nx, chunk);
+  } else if constexpr (kLoadsInside<S, true>) {
+    if (allPlanes) {
+      pass<S, Levels, false, true>(in, out, nz, ny, nx, chunk);
+    } else {
+      pass<S, Levels, false, false>(in, out, nz, ny, nx, chunk);
+    }
   } else if (interior && !Rule::kEveryPoint) { // (a copy less to compile)
     pass<S, Levels, true, false>(in, out, nz, ny, nx, chunk);
   } else {
