@@ -13,7 +13,10 @@
 //    a row), chunks of 5, 5 and 7 planes: several windows and chunks from
 //    17x19x21 on, windows larger than the grid below; fixed, also two of
 //    the benchmark's geometries;
-//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19x21 up).
+//  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19x21 up);
+//  - T 2 at 3 steps on the grids of whole rows with the buffers one element
+//    off their alignment (no whole accesses: the copies of the pass that
+//    need them must not run).
 // The scratch buffer b is NaN before each run; the result must be in a.
 // --max-points N (maxPoints) skips the grids of more than N points and
 // --max-steps N (maxSteps) the runs of more than N steps (for
@@ -37,14 +40,16 @@ inline int maxSteps = 1 << 30;
 template <class S>
 void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
               const std::vector<typename S::Element> &want, Shape g, int steps, Kind kind,
-              const char *what) {
+              const char *what, int offset = 0) {
   if (steps > maxSteps) {
     return;
   }
-  checkRun(tally, input, want, g, steps, S::kSteps, kind, what,
-           [&](typename S::Element *a, typename S::Element *b) {
-             return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
-           });
+  checkRun(
+      tally, input, want, g, steps, S::kSteps, kind, what,
+      [&](typename S::Element *a, typename S::Element *b) {
+        return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
+      },
+      offset);
 }
 
 /// Every step count of stepCounts(T) for T 2, 3 and 4.
@@ -78,6 +83,9 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
     const auto ref = referenceRuns<E, St>(input, g, K, allStepCounts(large));
     for (int steps : stepCounts(2, large)) {
       checkOne<T2>(tally, input, ref.at(steps), g, steps, K, St::kName);
+    }
+    if (g.nx % 4 == 0 && large) { // whole rows, but misaligned: point by point
+      checkOne<T2>(tally, input, ref.at(3), g, 3, K, St::kName, 1);
     }
     for (int steps : stepCounts(3, large)) {
       checkOne<T3>(tally, input, ref.at(steps), g, steps, K, St::kName);

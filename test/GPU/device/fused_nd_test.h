@@ -245,18 +245,22 @@ std::map<int, std::vector<E>> referenceRuns(const std::vector<E> &input, Shape g
 }
 
 /// Runs `run(a, b)` (a fused run of `steps` steps, T fused) on `input` with
-/// b poisoned with NaN, and compares a with `want` bit for bit.
+/// b poisoned with NaN, and compares a with `want` bit for bit; a and b
+/// start `offset` elements into their allocations (1: accesses of more
+/// than one element are misaligned).
 template <class E, class Run>
 void checkRun(stencilc::device_test::Tally &tally, const std::vector<E> &input,
               const std::vector<E> &want, Shape g, int steps, int T, Kind kind, const char *what,
-              Run run) {
+              Run run, int offset = 0) {
   const long long points = g.points();
-  stencilc::DeviceBuffer<E> a(points), b(points);
-  a.upload(input);
+  const size_t bytes = static_cast<size_t>(points) * sizeof(E);
+  stencilc::DeviceBuffer<E> a(points + offset), b(points + offset);
+  STENCILC_CHECK(cudaMemcpy(a.data() + offset, input.data(), bytes, cudaMemcpyHostToDevice));
   STENCILC_CHECK(cudaMemset(b.data(), 0xFF, b.bytes())); // NaN in every type
-  STENCILC_CHECK(run(a.data(), b.data()));
+  STENCILC_CHECK(run(a.data() + offset, b.data() + offset));
   STENCILC_CHECK(cudaDeviceSynchronize());
-  const std::vector<E> got = a.download();
+  std::vector<E> got(static_cast<size_t>(points));
+  STENCILC_CHECK(cudaMemcpy(got.data(), a.data() + offset, bytes, cudaMemcpyDeviceToHost));
   long long wrong = 0, first = -1;
   for (long long i = 0; i < points; ++i) {
     if (!stencilc::device_test::Tally::sameBits(got[i], want[i])) {
@@ -265,8 +269,9 @@ void checkRun(stencilc::device_test::Tally &tally, const std::vector<E> &input,
     }
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%s %s %s T=%d %dx%dx%d steps=%d: %lld wrong", what,
-                typeName<E>(), kindName(kind), T, g.nz, g.ny, g.nx, steps, wrong);
+  std::snprintf(text, sizeof text, "%s %s %s T=%d %dx%dx%d steps=%d%s: %lld wrong", what,
+                typeName<E>(), kindName(kind), T, g.nz, g.ny, g.nx, steps,
+                offset != 0 ? " misaligned" : "", wrong);
   if (wrong != 0) {
     std::printf("  first mismatch at (z %lld, y %lld, x %lld): got %.17g, want %.17g\n",
                 first / g.nx / g.ny, first / g.nx % g.ny, first % g.nx,

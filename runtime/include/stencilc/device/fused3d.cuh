@@ -370,13 +370,14 @@ constexpr bool kFillsOutside =
 
 /// Loads this thread's points of input plane z into `values` (Interior:
 /// the block's window lies inside the grid, its rows whole, aligned
-/// accesses; ZInside: so does plane z, untested). Where the accesses are
-/// whole and aligned (p.vectorIn), each lies wholly inside the grid or
-/// wholly outside (the thread's first column is a multiple of kCols, and so
-/// is nx), so a row outside may be filled with the boundary's one value
-/// (kFillsOutside) instead of read point by point, a branch that a lane at
-/// the window's edge makes every lane of its warp take.
-template <class S, bool Interior, bool ZInside = false>
+/// accesses; ZInside: so does plane z, untested; Whole: p.vectorIn, known
+/// here). Where the accesses are whole and aligned (p.vectorIn), each lies
+/// wholly inside the grid or wholly outside (the thread's first column is a
+/// multiple of kCols, and so is nx), so a row outside may be filled with
+/// the boundary's one value (kFillsOutside) instead of read point by point,
+/// a branch that a lane at the window's edge makes every lane of its warp
+/// take.
+template <class S, bool Interior, bool ZInside = false, bool Whole = Interior>
 __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows][S::kCols],
                                           const typename S::Element *__restrict__ in, int z,
                                           const Part<S> &p, int nz, int ny, int nx) {
@@ -390,7 +391,7 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
     if (zInside && (Interior || p.rowVector[e])) {
       const Access bits = __ldg(reinterpret_cast<const Access *>(row));
       std::memcpy(&values[e][0], &bits, sizeof bits);
-    } else if (kFillsOutside<S> && (Interior || p.vectorIn)) {
+    } else if (kFillsOutside<S> && (Whole || p.vectorIn)) {
 #pragma unroll
       for (int q = 0; q < S::kCols; ++q) {
         values[e][q] = outsideValue<Boundary, typename S::Element>();
@@ -853,7 +854,9 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// level, which the compiler makes as register moves on every plane: 6-15 %
 /// of the interior loop's instructions; with Interior, no select at all);
 /// where the grid is not periodic, the planes it loads lie inside the grid
-/// too, and (but in fp64) the loads skip the test (kLoadsInside).
+/// too, and (but in fp64) the loads skip the test (kLoadsInside). Both
+/// (kWhole) come with whole, aligned accesses: inside the grid, and
+/// passBlock asks them of an edge block.
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
@@ -873,6 +876,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
   constexpr int kLag = S::kLag, kQueue = S::kQueue;
   constexpr bool kZInside = kLoadsInside<S, AllPlanes>;
+  constexpr bool kWhole = Interior || AllPlanes; // whole accesses (passBlock)
   Element *const ring = rings<Element>();
   Part<S> p;
   const bool vectorIn = placePart<S>(p, in, out, nx, chunk, r);
@@ -892,8 +896,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
-  loadPlane<S, Interior, kZInside>(next[0], in, iFirst, p, nz, ny, nx);
-  loadPlane<S, Interior, kZInside>(next[1], in, iFirst + 1, p, nz, ny, nx);
+  loadPlane<S, Interior, kZInside, kWhole>(next[0], in, iFirst, p, nz, ny, nx);
+  loadPlane<S, Interior, kZInside, kWhole>(next[1], in, iFirst + 1, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
   const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
   for (int i0 = iFirst;; i0 += S::kUnroll) {
@@ -902,7 +906,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
       const int i = i0 + u;
       copyPlane<S>(queue[0][u % kQueue], next[u % 2]);
       if (i + 2 <= iLast) {
-        loadPlane<S, Interior, kZInside>(next[u % 2], in, i + 2, p, nz, ny, nx);
+        loadPlane<S, Interior, kZInside, kWhole>(next[u % 2], in, i + 2, p, nz, ny, nx);
       }
       writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
 #pragma unroll
@@ -930,7 +934,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
               Access bits;
               std::memcpy(&bits, &result[e][0], sizeof bits);
               *reinterpret_cast<Access *>(row) = bits;
-            } else {
+            } else if (!kWhole) { // (whole: a thread's points are all stored or none)
               storePoints<S>(row, result[e], p);
             }
           }
@@ -949,10 +953,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 /// inside the grid, the one without the planes' tests where its levels'
 /// planes and its loads do too (the middle run of chunks). Where loads may
 /// skip the planes' test (kLoadsInside: not fp64, not periodic), a block at
-/// the x or y edges takes the copy without the planes' tests too (fp32
-/// 2-3 % faster, fp64 2-5 % slower: docs/performance.md, 2026-11-30
-/// 19:51), and then no interior copy with them is compiled: the head and
-/// tail runs are a few planes.
+/// the x or y edges whose accesses are whole and aligned takes the copy
+/// without the planes' tests too (fp32 2-3 % faster, fp64 2-5 % slower,
+/// and with whole accesses known there 10 % more: docs/performance.md,
+/// 2026-11-30 19:51), and then no interior copy with them is compiled:
+/// the head and tail runs are a few planes.
 template <class S, int Levels>
 __device__ __forceinline__ void passBlock(const typename S::Element *__restrict__ in,
                                           typename S::Element *__restrict__ out, int nz, int ny,
@@ -961,10 +966,11 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
   constexpr int r = S::kRadius;
   const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
-  const bool interior = x0 >= r && x0 + S::kWidth <= nx - r && y0 >= r &&
-                        y0 + S::kHeight <= ny - r && nx % S::kCols == 0 &&
-                        reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
-                        reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
+  const bool whole = nx % S::kCols == 0 &&
+                     reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
+                     reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
+  const bool interior =
+      whole && x0 >= r && x0 + S::kWidth <= nx - r && y0 >= r && y0 + S::kHeight <= ny - r;
   // The first and last planes the levels compute (pass's iFirst - Levels
   // kLag and iLast - kLag): where the steps compute both, they compute
   // every plane between; the last plane loaded (iLast), unless periodic.
@@ -975,7 +981,7 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
   if (interior && allPlanes) {
     pass<S, Levels, true, true>(in, out, nz, ny, nx, chunk);
   } else if constexpr (kLoadsInside<S, true>) {
-    if (allPlanes) {
+    if (allPlanes && whole) {
       pass<S, Levels, false, true>(in, out, nz, ny, nx, chunk);
     } else {
       pass<S, Levels, false, false>(in, out, nz, ny, nx, chunk);
