@@ -361,9 +361,10 @@ template <class Boundary, class Element> __device__ __forceinline__ Element outs
 
 /// Whether loadPlane fills a row outside the grid with the boundary's one
 /// value where the accesses are whole and aligned: in elements of 4 bytes
-/// or fewer (fp32 4-7 %, fp16 and bf16 14-17 % faster on the H200); in
-/// fp64 18-19 % slower, ptxas copying the loaded registers after the loads
-/// as for kLoadsInside below (docs/performance.md, 2026-11-30 20:26).
+/// or fewer (with the edge blocks' copy without the planes' tests, fp32
+/// 5-7 %, fp16 and bf16 14-16 % faster on the H200); in fp64 18-19 %
+/// slower, ptxas copying the loaded registers after the loads as for
+/// kLoadsInside below (docs/performance.md, 2026-11-30 20:26).
 template <class S>
 constexpr bool kFillsOutside =
     OneOutside<typename S::Boundary>::value && sizeof(typename S::Element) < 8;
