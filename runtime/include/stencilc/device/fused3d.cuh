@@ -34,7 +34,8 @@
 // pass without the per-point boundary tests, and those whose levels'
 // planes and loads do too (the middle run of ZChunks' chunks along z) one
 // without the planes' tests either; in elements of 4 bytes or fewer, so do
-// the blocks at the x and y edges, keeping the points' tests (passBlock).
+// the blocks at the x and y edges whose accesses are whole and aligned,
+// keeping the points' tests (passBlock).
 //
 // Per point and level the value is what a stored single step gives (the
 // terms' FMAs in term-list order, accumulated in the Compute type from 0,
