@@ -121,9 +121,11 @@ constexpr MeasuredFusion Measured[] = {
     // the planes' tests and fill rows outside the grid (2026-11-30 21:37,
     // bench/results/2026-11-30-1951-3d-edge-blocks-h200.txt) 16 bits run
     // fastest at T 3: fp16 847.1-847.5 and bf16 779.7-780.1 against T 2's
-    // 815.2-815.6 and 733.9-734.5 (T 4: 831.2, 748.3).
+    // 815.2-815.6 and 733.9-734.5 (T 4: 831.2, 748.3), and fp32 952.6 at
+    // its T 5 (20:55; T 4 and 6 slower, chunks of 128 within 1 % at 22:49:
+    // bench/results/2026-11-30-2245-3d-geometries-resweep-h200.txt).
     {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 96, 4, 1, 426.8, 216.2, "an H200"},
-    {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 805.6, 399.1, "an H200"},
+    {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 952.6, 399.1, "an H200"},
     // clang-format off
     {3, Shape::Star, 1, 2, 4, 64, 32, 512, 1, 64, 2, 2, 453.5, 180.4, "an H200", false, false,
      false, false, false, true},
@@ -181,9 +183,12 @@ constexpr MeasuredFusion Measured[] = {
     // the rule's geometry's 477.4 in the same run; one step a launch as
     // measured at 13:14), and since chunks are cut at the grid's ends 64
     // planes a block (544.8 against 531.3 with 96, 2026-11-30 14:08; the
-    // fp64 form keeps 96: 64 planes ran 308.9 against 314.9).
+    // fp64 form keeps 96: 64 planes ran 308.9 against 314.9). Its figure
+    // since the edge blocks got cheaper: 630.4 (2026-11-30 20:55, still the
+    // fastest of the geometries re-swept at 21:37;
+    // bench/results/2026-11-30-1951-3d-edge-blocks-h200.txt).
     {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 96, 4, 1, 295.7, 186.3, "an H200", false, true},
-    {3, Shape::Box, 1, 4, 2, 64, 64, 512, 1, 64, 4, 1, 544.8, 292.9, "an H200", false, true},
+    {3, Shape::Box, 1, 4, 2, 64, 64, 512, 1, 64, 4, 1, 630.4, 292.9, "an H200", false, true},
     {3, Shape::Box, 2, 8, 2, 32, 32, 256, 1, 64, 4, 1, 115.1, 162.2, "an H200", false, true},
 };
 
