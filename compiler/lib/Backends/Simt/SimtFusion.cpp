@@ -84,8 +84,8 @@ constexpr MeasuredFusion Measured[] = {
     // since the warp's decisions are votes (02:40;
     // bench/results/2026-11-30-0219-fused-votes-h200.txt), 352.3 in blocks
     // of 56 rows (348.0-349.0 in 64, 23:16; 48 and 72 351.2 and 351.0, 80
-    // and more slower; bench/results/2026-11-30-2313-2d49pt-fp32-wide-
-    // strips-h200.txt).
+    // and more slower;
+    // bench/results/2026-11-30-2313-2d49pt-fp32-wide-strips-h200.txt).
     {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 1, 352.3, 0, "an H200", false, false, false,
      true},
     {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
