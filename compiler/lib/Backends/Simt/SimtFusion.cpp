@@ -60,7 +60,7 @@ constexpr MeasuredFusion Measured[] = {
     // Radius 2 in fp32 in blocks of 48 rows since 2026-11-30 23:37: 601.9
     // against 594.1-595.7 in 64 (56 599.1, 72 and more slower; the fp64
     // kinds' 64 within 1 % of the others;
-    // bench/results/2026-11-30-2313-2d49pt-fp32-wide-strips-h200.txt).
+    // bench/results/2026-11-30-2313-2d-queued-strips-and-chunks-h200.txt).
     {2, Shape::Box, 2, 8, 3, 128, 0, 128, 2, 64, 0, 1, 281.5, 0, "an H200", false, false, false,
      true},
     {2, Shape::Box, 2, 4, 3, 128, 0, 128, 2, 48, 0, 2, 601.9, 0, "an H200", false, false, false,
@@ -89,7 +89,7 @@ constexpr MeasuredFusion Measured[] = {
     // bench/results/2026-11-30-0219-fused-votes-h200.txt), 352.3 in blocks
     // of 56 rows (348.0-349.0 in 64, 23:16; 48 and 72 351.2 and 351.0, 80
     // and more slower;
-    // bench/results/2026-11-30-2313-2d49pt-fp32-wide-strips-h200.txt).
+    // bench/results/2026-11-30-2313-2d-queued-strips-and-chunks-h200.txt).
     {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 1, 352.3, 0, "an H200", false, false, false,
      true},
     {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
