@@ -237,7 +237,7 @@ template <class S>
 __device__ __forceinline__ void markPart(fused3d::Part<S> &p, bool vectorIn, int ny, int nx) {
   using F = typename S::Fields;
   using Rule = fused3d::Computes<typename S::Boundary>;
-  p.vectorIn = vectorIn;
+  p.vectorIn = vectorIn; // every field's buffers, not only `in` as placePart has it
 #pragma unroll
   for (int e = 0; e < S::kRows; ++e) {
     const int cy = p.band * S::kRows + e;

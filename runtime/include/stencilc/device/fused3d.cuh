@@ -755,18 +755,24 @@ template <class S, int Levels> struct ZChunks {
   }
 };
 
+/// Whether a grid's rows of nx points at `grid` split into whole, aligned
+/// accesses of kCols elements.
+template <class S>
+__device__ __forceinline__ bool wholeAccesses(const typename S::Element *grid, int nx) {
+  return nx % S::kCols == 0 &&
+         reinterpret_cast<std::uintptr_t>(grid) % sizeof(typename S::Access) == 0;
+}
+
 /// Where this thread's part of the block's window lies: its lane and band,
-/// its first column and row, the planes it stores, whether its stores may
-/// be whole, aligned accesses, and its first points in a ring plane and a
+/// its first column and row, the planes it stores, whether its loads and
+/// stores may be whole, aligned accesses, and its first points in a ring plane and a
 /// grid plane, and which of its columns a step computes (by the boundary
 /// rule with a ring of ringX columns: r, or a stencil of fields' own) and
-/// the block stores; `chunk` is the block's planes. Returns whether its
-/// loads may be.
+/// the block stores; `chunk` is the block's planes.
 template <class S>
-__device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element *in,
+__device__ __forceinline__ void placePart(Part<S> &p, const typename S::Element *in,
                                           const typename S::Element *out, int nx, OuterRange chunk,
                                           int ringX) {
-  using Access = typename S::Access;
   p.lane = static_cast<int>(threadIdx.x) % S::kLanesX;
   p.band = static_cast<int>(threadIdx.x) / S::kLanesX;
   const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
@@ -775,10 +781,8 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
   p.yFirst = y0 + p.band * S::kRows;
   p.zBegin = chunk.begin;
   p.zEnd = chunk.end;
-  const bool wholeRows = nx % S::kCols == 0;
-  const bool vectorIn = wholeRows && reinterpret_cast<std::uintptr_t>(in) % sizeof(Access) == 0;
-  p.vectorIn = vectorIn;
-  p.vectorOut = wholeRows && reinterpret_cast<std::uintptr_t>(out) % sizeof(Access) == 0;
+  p.vectorIn = wholeAccesses<S>(in, nx);
+  p.vectorOut = wholeAccesses<S>(out, nx);
   p.edgeBase = (p.band + 1) * 2 * S::kRadius * S::kPitch + S::kPadX + p.lane * S::kCols;
   p.rowOffset = static_cast<long long>(p.yFirst) * nx + p.xFirst;
 #pragma unroll
@@ -787,7 +791,6 @@ __device__ __forceinline__ bool placePart(Part<S> &p, const typename S::Element 
     p.xComputed[q] = Computes<typename S::Boundary>::axis(p.xFirst + q, nx, ringX);
     p.xStored[q] = cx >= S::kHaloX && cx < S::kHaloX + S::kTileX && p.xFirst + q < nx;
   }
-  return vectorIn;
 }
 
 /// Rows of the window one warp's points cover: whole bands.
@@ -881,14 +884,14 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   constexpr bool kWhole = Interior || AllPlanes; // whole accesses (passBlock)
   Element *const ring = rings<Element>();
   Part<S> p;
-  const bool vectorIn = placePart<S>(p, in, out, nx, chunk, r);
+  placePart<S>(p, in, out, nx, chunk, r);
 #pragma unroll
   for (int e = 0; e < kRows; ++e) {
     const int cy = p.band * kRows + e;
     const int y = p.yFirst + e;
     p.yComputed[e] = Rule::axis(y, ny, r);
     p.yStored[e] = cy >= S::kHaloY && cy < S::kHaloY + S::kTileY && y < ny;
-    p.rowVector[e] = vectorIn && p.xFirst >= 0 && p.xFirst + kCols <= nx && y >= 0 && y < ny;
+    p.rowVector[e] = p.vectorIn && p.xFirst >= 0 && p.xFirst + kCols <= nx && y >= 0 && y < ny;
   }
   const bool xWhole = p.vectorOut && p.xStored[0] && p.xStored[kCols - 1];
   Element queue[Levels][kQueue][kRows][kCols];
@@ -968,9 +971,7 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
   constexpr int r = S::kRadius;
   const int x0 = static_cast<int>(blockIdx.x) * S::kTileX - S::kHaloX;
   const int y0 = static_cast<int>(blockIdx.y) * S::kTileY - S::kHaloY;
-  const bool whole = nx % S::kCols == 0 &&
-                     reinterpret_cast<std::uintptr_t>(in) % sizeof(typename S::Access) == 0 &&
-                     reinterpret_cast<std::uintptr_t>(out) % sizeof(typename S::Access) == 0;
+  const bool whole = wholeAccesses<S>(in, nx) && wholeAccesses<S>(out, nx);
   const bool interior =
       whole && x0 >= r && x0 + S::kWidth <= nx - r && y0 >= r && y0 + S::kHeight <= ny - r;
   // The first and last planes the levels compute (pass's iFirst - Levels
