@@ -4,6 +4,7 @@
 // operation counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "stencilc/LowRank.h"
@@ -269,6 +270,66 @@ TEST(LowRank, StructureAndOperationCounts) {
     EXPECT_EQ(a.decomposedOps, e.decomposedOps);
     EXPECT_EQ(a.worthIt(), e.decomposedOps < e.directOps);
   }
+}
+
+/// EBISU's 2d49pt (examples/suite/ebisu_2d49pt_fp64.stencil): its rows 1
+/// and 2 are equal, and its rows 5 and 6.
+const char *const Ebisu49 =
+    "stencil s { let d = 118; weights "
+    "[[1/d, 1/d, 2/d, 3/d, 4/d, 5/d, 5/d], [1/d, 1/d, 2/d, 3/d, 4/d, 5/d, 5/d], "
+    "[1/d, 7/d, 7/d, 5/d, 7/d, 6/d, 5/d], [1/d, 8/d, 12/d, 15/d, 12/d, 12/d, 5/d], "
+    "[1/d, 9/d, 9/d, 5/d, 7/d, 15/d, 5/d], [1/d, 9/d, 9/d, 5/d, 7/d, 15/d, 5/d], "
+    "[1/d, 10/d, 11/d, 12/d, 13/d, 14/d, 5/d]]; }";
+
+/// Whether every entry of every factor of `a`'s terms, and every scale, is
+/// at least 0.
+bool noneNegative(const LowRankAnalysis &a) {
+  const auto negative = [](const Rational &x) { return x < Rational(); };
+  for (const RankOneTerm &t : a.terms) {
+    if (negative(t.scale) || std::any_of(t.column.begin(), t.column.end(), negative) ||
+        std::any_of(t.row.begin(), t.row.end(), negative)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(LowRank, RowsOfOneRatioShareAPass) {
+  // Elimination: rank 5 in 42 operations, of terms that cancel. Grouped:
+  // rows {1, 2} and {5, 6} one pass of 7 taps and 2 multiply-adds each,
+  // the other three rows direct: 39, every number positive.
+  const LowRankAnalysis a = analysed(Ebisu49);
+  EXPECT_EQ(a.rank, 5);
+  EXPECT_EQ(a.grouped, LowRankAnalysis::Grouped::Rows);
+  EXPECT_EQ(a.decomposedOps, 39);
+  ASSERT_EQ(a.terms.size(), 5u);
+  EXPECT_EQ(vectorText(a.terms[0].column), "1 1 0 0 0 0 0");
+  EXPECT_EQ(vectorText(a.terms[0].row), "1 1 2 3 4 5 5");
+  EXPECT_EQ(a.terms[0].scale, ratio(1, 118));
+  EXPECT_TRUE(noneNegative(a));
+}
+
+TEST(LowRank, ColumnsOfOneRatioShareAPass) {
+  // The transpose of EBISU's 2d49pt, its fourth column doubled: columns
+  // {1, 2} and {5, 6} equal (39 operations); its first and last rows are
+  // multiples of one another, a group by rows too, but of 44.
+  const LowRankAnalysis a =
+      analysed("stencil s { let d = 118; weights "
+               "[[1/d, 1/d, 1/d, 2/d, 1/d, 1/d, 1/d], [1/d, 1/d, 7/d, 16/d, 9/d, 9/d, 10/d], "
+               "[2/d, 2/d, 7/d, 24/d, 9/d, 9/d, 11/d], [3/d, 3/d, 5/d, 30/d, 5/d, 5/d, 12/d], "
+               "[4/d, 4/d, 7/d, 24/d, 7/d, 7/d, 13/d], [5/d, 5/d, 6/d, 24/d, 15/d, 15/d, 14/d], "
+               "[5/d, 5/d, 5/d, 10/d, 5/d, 5/d, 5/d]]; }");
+  EXPECT_EQ(a.grouped, LowRankAnalysis::Grouped::Columns);
+  EXPECT_EQ(a.decomposedOps, 39);
+  EXPECT_TRUE(noneNegative(a));
+}
+
+TEST(LowRank, OneTermIsTheEliminationsEitherWay) {
+  // A uniform box: the groups give the elimination's one term, which stays.
+  const LowRankAnalysis a = analysed("stencil b { let w = 1 / 9; weights [[w, w, w], [w, w, w], "
+                                     "[w, w, w]]; }");
+  EXPECT_EQ(a.grouped, LowRankAnalysis::Grouped::None);
+  EXPECT_EQ(a.decomposedOps, 6);
 }
 
 TEST(LowRank, WhatIsNotAnalysed) {

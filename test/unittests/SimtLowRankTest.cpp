@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <vector>
 
 #include <fmt/format.h>
@@ -57,7 +58,7 @@ StencilSpec boxPlusCentre(int r, Precision p, BoundaryKind b) {
 }
 
 /// EBISU's 2d49pt (examples/suite/ebisu_2d49pt_fp64.stencil): rank 5 of 7,
-/// its terms of both signs; `sum` divides each weight (EBISU's 118, or the
+/// two pairs of equal rows (the form groups them); `sum` divides each weight (EBISU's 118, or the
 /// weights' total 313, which makes it an average that 100 steps keep
 /// bounded).
 StencilSpec ebisu49(Precision p, BoundaryKind b, double sum = 118.0) {
@@ -190,8 +191,18 @@ TEST(SimtLowRankPlan, FullRankStarsOtherDimensionsAndOffKeepTheDirectForm) {
             std::string::npos);
 }
 
+/// A 5 x 5 table of integers over their sum, row-major.
+StencilSpec table5(const std::string &name, const std::array<int, 25> &k) {
+  const double sum = std::accumulate(k.begin(), k.end(), 0.0);
+  return tableStencil(name, 2, Precision::FP64, Fixed,
+                      [k, sum](int dy, int dx) { return k[(dy + 2) * 5 + dx + 2] / sum; });
+}
+
 TEST(SimtLowRankPlan, AutoFallsBackWhereTermsCancelAndOnTakesThem) {
-  const StencilSpec spec = ebisu49(Precision::FP64, Fixed);
+  // Rank 2, no two rows or columns multiples of one another: the
+  // elimination's 18 operations cancel, and no grouping saves any.
+  const StencilSpec spec = table5("cancels", {9,  16, 7,  20, 13, 6,  14, 8,  16, 14, 5,  15, 10,
+                                              16, 17, 11, 24, 13, 28, 23, 11, 19, 8,  24, 15});
   const Plan automatic = planWith(spec, LowRankRequest::Auto);
   EXPECT_FALSE(automatic.simt().lowRank.form);
   EXPECT_TRUE(automatic.simt().lowRank.fellBack);
@@ -199,7 +210,30 @@ TEST(SimtLowRankPlan, AutoFallsBackWhereTermsCancelAndOnTakesThem) {
   EXPECT_NE(automatic.simt().lowRank.why.find("cancel"), std::string::npos);
   const Plan on = planWith(spec, LowRankRequest::On);
   ASSERT_TRUE(on.simt().lowRank.form);
-  EXPECT_EQ(on.simt().lowRank.form->ops(), 42);
+  EXPECT_EQ(on.simt().lowRank.form->ops(), 18);
+}
+
+TEST(SimtLowRankPlan, AutoGroupsEqualRowsWhereTheEliminationCancels) {
+  // Rows 1 and 5 multiples of one another: the elimination's 18
+  // operations cancel; auto takes the grouping's 22, on the 18.
+  const StencilSpec spec = table5("regroups", {15, 15, 15, 21, 24, 11, 11, 8,  19, 20, 17, 17, 16,
+                                               25, 28, 8,  8,  9,  10, 12, 20, 20, 20, 28, 32});
+  const Plan automatic = planWith(spec, LowRankRequest::Auto);
+  ASSERT_TRUE(automatic.simt().lowRank.form) << automatic.simt().lowRank.why;
+  EXPECT_EQ(automatic.simt().lowRank.form->ops(), 22);
+  EXPECT_NEAR(automatic.simt().lowRank.amplification, 1.0, 1e-12);
+  EXPECT_NE(automatic.simt().lowRank.why.find("the elimination's terms cancel"), std::string::npos);
+  EXPECT_EQ(planWith(spec, LowRankRequest::On).simt().lowRank.form->ops(), 18);
+}
+
+TEST(SimtLowRankPlan, EbisusEqualRowsAreTheFormUnderAuto) {
+  // Its grouping (39 operations) is fewer than the elimination's (42), and
+  // nothing in it cancels.
+  const Plan automatic = planWith(ebisu49(Precision::FP64, Fixed), LowRankRequest::Auto);
+  ASSERT_TRUE(automatic.simt().lowRank.form) << automatic.simt().lowRank.why;
+  EXPECT_EQ(automatic.simt().lowRank.form->ops(), 39);
+  EXPECT_EQ(automatic.simt().lowRank.form->passes, 2);
+  EXPECT_NEAR(automatic.simt().lowRank.amplification, 1.0, 1e-12);
 }
 
 TEST(SimtLowRankPlan, FusesByTheRuleOfTheForm) {
@@ -352,7 +386,7 @@ TEST(SimtLowRankEmulator, MeasuredErrorAgainstTheDirectForm) {
 TEST(SimtLowRankEmulator, FusedRunsEqualSingleStepsOfTheForm) {
   for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
     for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
-      for (const StencilSpec &spec : {uniformBox(3, p, b), boxPlusCentre(1, p, b)}) {
+      for (const StencilSpec &spec : {uniformBox(3, p, b), boxPlusCentre(1, p, b), ebisu49(p, b)}) {
         Plan plan = planWith(spec, LowRankRequest::On, 3);
         ASSERT_TRUE(plan.simt().lowRank.form);
         ASSERT_EQ(plan.schedule.fusedSteps, 3);

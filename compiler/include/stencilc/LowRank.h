@@ -124,6 +124,16 @@ struct LowRankAnalysis {
   std::vector<bool> planeDirect;
   /// 2D: the matrix's rank; 3D: the unfolding's.
   int rank = 0;
+  /// 2D: whether `terms` are the exact elimination's (None) or one a group
+  /// of rows (or columns) that are multiples of one another: no more
+  /// operations, and nothing that cancels.
+  enum class Grouped { None, Rows, Columns } grouped = Grouped::None;
+  /// 2D: the cheaper grouping's terms and operations, whether or not
+  /// `terms` are they: what a planner may take where the elimination's
+  /// terms cancel (asGrouped). Empty where the matrix has full rank.
+  std::vector<RankOneTerm> grouping;
+  Grouped groupingBy = Grouped::None;
+  int groupingOps = 0;
   /// Operations per output point (docs/design.md's model); a full-rank 2D
   /// matrix is not decomposed, its decomposedOps are its directOps.
   int directOps = 0, decomposedOps = 0;
@@ -132,6 +142,8 @@ struct LowRankAnalysis {
   bool fullRank2D() const { return dims == 2 && rank == size; }
   /// Only where the decomposed form takes strictly fewer operations.
   bool worthIt() const { return analysed() && decomposedOps < directOps; }
+  /// This analysis with the grouping as its terms (2D).
+  LowRankAnalysis asGrouped() const;
   /// The decomposition as terms separable in every axis (2D: the matrix
   /// terms; 3D: each unfolding term times each of its plane's terms).
   std::vector<SeparableTerm> separableTerms() const;

@@ -369,6 +369,14 @@ std::vector<Rational> exactCoefficients(const StencilSpec &spec) {
   return c;
 }
 
+LowRankAnalysis LowRankAnalysis::asGrouped() const {
+  LowRankAnalysis a = *this;
+  a.terms = grouping;
+  a.decomposedOps = groupingOps;
+  a.grouped = groupingBy;
+  return a;
+}
+
 std::vector<SeparableTerm> LowRankAnalysis::separableTerms() const {
   std::vector<SeparableTerm> out;
   for (size_t t = 0; t < terms.size(); ++t) {
@@ -407,6 +415,39 @@ std::string tooLong() {
                      MaxEliminationBits);
 }
 
+/// The matrix `m` (n x n, row-major) as one term a group of its rows that
+/// are multiples of one another (`byRows`), or of its columns: each
+/// group's shared vector times the multiples. The groups partition the
+/// matrix, so the terms' magnitudes sum to its own and nothing cancels.
+std::vector<RankOneTerm> groupedTerms(const std::vector<Rational> &m, int n, bool byRows) {
+  std::vector<RankOneTerm> terms;
+  for (int line = 0; line < n; ++line) {
+    std::vector<Rational> shared(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) {
+      shared[k] = byRows ? m[line * n + k] : m[k * n + line];
+    }
+    const Rational multiple = makePrimitive(shared);
+    if (multiple.isZero()) {
+      continue;
+    }
+    auto same = std::find_if(terms.begin(), terms.end(), [&](const RankOneTerm &t) {
+      return (byRows ? t.row : t.column) == shared;
+    });
+    if (same == terms.end()) {
+      RankOneTerm t;
+      t.scale = Rational(1);
+      (byRows ? t.row : t.column) = std::move(shared);
+      (byRows ? t.column : t.row).assign(static_cast<size_t>(n), Rational());
+      same = terms.insert(terms.end(), std::move(t));
+    }
+    (byRows ? same->column : same->row)[static_cast<size_t>(line)] = multiple;
+  }
+  for (RankOneTerm &t : terms) {
+    t.scale = makePrimitive(byRows ? t.column : t.row);
+  }
+  return terms;
+}
+
 void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
   a.decomposedOps = a.directOps;
   if (fullRankModPrime(c, a.size, a.size)) {
@@ -418,10 +459,33 @@ void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
     a.notAnalysed = tooLong();
     return;
   }
+  a.rank = static_cast<int>(terms->size());
+  if (a.fullRank2D()) {
+    a.terms = std::move(*terms);
+    return;
+  }
+  // Rows (or columns) that are multiples of one another share one pass
+  // and add nothing that cancels; the elimination's terms may cancel. Of
+  // the three, the fewest operations, a tie going to the groups where
+  // their terms differ (a rank-one matrix is the same one term either way).
   a.terms = std::move(*terms);
-  a.rank = static_cast<int>(a.terms.size());
-  if (!a.fullRank2D()) {
-    a.decomposedOps = passOps(a.terms);
+  a.decomposedOps = passOps(a.terms);
+  const auto same = [](const RankOneTerm &x, const RankOneTerm &y) {
+    return x.scale == y.scale && x.column == y.column && x.row == y.row;
+  };
+  for (bool byRows : {true, false}) {
+    std::vector<RankOneTerm> grouped = groupedTerms(c, a.size, byRows);
+    const int ops = passOps(grouped);
+    if (a.grouping.empty() || ops < a.groupingOps) {
+      a.grouping = std::move(grouped);
+      a.groupingOps = ops;
+      a.groupingBy = byRows ? LowRankAnalysis::Grouped::Rows : LowRankAnalysis::Grouped::Columns;
+    }
+  }
+  if (a.groupingOps < a.decomposedOps ||
+      (a.groupingOps == a.decomposedOps &&
+       !std::equal(a.grouping.begin(), a.grouping.end(), a.terms.begin(), a.terms.end(), same))) {
+    a = a.asGrouped();
   }
 }
 
@@ -565,6 +629,10 @@ void printStructure(const LowRankAnalysis &a, const std::array<std::string, 3> &
   if (a.dims == 2) {
     os << fmt::format("  lowrank   rank {} of {}x{} (rows {}, columns {})", a.rank, n, n, names[0],
                       names[1]);
+    if (a.grouped != LowRankAnalysis::Grouped::None) {
+      os << fmt::format("; a term a group of {} that are multiples of one another",
+                        a.grouped == LowRankAnalysis::Grouped::Rows ? "rows" : "columns");
+    }
     return;
   }
   const int first = a.axis == 0 ? 1 : 0, second = a.axis == 2 ? 1 : 2;

@@ -150,6 +150,18 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 489.3, 0, "an H200", false, true},
     {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 343.8, 0, "an H200", false, true, false,
      true},
+    // EBISU's 2d49pt with its equal rows grouped (LowRank.cpp: 2 passes
+    // and 21 terms at the point, 39 operations; bench/lowrank/sweep2d.cu,
+    // 2026-12-01 01:57, bench/results/2026-12-01-0152-2d49pt-grouped-rows-
+    // h200.txt): fp64 239.8 at T 2 and 3 blocks a multiprocessor against
+    // 237.3 at the box2d49p form's T 3 and 1 block, fp32 416.0 at T 2 and 2
+    // blocks against 388.0 there; the direct form's 199.6 and 351.2.
+    // clang-format off
+    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 3, 239.8, 0, "an H200", false, true, true,
+     true, false, false, 39},
+    {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 2, 416.0, 0, "an H200", false, true, true,
+     true, false, false, 39},
+    // clang-format on
     {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 581.9, 0, "an H200", false, true, false,
      true},
     {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 334.6, 0, "an H200", false, true, true,
@@ -231,6 +243,7 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
         m.rowsAtPoint == rowsAtPoint && m.scaled == scaled &&
+        (m.formOps == 0 || (form && form->ops() == m.formOps)) &&
         (!m.periodic || spec.boundary == BoundaryKind::Periodic)) {
       return &m;
     }

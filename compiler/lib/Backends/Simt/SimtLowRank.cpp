@@ -16,6 +16,8 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -320,6 +322,31 @@ std::string directBeforeFormWhy(const StencilSpec &spec, const LowRankAnalysis &
   return {};
 }
 
+/// Where lowrank=auto would refuse the elimination's terms of 2D `a` for
+/// cancelling, its grouping of rows (or columns) that are multiples of one
+/// another, which never cancels, if that still takes fewer operations.
+std::optional<LowRankAnalysis> regroupedWhereCancelling(const StencilSpec &spec,
+                                                        const LowRankAnalysis &a,
+                                                        LowRankRequest request) {
+  if (request != LowRankRequest::Auto || a.dims != 2 ||
+      a.grouped != LowRankAnalysis::Grouped::None || a.grouping.empty() ||
+      a.groupingOps >= a.directOps || amplification(spec, a) <= MaxAutoAmplification) {
+    return std::nullopt;
+  }
+  return a.asGrouped();
+}
+
+/// ", a pass a group of equal rows" where `a`'s terms group rows (or
+/// columns) that are multiples of one another, and why where `regrouped`.
+std::string groupingText(const LowRankAnalysis &a, bool regrouped) {
+  if (a.grouped == LowRankAnalysis::Grouped::None) {
+    return {};
+  }
+  return fmt::format(", a pass a group of {} that are multiples of one another{}",
+                     a.grouped == LowRankAnalysis::Grouped::Rows ? "rows" : "columns",
+                     regrouped ? " (the elimination's terms cancel)" : "");
+}
+
 } // namespace
 
 namespace {
@@ -355,12 +382,17 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
   }
   // Analysed under lowrank=off too: the plan gives both counts. The 3D
   // kernel streams along z, so it unfolds the coefficients along i.
-  const LowRankAnalysis &a = analysedAlongI(spec);
-  choice.decomposedOps = a.analysed() ? a.decomposedOps : a.directOps;
-  if (std::string why = directBeforeFormWhy(spec, a, request, choice.fellBack); !why.empty()) {
+  const LowRankAnalysis &analysed = analysedAlongI(spec);
+  choice.decomposedOps = analysed.analysed() ? analysed.decomposedOps : analysed.directOps;
+  if (std::string why = directBeforeFormWhy(spec, analysed, request, choice.fellBack);
+      !why.empty()) {
     choice.why = std::move(why);
     return choice;
   }
+  const std::optional<LowRankAnalysis> regrouped =
+      regroupedWhereCancelling(spec, analysed, request);
+  const LowRankAnalysis &a = regrouped ? *regrouped : analysed;
+  choice.decomposedOps = a.decomposedOps;
   choice.amplification = amplification(spec, a);
   std::optional<LowRankForm> form = formOf(a, compute);
   choice.fellBack = true;
@@ -380,9 +412,9 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
     return choice;
   }
   choice.fellBack = false;
-  choice.why =
-      fmt::format("{} {}, lowrank={}", spec.dims == 2 ? "rank" : "unfolding along i of rank",
-                  a.rank, request == LowRankRequest::On ? "on" : "auto");
+  choice.why = fmt::format(
+      "{} {}{}, lowrank={}", spec.dims == 2 ? "rank" : "unfolding along i of rank", a.rank,
+      groupingText(a, regrouped.has_value()), request == LowRankRequest::On ? "on" : "auto");
   choice.form = std::move(form);
   return choice;
 }
