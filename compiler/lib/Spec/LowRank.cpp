@@ -465,14 +465,12 @@ void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
     return;
   }
   // Rows (or columns) that are multiples of one another share one pass
-  // and add nothing that cancels; the elimination's terms may cancel. Of
-  // the three, the fewest operations, a tie going to the groups where
-  // their terms differ (a rank-one matrix is the same one term either way).
+  // and add nothing that cancels; the elimination's terms may cancel. The
+  // cheaper grouping is kept either way (the planners fall back to it where
+  // the elimination's terms cancel), and is the terms where it takes fewer
+  // operations.
   a.terms = std::move(*terms);
   a.decomposedOps = passOps(a.terms);
-  const auto same = [](const RankOneTerm &x, const RankOneTerm &y) {
-    return x.scale == y.scale && x.column == y.column && x.row == y.row;
-  };
   for (bool byRows : {true, false}) {
     std::vector<RankOneTerm> grouped = groupedTerms(c, a.size, byRows);
     const int ops = passOps(grouped);
@@ -482,9 +480,7 @@ void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
       a.groupingBy = byRows ? LowRankAnalysis::Grouped::Rows : LowRankAnalysis::Grouped::Columns;
     }
   }
-  if (a.groupingOps < a.decomposedOps ||
-      (a.groupingOps == a.decomposedOps &&
-       !std::equal(a.grouping.begin(), a.grouping.end(), a.terms.begin(), a.terms.end(), same))) {
+  if (a.groupingOps < a.decomposedOps) {
     a = a.asGrouped();
   }
 }
