@@ -125,9 +125,16 @@ struct LowRankAnalysis {
   /// 2D: the matrix's rank; 3D: the unfolding's.
   int rank = 0;
   /// 2D: whether `terms` are the exact elimination's (None) or one a group
-  /// of rows (or columns) that are multiples of one another: no more
-  /// operations, and nothing that cancels.
-  enum class Grouped { None, Rows, Columns } grouped = Grouped::None;
+  /// of rows (or columns) that are multiples of one another (and, Then,
+  /// the other lines' columns, or rows): fewer operations, and nothing
+  /// that cancels.
+  enum class Grouped {
+    None,
+    Rows,
+    Columns,
+    RowsThenColumns,
+    ColumnsThenRows
+  } grouped = Grouped::None;
   /// 2D: the cheaper grouping's terms and operations, whether or not
   /// `terms` are they: what a planner may take where the elimination's
   /// terms cancel (asGrouped). Empty where the matrix has full rank.
@@ -148,6 +155,10 @@ struct LowRankAnalysis {
   /// terms; 3D: each unfolding term times each of its plane's terms).
   std::vector<SeparableTerm> separableTerms() const;
 };
+
+/// How a grouping reads in --emit=spec and --emit=plan ("rows", ...): what
+/// "a group of ... that are multiples of one another" groups.
+const char *groupedName(LowRankAnalysis::Grouped g);
 
 /// The largest radius analysed in 3D: the three unfoldings have
 /// (2r+1)^3 entries each and up to 2r+1 elimination steps, and --emit=spec

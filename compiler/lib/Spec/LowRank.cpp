@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -369,6 +370,15 @@ std::vector<Rational> exactCoefficients(const StencilSpec &spec) {
   return c;
 }
 
+const char *groupedName(LowRankAnalysis::Grouped g) {
+  // By the enumerators' order: None, Rows, Columns, RowsThenColumns,
+  // ColumnsThenRows.
+  static constexpr const char *Names[] = {"", "rows", "columns",
+                                          "rows, then of the other rows' columns,",
+                                          "columns, then of the other columns' rows,"};
+  return Names[static_cast<int>(g)];
+}
+
 LowRankAnalysis LowRankAnalysis::asGrouped() const {
   LowRankAnalysis a = *this;
   a.terms = grouping;
@@ -419,7 +429,7 @@ std::string tooLong() {
 /// are multiples of one another (`byRows`), or of its columns: each
 /// group's shared vector times the multiples. The groups partition the
 /// matrix, so the terms' magnitudes sum to its own and nothing cancels.
-std::vector<RankOneTerm> groupedTerms(const std::vector<Rational> &m, int n, bool byRows) {
+std::vector<RankOneTerm> groupLines(const std::vector<Rational> &m, int n, bool byRows) {
   std::vector<RankOneTerm> terms;
   for (int line = 0; line < n; ++line) {
     std::vector<Rational> shared(static_cast<size_t>(n));
@@ -448,6 +458,34 @@ std::vector<RankOneTerm> groupedTerms(const std::vector<Rational> &m, int n, boo
   return terms;
 }
 
+/// groupLines, and `thenOther`: its groups of two or more lines kept, the
+/// lines left (each alone) grouped along the other axis, which may find
+/// columns equal across them that no row shares whole (EBISU's 2d49pt:
+/// its first and last columns, 1 and 5 in every row). Still a partition.
+std::vector<RankOneTerm> groupedTerms(std::vector<Rational> m, int n, bool byRows, bool thenOther) {
+  std::vector<RankOneTerm> terms = groupLines(m, n, byRows);
+  if (!thenOther) {
+    return terms;
+  }
+  std::vector<RankOneTerm> kept;
+  for (RankOneTerm &t : terms) {
+    const std::vector<Rational> &multiples = byRows ? t.column : t.row;
+    if (nonZeros(multiples) < 2) {
+      continue;
+    }
+    for (int line = 0; line < n; ++line) {
+      for (int k = 0; !multiples[line].isZero() && k < n; ++k) {
+        (byRows ? m[line * n + k] : m[k * n + line]) = Rational();
+      }
+    }
+    kept.push_back(std::move(t));
+  }
+  std::vector<RankOneTerm> rest = groupLines(m, n, !byRows);
+  kept.insert(kept.end(), std::make_move_iterator(rest.begin()),
+              std::make_move_iterator(rest.end()));
+  return kept;
+}
+
 void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
   a.decomposedOps = a.directOps;
   if (fullRankModPrime(c, a.size, a.size)) {
@@ -471,13 +509,17 @@ void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
   // operations.
   a.terms = std::move(*terms);
   a.decomposedOps = passOps(a.terms);
-  for (bool byRows : {true, false}) {
-    std::vector<RankOneTerm> grouped = groupedTerms(c, a.size, byRows);
+  using Grouped = LowRankAnalysis::Grouped;
+  for (Grouped by :
+       {Grouped::Rows, Grouped::Columns, Grouped::RowsThenColumns, Grouped::ColumnsThenRows}) {
+    const bool byRows = by == Grouped::Rows || by == Grouped::RowsThenColumns;
+    std::vector<RankOneTerm> grouped = groupedTerms(
+        c, a.size, byRows, by == Grouped::RowsThenColumns || by == Grouped::ColumnsThenRows);
     const int ops = passOps(grouped);
     if (a.grouping.empty() || ops < a.groupingOps) {
       a.grouping = std::move(grouped);
       a.groupingOps = ops;
-      a.groupingBy = byRows ? LowRankAnalysis::Grouped::Rows : LowRankAnalysis::Grouped::Columns;
+      a.groupingBy = by;
     }
   }
   if (a.groupingOps < a.decomposedOps) {
@@ -627,7 +669,7 @@ void printStructure(const LowRankAnalysis &a, const std::array<std::string, 3> &
                       names[1]);
     if (a.grouped != LowRankAnalysis::Grouped::None) {
       os << fmt::format("; a term a group of {} that are multiples of one another",
-                        a.grouped == LowRankAnalysis::Grouped::Rows ? "rows" : "columns");
+                        groupedName(a.grouped));
     }
     return;
   }

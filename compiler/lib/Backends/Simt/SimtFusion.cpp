@@ -150,17 +150,21 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 489.3, 0, "an H200", false, true},
     {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 343.8, 0, "an H200", false, true, false,
      true},
-    // EBISU's 2d49pt with its equal rows grouped (LowRank.cpp: 2 passes
-    // and 21 terms at the point, 39 operations; bench/lowrank/sweep2d.cu,
-    // 2026-12-01 01:57, bench/results/2026-12-01-0152-2d49pt-grouped-rows-
-    // h200.txt): fp64 239.8 at T 2 and 3 blocks a multiprocessor against
-    // 237.3 at the box2d49p form's T 3 and 1 block, fp32 416.0 at T 2 and 2
-    // blocks against 388.0 there; the direct form's 199.6 and 351.2.
+    // EBISU's 2d49pt with its equal rows grouped, then the other rows'
+    // equal columns (LowRank.cpp: 3 passes and 15 terms at the point, 38
+    // operations; bench/lowrank/sweep2d.cu, 2026-12-01 02:39,
+    // bench/results/2026-12-01-0234-2d49pt-two-stage-grouping-h200.txt):
+    // fp64 260.7 at T 2 and 3 blocks a multiprocessor against 242.3 at the
+    // box2d49p form's T 3 and 1 block (243.7-246.2 at 1 and 2 blocks), fp32
+    // 430.4 at T 2 in blocks of 56 rows at 2 blocks against 402.1 at T 3
+    // (48 rows at 3 blocks 431.9). The one-stage grouping (39) measured at
+    // these geometries the same way (01:57, ...-0152-2d49pt-grouped-rows-
+    // h200.txt), and the direct form ran 199.6 and 351.2 there.
     // clang-format off
-    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 3, 239.8, 0, "an H200", false, true, true,
-     true, false, false, 39},
-    {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 2, 416.0, 0, "an H200", false, true, true,
-     true, false, false, 39},
+    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 3, 260.7, 0, "an H200", false, true, true,
+     true, false, false, 38},
+    {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 2, 430.4, 0, "an H200", false, true, true,
+     true, false, false, 38},
     // clang-format on
     {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 581.9, 0, "an H200", false, true, false,
      true},

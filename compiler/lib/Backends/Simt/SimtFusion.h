@@ -59,7 +59,7 @@ struct MeasuredFusion {
   /// 2D low-rank form: measured for a form of this many operations a point
   /// only (LowRankForm::ops), 0 for any. Forms of one kind may differ
   /// widely in their work: a box's one pass beside its centre (15) and
-  /// EBISU's 2d49pt with its equal rows grouped (39).
+  /// EBISU's 2d49pt grouped (38).
   int formOps = 0;
 
   /// Whether the best fused run measured faster than one step a launch.

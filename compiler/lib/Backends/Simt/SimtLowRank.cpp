@@ -343,8 +343,7 @@ std::string groupingText(const LowRankAnalysis &a, bool regrouped) {
     return {};
   }
   return fmt::format(", a pass a group of {} that are multiples of one another{}",
-                     a.grouped == LowRankAnalysis::Grouped::Rows ? "rows" : "columns",
-                     regrouped ? " (the elimination's terms cancel)" : "");
+                     groupedName(a.grouped), regrouped ? " (the elimination's terms cancel)" : "");
 }
 
 } // namespace
