@@ -58,9 +58,9 @@ StencilSpec boxPlusCentre(int r, Precision p, BoundaryKind b) {
 }
 
 /// EBISU's 2d49pt (examples/suite/ebisu_2d49pt_fp64.stencil): rank 5 of 7,
-/// two pairs of equal rows (the form groups them); `sum` divides each weight (EBISU's 118, or the
-/// weights' total 313, which makes it an average that 100 steps keep
-/// bounded).
+/// two pairs of equal rows (the form groups them); `sum` divides each
+/// weight (EBISU's 118, or the weights' total 313, which makes it an
+/// average that 100 steps keep bounded).
 StencilSpec ebisu49(Precision p, BoundaryKind b, double sum = 118.0) {
   static const int rows[7][7] = {{1, 1, 2, 3, 4, 5, 5},     {1, 1, 2, 3, 4, 5, 5},
                                  {1, 7, 7, 5, 7, 6, 5},     {1, 8, 12, 15, 12, 12, 5},
