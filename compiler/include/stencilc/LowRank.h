@@ -156,8 +156,8 @@ struct LowRankAnalysis {
   std::vector<SeparableTerm> separableTerms() const;
 };
 
-/// How a grouping reads in --emit=spec and --emit=plan ("rows", ...): what
-/// "a group of ... that are multiples of one another" groups.
+/// How a grouping reads in --emit=spec and --emit=plan: "a group of rows
+/// that are multiples of one another", ...; "" for None.
 const char *groupedName(LowRankAnalysis::Grouped g);
 
 /// The largest radius analysed in 3D: the three unfoldings have

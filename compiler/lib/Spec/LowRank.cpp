@@ -373,9 +373,11 @@ std::vector<Rational> exactCoefficients(const StencilSpec &spec) {
 const char *groupedName(LowRankAnalysis::Grouped g) {
   // By the enumerators' order: None, Rows, Columns, RowsThenColumns,
   // ColumnsThenRows.
-  static constexpr const char *Names[] = {"", "rows", "columns",
-                                          "rows, then of the other rows' columns,",
-                                          "columns, then of the other columns' rows,"};
+  static constexpr const char *Names[] = {
+      "", "a group of rows that are multiples of one another",
+      "a group of columns that are multiples of one another",
+      "a group of rows, then of the other rows' columns, that are multiples of one another",
+      "a group of columns, then of the other columns' rows, that are multiples of one another"};
   return Names[static_cast<int>(g)];
 }
 
@@ -458,17 +460,15 @@ std::vector<RankOneTerm> groupLines(const std::vector<Rational> &m, int n, bool 
   return terms;
 }
 
-/// groupLines, and `thenOther`: its groups of two or more lines kept, the
-/// lines left (each alone) grouped along the other axis, which may find
-/// columns equal across them that no row shares whole (EBISU's 2d49pt:
-/// its first and last columns, 1 and 5 in every row). Still a partition.
-std::vector<RankOneTerm> groupedTerms(std::vector<Rational> m, int n, bool byRows, bool thenOther) {
-  std::vector<RankOneTerm> terms = groupLines(m, n, byRows);
-  if (!thenOther) {
-    return terms;
-  }
+/// `lines` (groupLines(m, n, byRows)) in two stages: its groups of two or
+/// more lines kept, the lines left (each alone) grouped along the other
+/// axis, which may find columns equal across them that no row shares whole
+/// (EBISU's 2d49pt: its first and last columns, 1 and 5 in every row).
+/// Still a partition.
+std::vector<RankOneTerm> groupedTerms(std::vector<Rational> m, int n, bool byRows,
+                                      const std::vector<RankOneTerm> &lines) {
   std::vector<RankOneTerm> kept;
-  for (RankOneTerm &t : terms) {
+  for (const RankOneTerm &t : lines) {
     const std::vector<Rational> &multiples = byRows ? t.column : t.row;
     if (nonZeros(multiples) < 2) {
       continue;
@@ -478,7 +478,7 @@ std::vector<RankOneTerm> groupedTerms(std::vector<Rational> m, int n, bool byRow
         (byRows ? m[line * n + k] : m[k * n + line]) = Rational();
       }
     }
-    kept.push_back(std::move(t));
+    kept.push_back(t);
   }
   std::vector<RankOneTerm> rest = groupLines(m, n, !byRows);
   kept.insert(kept.end(), std::make_move_iterator(rest.begin()),
@@ -510,18 +510,21 @@ void analyse2D(const std::vector<Rational> &c, LowRankAnalysis &a) {
   a.terms = std::move(*terms);
   a.decomposedOps = passOps(a.terms);
   using Grouped = LowRankAnalysis::Grouped;
-  for (Grouped by :
-       {Grouped::Rows, Grouped::Columns, Grouped::RowsThenColumns, Grouped::ColumnsThenRows}) {
-    const bool byRows = by == Grouped::Rows || by == Grouped::RowsThenColumns;
-    std::vector<RankOneTerm> grouped = groupedTerms(
-        c, a.size, byRows, by == Grouped::RowsThenColumns || by == Grouped::ColumnsThenRows);
+  const auto consider = [&a](std::vector<RankOneTerm> grouped, Grouped by) {
     const int ops = passOps(grouped);
     if (a.grouping.empty() || ops < a.groupingOps) {
       a.grouping = std::move(grouped);
       a.groupingOps = ops;
       a.groupingBy = by;
     }
-  }
+  };
+  // On a tie the first: one stage before two, rows before columns.
+  const std::vector<RankOneTerm> rows = groupLines(c, a.size, true),
+                                 columns = groupLines(c, a.size, false);
+  consider(rows, Grouped::Rows);
+  consider(columns, Grouped::Columns);
+  consider(groupedTerms(c, a.size, true, rows), Grouped::RowsThenColumns);
+  consider(groupedTerms(c, a.size, false, columns), Grouped::ColumnsThenRows);
   if (a.groupingOps < a.decomposedOps) {
     a = a.asGrouped();
   }
@@ -668,8 +671,7 @@ void printStructure(const LowRankAnalysis &a, const std::array<std::string, 3> &
     os << fmt::format("  lowrank   rank {} of {}x{} (rows {}, columns {})", a.rank, n, n, names[0],
                       names[1]);
     if (a.grouped != LowRankAnalysis::Grouped::None) {
-      os << fmt::format("; a term a group of {} that are multiples of one another",
-                        groupedName(a.grouped));
+      os << "; a term " << groupedName(a.grouped);
     }
     return;
   }

@@ -323,14 +323,14 @@ std::string directBeforeFormWhy(const StencilSpec &spec, const LowRankAnalysis &
 }
 
 /// Where lowrank=auto would refuse the elimination's terms of 2D `a` for
-/// cancelling, its grouping of rows (or columns) that are multiples of one
+/// cancelling (`amplified`: their amplification, above the most auto
+/// takes), its grouping of rows (or columns) that are multiples of one
 /// another, which never cancels, if that still takes fewer operations.
-std::optional<LowRankAnalysis> regroupedWhereCancelling(const StencilSpec &spec,
-                                                        const LowRankAnalysis &a,
+std::optional<LowRankAnalysis> regroupedWhereCancelling(const LowRankAnalysis &a, double amplified,
                                                         LowRankRequest request) {
   if (request != LowRankRequest::Auto || a.dims != 2 ||
       a.grouped != LowRankAnalysis::Grouped::None || a.grouping.empty() ||
-      a.groupingOps >= a.directOps || amplification(spec, a) <= MaxAutoAmplification) {
+      a.groupingOps >= a.directOps || amplified <= MaxAutoAmplification) {
     return std::nullopt;
   }
   return a.asGrouped();
@@ -342,8 +342,8 @@ std::string groupingText(const LowRankAnalysis &a, bool regrouped) {
   if (a.grouped == LowRankAnalysis::Grouped::None) {
     return {};
   }
-  return fmt::format(", a pass a group of {} that are multiples of one another{}",
-                     groupedName(a.grouped), regrouped ? " (the elimination's terms cancel)" : "");
+  return fmt::format(", a pass {}{}", groupedName(a.grouped),
+                     regrouped ? " (the elimination's terms cancel)" : "");
 }
 
 } // namespace
@@ -388,11 +388,14 @@ LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankReq
     choice.why = std::move(why);
     return choice;
   }
+  choice.amplification = amplification(spec, analysed);
   const std::optional<LowRankAnalysis> regrouped =
-      regroupedWhereCancelling(spec, analysed, request);
+      regroupedWhereCancelling(analysed, choice.amplification, request);
+  if (regrouped) {
+    choice.amplification = amplification(spec, *regrouped);
+  }
   const LowRankAnalysis &a = regrouped ? *regrouped : analysed;
   choice.decomposedOps = a.decomposedOps;
-  choice.amplification = amplification(spec, a);
   std::optional<LowRankForm> form = formOf(a, compute);
   choice.fellBack = true;
   if (!form) {
