@@ -30,18 +30,20 @@ constexpr int kSteps = 100;
 
 /// One geometry of the generated FusedParams; Queued: fused.cuh's queued
 /// form (the direct or low-rank form; not a packed plan).
-template <int T, int Width, int Batch, int Chunk, int MinBlocks, bool Queued = false>
+template <int T, int Width, int Batch, int Chunk, int MinBlocks, bool Queued = false,
+          int PrefetchRows = 0>
 struct Variant : gen::FusedParams {
   static constexpr int kSteps = T, kWidth = Width, kBatch = Batch, kChunkY = Chunk,
-                       kMinBlocks = MinBlocks;
+                       kMinBlocks = MinBlocks, kPrefetchRows = PrefetchRows;
   static constexpr bool kQueued = Queued;
 };
 
 template <class V> bool bench(double copy, Grids<E> &grids) {
   using S = fused::Geometry<V>;
-  char geometry[112];
-  std::snprintf(geometry, sizeof geometry, "width %d batch %d chunk %d minBlocks %d%s", V::kWidth,
-                V::kBatch, V::kChunkY, V::kMinBlocks, fused::QueuedOf<V>::value ? " queued" : "");
+  char geometry[128];
+  std::snprintf(geometry, sizeof geometry, "width %d batch %d chunk %d minBlocks %d%s prefetch %d",
+                V::kWidth, V::kBatch, V::kChunkY, V::kMinBlocks,
+                fused::QueuedOf<V>::value ? " queued" : "", fused::PrefetchRowsOf<V>::value);
   return fused_nd_bench::benchOne<E>(
       SWEEP_TEXT(SWEEP_NAME), V::kSteps, geometry, kSteps, copy, grids,
       [](E *a, E *b) { return fused::run<S>(a, b, kN, kN, kSteps, nullptr); });

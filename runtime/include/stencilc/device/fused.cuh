@@ -215,8 +215,9 @@ template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::
 ///   kWidth             the columns of one warp's strip, halo included:
 ///                      32 x the columns per thread, each thread owning
 ///                      kWidth / 32 adjacent columns (at least r of them,
-///                      4 bytes or more, whole 16-byte vectors past 16
-///                      bytes), loaded and stored kVec at a time
+///                      4 bytes or more, the widest of 16-, 8- and 4-byte
+///                      accesses that divides them), loaded and stored
+///                      kVec at a time
 ///   kThreads           threads per block, a multiple of 32: the block's
 ///                      warps take kThreads / 32 strips side by side
 ///   kBatch             rows per level per iteration of the stream
@@ -236,11 +237,14 @@ template <class Params> struct Geometry : Params {
   static constexpr int kRadius = Stencil::kRadius;
   static constexpr int kTerms = Stencil::kTerms;
   static constexpr int kColsPerThread = Params::kWidth / 32;
-  /// Elements per memory access: a thread's columns, up to a 16-byte
-  /// vector (4- and 8-byte accesses where a thread has fewer bytes).
-  static constexpr int kAccessBytes = kColsPerThread * static_cast<int>(sizeof(Element)) < 16
-                                          ? kColsPerThread * static_cast<int>(sizeof(Element))
-                                          : 16;
+  /// Elements per memory access: the widest of 16, 8 and 4 bytes that
+  /// divides a thread's columns (3 floats a thread: 4-byte accesses), or
+  /// all of them where they are fewer bytes.
+  static constexpr int kThreadBytes = kColsPerThread * static_cast<int>(sizeof(Element));
+  static constexpr int kAccessBytes = kThreadBytes % 16 == 0  ? 16
+                                      : kThreadBytes % 8 == 0 ? 8
+                                      : kThreadBytes % 4 == 0 ? 4
+                                                              : kThreadBytes;
   static constexpr int kVec = kAccessBytes / static_cast<int>(sizeof(Element));
   using Vector = typename VectorOf<kAccessBytes>::type;
   /// The redundant halo each side: kSteps * r, whole accesses.
@@ -427,8 +431,19 @@ __device__ __forceinline__ void clearCarriedPasses(PassRows<S> (&passes)[Levels]
   forEachCarriedPass<S, Levels>(passes, [](Compute &v, const Compute &) { v = Compute(0); });
 }
 
+/// Params::kPrefetchRows, or 0 where Params has none: how many rows past
+/// a batch's the interior stream asks the L2 to fetch from memory.
+template <class S, class = void> struct PrefetchRowsOf {
+  static constexpr int value = 0;
+};
+template <class S> struct PrefetchRowsOf<S, std::void_t<decltype(S::kPrefetchRows)>> {
+  static constexpr int value = S::kPrefetchRows;
+};
+
 /// Starts the loads of kBatch input rows from row p, the thread's groups of
-/// each (the boundary rule only where a point may be outside the grid).
+/// each (the boundary rule only where a point may be outside the grid);
+/// inside the grid, with PrefetchRowsOf, an L2 prefetch of the row that
+/// many rows further (the last row past the grid's end).
 template <class S, bool Interior>
 __device__ __forceinline__ void
 fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
@@ -441,6 +456,12 @@ fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
       if constexpr (Interior) {
         groups[i][g] = __ldg(reinterpret_cast<const typename S::Vector *>(
             in + static_cast<long long>(p + i) * nx + xFirst + g * S::kVec));
+        if constexpr (PrefetchRowsOf<S>::value > 0) {
+          if (g == 0) {
+            const int ahead = min(p + i + PrefetchRowsOf<S>::value, ny - 1);
+            prefetchL2(in + static_cast<long long>(ahead) * nx + xFirst);
+          }
+        }
       } else {
         groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
       }

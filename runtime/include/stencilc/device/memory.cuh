@@ -45,6 +45,12 @@ template <int PrefetchBytes> __device__ __forceinline__ uint4 loadVector(const v
   return __ldg(reinterpret_cast<const uint4 *>(src));
 }
 
+/// Asks the L2 to fetch the line holding `src` (global memory) from memory,
+/// without waiting for it or reading it (prefetch.global.L2).
+__device__ __forceinline__ void prefetchL2(const void *src) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
+}
+
 /// Stores `bits` at `dst` (16-byte aligned, in global memory) as one
 /// st.global.v4. Written in PTX on purpose: a plain store of a packed vector
 /// beside an element-wise path to the same place may be split by the
