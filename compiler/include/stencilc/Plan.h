@@ -528,11 +528,15 @@ struct FusedKernel {
   /// the level below into them as it is computed (measured faster for the
   /// wide boxes).
   bool queued = false;
+  /// 2D: an L2 prefetch this many rows ahead of the stream's loads inside
+  /// the grid (fused.cuh's kPrefetchRows; 0: none), where measured faster.
+  int prefetchRows = 0;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
   /// 3D: T * r, the y halo (0 otherwise).
   int haloY = 0;
-  /// 2D: bytes of one load or store of a thread's columns: 4, 8 or 16.
+  /// 2D: bytes of one load or store of a thread's columns: the widest of
+  /// 16, 8 and 4 that divides them (fused.cuh's kAccessBytes).
   /// 1D and 3D: 16 (whole 16-byte vectors).
   int accessBytes = 0;
   /// 1D and 3D: the dynamic shared memory of a pass of T steps (the 2D

@@ -73,11 +73,16 @@ void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   const FusedKernel &k = s.fused;
-  os << fmt::format("  fused      {} threads ({} warps, a strip each); strips of {} columns, {} "
-                    "stored: a halo of {} columns each side (T x r = {}, whole {}-byte accesses); "
-                    "{} output rows per block, {} rows a level at a time; geometry {}\n",
-                    k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo,
-                    s.fusedSteps * spec.radius, k.accessBytes, k.chunkRows, k.batch, k.source);
+  os << fmt::format(
+      "  fused      {} threads ({} warps, a strip each); strips of {} columns, {} "
+      "stored: a halo of {} columns each side (T x r = {}, whole {}-byte accesses); "
+      "{} output rows per block, {} rows a level at a time{}; geometry {}\n",
+      k.threads, k.threads / 32, k.width, k.storedColumns(), k.halo, s.fusedSteps * spec.radius,
+      k.accessBytes, k.chunkRows, k.batch,
+      k.prefetchRows > 0
+          ? fmt::format(", an L2 prefetch {} rows ahead inside the grid", k.prefetchRows)
+          : "",
+      k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo "
                     "columns, and the rows beside a block's own that each level recomputes); no "
                     "shared memory: each thread keeps {}, {} block{} per multiprocessor asked of "

@@ -147,9 +147,16 @@ constexpr MeasuredFusion Measured[] = {
     // and the direct box's geometry (gauss5x5 fp64 441.0 at T 3). A form
     // whose terms read rows at the point (box2d49p: the centre) is a kind of
     // its own: in windows it keeps every level's rows (T 3 ran at 177.0).
-    {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 489.3, 0, "an H200", false, true},
-    {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 343.8, 0, "an H200", false, true, false,
-     true},
+    // Since 2026-12-01 04:43 (bench/lowrank/sweep2d.cu,
+    // bench/results/2026-12-01-0429-2d-strips-and-l2-prefetch-h200.txt)
+    // gauss5x5 fp64 and the 7 x 7 blur take an L2 prefetch a batch ahead:
+    // 534.7 against 520.7-522.2, and fp64 408.2-410.1 against 377.6-378.1.
+    // clang-format off
+    {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 534.7, 0, "an H200", false, true, false,
+     false, false, false, 0, 4},
+    {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 410.1, 0, "an H200", false, true, false,
+     true, false, false, 0, 2},
+    // clang-format on
     // EBISU's 2d49pt with its equal rows grouped, then the other rows'
     // equal columns (LowRank.cpp: 3 passes and 15 terms at the point, 38
     // operations; bench/lowrank/sweep2d.cu, 2026-12-01 02:39,
@@ -166,8 +173,11 @@ constexpr MeasuredFusion Measured[] = {
     {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 2, 430.4, 0, "an H200", false, true, true,
      true, false, false, 38},
     // clang-format on
-    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 581.9, 0, "an H200", false, true, false,
-     true},
+    // The 7 x 7 blur fp32 with the prefetch (04:43): 676.6 against 603.2-604.0.
+    // clang-format off
+    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 676.6, 0, "an H200", false, true, false,
+     true, false, false, 0, 2},
+    // clang-format on
     {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 334.6, 0, "an H200", false, true, true,
      true},
     // And (bench/lowrank/sweep2d.cu, 13:46, ...-1351-lowrank2d-sweep-h200.txt)
@@ -181,15 +191,20 @@ constexpr MeasuredFusion Measured[] = {
     // at T 2), fp32 554.5 (492.9); box2d25p fp64 452.0 (411.4), fp32 839.3
     // at T 4 (649.2 at T 3). gauss5x5 fp64 keeps its window (487.1, queued
     // 478.1).
-    {2, Shape::Box, 2, 4, 4, 128, 0, 128, 2, 64, 0, 2, 770.3, 0, "an H200", false, true},
+    // gauss5x5 fp32 in strips of 96 columns (3 a thread, 4-byte accesses;
+    // 2026-12-01 04:43): 872.3 against 772.8-772.9 at 128.
+    {2, Shape::Box, 2, 4, 4, 96, 0, 128, 2, 64, 0, 2, 872.3, 0, "an H200", false, true},
     {2, Shape::Box, 2, 8, 4, 128, 0, 128, 2, 64, 0, 1, 452.0, 0, "an H200", false, true, true,
      true},
     // box2d25p fp32 takes 4 rows a level since the warp's decisions are
     // votes (917.1 against 799.7 at 2 and 870.8 before the votes, 02:44).
     {2, Shape::Box, 2, 4, 4, 128, 0, 128, 4, 64, 0, 2, 917.1, 0, "an H200", false, true, true,
      true},
-    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 554.5, 0, "an H200", false, true, true,
-     true},
+    // box2d49p fp32 with the prefetch (04:43): 643.1 against 582.0-584.9.
+    // clang-format off
+    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 643.1, 0, "an H200", false, true, true,
+     true, false, false, 0, 2},
+    // clang-format on
     // The 3D low-rank form on an H200 (bench/lowrank3d, 2026-11-29 10:27,
     // bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt), fused and
     // one step a launch of the form: radius 1 fuses two steps (box3d27p fp64
@@ -363,11 +378,23 @@ int columnsPerThread(const StencilSpec &spec) {
   return cols;
 }
 
+/// The bytes of one access of a thread's `cols` columns of `bytes` each, as
+/// fused.cuh's kAccessBytes: the widest of 16, 8 and 4 that divides them.
+int accessBytesOf(int cols, int bytes) {
+  const int all = cols * bytes;
+  for (const int access : {16, 8, 4}) {
+    if (all % access == 0) {
+      return access;
+    }
+  }
+  return all;
+}
+
 /// Fills the derived sizes of `k` for T steps of `spec`.
 void deriveFused(const StencilSpec &spec, int steps, FusedKernel &k) {
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const int r = spec.radius;
-  k.accessBytes = std::min(k.columnsPerThread() * bytes, 16);
+  k.accessBytes = accessBytesOf(k.columnsPerThread(), bytes);
   const int vec = k.accessBytes / bytes;
   k.halo = (steps * r + vec - 1) / vec * vec;
   // Level t computes every column of the strip, over the block's rows and
@@ -392,6 +419,7 @@ FusedKernel fusedGeometry2D(const StencilSpec &spec, int steps, const MeasuredFu
     k.minBlocks = m->minBlocks;
     k.sidesAtEntry = m->sidesAtEntry;
     k.queued = m->queued;
+    k.prefetchRows = m->prefetchRows;
   } else {
     k.width = 32 * columnsPerThread(spec);
     k.threads = 128;

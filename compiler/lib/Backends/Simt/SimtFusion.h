@@ -61,6 +61,9 @@ struct MeasuredFusion {
   /// widely in their work: a box's one pass beside its centre (15) and
   /// EBISU's 2d49pt grouped (38).
   int formOps = 0;
+  /// 2D: an L2 prefetch this many rows ahead of the stream inside the grid
+  /// (FusedKernel::prefetchRows) measured faster for this kind; 0: none.
+  int prefetchRows = 0;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }
