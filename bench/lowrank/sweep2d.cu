@@ -6,9 +6,9 @@
 // kernel (fused_nd_bench.h's benchOne; every geometry evaluates the form
 // in one order). A header given with -include defines SWEEP_NAME (the
 // suite stencil), SWEEP_ELEMENT (its element type) and SWEEP_VARIANTS (a
-// comma-separated list of Variant<T, width, batch, chunk, minBlocks>; nvcc
-// would split a -D value at its commas) and includes the generated NAME.cu.
-// README.md says how to build it.
+// comma-separated list of Variant<T, width, batch, chunk, minBlocks[,
+// queued[, prefetchRows]]>; nvcc would split a -D value at its commas) and
+// includes the generated NAME.cu. README.md says how to build it.
 #include <cstdio>
 
 #include "fused_nd_bench.h" // test/GPU/device

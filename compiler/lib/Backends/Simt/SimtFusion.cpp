@@ -149,8 +149,8 @@ constexpr MeasuredFusion Measured[] = {
     // its own: in windows it keeps every level's rows (T 3 ran at 177.0).
     // Since 2026-12-01 04:43 (bench/lowrank/sweep2d.cu,
     // bench/results/2026-12-01-0429-2d-strips-and-l2-prefetch-h200.txt)
-    // gauss5x5 fp64 and the 7 x 7 blur take an L2 prefetch a batch ahead:
-    // 534.7 against 520.7-522.2, and fp64 408.2-410.1 against 377.6-378.1.
+    // gauss5x5 fp64 and the 7 x 7 blur fp64 take an L2 prefetch a batch
+    // ahead: 534.7 against 520.7-522.2, and 408.2-410.1 against 377.6-378.1.
     // clang-format off
     {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 534.7, 0, "an H200", false, true, false,
      false, false, false, 0, 4},
