@@ -38,17 +38,31 @@ namespace {
 /// 939.0 with 2), radius 3 has entries of its own. Radius 1 in 16 bits
 /// measured faster sharing at entry (the generated star2d5p_fp16's NAME_run
 /// 1937.6 against 1885.1, bit for bit the same), so it keeps that.
+// clang-format off
 constexpr MeasuredFusion Measured[] = {
-    {2, Shape::Star, 1, 8, 8, 64, 0, 128, 4, 96, 0, 3, 934, 0},
-    {2, Shape::Star, 1, 4, 8, 128, 0, 128, 4, 64, 0, 2, 1888, 0},
-    {2, Shape::Star, 1, 2, 8, 128, 0, 128, 4, 64, 0, 3, 1816, 0, "an H100", true},
-    {2, Shape::Box, 1, 8, 6, 64, 0, 128, 4, 128, 0, 3, 678, 0},
-    {2, Shape::Box, 1, 4, 8, 128, 0, 64, 2, 96, 0, 6, 1380, 0},
-    {2, Shape::Box, 1, 2, 8, 128, 0, 128, 3, 96, 0, 3, 1355, 0},
-    {2, Shape::Star, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 551.6, 0, "an H200"},
-    {2, Shape::Star, 2, 4, 6, 128, 0, 128, 4, 128, 0, 2, 1038.1, 0, "an H200"},
-    {2, Shape::Star, 2, 2, 4, 128, 0, 128, 4, 96, 0, 3, 1115, 0},
-    {2, Shape::Box, 2, 2, 2, 128, 0, 128, 4, 128, 0, 3, 574, 0},
+    {.dims = 2, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 8, .width = 64,
+     .threads = 128, .batch = 4, .chunk = 96, .minBlocks = 3, .gstencils = 934},
+    {.dims = 2, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 8, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 64, .minBlocks = 2, .gstencils = 1888},
+    {.dims = 2, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 8, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 64, .minBlocks = 3, .gstencils = 1816,
+     .sidesAtEntry = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 6, .width = 64,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 3, .gstencils = 678},
+    {.dims = 2, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 8, .width = 128,
+     .threads = 64, .batch = 2, .chunk = 96, .minBlocks = 6, .gstencils = 1380},
+    {.dims = 2, .shape = Shape::Box, .radius = 1, .elementBytes = 2, .steps = 8, .width = 128,
+     .threads = 128, .batch = 3, .chunk = 96, .minBlocks = 3, .gstencils = 1355},
+    {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 4, .width = 64,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 551.6,
+     .device = "an H200"},
+    {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 6, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 1038.1,
+     .device = "an H200"},
+    {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 4, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 96, .minBlocks = 3, .gstencils = 1115},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 2, .steps = 2, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 3, .gstencils = 574},
     // The boxes of radius 2 in fp64 and fp32 and of radius 3 in fp64 in
     // fused.cuh's queued form (bench/lowrank/sweep2d.cu on EBISU's 2d25pt
     // and 2d49pt, 2026-11-29 15:35 and 15:38, ...-1535-fused-queued-sweep-
@@ -61,26 +75,35 @@ constexpr MeasuredFusion Measured[] = {
     // against 594.1-595.7 in 64 (56 599.1, 72 and more slower; the fp64
     // kinds' 64 within 1 % of the others;
     // bench/results/2026-11-30-2313-2d-queued-strips-and-chunks-h200.txt).
-    {2, Shape::Box, 2, 8, 3, 128, 0, 128, 2, 64, 0, 1, 281.5, 0, "an H200", false, false, false,
-     true},
-    {2, Shape::Box, 2, 4, 3, 128, 0, 128, 2, 48, 0, 2, 601.9, 0, "an H200", false, false, false,
-     true},
-    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 1, 166.1, 0, "an H200", false, false, false,
-     true},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 281.5,
+     .device = "an H200", .queued = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 4, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 48, .minBlocks = 2, .gstencils = 601.9,
+     .device = "an H200", .queued = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 166.1,
+     .device = "an H200", .queued = true},
     // The same boxes in fp64 with scaled coefficients (2026-11-29 23:55,
     // bench/results/2026-11-29-2355-scaled-fused-geometry-h200.txt): the
     // immediates leave room for 3 blocks a multiprocessor, 2d25pt 345.1
     // against 320.5 at 1 (T 3), 2d49pt 193.2 against 188.8 (T 2); every
     // other scaled fp64 kind measured best at its unscaled geometry.
-    // clang-format off
-    {2, Shape::Box, 2, 8, 3, 128, 0, 128, 2, 64, 0, 3, 345.1, 0, "an H200", false, false, false,
-     true, true},
-    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 3, 193.2, 0, "an H200", false, false, false,
-     true, true},
-    // clang-format on
-    {2, Shape::Star, 3, 8, 3, 128, 0, 128, 2, 128, 0, 2, 377.7, 0, "an H200"},
-    {2, Shape::Star, 3, 4, 4, 128, 0, 128, 4, 128, 0, 2, 707.0, 0, "an H200"},
-    {2, Shape::Star, 3, 2, 2, 128, 0, 128, 4, 128, 0, 2, 720.8, 0, "an H200"},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 345.1,
+     .device = "an H200", .queued = true, .scaled = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 193.2,
+     .device = "an H200", .queued = true, .scaled = true},
+    {.dims = 2, .shape = Shape::Star, .radius = 3, .elementBytes = 8, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 128, .minBlocks = 2, .gstencils = 377.7,
+     .device = "an H200"},
+    {.dims = 2, .shape = Shape::Star, .radius = 3, .elementBytes = 4, .steps = 4, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 707.0,
+     .device = "an H200"},
+    {.dims = 2, .shape = Shape::Star, .radius = 3, .elementBytes = 2, .steps = 2, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 720.8,
+     .device = "an H200"},
     // Radius 3 boxes in 16 bits measured fastest unfused (T = 1). In fp32
     // too, until the queued form's levels joined where read (fused.cuh,
     // queuedPrologue): since then EBISU's 2d49pt fp32 runs 327.5 queued at
@@ -90,16 +113,23 @@ constexpr MeasuredFusion Measured[] = {
     // of 56 rows (348.0-349.0 in 64, 23:16; 48 and 72 351.2 and 351.0, 80
     // and more slower;
     // bench/results/2026-11-30-2313-2d-queued-strips-and-chunks-h200.txt).
-    {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 1, 352.3, 0, "an H200", false, false, false,
-     true},
-    {2, Shape::Box, 3, 2, 1, 128, 0, 128, 4, 128, 0, 1, 308, 0},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 2, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 56, .minBlocks = 1, .gstencils = 352.3,
+     .device = "an H200", .queued = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 2, .steps = 1, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 1, .gstencils = 308},
     // 1D: T 8 (up to 16 measured 0-5 % faster for fp32 and fp16, but
     // --plan-option fuse stops at 8). Segments of 4096 points.
-    {1, Shape::Star, 1, 8, 8, 4096, 0, 512, 0, 0, 0, 1, 861.5, 166.5},
-    {1, Shape::Star, 1, 4, 8, 4096, 0, 512, 0, 0, 0, 1, 1511.6, 329.6},
-    {1, Shape::Star, 1, 2, 8, 4096, 0, 512, 0, 0, 0, 1, 1197.7, 611.8},
-    {1, Shape::Star, 2, 8, 8, 4096, 0, 512, 0, 0, 0, 1, 615.2, 166.8},
-    {1, Shape::Star, 2, 4, 8, 4096, 0, 512, 0, 0, 0, 1, 1205.8, 327.3},
+    {.dims = 1, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 8, .width = 4096,
+     .threads = 512, .minBlocks = 1, .gstencils = 861.5, .stepGStencils = 166.5},
+    {.dims = 1, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 8, .width = 4096,
+     .threads = 512, .minBlocks = 1, .gstencils = 1511.6, .stepGStencils = 329.6},
+    {.dims = 1, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 8, .width = 4096,
+     .threads = 512, .minBlocks = 1, .gstencils = 1197.7, .stepGStencils = 611.8},
+    {.dims = 1, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 8, .width = 4096,
+     .threads = 512, .minBlocks = 1, .gstencils = 615.2, .stepGStencils = 166.8},
+    {.dims = 1, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 8, .width = 4096,
+     .threads = 512, .minBlocks = 1, .gstencils = 1205.8, .stepGStencils = 327.3},
     // 3D: the thread-resident kernel's best (fused3d.cuh's benchmark,
     // 2026-11-25): stars and the fp64 box fuse; the fp32 and 16-bit boxes
     // keep one launch a step (their geometry serves --plan-option fuse).
@@ -131,16 +161,27 @@ constexpr MeasuredFusion Measured[] = {
     // 815.2-815.6 and 733.9-734.5 (T 4: 831.2, 748.3), and fp32 952.6 at
     // its T 5 (20:55; T 4 and 6 slower, chunks of 128 within 1 % at 22:49:
     // bench/results/2026-11-30-2245-3d-geometries-resweep-h200.txt).
-    {3, Shape::Star, 1, 8, 3, 32, 64, 512, 1, 96, 4, 1, 426.8, 216.2, "an H200"},
-    {3, Shape::Star, 1, 4, 5, 64, 32, 512, 1, 96, 2, 1, 952.6, 399.1, "an H200"},
-    // clang-format off
-    {3, Shape::Star, 1, 2, 4, 64, 32, 512, 1, 64, 2, 2, 453.5, 180.4, "an H200", false, false,
-     false, false, false, true},
-    // clang-format on
-    {3, Shape::Star, 1, 2, 3, 64, 32, 512, 1, 96, 2, 2, 847.5, 562.3, "an H200"},
-    {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 128, 4, 1, 173.9, 160.5},
-    {3, Shape::Box, 1, 4, 2, 32, 64, 512, 1, 128, 4, 1, 286.8, 302.4},
-    {3, Shape::Box, 1, 2, 2, 64, 32, 512, 1, 128, 2, 1, 269.0, 398.8},
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 3, .width = 32,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
+     .gstencils = 426.8, .stepGStencils = 216.2, .device = "an H200"},
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 5, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 1,
+     .gstencils = 952.6, .stepGStencils = 399.1, .device = "an H200"},
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 4, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 2,
+     .gstencils = 453.5, .stepGStencils = 180.4, .device = "an H200", .periodic = true},
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 3, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 2,
+     .gstencils = 847.5, .stepGStencils = 562.3, .device = "an H200"},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
+     .gstencils = 173.9, .stepGStencils = 160.5},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 32,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
+     .gstencils = 286.8, .stepGStencils = 302.4},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 2, .steps = 2, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 1,
+     .gstencils = 269.0, .stepGStencils = 398.8},
     // The 2D low-rank form on an H200 (bench/lowrank's sweep, 2026-11-29
     // 12:43, bench/results/2026-11-29-1243-lowrank-sweep-h200.txt), beside
     // the rule's T 2 (blur7x7 fp64 267.5, fp32 454.6; box2d49p fp64 262.6)
@@ -151,12 +192,12 @@ constexpr MeasuredFusion Measured[] = {
     // bench/results/2026-12-01-0429-2d-strips-and-l2-prefetch-h200.txt)
     // gauss5x5 fp64 and the 7 x 7 blur fp64 take an L2 prefetch a batch
     // ahead: 534.7 against 520.7-522.2, and 408.2-410.1 against 377.6-378.1.
-    // clang-format off
-    {2, Shape::Box, 2, 8, 4, 64, 0, 128, 4, 128, 0, 2, 534.7, 0, "an H200", false, true, false,
-     false, false, false, 0, 4},
-    {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 410.1, 0, "an H200", false, true, false,
-     true, false, false, 0, 2},
-    // clang-format on
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 4, .width = 64,
+     .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 534.7,
+     .device = "an H200", .lowRank = true, .prefetchRows = 4},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 410.1,
+     .device = "an H200", .lowRank = true, .queued = true, .prefetchRows = 2},
     // EBISU's 2d49pt with its equal rows grouped, then the other rows'
     // equal columns (LowRank.cpp: 3 passes and 15 terms at the point, 38
     // operations; bench/lowrank/sweep2d.cu, 2026-12-01 02:39,
@@ -167,19 +208,19 @@ constexpr MeasuredFusion Measured[] = {
     // (48 rows at 3 blocks 431.9). The one-stage grouping (39) measured at
     // these geometries the same way (01:57, ...-0152-2d49pt-grouped-rows-
     // h200.txt), and the direct form ran 199.6 and 351.2 there.
-    // clang-format off
-    {2, Shape::Box, 3, 8, 2, 128, 0, 128, 2, 64, 0, 3, 260.7, 0, "an H200", false, true, true,
-     true, false, false, 38},
-    {2, Shape::Box, 3, 4, 2, 128, 0, 128, 2, 56, 0, 2, 430.4, 0, "an H200", false, true, true,
-     true, false, false, 38},
-    // clang-format on
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 260.7,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true, .formOps = 38},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 2, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 56, .minBlocks = 2, .gstencils = 430.4,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true, .formOps = 38},
     // The 7 x 7 blur fp32 with the prefetch (04:43): 676.6 against 603.2-604.0.
-    // clang-format off
-    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 676.6, 0, "an H200", false, true, false,
-     true, false, false, 0, 2},
-    // clang-format on
-    {2, Shape::Box, 3, 8, 3, 128, 0, 128, 2, 64, 0, 1, 334.6, 0, "an H200", false, true, true,
-     true},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 676.6,
+     .device = "an H200", .lowRank = true, .queued = true, .prefetchRows = 2},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 334.6,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true},
     // And (bench/lowrank/sweep2d.cu, 13:46, ...-1351-lowrank2d-sweep-h200.txt)
     // the suite's other low-rank boxes and gauss5x5 fp32, against what they
     // took before (the direct box's geometry or the rule): box2d25p fp64
@@ -193,18 +234,21 @@ constexpr MeasuredFusion Measured[] = {
     // 478.1).
     // gauss5x5 fp32 in strips of 96 columns (3 a thread, 4-byte accesses;
     // 2026-12-01 04:43): 872.3 against 772.8-772.9 at 128.
-    {2, Shape::Box, 2, 4, 4, 96, 0, 128, 2, 64, 0, 2, 872.3, 0, "an H200", false, true},
-    {2, Shape::Box, 2, 8, 4, 128, 0, 128, 2, 64, 0, 1, 452.0, 0, "an H200", false, true, true,
-     true},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 4, .steps = 4, .width = 96,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 2, .gstencils = 872.3,
+     .device = "an H200", .lowRank = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 4, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 452.0,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true},
     // box2d25p fp32 takes 4 rows a level since the warp's decisions are
     // votes (917.1 against 799.7 at 2 and 870.8 before the votes, 02:44).
-    {2, Shape::Box, 2, 4, 4, 128, 0, 128, 4, 64, 0, 2, 917.1, 0, "an H200", false, true, true,
-     true},
+    {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 4, .steps = 4, .width = 128,
+     .threads = 128, .batch = 4, .chunk = 64, .minBlocks = 2, .gstencils = 917.1,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true},
     // box2d49p fp32 with the prefetch (04:43): 643.1 against 582.0-584.9.
-    // clang-format off
-    {2, Shape::Box, 3, 4, 3, 128, 0, 128, 2, 64, 0, 1, 643.1, 0, "an H200", false, true, true,
-     true, false, false, 0, 2},
-    // clang-format on
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 3, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 643.1,
+     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true, .prefetchRows = 2},
     // The 3D low-rank form on an H200 (bench/lowrank3d, 2026-11-29 10:27,
     // bench/results/2026-11-29-1027-lowrank3d-fused-h200.txt), fused and
     // one step a launch of the form: radius 1 fuses two steps (box3d27p fp64
@@ -225,10 +269,17 @@ constexpr MeasuredFusion Measured[] = {
     // since the edge blocks got cheaper: 630.4 (2026-11-30 20:55, still the
     // fastest of the geometries re-swept at 21:37;
     // bench/results/2026-11-30-1951-3d-edge-blocks-h200.txt).
-    {3, Shape::Box, 1, 8, 2, 32, 64, 512, 1, 96, 4, 1, 295.7, 186.3, "an H200", false, true},
-    {3, Shape::Box, 1, 4, 2, 64, 64, 512, 1, 64, 4, 1, 630.4, 292.9, "an H200", false, true},
-    {3, Shape::Box, 2, 8, 2, 32, 32, 256, 1, 64, 4, 1, 115.1, 162.2, "an H200", false, true},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
+     .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true},
+    {.dims = 3, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
+     .height = 32, .threads = 256, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+     .gstencils = 115.1, .stepGStencils = 162.2, .device = "an H200", .lowRank = true},
 };
+// clang-format on
 
 /// The largest radius whose low-rank form fuses by rule: radius 3 (the
 /// 7 x 7 blur, T 2) compiles without spills for sm_90; a uniform box of

@@ -16,21 +16,22 @@ namespace stencilc {
 /// says otherwise) for one kind of stencil: dims, shape, radius, element
 /// bytes (tf32 runs as fp32 on CUDA cores, bf16 as fp16; in 1D star and box
 /// are the same points) and the form (lowRank, rowsAtPoint). Fields a
-/// dimension's kernel does not have are 0.
+/// dimension's kernel does not have are 0. The table (SimtFusion.cpp)
+/// names its fields, leaving out those at their defaults.
 struct MeasuredFusion {
-  int dims;
-  Shape shape;
-  int radius;
-  int elementBytes;
+  int dims = 0;
+  Shape shape = Shape::Star;
+  int radius = 0;
+  int elementBytes = 0;
   /// T of the best geometry, and its GStencil/s (NAME_run of 100 steps,
   /// every point x step counted).
-  int steps;
-  int width, height, threads, batch, chunk, rows, minBlocks;
-  double gstencils;
+  int steps = 0;
+  int width = 0, height = 0, threads = 0, batch = 0, chunk = 0, rows = 0, minBlocks = 0;
+  double gstencils = 0.0;
   /// The step kernel's NAME_run in the same measure where the fused kernel
   /// was measured beside it (1D, 3D), else 0. Where it is the faster, the
   /// planner keeps one launch a step.
-  double stepGStencils;
+  double stepGStencils = 0.0;
   /// The GPU of the measurement, as the plan names it.
   const char *device = "an H100";
   /// 2D: the fused kernel shares a window row's side columns when the row
