@@ -398,27 +398,15 @@ constexpr const char *QueuedLine =
     "\nstatic constexpr bool kQueued = true; // each level keeps partial sums, not a window "
     "(measured faster for this kind)";
 
-/// The fused 2D Params' line for FusedKernel::prefetchRows, where set
-/// (likewise).
-std::string prefetchLine(const FusedKernel &k) {
-  if (k.prefetchRows <= 0) {
+/// A fused Params' optional int member on a line of its own where the plan
+/// sets it above `absent`, the value the kernel reads where the member is
+/// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks.
+std::string optionalIntLine(const char *name, int value, int absent, const char *comment) {
+  if (value <= absent) {
     return "";
   }
-  return fmt::format("\nstatic constexpr int kPrefetchRows = {}; // an L2 prefetch that many rows "
-                     "ahead of the stream inside the grid (measured faster for this kind)",
-                     k.prefetchRows);
-}
-
-/// The fused 3D Params' kMinBlocks line, where the plan asks for more than
-/// one block a multiprocessor (fused3d.cuh reads 1 where it is absent; so
-/// other plans' code stays as it was).
-std::string minBlocks3DLine(const FusedKernel &k) {
-  if (k.minBlocks <= 1) {
-    return "";
-  }
-  return fmt::format("\nstatic constexpr int kMinBlocks = {}; // per multiprocessor, for the "
-                     "register allocator (measured faster for this kind)",
-                     k.minBlocks);
+  return fmt::format("\nstatic constexpr int {} = {}; // {} (measured faster for this kind)", name,
+                     value, comment);
 }
 
 std::string fusedGeometryLines(const Plan &plan) {
@@ -433,13 +421,18 @@ std::string fusedGeometryLines(const Plan &plan) {
         fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
         fmt::arg("min_blocks", k.minBlocks),
         fmt::arg("sides", k.sidesAtEntry ? SidesAtEntryLine : ""),
-        fmt::arg("queued", k.queued ? QueuedLine : ""), fmt::arg("prefetch", prefetchLine(k)));
+        fmt::arg("queued", k.queued ? QueuedLine : ""),
+        fmt::arg("prefetch",
+                 optionalIntLine("kPrefetchRows", k.prefetchRows, 0,
+                                 "an L2 prefetch that many rows ahead of the stream inside the "
+                                 "grid")));
   default:
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),
         fmt::arg("halo", k.halo), fmt::arg("halo_y", k.haloY), fmt::arg("rows", k.rows),
         fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
-        fmt::arg("min_blocks", minBlocks3DLine(k)));
+        fmt::arg("min_blocks", optionalIntLine("kMinBlocks", k.minBlocks, 1,
+                                               "per multiprocessor, for the register allocator")));
   }
 }
 
