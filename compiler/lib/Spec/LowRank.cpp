@@ -474,7 +474,10 @@ std::vector<RankOneTerm> groupedTerms(std::vector<Rational> m, int n, bool byRow
       continue;
     }
     for (int line = 0; line < n; ++line) {
-      for (int k = 0; !multiples[line].isZero() && k < n; ++k) {
+      if (multiples[line].isZero()) {
+        continue;
+      }
+      for (int k = 0; k < n; ++k) {
         (byRows ? m[line * n + k] : m[k * n + line]) = Rational();
       }
     }
