@@ -64,9 +64,9 @@ int main() {
   const double copy = fused_nd_bench::copyGBs(1LL << 30);
   Grids<E> g(static_cast<long long>(kN) * kN);
   // T 1 first: the reference every other geometry must equal.
-  const bool same =
-      benchAll<Variant<1, Planned::kWidth, Planned::kBatch, Planned::kChunkY, Planned::kMinBlocks>,
-               Planned, SWEEP_VARIANTS>(copy, g);
+  const bool same = benchAll<Variant<1, Planned::kWidth, Planned::kBatch, Planned::kChunkY,
+                                     Planned::kMinBlocks, fused::QueuedOf<Planned>::value>,
+                             Planned, SWEEP_VARIANTS>(copy, g);
   std::printf("%s\n", same ? "every geometry = T 1 bit for bit" : "FAIL: a geometry differs");
   return same ? 0 : 1;
 }

@@ -327,6 +327,12 @@ struct LowRankForm {
   std::vector<LowRankTerm> terms;         ///< by dy
   int planeValues = 0;                    ///< 3D only
   std::vector<LowRankPlaneTap> planeTaps; ///< 3D only: by plane value
+  /// 2D: the paired order (docs/generated-code.md, "Paired sums"; its
+  /// runs: pairedRuns): a point adds its columns, and its rows' passes, in
+  /// blocks of an even index of the grid and the next where both are its,
+  /// else one, left to right. Planned where both kernels keep it
+  /// (SimtPlanner.cpp's planPairedOrder).
+  bool paired = false;
   /// Operations a point of the form takes, as counted by the analysis (each
   /// row pass once a row).
   int ops() const { return static_cast<int>(rowTaps.size() + planeTaps.size() + terms.size()); }
@@ -337,6 +343,14 @@ struct LowRankForm {
     const double rowShare = dims == 3 ? double(planeRows) / tileY : 1.0;
     return double(rowTaps.size()) * rowShare + double(planeTaps.size() + terms.size());
   }
+};
+
+/// The runs of a 2D low-rank form that the paired order takes: its one row
+/// pass's taps, of weight 1, at the columns [loX, hiX], and its terms, one
+/// coefficient c times that pass, on the rows [loY, hiY].
+struct PairedRuns {
+  int loX = 0, hiX = 0, loY = 0, hiY = 0;
+  double c = 0.0;
 };
 
 /// The planner's low-rank decision for a simt plan, for --emit=plan.

@@ -54,12 +54,17 @@ struct Level {
   double &at(long long y, int c) { return values[std::size_t(y - firstRow) * width + c]; }
 };
 
-/// One point of a level at row y, strip column c, from the level below,
-/// before its rounding to the element type: the terms' FMAs in the step
-/// kernel's order, or the low-rank form's (each row pass computed from the
-/// level's row, as the kernel's intermediates are).
-double fusedPoint(const Plan &plan, const Level &from, long long y, int c) {
+/// One point of a level at row y, strip column c (the grid's column x),
+/// from the level below, before its rounding to the element type: the
+/// terms' FMAs in the step kernel's order, or the low-rank form's (each row
+/// pass computed from the level's row, as the kernel's intermediates are;
+/// in the paired order where planned).
+double fusedPoint(const Plan &plan, const Level &from, long long y, int c, long long x) {
   const SimtPlan &sp = plan.simt();
+  if (sp.lowRank.form && sp.lowRank.form->paired) {
+    return pairedPoint(*pairedRuns(*sp.lowRank.form), sp.compute, y, x,
+                       [&](int dy, int dx) { return from.at(y + dy, c + dx); });
+  }
   if (sp.lowRank.form) {
     const LowRankForm &f = *sp.lowRank.form;
     return lowRankPoint(
@@ -114,7 +119,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
               to.at(y, c) = from.at(y, c);
               continue;
             }
-            to.at(y, c) = roundToStorage(fusedPoint(plan, from, y, c), spec.precision);
+            to.at(y, c) = roundToStorage(fusedPoint(plan, from, y, c, x), spec.precision);
           }
         }
         from = std::move(to);

@@ -17,6 +17,7 @@
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Simt/SimtCodeGen.h"
+#include "Backends/Simt/SimtEmulator.h"
 
 namespace stencilc {
 
@@ -258,15 +259,54 @@ std::string lowRank3DAddPlane(const Plan &plan) {
                          fmt::arg("fmas", fmas)));
 }
 
+/// Whether the plan evaluates a low-rank form in the paired order.
+bool paired(const SimtPlan &sp) { return sp.lowRank.form && sp.lowRank.form->paired; }
+
 /// Whether the plan shares row passes through shared memory (a 3D low-rank
 /// form with any).
 bool sharesRowPasses(const SimtPlan &sp) {
   return sp.lowRank.form && sp.lowRank.form->dims == 3 && sp.lowRank.form->passes > 0;
 }
 
+/// The paired order's row pass at an output of column parity `parity`
+/// (kTileX and kOutX even: o's parity), as text: its blocks (an even
+/// column and the next, else one) added left to right.
+std::string pairedRowPassText(const Plan &plan, const PairedRuns &runs, int parity) {
+  std::string sum;
+  for (int d = runs.loX; d <= runs.hiX; ++d) {
+    const bool pair = (parity + d) % 2 == 0 && d < runs.hiX;
+    const std::string block =
+        pair ? fmt::format("add({}, {})", planeRead(plan, 0, d), planeRead(plan, 0, d + 1))
+             : planeRead(plan, 0, d);
+    sum = sum.empty() ? block : fmt::format("add({}, {})", sum, block);
+    d += pair ? 1 : 0;
+  }
+  return sum;
+}
+
+/// Stencil's members in the paired order (section add_plane_paired).
+std::string pairedMembers(const Plan &plan) {
+  const SimtPlan &sp = plan.simt();
+  const PairedRuns runs = *pairedRuns(*sp.lowRank.form);
+  const std::string c = numberLiteral(runs.c, computesInFloat(sp));
+  std::string pairFmas;
+  for (int dy = runs.hiY; dy > runs.loY; --dy) {
+    pairFmas +=
+        fmt::format("    queue[{0}][o] = madd({1}, pair, queue[{0}][o]);\n", sp.radiusZ - dy, c);
+  }
+  return CodeWriter::filled(
+      section("add_plane_paired"), fmt::arg("even", pairedRowPassText(plan, runs, 0)),
+      fmt::arg("odd", pairedRowPassText(plan, runs, 1)), fmt::arg("c", c),
+      fmt::arg("end_entry", sp.radiusZ - runs.hiY), fmt::arg("start_entry", sp.radiusZ - runs.loY),
+      fmt::arg("pair_fmas", withoutTrailingNewlines(pairFmas)));
+}
+
 /// Stencil's members: addPlane, and a 3D low-rank form's rowPasses.
 std::string stencilMembers(const Plan &plan) {
   const SimtPlan &sp = plan.simt();
+  if (paired(sp)) {
+    return pairedMembers(plan);
+  }
   if (!sharesRowPasses(sp)) {
     return CodeWriter::filled(section("add_plane"), fmt::arg("add_plane", addPlaneBody(plan)));
   }
@@ -398,6 +438,11 @@ constexpr const char *QueuedLine =
     "\nstatic constexpr bool kQueued = true; // each level keeps partial sums, not a window "
     "(measured faster for this kind)";
 
+/// The fused 2D Params' line for the paired order (LowRankForm::paired).
+constexpr const char *PairedLine =
+    "\nstatic constexpr bool kPairedSums = true; // the low-rank form's paired order, as the "
+    "step kernel's";
+
 /// A fused Params' optional int member on a line of its own where the plan
 /// sets it above `absent`, the value the kernel reads where the member is
 /// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks.
@@ -422,6 +467,7 @@ std::string fusedGeometryLines(const Plan &plan) {
         fmt::arg("min_blocks", k.minBlocks),
         fmt::arg("sides", k.sidesAtEntry ? SidesAtEntryLine : ""),
         fmt::arg("queued", k.queued ? QueuedLine : ""),
+        fmt::arg("paired", paired(plan.simt()) ? PairedLine : ""),
         fmt::arg("prefetch",
                  optionalIntLine("kPrefetchRows", k.prefetchRows, 0,
                                  "an L2 prefetch that many rows ahead of the stream inside the "

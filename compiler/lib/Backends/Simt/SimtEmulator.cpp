@@ -29,6 +29,23 @@ std::array<long long, 3> fromInternal(int dims, long long z, long long y, long l
   }
 }
 
+/// Calls block(d, pair) for the paired order's blocks of the offsets
+/// [lo, hi] around index `at` of the grid, left to right: (d, d + 1) where
+/// at + d is even and d < hi (pair), else d alone.
+void forPairedBlocks(long long at, int lo, int hi, llvm::function_ref<void(int, bool)> block) {
+  for (int d = lo; d <= hi; ++d) {
+    const bool pair = ((at + d) & 1) == 0 && d < hi;
+    block(d, pair);
+    d += pair ? 1 : 0;
+  }
+}
+
+/// a + b rounded once to the arithmetic type (the kernels' add: a double
+/// sum of two floats rounds to the float sum, 53 >= 2 * 24 + 2).
+double addRounded(double a, double b, Precision compute) {
+  return roundToStorage(a + b, compute == Precision::FP64 ? Precision::FP64 : Precision::FP32);
+}
+
 /// Adds input plane `p`'s part of the low-rank form into the queue of an
 /// item's output o, as the generated addPlane: the row passes, then each
 /// term into the entry of its output plane p - dy. `row(dx)` reads the
@@ -44,6 +61,33 @@ void addLowRankPlane(const SimtPlan &sp, llvm::function_ref<double(int)> row,
     double &q = entry(sp.radiusZ - t.dy);
     q = multiplyAdd(t.coefficient, t.pass >= 0 ? passes[t.pass] : row(t.dx), q, sp.compute);
   }
+}
+
+/// Adds input plane `p`'s part of the paired order into the queue of the
+/// item's output at column x, as the generated addPlane of that order: an
+/// even plane's row pass as one block into the output whose rows end at p,
+/// kept in `pending`; an odd plane's with the pending one, as their pair,
+/// into the outputs holding both, and alone into the output whose rows
+/// start at p.
+void addPairedPlane(const SimtPlan &sp, long long x, long long p,
+                    llvm::function_ref<double(int)> row, double &pending,
+                    llvm::function_ref<double &(int)> entry) {
+  const PairedRuns runs = *pairedRuns(*sp.lowRank.form);
+  const double h = pairedRowPass(runs, sp.compute, x, row);
+  const auto add = [&](int dy, double v) {
+    double &q = entry(sp.radiusZ - dy);
+    q = multiplyAdd(runs.c, v, q, sp.compute);
+  };
+  if ((p & 1) == 0) {
+    add(runs.hiY, h);
+    pending = h;
+    return;
+  }
+  const double pair = addRounded(pending, h, sp.compute);
+  for (int dy = runs.hiY; dy > runs.loY; --dy) {
+    add(dy, pair);
+  }
+  add(runs.loY, h);
 }
 
 /// Adds input plane `p`'s part of the 3D low-rank form into the queue of an
@@ -87,12 +131,23 @@ std::vector<double> sharedRowPasses(const SimtPlan &sp, const std::vector<double
   return passes;
 }
 
+/// Where an item's plane is (ItemPlane::p of the internal view) and what
+/// it keeps from plane to plane besides its queue: the paired order's
+/// pending row passes, one an output.
+struct ItemPlane {
+  long long p = 0, x0 = 0;
+  int row = 0, col = 0;
+  double *pending = nullptr;
+};
+
 /// Adds the plane window `plane` (with its shared row passes `passes`) into
-/// the queue of item `item` (row, col), as the kernel's addPlane for each
-/// output o: the direct slices, or the low-rank form.
+/// the queue of item `it` (row, col of the block at column x0), as the
+/// kernel's addPlane for each output o: the direct slices, or the low-rank
+/// form (in the paired order where planned).
 void addItemPlane(const Plan &plan, const std::vector<double> &plane,
-                  const std::vector<double> &passes, int row, int col,
+                  const std::vector<double> &passes, const ItemPlane &it,
                   llvm::function_ref<double &(int, int)> q) {
+  const int row = it.row, col = it.col;
   const SimtPlan &sp = plan.simt();
   const int H = sp.haloX, ry = sp.radiusY, rz = sp.radiusZ;
   const auto window = [&](int dy, int dx, int o) {
@@ -107,6 +162,10 @@ void addItemPlane(const Plan &plan, const std::vector<double> &plane,
             return passes[(std::size_t(k) * sp.planeRows + row + ry + dy) * sp.tileX + col + o];
           },
           [&](int dy, int dx) { return window(dy, dx, o); }, entry);
+    } else if (sp.lowRank.form && sp.lowRank.form->paired) {
+      addPairedPlane(
+          sp, it.x0 + col + o, it.p, [&](int dx) { return window(0, dx, o); }, it.pending[o],
+          entry);
     } else if (sp.lowRank.form) { // 2D: the plane is one row
       addLowRankPlane(sp, [&](int dx) { return window(0, dx, o); }, entry);
     } else {
@@ -139,6 +198,50 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
     first = false;
   }
   return h;
+}
+
+std::optional<PairedRuns> pairedRuns(const LowRankForm &form) {
+  if (form.dims != 2 || form.passes != 1 || form.rowTaps.empty() || form.terms.empty()) {
+    return std::nullopt;
+  }
+  PairedRuns runs{form.rowTaps.front().dx, form.rowTaps.back().dx, form.terms.front().dy,
+                  form.terms.back().dy, form.terms.front().coefficient};
+  for (std::size_t k = 0; k < form.rowTaps.size(); ++k) {
+    const LowRankRowTap &t = form.rowTaps[k];
+    if (t.pass != 0 || t.weight != 1.0 || t.dx != runs.loX + static_cast<int>(k)) {
+      return std::nullopt;
+    }
+  }
+  for (std::size_t k = 0; k < form.terms.size(); ++k) {
+    const LowRankTerm &t = form.terms[k];
+    if (t.pass != 0 || t.coefficient != runs.c || t.dy != runs.loY + static_cast<int>(k)) {
+      return std::nullopt;
+    }
+  }
+  return runs;
+}
+
+double pairedRowPass(const PairedRuns &runs, Precision compute, long long x,
+                     llvm::function_ref<double(int)> read) {
+  double h = 0.0;
+  forPairedBlocks(x, runs.loX, runs.hiX, [&](int d, bool pair) {
+    const double block = pair ? addRounded(read(d), read(d + 1), compute) : read(d);
+    h = d == runs.loX ? block : addRounded(h, block, compute);
+  });
+  return h;
+}
+
+double pairedPoint(const PairedRuns &runs, Precision compute, long long y, long long x,
+                   llvm::function_ref<double(int, int)> read) {
+  const auto pass = [&](int dy) {
+    return pairedRowPass(runs, compute, x, [&](int dx) { return read(dy, dx); });
+  };
+  double acc = 0.0;
+  forPairedBlocks(y, runs.loY, runs.hiY, [&](int d, bool pair) {
+    const double block = pair ? addRounded(pass(d), pass(d + 1), compute) : pass(d);
+    acc = multiplyAdd(runs.c, block, acc, compute);
+  });
+  return acc;
 }
 
 std::vector<double> lowRankPlaneValues(const LowRankForm &form, Precision compute,
@@ -213,6 +316,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
 
   std::vector<double> plane(std::size_t(sp.planeRows) * sp.pitch);
   std::vector<double> queue(std::size_t(itemCount) * Q * O);
+  std::vector<double> pending(std::size_t(itemCount) * O);
   auto q = [&](int item, int j, int o) -> double & {
     return queue[(std::size_t(item) * Q + j) * O + o];
   };
@@ -223,6 +327,7 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
     for (long long y0 = 0; y0 < ny; y0 += sp.tileY) {
       for (long long x0 = 0; x0 < nx; x0 += sp.tileX) {
         std::fill(queue.begin(), queue.end(), 0.0);
+        std::fill(pending.begin(), pending.end(), 0.0);
         for (long long p = zBegin - rz; p <= zEnd - 1 + rz; ++p) {
           for (int row = 0; row < sp.planeRows; ++row) {
             for (int c = 0; c < sp.pitch; ++c) {
@@ -232,7 +337,9 @@ void emulateSimtStep(const Plan &plan, const GridND &in, GridND &out) {
           }
           const std::vector<double> passes = sharedRowPasses(sp, plane);
           for (int item = 0; item < itemCount; ++item) {
-            addItemPlane(plan, plane, passes, item / colGroups, item % colGroups * O,
+            const ItemPlane it{p, x0, item / colGroups, item % colGroups * O,
+                               &pending[std::size_t(item) * O]};
+            addItemPlane(plan, plane, passes, it,
                          [&](int j, int o) -> double & { return q(item, j, o); });
           }
           // The oldest queue entry, output plane p - rz, is complete.

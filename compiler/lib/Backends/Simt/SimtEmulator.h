@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
 #include <vector>
 
 namespace stencilc {
@@ -33,6 +34,22 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
 double lowRankPoint(const LowRankForm &form, Precision compute,
                     llvm::function_ref<double(int, int)> pass,
                     llvm::function_ref<double(int, int)> input);
+
+/// The form's runs where it has the shape of the paired order (one row
+/// pass of weight-1 taps on consecutive columns, one coefficient on
+/// consecutive rows of it, in that order), else none.
+std::optional<PairedRuns> pairedRuns(const LowRankForm &form);
+
+/// One output of a 2D low-rank form in the paired order at row y, column x
+/// of the grid, before its rounding to the element type, as both kernels
+/// compute it: read(dy, dx) is the level below at that offset.
+double pairedPoint(const PairedRuns &runs, Precision compute, long long y, long long x,
+                   llvm::function_ref<double(int, int)> read);
+
+/// The row pass of the paired order at column x: its columns in blocks,
+/// each block's sum and every sum of blocks rounded to `compute`.
+double pairedRowPass(const PairedRuns &runs, Precision compute, long long x,
+                     llvm::function_ref<double(int)> read);
 
 /// The plane values of a 3D low-rank form at one point of a plane, as the
 /// kernels compute them: each from 0, its first tap a product, then

@@ -195,6 +195,17 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 4, .width = 64,
      .threads = 128, .batch = 4, .chunk = 128, .minBlocks = 2, .gstencils = 534.7,
      .device = "an H200", .lowRank = true, .prefetchRows = 4},
+    // The 7 x 7 blur in the paired order (2026-12-01 07:37, bench/lowrank/
+    // sweep2d.cu, bench/results/2026-12-01-0737-blur-paired-sums-h200.txt):
+    // fp64 440.1 at T 4 against 420.7 at T 3 (the same order; the order
+    // before ran 410.0 at T 3, 07:32), fp32 761.4 at T 4 and 2 blocks a
+    // multiprocessor against 703.4 at T 3 (676.9 before).
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 4, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 440.1,
+     .device = "an H200", .lowRank = true, .queued = true, .prefetchRows = 2, .paired = true},
+    {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 4, .width = 128,
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 2, .gstencils = 761.4,
+     .device = "an H200", .lowRank = true, .queued = true, .prefetchRows = 2, .paired = true},
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 3, .width = 128,
      .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 1, .gstencils = 410.1,
      .device = "an H200", .lowRank = true, .queued = true, .prefetchRows = 2},
@@ -314,6 +325,7 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
         m.rowsAtPoint == rowsAtPoint && m.scaled == scaled &&
         (m.formOps == 0 || (form && form->ops() == m.formOps)) &&
+        (!m.paired || pairedShape(spec, form)) &&
         (!m.periodic || spec.boundary == BoundaryKind::Periodic)) {
       return &m;
     }

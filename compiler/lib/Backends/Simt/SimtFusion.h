@@ -65,6 +65,10 @@ struct MeasuredFusion {
   /// 2D: an L2 prefetch this many rows ahead of the stream inside the grid
   /// (FusedKernel::prefetchRows) measured faster for this kind; 0: none.
   int prefetchRows = 0;
+  /// 2D low-rank form: measured in the paired order (LowRankForm::paired),
+  /// for a form of its shape only (SimtPlanner.h's pairedShape); an entry
+  /// without it serves every form the entries before it did not.
+  bool paired = false;
 
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }

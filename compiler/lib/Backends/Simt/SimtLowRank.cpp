@@ -10,6 +10,7 @@
 // uses it, and says why.
 //
 //===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Simt/SimtPlanner.h"
 
 #include <algorithm>
@@ -370,6 +371,11 @@ const LowRankAnalysis &analysedAlongI(const StencilSpec &spec) {
 }
 
 } // namespace
+
+bool pairedShape(const StencilSpec &spec, const LowRankForm *form) {
+  return form && form->dims == 2 && spec.boundary != BoundaryKind::Periodic &&
+         pairedRuns(*form).has_value();
+}
 
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request) {
   LowRankChoice choice;

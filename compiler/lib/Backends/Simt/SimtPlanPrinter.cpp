@@ -11,6 +11,7 @@
 
 #include "Backends/Common/PlanText.h"
 #include "Backends/Simt/SimtCodeGen.h"
+#include "Backends/Simt/SimtEmulator.h"
 #include "stencilc/Plan.h"
 
 namespace stencilc {
@@ -103,6 +104,20 @@ void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
                     "than the direct form (docs/generated-code.md, \"Low-rank form\")\n",
                     f.dims == 2 ? 'y' : 'z', f.terms.size(), f.dims == 2 ? "dy" : "dz",
                     f.terms.size() <= 64 ? terms : std::string("(many)"));
+  if (f.paired) {
+    // A point of a run of n taps has (n + 1) / 2 blocks on average over the
+    // two parities, and a pair's sum serves two points: a row pass takes
+    // (n + 1) / 2 - 1 + 1 / 2 additions, the rows (n + 1) / 2 multiply-adds
+    // and half an addition.
+    const PairedRuns runs = *pairedRuns(f);
+    const int nx = runs.hiX - runs.loX + 1, ny = runs.hiY - runs.loY + 1;
+    os << fmt::format(
+        "  paired     the row pass adds its columns, and each point its rows' passes, in "
+        "pairs of an even index of the grid and the next (neighbours share them): a point "
+        "takes {:g} additions and {:g} multiply-adds instead of {} and {} "
+        "(docs/generated-code.md, \"Paired sums\")\n",
+        nx / 2.0 + 0.5, (ny + 1) / 2.0, nx - 1, ny);
+  }
 }
 
 } // namespace

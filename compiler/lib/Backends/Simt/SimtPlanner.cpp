@@ -266,6 +266,27 @@ std::string packedChoice(Precision p) {
                      keyword(p), p == Precision::BF16 ? "__nv_bfloat162" : "__half2");
 }
 
+/// Puts the 2D low-rank form of `plan` in the paired order (LowRankForm::
+/// paired) where it has its shape (pairedShape) and both kernels keep it:
+/// the step kernel's outputs of a block and an item start at even columns,
+/// and a fused pass, if any, is the queued form (the only one written for
+/// it) with even strips, halos, thread columns and batches, so that every
+/// thread's and batch's first index is even.
+void planPairedOrder(Plan &plan) {
+  SimtPlan &sp = plan.simt();
+  if (!pairedShape(plan.spec, sp.lowRank.form ? &*sp.lowRank.form : nullptr) || sp.tileX % 2 != 0 ||
+      sp.outputsX % 2 != 0) {
+    return;
+  }
+  const Schedule &s = plan.schedule;
+  const FusedKernel &k = s.fused;
+  if (s.fusedSteps > 1 && !(k.queued && k.columnsPerThread() % 2 == 0 && k.batch % 2 == 0 &&
+                            k.storedColumns() % 2 == 0 && k.halo % 2 == 0)) {
+    return;
+  }
+  sp.lowRank.form->paired = true;
+}
+
 /// The simt plan with exactly the parameters `simt` asks for.
 Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   Plan plan;
@@ -311,6 +332,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   }
   plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
+  planPairedOrder(plan);
   return plan;
 }
 

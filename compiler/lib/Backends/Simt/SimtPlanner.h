@@ -75,6 +75,12 @@ void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
 /// only where its ops() are fewer than spec.points(); `why` always set.
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request);
 
+/// Whether `form` (none: the direct form) of `spec` has the paired order's
+/// shape (pairedRuns) on a grid that does not wrap: the order pairs an even
+/// index of the unwrapped grid with the next, which a periodic strip's halo
+/// would pair otherwise than the points it copies.
+bool pairedShape(const StencilSpec &spec, const LowRankForm *form);
+
 /// The magnitude a scaled coefficient's integer stays below: 2^21, the
 /// integers an fp64 FMA immediate (a double's high 32 bits) holds exactly.
 constexpr long long ScaledNumeratorLimit = 1LL << 21;

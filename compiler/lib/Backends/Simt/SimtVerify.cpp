@@ -279,6 +279,28 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "{} bytes planned, {} taken", k.sharedBytes, rings);
 }
 
+/// planPairedOrder's promises: the paired order only for a form of its
+/// shape on a grid that does not wrap, step items that start at even
+/// columns, and a fused pass, if any, in the queued form with even
+/// strips, halos, thread columns and batches (fused.cuh's static
+/// assertions).
+void verifyPaired(const Plan &plan, PromiseChecker &c) {
+  const SimtPlan &sp = plan.simt();
+  if (!sp.lowRank.form || !sp.lowRank.form->paired) {
+    return;
+  }
+  const FusedKernel &k = plan.schedule.fused;
+  c.require(pairedShape(plan.spec, &*sp.lowRank.form) && sp.tileX % 2 == 0 && sp.outputsX % 2 == 0,
+            "the paired order for its shape on a grid that does not wrap, items at even columns",
+            "boundary {}, tileX {}, outputsX {}", keyword(plan.spec.boundary), sp.tileX,
+            sp.outputsX);
+  c.require(plan.schedule.fusedSteps <= 1 ||
+                (k.queued && k.columnsPerThread() % 2 == 0 && k.batch % 2 == 0 &&
+                 k.storedColumns() % 2 == 0 && k.halo % 2 == 0),
+            "a paired fused pass in the queued form with even strips, halos, columns and batches",
+            "queued {}, width {}, halo {}, batch {}", k.queued, k.width, k.halo, k.batch);
+}
+
 /// The packed form's promises: only for a 2D fp16 or bf16 stencil of one
 /// field that arith=packed asked for, never in the low-rank form, and
 /// items of whole pairs of outputs.
@@ -342,6 +364,8 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   verifySlices(plan, c);
   PromiseChecker lowRank = c.forPlanner("planLowRank");
   verifyLowRank(plan, options, lowRank);
+  PromiseChecker paired = c.forPlanner("planPairedOrder");
+  verifyPaired(plan, paired);
   PromiseChecker packed = c.forPlanner("planSimt");
   verifyPacked(plan, options, packed);
   PromiseChecker scaled = c.forPlanner("planScaled");

@@ -49,6 +49,19 @@ __device__ __forceinline__ double madd(double c, double v, double acc) {
 __device__ __forceinline__ float mul(float c, float v) { return __fmul_rn(c, v); }
 __device__ __forceinline__ double mul(double c, double v) { return __dmul_rn(c, v); }
 
+/// a + b, rounded once: a sum the compiler may not fuse with a product
+/// (the paired sums of a low-rank form, fused.cuh).
+__device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+
+/// Whether a plan's Params (simt.cuh's Stencil, fused.cuh's FusedParams)
+/// ask for the paired order of a low-rank form (kPairedSums;
+/// docs/generated-code.md, "Paired sums"): false where absent.
+template <class P, class = void> struct PairedSumsOf : std::false_type {};
+template <class P>
+struct PairedSumsOf<P, std::void_t<decltype(P::kPairedSums)>> : std::bool_constant<P::kPairedSums> {
+};
+
 /// Scaled coefficients (the planner's choice for fp64 stencils whose
 /// coefficients are small integer multiples of one factor 1/D,
 /// docs/generated-code.md): Traits::kScale is that factor, rounded once,

@@ -584,6 +584,74 @@ rowPasses(const Row<S> &row,
   }
 }
 
+/// The paired order of a low-rank stencil (PairedSumsOf): one row pass
+/// whose taps are the columns [kLoX, kHiX], each of weight 1, and one
+/// coefficient kC times that pass on the rows [kLoY, kHiY]. A point's row
+/// pass adds its columns in blocks, a pair (x, x + 1) of an even x where
+/// both are its, else one column, blocks left to right; a point's sum
+/// adds kC times its rows' passes in blocks the same way, a pair of rows
+/// as their passes' sum. Adjacent points share their pairs (a run of 7
+/// taps: 3.5 additions a point instead of 6, 4.5 multiply-adds instead of
+/// 7), and the order is one of the point's place only, so the step kernel
+/// (simt.cuh) keeps it too. Even is of the grid's unwrapped index, so the
+/// planner takes it for no periodic grid, whose halos would pair
+/// otherwise.
+template <class S> struct Paired {
+  using C = typename S::Compute;
+  using Stencil = typename S::Stencil;
+  static constexpr int kLoX = Stencil::template rowTap<C>(0).dx;
+  static constexpr int kHiX = Stencil::template rowTap<C>(Stencil::kRowTaps - 1).dx;
+  static constexpr int kLoY = Stencil::template passTerm<C>(0).dy;
+  static constexpr int kHiY = Stencil::template passTerm<C>(Stencil::kPassTerms - 1).dy;
+  static constexpr C kC = Stencil::template passTerm<C>(0).c;
+  static constexpr bool shaped() {
+    if (Stencil::kPasses != 1 || kHiX - kLoX + 1 != Stencil::kRowTaps ||
+        kHiY - kLoY + 1 != Stencil::kPassTerms) {
+      return false;
+    }
+    for (int k = 0; k < Stencil::kRowTaps; ++k) {
+      const RowTap<C> tap = Stencil::template rowTap<C>(k);
+      if (tap.pass != 0 || tap.dx != kLoX + k || tap.c != C(1)) {
+        return false;
+      }
+    }
+    for (int k = 0; k < Stencil::kPassTerms; ++k) {
+      const PassTerm<C> term = Stencil::template passTerm<C>(k);
+      if (term.pass != 0 || term.dy != kLoY + k || term.c != kC) {
+        return false;
+      }
+    }
+    return true;
+  }
+  static constexpr bool value = shaped();
+};
+
+/// The row pass of the paired-sums form (Paired) at the thread's column w:
+/// row.v[i] is the column xFirst - r + i, xFirst even, so i pairs with
+/// i + 1 where i + r is even.
+template <class S>
+__device__ __forceinline__ typename S::Compute pairedRowPass(const Row<S> &row, int w) {
+  using C = typename S::Compute;
+  constexpr int r = S::kRadius;
+  static_assert(Paired<S>::value, "the paired-sums form: one run of equal taps each way");
+  static_assert(S::kColsPerThread % 2 == 0 && S::kTileX % 2 == 0 && S::kHalo % 2 == 0,
+                "the paired-sums form: each thread's first column even");
+  C h = C(0);
+  bool skip = false;
+#pragma unroll
+  for (int dx = Paired<S>::kLoX; dx <= Paired<S>::kHiX; ++dx) {
+    const int i = r + w + dx;
+    if (skip) {
+      skip = false;
+      continue;
+    }
+    skip = (i + r) % 2 == 0 && dx < Paired<S>::kHiX;
+    const C block = skip ? add(row.v[i], row.v[i + 1]) : row.v[i];
+    h = dx == Paired<S>::kLoX ? block : add(h, block);
+  }
+  return h;
+}
+
 /// What a low-rank passTerm multiplies at the thread's column w of one
 /// row: intermediate `pass` of its passes `h` (pass >= 0), or (pass -1) the
 /// row's value at column offset dx.
@@ -847,6 +915,7 @@ template <class S> struct TermsByRow {
 /// [2r, kRing) start from 0.
 template <class S> struct Queue {
   typename S::Compute v[S::kRing][S::kColsPerThread];
+  typename S::Compute pending[S::kColsPerThread]; // the paired-sums form's (addRowPaired)
 };
 
 /// Adds row j of a batch of the level below (side columns shared) into a
@@ -886,6 +955,38 @@ __device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j
   }
 }
 
+/// addRow in the paired-sums form (Paired): row j of the batch, the
+/// level below's row R (pairStart: R even), into its queue. An even R's
+/// pass goes as one block into the point whose rows end at R and waits in
+/// `pending`; an odd R's pass goes as one block into the point whose rows
+/// start at R, and with the pending one, as their pair's block, into the
+/// points holding both. Each point gets its blocks in row order.
+template <class S>
+__device__ __forceinline__ void addRowPaired(Queue<S> &queue, const Row<S> &row, int j,
+                                             bool pairStart) {
+  using Compute = typename S::Compute;
+  constexpr int r = S::kRadius, lo = Paired<S>::kLoY, hi = Paired<S>::kHiY;
+  constexpr Compute c = Paired<S>::kC;
+#pragma unroll
+  for (int w = 0; w < S::kColsPerThread; ++w) {
+    const Compute h = pairedRowPass<S>(row, w);
+    if (pairStart) {
+      Compute &acc = queue.v[j + r - hi][w];
+      acc = madd(c, h, acc);
+      queue.pending[w] = h;
+    } else {
+      const Compute pair = add(queue.pending[w], h);
+#pragma unroll
+      for (int dy = hi; dy > lo; --dy) {
+        Compute &acc = queue.v[j + r - dy][w];
+        acc = madd(c, pair, acc);
+      }
+      Compute &acc = queue.v[j + r - lo][w];
+      acc = madd(c, h, acc);
+    }
+  }
+}
+
 /// Moves each queue's last 2r entries to its first and zeroes the others,
 /// for the next iteration.
 template <class S, int Levels>
@@ -905,6 +1006,12 @@ __device__ __forceinline__ void carryQueues(Queue<S> (&queues)[Levels], bool cle
 #pragma unroll
       for (int w = 0; w < S::kColsPerThread; ++w) {
         queues[t].v[i][w] = typename S::Compute(0);
+      }
+    }
+    if (clear) {
+#pragma unroll
+      for (int w = 0; w < S::kColsPerThread; ++w) {
+        queues[t].pending[w] = typename S::Compute(0);
       }
     }
   }
@@ -954,7 +1061,12 @@ queuedIteration(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
     Row<S> row = rows[j]; // level 0's row q + j, then each level's
 #pragma unroll
     for (int t = 1; t <= Active; ++t) {
-      addRow<S>(queues[t - 1], row, j); // completes entry j: level t's row y
+      // completes entry j: level t's row y
+      if constexpr (PairedSumsOf<S>::value) {
+        addRowPaired<S>(queues[t - 1], row, j, ((t - 1) * r + j) % 2 == 0); // q even
+      } else {
+        addRow<S>(queues[t - 1], row, j);
+      }
       const int y = q - t * r + j;
       Compute value[W];
 #pragma unroll
@@ -1021,6 +1133,8 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
                 "the queued form evaluates the direct or the low-rank form");
   static_assert(TermsByRow<S>::value,
                 "the queued form adds the terms a row at a time, rows in order");
+  static_assert(!PairedSumsOf<S>::value || S::kBatch % 2 == 0,
+                "the paired-sums form: batches of whole pairs of rows");
   constexpr int W = S::kColsPerThread, B = S::kBatch;
   constexpr int kLag = Levels * S::kRadius; // level Levels lags the input by this
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -1033,7 +1147,9 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
   }
   Queue<S> queues[Levels]; // level t's at t - 1
   carryQueues<S, Levels>(queues, true);
-  const int pFirst = yBegin - kLag; // the first input row
+  // The first input row; the paired-sums form starts a row early where
+  // that is odd, so that every iteration's q is even.
+  const int pFirst = PairedSumsOf<S>::value ? (yBegin - kLag) & ~1 : yBegin - kLag;
   typename S::Vector groups[B][S::kGroupsPerThread];
   fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // The prologue's iterations all run: even a chunk of one row streams
@@ -1064,6 +1180,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int ny, int nx,
                                      OuterRange rows) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
+  static_assert(!PairedSumsOf<S>::value || QueuedOf<S>::value,
+                "the paired-sums form is the queued form's");
   static_assert(!ScaleOf<typename S::Stencil>::value || (!LowRankOf<typename S::Stencil>::value &&
                                                          !PackedOf<typename S::Stencil>::value),
                 "scaled coefficients (kScale) are planned for the direct form only");
@@ -1086,8 +1204,9 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                           reinterpret_cast<std::uintptr_t>(out) % S::kAccessBytes == 0;
   // The rows read: [yBegin - kLag, yEnd + kLag + kBatch); the columns: the
   // strip.
+  constexpr int kEarly = PairedSumsOf<S>::value ? 1 : 0; // streamQueued's row before
   const bool interior =
-      __all_sync(0xFFFFFFFFu, vectorRows && yBegin - kLag >= r &&
+      __all_sync(0xFFFFFFFFu, vectorRows && yBegin - kLag - kEarly >= r &&
                                   static_cast<long long>(yEnd) + kLag + S::kBatch <= ny - r &&
                                   x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r);
   const int x = static_cast<int>(x0);

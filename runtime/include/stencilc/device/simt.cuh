@@ -43,6 +43,17 @@
 // row's passes 2 kRadiusY + 1 times: no fewer operations than the direct
 // form.)
 //
+// A 2D low-rank form in the paired order (S::kPairedSums, fused.cuh's
+// Paired) adds its planes' row passes in pairs of an even plane and the
+// next; its addPlane keeps an even plane's pass for the odd one after it:
+//
+//   static __device__ void addPlane(const Element* __restrict__ at, int o,
+//                                   Compute (&queue)[kQueue][kOutX],
+//                                   Compute &pending, bool pairStart);
+//
+// pairStart being whether the plane is even (of the grid's rows, not the
+// block's), pending the item's value for output o, 0 at the block's start.
+//
 // How planes reach shared memory (kStages): 1 fetched straight into shared
 // memory (streamDirect); 2 the next plane fetched into registers while this
 // one is computed (streamPrefetch); 3 or more a ring of planes filled by
@@ -330,15 +341,21 @@ __device__ __forceinline__ void passPlane(const typename S::Element *__restrict_
   }
 }
 
-/// Adds a plane to an item's queue for its output o (S::addPlane): `at` is
+/// Adds plane p to an item's queue for its output o (S::addPlane): `at` is
 /// the item's place in the plane window, `pass` its place in the shared row
-/// passes (used by a 3D low-rank form only).
+/// passes (used by a 3D low-rank form only), `pending` the output's row
+/// pass of the even plane before an odd p (the paired order of a 2D
+/// low-rank form only, PairedSumsOf: an even plane's pass waits there for
+/// its pair).
 template <class S>
 __device__ __forceinline__ void addItemPlane(const typename S::Element *__restrict__ at, int pass,
                                              int o,
-                                             typename S::Compute (&queue)[S::kQueue][S::kOutX]) {
+                                             typename S::Compute (&queue)[S::kQueue][S::kOutX],
+                                             typename S::Compute &pending, long long p) {
   if constexpr (S::kRowPasses > 0) {
     S::addPlane(at, &passBuffers<S>()[0][pass], o, queue);
+  } else if constexpr (PairedSumsOf<S>::value) {
+    S::addPlane(at, o, queue, pending, (p & 1) == 0);
   } else {
     S::addPlane(at, o, queue);
   }
@@ -363,6 +380,7 @@ template <class S> struct Items {
   int col[S::kItemsPerThread];
   bool active[S::kItemsPerThread];
   Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
+  Compute pending[S::kItemsPerThread][S::kOutX]; // the paired order's (addItemPlane)
 
   __device__ __forceinline__ Items() {
 #pragma unroll
@@ -372,6 +390,10 @@ template <class S> struct Items {
       row[k] = active[k] ? item / S::kColGroups : 0;
       col[k] = active[k] ? item % S::kColGroups * S::kOutX : 0;
       clearQueue<S>(queue[k]);
+#pragma unroll
+      for (int o = 0; o < S::kOutX; ++o) {
+        pending[k][o] = Compute(0);
+      }
     }
   }
 
@@ -418,7 +440,7 @@ __device__ __forceinline__ void consumePlane(const typename S::Element *__restri
     const Element *__restrict__ at = &plane[items.planeIndex(k)];
 #pragma unroll
     for (int o = 0; o < S::kOutX; ++o) {
-      addItemPlane<S>(at, items.passIndex(k), o, items.queue[k]);
+      addItemPlane<S>(at, items.passIndex(k), o, items.queue[k], items.pending[k][o], p);
     }
   }
   items.storeAndShift(out, p, b, nz, ny, nx);
@@ -506,6 +528,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
   bool storeRow[S::kItemsPerThread];
   bool storeWhole[S::kItemsPerThread];
   Compute queue[S::kItemsPerThread][S::kQueue][S::kOutX];
+  Compute pending[S::kItemsPerThread][S::kOutX]; // the paired order's (addItemPlane)
 #pragma unroll
   for (int k = 0; k < S::kItemsPerThread; ++k) {
     const int item = threadIdx.x + k * S::kThreads;
@@ -526,6 +549,10 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
       for (int o = 0; o < S::kOutX; ++o) {
         queue[k][j][o] = Compute(0);
       }
+    }
+#pragma unroll
+    for (int o = 0; o < S::kOutX; ++o) {
+      pending[k][o] = Compute(0);
     }
   }
   const GroupSources<S> sources(b.y0, b.x0, ny, nx, b.vectorRows);
@@ -552,7 +579,7 @@ __device__ __forceinline__ void streamAsync(typename S::Element (*planes)[S::kPl
       const Element *__restrict__ at = &plane[itemAt[k]];
 #pragma unroll
       for (int o = 0; o < S::kOutX; ++o) {
-        addItemPlane<S>(at, itemPass[k], o, queue[k]);
+        addItemPlane<S>(at, itemPass[k], o, queue[k], pending[k][o], p);
       }
     }
     { // Output plane p - kRadiusZ is complete: store it, then shift the queues.

@@ -82,6 +82,31 @@ static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, 
   {add_plane}
 }}
 
+//@ section add_plane_paired
+/// The low-rank form in the paired order (docs/generated-code.md, "Paired
+/// sums"): an output adds its columns, and its rows' passes, in blocks of
+/// an even index of the grid and the next where both are its, else one.
+static constexpr bool kPairedSums = true;
+/// Adds input plane p's row pass into an item's queue, for its output o
+/// (whose column has o's parity: kTileX and kOutX are even): an even
+/// plane's (pairStart) as one block into the output whose rows end at p,
+/// kept in `pending`; an odd plane's with the pending one, as their pair,
+/// into the outputs holding both, and alone into the output whose rows
+/// start at p.
+static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, int o, Compute (&queue)[kQueue][kOutX], Compute &pending, bool pairStart) {{
+  const Compute pass0 = o % 2 == 0
+      ? {even}
+      : {odd};
+  if (pairStart) {{
+    queue[{end_entry}][o] = madd({c}, pass0, queue[{end_entry}][o]);
+    pending = pass0;
+  }} else {{
+    const Compute pair = add(pending, pass0);
+{pair_fmas}
+    queue[{start_entry}][o] = madd({c}, pass0, queue[{start_entry}][o]);
+  }}
+}}
+
 //@ section add_plane_shared_passes
 /// The low-rank form's row passes of input plane p at one point of its
 /// window, e = row * kTileX + column (simt::passPlane computes each once
@@ -200,7 +225,7 @@ static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each 
 static constexpr int kThreads = {threads}; // a strip per warp, side by side
 static constexpr int kBatch = {batch}; // rows of each level computed at a time
 static constexpr int kChunkY = {chunk}; // output rows per block
-static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator{sides}{queued}{prefetch}
+static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator{sides}{queued}{paired}{prefetch}
 
 //@ section fused_geometry_1d
 static constexpr int kWidth = {width}; // a block's segment in shared memory, a halo of {halo} each side included
