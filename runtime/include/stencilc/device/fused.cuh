@@ -590,9 +590,10 @@ rowPasses(const Row<S> &row,
 /// pass adds its columns in blocks, a pair (x, x + 1) of an even x where
 /// both are its, else one column, blocks left to right; a point's sum
 /// adds kC times its rows' passes in blocks the same way, a pair of rows
-/// as their passes' sum. Adjacent points share their pairs (a run of 7
-/// taps: 3.5 additions a point instead of 6, 4.5 multiply-adds instead of
-/// 7), and the order is one of the point's place only, so the step kernel
+/// as their passes' sum. Adjacent points share their pairs (runs of 7
+/// taps: 3.5 additions a point instead of 6 along x, 4 multiply-adds and
+/// half an addition instead of 7 along y), and the order is one of the
+/// point's place only, so the step kernel
 /// (simt.cuh) keeps it too. Even is of the grid's unwrapped index, so the
 /// planner takes it for no periodic grid, whose halos would pair
 /// otherwise.
@@ -626,16 +627,16 @@ template <class S> struct Paired {
   static constexpr bool value = shaped();
 };
 
-/// The row pass of the paired-sums form (Paired) at the thread's column w:
+/// The row pass of the paired order (Paired) at the thread's column w:
 /// row.v[i] is the column xFirst - r + i, xFirst even, so i pairs with
 /// i + 1 where i + r is even.
 template <class S>
 __device__ __forceinline__ typename S::Compute pairedRowPass(const Row<S> &row, int w) {
   using C = typename S::Compute;
   constexpr int r = S::kRadius;
-  static_assert(Paired<S>::value, "the paired-sums form: one run of equal taps each way");
+  static_assert(Paired<S>::value, "the paired order: one run of equal taps each way");
   static_assert(S::kColsPerThread % 2 == 0 && S::kTileX % 2 == 0 && S::kHalo % 2 == 0,
-                "the paired-sums form: each thread's first column even");
+                "the paired order: each thread's first column even");
   C h = C(0);
   bool skip = false;
 #pragma unroll
@@ -915,7 +916,7 @@ template <class S> struct TermsByRow {
 /// [2r, kRing) start from 0.
 template <class S> struct Queue {
   typename S::Compute v[S::kRing][S::kColsPerThread];
-  typename S::Compute pending[S::kColsPerThread]; // the paired-sums form's (addRowPaired)
+  typename S::Compute pending[S::kColsPerThread]; // the paired order's (addRowPaired)
 };
 
 /// Adds row j of a batch of the level below (side columns shared) into a
@@ -955,7 +956,7 @@ __device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j
   }
 }
 
-/// addRow in the paired-sums form (Paired): row j of the batch, the
+/// addRow in the paired order (Paired): row j of the batch, the
 /// level below's row R (pairStart: R even), into its queue. An even R's
 /// pass goes as one block into the point whose rows end at R and waits in
 /// `pending`; an odd R's pass goes as one block into the point whose rows
@@ -1134,7 +1135,7 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
   static_assert(TermsByRow<S>::value,
                 "the queued form adds the terms a row at a time, rows in order");
   static_assert(!PairedSumsOf<S>::value || S::kBatch % 2 == 0,
-                "the paired-sums form: batches of whole pairs of rows");
+                "the paired order: batches of whole pairs of rows");
   constexpr int W = S::kColsPerThread, B = S::kBatch;
   constexpr int kLag = Levels * S::kRadius; // level Levels lags the input by this
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -1147,7 +1148,7 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
   }
   Queue<S> queues[Levels]; // level t's at t - 1
   carryQueues<S, Levels>(queues, true);
-  // The first input row; the paired-sums form starts a row early where
+  // The first input row; the paired order starts a row early where
   // that is odd, so that every iteration's q is even.
   const int pFirst = PairedSumsOf<S>::value ? (yBegin - kLag) & ~1 : yBegin - kLag;
   typename S::Vector groups[B][S::kGroupsPerThread];
@@ -1181,7 +1182,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      OuterRange rows) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
   static_assert(!PairedSumsOf<S>::value || QueuedOf<S>::value,
-                "the paired-sums form is the queued form's");
+                "the paired order is the queued form's");
   static_assert(!ScaleOf<typename S::Stencil>::value || (!LowRankOf<typename S::Stencil>::value &&
                                                          !PackedOf<typename S::Stencil>::value),
                 "scaled coefficients (kScale) are planned for the direct form only");
