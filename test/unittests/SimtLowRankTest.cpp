@@ -292,8 +292,9 @@ TEST(SimtLowRankPlan, MeasuredGeometriesPrefetchOrNarrowTheStrips) {
 TEST(SimtLowRankPlan, PairedOrderWhereBothKernelsKeepIt) {
   // The 7 x 7 blur's one pass of weight-1 taps and one coefficient along y
   // pairs where the grid does not wrap, fused in the queued form as
-  // measured (T 4) or one step a launch; the box beside its centre (two
-  // kinds of terms), the periodic blur and a window form do not.
+  // measured (T 4) or one step a launch, and so does the box beside its
+  // centre (a term at the point); the periodic blur, EBISU's 2d49pt (three
+  // passes) and a window form do not.
   for (Precision p : {Precision::FP64, Precision::FP32}) {
     for (BoundaryKind b : {Fixed, BoundaryKind::Constant}) {
       SCOPED_TRACE(keyword(b));
@@ -308,8 +309,9 @@ TEST(SimtLowRankPlan, PairedOrderWhereBothKernelsKeepIt) {
     const Plan periodic = planWith(uniformBox(3, p, BoundaryKind::Periodic), LowRankRequest::Auto);
     EXPECT_FALSE(periodic.simt().lowRank.form->paired);
     EXPECT_EQ(periodic.schedule.fusedSteps, 3); // the unpaired order's measurement
-    EXPECT_FALSE(
+    EXPECT_TRUE(
         planWith(boxPlusCentre(3, p, Fixed), LowRankRequest::Auto).simt().lowRank.form->paired);
+    EXPECT_FALSE(planWith(ebisu49(p, Fixed), LowRankRequest::Auto).simt().lowRank.form->paired);
   }
   // fp16 fuses by the rule in windows, which the order is not written for.
   const Plan half = planWith(uniformBox(3, Precision::FP16, Fixed), LowRankRequest::Auto);
@@ -439,6 +441,7 @@ TEST(SimtLowRankEmulator, MeasuredErrorAgainstTheDirectForm) {
   for (Precision p : {Precision::FP64, Precision::FP32}) {
     const ErrorCase cases[] = {{uniformBox(3, p, BoundaryKind::Periodic), LowRankRequest::Auto},
                                {uniformBox(3, p, BoundaryKind::Constant), LowRankRequest::Auto},
+                               {boxPlusCentre(3, p, BoundaryKind::Constant), LowRankRequest::Auto},
                                {gaussian5(p, BoundaryKind::Periodic), LowRankRequest::Auto},
                                {boxPlusCentre(1, p, BoundaryKind::Periodic), LowRankRequest::On},
                                {ebisu49(p, BoundaryKind::Periodic, 313.0), LowRankRequest::On}};
@@ -453,14 +456,14 @@ TEST(SimtLowRankEmulator, PairedOrderAddsPairsOfAnEvenIndex) {
   // by one, each 2^-24 ties to the even 1; in pairs two of them make 2^-23,
   // which 1 keeps. At an even column the pairs start at -2 (1 + 3 2^-23);
   // at an odd one at -3, where 1 + 2^-24 ties to 1 (1 + 2^-22 after).
-  const PairedRuns runs{-3, 3, -3, 3, 1.0};
+  const PairedRuns runs{-3, 3, -3, 3, 1.0, {}};
   const auto read = [](int dx) { return dx == -3 ? 1.0 : 0x1p-24; };
   EXPECT_EQ(pairedRowPass(runs, Precision::FP32, 10, read), 1.0 + 3 * 0x1p-23);
   EXPECT_EQ(pairedRowPass(runs, Precision::FP32, -7, read), 1.0 + 0x1p-22);
   // Along y the same blocks, each a multiply-add of c from 0.
   const auto grid = [&](int dy, int dx) { return dy == -3 ? read(dx) : 0.0; };
   EXPECT_EQ(pairedPoint(runs, Precision::FP32, 4, 10, grid), 1.0 + 3 * 0x1p-23);
-  const PairedRuns column{0, 0, -3, 3, 1.0};
+  const PairedRuns column{0, 0, -3, 3, 1.0, {}};
   const auto rows = [](int dy, int) { return dy == -3 ? 1.0 : 0x1p-24; };
   EXPECT_EQ(pairedPoint(column, Precision::FP32, 4, 0, rows), 1.0 + 3 * 0x1p-23);
   EXPECT_EQ(pairedPoint(column, Precision::FP32, 3, 0, rows), 1.0 + 0x1p-22);
@@ -469,7 +472,8 @@ TEST(SimtLowRankEmulator, PairedOrderAddsPairsOfAnEvenIndex) {
 TEST(SimtLowRankEmulator, FusedRunsEqualSingleStepsOfTheForm) {
   for (Precision p : {Precision::FP64, Precision::FP32, Precision::FP16}) {
     for (BoundaryKind b : {Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
-      for (const StencilSpec &spec : {uniformBox(3, p, b), boxPlusCentre(1, p, b), ebisu49(p, b)}) {
+      for (const StencilSpec &spec :
+           {uniformBox(3, p, b), boxPlusCentre(1, p, b), boxPlusCentre(3, p, b), ebisu49(p, b)}) {
         Plan plan = planWith(spec, LowRankRequest::On, 3);
         ASSERT_TRUE(plan.simt().lowRank.form);
         ASSERT_EQ(plan.schedule.fusedSteps, 3);

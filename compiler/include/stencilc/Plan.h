@@ -346,11 +346,13 @@ struct LowRankForm {
 };
 
 /// The runs of a 2D low-rank form that the paired order takes: its one row
-/// pass's taps, of weight 1, at the columns [loX, hiX], and its terms, one
-/// coefficient c times that pass, on the rows [loY, hiY].
+/// pass's taps, of weight 1, at the columns [loX, hiX], its terms of that
+/// pass, one coefficient c, on the rows [loY, hiY], and its terms at the
+/// point (pass -1, a centre), in the form's order, on rows of those.
 struct PairedRuns {
   int loX = 0, hiX = 0, loY = 0, hiY = 0;
   double c = 0.0;
+  std::vector<LowRankTerm> atPoint;
 };
 
 /// The planner's low-rank decision for a simt plan, for --emit=plan.
@@ -389,6 +391,11 @@ enum class MmaRequest { Dense, Sparse };
 /// coefficients as integer multiples of one factor where they are
 /// (ScaledCoefficients; Auto, the default) or as given (Off).
 enum class ScaleRequest { Auto, Off };
+
+/// What --plan-option pairs asks for of a 2D low-rank form on CUDA cores:
+/// the paired order where both kernels keep it (LowRankForm::paired; Auto,
+/// the default) or the form's own order (Off).
+enum class PairsRequest { Auto, Off };
 
 /// An fp64 stencil's coefficients as integers k times one factor 1/D
 /// (docs/generated-code.md, "Scaled coefficients"): where the exact

@@ -49,6 +49,9 @@ struct PlanOptions {
   /// --plan-option scale: whether an fp64 stencil's coefficients may become
   /// integers times one factor on CUDA cores (a word too).
   ScaleRequest scale = ScaleRequest::Auto;
+  /// --plan-option pairs: whether a 2D low-rank form may add in the paired
+  /// order (a word too).
+  PairsRequest pairs = PairsRequest::Auto;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read

@@ -41,6 +41,12 @@ constexpr std::pair<std::string_view, ScaleRequest> ScaleWords[] = {
     {"off", ScaleRequest::Off},
 };
 
+/// The words --plan-option pairs takes.
+constexpr std::pair<std::string_view, PairsRequest> PairsWords[] = {
+    {"auto", PairsRequest::Auto},
+    {"off", PairsRequest::Off},
+};
+
 /// Sets `field` to the value of the word `valueText` in `words`, or says
 /// which words the option `name` takes.
 template <class Value, size_t N>
@@ -96,6 +102,11 @@ constexpr WordOptionEntry WordOptions[] = {
       "1/D where they all are, the integers FMA immediates and a point's sum times 1/D, rounded "
       "once) or off (as given)"},
      applyWordTo<ScaleWords, &PlanOptions::scale>},
+    {{"pairs", BackendKind::Simt,
+      "the order of a 2D low-rank form of one pass of equal taps: auto (the default: its "
+      "columns and rows added in pairs of an even index and the next, where the grid does not "
+      "wrap) or off (one by one, as before)"},
+     applyWordTo<PairsWords, &PlanOptions::pairs>},
 };
 
 const WordOptionEntry *findWordOption(llvm::StringRef name) {

@@ -294,11 +294,18 @@ std::string pairedMembers(const Plan &plan) {
     pairFmas +=
         fmt::format("    queue[{0}][o] = madd({1}, pair, queue[{0}][o]);\n", sp.radiusZ - dy, c);
   }
-  return CodeWriter::filled(
-      section("add_plane_paired"), fmt::arg("even", pairedRowPassText(plan, runs, 0)),
-      fmt::arg("odd", pairedRowPassText(plan, runs, 1)), fmt::arg("c", c),
-      fmt::arg("end_entry", sp.radiusZ - runs.hiY), fmt::arg("start_entry", sp.radiusZ - runs.loY),
-      fmt::arg("pair_fmas", withoutTrailingNewlines(pairFmas)));
+  std::string atPoint;
+  for (const LowRankTerm &t : runs.atPoint) {
+    atPoint +=
+        fmt::format("\n  queue[{0}][o] = madd({1}, {2}, queue[{0}][o]);", sp.radiusZ - t.dy,
+                    numberLiteral(t.coefficient, computesInFloat(sp)), planeRead(plan, 0, t.dx));
+  }
+  return CodeWriter::filled(section("add_plane_paired"), fmt::arg("at_point", atPoint),
+                            fmt::arg("even", pairedRowPassText(plan, runs, 0)),
+                            fmt::arg("odd", pairedRowPassText(plan, runs, 1)), fmt::arg("c", c),
+                            fmt::arg("end_entry", sp.radiusZ - runs.hiY),
+                            fmt::arg("start_entry", sp.radiusZ - runs.loY),
+                            fmt::arg("pair_fmas", withoutTrailingNewlines(pairFmas)));
 }
 
 /// Stencil's members: addPlane, and a 3D low-rank form's rowPasses.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtEmulator.h"
 
+#include <algorithm>
 #include <map>
 
 namespace stencilc {
@@ -64,30 +65,32 @@ void addLowRankPlane(const SimtPlan &sp, llvm::function_ref<double(int)> row,
 }
 
 /// Adds input plane `p`'s part of the paired order into the queue of the
-/// item's output at column x, as the generated addPlane of that order: an
-/// even plane's row pass as one block into the output whose rows end at p,
-/// kept in `pending`; an odd plane's with the pending one, as their pair,
-/// into the outputs holding both, and alone into the output whose rows
-/// start at p.
+/// item's output at column x, as the generated addPlane of that order: its
+/// terms at the point first, then an even plane's row pass as one block into the output whose rows
+/// end at p, kept in `pending`; an odd plane's with the pending one, as their pair, into the
+/// outputs holding both, and alone into the output whose rows start at p.
 void addPairedPlane(const SimtPlan &sp, long long x, long long p,
                     llvm::function_ref<double(int)> row, double &pending,
                     llvm::function_ref<double &(int)> entry) {
   const PairedRuns runs = *pairedRuns(*sp.lowRank.form);
   const double h = pairedRowPass(runs, sp.compute, x, row);
-  const auto add = [&](int dy, double v) {
+  const auto add = [&](int dy, double v, double c) {
     double &q = entry(sp.radiusZ - dy);
-    q = multiplyAdd(runs.c, v, q, sp.compute);
+    q = multiplyAdd(c, v, q, sp.compute);
   };
+  for (const LowRankTerm &t : runs.atPoint) {
+    add(t.dy, row(t.dx), t.coefficient);
+  }
   if ((p & 1) == 0) {
-    add(runs.hiY, h);
+    add(runs.hiY, h, runs.c);
     pending = h;
     return;
   }
   const double pair = addRounded(pending, h, sp.compute);
   for (int dy = runs.hiY; dy > runs.loY; --dy) {
-    add(dy, pair);
+    add(dy, pair, runs.c);
   }
-  add(runs.loY, h);
+  add(runs.loY, h, runs.c);
 }
 
 /// Adds input plane `p`'s part of the 3D low-rank form into the queue of an
@@ -201,24 +204,33 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
 }
 
 std::optional<PairedRuns> pairedRuns(const LowRankForm &form) {
-  if (form.dims != 2 || form.passes != 1 || form.rowTaps.empty() || form.terms.empty()) {
+  const auto run = [](const LowRankTerm &t) { return t.pass == 0; };
+  const auto first = std::find_if(form.terms.begin(), form.terms.end(), run);
+  if (form.dims != 2 || form.passes != 1 || form.rowTaps.empty() || first == form.terms.end()) {
     return std::nullopt;
   }
-  PairedRuns runs{form.rowTaps.front().dx, form.rowTaps.back().dx, form.terms.front().dy,
-                  form.terms.back().dy, form.terms.front().coefficient};
+  const auto last = std::find_if(form.terms.rbegin(), form.terms.rend(), run);
+  PairedRuns runs{
+      form.rowTaps.front().dx, form.rowTaps.back().dx, first->dy, last->dy, first->coefficient, {}};
   for (std::size_t k = 0; k < form.rowTaps.size(); ++k) {
     const LowRankRowTap &t = form.rowTaps[k];
     if (t.pass != 0 || t.weight != 1.0 || t.dx != runs.loX + static_cast<int>(k)) {
       return std::nullopt;
     }
   }
-  for (std::size_t k = 0; k < form.terms.size(); ++k) {
-    const LowRankTerm &t = form.terms[k];
-    if (t.pass != 0 || t.coefficient != runs.c || t.dy != runs.loY + static_cast<int>(k)) {
+  int dy = runs.loY; // the run's next row
+  for (const LowRankTerm &t : form.terms) {
+    if (t.pass == 0 && (t.dy != dy++ || t.coefficient != runs.c)) {
       return std::nullopt;
     }
+    if (t.pass < 0 && (t.dy < runs.loY || t.dy > runs.hiY)) {
+      return std::nullopt; // a term at the point outside the run's rows
+    }
+    if (t.pass < 0) {
+      runs.atPoint.push_back(t);
+    }
   }
-  return runs;
+  return dy == runs.hiY + 1 ? std::optional<PairedRuns>(runs) : std::nullopt;
 }
 
 double pairedRowPass(const PairedRuns &runs, Precision compute, long long x,
@@ -238,6 +250,13 @@ double pairedPoint(const PairedRuns &runs, Precision compute, long long y, long 
   };
   double acc = 0.0;
   forPairedBlocks(y, runs.loY, runs.hiY, [&](int d, bool pair) {
+    // The terms at the point of the block's rows come first, as each row
+    // adds them when it arrives and the block when it is whole.
+    for (const LowRankTerm &t : runs.atPoint) {
+      if (t.dy == d || (pair && t.dy == d + 1)) {
+        acc = multiplyAdd(t.coefficient, read(t.dy, t.dx), acc, compute);
+      }
+    }
     const double block = pair ? addRounded(pass(d), pass(d + 1), compute) : pass(d);
     acc = multiplyAdd(runs.c, block, acc, compute);
   });

@@ -37,7 +37,8 @@ double lowRankPoint(const LowRankForm &form, Precision compute,
 
 /// The form's runs where it has the shape of the paired order (one row
 /// pass of weight-1 taps on consecutive columns, one coefficient on
-/// consecutive rows of it, in that order), else none.
+/// consecutive rows of it, in that order, and maybe terms at the point on
+/// those rows), else none.
 std::optional<PairedRuns> pairedRuns(const LowRankForm &form);
 
 /// One output of a 2D low-rank form in the paired order at row y, column x

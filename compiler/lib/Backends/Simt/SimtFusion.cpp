@@ -313,9 +313,11 @@ const char *scaledNamed(const MeasuredFusion *m) {
 
 /// The measurement of `spec`'s kind in the direct form (`scaled`: with
 /// scaled coefficients), or (lowRank) in the low-rank form `form`, if any:
-/// the first entry that matches, a periodic one only on a periodic grid.
+/// the first entry that matches, a periodic one only on a periodic grid, a
+/// paired one only where the form may pair (`pairs`).
 const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr,
-                                   bool scaled = false) {
+                                   bool scaled = false, PairsRequest pairs = PairsRequest::Auto) {
+  const bool pairable = pairs != PairsRequest::Off && pairedShape(spec, form);
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const bool rowsAtPoint = form && form->dims == 2 &&
                            std::any_of(form->terms.begin(), form->terms.end(),
@@ -324,8 +326,7 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
         m.rowsAtPoint == rowsAtPoint && m.scaled == scaled &&
-        (m.formOps == 0 || (form && form->ops() == m.formOps)) &&
-        (!m.paired || pairedShape(spec, form)) &&
+        (m.formOps == 0 || (form && form->ops() == m.formOps)) && (!m.paired || pairable) &&
         (!m.periodic || spec.boundary == BoundaryKind::Periodic)) {
       return &m;
     }
@@ -340,14 +341,15 @@ const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *f
 /// 16 bits: its taps bound it by arithmetic; the passes take a third of
 /// them). In 3D a form's levels keep plane values beside their planes and
 /// compute row passes: the direct box's geometry is no guide there.
-const MeasuredFusion *measured(const Plan &plan) {
+const MeasuredFusion *measured(const Plan &plan, PairsRequest pairs) {
   if (!lowRank(plan)) {
     // A scaled plan measured apart takes its own; else the kind's.
     const MeasuredFusion *scaled =
         plan.simt().scaled.on() ? measuredKind(plan.spec, nullptr, true) : nullptr;
     return scaled ? scaled : measuredKind(plan.spec);
   }
-  if (const MeasuredFusion *own = measuredKind(plan.spec, &*plan.simt().lowRank.form)) {
+  if (const MeasuredFusion *own =
+          measuredKind(plan.spec, &*plan.simt().lowRank.form, false, pairs)) {
     return own;
   }
   const MeasuredFusion *direct = measuredKind(plan.spec);
@@ -596,7 +598,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   if (settledUnfused(s, asked, unfusable(spec))) {
     return;
   }
-  const MeasuredFusion *m = measured(plan);
+  const MeasuredFusion *m = measured(plan, options.pairs);
   const int wanted = asked              ? asked
                      : !m               ? ruleSteps(spec, lowRank(plan))
                      : m->fusingGains() ? m->steps

@@ -108,7 +108,7 @@ void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
     // A point of a run of n taps has (n + 1) / 2 blocks on average over the
     // two parities, and a pair's sum serves two points: a row pass takes
     // (n + 1) / 2 - 1 + 1 / 2 additions, the rows (n + 1) / 2 multiply-adds
-    // and half an addition.
+    // and half an addition; the terms at the point stay as they are.
     const PairedRuns runs = *pairedRuns(f);
     const int nx = runs.hiX - runs.loX + 1, ny = runs.hiY - runs.loY + 1;
     os << fmt::format(
@@ -116,7 +116,7 @@ void printLowRankLines(const SimtPlan &sp, llvm::raw_ostream &os) {
         "pairs of an even index of the grid and the next (neighbours share them): a point "
         "takes {:g} additions and {:g} multiply-adds instead of {} and {} "
         "(docs/generated-code.md, \"Paired sums\")\n",
-        nx / 2.0 + 0.5, (ny + 1) / 2.0, nx - 1, ny);
+        nx / 2.0 + 0.5, (ny + 1) / 2.0 + runs.atPoint.size(), nx - 1, f.terms.size());
   }
 }
 

@@ -267,14 +267,16 @@ std::string packedChoice(Precision p) {
 }
 
 /// Puts the 2D low-rank form of `plan` in the paired order (LowRankForm::
-/// paired) where it has its shape (pairedShape) and both kernels keep it:
+/// paired), unless `request` is Off, where it has its shape (pairedShape)
+/// and both kernels keep it:
 /// the step kernel's outputs of a block and an item start at even columns,
 /// and a fused pass, if any, is the queued form (the only one written for
 /// it) with even strips, halos, thread columns and batches, so that every
 /// thread's and batch's first index is even.
-void planPairedOrder(Plan &plan) {
+void planPairedOrder(Plan &plan, PairsRequest request) {
   SimtPlan &sp = plan.simt();
-  if (!pairedShape(plan.spec, sp.lowRank.form ? &*sp.lowRank.form : nullptr) || sp.tileX % 2 != 0 ||
+  if (request == PairsRequest::Off ||
+      !pairedShape(plan.spec, sp.lowRank.form ? &*sp.lowRank.form : nullptr) || sp.tileX % 2 != 0 ||
       sp.outputsX % 2 != 0) {
     return;
   }
@@ -332,7 +334,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   }
   plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
-  planPairedOrder(plan);
+  planPairedOrder(plan, simt.pairs);
   return plan;
 }
 

@@ -279,16 +279,16 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "{} bytes planned, {} taken", k.sharedBytes, rings);
 }
 
-/// planPairedOrder's promises: the paired order only for a form of its
-/// shape on a grid that does not wrap, step items that start at even
-/// columns, and a fused pass, if any, in the queued form with even
-/// strips, halos, thread columns and batches (fused.cuh's static
-/// assertions).
-void verifyPaired(const Plan &plan, PromiseChecker &c) {
+/// planPairedOrder's promises: the paired order only where pairs=off did
+/// not ask otherwise, for a form of its shape on a grid that does not wrap, step items that start
+/// at even columns, and a fused pass, if any, in the queued form with even strips, halos, thread
+/// columns and batches (fused.cuh's static assertions).
+void verifyPaired(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const SimtPlan &sp = plan.simt();
   if (!sp.lowRank.form || !sp.lowRank.form->paired) {
     return;
   }
+  c.require(options.pairs != PairsRequest::Off, "no paired order under pairs=off", "paired");
   const FusedKernel &k = plan.schedule.fused;
   c.require(pairedShape(plan.spec, &*sp.lowRank.form) && sp.tileX % 2 == 0 && sp.outputsX % 2 == 0,
             "the paired order for its shape on a grid that does not wrap, items at even columns",
@@ -365,7 +365,7 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   PromiseChecker lowRank = c.forPlanner("planLowRank");
   verifyLowRank(plan, options, lowRank);
   PromiseChecker paired = c.forPlanner("planPairedOrder");
-  verifyPaired(plan, paired);
+  verifyPaired(plan, options, paired);
   PromiseChecker packed = c.forPlanner("planSimt");
   verifyPacked(plan, options, packed);
   PromiseChecker scaled = c.forPlanner("planScaled");

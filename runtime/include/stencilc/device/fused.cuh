@@ -584,30 +584,43 @@ rowPasses(const Row<S> &row,
   }
 }
 
+/// The index of the first (or, `last`, the last) passTerm of pass 0 of a
+/// low-rank Stencil (its run along y in the paired order), or -1.
+template <class Stencil, class C> constexpr int runTermOf(bool last) {
+  int found = -1;
+  for (int k = 0; k < Stencil::kPassTerms; ++k) {
+    if (Stencil::template passTerm<C>(k).pass == 0 && (last || found < 0)) {
+      found = k;
+    }
+  }
+  return found;
+}
+
 /// The paired order of a low-rank stencil (PairedSumsOf): one row pass
-/// whose taps are the columns [kLoX, kHiX], each of weight 1, and one
-/// coefficient kC times that pass on the rows [kLoY, kHiY]. A point's row
-/// pass adds its columns in blocks, a pair (x, x + 1) of an even x where
-/// both are its, else one column, blocks left to right; a point's sum
-/// adds kC times its rows' passes in blocks the same way, a pair of rows
-/// as their passes' sum. Adjacent points share their pairs (runs of 7
-/// taps: 3.5 additions a point instead of 6 along x, 4 multiply-adds and
-/// half an addition instead of 7 along y), and the order is one of the
-/// point's place only, so the step kernel
-/// (simt.cuh) keeps it too. Even is of the grid's unwrapped index, so the
-/// planner takes it for no periodic grid, whose halos would pair
-/// otherwise.
+/// whose taps are the columns [kLoX, kHiX], each of weight 1, one
+/// coefficient kC times that pass on the rows [kLoY, kHiY], and maybe terms
+/// at the point (pass -1, a centre) on those rows. A point's row pass adds
+/// its columns in blocks, a pair (x, x + 1) of an even x where both are
+/// its, else one column, blocks left to right; a point's sum adds kC times
+/// its rows' passes in blocks the same way, a pair of rows as their
+/// passes' sum, each block after the terms at the point of its rows.
+/// Adjacent points share their pairs (runs of 7 taps: 3.5 additions a
+/// point instead of 6 along x, 4 multiply-adds and half an addition
+/// instead of 7 along y), and the order is one of the point's place only,
+/// so the step kernel (simt.cuh) keeps it too. Even is of the grid's
+/// unwrapped index, so the planner takes it for no periodic grid, whose
+/// halos would pair otherwise.
 template <class S> struct Paired {
   using C = typename S::Compute;
   using Stencil = typename S::Stencil;
+  static constexpr int kFirst = runTermOf<Stencil, C>(false), kLast = runTermOf<Stencil, C>(true);
   static constexpr int kLoX = Stencil::template rowTap<C>(0).dx;
   static constexpr int kHiX = Stencil::template rowTap<C>(Stencil::kRowTaps - 1).dx;
-  static constexpr int kLoY = Stencil::template passTerm<C>(0).dy;
-  static constexpr int kHiY = Stencil::template passTerm<C>(Stencil::kPassTerms - 1).dy;
-  static constexpr C kC = Stencil::template passTerm<C>(0).c;
+  static constexpr int kLoY = Stencil::template passTerm<C>(kFirst < 0 ? 0 : kFirst).dy;
+  static constexpr int kHiY = Stencil::template passTerm<C>(kLast < 0 ? 0 : kLast).dy;
+  static constexpr C kC = Stencil::template passTerm<C>(kFirst < 0 ? 0 : kFirst).c;
   static constexpr bool shaped() {
-    if (Stencil::kPasses != 1 || kHiX - kLoX + 1 != Stencil::kRowTaps ||
-        kHiY - kLoY + 1 != Stencil::kPassTerms) {
+    if (Stencil::kPasses != 1 || kFirst < 0 || kHiX - kLoX + 1 != Stencil::kRowTaps) {
       return false;
     }
     for (int k = 0; k < Stencil::kRowTaps; ++k) {
@@ -616,13 +629,18 @@ template <class S> struct Paired {
         return false;
       }
     }
+    int dy = kLoY; // the run's next row
     for (int k = 0; k < Stencil::kPassTerms; ++k) {
       const PassTerm<C> term = Stencil::template passTerm<C>(k);
-      if (term.pass != 0 || term.dy != kLoY + k || term.c != kC) {
-        return false;
+      if (term.pass == 0) {
+        if (term.dy != dy++ || term.c != kC) {
+          return false;
+        }
+      } else if (term.pass > 0 || term.dy < kLoY || term.dy > kHiY) {
+        return false; // a term at the point outside the run's rows
       }
     }
-    return true;
+    return dy == kHiY + 1;
   }
   static constexpr bool value = shaped();
 };
@@ -957,7 +975,8 @@ __device__ __forceinline__ void addRow(Queue<S> &queue, const Row<S> &row, int j
 }
 
 /// addRow in the paired order (Paired): row j of the batch, the
-/// level below's row R (pairStart: R even), into its queue. An even R's
+/// level below's row R (pairStart: R even), into its queue: first its
+/// terms at the point, if any, then its pass in blocks. An even R's
 /// pass goes as one block into the point whose rows end at R and waits in
 /// `pending`; an odd R's pass goes as one block into the point whose rows
 /// start at R, and with the pending one, as their pair's block, into the
@@ -968,6 +987,18 @@ __device__ __forceinline__ void addRowPaired(Queue<S> &queue, const Row<S> &row,
   using Compute = typename S::Compute;
   constexpr int r = S::kRadius, lo = Paired<S>::kLoY, hi = Paired<S>::kHiY;
   constexpr Compute c = Paired<S>::kC;
+  // The terms at the point first, each into the point it reaches.
+#pragma unroll
+  for (int k = 0; k < S::Stencil::kPassTerms; ++k) {
+    const PassTerm<Compute> term = S::Stencil::template passTerm<Compute>(k);
+#pragma unroll
+    for (int w = 0; w < S::kColsPerThread; ++w) {
+      if (term.pass < 0) {
+        Compute &acc = queue.v[j + r - term.dy][w];
+        acc = madd(term.c, row.v[r + w + term.dx], acc);
+      }
+    }
+  }
 #pragma unroll
   for (int w = 0; w < S::kColsPerThread; ++w) {
     const Compute h = pairedRowPass<S>(row, w);

@@ -87,13 +87,13 @@ static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, 
 /// sums"): an output adds its columns, and its rows' passes, in blocks of
 /// an even index of the grid and the next where both are its, else one.
 static constexpr bool kPairedSums = true;
-/// Adds input plane p's row pass into an item's queue, for its output o
-/// (whose column has o's parity: kTileX and kOutX are even): an even
-/// plane's (pairStart) as one block into the output whose rows end at p,
-/// kept in `pending`; an odd plane's with the pending one, as their pair,
-/// into the outputs holding both, and alone into the output whose rows
-/// start at p.
-static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, int o, Compute (&queue)[kQueue][kOutX], Compute &pending, bool pairStart) {{
+/// Adds input plane p into an item's queue, for its output o (whose
+/// column has o's parity: kTileX and kOutX are even): its terms at the
+/// point, if any, then its row pass, an even plane's (pairStart) as one
+/// block into the output whose rows end at p, kept in `pending`, an odd
+/// plane's with the pending one, as their pair, into the outputs holding
+/// both, and alone into the output whose rows start at p.
+static __device__ __forceinline__ void addPlane(const Element* __restrict__ at, int o, Compute (&queue)[kQueue][kOutX], Compute &pending, bool pairStart) {{{at_point}
   const Compute pass0 = o % 2 == 0
       ? {even}
       : {odd};
