@@ -229,6 +229,10 @@ template <class Params> struct MinBlocksOf<Params, std::void_t<decltype(Params::
 ///                      side columns as it enters its window (SidesOf)
 ///   kQueued            optional (false where absent): the queued form
 ///                      (streamQueued) instead of the windows
+///   kPrefetchRows      optional (0 where absent): an L2 prefetch that many
+///                      rows ahead inside the grid (PrefetchRowsOf)
+///   kPairedSums        optional (false where absent): the queued low-rank
+///                      form in the paired order (Paired, PairedSumsOf)
 /// Each level of a warp lives in registers; nothing is in shared memory.
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
