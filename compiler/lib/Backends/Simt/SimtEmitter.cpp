@@ -273,14 +273,12 @@ bool sharesRowPasses(const SimtPlan &sp) {
 /// column and the next, else one) added left to right.
 std::string pairedRowPassText(const Plan &plan, const PairedRuns &runs, int parity) {
   std::string sum;
-  for (int d = runs.loX; d <= runs.hiX; ++d) {
-    const bool pair = (parity + d) % 2 == 0 && d < runs.hiX;
+  forPairedBlocks(parity, runs.loX, runs.hiX, [&](int d, bool pair) {
     const std::string block =
         pair ? fmt::format("add({}, {})", planeRead(plan, 0, d), planeRead(plan, 0, d + 1))
              : planeRead(plan, 0, d);
     sum = sum.empty() ? block : fmt::format("add({}, {})", sum, block);
-    d += pair ? 1 : 0;
-  }
+  });
   return sum;
 }
 

@@ -30,17 +30,6 @@ std::array<long long, 3> fromInternal(int dims, long long z, long long y, long l
   }
 }
 
-/// Calls block(d, pair) for the paired order's blocks of the offsets
-/// [lo, hi] around index `at` of the grid, left to right: (d, d + 1) where
-/// at + d is even and d < hi (pair), else d alone.
-void forPairedBlocks(long long at, int lo, int hi, llvm::function_ref<void(int, bool)> block) {
-  for (int d = lo; d <= hi; ++d) {
-    const bool pair = ((at + d) & 1) == 0 && d < hi;
-    block(d, pair);
-    d += pair ? 1 : 0;
-  }
-}
-
 /// a + b rounded once to the arithmetic type (the kernels' add: a double
 /// sum of two floats rounds to the float sum, 53 >= 2 * 24 + 2).
 double addRounded(double a, double b, Precision compute) {
@@ -201,6 +190,14 @@ double lowRankRowPass(const LowRankForm &form, int pass, Precision compute,
     first = false;
   }
   return h;
+}
+
+void forPairedBlocks(long long at, int lo, int hi, llvm::function_ref<void(int, bool)> block) {
+  for (int d = lo; d <= hi; ++d) {
+    const bool pair = ((at + d) & 1) == 0 && d < hi;
+    block(d, pair);
+    d += pair ? 1 : 0;
+  }
 }
 
 std::optional<PairedRuns> pairedRuns(const LowRankForm &form) {

@@ -41,6 +41,12 @@ double lowRankPoint(const LowRankForm &form, Precision compute,
 /// those rows), else none.
 std::optional<PairedRuns> pairedRuns(const LowRankForm &form);
 
+/// Calls block(d, pair) for the paired order's blocks of the offsets
+/// [lo, hi] around index `at` of the grid, left to right: (d, d + 1) where
+/// at + d is even and d < hi (pair), else d alone. The emulator and the
+/// emitter's code both walk them so.
+void forPairedBlocks(long long at, int lo, int hi, llvm::function_ref<void(int, bool)> block);
+
 /// One output of a 2D low-rank form in the paired order at row y, column x
 /// of the grid, before its rounding to the element type, as both kernels
 /// compute it: read(dy, dx) is the level below at that offset.
