@@ -106,7 +106,7 @@ template <int Chains> void rateOf(int warpsPerSm, int sms, float *sink) {
 constexpr int kR = 7;                    // radius
 constexpr int kRows = 2 * kR + 1;        // stencil rows, 15
 constexpr int kChunks = 3;               // 8-column chunks of a row's window
-constexpr int kKSteps = (kRows * kChunks + 1) / 2; // 23: 45 chunks and a zero one
+constexpr int kPairs = kRows / 2;        // 7 k16 steps a chunk: rows 2p and 2p + 1; row 14 takes a k8 step
 constexpr int kWarps = 4;                // warps a block, 16 output rows each
 constexpr int kTilesX = 16;              // n-tiles of 8 columns a warp walks
 constexpr int kBlockRows = 16 * kWarps;  // 64
@@ -118,9 +118,26 @@ constexpr int kPitch = kWindowCols + 8;            // 152 halves: 76 words, lane
 constexpr int kVectors = kWindowRows * (kWindowCols / 8); // 16-byte loads a window
 constexpr int kThreads = 32 * kWarps;
 
-// B's fragments, [kstep][half][lane] so that a warp's load is one 128-byte
-// line: lane 4g + t holds pairs (k 2t..2t+1, n g) and (k 2t+8..2t+9, n g).
-__device__ std::uint32_t gB[kKSteps * 2 * 32];
+// B's fragments, [fragment register][lane] so that a warp's load is one
+// 128-byte line: for chunk c and row pair p (k16 steps, two registers) lane
+// 4g + t holds the weights of columns 2t..2t+1 of chunk c, output column g,
+// of row 2p (register 0) and row 2p + 1 (register 1); the k8 steps hold row
+// 14's.
+constexpr int kB16 = kChunks * kPairs * 2, kB8 = kChunks;
+__device__ std::uint32_t gB[(kB16 + kB8) * 32];
+
+struct Weights {
+  std::uint32_t k16[kChunks][kPairs][2];
+  std::uint32_t k8[kChunks];
+};
+
+__device__ __forceinline__ void mma1688(float (&c)[4], std::uint32_t a0, std::uint32_t a1,
+                                        std::uint32_t b0) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+      "{%4, %5}, {%6}, {%0, %1, %2, %3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a0), "r"(a1), "r"(b0));
+}
 
 __device__ __forceinline__ void copyAsync(__half *dst, const __half *src, bool inside) {
   const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
@@ -147,68 +164,69 @@ __device__ __forceinline__ void fetchWindow(const __half *in, __half *window, in
   asm volatile("cp.async.commit_group;");
 }
 
-template <int Split, bool Early>
-__device__ __forceinline__ void computeTile(const __half *window, const std::uint32_t (&b)[kKSteps][2],
-                                            __half *out, int ty, int tx, int ny, int nx) {
+// A k16 step takes chunk c of rows 2p and 2p + 1 from one slot, as one
+// quad of registers that one ldmatrix.x4 fills (matrices of rows 2p, 2p + 8,
+// 2p + 1 and 2p + 9 below the lane's: the A fragment's order), so the quad
+// stays where the MMAs read it in every tile; B follows the chunk, which the
+// unrolled loop knows. Row 14 takes a k8 step from an ldmatrix.x2.
+__device__ __forceinline__ void loadQuad(std::uint32_t (&q)[4], const __half *p) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(q[0]), "=r"(q[1]), "=r"(q[2]), "=r"(q[3])
+               : "r"(address));
+}
+__device__ __forceinline__ void loadPair(std::uint32_t (&q)[2], const __half *p) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(q[0]), "=r"(q[1])
+               : "r"(address));
+}
+
+template <int Split>
+__device__ __forceinline__ void computeTile(const __half *window, const Weights &w, __half *out,
+                                            int ty, int tx, int ny, int nx) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int g = lane / 4, t = lane % 4;
   const int y0 = ty * kBlockRows, x0 = tx * kBlockCols;
-  // a[dy][slot][h]: rows g (h 0) and g + 8 (h 1) of a chunk of row dy's
-  // window; tile j's chunk c sits in slot (c + j) % 3.
-  const __half *base = window + (16 * warp + g) * kPitch + 2 * t;
-  auto chunk = [&](int dy, int col, int h) {
-    return *reinterpret_cast<const std::uint32_t *>(base + (dy + 8 * h) * kPitch + col);
+  // The row this lane addresses for ldmatrix: row lane % 8 of matrix lane /
+  // 8, whose rows start 0, 8, 1 and 9 below the warp's.
+  const int matrixRow = (lane / 8 % 2) * 8 + lane / 16;
+  const __half *base = window + (16 * warp + lane % 8 + matrixRow) * kPitch;
+  // quad[p][slot], pair[slot]: tile j's chunk c sits in slot (c + j) % 3.
+  std::uint32_t quad[kPairs][kChunks][4], pair[kChunks][2];
+  auto load = [&](int slot, int col) {
+#pragma unroll
+    for (int p = 0; p < kPairs; ++p)
+      loadQuad(quad[p][slot], base + 2 * p * kPitch + col);
+    loadPair(pair[slot], base + (kRows - 1) * kPitch + col);
   };
-  std::uint32_t a[kRows][kChunks][2];
 #pragma unroll
-  for (int dy = 0; dy < kRows; ++dy)
-#pragma unroll
-    for (int c = 0; c < 2; ++c)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        a[dy][c][h] = chunk(dy, 8 * c, h);
+  for (int c = 0; c < kChunks; ++c)
+    load(c, 8 * c);
 
   const int yOut = y0 + 16 * warp + g;
-  if constexpr (Early) {
-#pragma unroll
-    for (int dy = 0; dy < kRows; ++dy)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        a[dy][2][h] = chunk(dy, 16, h);
-  }
 #pragma unroll
   for (int j = 0; j < kTilesX; ++j) {
-    if constexpr (!Early) {
-#pragma unroll
-      for (int dy = 0; dy < kRows; ++dy)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          a[dy][(2 + j) % 3][h] = chunk(dy, 8 * j + 16, h);
-    }
     float acc[Split][4] = {};
+    int m = 0;
 #pragma unroll
-    for (int k = 0; k < kKSteps; ++k) {
-      const int q0 = 2 * k, q1 = 2 * k + 1;
-      const std::uint32_t a0 = a[q0 / 3][(q0 % 3 + j) % 3][0], a1 = a[q0 / 3][(q0 % 3 + j) % 3][1];
-      const std::uint32_t a2 = q1 < kRows * kChunks ? a[q1 / 3][(q1 % 3 + j) % 3][0] : 0u;
-      const std::uint32_t a3 = q1 < kRows * kChunks ? a[q1 / 3][(q1 % 3 + j) % 3][1] : 0u;
-      mma16816(acc[k % Split], a0, a1, a2, a3, b[k][0], b[k][1]);
-      // Early: once tile j has read row dy's chunk 0 (slot j % 3), that
-      // slot takes tile j + 1's new chunk, a tile's MMAs ahead of its use.
-      if constexpr (Early) {
+    for (int c = 0; c < kChunks; ++c) {
+      const int s = (c + j) % 3;
 #pragma unroll
-        for (int q = q0; q <= q1; ++q)
-          if (q % 3 == 0 && q / 3 < kRows && j + 1 < kTilesX)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-              a[q / 3][j % 3][h] = chunk(q / 3, 8 * (j + 1) + 16, h);
-      }
+      for (int p = 0; p < kPairs; ++p, ++m)
+        mma16816(acc[m % Split], quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3],
+                 w.k16[c][p][0], w.k16[c][p][1]);
+      mma1688(acc[m++ % Split], pair[s][0], pair[s][1], w.k8[c]);
+      // Chunk 0's slot is free now: it takes tile j + 1's new chunk, two
+      // chunks of MMAs ahead of its use.
+      if (c == 0 && j + 1 < kTilesX)
+        load(s, 8 * (j + 1) + 16);
     }
 #pragma unroll
-    for (int s = 1; s < Split; ++s)
+    for (int q = 1; q < Split; ++q)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        acc[0][e] += acc[s][e];
+        acc[0][e] += acc[q][e];
     const int x = x0 + 8 * j + 2 * t;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -230,16 +248,20 @@ __device__ __forceinline__ void computeTile(const __half *window, const std::uin
 
 // Persistent blocks: each walks block tiles gridDim.x apart, fetching the
 // next tile's window (cp.async) into the other buffer while it computes.
-template <int Split, int MinBlocks, bool Early>
+template <int Split, int MinBlocks>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     boxKConcat(const __half *__restrict__ in, __half *__restrict__ out, int ny, int nx) {
   extern __shared__ __align__(16) __half windows[];
   const int lane = threadIdx.x % 32;
-  std::uint32_t b[kKSteps][2];
+  Weights w;
 #pragma unroll
-  for (int k = 0; k < kKSteps; ++k) {
-    b[k][0] = gB[(2 * k) * 32 + lane];
-    b[k][1] = gB[(2 * k + 1) * 32 + lane];
+  for (int c = 0; c < kChunks; ++c) {
+#pragma unroll
+    for (int p = 0; p < kPairs; ++p)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        w.k16[c][p][h] = gB[((c * kPairs + p) * 2 + h) * 32 + lane];
+    w.k8[c] = gB[(kB16 + c) * 32 + lane];
   }
   const int tilesX = (nx + kBlockCols - 1) / kBlockCols;
   const int tiles = tilesX * ((ny + kBlockRows - 1) / kBlockRows);
@@ -256,7 +278,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
       asm volatile("cp.async.commit_group;");
     asm volatile("cp.async.wait_group 1;");
     __syncthreads();
-    computeTile<Split, Early>(now, b, out, tile / tilesX, tile % tilesX, ny, nx);
+    computeTile<Split>(now, w, out, tile / tilesX, tile % tilesX, ny, nx);
     __syncthreads();
   }
 }
@@ -282,22 +304,24 @@ std::uint16_t bitsOf(float v) {
 }
 
 void uploadB() {
-  // B (368 x 8): k = 24 dy + c holds, for output column n, the weight of
-  // input column c - 8 relative to the tile (dx = c - 8 - n), else zero.
-  auto bAt = [](int k, int n) -> float {
-    const int dy = k / 24, c = k % 24, dx = c - 8 - n;
-    if (dy >= kRows || dx < -kR || dx > kR)
-      return 0.0f;
-    return weight(dy, dx + kR);
+  // The weight of row dy, chunk c's column cc for output column n of a tile
+  // (the chunk starts 8 columns left of the tile): dx = 8c + cc - 8 - n.
+  auto at = [](int dy, int c, int cc, int n) -> float {
+    const int dx = 8 * c + cc - 8 - n;
+    return dx < -kR || dx > kR ? 0.0f : weight(dy, dx + kR);
   };
-  std::vector<std::uint32_t> host(32 * kKSteps * 2);
+  auto pair = [&](int dy, int c, int lane) {
+    const int g = lane / 4, t = lane % 4;
+    return bitsOf(at(dy, c, 2 * t, g)) | std::uint32_t(bitsOf(at(dy, c, 2 * t + 1, g))) << 16;
+  };
+  std::vector<std::uint32_t> host((kB16 + kB8) * 32);
   for (int lane = 0; lane < 32; ++lane)
-    for (int k = 0; k < kKSteps; ++k)
-      for (int h = 0; h < 2; ++h) {
-        const int g = lane / 4, t = lane % 4, kk = 16 * k + 2 * t + 8 * h;
-        host[(2 * k + h) * 32 + lane] =
-            bitsOf(bAt(kk, g)) | std::uint32_t(bitsOf(bAt(kk + 1, g))) << 16;
-      }
+    for (int c = 0; c < kChunks; ++c) {
+      for (int p = 0; p < kPairs; ++p)
+        for (int h = 0; h < 2; ++h)
+          host[((c * kPairs + p) * 2 + h) * 32 + lane] = pair(2 * p + h, c, lane);
+      host[(kB16 + c) * 32 + lane] = pair(kRows - 1, c, lane);
+    }
   CHECK(cudaMemcpyToSymbol(gB, host.data(), host.size() * 4));
 }
 
@@ -365,7 +389,7 @@ void compare(const std::vector<std::uint16_t> &input, const std::vector<std::uin
               ringWritten);
 }
 
-template <int Split, int MinBlocks, bool Early> void runBox(int n, int reps) {
+template <int Split, int MinBlocks> void runBox(int n, int reps) {
   const long long points = (long long)n * n;
   std::vector<std::uint16_t> input(points);
   std::mt19937 rng(2026 + n);
@@ -380,14 +404,14 @@ template <int Split, int MinBlocks, bool Early> void runBox(int n, int reps) {
   CHECK(cudaMemset(outOurs, 0xFF, points * 2)); // poison: 0xFFFF is a NaN
   CHECK(cudaMemset(outTheirs, 0xFF, points * 2));
   constexpr int shared = 2 * kWindowRows * kPitch * 2;
-  CHECK(cudaFuncSetAttribute(boxKConcat<Split, MinBlocks, Early>,
+  CHECK(cudaFuncSetAttribute(boxKConcat<Split, MinBlocks>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
   int sms = 0, perSm = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, boxKConcat<Split, MinBlocks, Early>,
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, boxKConcat<Split, MinBlocks>,
                                                       kThreads, shared));
   const int grid = sms * perSm;
-  boxKConcat<Split, MinBlocks, Early><<<grid, kThreads, shared>>>(in, outOurs, n, n);
+  boxKConcat<Split, MinBlocks><<<grid, kThreads, shared>>>(in, outOurs, n, n);
   CHECK(box15_fp16_step(in, outTheirs, n, n, 0));
   CHECK(cudaDeviceSynchronize());
   std::vector<std::uint16_t> ours(points), theirs(points);
@@ -395,12 +419,12 @@ template <int Split, int MinBlocks, bool Early> void runBox(int n, int reps) {
   CHECK(cudaMemcpy(theirs.data(), outTheirs, points * 2, cudaMemcpyDeviceToHost));
   compare(input, ours, theirs, n, n > 1000 ? 97 : 1);
   if (reps > 0) {
-    const float tOurs = timeIt([&] { boxKConcat<Split, MinBlocks, Early><<<grid, kThreads, shared>>>(in, outOurs, n, n); }, reps);
+    const float tOurs = timeIt([&] { boxKConcat<Split, MinBlocks><<<grid, kThreads, shared>>>(in, outOurs, n, n); }, reps);
     const float tTheirs = timeIt([&] { CHECK(box15_fp16_step(in, outTheirs, n, n, 0)); }, reps);
     const float tCopy = timeIt([&] { CHECK(cudaMemcpyAsync(outOurs, in, points * 2, cudaMemcpyDeviceToDevice)); }, reps);
-    std::printf("n %d split %d blocks/SM %d early %d: prototype %.3f ms %.1f GStencil/s; generated step %.3f ms %.1f "
+    std::printf("n %d split %d blocks/SM %d: prototype %.3f ms %.1f GStencil/s; generated step %.3f ms %.1f "
                 "GStencil/s; copy %.1f GB/s\n",
-                n, Split, MinBlocks, int(Early), tOurs, points / (tOurs * 1e6), tTheirs, points / (tTheirs * 1e6),
+                n, Split, MinBlocks, tOurs, points / (tOurs * 1e6), tTheirs, points / (tTheirs * 1e6),
                 2.0 * points * 2 / (tCopy * 1e6));
   }
   CHECK(cudaFree(in));
@@ -429,14 +453,14 @@ int main(int argc, char **argv) {
   const int n = argc > 2 ? std::atoi(argv[2]) : 10240;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 30;
   const int split = argc > 4 ? std::atoi(argv[4]) : 1;
-  const bool early = argc > 5 && std::atoi(argv[5]) != 0;
+  const int blocks = argc > 5 ? std::atoi(argv[5]) : 2;
   if (split == 2)
-    early ? runBox<2, 2, true>(n, reps) : runBox<2, 2, false>(n, reps);
+    blocks == 3 ? runBox<2, 3>(n, reps) : runBox<2, 2>(n, reps);
   else if (split == 3)
-    early ? runBox<3, 2, true>(n, reps) : runBox<3, 2, false>(n, reps);
+    blocks == 3 ? runBox<3, 3>(n, reps) : runBox<3, 2>(n, reps);
   else if (split == 4)
-    early ? runBox<4, 2, true>(n, reps) : runBox<4, 2, false>(n, reps);
+    blocks == 3 ? runBox<4, 3>(n, reps) : runBox<4, 2>(n, reps);
   else
-    early ? runBox<1, 2, true>(n, reps) : runBox<1, 2, false>(n, reps);
+    blocks == 3 ? runBox<1, 3>(n, reps) : runBox<1, 2>(n, reps);
   return 0;
 }
