@@ -36,7 +36,7 @@
   do {                                                                                             \
     cudaError_t e_ = (x);                                                                          \
     if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)
@@ -54,8 +54,7 @@ __device__ __forceinline__ void mma16816(float (&c)[4], std::uint32_t a0, std::u
 
 // ---- rate: independent chains of MMAs -------------------------------------
 
-template <int Chains>
-__global__ void mmaRate(int iterations, float *sink, std::uint32_t seed) {
+template <int Chains> __global__ void mmaRate(int iterations, float *sink, std::uint32_t seed) {
   float c[Chains][4] = {};
   std::uint32_t a = seed ^ threadIdx.x, b = seed * 3u + threadIdx.x;
   for (int i = 0; i < iterations; ++i) {
@@ -103,17 +102,17 @@ template <int Chains> void rateOf(int warpsPerSm, int sms, float *sink) {
 
 // ---- box: the K-concatenated form -----------------------------------------
 
-constexpr int kR = 7;                    // radius
-constexpr int kRows = 2 * kR + 1;        // stencil rows, 15
-constexpr int kChunks = 3;               // 8-column chunks of a row's window
-constexpr int kPairs = kRows / 2;        // 7 k16 steps a chunk: rows 2p and 2p + 1; row 14 takes a k8 step
-constexpr int kWarps = 4;                // warps a block, 16 output rows each
-constexpr int kTilesX = 16;              // n-tiles of 8 columns a warp walks
-constexpr int kBlockRows = 16 * kWarps;  // 64
-constexpr int kBlockCols = 8 * kTilesX;  // 128
-constexpr int kWindowRows = kBlockRows + 2 * kR;   // 78
-constexpr int kWindowCols = kBlockCols + 16;       // 144: 8 left, 8 right
-constexpr int kPitch = kWindowCols + 8;            // 152 halves: 76 words, lanes conflict-free
+constexpr int kR = 7;             // radius
+constexpr int kRows = 2 * kR + 1; // stencil rows, 15
+constexpr int kChunks = 3;        // 8-column chunks of a row's window
+constexpr int kPairs = kRows / 2; // 7 k16 steps a chunk: rows 2p and 2p + 1; row 14 takes a k8 step
+constexpr int kWarps = 4;         // warps a block, 16 output rows each
+constexpr int kTilesX = 16;       // n-tiles of 8 columns a warp walks
+constexpr int kBlockRows = 16 * kWarps;          // 64
+constexpr int kBlockCols = 8 * kTilesX;          // 128
+constexpr int kWindowRows = kBlockRows + 2 * kR; // 78
+constexpr int kWindowCols = kBlockCols + 16;     // 144: 8 left, 8 right
+constexpr int kPitch = kWindowCols + 8;          // 152 halves: 76 words, lanes conflict-free
 
 constexpr int kVectors = kWindowRows * (kWindowCols / 8); // 16-byte loads a window
 constexpr int kThreads = 32 * kWarps;
@@ -419,13 +418,16 @@ template <int Split, int MinBlocks> void runBox(int n, int reps) {
   CHECK(cudaMemcpy(theirs.data(), outTheirs, points * 2, cudaMemcpyDeviceToHost));
   compare(input, ours, theirs, n, n > 1000 ? 97 : 1);
   if (reps > 0) {
-    const float tOurs = timeIt([&] { boxKConcat<Split, MinBlocks><<<grid, kThreads, shared>>>(in, outOurs, n, n); }, reps);
+    const float tOurs = timeIt(
+        [&] { boxKConcat<Split, MinBlocks><<<grid, kThreads, shared>>>(in, outOurs, n, n); }, reps);
     const float tTheirs = timeIt([&] { CHECK(box15_fp16_step(in, outTheirs, n, n, 0)); }, reps);
-    const float tCopy = timeIt([&] { CHECK(cudaMemcpyAsync(outOurs, in, points * 2, cudaMemcpyDeviceToDevice)); }, reps);
-    std::printf("n %d split %d blocks/SM %d: prototype %.3f ms %.1f GStencil/s; generated step %.3f ms %.1f "
+    const float tCopy = timeIt(
+        [&] { CHECK(cudaMemcpyAsync(outOurs, in, points * 2, cudaMemcpyDeviceToDevice)); }, reps);
+    std::printf("n %d split %d blocks/SM %d: prototype %.3f ms %.1f GStencil/s; generated step "
+                "%.3f ms %.1f "
                 "GStencil/s; copy %.1f GB/s\n",
-                n, Split, MinBlocks, tOurs, points / (tOurs * 1e6), tTheirs, points / (tTheirs * 1e6),
-                2.0 * points * 2 / (tCopy * 1e6));
+                n, Split, MinBlocks, tOurs, points / (tOurs * 1e6), tTheirs,
+                points / (tTheirs * 1e6), 2.0 * points * 2 / (tCopy * 1e6));
   }
   CHECK(cudaFree(in));
   CHECK(cudaFree(outOurs));

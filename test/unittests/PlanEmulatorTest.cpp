@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "Backends/Common/TunedPlans.h"
+#include "Backends/Common/VerifyPlan.h"
 #include "Backends/Simt/SimtEmulator.h"
 #include "Backends/Tensor/TensorEmulator.h"
 #include "Backends/Tensor/TensorPlanner.h"
@@ -327,6 +328,32 @@ TEST(EmulatorMatchesReference, SparseFormPlans) {
           Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 50 + r), options);
           ASSERT_TRUE(plan.tensor().sparse);
           checkOneGrid(plan, 45, 83, 5 + r);
+        }
+      }
+    }
+  }
+}
+
+/// The stacked form's plans (mma=stacked): each strip's MMA blocks chunk
+/// by chunk, rows 2p and 2p + 1 a k16 MMA and row 2r a k8 one, into four
+/// accumulators in turn, match the reference at every radius the form
+/// takes, star and box, fp16 and bf16, every boundary, on grids from the
+/// smallest to several block tiles with partial strips; and the planner's
+/// promises hold for each.
+TEST(EmulatorMatchesReference, StackedFormPlans) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.mma = MmaRequest::Stacked;
+  for (Precision p : {Precision::FP16, Precision::BF16}) {
+    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
+      for (int r = 1; r <= StackedMaxRadius; ++r) {
+        for (Shape shape : {Shape::Star, Shape::Box}) {
+          Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 70 + r), options);
+          ASSERT_TRUE(plan.tensor().stacked);
+          EXPECT_EQ(verifyPlan(plan, options), std::vector<std::string>{});
+          checkOneGrid(plan, 45, 83, 5 + r);
+          checkOneGrid(plan, 2 * plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,
+                       9 + r);
         }
       }
     }

@@ -155,13 +155,17 @@ TEST(Planner, RefusesWhatTensorCoresCannotDo) {
 /// Every plan the tensor path makes: each coefficient lands exactly once on
 /// its offset for every output of a tile, every fragment load is aligned to
 /// its unit, every window element a GEMM reads exists, and the block fits in
-/// static shared memory.
+/// static shared memory. (The slice GEMMs' plans: a 16-bit stencil of radius
+/// 7 or 8 takes the stacked form unasked, which EmulatorMatchesReference's
+/// StackedFormPlans and VerifyPlan check.)
 TEST(Planner, EveryPlanIsExactAlignedAndFits) {
+  PlanOptions dense;
+  dense.mma = MmaRequest::Dense;
   for (Shape shape : {Shape::Star, Shape::Box}) {
     for (Precision p : TensorPrecisions) {
       for (int r = 1; r <= maxTensorRadius(p); ++r) {
         StencilSpec spec = makeStencil2D(shape, r, p, BoundaryKind::Fixed, r);
-        Plan plan = tensorPlan(spec);
+        Plan plan = tensorPlan(spec, dense);
         const TensorPlan &tp = plan.tensor();
         SCOPED_TRACE(spec.name);
         const int bytes = elementBytes(p);
@@ -219,9 +223,12 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
 }
 
 TEST(Planner, LargeParameterSetsMoveToSharedMemory) {
+  PlanOptions dense; // (unasked, a 16-bit box of radius 8 takes the stacked form)
+  dense.mma = MmaRequest::Dense;
   Plan small = tensorPlan(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 8));
   EXPECT_TRUE(small.tensor().paramsInRegisters);
-  Plan large = tensorPlan(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9));
+  Plan large =
+      tensorPlan(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 9), dense);
   EXPECT_FALSE(large.tensor().paramsInRegisters);
   EXPECT_LE(large.tensor().sharedBytes(), 48 * 1024);
 }

@@ -453,7 +453,9 @@ TEST(VerifyPlan, EachSparseCheckFires) {
   };
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.sparse = false; },
                            "planTensor promises the sparse form exactly where mma=sparse asked"));
-  EXPECT_TRUE(breaks(tensorPlan(box, onSm90()), o,
+  PlanOptions dense = onSm90(); // (unasked, this box takes the stacked form)
+  dense.mma = MmaRequest::Dense;
+  EXPECT_TRUE(breaks(tensorPlan(box, dense), o,
                      "planTensor promises the sparse form exactly where mma=sparse asked"));
   const std::string_view slices = "planTensor promises the sparse form's slices";
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); }, slices));
@@ -463,6 +465,37 @@ TEST(VerifyPlan, EachSparseCheckFires) {
                            "planTensor promises the sparse slices in registers exactly where"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.paramBytes -= 4; },
                            "planTensor promises sharedBytes() counting the whole window"));
+}
+
+TEST(VerifyPlan, EachStackedCheckFires) {
+  PlanOptions o = onSm90();
+  o.mma = MmaRequest::Stacked;
+  const StencilSpec star = makeStencil(2, Shape::Star, 3, Precision::BF16, BoundaryKind::Fixed, 1);
+  const Plan plan = tensorPlan(star, o);
+  ASSERT_TRUE(plan.tensor().stacked);
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  const auto tensorBreaks = [&](auto mutate, std::string_view promise) {
+    return breaks(mutated(plan, [&](Plan &p) { mutate(p.tensor()); }), o, promise);
+  };
+  const std::string_view chosen = "planTensor promises the stacked form exactly where";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.stacked = false; }, chosen));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.sparse = true; }, chosen));
+  PlanOptions dense = onSm90();
+  dense.mma = MmaRequest::Dense;
+  EXPECT_TRUE(breaks(tensorPlan(star, dense), o, chosen));
+  EXPECT_TRUE(breaks(plan, dense, chosen));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.nBlocks = 8; },
+                           "planTensor promises the stacked form's strips"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.warps = 8; },
+                           "planTensor promises the stacked form's strips"));
+  const std::string_view window = "planTensor promises the stacked form's window";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPitch += tp.vectorWidth; }, window));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedColEnd -= 8; }, window));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowRows -= 1; }, window));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowBytes *= 2; },
+                           "planTensor promises the stacked form's two windows within"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
+                           "planTensor promises the stacked form's rows"));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {

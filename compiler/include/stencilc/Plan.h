@@ -211,6 +211,11 @@ struct TensorPlan {
   /// sparse MMAs (mma.sp m16n8k32) whose A each lane derives from the
   /// slice's parameter matrix; a swizzled window of whole 64-element rows.
   bool sparse = false;
+  /// The stacked form (stencilc/device/stacked.cuh; 2D fp16 or bf16, radius
+  /// 1-8): the stencil's rows stacked in K, two rows of an 8-column chunk a
+  /// k16 MMA; a warp computes a strip of tileM rows x tileN columns, a
+  /// block tileRowsPerBlock strips (one a warp), from two windows in turn.
+  bool stacked = false;
   /// Bytes of shared memory: a window (each of windows()) and the
   /// parameter matrices.
   int windowBytes = 0;
@@ -242,7 +247,10 @@ struct TensorPlan {
   int windows() const {
     return fields && !fields->windowFields.empty() ? int(fields->windowFields.size()) : 1;
   }
-  int sharedBytes() const { return windows() * windowBytes + paramBytes; }
+  /// The stacked form double-buffers its one window.
+  int sharedBytes() const {
+    return stacked ? 2 * windowBytes : windows() * windowBytes + paramBytes;
+  }
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;
   /// Bytes of shared memory the sparse form's slices take beside the
@@ -380,12 +388,15 @@ struct LowRankChoice {
 /// "Packed 16-bit arithmetic").
 enum class ArithRequest { Widened, Packed };
 
-/// What --plan-option mma asks for of a 2D 16-bit box on tensor cores: the
-/// dense MMAs of the banded parameter matrices (Dense, the default), or the
-/// 2:4 structured sparse ones (Sparse: mma.sp on the band's nonzeros, K
-/// permuted so that at most two of every four are nonzero; opt-in:
-/// docs/generated-code.md, "The sparse tensor-core form").
-enum class MmaRequest { Dense, Sparse };
+/// What --plan-option mma asks for of a 2D 16-bit stencil on tensor cores:
+/// the stacked form where it measured faster, else the dense one (Auto, the
+/// default); the dense MMAs of the banded parameter matrices, one GEMM a
+/// stencil row (Dense); the 2:4 structured sparse ones (Sparse: mma.sp on
+/// the band's nonzeros, K permuted so that at most two of every four are
+/// nonzero; opt-in: docs/generated-code.md, "The sparse tensor-core form");
+/// or the stencil's rows stacked in K (Stacked: docs/generated-code.md,
+/// "The stacked tensor-core form").
+enum class MmaRequest { Auto, Dense, Sparse, Stacked };
 
 /// What --plan-option scale asks for of an fp64 stencil on CUDA cores: its
 /// coefficients as integer multiples of one factor where they are

@@ -45,7 +45,7 @@ struct PlanOptions {
   ArithRequest arith = ArithRequest::Widened;
   /// --plan-option mma: the MMAs of a 2D 16-bit stencil on tensor cores (a word
   /// too); Sparse only where asked.
-  MmaRequest mma = MmaRequest::Dense;
+  MmaRequest mma = MmaRequest::Auto;
   /// --plan-option scale: whether an fp64 stencil's coefficients may become
   /// integers times one factor on CUDA cores (a word too).
   ScaleRequest scale = ScaleRequest::Auto;
@@ -112,5 +112,16 @@ constexpr const PlanOptionInfo *findPlanOption(std::string_view name) {
 /// has mma.sp.
 std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
                                                 const PlanOptions &options);
+
+/// What a stencil lacks for --plan-option mma=stacked, in a phrase, or
+/// nothing where the tensor cores' stacked form can take it: fp16 or bf16,
+/// 2D, one field, radius 1-8 (TensorPlanner.cpp). Every target stencilc plans
+/// for (sm_80 on) has its MMAs and cp.async.
+std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec);
+
+/// Whether the tensor cores' single-step kernel of `spec` takes the stacked
+/// form with `options`: asked (mma=stacked) or, under mma=auto, where it
+/// measured faster than the dense form; and only where the stencil allows.
+bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options);
 
 } // namespace stencilc

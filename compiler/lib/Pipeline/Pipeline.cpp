@@ -211,13 +211,17 @@ std::optional<std::string> packedUnavailable(const StencilSpec &spec,
   return std::nullopt;
 }
 
-/// What a stencil lacks for --plan-option mma=sparse, on every target of the
-/// build, or nothing (sparseMmaUnavailable, TensorPlanner.cpp); asked of the
-/// CUDA-core backend, that it has no MMAs.
-std::optional<std::string> sparseUnavailable(const StencilSpec &spec,
-                                             const BackendOptions &options) {
+/// What a stencil lacks for the form --plan-option mma=sparse or
+/// mma=stacked names, on every target of the build, or nothing
+/// (sparseMmaUnavailable and stackedMmaUnavailable, TensorPlanner.cpp);
+/// asked of the CUDA-core backend, that it has no MMAs.
+std::optional<std::string> mmaFormUnavailable(const StencilSpec &spec,
+                                              const BackendOptions &options) {
   if (requestedBackend(options.backend) == BackendKind::Simt) {
     return std::string("the CUDA-core backend has no MMAs (--backend=simt)");
+  }
+  if (options.plan.mma == MmaRequest::Stacked) {
+    return stackedMmaUnavailable(spec);
   }
   for (Arch a : buildTargets(options)) {
     PlanOptions on = options.plan;
@@ -232,8 +236,8 @@ std::optional<std::string> sparseUnavailable(const StencilSpec &spec,
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
-/// --plan-option arith=packed or mma=sparse where the stencil cannot take it
-/// is an error at the stencil, naming what is missing.
+/// --plan-option arith=packed, mma=sparse or mma=stacked where the stencil
+/// cannot take it is an error at the stencil, naming what is missing.
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.plan.arith == ArithRequest::Packed) {
@@ -242,9 +246,11 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
       return std::nullopt;
     }
   }
-  if (options.plan.mma == MmaRequest::Sparse) {
-    if (const std::optional<std::string> missing = sparseUnavailable(spec, options)) {
-      diags.error(loc, "cannot use --plan-option mma=sparse: " + *missing);
+  if (options.plan.mma == MmaRequest::Sparse || options.plan.mma == MmaRequest::Stacked) {
+    if (const std::optional<std::string> missing = mmaFormUnavailable(spec, options)) {
+      diags.error(loc, fmt::format("cannot use --plan-option mma={}: {}",
+                                   options.plan.mma == MmaRequest::Sparse ? "sparse" : "stacked",
+                                   *missing));
       return std::nullopt;
     }
   }

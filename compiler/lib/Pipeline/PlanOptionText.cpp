@@ -31,8 +31,10 @@ constexpr std::pair<std::string_view, ArithRequest> ArithWords[] = {
 
 /// The words --plan-option mma takes.
 constexpr std::pair<std::string_view, MmaRequest> MmaWords[] = {
+    {"auto", MmaRequest::Auto},
     {"dense", MmaRequest::Dense},
     {"sparse", MmaRequest::Sparse},
+    {"stacked", MmaRequest::Stacked},
 };
 
 /// The words --plan-option scale takes.
@@ -94,8 +96,10 @@ constexpr WordOptionEntry WordOptions[] = {
       "operation rounded to 16 bits; opt-in, less accurate)"},
      applyWordTo<ArithWords, &PlanOptions::arith>},
     {{"mma", BackendKind::Tensor,
-      "the MMAs of a 2D fp16 or bf16 stencil of radius 7 or less: dense (the default) or "
-      "sparse (mma.sp on each band's 2:4 structure; opt-in: measured slower on an H200)"},
+      "the MMAs of a 2D fp16 or bf16 stencil: auto (the default: stacked where it measured "
+      "faster, else dense), dense (a GEMM a stencil row), sparse (mma.sp on each band's 2:4 "
+      "structure, radius 7 or less; opt-in: measured slower on an H200) or stacked (the rows "
+      "stacked in K, radius 8 or less)"},
      applyWordTo<MmaWords, &PlanOptions::mma>},
     {{"scale", BackendKind::Simt,
       "the coefficients of an fp64 stencil: auto (the default: as integers times one factor "

@@ -23,6 +23,9 @@ namespace stencilc {
 std::string kernelGuardBegin(const Plan &plan);
 std::string kernelGuardEnd(const Plan &plan);
 
+/// The bit pattern of an fp16 or bf16 value (a double holding one exactly).
+unsigned sixteenBits(double value, Precision element);
+
 /// "int nz, int ny, int nx" (3D), "int ny, int nx" (2D) or "int nx" (1D).
 std::string sizeParameters(int dims);
 /// "nz, ny, nx" and friends.

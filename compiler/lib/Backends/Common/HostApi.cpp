@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "llvm/ADT/APFloat.h"
+
 #include "Backends/Common/Backend.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
@@ -36,6 +38,13 @@ std::string joined(int dims, std::string_view pattern, std::string_view separato
 }
 
 } // namespace
+
+unsigned sixteenBits(double value, Precision element) {
+  llvm::APFloat bits(value);
+  bool losesInfo = false;
+  bits.convert(storageSemantics(element), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return static_cast<unsigned>(bits.bitcastToAPInt().getZExtValue());
+}
 
 std::string sizeParameters(int dims) { return joined(dims, "int {n}", ", "); }
 

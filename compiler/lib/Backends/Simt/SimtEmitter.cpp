@@ -51,10 +51,7 @@ bool readsPairs(const Plan &plan) {
 /// A coefficient of a packed plan (already an fp16 or bf16 value) as the
 /// bit pattern of the element type: "0x3000".
 std::string sixteenBitPattern(double coefficient, Precision element) {
-  llvm::APFloat value(coefficient);
-  bool losesInfo = false;
-  value.convert(storageSemantics(element), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
-  return fmt::format("0x{:04X}", value.bitcastToAPInt().getZExtValue());
+  return fmt::format("0x{:04X}", sixteenBits(coefficient, element));
 }
 
 /// `text` without the newlines it ends with.

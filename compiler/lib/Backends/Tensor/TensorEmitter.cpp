@@ -18,6 +18,7 @@
 #include "Backends/Common/CodeWriter.h"
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Tensor/TensorCodeGen.h"
+#include "Backends/Tensor/TensorPlanner.h"
 
 namespace stencilc {
 
@@ -262,10 +263,67 @@ std::pair<std::string, std::string> sparseBand(const Plan &plan) {
   return {setup, gemm};
 }
 
+/// The stacked form's B table (stencilc/device/stacked.cuh, loadWeights),
+/// eight words a line.
+std::string stackedWeights(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  const int r = spec.radius;
+  auto word = [&](int row, int chunk, int lane) {
+    const int g = lane / 4, t = lane % 4;
+    return sixteenBits(stackedWeight(spec, row, chunk, 2 * t, g), spec.precision) |
+           sixteenBits(stackedWeight(spec, row, chunk, 2 * t + 1, g), spec.precision) << 16;
+  };
+  std::vector<unsigned> words;
+  for (int c = 0; c < StackedChunks; ++c) {
+    for (int p = 0; p < r; ++p) {
+      for (int h = 0; h < 2; ++h) {
+        for (int lane = 0; lane < 32; ++lane) {
+          words.push_back(word(2 * p + h, c, lane));
+        }
+      }
+    }
+  }
+  for (int c = 0; c < StackedChunks; ++c) {
+    for (int lane = 0; lane < 32; ++lane) {
+      words.push_back(word(2 * r, c, lane));
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    text += fmt::format("{}0x{:08X}u,", i % 8 == 0 ? (i ? "\n  " : "  ") : " ", words[i]);
+  }
+  return text;
+}
+
+/// The stacked form's kernel (stencilc/device/stacked.cuh): its B table,
+/// geometry and kernel.
+void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
+                        const std::string &kernel) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const bool fixed = spec.boundary == BoundaryKind::Fixed;
+  const std::string weights = stackedWeights(plan);
+  w.fillWith(section("kernel_stacked"),
+             fmt::arg("weight_words", (StackedChunks * (2 * spec.radius + 1)) * 32),
+             fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
+             fmt::arg("ring", fixed ? spec.radius : 0), fmt::arg("warps", tp.warps),
+             fmt::arg("blocks", tp.nBlocks), fmt::arg("pitch", tp.windowPitch),
+             fmt::arg("split", StackedSplit), fmt::arg("min_blocks", StackedMinBlocks),
+             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1), fmt::arg("kernel", kernel),
+             fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("guard_end", kernelGuardEnd(plan)));
+  w.line();
+}
+
 /// The kernel of `plan`'s single step (no C entry points).
 void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
                  const std::string &kernel) {
   const TensorPlan &tp = plan.tensor();
+  if (tp.stacked) {
+    writeStackedKernel(w, plan, boundary, kernel);
+    return;
+  }
   writeGeometry(w, plan, boundary);
   writeParameterTables(w, plan);
   const std::vector<std::string> sources = parameterSources(tp);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Tensor/TensorEmulator.h"
+#include "Backends/Tensor/TensorPlanner.h"
 
 #include <cmath>
 
@@ -97,6 +98,63 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
   }
 }
 
+/// The stacked form's accumulators (tileM x tileN) of strip tr of the block
+/// (stencilc/device/stacked.cuh): for each MMA block, chunk by chunk, the k16
+/// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, MMA m into
+/// accumulator m % StackedSplit, the accumulators then added in order.
+void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
+                 std::vector<double> &acc) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const int r = spec.radius, N = tp.tileN;
+  const Precision a = tp.mma.accumulator;
+  auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
+  // B: the weight of (row, chunk, column) for output column n of a block.
+  std::vector<double> weights(std::size_t(2 * r + 1) * StackedChunks * 64);
+  auto weight = [&](int row, int c, int col, int n) -> double & {
+    return weights[((std::size_t(row) * StackedChunks + c) * 8 + col) * 8 + n];
+  };
+  for (int row = 0; row <= 2 * r; ++row) {
+    for (int c = 0; c < StackedChunks; ++c) {
+      for (int col = 0; col < 8; ++col) {
+        for (int n = 0; n < 8; ++n) {
+          weight(row, c, col, n) = stackedWeight(spec, row, c, col, n);
+        }
+      }
+    }
+  }
+  for (int m = 0; m < tp.tileM; ++m) {
+    for (int n = 0; n < N; ++n) {
+      const int block = n / 8, nn = n % 8;
+      // One MMA's products of `rows` stencil rows from `first`, chunk c.
+      auto mma = [&](int c, int first, int rows) {
+        double sum = 0.0;
+        for (int row = first; row < first + rows; ++row) {
+          for (int col = 0; col < 8; ++col) {
+            sum += win(tr * tp.tileM + m + row, 8 * (block + c) + col) * weight(row, c, col, nn);
+          }
+        }
+        return sum;
+      };
+      double split[StackedSplit] = {};
+      int index = 0;
+      for (int c = 0; c < StackedChunks; ++c) {
+        for (int p = 0; p < r; ++p, ++index) {
+          double &s = split[index % StackedSplit];
+          s = roundAccumulator(s + mma(c, 2 * p, 2), a);
+        }
+        double &s = split[index++ % StackedSplit];
+        s = roundAccumulator(s + mma(c, 2 * r, 1), a);
+      }
+      double total = split[0];
+      for (int q = 1; q < StackedSplit; ++q) {
+        total = roundAccumulator(total + split[q], a);
+      }
+      acc[std::size_t(m) * N + n] = total;
+    }
+  }
+}
+
 /// Every block tile of a rows x cols grid of outputs: fill(window, y0, x0)
 /// fills the window of the block at (y0, x0), store(y, x, value) stores an
 /// output the kernel computes (it decides which points the step writes).
@@ -115,7 +173,11 @@ void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, 
           if (gy0 >= rows || gx0 >= cols) {
             continue; // the kernel skips tiles outside the grid
           }
-          tileGemms(tp, window, tr, tc, acc);
+          if (tp.stacked) {
+            stackedTile(plan, window, tr, acc);
+          } else {
+            tileGemms(tp, window, tr, tc, acc);
+          }
           for (int m = 0; m < M; ++m) {
             for (int n = 0; n < N; ++n) {
               store(gy0 + m, gx0 + n, acc[std::size_t(m) * N + n]);

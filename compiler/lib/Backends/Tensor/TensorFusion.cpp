@@ -68,6 +68,13 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
   return 2 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);
 }
 
+PlanOptions composedPassOptions(const PlanOptions &options) {
+  PlanOptions single = options;
+  single.fusedSteps = 1;
+  single.mma = options.mma == MmaRequest::Sparse ? MmaRequest::Sparse : MmaRequest::Dense;
+  return single;
+}
+
 void planTensorFusion(Plan &plan, const PlanOptions &options,
                       PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &)) {
   const StencilSpec &spec = plan.spec;
@@ -110,9 +117,7 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
     return;
   }
   ComposedPass pass;
-  PlanOptions single = options;
-  single.fusedSteps = 1;
-  PlanOrRefusal composed = planKernel(composeSteps(spec, steps), single);
+  PlanOrRefusal composed = planKernel(composeSteps(spec, steps), composedPassOptions(options));
   if (!composed) {
     s.why = fmt::format("the stencil composed {} times has no tensor-core plan: {}", steps,
                         composed.reason());

@@ -27,6 +27,11 @@ struct MeasuredTensorRun {
 /// null.
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 
+/// The options a composed pass's kernel is planned with: one step, and the
+/// dense MMAs unless mma=sparse asked (the composed pass runs TCStencil's
+/// tiles, stencilc/device/composed.cuh, not the stacked form's strips).
+PlanOptions composedPassOptions(const PlanOptions &options);
+
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
 /// measuredTensorRun, else one step a launch): T and the composed
 /// stencil's plan (made by `planKernel` with fuse=1), or T = 1 with the

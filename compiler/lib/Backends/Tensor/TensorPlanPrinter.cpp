@@ -14,6 +14,7 @@
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/PlanText.h"
 #include "Backends/Tensor/TensorCodeGen.h"
+#include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 
@@ -94,9 +95,40 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
      << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
-/// The lines of the kernel's geometry: MMA, tile, block, halo, window, L2
-/// prefetch, shared memory and where the parameter fragments live.
-void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
+/// The stacked form's lines (stencilc/device/stacked.cuh): its MMAs, strip,
+/// block, window and B.
+void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const int r = spec.radius;
+  os << fmt::format("  mma        m16n8k16 and m16n8k8 {0} x {0} -> {1} (mma.sync), stacked: the "
+                    "stencil's {2} rows in K, rows 2p and 2p + 1 of an 8-column chunk a k16 MMA "
+                    "and row {3} a k8 one; {4} chunks a block of 8 outputs: {5} k16 and {4} k8 "
+                    "MMAs against {6} k16 for a GEMM a row\n",
+                    keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * r + 1, 2 * r,
+                    StackedChunks, StackedChunks * r, tp.paramFragments());
+  os << fmt::format("  strip      {} x {} outputs a warp ({} MMA blocks of 8 columns, walked along "
+                    "x: two of a block's chunks are the block before's, kept in registers; one "
+                    "ldmatrix.x4 a new chunk and row pair), sums in {} accumulators in turn\n",
+                    tp.tileM, tp.tileN, tp.nBlocks, StackedSplit);
+  os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at most {} blocks a "
+                    "multiprocessor (launch bounds)\n",
+                    tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
+                    StackedMinBlocks);
+  os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes), twice: the "
+                    "next block tile's is copied (cp.async, the boundary rule point by point "
+                    "where a vector leaves the grid) while the warps compute from the other; "
+                    "{} rows and 8 columns of halo\n",
+                    tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
+                    tp.windowBytes, r);
+  os << fmt::format("  shared     {} bytes (dynamic); B ({} words a lane) loaded once per block "
+                    "into registers from a table in global memory\n",
+                    tp.sharedBytes(), tp.paramFragmentRegisters());
+}
+
+/// The MMA line of a dense or sparse plan; a dense one that could have
+/// taken the sparse form says why it did not.
+void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   if (tp.sparse) {
@@ -119,6 +151,18 @@ void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
                          : "")
        << ")\n";
   }
+}
+
+/// The lines of the kernel's geometry: MMA, tile, block, halo, window, L2
+/// prefetch, shared memory and where the parameter fragments live.
+void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  if (tp.stacked) {
+    printStackedLines(plan, os);
+    return;
+  }
+  printMmaLine(plan, os);
   os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n", tp.tileM, tp.tileN,
                     tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
   os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
@@ -186,6 +230,10 @@ void printMmaCount(const TensorPlan &tp, llvm::raw_ostream &os) {
       }
     }
     os << fmt::format("  mmas       {} per tile, the groups' together\n", mmas);
+  } else if (tp.stacked) {
+    os << fmt::format("  mmas       {} per strip; each row's weights are its GEMM's B below, "
+                      "read chunk by chunk\n",
+                      tp.mmasPerTile());
   } else {
     os << fmt::format("  mmas       {} per tile\n", tp.mmasPerTile());
   }
@@ -242,6 +290,14 @@ std::string summarizeTensorPlan(const Plan &plan) {
   }
   if (tp.fields) {
     gemms += fmt::format(" for each of {} accumulator groups", tp.fields->paramTerms.size());
+  }
+  if (tp.stacked) {
+    return fmt::format("{} backend, {} m16n8k16 and m16n8k8 MMAs ({} accumulation), the "
+                       "stencil's {} rows stacked in K (stencilc/device/stacked.cuh); strips of "
+                       "{}x{} outputs, {} a block; {} bytes of shared memory",
+                       keyword(plan.backend()), keyword(tp.mma.operand),
+                       keyword(tp.mma.accumulator), tp.gemms.size(), tp.tileM, tp.tileN,
+                       tp.tileRowsPerBlock, tp.sharedBytes());
   }
   return fmt::format("{} backend, {} {} MMA ({} accumulation); {}x{} output tiles, {}x{} "
                      "tiles per block, {} warps; halo {} rows / {} columns inside the GEMM; "

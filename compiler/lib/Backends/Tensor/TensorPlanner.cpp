@@ -174,7 +174,7 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp)
   const int r = spec.radius;
   // A star as one vertical and one horizontal GEMM, unless its 2r + 1 rows
   // take no more MMAs (radius 1 in fp16 and bf16) and a smaller window.
-  if (spec.shape == Shape::Star && !tp.sparse &&
+  if (spec.shape == Shape::Star && !tp.sparse && !tp.stacked &&
       (2 * r + 1) * rowChunks(tp, r) > verticalChunks(tp, r) + rowChunks(tp, r)) {
     bool vertical = hasTermWhere(spec, [](const Offset &o) { return o.d[0] != 0; });
     bool horizontal = hasTermWhere(spec, [](const Offset &o) { return o.d[1] != 0; });
@@ -188,7 +188,8 @@ std::vector<SliceGemm> sliceGemms(const StencilSpec &spec, const TensorPlan &tp)
   }
   // The sparse form runs every row slice in order, those of zeros too.
   for (int dy = -r; dy <= r; ++dy) {
-    if (tp.sparse || hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
+    if (tp.sparse || tp.stacked ||
+        hasTermWhere(spec, [dy](const Offset &o) { return o.d[0] == dy; })) {
       gemms.push_back(rowGemm(spec, tp, dy, /*includeCentre=*/true, fmt::format("row dy={}", dy)));
     }
   }
@@ -298,7 +299,11 @@ int TensorPlan::paramElements() const {
 
 int TensorPlan::mmasPerTile() const {
   // The sparse form: one mma.sp a slice for each of the tile's 8-row halves
-  // and pairs of MMA blocks.
+  // and pairs of MMA blocks. The stacked form: r k16 and one k8 MMA a chunk
+  // and MMA block (the gemms are its 2r + 1 rows).
+  if (stacked) {
+    return nBlocks * StackedChunks * (static_cast<int>(gemms.size()) / 2 + 1);
+  }
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
 }
 
@@ -309,6 +314,9 @@ int TensorPlan::sparseSliceBytes() const {
 }
 
 int TensorPlan::paramFragmentRegisters() const {
+  if (stacked) { // two words a k16 MMA of a chunk, one a k8
+    return StackedChunks * (static_cast<int>(gemms.size()) / 2 * 2 + 1);
+  }
   if (sparse) {
     return static_cast<int>(gemms.size()) * SparseSliceRegisters;
   }
@@ -367,10 +375,9 @@ std::optional<std::string> unsupportedKind(const StencilSpec &spec) {
   return std::nullopt;
 }
 
-} // namespace
-
-std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
-                                                const PlanOptions &options) {
+/// What a stencil lacks of a 2D stencil of one field in fp16 or bf16 (what
+/// the sparse and the stacked forms take), or nothing.
+std::optional<std::string> notSixteenBit2D(const StencilSpec &spec) {
   if (!isSixteenBit(spec.precision)) {
     return fmt::format("it needs fp16 or bf16 elements, and stencil '{}' is {}", spec.name,
                        keyword(spec.precision));
@@ -379,6 +386,16 @@ std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
     return fmt::format(
         "it is built for 2D stencils of one field, and stencil '{}' is {}", spec.name,
         spec.hasFields() ? std::string("a stencil of fields") : fmt::format("{}D", spec.dims));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
+                                                const PlanOptions &options) {
+  if (std::optional<std::string> missing = notSixteenBit2D(spec)) {
+    return missing;
   }
   if (spec.radius > SparseMaxRadius) {
     return fmt::format("it takes a radius of at most {} (its K order keeps a band of up to {} "
@@ -392,7 +409,67 @@ std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
   return std::nullopt;
 }
 
+std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec) {
+  if (std::optional<std::string> missing = notSixteenBit2D(spec)) {
+    return missing;
+  }
+  if (spec.radius > StackedMaxRadius) {
+    return fmt::format("it takes a radius of at most {} (3 chunks of 8 columns hold a block's "
+                       "8 + 2r), and stencil '{}' has radius {}",
+                       StackedMaxRadius, spec.name, spec.radius);
+  }
+  return std::nullopt;
+}
+
+bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
+  if (stackedMmaUnavailable(spec)) {
+    return false;
+  }
+  // Under auto, where it measured faster than the dense form on an H200:
+  // radius 7 and 8 (the 15 x 15 and 17 x 17 boxes, 1.67 x and 1.88 x);
+  // radius 1-3 ran slower (docs/performance.md, 2026-12-01 11:24-12:05).
+  return options.mma == MmaRequest::Stacked ||
+         (options.mma == MmaRequest::Auto && spec.radius >= 7);
+}
+
+double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n) {
+  const int dx = 8 * chunk + col - 8 - n;
+  if (dx < -spec.radius || dx > spec.radius) {
+    return 0.0;
+  }
+  const Offset at{{row - spec.radius, dx, 0}};
+  return roundCoefficient(spec.coefficient(at), mmaShapeFor(spec.precision, Arch::Sm80).operand);
+}
+
 namespace {
+
+/// The stacked form's fixed geometry (stencilc/device/stacked.cuh): strips
+/// of 16 rows by StackedBlocks MMA blocks, one a warp, and a window of the
+/// block's rows and r above and below by its columns and 8 left and right,
+/// rows an odd number of 16-byte vectors apart; two windows, no parameter
+/// matrices in shared memory.
+void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
+  tp.tileM = 16;
+  tp.nBlocks = StackedBlocks;
+  tp.tileN = StackedBlocks * tp.mma.n;
+  tp.tileRowsPerBlock = StackedWarps;
+  tp.tileColsPerBlock = 1;
+  tp.warps = StackedWarps;
+  tp.haloRows = spec.radius;
+  tp.haloCols = tp.vectorWidth;
+  tp.loadedRows = tp.windowRows = tp.blockRows() + 2 * spec.radius;
+  tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
+  tp.windowPitch = tp.windowCols;
+  const int opBytes = operandBytes(spec.precision);
+  while (!pitchAvoidsConflicts(tp.windowPitch * opBytes, spec.precision)) {
+    tp.windowPitch += tp.vectorWidth;
+  }
+  tp.loadedColBegin = 0;
+  tp.loadedColEnd = tp.windowCols;
+  tp.windowBytes = tp.windowRows * tp.windowPitch * opBytes;
+  tp.paramBytes = 0;
+  tp.paramsInRegisters = true;
+}
 
 /// The tensor-core plan with exactly the parameters `options` asks for.
 Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
@@ -411,6 +488,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   paired.nBlocks = roundUp(tp.nBlocks, 2);
   tp.sparse = options.mma == MmaRequest::Sparse && !sparseMmaUnavailable(spec, paired);
   tp.nBlocks = tp.sparse ? paired.nBlocks : tp.nBlocks;
+  tp.stacked = !tp.sparse && stackedMmaChosen(spec, options);
   tp.tileN = tp.nBlocks * tp.mma.n;
   tp.l2PrefetchBytes = options.l2Prefetch;
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
@@ -446,8 +524,19 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
     layOutWindow(spec, tp, options.padPitchForBanks);
   }
 
+  if (tp.stacked) {
+    layOutStacked(spec, tp);
+  }
+
   plan.choice =
-      tp.sparse
+      tp.stacked
+          ? fmt::format("tensor cores: {} mma.sync m16n8k16 and m16n8k8 with {} accumulation, "
+                        "the stencil's rows stacked in K, {}",
+                        keyword(spec.precision), keyword(tp.mma.accumulator),
+                        options.mma == MmaRequest::Stacked
+                            ? "as --plan-option mma=stacked asked"
+                            : "measured faster than a GEMM a row at radius 7 and 8 on an H200")
+      : tp.sparse
           ? fmt::format("tensor cores: {} m16n8k32 2:4 sparse mma.sp with {} accumulation, as "
                         "--plan-option mma=sparse asked",
                         keyword(spec.precision), keyword(tp.mma.accumulator))

@@ -37,6 +37,26 @@ inline constexpr int SparseMmaK = 32;
 inline constexpr int SparseSwizzleBlock = 64;
 inline constexpr int SparseSliceRegisters = 5;
 
+/// The stacked form's numbers (stencilc/device/stacked.cuh): the largest
+/// radius (3 chunks of 8 columns hold a block's 8 + 2r), chunks a window row,
+/// the strip a warp computes (16 rows by StackedBlocks MMA blocks of 8
+/// columns), warps (strips) a block, accumulators an MMA block and blocks a
+/// multiprocessor (launch bounds): the geometry measured best for the 15 x
+/// 15 box on an H200 (bench/results/2026-12-01-1135-tensor15-rows-in-k-h200.txt).
+inline constexpr int StackedMaxRadius = 8;
+inline constexpr int StackedChunks = 3;
+inline constexpr int StackedBlocks = 16;
+inline constexpr int StackedWarps = 4;
+inline constexpr int StackedSplit = 4;
+inline constexpr int StackedMinBlocks = 2;
+
+/// The stacked form's B: the weight that column `col` (0-7) of chunk `chunk`
+/// of stencil row `row` (0 .. 2r, dy = row - r) takes for output column n
+/// (0-7) of an MMA block, the chunk's columns starting 8 left of the block
+/// (dx = 8 chunk + col - 8 - n), rounded to the MMA operand; 0 beyond the
+/// radius.
+double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n);
+
 /// Plans the tensor-core kernel of `spec`, or says why the tensor cores
 /// cannot take it (fp32, a radius past maxTensorRadius, or shared memory that
 /// even the narrowest block overflows with these options).

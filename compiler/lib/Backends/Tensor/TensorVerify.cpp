@@ -461,10 +461,62 @@ void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &
             options.paramRegisterBudget, tp.paramsInRegisters);
 }
 
+/// The stacked form (stencilc/device/stacked.cuh) exactly where
+/// stackedMmaChosen says, and then what its kernel assumes: strips of 16
+/// rows by StackedBlocks MMA blocks, one a warp, StackedWarps a block; a
+/// window of the block and r rows and 8 columns around it, its rows an odd
+/// number of 16-byte vectors apart (ldmatrix without bank conflicts), all
+/// of it filled; two windows within the shared memory a block may use; the
+/// weights of the 2r + 1 row slices in order.
+void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  const bool wanted = stackedMmaChosen(spec, options);
+  if (!c.require(tp.stacked == wanted && !(tp.stacked && tp.sparse),
+                 "the stacked form exactly where stackedMmaChosen says, never with the sparse "
+                 "form",
+                 "stacked {}, chosen {}, sparse {}", tp.stacked, wanted, tp.sparse) ||
+      !tp.stacked) {
+    return;
+  }
+  const int r = spec.radius, bytes = operandBytes(tp);
+  c.require(tp.tileM == 16 && tp.nBlocks == StackedBlocks && tp.tileN == 8 * tp.nBlocks &&
+                tp.tileRowsPerBlock == StackedWarps && tp.warps == StackedWarps &&
+                tp.tileColsPerBlock == 1,
+            "the stacked form's strips: 16 rows by StackedBlocks MMA blocks, one a warp, "
+            "StackedWarps a block",
+            "tile {} x {}, {} blocks, {} x {} strips, {} warps", tp.tileM, tp.tileN, tp.nBlocks,
+            tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.warps);
+  c.require(tp.haloRows == r && tp.haloCols == 8 && tp.windowRows == tp.blockRows() + 2 * r &&
+                tp.loadedRows == tp.windowRows && tp.windowCols == tp.blockCols() + 16 &&
+                tp.loadedColBegin == 0 && tp.loadedColEnd == tp.windowCols &&
+                tp.windowPitch >= tp.windowCols && tp.windowPitch * bytes % 32 == 16 &&
+                tp.windowBytes == tp.windowRows * tp.windowPitch * bytes,
+            "the stacked form's window: the block, r rows and 8 columns around it, all filled, "
+            "rows an odd number of 16-byte vectors apart",
+            "halo {} / {}, window {} x {} (loaded {}, [{}, {})), pitch {}", tp.haloRows,
+            tp.haloCols, tp.windowRows, tp.windowCols, tp.loadedRows, tp.loadedColBegin,
+            tp.loadedColEnd, tp.windowPitch);
+  c.require(tp.sharedBytes() == 2 * tp.windowBytes && tp.sharedBytes() <= options.sharedMemoryLimit,
+            "the stacked form's two windows within the shared memory a block may use",
+            "{} bytes, limit {}", tp.sharedBytes(), options.sharedMemoryLimit);
+  bool rowsInOrder = std::ssize(tp.gemms) == 2 * r + 1;
+  for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
+    rowsInOrder = tp.gemms[i].kind == SliceKind::Row && tp.gemms[i].dy == static_cast<int>(i) - r;
+  }
+  c.require(rowsInOrder, "the stacked form's rows: a row slice for each dy = -r..r, in order",
+            "{} slices", tp.gemms.size());
+}
+
 /// The kernel of one step (planTensor's promises; planTensorFields' where
 /// it is a stencil of fields), of a plan or of a composed pass.
 void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const TensorPlan &tp = plan.tensor();
+  verifyStacked(plan, options, c);
+  if (tp.stacked) { // its own geometry, checked above; its weights the row slices'
+    verifyStencilSum(plan, c);
+    return;
+  }
   verifyTiles(plan, c);
   if (!verifySliceShapes(tp, c) ||
       !c.require(tp.fields.has_value() == plan.spec.hasFields(),
@@ -520,7 +572,7 @@ void verifyComposedPass(const Plan &plan, const PlanOptions &options,
             "composed {} bytes, band {} bytes, limit {}", composedBytes, pass.bandSharedBytes,
             options.sharedMemoryLimit);
   PromiseChecker composed(problems, "planTensor", "the composed pass's plan: ");
-  verifyKernel(*pass.plan, options, composed);
+  verifyKernel(*pass.plan, composedPassOptions(options), composed);
 }
 
 } // namespace

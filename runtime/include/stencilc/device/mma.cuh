@@ -15,6 +15,7 @@
 // comment repeats the assignment.
 //
 //   MmaM16N8K16<__half>, MmaM16N8K16<__nv_bfloat16>   fp32 accumulators, sm_80
+//   MmaM16N8K8<__half>, MmaM16N8K8<__nv_bfloat16>     fp32 accumulators, sm_80 (no loads)
 //   MmaM16N8K8Tf32                                     tf32 in float, fp32 accumulators, sm_80
 //   MmaM16N8K4F64                                      fp64, sm_90
 //   MmaM8N8K4F64                                       fp64, sm_80
@@ -30,6 +31,8 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#include <stencilc/device/element.cuh>
 
 namespace stencilc {
 namespace device {
@@ -145,6 +148,42 @@ template <class ElementType> struct MmaM16N8K16 : M16N8Fragments32 {
     const std::uint32_t u2 = lo ? from1 : keep1, u3 = lo ? keep1 : from1;
     *reinterpret_cast<uint4 *>(dst + (lane / 4 + 8 * (t / 2)) * ld + 8 * (t % 2)) =
         hi ? make_uint4(u2, u3, u0, u1) : make_uint4(u0, u1, u2, u3);
+  }
+};
+
+/// mma.sync m16n8k8 with 16-bit operands (Element __half or __nv_bfloat16)
+/// and fp32 accumulators, sm_80 and newer: half the K of MmaM16N8K16 (the
+/// stacked form's last stencil row, stacked.cuh). Lane 4g + t holds:
+///   A (16 x 8): pairs (g, 2t..2t+1), (g+8, 2t..2t+1)
+///   B (8 x 8):  pair (k 2t..2t+1, n g)
+///   C (16 x 8): as MmaM16N8K16
+template <class ElementType> struct MmaM16N8K8 {
+  static_assert(std::is_same_v<ElementType, __half> || std::is_same_v<ElementType, __nv_bfloat16>,
+                "m16n8k8 takes fp16 or bf16 operands here");
+  using Element = ElementType;
+  using Accumulator = float;
+  static constexpr int kM = 16, kN = 8, kK = 8;
+  struct FragmentA {
+    std::uint32_t x[2];
+  };
+  struct FragmentB {
+    std::uint32_t x[1];
+  };
+  using FragmentC = M16N8Fragments32::FragmentC;
+
+  /// c += a * b.
+  static __device__ __forceinline__ void mma(FragmentC &c, const FragmentA &a, const FragmentB &b) {
+    if constexpr (std::is_same_v<Element, __half>) {
+      asm("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+          "{%0, %1, %2, %3};"
+          : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+          : "r"(a.x[0]), "r"(a.x[1]), "r"(b.x[0]));
+    } else {
+      asm("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+          "{%0, %1, %2, %3};"
+          : "+f"(c.x[0]), "+f"(c.x[1]), "+f"(c.x[2]), "+f"(c.x[3])
+          : "r"(a.x[0]), "r"(a.x[1]), "r"(b.x[0]));
+    }
   }
 };
 
@@ -327,6 +366,24 @@ __device__ __forceinline__ void storeTwo(float *dst, float first, float second) 
 }
 __device__ __forceinline__ void storeTwo(double *dst, double first, double second) {
   asm volatile("st.global.v2.f64 [%0], {%1, %2};" : : "l"(dst), "d"(first), "d"(second));
+}
+
+/// Outputs x and x + 1 of a row (dst points at x) where a step writes them,
+/// columns [Ring, nx - Ring): as one access when `pairs` (x even, the row's
+/// pairs aligned) and both are written, else one by one.
+template <int Ring, class Element, class Accumulator>
+__device__ __forceinline__ void storeWrittenPair(Element *dst, long long x, Accumulator first,
+                                                 Accumulator second, long long nx, bool pairs) {
+  if (pairs && x >= Ring && x + 2 <= nx - Ring) {
+    storeTwo(dst, first, second);
+    return;
+  }
+  if (x >= Ring && x < nx - Ring) {
+    dst[0] = toElement<Element>(first);
+  }
+  if (x + 1 >= Ring && x + 1 < nx - Ring) {
+    dst[1] = toElement<Element>(second);
+  }
 }
 
 } // namespace device

@@ -47,6 +47,7 @@
 #include <stencilc/device/element.cuh>
 #include <stencilc/device/memory.cuh>
 #include <stencilc/device/mma.cuh>
+#include <stencilc/device/stacked.cuh>
 
 namespace stencilc {
 namespace device {
@@ -763,16 +764,7 @@ template <class G> struct TensorBlock {
   /// storePair's stores at dst, point x of its row (the 1D line).
   static __device__ __forceinline__ void storePairAt(Element *dst, long long x, Accumulator first,
                                                      Accumulator second, int nx, bool pairs) {
-    if (pairs && x >= kRing && x + 2 <= nx - kRing) {
-      storeTwo(dst, first, second);
-      return;
-    }
-    if (x >= kRing && x < nx - kRing) {
-      dst[0] = toElement<Element>(first);
-    }
-    if (x + 1 >= kRing && x + 1 < nx - kRing) {
-      dst[1] = toElement<Element>(second);
-    }
+    storeWrittenPair<kRing>(dst, x, first, second, nx, pairs);
   }
 
   /// The tile stored as rows of 16-byte vectors, MMA blocks two by two

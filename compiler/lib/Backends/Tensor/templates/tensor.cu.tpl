@@ -92,6 +92,45 @@ __global__ void __launch_bounds__(Block::kThreads)
 {guard_end}
 }} // {kernel}
 
+//@ section kernel_stacked
+/// B of the stacked form's MMAs, every lane's fragments (stencilc/device/stacked.cuh):
+/// the k16 MMAs' (chunk c, row pair p, register h) at word ((c r + p) 2 + h) 32 + lane,
+/// then the k8 MMAs' (chunk c) at (6 r + c) 32 + lane; two weights a word, the first
+/// in the low half.
+static __device__ const std::uint32_t kWeights[{weight_words}] = {{
+{weights}
+}};
+
+/// The plan's numbers, as stencilc/device/stacked.cuh reads them.
+struct Geometry {{
+  using Element = {element};
+  using Boundary = stencilc::device::{boundary};
+  static constexpr int kRadius = {radius};
+  static constexpr int kRing = {ring}; // points a step leaves unwritten at each edge
+  static constexpr int kWarps = {warps}; // strips of 16 output rows a block tile, one a warp
+  static constexpr int kBlocks = {blocks}; // MMA blocks of 8 columns a strip
+  static constexpr int kPitch = {pitch}; // window row pitch: an odd number of 16-byte vectors
+  static constexpr int kSplit = {split}; // accumulators an MMA block
+  static constexpr int kMinBlocks = {min_blocks}; // blocks a multiprocessor (launch bounds)
+  static __device__ __forceinline__ const std::uint32_t* weights() {{ return kWeights; }}
+}};
+using Block = stencilc::device::StackedBlock<Geometry>;
+using Element = Geometry::Element;
+static_assert(Block::kWeightWords == {weight_words}, "a lane's B fragments of every MMA");
+constexpr int kMinSize = {min_size}; // the smallest legal extent
+
+/// One time step on tensor cores, the stencil's rows stacked in K
+/// (stencilc/device/stacked.cuh): a persistent block walks block tiles,
+/// computing from one shared-memory window while the next is copied into
+/// the other.
+__global__ void __launch_bounds__(Block::kThreads, Geometry::kMinBlocks)
+    {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
+{guard_begin}
+  extern __shared__ __align__(128) unsigned char stencilc_windows[];
+  Block::run(in, out, ny, nx, reinterpret_cast<Element*>(stencilc_windows));
+{guard_end}
+}} // {kernel}
+
 //@ section kernel_3d
 /// One time step on tensor cores, streaming along z (2.5D blocking). A
 /// persistent block takes block columns: kBlockRows x kBlockCols outputs of

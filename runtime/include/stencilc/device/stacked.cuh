@@ -1,0 +1,321 @@
+// stencilc/device/stacked.cuh - the stacked tensor-core form of a 2D
+// stencil in 16-bit (fp16 or bf16 operands, fp32 accumulation): the rows of
+// the stencil stacked in K (docs/generated-code.md, "The stacked
+// tensor-core form").
+//
+// C++17. TCStencil's form (tensor.cuh) runs one GEMM per stencil row: for
+// radius r and 8 outputs of a row, K covers the 8 + 2r input columns padded
+// to 32, in two k16 MMAs per row, 2 (2r + 1) MMAs for 16 x 8 outputs. Here
+// the rows share K: an MMA's 16 K positions are 8 input columns (a chunk)
+// of stencil row 2p and the same 8 of row 2p + 1, so 3 chunks (the window
+// columns 8 left of the outputs to 16 right) take r k16 MMAs each and one
+// k8 MMA for row 2r: 3 r + 1.5 k16-equivalents, 22.5 against 60 at radius
+// 7. The zeros of the band (a chunk's columns a row's weights do not reach)
+// are multiplied as in TCStencil's form.
+//
+// A warp computes a strip of 16 output rows by kBlocks MMA blocks of 8
+// columns, walking along x. Block j's chunks are j's, j + 1's and j + 2's
+// 8 columns of the window, so two of its three chunks were block j - 1's:
+// they stay in registers, in three slots that rotate (chunk c of block j in
+// slot (c + j) % 3), and each block loads one new chunk per row pair. One
+// ldmatrix.x4 fills an MMA's whole A quad (rows 2p, 2p + 8, 2p + 1, 2p + 9
+// below the lane's row: the fragment's order), so a quad keeps its
+// registers in every slot and the MMAs need no register moves. B (the
+// weights) is the same for every block: each lane's fragments are loaded
+// once per block from a table the generated code holds. The sums of an MMA
+// block go to kSplit accumulators in turn (MMA m to accumulator m %
+// kSplit), added in order at the end, so that kSplit MMAs are independent.
+//
+// A persistent block walks block tiles of kWarps strips; the window of its
+// next block tile is copied (cp.async, whole 16-byte vectors inside the
+// grid; the boundary rule point by point elsewhere) into the second of two
+// shared-memory windows while the warps compute from the first.
+//
+// G (the generated code's geometry):
+//   using Element;         __half or __nv_bfloat16
+//   using Boundary;        FixedBoundary, PeriodicBoundary or ConstantBoundary<V>
+//   kRadius, kRing         radius (1-8); points a step leaves unwritten at each edge
+//   kWarps, kBlocks        strips a block tile; MMA blocks of 8 columns a strip
+//   kPitch                 window row pitch in elements: an odd multiple of 16 bytes,
+//                          so an 8 x 8 matrix's rows meet no bank conflict
+//   kSplit, kMinBlocks     accumulators an MMA block; blocks a multiprocessor (launch bounds)
+//   weights()              the B table: kWeightWords words, lane-minor
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cuda_runtime.h>
+
+#include <stencilc/device/element.cuh>
+#include <stencilc/device/mma.cuh>
+
+namespace stencilc {
+namespace device {
+
+template <class G> struct StackedBlock {
+  using Element = typename G::Element;
+  using Boundary = typename G::Boundary;
+  using Mma16 = MmaM16N8K16<Element>;
+  using Mma8 = MmaM16N8K8<Element>;
+
+  static constexpr int kRadius = G::kRadius;
+  static constexpr int kRing = G::kRing;
+  static constexpr int kRows = 2 * kRadius + 1;
+  static constexpr int kPairs = kRadius; // k16 MMAs a chunk; row 2r takes a k8 one
+  static constexpr int kChunks = 3;      // 8-column chunks a block's window row spans
+  static constexpr int kHaloCols = 8;    // window columns left of the outputs
+  static constexpr int kWarps = G::kWarps;
+  static constexpr int kBlocks = G::kBlocks;
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int kBlockRows = 16 * kWarps;
+  static constexpr int kBlockCols = 8 * kBlocks;
+  static constexpr int kWindowRows = kBlockRows + 2 * kRadius;
+  static constexpr int kWindowCols = kBlockCols + 2 * kHaloCols;
+  static constexpr int kPitch = G::kPitch;
+  static constexpr int kWindowElements = kWindowRows * kPitch;
+  static constexpr int kSharedBytes = 2 * kWindowElements * int(sizeof(Element));
+  static constexpr int kVectorsPerRow = kWindowCols / 8;
+  static constexpr int kVectors = kWindowRows * kVectorsPerRow;
+  static constexpr int kVectorsPerThread = (kVectors + kThreads - 1) / kThreads;
+  static constexpr int kWeight16 = kChunks * kPairs * 2; // B words of the k16 MMAs, a lane
+  static constexpr int kWeightWords = (kWeight16 + kChunks) * 32;
+  static constexpr int kSplit = G::kSplit;
+
+  static_assert(sizeof(Element) == 2, "the stacked form takes 16-bit operands");
+  static_assert(kRadius >= 1 && kRadius <= kHaloCols,
+                "3 chunks hold a block's columns for a radius of at most 8");
+  static_assert(kPitch >= kWindowCols && kPitch * sizeof(Element) % 32 == 16,
+                "window rows an odd number of 16-byte vectors apart");
+
+  /// Each lane's B fragments: chunk c, row pair p (rows 2p and 2p + 1) of
+  /// the k16 MMAs; chunk c (row 2r) of the k8 ones.
+  struct Weights {
+    std::uint32_t k16[kChunks][kPairs][2];
+    std::uint32_t k8[kChunks];
+  };
+
+  static __device__ __forceinline__ Weights loadWeights(const std::uint32_t *table, int lane) {
+    Weights w;
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+#pragma unroll
+      for (int p = 0; p < kPairs; ++p) {
+        w.k16[c][p][0] = table[((c * kPairs + p) * 2) * 32 + lane];
+        w.k16[c][p][1] = table[((c * kPairs + p) * 2 + 1) * 32 + lane];
+      }
+      w.k8[c] = table[(kWeight16 + c) * 32 + lane];
+    }
+    return w;
+  }
+
+  // --- the window --------------------------------------------------------
+
+  /// i wrapped into [0, n) (a periodic grid; i is within an int).
+  static __device__ __forceinline__ int wrap(long long i, int n) {
+    const int w = static_cast<int>(i) % n;
+    return w < 0 ? w + n : w;
+  }
+
+  /// The window of the block tile at (blockRow, blockCol) into `window`:
+  /// window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c).
+  /// Whole vectors by cp.async where they are whole vectors of the grid
+  /// (inside it, or wrapped into it on a periodic grid; the vectors wholly
+  /// outside a fixed grid as zeros it fills in), the rest by the boundary
+  /// rule point by point; one commit group (complete after
+  /// cp.async.wait_group).
+  static __device__ __forceinline__ void fetchWindow(const Element *__restrict__ in, int ny, int nx,
+                                                     long long blockRow, long long blockCol,
+                                                     bool vectorRows, Element *window) {
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {
+      const int v = threadIdx.x + i * kThreads;
+      if (v < kVectors) {
+        const int row = v / kVectorsPerRow, col = v % kVectorsPerRow * 8;
+        long long y = blockRow - kRadius + row, x = blockCol - kHaloCols + col;
+        Element *dst = window + row * kPitch + col;
+        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+        int bytes = 16; // of the vector at (y, x) the copy reads
+        if constexpr (std::is_same_v<Boundary, PeriodicBoundary>) {
+          y = wrap(y, ny);
+          x = wrap(x, nx);
+        } else if constexpr (std::is_same_v<Boundary, FixedBoundary>) {
+          if (y < 0 || y >= ny || x + 8 <= 0 || x >= nx) {
+            bytes = 0, y = 0, x = 0; // zeros, reading nothing
+          }
+        }
+        if (vectorRows && (bytes == 0 || (y >= 0 && y < ny && x >= 0 && x + 8 <= nx))) {
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to),
+                       "l"(in + y * nx + x), "r"(bytes));
+        } else {
+          alignas(16) Element values[8];
+#pragma unroll
+          for (int e = 0; e < 8; ++e) {
+            values[e] = Boundary::read(in, y, x + e, ny, nx);
+          }
+          *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(values);
+        }
+      }
+    }
+    asm volatile("cp.async.commit_group;");
+  }
+
+  // --- a warp's strip ----------------------------------------------------
+
+  /// The strip of warp `warp`: output rows blockRow + 16 warp .. + 16,
+  /// columns blockCol .. + kBlockCols, from the window, stored where the
+  /// step writes them.
+  static __device__ __forceinline__ void strip(const Element *window, const Weights &w,
+                                               Element *__restrict__ out, long long blockRow,
+                                               long long blockCol, int ny, int nx, bool pairs) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // The row this lane addresses for ldmatrix: row lane % 8 of matrix
+    // lane / 8, whose rows start 0, 8, 1 and 9 below the strip's.
+    const int matrixRow = (lane / 8 % 2) * 8 + lane / 16;
+    const Element *base = window + (16 * warp + lane % 8 + matrixRow) * kPitch;
+    // quad[p][slot], pair[slot]: MMA block j's chunk c sits in slot (c + j) % 3.
+    std::uint32_t quad[kPairs][kChunks][4], pair[kChunks][2];
+    auto load = [&](int slot, int col) {
+#pragma unroll
+      for (int p = 0; p < kPairs; ++p) {
+        loadMatrices(quad[p][slot], base + 2 * p * kPitch + col);
+      }
+      loadMatrices(pair[slot], base + 2 * kPairs * kPitch + col);
+    };
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+      load(c, 8 * c);
+    }
+    // The lane's two output rows: whether the step writes them, and where
+    // they start (the 64-bit arithmetic once a strip; columns are ints).
+    const long long row = blockRow + 16 * warp + lane / 4;
+    const bool write0 = row >= kRing && row < ny - kRing;
+    const bool write8 = row + 8 >= kRing && row + 8 < ny - kRing;
+    Element *const out0 = write0 ? out + row * nx : out;
+    Element *const out8 = write8 ? out + (row + 8) * nx : out;
+#pragma unroll
+    for (int j = 0; j < kBlocks; ++j) {
+      typename Mma16::FragmentC acc[kSplit];
+      int m = 0;
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c) {
+        const int s = (c + j) % kChunks;
+#pragma unroll
+        for (int p = 0; p < kPairs; ++p, ++m) {
+          Mma16::mma(acc[m % kSplit],
+                     {{quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3]}},
+                     {{w.k16[c][p][0], w.k16[c][p][1]}});
+        }
+        Mma8::mma(acc[m++ % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
+        // Chunk 0's slot is free now: it takes block j + 1's new chunk, two
+        // chunks of MMAs ahead of its use.
+        if (c == 0 && j + 1 < kBlocks) {
+          load(s, 8 * (j + 1) + 16);
+        }
+      }
+#pragma unroll
+      for (int q = 1; q < kSplit; ++q) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          acc[0].x[e] += acc[q].x[e];
+        }
+      }
+      const int col = static_cast<int>(blockCol) + 8 * j + lane % 4 * 2;
+      if (write0) {
+        storeWrittenPair<kRing>(out0 + col, col, acc[0].x[0], acc[0].x[1], nx, pairs);
+      }
+      if (write8) {
+        storeWrittenPair<kRing>(out8 + col, col, acc[0].x[2], acc[0].x[3], nx, pairs);
+      }
+    }
+  }
+
+  /// ldmatrix: lane l addresses row l % 8 of 8 x 8 matrix l / 8 (Count 2:
+  /// lanes 0-15 address; 4: all).
+  template <int Count>
+  static __device__ __forceinline__ void loadMatrices(std::uint32_t (&r)[Count], const Element *p) {
+    const auto address = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    if constexpr (Count == 4) {
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                   : "r"(address));
+    } else {
+      static_assert(Count == 2, "2 or 4 matrices");
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                   : "=r"(r[0]), "=r"(r[1])
+                   : "r"(address));
+    }
+  }
+
+  // --- the kernel and its launch -----------------------------------------
+
+  /// One step: a persistent block walks block tiles gridDim.x apart,
+  /// computing one window while the next one's copy is on its way.
+  static __device__ __forceinline__ void
+  run(const Element *__restrict__ in, Element *__restrict__ out, int ny, int nx, Element *windows) {
+    const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
+    const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+    const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
+    const int across = (nx + kBlockCols - 1) / kBlockCols;
+    const long long tiles = static_cast<long long>(across) * ((ny + kBlockRows - 1) / kBlockRows);
+    auto fetch = [&](long long tile, Element *window) {
+      fetchWindow(in, ny, nx, tile / across * kBlockRows, tile % across * kBlockCols, vectorRows,
+                  window);
+    };
+    long long tile = blockIdx.x;
+    if (tile < tiles) {
+      fetch(tile, windows);
+    }
+    for (int i = 0; tile < tiles; tile += gridDim.x, ++i) {
+      Element *now = windows + (i % 2) * kWindowElements;
+      if (tile + gridDim.x < tiles) {
+        fetch(tile + gridDim.x, windows + (i + 1) % 2 * kWindowElements);
+      } else {
+        asm volatile("cp.async.commit_group;");
+      }
+      asm volatile("cp.async.wait_group 1;");
+      __syncthreads(); // the window is whole for every warp
+      strip(now, w, out, tile / across * kBlockRows, tile % across * kBlockCols, ny, nx, pairs);
+      __syncthreads(); // every warp is done with it before it is fetched into again
+    }
+  }
+
+  /// Launches kernel(in, out, ny, nx) as a persistent grid of as many
+  /// blocks as fit at once (kSharedBytes of dynamic shared memory each).
+  static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
+                            Element *out, int ny, int nx, cudaStream_t stream) {
+    constexpr long long kMost = 0x7fffffffLL;
+    if (nx > kMost - kBlockCols || ny > kMost - kBlockRows) {
+      return cudaErrorInvalidValue;
+    }
+    int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+    cudaError_t status = cudaGetDevice(&device);
+    if (status == cudaSuccess) {
+      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (status == cudaSuccess) {
+      status =
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    }
+    if (status == cudaSuccess) {
+      status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, kThreads,
+                                                             kSharedBytes);
+    }
+    if (status != cudaSuccess) {
+      return status;
+    }
+    const long long tiles = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
+                            ((ny + kBlockRows - 1) / kBlockRows);
+    const long long resident =
+        static_cast<long long>(multiprocessors) * (perMultiprocessor > 0 ? perMultiprocessor : 1);
+    const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    kernel<<<grid, kThreads, kSharedBytes, stream>>>(in, out, ny, nx);
+    return cudaGetLastError();
+  }
+};
+
+} // namespace device
+} // namespace stencilc
