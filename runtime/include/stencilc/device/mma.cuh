@@ -370,10 +370,11 @@ __device__ __forceinline__ void storeTwo(double *dst, double first, double secon
 
 /// Outputs x and x + 1 of a row (dst points at x) where a step writes them,
 /// columns [Ring, nx - Ring): as one access when `pairs` (x even, the row's
-/// pairs aligned) and both are written, else one by one.
-template <int Ring, class Element, class Accumulator>
-__device__ __forceinline__ void storeWrittenPair(Element *dst, long long x, Accumulator first,
-                                                 Accumulator second, long long nx, bool pairs) {
+/// pairs aligned) and both are written, else one by one. (Index: int where
+/// the caller's columns are, so that the tests stay 32-bit.)
+template <int Ring, class Element, class Accumulator, class Index>
+__device__ __forceinline__ void storeWrittenPair(Element *dst, Index x, Accumulator first,
+                                                 Accumulator second, int nx, bool pairs) {
   if (pairs && x >= Ring && x + 2 <= nx - Ring) {
     storeTwo(dst, first, second);
     return;

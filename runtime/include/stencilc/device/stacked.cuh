@@ -114,10 +114,17 @@ template <class G> struct StackedBlock {
 
   // --- the window --------------------------------------------------------
 
-  /// i wrapped into [0, n) (a periodic grid; i is within an int).
-  static __device__ __forceinline__ int wrap(long long i, int n) {
-    const int w = static_cast<int>(i) % n;
-    return w < 0 ? w + n : w;
+  /// i wrapped into [0, n) (a periodic grid; i is within an int): one add
+  /// or subtract where the halo is no wider than the grid, a remainder only
+  /// where it is.
+  static __device__ __forceinline__ int wrap(int i, int n) {
+    int w = i;
+    w += w < 0 ? n : w >= n ? -n : 0;
+    if (w < 0 || w >= n) {
+      w = i % n;
+      w += w < 0 ? n : 0;
+    }
+    return w;
   }
 
   /// The window of the block tile at (blockRow, blockCol) into `window`:
@@ -128,14 +135,14 @@ template <class G> struct StackedBlock {
   /// rule point by point; one commit group (complete after
   /// cp.async.wait_group).
   static __device__ __forceinline__ void fetchWindow(const Element *__restrict__ in, int ny, int nx,
-                                                     long long blockRow, long long blockCol,
-                                                     bool vectorRows, Element *window) {
+                                                     int blockRow, int blockCol, bool vectorRows,
+                                                     Element *window) {
 #pragma unroll
     for (int i = 0; i < kVectorsPerThread; ++i) {
       const int v = threadIdx.x + i * kThreads;
       if (v < kVectors) {
         const int row = v / kVectorsPerRow, col = v % kVectorsPerRow * 8;
-        long long y = blockRow - kRadius + row, x = blockCol - kHaloCols + col;
+        int y = blockRow - kRadius + row, x = blockCol - kHaloCols + col;
         Element *dst = window + row * kPitch + col;
         const auto to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
         int bytes = 16; // of the vector at (y, x) the copy reads
@@ -149,7 +156,7 @@ template <class G> struct StackedBlock {
         }
         if (vectorRows && (bytes == 0 || (y >= 0 && y < ny && x >= 0 && x + 8 <= nx))) {
           asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to),
-                       "l"(in + y * nx + x), "r"(bytes));
+                       "l"(in + static_cast<long long>(y) * nx + x), "r"(bytes));
         } else {
           alignas(16) Element values[8];
 #pragma unroll
@@ -252,6 +259,12 @@ template <class G> struct StackedBlock {
 
   // --- the kernel and its launch -----------------------------------------
 
+  /// Block tiles of an ny x nx grid (launch refuses grids of more than
+  /// INT_MAX).
+  static __host__ __device__ __forceinline__ int tileCount(int ny, int nx) {
+    return ((nx + kBlockCols - 1) / kBlockCols) * ((ny + kBlockRows - 1) / kBlockRows);
+  }
+
   /// One step: a persistent block walks block tiles gridDim.x apart,
   /// computing one window while the next one's copy is on its way.
   static __device__ __forceinline__ void
@@ -259,13 +272,16 @@ template <class G> struct StackedBlock {
     const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
     const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
     const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
+    // Block tiles in 32-bit arithmetic (launch refuses more than INT_MAX):
+    // a 64-bit division a tile cost as much as a tenth of the MMAs' time.
     const int across = (nx + kBlockCols - 1) / kBlockCols;
-    const long long tiles = static_cast<long long>(across) * ((ny + kBlockRows - 1) / kBlockRows);
-    auto fetch = [&](long long tile, Element *window) {
-      fetchWindow(in, ny, nx, tile / across * kBlockRows, tile % across * kBlockCols, vectorRows,
+    const int tiles = tileCount(ny, nx);
+    auto fetch = [&](int tile, Element *window) {
+      const int row = tile / across;
+      fetchWindow(in, ny, nx, row * kBlockRows, (tile - row * across) * kBlockCols, vectorRows,
                   window);
     };
-    long long tile = blockIdx.x;
+    int tile = blockIdx.x;
     if (tile < tiles) {
       fetch(tile, windows);
     }
@@ -278,7 +294,8 @@ template <class G> struct StackedBlock {
       }
       asm volatile("cp.async.wait_group 1;");
       __syncthreads(); // the window is whole for every warp
-      strip(now, w, out, tile / across * kBlockRows, tile % across * kBlockCols, ny, nx, pairs);
+      const int row = tile / across;
+      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, pairs);
       __syncthreads(); // every warp is done with it before it is fetched into again
     }
   }
@@ -288,7 +305,10 @@ template <class G> struct StackedBlock {
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int ny, int nx, cudaStream_t stream) {
     constexpr long long kMost = 0x7fffffffLL;
-    if (nx > kMost - kBlockCols || ny > kMost - kBlockRows) {
+    if (nx > kMost - kBlockCols || ny > kMost - kBlockRows ||
+        static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
+                ((ny + kBlockRows - 1) / kBlockRows) >
+            kMost) {
       return cudaErrorInvalidValue;
     }
     int device = 0, multiprocessors = 0, perMultiprocessor = 0;
@@ -307,8 +327,7 @@ template <class G> struct StackedBlock {
     if (status != cudaSuccess) {
       return status;
     }
-    const long long tiles = static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
-                            ((ny + kBlockRows - 1) / kBlockRows);
+    const long long tiles = tileCount(ny, nx);
     const long long resident =
         static_cast<long long>(multiprocessors) * (perMultiprocessor > 0 ? perMultiprocessor : 1);
     const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
