@@ -142,13 +142,19 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
     PlanOptions sparse;
     sparse.target = plan.target;
     sparse.nBlocks = tp.nBlocks;
-    // Where the sparse form was open to it, why the plan took the dense one.
+    // Where the sparse or the stacked form was open to it, why the plan
+    // took the dense one.
     const bool couldBeSparse = !sparseMmaUnavailable(spec, sparse);
+    const bool couldBeStacked = !stackedMmaUnavailable(spec);
     os << "  mma        " << tp.mma.name() << " " << keyword(tp.mma.operand) << " x "
        << keyword(tp.mma.operand) << " -> " << keyword(tp.mma.accumulator) << " (mma.sync"
        << (couldBeSparse ? "; dense, as the sparse form (--plan-option mma=sparse) measured "
                            "slower on every kind (docs/performance.md)"
                          : "")
+       << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) is "
+                            "taken unasked at radius 7 and 8, where it measured faster, and "
+                            "measured slower at radius 1-3"
+                          : "")
        << ")\n";
   }
 }
