@@ -426,8 +426,9 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
     return false;
   }
   // Under auto, where it measured faster than the dense form on an H200:
-  // radius 7 and 8 (the 15 x 15 and 17 x 17 boxes, 1.67 x and 1.88 x);
-  // radius 1-3 ran slower (docs/performance.md, 2026-12-01 11:24-12:05).
+  // radius 7 and 8 (the 15 x 15 and 17 x 17 boxes, NAME_run 402.0 against
+  // 215.6 and 377.5 against 179.1); radius 1-3 ran slower (docs/performance.md,
+  // 2026-12-01 11:24-12:29).
   return options.mma == MmaRequest::Stacked ||
          (options.mma == MmaRequest::Auto && spec.radius >= 7);
 }
