@@ -152,8 +152,8 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
                            "slower on every kind (docs/performance.md)"
                          : "")
        << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) is "
-                            "taken unasked at radius 7 and 8, where it measured faster, and "
-                            "measured slower at radius 1-3"
+                            "taken unasked at radius 5 to 8, where it measured faster, and "
+                            "measured slower at radius 1-4"
                           : "")
        << ")\n";
   }

@@ -426,11 +426,12 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
     return false;
   }
   // Under auto, where it measured faster than the dense form on an H200:
-  // radius 7 and 8 (the 15 x 15 and 17 x 17 boxes, NAME_run 402.0 against
-  // 215.6 and 377.5 against 179.1); radius 1-3 ran slower (docs/performance.md,
-  // 2026-12-01 11:24-12:29).
+  // radius 5 to 8 (full-rank fp16 boxes: NAME_run 412.6 against 235.5 at
+  // radius 5, 418.4 against 232.0 at 6, 402.0 against 215.6 at 7, 377.5
+  // against 179.1 at 8); radius 1-4 ran slower (docs/performance.md,
+  // 2026-12-01 11:24-12:54).
   return options.mma == MmaRequest::Stacked ||
-         (options.mma == MmaRequest::Auto && spec.radius >= 7);
+         (options.mma == MmaRequest::Auto && spec.radius >= 5);
 }
 
 double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n) {
@@ -536,7 +537,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
                         keyword(spec.precision), keyword(tp.mma.accumulator),
                         options.mma == MmaRequest::Stacked
                             ? "as --plan-option mma=stacked asked"
-                            : "measured faster than a GEMM a row at radius 7 and 8 on an H200")
+                            : "measured faster than a GEMM a row at radius 5 to 8 on an H200")
       : tp.sparse
           ? fmt::format("tensor cores: {} m16n8k32 2:4 sparse mma.sp with {} accumulation, as "
                         "--plan-option mma=sparse asked",
