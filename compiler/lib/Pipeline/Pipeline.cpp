@@ -293,6 +293,21 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   return ignored;
 }
 
+/// The --plan-option names given of the tensor-core block shape, which a
+/// plan in the stacked form ignores (its geometry is fixed, measured best).
+std::vector<std::string> ignoredByStackedForm(const BackendOptions &options, const Plan &plan) {
+  std::vector<std::string> ignored;
+  if (plan.backend() != BackendKind::Tensor || !plan.tensor().stacked) {
+    return ignored;
+  }
+  for (const std::string &name : options.planOptionsGiven) {
+    if (name == "tile-rows" || name == "tile-cols" || name == "warps" || name == "n-blocks") {
+      ignored.push_back(name);
+    }
+  }
+  return ignored;
+}
+
 /// The kernels a --plan-option that `kind` ignores is for: the other
 /// backends' ("CUDA-core" beside tensor cores).
 std::string otherKernels(BackendKind kind) {
@@ -398,6 +413,15 @@ std::vector<Plan> planAll(const std::vector<StencilSpec> &specs, llvm::ArrayRef<
                                 fmt::join(ignored, ", "), ignored.size() > 1 ? "apply" : "applies",
                                 otherKernels(kind), plans[i].spec.name, unitsName(kind),
                                 ignored.size() > 1 ? "them" : "it"));
+    }
+    const std::vector<std::string> fixed = ignoredByStackedForm(options, plans[i]);
+    if (!fixed.empty()) {
+      diags.warning(Warning::IgnoredPlanOption, i < locs.size() ? locs[i] : llvm::SMLoc(),
+                    fmt::format("--plan-option {} {} not apply to the stacked tensor-core form, "
+                                "whose geometry is fixed; stencil '{}' takes that form and "
+                                "ignores {}",
+                                fmt::join(fixed, ", "), fixed.size() > 1 ? "do" : "does",
+                                plans[i].spec.name, fixed.size() > 1 ? "them" : "it"));
     }
   }
   return plans;
