@@ -213,6 +213,12 @@ struct StencilSpec {
   double coefficient(const Offset &offset) const;
   /// Number of points the stencil reads (non-zero coefficients).
   std::size_t points() const { return terms.size(); }
+  /// The points a step leaves unwritten at each edge: the radius on a fixed
+  /// grid (its ring), none otherwise.
+  int ring() const { return boundary == BoundaryKind::Fixed ? radius : 0; }
+  /// The smallest extent a generated entry point takes: the ring on both
+  /// sides and a point between on a fixed grid, one point otherwise.
+  int smallestExtent() const { return 2 * ring() + 1; }
 };
 
 /// Prints the spec in the `--emit=spec` format: one field a line, then the

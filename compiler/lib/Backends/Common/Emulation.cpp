@@ -116,7 +116,7 @@ std::size_t GridND::index(const std::array<long long, 3> &i) const {
 
 bool stepWritesPointND(const StencilSpec &spec, const GridND &grid,
                        const std::array<long long, 3> &i) {
-  const long long ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  const long long ring = spec.ring();
   for (int a = 0; a < grid.dims; ++a) {
     if (i[a] < ring || i[a] >= grid.n[a] - ring) {
       return false;

@@ -73,7 +73,7 @@ std::array<int, 3> zyxOffset(const StencilSpec &spec, const Offset &o) {
 }
 
 std::array<int, 3> fixedRingZyx(const StencilSpec &spec) {
-  const int r = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  const int r = spec.ring();
   return {spec.dims == 3 ? r : 0, spec.dims >= 2 ? r : 0, r};
 }
 
@@ -582,8 +582,7 @@ void writeFieldsHeader(CodeWriter &w, const Plan &plan, const HeaderFacts &facts
       fmt::arg("backend_text", fmt::format("{}, {}", keyword(plan.backend()), notes.fieldsKernels)),
       fmt::arg("backend_enum", facts.backendEnum), fmt::arg("term_count", spec.fieldTerms.size()),
       fmt::arg("param_params_first", n.paramParamsFirst), fmt::arg("extent_text", facts.extentText),
-      fmt::arg("boundary_note", facts.boundaryNote),
-      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("boundary_note", facts.boundaryNote), fmt::arg("min_size", spec.smallestExtent()),
       fmt::arg("limit_note", facts.limitNote), fmt::arg("field_params_const", n.fieldParamsConst),
       fmt::arg("element", element), fmt::arg("size_params", sizeParameters(spec.dims)),
       fmt::arg("param_params", n.paramParams), fmt::arg("run_what", runWhat),

@@ -164,7 +164,6 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
              fmt::arg("extra_includes", extraIncludes));
   for (const Plan &plan : plans) {
     const StencilSpec &spec = plan.spec;
-    const bool fixed = spec.boundary == BoundaryKind::Fixed;
     const HeaderNotes notes = backendFor(plan).headerNotes(plan);
     w.line();
     if (spec.hasFields()) {
@@ -196,7 +195,7 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
                                                   : "z, y, x"),
         fmt::arg("dims", spec.dims), fmt::arg("element", elementTypeName(spec.precision)),
         fmt::arg("boundary_note", boundaryHeaderText(spec)),
-        fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1), fmt::arg("run_note", runNote(plan)),
+        fmt::arg("min_size", spec.smallestExtent()), fmt::arg("run_note", runNote(plan)),
         fmt::arg("count", spec.points()), fmt::arg("points", pointsTable(spec)),
         fmt::arg("radius", spec.radius),
         fmt::arg("shape", "STENCILC_" + upper(keyword(spec.shape))),

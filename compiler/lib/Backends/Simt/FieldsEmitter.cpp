@@ -39,7 +39,6 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
   const std::string element(elementTypeName(spec.precision));
   const std::string ns = stencilNamespace(plan);
   const BoundaryPolicy boundary = boundaryPolicy(spec);
-  const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const int dims = spec.dims;
   const std::vector<std::string> terms = termRows(spec);
   const SimtPlan &sp = plan.simt();
@@ -72,7 +71,7 @@ void writeSimtFieldsKernels(CodeWriter &w, const Plan &plan, const FieldsNames &
       // The fixed ring, not the plane kernel's reach along each axis, which
       // may be shorter.
       fmt::arg("ring_z", ring[0]), fmt::arg("ring_y", ring[1]), fmt::arg("ring_x", ring[2]),
-      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("min_size", spec.smallestExtent()),
       fmt::arg("field_params_const", n.fieldParamsConst), fmt::arg("param_params", n.paramParams),
       fmt::arg("field_list", n.fieldList), fmt::arg("param_args_first", n.paramArgsFirst));
   if (plan.schedule.fusedSteps > 1) {

@@ -542,7 +542,7 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
       fmt::arg("halo_x", sp.haloX), fmt::arg("stages", sp.buffers),
       fmt::arg("prefetch_bytes", sp.l2PrefetchBytes), fmt::arg("ring_z", fixed ? sp.radiusZ : 0),
       fmt::arg("ring_y", fixed ? sp.radiusY : 0), fmt::arg("ring_x", fixed ? sp.radiusX : 0),
-      fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1),
+      fmt::arg("min_size", spec.smallestExtent()),
       fmt::arg("term_tables", sp.unrolled || sp.lowRank.form ? std::string() : termTables(plan)),
       fmt::arg("row_passes_param",
                sharesRowPasses(sp)

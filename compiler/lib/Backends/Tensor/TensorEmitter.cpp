@@ -216,7 +216,6 @@ std::string alignTrailingComments(const std::string &text) {
 void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, int groups = 1) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
-  const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const int paramElements = groups * tp.paramElements();
   w.fillWith(
       "{geometry}",
@@ -226,7 +225,7 @@ void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, i
                    fmt::arg("mma", mmaType(tp.mma)),
                    fmt::arg("accumulator", elementTypeName(tp.mma.accumulator)),
                    fmt::arg("boundary", boundary), fmt::arg("dims", spec.dims),
-                   fmt::arg("radius", spec.radius), fmt::arg("ring", fixed ? spec.radius : 0),
+                   fmt::arg("radius", spec.radius), fmt::arg("ring", spec.ring()),
                    fmt::arg("tile_m", tp.tileM), fmt::arg("tile_n", tp.tileN),
                    fmt::arg("n_blocks", tp.nBlocks), fmt::arg("tile_rows", tp.tileRowsPerBlock),
                    fmt::arg("tile_cols", tp.tileColsPerBlock), fmt::arg("warps", tp.warps),
@@ -244,7 +243,7 @@ void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, i
                                         "form's window (TensorBlock::swizzle)"
                                       : ""),
                    fmt::arg("prefetch_bytes", tp.l2PrefetchBytes),
-                   fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1)))));
+                   fmt::arg("min_size", spec.smallestExtent())))));
   w.line();
 }
 
@@ -301,16 +300,14 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
                         const std::string &kernel) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
-  const bool fixed = spec.boundary == BoundaryKind::Fixed;
   const std::string weights = stackedWeights(plan);
-  w.fillWith(section("kernel_stacked"),
-             fmt::arg("weight_words", (StackedChunks * (2 * spec.radius + 1)) * 32),
+  w.fillWith(section("kernel_stacked"), fmt::arg("weight_words", tp.paramFragmentRegisters() * 32),
              fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
-             fmt::arg("ring", fixed ? spec.radius : 0), fmt::arg("warps", tp.warps),
+             fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps),
              fmt::arg("blocks", tp.nBlocks), fmt::arg("pitch", tp.windowPitch),
              fmt::arg("split", StackedSplit), fmt::arg("min_blocks", StackedMinBlocks),
-             fmt::arg("min_size", fixed ? 2 * spec.radius + 1 : 1), fmt::arg("kernel", kernel),
+             fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
              fmt::arg("guard_begin", kernelGuardBegin(plan)),
              fmt::arg("guard_end", kernelGuardEnd(plan)));
   w.line();
@@ -359,8 +356,7 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundar
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
              fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
-             fmt::arg("steps", s.fusedSteps),
-             fmt::arg("ring", spec.boundary == BoundaryKind::Fixed ? spec.radius : 0),
+             fmt::arg("steps", s.fusedSteps), fmt::arg("ring", spec.ring()),
              fmt::arg("points", points), fmt::arg("band_tile", s.composed->bandTile));
   w.line();
 }
@@ -374,7 +370,7 @@ std::string tensorFieldsKernelName(const Plan &plan) {
 /// from the input, along x only in a 1D line (one row), along y in 2D and
 /// 3D, along z too in 3D.
 void writeRingTraits(CodeWriter &w, const StencilSpec &spec) {
-  const int ring = spec.boundary == BoundaryKind::Fixed ? spec.radius : 0;
+  const int ring = spec.ring();
   const bool volume = spec.dims == 3;
   w.fillWith(section("ring_traits"), fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("ring", ring), fmt::arg("ring_y", spec.dims == 1 ? 0 : ring),
