@@ -473,6 +473,27 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   tp.paramsInRegisters = true;
 }
 
+/// The window of the block shape, the block narrowed until its shared
+/// memory fits: columns first (the halo rows then stay a small part of the
+/// window), then rows. A 3D window holds 2r + 1 slabs and shrinks much
+/// further: there the longer side is halved, so that the halo stays a small
+/// part of each slab both ways.
+void layOutNarrowedToFit(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options) {
+  layOutWindow(spec, tp, options.padPitchForBanks);
+  while (tp.sharedBytes() > options.sharedMemoryLimit &&
+         (tp.tileColsPerBlock > 1 || tp.tileRowsPerBlock > 1)) {
+    const bool narrower =
+        spec.dims != 3 || tp.tileRowsPerBlock == 1 || tp.blockCols() >= tp.blockRows();
+    if (tp.tileColsPerBlock > 1 && narrower) {
+      tp.tileColsPerBlock /= 2;
+    } else {
+      tp.tileRowsPerBlock /= 2;
+    }
+    tp.warps = std::min(tp.warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
+    layOutWindow(spec, tp, options.padPitchForBanks);
+  }
+}
+
 /// The tensor-core plan with exactly the parameters `options` asks for.
 Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   Plan plan;
@@ -508,26 +529,10 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
                               : sliceGemms(spec, tp);
   tp.paramsInRegisters = tp.paramFragmentRegisters() <= options.paramRegisterBudget;
 
-  // Narrow the block until its shared memory fits: columns first (the halo
-  // rows then stay a small part of the window), then rows. A 3D window holds
-  // 2r + 1 slabs and shrinks much further: there the longer side is halved,
-  // so that the halo stays a small part of each slab both ways.
-  layOutWindow(spec, tp, options.padPitchForBanks);
-  while (tp.sharedBytes() > options.sharedMemoryLimit &&
-         (tp.tileColsPerBlock > 1 || tp.tileRowsPerBlock > 1)) {
-    const bool narrower =
-        spec.dims != 3 || tp.tileRowsPerBlock == 1 || tp.blockCols() >= tp.blockRows();
-    if (tp.tileColsPerBlock > 1 && narrower) {
-      tp.tileColsPerBlock /= 2;
-    } else {
-      tp.tileRowsPerBlock /= 2;
-    }
-    tp.warps = std::min(tp.warps, tp.tileRowsPerBlock * tp.tileColsPerBlock);
-    layOutWindow(spec, tp, options.padPitchForBanks);
-  }
-
   if (tp.stacked) {
     layOutStacked(spec, tp);
+  } else {
+    layOutNarrowedToFit(spec, tp, options);
   }
 
   plan.choice =
