@@ -116,9 +116,10 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                     tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
                     StackedMinBlocks);
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes), twice: the "
-                    "next block tile's is copied (cp.async, the boundary rule point by point "
-                    "where a vector leaves the grid) while the warps compute from the other; "
-                    "{} rows and 8 columns of halo\n",
+                    "next block tile's is copied (cp.async: whole vectors of the grid, wrapped "
+                    "into a periodic one, zeros outside a fixed one; the boundary rule point by "
+                    "point elsewhere) while the warps compute from the other; {} rows and 8 "
+                    "columns of halo\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
                     tp.windowBytes, r);
   os << fmt::format("  shared     {} bytes (dynamic); B ({} words a lane) loaded once per block "
