@@ -27,9 +27,10 @@
 // kSplit), added in order at the end, so that kSplit MMAs are independent.
 //
 // A persistent block walks block tiles of kWarps strips; the window of its
-// next block tile is copied (cp.async, whole 16-byte vectors inside the
-// grid; the boundary rule point by point elsewhere) into the second of two
-// shared-memory windows while the warps compute from the first.
+// next block tile is copied (cp.async: whole 16-byte vectors of the grid,
+// wrapped into a periodic one, zeros outside a fixed one; the boundary rule
+// point by point elsewhere) into the second of two shared-memory windows
+// while the warps compute from the first.
 //
 // G (the generated code's geometry):
 //   using Element;         __half or __nv_bfloat16
