@@ -1,6 +1,6 @@
 // stencilc/device/host.cuh - the host-side checks every generated entry
 // point (NAME_step, NAME_run, NAME_pass, NAME_pass_range) makes before it
-// launches anything.
+// launches anything, and the occupancy query of the persistent launches.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +38,33 @@ cudaError_t copyToHostAfter(const T *src, std::size_t count, cudaStream_t stream
   cudaError_t status =
       cudaMemcpyAsync(copy.data(), src, count * sizeof(T), cudaMemcpyDeviceToHost, stream);
   return status == cudaSuccess ? cudaStreamSynchronize(stream) : status;
+}
+
+/// How many blocks of `kernel` (`threads` threads and `dynamicShared` bytes
+/// of dynamic shared memory each) fit on the current device at once, at
+/// least one a multiprocessor: the grid of a persistent launch. A kernel
+/// that asks for more than the default 48 KB of dynamic shared memory is
+/// allowed it first, as its launch needs.
+template <class Kernel>
+cudaError_t residentBlocks(Kernel kernel, int threads, int dynamicShared, long long &resident) {
+  int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+  cudaError_t status = cudaGetDevice(&device);
+  if (status == cudaSuccess) {
+    status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+  }
+  if (status == cudaSuccess && dynamicShared > 0) {
+    status =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamicShared);
+  }
+  if (status == cudaSuccess) {
+    status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, threads,
+                                                           dynamicShared);
+  }
+  if (status == cudaSuccess) {
+    resident =
+        static_cast<long long>(multiprocessors) * (perMultiprocessor > 0 ? perMultiprocessor : 1);
+  }
+  return status;
 }
 
 } // namespace device

@@ -52,6 +52,7 @@
 #include <cuda_runtime.h>
 
 #include <stencilc/device/element.cuh>
+#include <stencilc/device/host.cuh>
 #include <stencilc/device/mma.cuh>
 
 namespace stencilc {
@@ -312,25 +313,12 @@ template <class G> struct StackedBlock {
             kMost) {
       return cudaErrorInvalidValue;
     }
-    int device = 0, multiprocessors = 0, perMultiprocessor = 0;
-    cudaError_t status = cudaGetDevice(&device);
-    if (status == cudaSuccess) {
-      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-    }
-    if (status == cudaSuccess) {
-      status =
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-    }
-    if (status == cudaSuccess) {
-      status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, kThreads,
-                                                             kSharedBytes);
-    }
+    long long resident = 0;
+    const cudaError_t status = residentBlocks(kernel, kThreads, kSharedBytes, resident);
     if (status != cudaSuccess) {
       return status;
     }
     const long long tiles = tileCount(ny, nx);
-    const long long resident =
-        static_cast<long long>(multiprocessors) * (perMultiprocessor > 0 ? perMultiprocessor : 1);
     const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
     kernel<<<grid, kThreads, kSharedBytes, stream>>>(in, out, ny, nx);
     return cudaGetLastError();

@@ -45,6 +45,7 @@
 
 #include <stencilc/device/boundary.cuh>
 #include <stencilc/device/element.cuh>
+#include <stencilc/device/host.cuh>
 #include <stencilc/device/memory.cuh>
 #include <stencilc/device/mma.cuh>
 #include <stencilc/device/stacked.cuh>
@@ -590,23 +591,7 @@ template <class G> struct TensorBlock {
 
   /// How many blocks of `kernel` fit on the current device at once.
   template <class Kernel> static cudaError_t residentBlocks(Kernel kernel, long long &resident) {
-    int device = 0;
-    int multiprocessors = 0;
-    int blocksPerMultiprocessor = 0;
-    cudaError_t status = cudaGetDevice(&device);
-    if (status == cudaSuccess) {
-      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-    }
-    if (status == cudaSuccess) {
-      status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, kernel,
-                                                             kThreads, 0);
-    }
-    if (status != cudaSuccess) {
-      return status;
-    }
-    resident = static_cast<long long>(multiprocessors) *
-               (blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor : 1);
-    return cudaSuccess;
+    return device::residentBlocks(kernel, kThreads, 0, resident);
   }
 
   /// Launches a 2D kernel(in, out, ny, nx) as a persistent grid: as many
