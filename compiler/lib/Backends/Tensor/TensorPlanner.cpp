@@ -558,11 +558,16 @@ PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &optio
     return PlanOrRefusal::refused(std::move(*reason));
   }
   // A sweep on another architecture measured this kernel when the MMA is
-  // the same there (every precision but fp64 between sm_80 and sm_90).
+  // the same there (every precision but fp64 between sm_80 and sm_90). The
+  // sweep measured the dense form's blocks: the stacked form has a geometry
+  // of its own, which no swept block changes.
   const MmaShape mma = mmaShapeFor(spec.precision, options.target);
-  const TunedPlan *tuned =
-      findTuned(tunedPlans(), spec, options.target, BackendKind::Tensor,
-                [&](const TunedPlan &t) { return mmaShapeFor(spec.precision, t.arch) == mma; });
+  const TunedPlan *tuned = stackedMmaChosen(spec, options)
+                               ? nullptr
+                               : findTuned(tunedPlans(), spec, options.target, BackendKind::Tensor,
+                                           [&](const TunedPlan &t) {
+                                             return mmaShapeFor(spec.precision, t.arch) == mma;
+                                           });
   Plan plan =
       planTuned(tuned, options, [&](const PlanOptions &o) { return planTensorWith(spec, o); });
   // The planner narrows the block until its shared memory fits; a plan that
