@@ -135,10 +135,16 @@ template <class G> struct StackedBlock {
   /// (inside it, or wrapped into it on a periodic grid; the vectors wholly
   /// outside a fixed grid as zeros it fills in), the rest by the boundary
   /// rule point by point; one commit group (complete after
-  /// cp.async.wait_group).
+  /// cp.async.wait_group). On a periodic grid a window wholly inside it
+  /// (most of them) is copied without the wrapping: it cost the 15 x 15
+  /// box 5 % (docs/performance.md, 2026-12-01 14:33-15:04); other
+  /// boundaries measured no gain (their tests are a few compares).
   static __device__ __forceinline__ void fetchWindow(const Element *__restrict__ in, int ny, int nx,
                                                      int blockRow, int blockCol, bool vectorRows,
                                                      Element *window) {
+    const bool inside = std::is_same_v<Boundary, PeriodicBoundary> && vectorRows &&
+                        blockRow >= kRadius && blockRow <= ny - (kWindowRows - kRadius) &&
+                        blockCol >= kHaloCols && blockCol <= nx - (kWindowCols - kHaloCols);
 #pragma unroll
     for (int i = 0; i < kVectorsPerThread; ++i) {
       const int v = threadIdx.x + i * kThreads;
@@ -147,6 +153,11 @@ template <class G> struct StackedBlock {
         int y = blockRow - kRadius + row, x = blockCol - kHaloCols + col;
         Element *dst = window + row * kPitch + col;
         const auto to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+        if (inside) {
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to),
+                       "l"(in + static_cast<long long>(y) * nx + x));
+          continue;
+        }
         int bytes = 16; // of the vector at (y, x) the copy reads
         if constexpr (std::is_same_v<Boundary, PeriodicBoundary>) {
           y = wrap(y, ny);
@@ -307,7 +318,9 @@ template <class G> struct StackedBlock {
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int ny, int nx, cudaStream_t stream) {
     constexpr long long kMost = 0x7fffffffLL;
-    if (nx > kMost - kBlockCols || ny > kMost - kBlockRows ||
+    // The window's coordinates reach a block tile and its halo past the
+    // grid's last tile: they must stay ints.
+    if (nx > kMost - kWindowCols || ny > kMost - kWindowRows ||
         static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
                 ((ny + kBlockRows - 1) / kBlockRows) >
             kMost) {
