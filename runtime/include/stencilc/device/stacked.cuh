@@ -25,6 +25,9 @@
 // once per block from a table the generated code holds. The sums of an MMA
 // block go to kSplit accumulators in turn (MMA m to accumulator m %
 // kSplit), added in order at the end, so that kSplit MMAs are independent.
+// The strip's outputs are stored two MMA blocks at a time, 4 adjacent
+// columns (8 bytes) a lane after a swap with the neighbouring lane, so that
+// a warp's store writes whole sectors (kQuads).
 //
 // A persistent block walks block tiles of kWarps strips; the window of its
 // next block tile is copied (cp.async: whole 16-byte vectors of the grid,
@@ -86,6 +89,15 @@ template <class G> struct StackedBlock {
   static constexpr int kWeight16 = kChunks * kPairs * 2; // B words of the k16 MMAs, a lane
   static constexpr int kWeightWords = (kWeight16 + kChunks) * 32;
   static constexpr int kSplit = G::kSplit;
+  // A strip's outputs are stored two MMA blocks at a time, 4 adjacent
+  // columns a lane (8 bytes: whole 32-byte sectors a row and warp): the
+  // pair stores of the accumulators' layout (4 bytes, half of each of 8
+  // rows' sectors) bound the form, at 335-415 GStencil/s whatever its
+  // radius. Where the two registers this holds spill (a periodic grid's
+  // copy at radius 7 and 8), it ran slower: the pairs are stored there
+  // (docs/performance.md, 2026-12-01 15:08-15:18).
+  static constexpr bool kQuads = !(std::is_same_v<Boundary, PeriodicBoundary> && kRadius >= 7);
+  static_assert(!kQuads || G::kBlocks % 2 == 0, "a strip's MMA blocks are stored in pairs");
 
   static_assert(sizeof(Element) == 2, "the stacked form takes 16-bit operands");
   static_assert(kRadius >= 1 && kRadius <= kHaloCols,
@@ -190,7 +202,7 @@ template <class G> struct StackedBlock {
   /// step writes them.
   static __device__ __forceinline__ void strip(const Element *window, const Weights &w,
                                                Element *__restrict__ out, long long blockRow,
-                                               long long blockCol, int ny, int nx, bool pairs) {
+                                               long long blockCol, int ny, int nx, bool wide) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // The row this lane addresses for ldmatrix: row lane % 8 of matrix
     // lane / 8, whose rows start 0, 8, 1 and 9 below the strip's.
@@ -214,8 +226,9 @@ template <class G> struct StackedBlock {
     const long long row = blockRow + 16 * warp + lane / 4;
     const bool write0 = row >= kRing && row < ny - kRing;
     const bool write8 = row + 8 >= kRing && row + 8 < ny - kRing;
-    Element *const out0 = write0 ? out + row * nx : out;
-    Element *const out8 = write8 ? out + (row + 8) * nx : out;
+    const Rows rows{write0 ? out + row * nx : out, write8 ? out + (row + 8) * nx : out, write0,
+                    write8};
+    std::uint32_t held[2] = {0, 0}; // block j - 1's pairs, for odd j (kQuads)
 #pragma unroll
     for (int j = 0; j < kBlocks; ++j) {
       typename Mma16::FragmentC acc[kSplit];
@@ -243,12 +256,71 @@ template <class G> struct StackedBlock {
           acc[0].x[e] += acc[q].x[e];
         }
       }
-      const int col = static_cast<int>(blockCol) + 8 * j + lane % 4 * 2;
-      if (write0) {
-        storeWrittenPair<kRing>(out0 + col, col, acc[0].x[0], acc[0].x[1], nx, pairs);
+      storeBlock(j, acc[0], held, rows, static_cast<int>(blockCol), nx, wide);
+    }
+  }
+
+  /// The lane's two output rows of a strip: where they start, and whether
+  /// the step writes them.
+  struct Rows {
+    Element *out0, *out8;
+    bool write0, write8;
+  };
+
+  /// MMA block j's sums, stored where the step writes them: as pairs
+  /// (!kQuads), else held for an even j and stored with block j + 1's.
+  static __device__ __forceinline__ void storeBlock(int j, const typename Mma16::FragmentC &sum,
+                                                    std::uint32_t (&held)[2], const Rows &rows,
+                                                    int blockCol, int nx, bool wide) {
+    const int lane = threadIdx.x % 32;
+    if constexpr (!kQuads) {
+      const int col = blockCol + 8 * j + lane % 4 * 2;
+      if (rows.write0) {
+        storeWrittenPair<kRing>(rows.out0 + col, col, sum.x[0], sum.x[1], nx, wide);
       }
-      if (write8) {
-        storeWrittenPair<kRing>(out8 + col, col, acc[0].x[2], acc[0].x[3], nx, pairs);
+      if (rows.write8) {
+        storeWrittenPair<kRing>(rows.out8 + col, col, sum.x[2], sum.x[3], nx, wide);
+      }
+      return;
+    }
+    const std::uint32_t p0 = Mma16::packPair(sum.x[0], sum.x[1]);
+    const std::uint32_t p8 = Mma16::packPair(sum.x[2], sum.x[3]);
+    if (j % 2 == 0) { // held until block j + 1's
+      held[0] = p0;
+      held[1] = p8;
+      return;
+    }
+    // Lane pairs (q, q ^ 1) swap a pair a row: an even lane then holds
+    // columns 2q .. 2q + 3 of block j - 1, an odd one 2q - 2 .. 2q + 1 of
+    // block j, so that a warp's store writes 32 whole bytes of each row.
+    const bool odd = lane % 2 == 1;
+    const std::uint32_t got0 = __shfl_xor_sync(0xffffffffu, odd ? held[0] : p0, 1);
+    const std::uint32_t got8 = __shfl_xor_sync(0xffffffffu, odd ? held[1] : p8, 1);
+    const int col = blockCol + 8 * (j - 1) + (odd ? 8 : 0) + 2 * (lane % 4 & 2);
+    if (rows.write0) {
+      storeWrittenQuad(rows.out0 + col, col, odd ? got0 : held[0], odd ? p0 : got0, nx, wide);
+    }
+    if (rows.write8) {
+      storeWrittenQuad(rows.out8 + col, col, odd ? got8 : held[1], odd ? p8 : got8, nx, wide);
+    }
+  }
+
+  /// Outputs x .. x + 3 of a row (dst points at x; low, high: packed pairs)
+  /// where a step writes them: one 8-byte access when `quads` (x a multiple
+  /// of 4, the row's quads aligned) and all four are written, else one by
+  /// one.
+  static __device__ __forceinline__ void storeWrittenQuad(Element *dst, int x, std::uint32_t low,
+                                                          std::uint32_t high, int nx, bool quads) {
+    if (quads && x >= kRing && x + 4 <= nx - kRing) {
+      *reinterpret_cast<uint2 *>(dst) = make_uint2(low, high);
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      if (x + e >= kRing && x + e < nx - kRing) {
+        const std::uint32_t pair = e < 2 ? low : high;
+        const auto bits = static_cast<unsigned short>(pair >> (16 * (e % 2)));
+        dst[e] = *reinterpret_cast<const Element *>(&bits);
       }
     }
   }
@@ -284,7 +356,9 @@ template <class G> struct StackedBlock {
   run(const Element *__restrict__ in, Element *__restrict__ out, int ny, int nx, Element *windows) {
     const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
     const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-    const bool pairs = nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
+    // Whether a row's stores may be whole pairs (quads where kQuads).
+    const bool wide = kQuads ? nx % 4 == 0 && reinterpret_cast<std::uintptr_t>(out) % 8 == 0
+                             : nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
     // Block tiles in 32-bit arithmetic (launch refuses more than INT_MAX):
     // a 64-bit division a tile cost as much as a tenth of the MMAs' time.
     const int across = (nx + kBlockCols - 1) / kBlockCols;
@@ -308,7 +382,7 @@ template <class G> struct StackedBlock {
       asm volatile("cp.async.wait_group 1;");
       __syncthreads(); // the window is whole for every warp
       const int row = tile / across;
-      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, pairs);
+      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, wide);
       __syncthreads(); // every warp is done with it before it is fetched into again
     }
   }
