@@ -205,6 +205,7 @@ TEST(EmulatorMatchesReference, EveryTunedPlan) {
           makeStencil(tuned.dims, tuned.shape, tuned.radius, tuned.precision, boundary, 700);
       PlanOptions options;
       options.target = tuned.arch;
+      options.mma = MmaRequest::Dense; // the sweep's blocks are the dense form's
       Plan plan = tensorPlan(spec, options);
       const TensorPlan &tp = plan.tensor();
       ASSERT_NE(plan.choice.find("--tune sweep"), std::string::npos)

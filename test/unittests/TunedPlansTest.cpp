@@ -42,13 +42,16 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
   EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor, different), nullptr);
   EXPECT_EQ(findTuned(Table, spec, Arch::Sm80, BackendKind::Tensor), nullptr);
   // The built-in table through the planner: an fp16 kind tuned on sm_90 is
-  // planned the same for sm_80; fp64, whose MMA differs, is not.
+  // planned the same for sm_80; fp64, whose MMA differs, is not. (The
+  // sweep's blocks are the dense form's, which a 16-bit kind is asked for.)
+  PlanOptions dense;
+  dense.mma = MmaRequest::Dense;
   for (const TunedPlan &t : tunedPlans()) {
     if (t.dims == 0 || t.backend != BackendKind::Tensor) {
       continue;
     }
     StencilSpec kind = makeStencil2D(t.shape, t.radius, t.precision, BoundaryKind::Fixed, 2);
-    const Plan sm80 = tensorPlan(kind, PlanOptions{});
+    const Plan sm80 = tensorPlan(kind, dense);
     const bool carried =
         sm80.tensor().nBlocks == t.nBlocks && sm80.choice.find("--tune") != std::string::npos;
     EXPECT_EQ(carried, t.precision != Precision::FP64)

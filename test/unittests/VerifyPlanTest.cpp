@@ -31,6 +31,7 @@ using namespace stencilc;
 using stencilc::testing::AllBoundaries;
 using stencilc::testing::compileFilled;
 using stencilc::testing::compileText;
+using stencilc::testing::denseOnSm90;
 using stencilc::testing::makeStencil;
 using stencilc::testing::onSm90;
 using stencilc::testing::tensorPlan;
@@ -271,7 +272,7 @@ Plan fusedSimt2D() {
 /// horizontal slice GEMM.
 Plan tensorStar() {
   return tensorPlan(makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 1),
-                    onSm90());
+                    denseOnSm90());
 }
 
 TEST(VerifyPlan, BaseCasesOfTheMutationsAreSound) {
@@ -280,7 +281,7 @@ TEST(VerifyPlan, BaseCasesOfTheMutationsAreSound) {
   const Plan simt = fusedSimt2D();
   EXPECT_GT(simt.schedule.fusedSteps, 1);
   EXPECT_EQ(listed(verifyPlan(simt, onSm90())), "");
-  EXPECT_EQ(listed(verifyPlan(tensorStar(), onSm90())), "");
+  EXPECT_EQ(listed(verifyPlan(tensorStar(), denseOnSm90())), "");
 }
 
 TEST(VerifyPlan, EachScheduleCheckFires) {
@@ -300,7 +301,7 @@ TEST(VerifyPlan, EachScheduleCheckFires) {
                      "every planner promises a choice that says why this backend in one line"));
   EXPECT_TRUE(breaks(mutated(simt, [](Plan &p) { p.choice.clear(); }), o,
                      "planSimt promises a choice that says why the CUDA cores"));
-  EXPECT_TRUE(breaks(mutated(tensorStar(), [](Plan &p) { p.choice.clear(); }), o,
+  EXPECT_TRUE(breaks(mutated(tensorStar(), [](Plan &p) { p.choice.clear(); }), denseOnSm90(),
                      "planTensor promises a choice that says why the tensor cores"));
   const StencilSpec wave = compileFilled(stencilc::testing::WaveFieldsText, "fp32", "fixed");
   const Plan fields = *stencilc::planFields(wave, onSm90(4));
@@ -415,7 +416,7 @@ TEST(VerifyPlan, EachSimtFieldsCheckFires) {
 
 TEST(VerifyPlan, EachTensorKernelCheckFires) {
   const Plan plan = tensorStar();
-  const PlanOptions o = onSm90();
+  const PlanOptions o = denseOnSm90();
   ASSERT_EQ(plan.tensor().gemms.size(), 2u);
   ASSERT_EQ(plan.tensor().gemms[0].kind, SliceKind::Vertical);
   EXPECT_EQ(listed(verifyPlan(plan, o)), "");
@@ -453,8 +454,7 @@ TEST(VerifyPlan, EachSparseCheckFires) {
   };
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.sparse = false; },
                            "planTensor promises the sparse form exactly where mma=sparse asked"));
-  PlanOptions dense = onSm90(); // (unasked, this box takes the stacked form)
-  dense.mma = MmaRequest::Dense;
+  const PlanOptions dense = denseOnSm90(); // (unasked, this box takes the stacked form)
   EXPECT_TRUE(breaks(tensorPlan(box, dense), o,
                      "planTensor promises the sparse form exactly where mma=sparse asked"));
   const std::string_view slices = "planTensor promises the sparse form's slices";
@@ -480,8 +480,7 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   const std::string_view chosen = "planTensor promises the stacked form exactly where";
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.stacked = false; }, chosen));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.sparse = true; }, chosen));
-  PlanOptions dense = onSm90();
-  dense.mma = MmaRequest::Dense;
+  const PlanOptions dense = denseOnSm90();
   EXPECT_TRUE(breaks(tensorPlan(star, dense), o, chosen));
   EXPECT_TRUE(breaks(plan, dense, chosen));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.nBlocks = 8; },
@@ -501,7 +500,7 @@ TEST(VerifyPlan, EachStackedCheckFires) {
 TEST(VerifyPlan, EachTensorGuaranteeFires) {
   // TensorPlanner.h's three promises, each way a plan can break them.
   const Plan plan = tensorStar();
-  const PlanOptions o = onSm90();
+  const PlanOptions o = denseOnSm90();
   const auto tensorBreaks = [&](auto mutate, std::string_view promise) {
     return breaks(mutated(plan, [&](Plan &p) { mutate(p.tensor()); }), o, promise);
   };

@@ -124,10 +124,13 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
       won && tensorPlan->schedule.fusedSteps == won->steps) {
     tensorPlan->choice += fmt::format(
         ", chosen by --backend=auto because NAME_run {} measured faster on {} than the CUDA "
-        "cores' fused run: {:.0f} vs {:.0f} GStencil/s (docs/performance.md)",
+        "cores' fused run: {:.0f} vs {:.0f} GStencil/s (docs/performance.md){}",
         won->steps > 1 ? fmt::format("in composed passes of {} steps", won->steps)
                        : std::string("one step a launch"),
-        won->device, won->tensorGStencils, won->simtFusedGStencils);
+        won->device, won->tensorGStencils, won->simtFusedGStencils,
+        won->steps == 1 && tensorPlan->tensor().stacked
+            ? "; the dense form's step, and the stacked one taken now measured faster"
+            : "");
     return *std::move(tensorPlan);
   }
   // Elsewhere the tensor cores' composed passes measured slower than the

@@ -301,7 +301,8 @@ std::vector<std::string> ignoredByStackedForm(const BackendOptions &options, con
     return ignored;
   }
   for (const std::string &name : options.planOptionsGiven) {
-    if (name == "tile-rows" || name == "tile-cols" || name == "warps" || name == "n-blocks") {
+    if (name == "tile-rows" || name == "tile-cols" || name == "warps" || name == "n-blocks" ||
+        name == "l2-prefetch") {
       ignored.push_back(name);
     }
   }

@@ -158,6 +158,9 @@ PlanOrRefusal planTaggedGemms(const StencilSpec &spec, const PlanOptions &option
   const int windows = int(groups.fields.windowFields.size());
   PlanOptions single = options;
   single.fusedSteps = 1;
+  // The fields' kernel runs TCStencil's slice GEMMs (fields_tensor.cuh):
+  // the dense form, whatever auto takes for a stencil of one field.
+  single.mma = MmaRequest::Dense;
   // Each window takes its share of the shared memory: the block narrows.
   const StencilSpec tags = taggedSpec(spec, groups.offsets);
   single.sharedMemoryLimit = options.sharedMemoryLimit / windows;

@@ -90,8 +90,12 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
         options.fusedSteps == 1 ? "--plan-option fuse=1: one launch a step"
         : measured
             ? fmt::format("measured best: one step a launch ran at {:.0f} GStencil/s on {}, "
-                          "the CUDA cores' fused run at {:.0f} (TensorFusion.cpp)",
-                          measured->tensorGStencils, measured->device, measured->simtFusedGStencils)
+                          "the CUDA cores' fused run at {:.0f} (TensorFusion.cpp){}",
+                          measured->tensorGStencils, measured->device, measured->simtFusedGStencils,
+                          plan.tensor().stacked
+                              ? "; that step was the dense form's, and the stacked form it "
+                                "takes now measured faster than the dense one"
+                              : "")
             : "the tensor cores fuse steps only when asked (--plan-option fuse=T): "
               "their composed passes measured slower than the CUDA cores' fused kernel";
     return;

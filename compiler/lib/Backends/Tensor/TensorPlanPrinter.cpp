@@ -152,9 +152,11 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
        << (couldBeSparse ? "; dense, as the sparse form (--plan-option mma=sparse) measured "
                            "slower on every kind (docs/performance.md)"
                          : "")
-       << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) is "
-                            "taken unasked at radius 5 to 8, where it measured faster, and "
-                            "measured slower at radius 1-4"
+       << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) "
+                            "measured faster and is taken unasked, but its geometry is "
+                            "fixed: mma=dense, an option that shapes the block (tile-rows, "
+                            "tile-cols, warps, n-blocks, l2-prefetch) or a composed pass "
+                            "keeps the dense form"
                           : "")
        << ")\n";
   }

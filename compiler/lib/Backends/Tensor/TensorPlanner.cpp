@@ -421,17 +421,42 @@ std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec) {
   return std::nullopt;
 }
 
+namespace {
+
+void layOutStacked(const StencilSpec &spec, TensorPlan &tp);
+
+/// The shared memory of the stacked form's two windows for `spec`.
+int stackedSharedBytes(const StencilSpec &spec) {
+  TensorPlan tp;
+  tp.stacked = true;
+  tp.mma = mmaShapeFor(spec.precision, Arch::Sm80);
+  tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
+  layOutStacked(spec, tp);
+  return tp.sharedBytes();
+}
+
+} // namespace
+
 bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
   if (stackedMmaUnavailable(spec)) {
     return false;
   }
-  // Under auto, where it measured faster than the dense form on an H200:
-  // radius 5 to 8 (full-rank fp16 boxes: NAME_run 412.6 against 235.5 at
-  // radius 5, 418.4 against 232.0 at 6, 402.0 against 215.6 at 7, 377.5
-  // against 179.1 at 8); radius 1-4 ran slower (docs/performance.md,
-  // 2026-12-01 11:24-12:54).
+  // Under auto wherever it is open, unless an option shapes the dense
+  // form's block (tile-rows, tile-cols, warps, n-blocks, l2-prefetch): those
+  // ask for its geometry (a --tune sweep of them measures it), and the
+  // stacked form's is fixed; nor where its two windows pass the shared
+  // memory a block may use (the dense block narrows to fit). Since its
+  // stores write whole sectors it measured faster than the dense form at
+  // every radius on an H200 (NAME_run, 10240², fp16: 723.4 against 658.5 at
+  // radius 1, 706.6 against 613.0 at 2, 680.9 against 573.8 at 3, 625.6
+  // against 478.5 at 4, 547.6 against 236.4 at 5, 485.3 against 231.9 at
+  // 6, 440 against 213 at 7; the stars of radius 1-3 by 2-8 %;
+  // docs/performance.md, 2026-12-01 15:08-15:18).
+  const bool denseShaped = options.tileRows != 0 || options.tileCols != 0 || options.warps != 0 ||
+                           options.nBlocks != 0 || options.l2Prefetch != 0;
   return options.mma == MmaRequest::Stacked ||
-         (options.mma == MmaRequest::Auto && spec.radius >= 5);
+         (options.mma == MmaRequest::Auto && !denseShaped &&
+          stackedSharedBytes(spec) <= options.sharedMemoryLimit);
 }
 
 double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n) {
@@ -542,7 +567,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
                         keyword(spec.precision), keyword(tp.mma.accumulator),
                         options.mma == MmaRequest::Stacked
                             ? "as --plan-option mma=stacked asked"
-                            : "measured faster than a GEMM a row at radius 5 to 8 on an H200")
+                            : "measured faster than a GEMM a row at every radius on an H200")
       : tp.sparse
           ? fmt::format("tensor cores: {} m16n8k32 2:4 sparse mma.sp with {} accumulation, as "
                         "--plan-option mma=sparse asked",
