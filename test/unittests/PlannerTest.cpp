@@ -246,4 +246,22 @@ TEST(Planner, BlockOverridesAreHonoured) {
   EXPECT_EQ(plan.tensor().warps, 2); // never more warps than tiles
 }
 
+/// Unasked, a 2D 16-bit stencil takes the stacked form (measured faster at
+/// every radius); the dense form where an option shapes its block, or where
+/// the stacked form's two windows pass the shared memory a block may use.
+TEST(Planner, AutoTakesTheStackedFormUnlessShapedOrTooLarge) {
+  const StencilSpec box = makeStencil2D(Shape::Box, 3, Precision::FP16, BoundaryKind::Fixed, 3);
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  const Plan unasked = tensorPlan(box, options);
+  EXPECT_TRUE(unasked.tensor().stacked);
+  options.nBlocks = 2;
+  EXPECT_FALSE(tensorPlan(box, options).tensor().stacked);
+  options.nBlocks = 0;
+  options.sharedMemoryLimit = unasked.tensor().sharedBytes() - 1;
+  const Plan small = tensorPlan(box, options);
+  EXPECT_FALSE(small.tensor().stacked);
+  EXPECT_LE(small.tensor().sharedBytes(), options.sharedMemoryLimit);
+}
+
 } // namespace

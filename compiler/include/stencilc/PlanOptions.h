@@ -120,8 +120,10 @@ std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
 std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec);
 
 /// Whether the tensor cores' single-step kernel of `spec` takes the stacked
-/// form with `options`: asked (mma=stacked) or, under mma=auto, where it
-/// measured faster than the dense form; and only where the stencil allows.
+/// form with `options`: asked (mma=stacked) or, under mma=auto (it measured
+/// faster than the dense form at every radius), unless an option shapes
+/// the dense form's block or its windows pass the shared-memory limit; and
+/// only where the stencil allows.
 bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options);
 
 } // namespace stencilc

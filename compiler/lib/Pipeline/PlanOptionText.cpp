@@ -96,8 +96,9 @@ constexpr WordOptionEntry WordOptions[] = {
       "operation rounded to 16 bits; opt-in, less accurate)"},
      applyWordTo<ArithWords, &PlanOptions::arith>},
     {{"mma", BackendKind::Tensor,
-      "the MMAs of a 2D fp16 or bf16 stencil: auto (the default: stacked where it measured "
-      "faster, else dense), dense (a GEMM a stencil row), sparse (mma.sp on each band's 2:4 "
+      "the MMAs of a 2D fp16 or bf16 stencil: auto (the default: stacked, measured faster at "
+      "every radius, unless a block-shape option asks for dense), dense (a GEMM a stencil "
+      "row), sparse (mma.sp on each band's 2:4 "
       "structure, radius 7 or less; opt-in: measured slower on an H200) or stacked (the rows "
       "stacked in K, radius 8 or less)"},
      applyWordTo<MmaWords, &PlanOptions::mma>},
