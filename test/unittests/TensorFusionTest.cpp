@@ -19,10 +19,11 @@ using testing::AllBoundaries;
 using testing::makeStencil;
 using testing::randomGrid;
 
-Plan fusedPlan(const StencilSpec &spec, int steps) {
+Plan fusedPlan(const StencilSpec &spec, int steps, MmaRequest mma = MmaRequest::Auto) {
   PlanOptions options;
   options.target = Arch::Sm90;
   options.fusedSteps = steps;
+  options.mma = mma;
   PlanOrRefusal plan = planTensor(spec, options);
   EXPECT_TRUE(plan) << spec.name;
   return *std::move(plan);
@@ -125,6 +126,27 @@ TEST(TensorFusion, RunsMatchSingleStepsEveryKind) {
         ASSERT_TRUE(plan.schedule.composed);
         checkRuns(plan, 17, 19);
         checkRuns(plan, 5, 7); // smaller than the fused halo: all band
+      }
+}
+
+/// With mma=stacked a composed pass runs the composed stencil in the
+/// stacked form (radius T r, at most 8); unasked it keeps the dense form,
+/// whose T and margin were measured. Its runs match the single steps as
+/// the dense form's do, every 16-bit shape and boundary, grids with more
+/// than one strip and block tile and grids that are all band.
+TEST(TensorFusion, StackedComposedPassWhereAsked) {
+  const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 5);
+  EXPECT_FALSE(fusedPlan(star, 4).schedule.composed->plan->tensor().stacked);
+  for (Shape shape : {Shape::Star, Shape::Box})
+    for (Precision p : {Precision::FP16, Precision::BF16})
+      for (BoundaryKind b : AllBoundaries) {
+        const StencilSpec spec = makeStencil(2, shape, 2, p, b, 13);
+        const Plan plan = fusedPlan(spec, 4, MmaRequest::Stacked);
+        ASSERT_TRUE(plan.schedule.composed);
+        ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
+        EXPECT_EQ(plan.schedule.composed->plan->spec.radius, 8);
+        checkRuns(plan, 70, 150);
+        checkRuns(plan, 9, 11); // within the fused halo: all band
       }
 }
 

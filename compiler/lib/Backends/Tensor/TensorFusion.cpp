@@ -71,7 +71,8 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
 PlanOptions composedPassOptions(const PlanOptions &options) {
   PlanOptions single = options;
   single.fusedSteps = 1;
-  single.mma = options.mma == MmaRequest::Sparse ? MmaRequest::Sparse : MmaRequest::Dense;
+  const bool asked = options.mma == MmaRequest::Sparse || options.mma == MmaRequest::Stacked;
+  single.mma = asked ? options.mma : MmaRequest::Dense;
   return single;
 }
 

@@ -28,8 +28,11 @@ struct MeasuredTensorRun {
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 
 /// The options a composed pass's kernel is planned with: one step, and the
-/// dense MMAs unless mma=sparse asked (the composed pass runs TCStencil's
-/// tiles, stencilc/device/composed.cuh, not the stacked form's strips).
+/// dense MMAs unless mma=sparse or mma=stacked asked. (Its kernel is the
+/// composed stencil's own step, either form, which composed.cuh launches
+/// before the band; the stacked form, at most radius 8, is taken unasked
+/// for single steps only: the composed passes' measured T and their margin
+/// over the CUDA cores are the dense form's.)
 PlanOptions composedPassOptions(const PlanOptions &options);
 
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of

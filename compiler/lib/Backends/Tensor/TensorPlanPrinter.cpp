@@ -348,16 +348,24 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
   const int halo = s.fusedSteps * spec.radius;
   os << fmt::format("  run        {} steps fused a pass of {}_run ({}); {}_step is one step\n",
                     s.fusedSteps, spec.name, s.why, spec.name);
+  const std::string step =
+      ct.stacked
+          ? fmt::format("in the stacked form, as --plan-option mma=stacked asked (the "
+                        "composed stencil's {} rows in K): strips of {} x {} outputs a "
+                        "warp, {} warps a block",
+                        2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps)
+          : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
+                        "{} warps",
+                        ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps);
   os << fmt::format(
       "  composed   the stencil composed {} times (2D {} radius {}, {} points, "
-      "coefficients exact, rounded once to double), a tensor-core step of its own "
-      "on every tile: {} x {} output tiles, {} x {} tiles per block, {} warps; halo "
-      "{} rows / {} columns (T x r = {}); {} MMAs a tile, {:.2f} x the MMAs per point "
+      "coefficients exact, rounded once to double), a tensor-core step of its own {}; halo "
+      "{} rows / {} columns (T x r = {}); {} MMAs a {}, {:.2f} x the MMAs per point "
       "of {} single steps; {} bytes of shared memory; parameter fragments {} ({} "
       "registers per thread)\n",
       s.fusedSteps, keyword(composed.spec.shape), composed.spec.radius, composed.spec.points(),
-      ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps, ct.haloRows,
-      ct.haloCols, halo, ct.mmasPerTile(), pass.mmaRatio, s.fusedSteps, ct.sharedBytes(),
+      step, ct.haloRows, ct.haloCols, halo, ct.mmasPerTile(), ct.stacked ? "strip" : "tile",
+      pass.mmaRatio, s.fusedSteps, ct.sharedBytes(),
       ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
       ct.paramFragmentRegisters());
   os << fmt::format(
