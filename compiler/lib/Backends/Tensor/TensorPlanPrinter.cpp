@@ -155,8 +155,8 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
        << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) "
                             "measured faster and is taken unasked, but its geometry is "
                             "fixed: mma=dense, an option that shapes the block (tile-rows, "
-                            "tile-cols, warps, n-blocks, l2-prefetch) or a composed pass "
-                            "keeps the dense form"
+                            "tile-cols, warps, n-blocks, l2-prefetch) or, unless mma=stacked "
+                            "asks, a composed pass keeps the dense form"
                           : "")
        << ")\n";
   }
