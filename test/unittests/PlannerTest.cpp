@@ -264,4 +264,20 @@ TEST(Planner, AutoTakesTheStackedFormUnlessShapedOrTooLarge) {
   EXPECT_LE(small.tensor().sharedBytes(), options.sharedMemoryLimit);
 }
 
+/// The options that shape the dense block, by name (the warning's test)
+/// and by value (the planner's): one list, PlanOptions.h's.
+TEST(Planner, DenseBlockOptionsByNameAndValue) {
+  for (std::string_view name : {"tile-rows", "tile-cols", "warps", "n-blocks", "l2-prefetch"}) {
+    EXPECT_TRUE(shapesDenseBlock(name)) << name;
+  }
+  for (std::string_view name : {"fuse", "mma", "threads", "no-such-option"}) {
+    EXPECT_FALSE(shapesDenseBlock(name)) << name;
+  }
+  PlanOptions options;
+  options.fusedSteps = 2;
+  EXPECT_FALSE(givesDenseBlockOption(options));
+  options.l2Prefetch = 128;
+  EXPECT_TRUE(givesDenseBlockOption(options));
+}
+
 } // namespace

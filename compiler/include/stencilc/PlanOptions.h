@@ -105,6 +105,35 @@ constexpr const PlanOptionInfo *findPlanOption(std::string_view name) {
   return nullptr;
 }
 
+/// The options that shape the dense tensor-core form's block, which the
+/// stacked form's fixed geometry does not take: given under mma=auto they
+/// select the dense form; given with mma=stacked they are ignored, with a
+/// warning.
+inline constexpr int PlanOptions::*DenseBlockOptions[] = {
+    &PlanOptions::tileRows, &PlanOptions::tileCols, &PlanOptions::warps, &PlanOptions::nBlocks,
+    &PlanOptions::l2Prefetch};
+
+/// Whether --plan-option `name` is one of DenseBlockOptions.
+constexpr bool shapesDenseBlock(std::string_view name) {
+  const PlanOptionInfo *option = findPlanOption(name);
+  for (int PlanOptions::*field : DenseBlockOptions) {
+    if (option && option->field == field) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether `options` sets one of DenseBlockOptions.
+constexpr bool givesDenseBlockOption(const PlanOptions &options) {
+  for (int PlanOptions::*field : DenseBlockOptions) {
+    if (options.*field != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /// What a stencil lacks for --plan-option mma=sparse on the target of
 /// `options`, in a phrase, or nothing where the tensor cores' sparse form
 /// can take it: fp16 or bf16, 2D, one field, radius 7 or less, an even

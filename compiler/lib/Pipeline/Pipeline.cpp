@@ -293,16 +293,16 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   return ignored;
 }
 
-/// The --plan-option names given of the tensor-core block shape, which a
-/// plan in the stacked form ignores (its geometry is fixed, measured best).
+/// The --plan-option names given that shape the dense tensor-core block
+/// (DenseBlockOptions), which a plan in the stacked form ignores (its
+/// geometry is fixed, measured best).
 std::vector<std::string> ignoredByStackedForm(const BackendOptions &options, const Plan &plan) {
   std::vector<std::string> ignored;
   if (plan.backend() != BackendKind::Tensor || !plan.tensor().stacked) {
     return ignored;
   }
   for (const std::string &name : options.planOptionsGiven) {
-    if (name == "tile-rows" || name == "tile-cols" || name == "warps" || name == "n-blocks" ||
-        name == "l2-prefetch") {
+    if (shapesDenseBlock(name)) {
       ignored.push_back(name);
     }
   }

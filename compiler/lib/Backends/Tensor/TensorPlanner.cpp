@@ -442,7 +442,7 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
     return false;
   }
   // Under auto wherever it is open, unless an option shapes the dense
-  // form's block (tile-rows, tile-cols, warps, n-blocks, l2-prefetch): those
+  // form's block (DenseBlockOptions, PlanOptions.h): those
   // ask for its geometry (a --tune sweep of them measures it), and the
   // stacked form's is fixed; nor where its two windows pass the shared
   // memory a block may use (the dense block narrows to fit). Since its
@@ -452,10 +452,8 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
   // against 478.5 at 4, 547.6 against 236.4 at 5, 485.3 against 231.9 at
   // 6, 440 against 213 at 7; the stars of radius 1-3 by 2-8 %;
   // docs/performance.md, 2026-12-01 15:08-15:18).
-  const bool denseShaped = options.tileRows != 0 || options.tileCols != 0 || options.warps != 0 ||
-                           options.nBlocks != 0 || options.l2Prefetch != 0;
   return options.mma == MmaRequest::Stacked ||
-         (options.mma == MmaRequest::Auto && !denseShaped &&
+         (options.mma == MmaRequest::Auto && !givesDenseBlockOption(options) &&
           stackedSharedBytes(spec) <= options.sharedMemoryLimit);
 }
 
