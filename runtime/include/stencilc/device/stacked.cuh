@@ -344,10 +344,12 @@ template <class G> struct StackedBlock {
 
   // --- the kernel and its launch -----------------------------------------
 
-  /// Block tiles of an ny x nx grid (launch refuses grids of more than
-  /// INT_MAX).
-  static __host__ __device__ __forceinline__ int tileCount(int ny, int nx) {
-    return ((nx + kBlockCols - 1) / kBlockCols) * ((ny + kBlockRows - 1) / kBlockRows);
+  /// Block tiles of an ny x nx grid, in Count: int on the device (launch
+  /// refuses more than INT_MAX), long long for that test.
+  template <class Count = int>
+  static __host__ __device__ __forceinline__ Count tileCount(int ny, int nx) {
+    return static_cast<Count>((nx + kBlockCols - 1) / kBlockCols) *
+           ((ny + kBlockRows - 1) / kBlockRows);
   }
 
   /// One step: a persistent block walks block tiles gridDim.x apart,
@@ -395,9 +397,7 @@ template <class G> struct StackedBlock {
     // The window's coordinates reach a block tile and its halo past the
     // grid's last tile: they must stay ints.
     if (nx > kMost - kWindowCols || ny > kMost - kWindowRows ||
-        static_cast<long long>((nx + kBlockCols - 1) / kBlockCols) *
-                ((ny + kBlockRows - 1) / kBlockRows) >
-            kMost) {
+        tileCount<long long>(ny, nx) > kMost) {
       return cudaErrorInvalidValue;
     }
     long long resident = 0;
@@ -405,7 +405,7 @@ template <class G> struct StackedBlock {
     if (status != cudaSuccess) {
       return status;
     }
-    const long long tiles = tileCount(ny, nx);
+    const long long tiles = tileCount<long long>(ny, nx);
     const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
     kernel<<<grid, kThreads, kSharedBytes, stream>>>(in, out, ny, nx);
     return cudaGetLastError();
