@@ -127,6 +127,19 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                     tp.sharedBytes(), tp.paramFragmentRegisters());
 }
 
+/// The names of DenseBlockOptions (PlanOptions.h), in their order.
+std::string denseBlockOptionNames() {
+  std::vector<std::string_view> names;
+  for (int PlanOptions::*field : DenseBlockOptions) {
+    for (const PlanOptionInfo &option : PlanOptionTable) {
+      if (option.field == field) {
+        names.push_back(option.name);
+      }
+    }
+  }
+  return joinList(names, ", ");
+}
+
 /// The MMA line of a dense or sparse plan; a dense one that could have
 /// taken the sparse form says why it did not.
 void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
@@ -152,12 +165,13 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
        << (couldBeSparse ? "; dense, as the sparse form (--plan-option mma=sparse) measured "
                            "slower on every kind (docs/performance.md)"
                          : "")
-       << (couldBeStacked ? "; not stacked: the stacked form (--plan-option mma=stacked) "
-                            "measured faster and is taken unasked, but its geometry is "
-                            "fixed: mma=dense, an option that shapes the block (tile-rows, "
-                            "tile-cols, warps, n-blocks, l2-prefetch) or, unless mma=stacked "
-                            "asks, a composed pass keeps the dense form"
-                          : "")
+       << (couldBeStacked
+               ? fmt::format("; not stacked: the stacked form (--plan-option mma=stacked) "
+                             "measured faster and is taken unasked, but its geometry is fixed: "
+                             "mma=dense, an option that shapes the block ({}) or, unless "
+                             "mma=stacked asks, a composed pass keeps the dense form",
+                             denseBlockOptionNames())
+               : "")
        << ")\n";
   }
 }
