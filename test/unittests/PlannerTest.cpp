@@ -159,8 +159,7 @@ TEST(Planner, RefusesWhatTensorCoresCannotDo) {
 /// 7 or 8 takes the stacked form unasked, which EmulatorMatchesReference's
 /// StackedFormPlans and VerifyPlan check.)
 TEST(Planner, EveryPlanIsExactAlignedAndFits) {
-  PlanOptions dense;
-  dense.mma = MmaRequest::Dense;
+  const PlanOptions dense = stencilc::testing::dense();
   for (Shape shape : {Shape::Star, Shape::Box}) {
     for (Precision p : TensorPrecisions) {
       for (int r = 1; r <= maxTensorRadius(p); ++r) {
@@ -223,8 +222,8 @@ TEST(Planner, EveryPlanIsExactAlignedAndFits) {
 }
 
 TEST(Planner, LargeParameterSetsMoveToSharedMemory) {
-  PlanOptions dense; // (unasked, a 16-bit box of radius 8 takes the stacked form)
-  dense.mma = MmaRequest::Dense;
+  // (unasked, a 16-bit box of radius 8 takes the stacked form)
+  const PlanOptions dense = stencilc::testing::dense();
   Plan small = tensorPlan(makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 8));
   EXPECT_TRUE(small.tensor().paramsInRegisters);
   Plan large =

@@ -158,14 +158,14 @@ inline PlanOptions onSm90(int fuse = 0) {
   return o;
 }
 
-/// onSm90, asking for the dense tensor-core form (TCStencil's GEMM a row),
+/// Options asking for the dense tensor-core form (TCStencil's GEMM a row),
 /// which a 16-bit 2D stencil does not take unasked: for the tests of its
-/// slice GEMMs and tuned blocks.
-inline PlanOptions denseOnSm90(int fuse = 0) {
-  PlanOptions o = onSm90(fuse);
-  o.mma = MmaRequest::Dense;
-  return o;
+/// slice GEMMs and tuned blocks. `base`: the target and steps.
+inline PlanOptions dense(PlanOptions base = {}) {
+  base.mma = MmaRequest::Dense;
+  return base;
 }
+inline PlanOptions denseOnSm90(int fuse = 0) { return dense(onSm90(fuse)); }
 
 /// A 2D box of radius r with the coefficient table weight(dy, dx).
 inline StencilSpec tableStencil(const std::string &name, int r, Precision precision,

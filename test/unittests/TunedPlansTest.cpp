@@ -44,8 +44,7 @@ TEST(TunedPlans, AnotherArchServesOnlyTheSameKernel) {
   // The built-in table through the planner: an fp16 kind tuned on sm_90 is
   // planned the same for sm_80; fp64, whose MMA differs, is not. (The
   // sweep's blocks are the dense form's, which a 16-bit kind is asked for.)
-  PlanOptions dense;
-  dense.mma = MmaRequest::Dense;
+  const PlanOptions dense = stencilc::testing::dense();
   for (const TunedPlan &t : tunedPlans()) {
     if (t.dims == 0 || t.backend != BackendKind::Tensor) {
       continue;
