@@ -141,7 +141,7 @@ std::string denseBlockOptionNames() {
 }
 
 /// The MMA line of a dense or sparse plan; a dense one that could have
-/// taken the sparse form says why it did not.
+/// taken the sparse or the stacked form says why it did not.
 void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
