@@ -402,8 +402,9 @@ TEST(BackendChoice, EveryTensorCandidateSaysWhy) {
 
 /// A 2D stencil whose NAME_run fuses steps on CUDA cores goes there under
 /// auto, whatever the single step measured, unless the tensor cores' whole
-/// composed pass measured faster still (the 16-bit box of radius 1 with a
-/// fixed boundary): then auto takes the composed pass at its measured T.
+/// composed pass measured faster still (the 16-bit stars and boxes of
+/// radius 1-3, every boundary): then auto takes the composed pass at its
+/// measured T, the composed step stacked.
 TEST(BackendChoice, FusedStepsComeFirst) {
   for (BoundaryKind b : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64}) {
@@ -412,14 +413,15 @@ TEST(BackendChoice, FusedStepsComeFirst) {
       SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
       EXPECT_GT(plan.schedule.fusedSteps, 1);
       const MeasuredTensorRun *won = measuredTensorRun(spec);
-      EXPECT_EQ(won != nullptr,
-                b == BoundaryKind::Fixed && (p == Precision::FP16 || p == Precision::BF16));
+      EXPECT_EQ(won != nullptr, p == Precision::FP16 || p == Precision::BF16);
       if (won) {
         EXPECT_EQ(plan.backend(), BackendKind::Tensor);
-        EXPECT_TRUE(plan.schedule.composed.has_value());
+        ASSERT_TRUE(plan.schedule.composed.has_value());
+        EXPECT_TRUE(plan.schedule.composed->plan->tensor().stacked);
         EXPECT_EQ(plan.schedule.fusedSteps, won->steps);
         EXPECT_GT(won->tensorGStencils, won->simtFusedGStencils);
-        EXPECT_NE(plan.choice.find("composed passes of 4 steps measured faster"),
+        EXPECT_NE(plan.choice.find("composed passes of 8 steps (the composed step stacked) "
+                                   "measured faster"),
                   std::string::npos);
       } else {
         EXPECT_EQ(plan.backend(), BackendKind::Simt);
@@ -429,28 +431,28 @@ TEST(BackendChoice, FusedStepsComeFirst) {
   }
 }
 
-/// The 16-bit boxes of radius 2 and 3 with a fixed boundary, whose CUDA-core
-/// NAME_run fuses steps in the low-rank form, measured faster on tensor
-/// cores (an H200): composed passes of 2 steps at radius 2, one step a
-/// launch at radius 3. Other boundaries were not measured: no composed
-/// pass unasked.
-TEST(BackendChoice, MeasuredTensorRunsOfWideBoxes) {
-  for (int r : {2, 3}) {
-    for (Precision p : {Precision::FP16, Precision::BF16}) {
-      const Plan fixed = planAuto(makeStencil(2, Shape::Box, r, p, BoundaryKind::Fixed, 1));
-      SCOPED_TRACE(::testing::Message() << fixed.spec.name << ": " << fixed.choice);
-      EXPECT_EQ(fixed.backend(), BackendKind::Tensor);
-      EXPECT_EQ(fixed.schedule.fusedSteps, r == 2 ? 2 : 1);
-      EXPECT_EQ(fixed.schedule.composed.has_value(), r == 2);
-      EXPECT_NE(fixed.choice.find(r == 2 ? "in composed passes of 2 steps measured faster on an "
-                                           "H200"
-                                         : "one step a launch measured faster on an H200"),
-                std::string::npos);
-      const StencilSpec periodic = makeStencil(2, Shape::Box, r, p, BoundaryKind::Periodic, 1);
-      EXPECT_EQ(measuredTensorRun(periodic), nullptr);
-      EXPECT_FALSE(planAuto(periodic).schedule.composed.has_value());
-    }
-  }
+/// The 16-bit 2D stars and boxes of radius 1-3 measured faster in composed
+/// passes on tensor cores (an H200), the composed step stacked, at the
+/// largest T whose composed radius the stacked form takes: 8, 4 and 2
+/// steps. Where the dense form is asked (mma=dense, or an option shaping its
+/// block), the composed step would be dense, which measured slower: auto
+/// plans no composed pass.
+TEST(BackendChoice, MeasuredComposedPassesOf16BitStarsAndBoxes) {
+  for (Shape shape : {Shape::Star, Shape::Box})
+    for (int r : {1, 2, 3})
+      for (Precision p : {Precision::FP16, Precision::BF16}) {
+        const StencilSpec spec = makeStencil(2, shape, r, p, BoundaryKind::Reflect, 1);
+        const Plan plan = planAuto(spec);
+        SCOPED_TRACE(::testing::Message() << spec.name << ": " << plan.choice);
+        EXPECT_EQ(plan.backend(), BackendKind::Tensor);
+        EXPECT_EQ(plan.schedule.fusedSteps, 8 / r); // T r at most 8
+        EXPECT_NE(plan.choice.find("measured faster on an H200"), std::string::npos);
+        const Plan dense = planAuto(spec, stencilc::testing::dense());
+        EXPECT_FALSE(dense.schedule.composed.has_value()) << dense.choice;
+      }
+  EXPECT_EQ(
+      measuredTensorRun(makeStencil(2, Shape::Box, 4, Precision::FP16, BoundaryKind::Fixed, 1)),
+      nullptr);
 }
 
 /// Every measured key of the table, 1D, 2D and 3D, is decided by its

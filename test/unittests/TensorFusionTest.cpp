@@ -77,8 +77,32 @@ TEST(TensorFusion, PlansTheComposedPass) {
   EXPECT_GT(plan.schedule.composed->bandSharedBytes, 0);
   // fuse=1 and the planner's choice without a measurement fuse nothing.
   EXPECT_EQ(fusedPlan(star, 1).schedule.fusedSteps, 1);
+  const StencilSpec tf32 = makeStencil(2, Shape::Box, 1, Precision::TF32, BoundaryKind::Fixed, 1);
+  EXPECT_EQ(fusedPlan(tf32, 0).schedule.fusedSteps, 1);
+}
+
+/// Unasked, a kind with a measured composed pass fuses its measured T with
+/// the composed step stacked; where the options rule the stacked form out
+/// (mma=dense), one step a launch, saying why: the measurement is the
+/// stacked form's.
+TEST(TensorFusion, MeasuredTOnlyWithTheStackedComposedStep) {
   const StencilSpec wide = makeStencil(2, Shape::Box, 3, Precision::FP16, BoundaryKind::Fixed, 1);
-  EXPECT_EQ(fusedPlan(wide, 0).schedule.fusedSteps, 1);
+  const Plan plan = fusedPlan(wide, 0);
+  EXPECT_EQ(plan.schedule.fusedSteps, 2);
+  ASSERT_TRUE(plan.schedule.composed);
+  EXPECT_TRUE(plan.schedule.composed->plan->tensor().stacked);
+  EXPECT_NE(plan.schedule.why.find("measured best: the whole composed pass of 2 steps"),
+            std::string::npos)
+      << plan.schedule.why;
+  const Plan dense = fusedPlan(wide, 0, MmaRequest::Dense);
+  EXPECT_EQ(dense.schedule.fusedSteps, 1);
+  EXPECT_FALSE(dense.schedule.lowered);
+  EXPECT_NE(dense.schedule.why.find("with the composed step in the stacked form, which the "
+                                    "options rule out here"),
+            std::string::npos)
+      << dense.schedule.why;
+  // Asked, the dense composed pass is planned.
+  EXPECT_FALSE(fusedPlan(wide, 2, MmaRequest::Dense).schedule.composed->plan->tensor().stacked);
 }
 
 TEST(TensorFusion, LowersWhatDoesNotFit) {
@@ -122,26 +146,36 @@ TEST(TensorFusion, RunsMatchSingleStepsEveryKind) {
     for (Precision p : {Precision::FP16, Precision::BF16, Precision::TF32, Precision::FP64})
       for (BoundaryKind b : AllBoundaries) {
         const StencilSpec spec = makeStencil(2, shape, 1, p, b, 7);
-        const Plan plan = fusedPlan(spec, p == Precision::FP64 ? 3 : 4);
-        ASSERT_TRUE(plan.schedule.composed);
-        checkRuns(plan, 17, 19);
-        checkRuns(plan, 5, 7); // smaller than the fused halo: all band
+        // The 16-bit types' composed step is stacked unasked: their dense
+        // one too.
+        const bool is16 = p == Precision::FP16 || p == Precision::BF16;
+        for (MmaRequest mma : {MmaRequest::Auto, MmaRequest::Dense}) {
+          if (mma == MmaRequest::Dense && !is16) {
+            continue;
+          }
+          const Plan plan = fusedPlan(spec, p == Precision::FP64 ? 3 : 4, mma);
+          ASSERT_TRUE(plan.schedule.composed);
+          EXPECT_EQ(plan.schedule.composed->plan->tensor().stacked,
+                    is16 && mma == MmaRequest::Auto);
+          checkRuns(plan, 17, 19);
+          checkRuns(plan, 5, 7); // smaller than the fused halo: all band
+        }
       }
 }
 
-/// With mma=stacked a composed pass runs the composed stencil in the
-/// stacked form (radius T r, at most 8); unasked it keeps the dense form,
-/// whose T and margin were measured. Its runs match the single steps as
-/// the dense form's do, every 16-bit shape and boundary, grids with more
-/// than one strip and block tile and grids that are all band.
-TEST(TensorFusion, StackedComposedPassWhereAsked) {
+/// A composed pass runs the composed stencil in the stacked form (radius T
+/// r, at most 8) unless the dense one is asked. Its runs match the single
+/// steps as the dense form's do, every 16-bit shape and boundary, grids
+/// with more than one strip and block tile and grids that are all band.
+TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
   const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 5);
-  EXPECT_FALSE(fusedPlan(star, 4).schedule.composed->plan->tensor().stacked);
+  EXPECT_TRUE(fusedPlan(star, 4).schedule.composed->plan->tensor().stacked);
+  EXPECT_FALSE(fusedPlan(star, 4, MmaRequest::Dense).schedule.composed->plan->tensor().stacked);
   for (Shape shape : {Shape::Star, Shape::Box})
     for (Precision p : {Precision::FP16, Precision::BF16})
       for (BoundaryKind b : AllBoundaries) {
         const StencilSpec spec = makeStencil(2, shape, 2, p, b, 13);
-        const Plan plan = fusedPlan(spec, 4, MmaRequest::Stacked);
+        const Plan plan = fusedPlan(spec, 4);
         ASSERT_TRUE(plan.schedule.composed);
         ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
         EXPECT_EQ(plan.schedule.composed->plan->spec.radius, 8);

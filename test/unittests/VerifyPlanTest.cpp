@@ -616,8 +616,8 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                                p.schedule.composed->plan = std::make_shared<const Plan>(other);
                              }),
                      o,
-                     "the composed pass's plan: planTensor promises every fragment load "
-                     "aligned"));
+                     "the composed pass's plan: planTensor promises the stacked form's "
+                     "window"));
 }
 
 TEST(VerifyPlan, BrokenPromisesAreAnInternalErrorWithAssertions) {

@@ -116,21 +116,18 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
                                tensorPlan.reason());
     return plan;
   }
-  // Where the tensor cores' NAME_run of the measured T won against the CUDA
-  // cores' fused run (composed passes of the 16-bit boxes of radius 1 and 2,
-  // one step a launch of radius 3), auto takes it.
-  // (On tensor cores only a composed pass fuses steps.)
+  // Where the tensor cores' composed passes of the measured T, the composed
+  // step stacked, won against the CUDA cores' fused run (the 16-bit 2D
+  // stars and boxes of radius 1-3), auto takes them. (On tensor cores only
+  // a composed pass fuses steps.)
+  const Schedule &s = tensorPlan->schedule;
   if (const MeasuredTensorRun *won = measuredTensorRun(spec);
-      won && tensorPlan->schedule.fusedSteps == won->steps) {
+      won && s.fusedSteps == won->steps && s.composed && s.composed->plan->tensor().stacked) {
     tensorPlan->choice += fmt::format(
-        ", chosen by --backend=auto because NAME_run {} measured faster on {} than the CUDA "
-        "cores' fused run: {:.0f} vs {:.0f} GStencil/s (docs/performance.md){}",
-        won->steps > 1 ? fmt::format("in composed passes of {} steps", won->steps)
-                       : std::string("one step a launch"),
-        won->device, won->tensorGStencils, won->simtFusedGStencils,
-        won->steps == 1 && tensorPlan->tensor().stacked
-            ? "; the dense form's step, and the stacked one taken now measured faster"
-            : "");
+        ", chosen by --backend=auto because NAME_run in composed passes of {} steps (the "
+        "composed step stacked) measured faster on {} than the CUDA cores' fused run: {:.0f} "
+        "vs {:.0f} GStencil/s (docs/performance.md)",
+        won->steps, won->device, won->tensorGStencils, won->simtFusedGStencils);
     return *std::move(tensorPlan);
   }
   // Elsewhere the tensor cores' composed passes measured slower than the

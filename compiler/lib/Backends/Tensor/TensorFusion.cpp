@@ -22,18 +22,18 @@ double mmasPerPoint(const TensorPlan &tp) {
   return double(tp.mmasPerTile()) / (double(tp.tileM) * tp.tileN);
 }
 
-/// The tensor cores' NAME_run against the CUDA cores' fused NAME_run,
-/// 8192^2, 100 steps, `fixed`. On an H100 in three runs of 2026-11-25
-/// (bench/results/2026-11-25-0317-, -0330- and -0345-tcfuse-levels-h100.txt;
-/// the first run's figures here) the whole composed pass won for the
-/// 16-bit box of radius 1 only (the 16-bit star, tf32 and fp64 lost). On an
-/// H200 on 2026-11-29 (bench/variants, the suite's 16-bit shapes,
-/// bench/results/2026-11-29-1243-variants-h200.txt) the composed pass of 2
-/// steps won for the 16-bit box of radius 2 (3 and 4 steps ran at 619 and
-/// 633), and one step a launch for the box of radius 3 (2 steps composed:
-/// 414), against the CUDA cores' fused low-rank form; the stars of radius 2
-/// and 3 lost (star2d9p fp16 838 composed against 1139, star2d13p fp16 one
-/// step 710 against 735). Other boundaries were not measured.
+/// The tensor cores' NAME_run in composed passes with the composed step in
+/// the stacked form, against the CUDA cores' fused NAME_run: 8192^2, 100
+/// steps, `fixed`, on an H200 on 2026-12-01
+/// (bench/results/2026-12-01-1728-composed-stacked-h200.txt, section 2).
+/// Every 16-bit 2D suite shape won, the best T the largest whose composed
+/// radius T r the stacked form takes (8); the dense composed step lost to
+/// the stacked one at every T tried (box2d9p fp16 T = 4: 1545 against
+/// 1959). The same T won at every other boundary measured (periodic for
+/// every shape; constant, clamp, mirror and reflect for radius 1 and the
+/// star of radius 3; section 3), by 1.2 to 2.8 x. (Before the stacked form,
+/// on an H100 on 2026-11-25, dense composed passes won for the 16-bit box
+/// of radius 1 only; docs/performance.md.)
 struct TensorRunEntry {
   Shape shape;
   int radius;
@@ -41,18 +41,24 @@ struct TensorRunEntry {
   MeasuredTensorRun measured;
 };
 constexpr TensorRunEntry TensorRuns[] = {
-    {Shape::Box, 1, Precision::FP16, {4, 1539.2, 1362.6, "an H100"}},
-    {Shape::Box, 1, Precision::BF16, {4, 1544.9, 1335.9, "an H100"}},
-    {Shape::Box, 2, Precision::FP16, {2, 815.4, 558.6, "an H200"}},
-    {Shape::Box, 2, Precision::BF16, {2, 823.2, 561.2, "an H200"}},
-    {Shape::Box, 3, Precision::FP16, {1, 576.9, 393.3, "an H200"}},
-    {Shape::Box, 3, Precision::BF16, {1, 577.4, 391.4, "an H200"}},
+    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200"}},
+    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200"}},
+    {Shape::Box, 1, Precision::FP16, {8, 2105.5, 1402.7, "an H200"}},
+    {Shape::Box, 1, Precision::BF16, {8, 2108.1, 1348.3, "an H200"}},
+    {Shape::Star, 2, Precision::FP16, {4, 1285.1, 1151.5, "an H200"}},
+    {Shape::Star, 2, Precision::BF16, {4, 1286.3, 1092.7, "an H200"}},
+    {Shape::Box, 2, Precision::FP16, {4, 1218.7, 570.7, "an H200"}},
+    {Shape::Box, 2, Precision::BF16, {4, 1219.5, 564.7, "an H200"}},
+    {Shape::Star, 3, Precision::FP16, {2, 852.3, 754.4, "an H200"}},
+    {Shape::Star, 3, Precision::BF16, {2, 860.0, 738.3, "an H200"}},
+    {Shape::Box, 3, Precision::FP16, {2, 792.8, 433.3, "an H200"}},
+    {Shape::Box, 3, Precision::BF16, {2, 795.3, 435.4, "an H200"}},
 };
 
 } // namespace
 
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec) {
-  if (spec.dims != 2 || spec.boundary != BoundaryKind::Fixed) {
+  if (spec.dims != 2) {
     return nullptr;
   }
   for (const TensorRunEntry &e : TensorRuns) {
@@ -71,8 +77,6 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
 PlanOptions composedPassOptions(const PlanOptions &options) {
   PlanOptions single = options;
   single.fusedSteps = 1;
-  const bool asked = options.mma == MmaRequest::Sparse || options.mma == MmaRequest::Stacked;
-  single.mma = asked ? options.mma : MmaRequest::Dense;
   return single;
 }
 
@@ -84,21 +88,14 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
   Schedule &s = plan.schedule = Schedule{};
   // Unasked, one step a launch, except where the whole composed pass
   // measured faster than the CUDA cores' fused kernel: a composed pass
-  // rounds differently from single steps, and it measured slower for every
-  // other kind tried (docs/performance.md, 2026-11-25 and 2026-11-29).
+  // rounds differently from single steps (docs/performance.md, "Fused
+  // steps on tensor cores").
   if (asked <= 1) {
-    s.why =
-        options.fusedSteps == 1 ? "--plan-option fuse=1: one launch a step"
-        : measured
-            ? fmt::format("measured best: one step a launch ran at {:.0f} GStencil/s on {}, "
-                          "the CUDA cores' fused run at {:.0f} (TensorFusion.cpp){}",
-                          measured->tensorGStencils, measured->device, measured->simtFusedGStencils,
-                          plan.tensor().stacked
-                              ? "; that step was the dense form's, and the stacked form it "
-                                "takes now measured faster than the dense one"
-                              : "")
-            : "the tensor cores fuse steps only when asked (--plan-option fuse=T): "
-              "their composed passes measured slower than the CUDA cores' fused kernel";
+    s.why = options.fusedSteps == 1
+                ? "--plan-option fuse=1: one launch a step"
+                : "the tensor cores fuse steps unasked only where their composed passes "
+                  "measured faster than the CUDA cores' fused kernel (TensorFusion.cpp); "
+                  "--plan-option fuse=T asks for them";
     return;
   }
   if (spec.dims != 2) {
@@ -127,6 +124,15 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
     s.why = fmt::format("the stencil composed {} times has no tensor-core plan: {}", steps,
                         composed.reason());
     s.lowered = true;
+    return;
+  }
+  if (options.fusedSteps == 0 && !composed->tensor().stacked) {
+    s.why = fmt::format("composed passes of {} steps measured faster than the CUDA cores' fused "
+                        "run ({:.0f} against {:.0f} GStencil/s on {}) with the composed step in "
+                        "the stacked form, which the options rule out here: one step a launch "
+                        "unless --plan-option fuse=T asks",
+                        steps, measured->tensorGStencils, measured->simtFusedGStencils,
+                        measured->device);
     return;
   }
   pass.plan = std::make_shared<const Plan>(*std::move(composed));

@@ -13,9 +13,9 @@
 namespace stencilc {
 
 /// A kind whose tensor-core NAME_run measured faster than the CUDA cores'
-/// fused NAME_run on a GPU: T steps a pass (the whole composed pass, band
-/// included, where T > 1; one step a launch where T = 1), both figures and
-/// the GPU, as the plan names it.
+/// fused NAME_run on a GPU: composed passes of T steps (band included) with
+/// the composed step in the stacked form, both figures and the GPU, as the
+/// plan names them.
 struct MeasuredTensorRun {
   int steps;
   double tensorGStencils;
@@ -27,19 +27,19 @@ struct MeasuredTensorRun {
 /// null.
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 
-/// The options a composed pass's kernel is planned with: one step, and the
-/// dense MMAs unless mma=sparse or mma=stacked asked. (Its kernel is the
-/// composed stencil's own step, either form, which composed.cuh launches
-/// before the band; the stacked form, at most radius 8, is taken unasked
-/// for single steps only: the composed passes' measured T and their margin
-/// over the CUDA cores are the dense form's.)
+/// The options a composed pass's kernel is planned with: one step, the MMA
+/// form as asked. (Its kernel is the composed stencil's own step, which
+/// composed.cuh launches before the band; under mma=auto the stacked form
+/// wherever it is open, as for single steps: the composed passes measured
+/// faster in it at every T tried, TensorFusion.cpp.)
 PlanOptions composedPassOptions(const PlanOptions &options);
 
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
-/// measuredTensorRun, else one step a launch): T and the composed
-/// stencil's plan (made by `planKernel` with fuse=1), or T = 1 with the
-/// reason; `lowered` where fewer steps than asked fit: the composed radius
-/// T·r beyond maxTensorRadius, or a block's shared memory.
+/// measuredTensorRun where the composed step comes out stacked as measured,
+/// else one step a launch): T and the composed stencil's plan (made by
+/// `planKernel` with fuse=1), or T = 1 with the reason; `lowered` where
+/// fewer steps than asked fit: the composed radius T·r beyond
+/// maxTensorRadius, or a block's shared memory.
 void planTensorFusion(Plan &plan, const PlanOptions &options,
                       PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &));
 

@@ -364,9 +364,8 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
                     s.fusedSteps, spec.name, s.why, spec.name);
   const std::string step =
       ct.stacked
-          ? fmt::format("in the stacked form, as --plan-option mma=stacked asked (the "
-                        "composed stencil's {} rows in K): strips of {} x {} outputs a "
-                        "warp, {} warps a block",
+          ? fmt::format("in the stacked form (the composed stencil's {} rows in K): strips "
+                        "of {} x {} outputs a warp, {} warps a block",
                         2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps)
           : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
                         "{} warps",
