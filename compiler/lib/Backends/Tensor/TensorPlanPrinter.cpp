@@ -168,8 +168,8 @@ void printMmaLine(const Plan &plan, llvm::raw_ostream &os) {
        << (couldBeStacked
                ? fmt::format("; not stacked: the stacked form (--plan-option mma=stacked) "
                              "measured faster and is taken unasked, but its geometry is fixed: "
-                             "mma=dense, an option that shapes the block ({}) or, unless "
-                             "mma=stacked asks, a composed pass keeps the dense form",
+                             "mma=dense or an option that shapes the block ({}) keeps the "
+                             "dense form, as does a shared-memory limit below its two windows",
                              denseBlockOptionNames())
                : "")
        << ")\n";
