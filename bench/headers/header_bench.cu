@@ -3,7 +3,8 @@
 // and once against another): NAME_step, one step at 8192^2 (HB_N2D^2) or 512^3
 // (CUDA events, median of 30 launches after 5 warm-ups, input and output
 // rotated over four pairs so that the L2 never holds the input), and
-// NAME_run of 100 steps (median of 5 after 2 warm-ups, fresh random inputs).
+// NAME_run of 100 steps (HB_STEPS; median of 5 after 2 warm-ups, fresh
+// random inputs).
 // Prints GStencil/s (every point x every step) and an FNV-1a hash of each
 // result from a fixed input, which run.sh compares between the trees.
 #include <algorithm>
@@ -39,7 +40,10 @@ constexpr long long kCount = 1LL * kN * kN;
 cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, nullptr); }
 cudaError_t run(E *a, E *b, int steps) { return HB_CAT(NAME, _run)(a, b, kN, kN, steps, nullptr); }
 #endif
-constexpr int kSteps = 100;
+#ifndef HB_STEPS
+#define HB_STEPS 100 // NAME_run's steps; -DHB_STEPS=96 times a run without a remainder at T 8, 4, 2
+#endif
+constexpr int kSteps = HB_STEPS;
 
 /// FNV-1a over the bytes of a grid.
 unsigned long long hashOf(const E *grid) {

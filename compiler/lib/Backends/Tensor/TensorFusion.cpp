@@ -33,7 +33,10 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// every shape; constant, clamp, mirror and reflect for radius 1 and the
 /// star of radius 3; section 3), by 1.2 to 2.8 x. (Before the stacked form,
 /// on an H100 on 2026-11-25, dense composed passes won for the 16-bit box
-/// of radius 1 only; docs/performance.md.)
+/// of radius 1 only; docs/performance.md.) Since 18:40 the band computes
+/// only what its stored lines need, and these passes ran 2-8 % faster with
+/// `fixed` (bench/results/2026-12-01-1834-composed-band-regions-h200.txt);
+/// the figures here are those the choice was made on.
 struct TensorRunEntry {
   Shape shape;
   int radius;

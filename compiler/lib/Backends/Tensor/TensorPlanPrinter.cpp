@@ -338,17 +338,18 @@ namespace stencilc {
 
 namespace {
 
-/// Of the point-levels one band tile computes (its window shrinking by r a
-/// level), the share outside its own kTile x kTile points.
+/// Of the point-levels a band tile on one band computes (the W lines of its
+/// tile it stores, widened by r for each level still to come), the share
+/// that no stored point's level is: the margin its levels need.
 double bandRedundantShare(const Plan &plan) {
   const ComposedPass &pass = *plan.schedule.composed;
-  const int r = plan.spec.radius, steps = plan.schedule.fusedSteps;
-  const int side = pass.bandTile + 2 * steps * r;
+  const int r = plan.spec.radius, steps = plan.schedule.fusedSteps, w = steps * r;
   double computed = 0.0;
   for (int l = 1; l <= steps; ++l) {
-    computed += double(side - 2 * l * r) * (side - 2 * l * r);
+    const int grow = 2 * (steps - l) * r;
+    computed += double(w + grow) * (pass.bandTile + grow);
   }
-  return 1.0 - double(steps) * pass.bandTile * pass.bandTile / computed;
+  return 1.0 - double(steps) * w * pass.bandTile / computed;
 }
 
 } // namespace
@@ -384,8 +385,8 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format(
       "  band       {}: the points within {} of an edge, {} single steps on CUDA cores "
       "(stencilc/device/composed.cuh): {} x {} output tiles, 256 threads, two levels of {} x {} "
-      "{} in {} bytes of shared memory; {:.1f} % of a band tile's point-levels are redundant "
-      "(its window's margin)\n",
+      "{} in {} bytes of shared memory; a tile on one band computes only what its stored lines "
+      "need, {:.1f} % of those point-levels redundant (the margin its levels need)\n",
       spec.boundary == BoundaryKind::Periodic ? "none: periodic composes at every point"
                                               : "after the composed step",
       halo, s.fusedSteps, pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo,

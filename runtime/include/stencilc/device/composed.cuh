@@ -11,7 +11,9 @@
 // grid that meets the band, loads the input window around it (W more on each
 // side) through the boundary policy into shared memory in the arithmetic
 // type, and computes T levels in place of two buffers, each level on the
-// window shrunk by r more on each side. Per level and point:
+// points the tile's stored ones need (BandRegions: a tile on one band stores
+// only its W lines of that band, so its levels need those lines widened by r
+// a level still to come, not the whole window). Per level and point:
 //   - inside the grid, and not in a `fixed` ring: the stencil's FMAs over the
 //     previous level in the order of Band::points, rounded to the element
 //     type (what a single step stores);
@@ -79,6 +81,55 @@ struct BandTiles {
   }
 };
 
+/// Along one axis, the grid lines [lo, hi) of a tile's lines [t0, t1) that
+/// lie within w of either end of [0, n): empty (lo >= hi) where the tile
+/// meets neither end's band.
+struct Span {
+  long long lo, hi;
+};
+__device__ inline Span bandSpan(long long t0, long long t1, int n, int w) {
+  return {t0 < w ? t0 : max(t0, static_cast<long long>(n) - w),
+          t1 > static_cast<long long>(n) - w ? t1 : min(t1, static_cast<long long>(w))};
+}
+
+/// A rectangle of the band window, [y0, y1) x [x0, x1) in window lines.
+struct Region {
+  int y0, y1, x0, x1;
+  __device__ int height() const { return y1 - y0; }
+  __device__ int width() const { return x1 - x0; }
+  __device__ bool holds(long long y, long long x) const {
+    return y >= y0 && y < y1 && x >= x0 && x < x1;
+  }
+};
+
+/// The points of a band tile's window that level l needs: the tile's stored
+/// points (a tile on one band only stores that band's lines, W of its 32;
+/// a corner tile, or one of a small grid, the whole tile), widened by r for
+/// each level still to come, within the lines level l can compute. Every
+/// point level l + 1 needs is then r inside level l's region, so the band
+/// computes no point that no stored output depends on.
+template <int kTile, int kW, int kR, int kSteps> struct BandRegions {
+  Region stored; // window lines of the stored points (level kSteps's region)
+
+  __device__ BandRegions(long long y0, long long x0, int ny, int nx) {
+    const long long ty = y0 + kW, tx = x0 + kW; // the tile's first grid line
+    const long long ty1 = min(ty + kTile, static_cast<long long>(ny));
+    const long long tx1 = min(tx + kTile, static_cast<long long>(nx));
+    const Span sy = bandSpan(ty, ty1, ny, kW), sx = bandSpan(tx, tx1, nx, kW);
+    const bool alongY = sy.lo < sy.hi, alongX = sx.lo < sx.hi;
+    const Span rows = alongY && !alongX ? sy : Span{ty, ty1};
+    const Span cols = alongX && !alongY ? sx : Span{tx, tx1};
+    stored = {static_cast<int>(rows.lo - y0), static_cast<int>(rows.hi - y0),
+              static_cast<int>(cols.lo - x0), static_cast<int>(cols.hi - x0)};
+  }
+  /// Level l's region (level 0: the input the window loads).
+  __device__ Region at(int l) const {
+    const int grow = (kSteps - l) * kR, lo = l * kR, hi = kTile + 2 * kW - l * kR;
+    return {max(lo, stored.y0 - grow), min(hi, stored.y1 + grow), max(lo, stored.x0 - grow),
+            min(hi, stored.x1 + grow)};
+  }
+};
+
 template <class Band, int kTile>
 __device__ __forceinline__ void bandBlock(const typename Band::Element *__restrict__ in,
                                           typename Band::Element *__restrict__ out, int ny,
@@ -97,13 +148,15 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
   tiles.tile(blockIdx.x, ty, tx);
   const long long y0 = static_cast<long long>(ty) * kTile - kW;
   const long long x0 = static_cast<long long>(tx) * kTile - kW;
+  const BandRegions<kTile, kW, kR, Band::kSteps> regions(y0, x0, ny, nx);
   auto inside = [&](long long y, long long x) { return y >= 0 && y < ny && x >= 0 && x < nx; };
   auto inRing = [&](long long y, long long x) {
     return y < Band::kRing || y >= ny - Band::kRing || x < Band::kRing || x >= nx - Band::kRing;
   };
 
-  for (int c = threadIdx.x; c < kSide * kSide; c += blockDim.x) {
-    const int wy = c / kSide, wx = c % kSide;
+  const Region input = regions.at(0);
+  for (int c = threadIdx.x; c < input.height() * input.width(); c += blockDim.x) {
+    const int wy = input.y0 + c / input.width(), wx = input.x0 + c % input.width();
     level[0][wy][wx] = toCompute(Band::Boundary::read(in, y0 + wy, x0 + wx, ny, nx));
   }
   __syncthreads();
@@ -112,9 +165,9 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
   for (int l = 1; l <= Band::kSteps; ++l) {
     const Compute(*prev)[kSide] = level[(l - 1) & 1];
     Compute(*cur)[kSide] = level[l & 1];
-    const int lo = l * kR, extent = kSide - 2 * l * kR;
-    for (int c = threadIdx.x; c < extent * extent; c += blockDim.x) {
-      const int wy = lo + c / extent, wx = lo + c % extent;
+    const Region need = regions.at(l);
+    for (int c = threadIdx.x; c < need.height() * need.width(); c += blockDim.x) {
+      const int wy = need.y0 + c / need.width(), wx = need.x0 + c % need.width();
       const long long y = y0 + wy, x = x0 + wx;
       if (!inside(y, x) || inRing(y, x)) {
         cur[wy][wx] = prev[wy][wx]; // folded below under clamp and mirror
@@ -128,16 +181,16 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
     }
     if constexpr (kFolded) {
       __syncthreads();
-      for (int c = threadIdx.x; c < extent * extent; c += blockDim.x) {
-        const int wy = lo + c / extent, wx = lo + c % extent;
+      for (int c = threadIdx.x; c < need.height() * need.width(); c += blockDim.x) {
+        const int wy = need.y0 + c / need.width(), wx = need.x0 + c % need.width();
         const long long y = y0 + wy, x = x0 + wx;
         if (inside(y, x))
           continue;
         // Points this far out that no stored point needs may fold outside
-        // this level's part of the window; they keep their stale value.
+        // this level's region; they keep their stale value.
         const long long fy = stencilc_fold_index(Band::kBoundaryKind, y, ny) - y0;
         const long long fx = stencilc_fold_index(Band::kBoundaryKind, x, nx) - x0;
-        if (fy >= lo && fy < lo + extent && fx >= lo && fx < lo + extent)
+        if (need.holds(fy, fx))
           cur[wy][wx] = cur[fy][fx];
       }
     }
