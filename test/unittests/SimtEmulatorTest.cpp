@@ -435,8 +435,8 @@ TEST(BackendChoice, FusedStepsComeFirst) {
 /// passes on tensor cores (an H200), the composed step stacked, at the
 /// largest T whose composed radius the stacked form takes: 8, 4 and 2
 /// steps. Where the dense form is asked (mma=dense, or an option shaping its
-/// block), the composed step would be dense, which measured slower: auto
-/// plans no composed pass.
+/// block), the composed step would be dense, which the measurement is not
+/// of: auto plans no composed pass.
 TEST(BackendChoice, MeasuredComposedPassesOf16BitStarsAndBoxes) {
   for (Shape shape : {Shape::Star, Shape::Box})
     for (int r : {1, 2, 3})

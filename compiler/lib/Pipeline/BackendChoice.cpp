@@ -93,9 +93,11 @@ std::string fusedSimtReason(const Plan &simt) {
                                                 "instead of {})",
                                                 lowRank.form->ops(), lowRank.directOps)
                                   : std::string(),
-                     simt.spec.dims == 2
-                         ? ", faster than the tensor cores' composed passes measured"
-                         : " and the tensor-core backend fuses none yet");
+                     simt.spec.dims != 2 ? " and the tensor-core backend fuses none yet"
+                     : measuredTensorRun(simt.spec)
+                         ? "; the tensor cores' composed passes measured faster with the "
+                           "composed step stacked, which the options rule out"
+                         : ", faster than the tensor cores' composed passes measured");
 }
 
 } // namespace
