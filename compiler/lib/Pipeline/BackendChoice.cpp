@@ -122,9 +122,7 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
   // step stacked, won against the CUDA cores' fused run (the 16-bit 2D
   // stars and boxes of radius 1-3), auto takes them. (On tensor cores only
   // a composed pass fuses steps.)
-  const Schedule &s = tensorPlan->schedule;
-  if (const MeasuredTensorRun *won = measuredTensorRun(spec);
-      won && s.fusedSteps == won->steps && s.composed && s.composed->plan->tensor().stacked) {
+  if (const MeasuredTensorRun *won = measuredRunOf(*tensorPlan)) {
     tensorPlan->choice += fmt::format(
         ", chosen by --backend=auto because NAME_run in composed passes of {} steps (the "
         "composed step stacked) measured faster on {} than the CUDA cores' fused run: {:.0f} "

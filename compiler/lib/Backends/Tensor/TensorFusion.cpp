@@ -72,6 +72,15 @@ const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec) {
   return nullptr;
 }
 
+const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
+  const MeasuredTensorRun *measured = measuredTensorRun(tensorPlan.spec);
+  const Schedule &s = tensorPlan.schedule;
+  return measured && s.fusedSteps == measured->steps && s.composed &&
+                 s.composed->plan->tensor().stacked
+             ? measured
+             : nullptr;
+}
+
 int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
   const int side = tile + 2 * steps * spec.radius;
   return 2 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);

@@ -27,6 +27,11 @@ struct MeasuredTensorRun {
 /// null.
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 
+/// The measurement of `tensorPlan`'s kind where its NAME_run is what was
+/// measured (composed passes of the measured T, the composed step stacked),
+/// or null.
+const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan);
+
 /// The options a composed pass's kernel is planned with: one step, the MMA
 /// form as asked. (Its kernel is the composed stencil's own step, which
 /// composed.cuh launches before the band; under mma=auto the stacked form
