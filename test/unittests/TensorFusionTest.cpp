@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "Backends/Tensor/TensorCompose.h"
+#include "Backends/Tensor/TensorFusion.h"
 #include "StencilFixtures.h"
 
 namespace stencilc {
@@ -193,16 +194,63 @@ TEST(TensorFusion, RunsMatchSingleStepsRadius2AndLargerGrids) {
   }
 }
 
+/// NAME_run's remainder of T / 2 or more steps is one composed pass of T / 2
+/// where T / 2 >= 2 and the composed step is stacked; none at T = 2 or 3,
+/// or with the dense form. Runs with it match the single steps (checkRuns:
+/// T - 1 steps take it), and the auto plans of T = 8 have it.
+TEST(TensorFusion, RemainderPassOfHalfTBesideAStackedStep) {
+  const StencilSpec star = makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 3);
+  for (int t : {8, 4}) {
+    const Plan plan = fusedPlan(star, t);
+    ASSERT_TRUE(plan.schedule.remainder) << t;
+    const ComposedPass &half = *plan.schedule.remainder;
+    EXPECT_EQ(half.steps, t / 2);
+    EXPECT_EQ(half.plan->spec.radius, t / 2);
+    EXPECT_TRUE(half.plan->tensor().stacked);
+    EXPECT_EQ(half.bandSharedBytes, bandSharedBytes(star, t / 2, half.bandTile));
+    checkRuns(plan, 70, 150);
+  }
+  EXPECT_FALSE(fusedPlan(star, 2).schedule.remainder);
+  EXPECT_FALSE(fusedPlan(star, 3).schedule.remainder);
+  EXPECT_FALSE(fusedPlan(star, 8, MmaRequest::Dense).schedule.remainder);
+  EXPECT_EQ(fusedPlan(star, 0).schedule.remainder->steps, 4);
+}
+
+/// The one-step tensor plan of `spec` composed `steps` times (a composed
+/// pass's plan, to put in the place of the right one).
+std::shared_ptr<const Plan> composedStepPlan(const StencilSpec &spec, int steps) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.fusedSteps = 1;
+  return std::make_shared<const Plan>(*planTensor(composeSteps(spec, steps), options));
+}
+
+// The check has teeth: a remainder pass of one step too few is off by far
+// more than the right one where it runs (7 steps: 4 of it and 3 single; 13:
+// 8, 4 and 1), and unseen where it does not (10: 8 and 2 single).
+TEST(TensorFusion, DetectsAWrongRemainderPass) {
+  const StencilSpec spec = makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 5);
+  const Plan right = fusedPlan(spec, 8);
+  Plan wrong = right;
+  wrong.schedule.remainder->plan = composedStepPlan(spec, 3);
+  const Grid2D in = randomGrid(40, 41, spec.precision, 3);
+  auto error = [&](const Plan &plan, int steps) {
+    Grid2D emulated = in;
+    emulateRun(plan, emulated, steps);
+    return relativeL2Error(spec, emulated, referenceRun(spec, in, steps));
+  };
+  for (int steps : {7, 13}) {
+    EXPECT_GT(error(wrong, steps), 10 * error(right, steps)) << steps;
+  }
+  EXPECT_EQ(error(wrong, 10), error(right, 10));
+}
+
 // The check has teeth: a composed plan of one step too few is far off.
 TEST(TensorFusion, DetectsAWrongComposedStencil) {
   const StencilSpec spec =
       makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 5);
   Plan plan = fusedPlan(spec, 3);
-  PlanOptions options;
-  options.target = Arch::Sm90;
-  options.fusedSteps = 1;
-  plan.schedule.composed->plan =
-      std::make_shared<const Plan>(*planTensor(composeSteps(spec, 2), options));
+  plan.schedule.composed->plan = composedStepPlan(spec, 2);
   const Grid2D in = randomGrid(17, 19, spec.precision, 3);
   Grid2D emulated = in;
   emulateRun(plan, emulated, 3);

@@ -19,6 +19,7 @@
 
 #include "Backends/Common/Backend.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Tensor/TensorCompose.h"
 #include "Backends/Tensor/TensorFields.h"
 #include "Backends/Tensor/TensorPlanner.h"
 #include "FrontendTestUtil.h"
@@ -599,7 +600,8 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fusedSteps = 1; }), o,
                      "planTensorFusion promises fusedSteps > 1 exactly with a composed pass"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fusedSteps = 16; }), o,
-                     "planTensorFusion promises a composed pass only in 2D, of a radius T x r"));
+                     "planTensorFusion promises a composed pass only in 2D, of a radius steps x "
+                     "r"));
   EXPECT_TRUE(breaks(mutated(plan,
                              [](Plan &p) {
                                Plan other = *p.schedule.composed->plan;
@@ -618,6 +620,36 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                      o,
                      "the composed pass's plan: planTensor promises the stacked form's "
                      "window"));
+}
+
+/// The remainder pass (T / 2 steps) beside the composed box's passes of 4.
+TEST(VerifyPlan, EachRemainderPassCheckFires) {
+  const PlanOptions o = onSm90(4);
+  const Plan plan = composedBox();
+  ASSERT_TRUE(plan.schedule.remainder);
+  EXPECT_EQ(plan.schedule.remainder->steps, 2);
+  EXPECT_EQ(listed(verifyPlan(plan, o)), "");
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->steps = 3; }), o,
+                     "planTensorFusion promises a composed pass only in 2D, of a radius steps x "
+                     "r"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               p.schedule.fusedSteps = 1;
+                               p.schedule.composed.reset();
+                             }),
+                     o, "planTensorFusion promises a remainder pass only beside a composed pass"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan dense = tensorPlan(composeSteps(p.spec, 2), [] {
+                                 PlanOptions single = onSm90(1);
+                                 single.mma = MmaRequest::Dense;
+                                 return single;
+                               }());
+                               p.schedule.remainder->plan = std::make_shared<const Plan>(dense);
+                             }),
+                     o, "planTensorFusion promises a remainder pass of T / 2 >= 2 steps, stacked"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->bandSharedBytes += 4; }), o,
+                     "planTensorFusion promises a pass's kernels within the shared memory"));
 }
 
 TEST(VerifyPlan, BrokenPromisesAreAnInternalErrorWithAssertions) {

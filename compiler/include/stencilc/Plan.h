@@ -597,8 +597,11 @@ struct Plan;
 /// cores, then the band kernel of stencilc/device/composed.cuh recomputes the
 /// points within T·r of an edge step by step on CUDA cores.
 struct ComposedPass {
-  /// The tensor-core plan of the composed stencil (radius T·r; its spec's
-  /// name is the stencil's own).
+  /// The steps it replaces: T (Schedule::composed), or T / 2
+  /// (Schedule::remainder).
+  int steps = 0;
+  /// The tensor-core plan of the composed stencil (radius steps·r; its
+  /// spec's name is the stencil's own).
   std::shared_ptr<const Plan> plan;
   /// The band kernel: kTile x kTile output tiles, 256 threads, two
   /// (kTile + 2 T r)^2 levels of the arithmetic type in shared memory.
@@ -619,6 +622,10 @@ struct Schedule {
   FusedKernel fused;
   /// The composed pass (fusedSteps > 1) on tensor cores; then `fused` is unused.
   std::optional<ComposedPass> composed;
+  /// NAME_run's last steps, where T / 2 or more of them remain after its
+  /// passes of T: one composed pass of T / 2 steps before the single steps
+  /// of the rest (where T / 2 >= 2 and the composed step is stacked).
+  std::optional<ComposedPass> remainder;
   /// Why T is what it is, in one phrase (the plan prints it).
   std::string why;
   /// Whether T is lower than --plan-option fuse asked for (`why` says why):

@@ -109,10 +109,12 @@ std::vector<Plan> plansForArch(const std::vector<Plan> &plans, Arch arch, Arch n
   for (Plan &plan : renamed) {
     plan.spec.name += planSuffix(arch);
     plan.devicePasses = passes;
-    if (plan.schedule.composed) {
-      auto composed = std::make_shared<Plan>(*plan.schedule.composed->plan);
-      composed->devicePasses = passes;
-      plan.schedule.composed->plan = std::move(composed);
+    for (std::optional<ComposedPass> *pass : {&plan.schedule.composed, &plan.schedule.remainder}) {
+      if (*pass) {
+        auto composed = std::make_shared<Plan>(*(*pass)->plan);
+        composed->devicePasses = passes;
+        (*pass)->plan = std::move(composed);
+      }
     }
   }
   return renamed;

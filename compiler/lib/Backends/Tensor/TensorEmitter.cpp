@@ -334,16 +334,17 @@ void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
   w.line();
 }
 
-/// The composed pass of a fused plan (Schedule::composed): the composed
-/// stencil's kernel in namespace `composed`, and the band kernel's traits.
-void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundary) {
+/// One composed pass of a fused plan (Schedule::composed or ::remainder):
+/// the composed stencil's kernel in namespace `ns`, and the band kernel's
+/// traits `band`.
+void writeComposedPass(CodeWriter &w, const Plan &plan, const ComposedPass &pass,
+                       std::string_view boundary, std::string_view ns, std::string_view band,
+                       const std::string &passDoc) {
   const StencilSpec &spec = plan.spec;
-  const Schedule &s = plan.schedule;
-  const Plan &composed = *s.composed->plan;
-  const int halo = s.fusedSteps * spec.radius;
-  const std::string kernel = spec.name + "_composed_tensor2d_kernel";
+  const int halo = pass.steps * spec.radius;
+  const std::string kernel = fmt::format("{}_{}_tensor2d_kernel", spec.name, ns);
   CodeWriter composedKernel;
-  writeKernel(composedKernel, composed, boundary, kernel);
+  writeKernel(composedKernel, *pass.plan, boundary, kernel);
   const bool asFloat = tablesAreFloat(spec.precision);
   std::string points;
   for (const Term &t : spec.terms) {
@@ -352,13 +353,30 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, std::string_view boundar
                           t.offset.d[1], numberLiteral(c, asFloat));
   }
   w.fillWith(section("composed"), fmt::arg("kernel", kernel), fmt::arg("halo", halo),
+             fmt::arg("pass_doc", passDoc), fmt::arg("namespace", ns), fmt::arg("band", band),
              fmt::arg("composed_kernel", composedKernel.takeHole()),
              fmt::arg("element", elementTypeName(spec.precision)),
              fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
              fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
-             fmt::arg("steps", s.fusedSteps), fmt::arg("ring", spec.ring()),
-             fmt::arg("points", points), fmt::arg("band_tile", s.composed->bandTile));
+             fmt::arg("steps", pass.steps), fmt::arg("ring", spec.ring()),
+             fmt::arg("points", points));
   w.line();
+}
+
+/// The composed passes of a fused plan: T's, then the remainder's, and the
+/// band's tile.
+void writeComposedPasses(CodeWriter &w, const Plan &plan, std::string_view boundary) {
+  const Schedule &s = plan.schedule;
+  writeComposedPass(w, plan, *s.composed, boundary, "composed", "Band",
+                    fmt::format("NAME_run's passes of {} steps", s.fusedSteps));
+  if (s.remainder) {
+    writeComposedPass(w, plan, *s.remainder, boundary, "remainder", "RemainderBand",
+                      fmt::format("NAME_run's pass of {} steps where {} to {} remain after its "
+                                  "passes\n/// of {}",
+                                  s.remainder->steps, s.remainder->steps, s.fusedSteps - 1,
+                                  s.fusedSteps));
+  }
+  w.fillWith(section("band_tile"), fmt::arg("band_tile", s.composed->bandTile));
 }
 
 std::string tensorFieldsKernelName(const Plan &plan) {
@@ -517,7 +535,7 @@ void writeTensorStencil(CodeWriter &w, const Plan &plan) {
   const std::string boundary = writeBoundaryPolicy(w, spec);
   writeKernel(w, plan, boundary, kernelName(plan));
   if (plan.schedule.composed) {
-    writeComposedPass(w, plan, boundary);
+    writeComposedPasses(w, plan, boundary);
   }
   w.line("}} // namespace {}", ns);
   w.line();
@@ -526,11 +544,21 @@ void writeTensorStencil(CodeWriter &w, const Plan &plan) {
   std::optional<PassBodies> composed;
   if (plan.schedule.composed) {
     composed.emplace();
+    const std::optional<ComposedPass> &remainder = plan.schedule.remainder;
+    const std::string remainderDoc =
+        remainder ? fmt::format(",\n// one of {} (remainder::launch, then its band) where {} or "
+                                "more remain,",
+                                remainder->steps, remainder->steps)
+                  : "";
     for (auto [body, name] :
          {std::pair{&composed->run, "run_composed"}, {&composed->pass, "pass_composed"}}) {
-      *body = CodeWriter::filled(section(name), fmt::arg("steps", plan.schedule.fusedSteps),
-                                 fmt::arg("size_args", sizeArguments(spec.dims)),
-                                 fmt::arg("name", spec.name));
+      *body =
+          CodeWriter::filled(section(name), fmt::arg("steps", plan.schedule.fusedSteps),
+                             fmt::arg("size_args", sizeArguments(spec.dims)),
+                             fmt::arg("name", spec.name), fmt::arg("remainder_doc", remainderDoc),
+                             fmt::arg("bands", remainder ? "Band, RemainderBand" : "Band"),
+                             fmt::arg("launches", remainder ? "composed::launch, remainder::launch"
+                                                            : "composed::launch"));
     }
   }
   writeEntryPoints(w, plan, ns,

@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Backends/Tensor/TensorFusion.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "Backends/Tensor/TensorCompose.h"
@@ -17,6 +20,8 @@
 namespace stencilc {
 
 namespace {
+
+using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
 
 double mmasPerPoint(const TensorPlan &tp) {
   return double(tp.mmasPerTile()) / (double(tp.tileM) * tp.tileN);
@@ -58,6 +63,46 @@ constexpr TensorRunEntry TensorRuns[] = {
     {Shape::Box, 3, Precision::BF16, {2, 795.3, 435.4, "an H200"}},
 };
 
+/// The composed pass of `steps` steps whose composed stencil `composed`
+/// plans: the band's numbers and the MMA ratio.
+ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
+  ComposedPass pass;
+  pass.steps = steps;
+  pass.plan = std::make_shared<const Plan>(std::move(composed));
+  pass.bandSharedBytes = bandSharedBytes(plan.spec, steps, pass.bandTile);
+  pass.mmaRatio = mmasPerPoint(pass.plan->tensor()) / (steps * mmasPerPoint(plan.tensor()));
+  return pass;
+}
+
+/// The shared memory a block of either of a pass's kernels uses.
+int passSharedBytes(const ComposedPass &pass) {
+  return std::max(pass.plan->tensor().sharedBytes(), pass.bandSharedBytes);
+}
+
+/// NAME_run's pass of T / 2 steps for its remainder (Schedule::remainder),
+/// where T / 2 >= 2 and the composed stencil of T / 2 steps comes out
+/// stacked, as T's does, within a block's shared memory. Measured where
+/// T = 8 (star2d5p fp16, 8192^2, an H200, 2026-12-01): a composed pass of
+/// 4 steps took 0.136 ms, 4 single steps 0.377 ms
+/// (bench/results/2026-12-01-1728-composed-stacked-h200.txt and
+/// -1834-composed-band-regions-h200.txt).
+std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &options,
+                                          PlanKernel planKernel) {
+  const int steps = plan.schedule.fusedSteps / 2;
+  if (steps < 2 || !plan.schedule.composed->plan->tensor().stacked) {
+    return std::nullopt;
+  }
+  PlanOrRefusal composed = planKernel(composeSteps(plan.spec, steps), composedPassOptions(options));
+  if (!composed || !composed->tensor().stacked) {
+    return std::nullopt;
+  }
+  ComposedPass pass = composedPass(plan, steps, *std::move(composed));
+  if (passSharedBytes(pass) > options.sharedMemoryLimit) {
+    return std::nullopt;
+  }
+  return pass;
+}
+
 } // namespace
 
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec) {
@@ -92,8 +137,7 @@ PlanOptions composedPassOptions(const PlanOptions &options) {
   return single;
 }
 
-void planTensorFusion(Plan &plan, const PlanOptions &options,
-                      PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &)) {
+void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKernel) {
   const StencilSpec &spec = plan.spec;
   const MeasuredTensorRun *measured = measuredTensorRun(spec);
   const int asked = options.fusedSteps == 0 && measured ? measured->steps : options.fusedSteps;
@@ -130,7 +174,6 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
     s.lowered = true;
     return;
   }
-  ComposedPass pass;
   PlanOrRefusal composed = planKernel(composeSteps(spec, steps), composedPassOptions(options));
   if (!composed) {
     s.why = fmt::format("the stencil composed {} times has no tensor-core plan: {}", steps,
@@ -147,9 +190,8 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
                         measured->device);
     return;
   }
-  pass.plan = std::make_shared<const Plan>(*std::move(composed));
-  pass.bandSharedBytes = bandSharedBytes(spec, steps, pass.bandTile);
-  const int needed = std::max(pass.plan->tensor().sharedBytes(), pass.bandSharedBytes);
+  const ComposedPass pass = composedPass(plan, steps, *std::move(composed));
+  const int needed = passSharedBytes(pass);
   if (needed > options.sharedMemoryLimit) {
     s.why = fmt::format("a pass of {} steps needs {} bytes of shared memory in one block, and a "
                         "block may use {}",
@@ -159,7 +201,7 @@ void planTensorFusion(Plan &plan, const PlanOptions &options,
   }
   s.fusedSteps = steps;
   s.composed = pass;
-  s.composed->mmaRatio = mmasPerPoint(pass.plan->tensor()) / (steps * mmasPerPoint(plan.tensor()));
+  s.remainder = remainderPass(plan, options, planKernel);
   s.lowered = !lowered.empty();
   if (!lowered.empty()) {
     s.why = lowered;

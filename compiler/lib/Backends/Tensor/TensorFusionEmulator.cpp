@@ -1,6 +1,8 @@
 //===- TensorFusionEmulator.cpp - NAME_run of a tensor plan on the CPU -----===//
 //
-// Mirrors stencilc/device/composed.cuh's run(): the composed stencil's step
+// Mirrors stencilc/device/composed.cuh's run(): passes of T, then one of
+// T / 2 where the plan has a remainder pass and T / 2 or more steps remain,
+// then single steps. A pass: the composed stencil's step
 // (emulateStep of its own tensor plan) over the grid, then the band: the
 // band kernel computes every point within W = T·r of an edge as T single
 // steps of the stencil on CUDA cores, each point of a level the FMAs of the
@@ -40,35 +42,46 @@ Grid2D bandLevel(const StencilSpec &spec, const Grid2D &in) {
   return out;
 }
 
-} // namespace
-
-void emulateRun(const Plan &plan, Grid2D &a, int steps) {
-  const StencilSpec &spec = plan.spec;
-  const Schedule &s = plan.schedule;
-  const int passes = s.composed ? steps / s.fusedSteps : 0;
-  const int singles = s.composed ? steps % s.fusedSteps : steps;
-  const long long w = static_cast<long long>(s.fusedSteps) * spec.radius;
+/// One composed pass (a -> a): the composed step over the grid, then the
+/// band's points as `pass.steps` band levels give them.
+void emulatePass(const StencilSpec &spec, const ComposedPass &pass, Grid2D &a) {
+  const long long w = static_cast<long long>(pass.steps) * spec.radius;
   const bool band = spec.boundary != BoundaryKind::Periodic;
-  for (int pass = 0; pass < passes; ++pass) {
-    Grid2D out = a; // b: a copy of a's ring under fixed; every other point is written
-    if (!band || (a.ny > 2 * w && a.nx > 2 * w)) {
-      emulateStep(*s.composed->plan, a, out);
+  Grid2D out = a; // b: a copy of a's ring under fixed; every other point is written
+  if (!band || (a.ny > 2 * w && a.nx > 2 * w)) {
+    emulateStep(*pass.plan, a, out);
+  }
+  if (band) {
+    Grid2D level = a;
+    for (int l = 0; l < pass.steps; ++l) {
+      level = bandLevel(spec, level);
     }
-    if (band) {
-      Grid2D level = a;
-      for (int l = 0; l < s.fusedSteps; ++l) {
-        level = bandLevel(spec, level);
-      }
-      for (long long y = 0; y < a.ny; ++y) {
-        for (long long x = 0; x < a.nx; ++x) {
-          const bool inBand = y < w || y >= a.ny - w || x < w || x >= a.nx - w;
-          if (inBand && stepWritesPoint(spec, a.ny, a.nx, y, x)) {
-            out.at(y, x) = level.at(y, x);
-          }
+    for (long long y = 0; y < a.ny; ++y) {
+      for (long long x = 0; x < a.nx; ++x) {
+        const bool inBand = y < w || y >= a.ny - w || x < w || x >= a.nx - w;
+        if (inBand && stepWritesPoint(spec, a.ny, a.nx, y, x)) {
+          out.at(y, x) = level.at(y, x);
         }
       }
     }
-    a = std::move(out);
+  }
+  a = std::move(out);
+}
+
+} // namespace
+
+void emulateRun(const Plan &plan, Grid2D &a, int steps) {
+  const Schedule &s = plan.schedule;
+  int singles = steps;
+  if (s.composed) {
+    for (int pass = 0; pass < steps / s.fusedSteps; ++pass) {
+      emulatePass(plan.spec, *s.composed, a);
+    }
+    singles = steps % s.fusedSteps;
+    if (s.remainder && singles >= s.remainder->steps) {
+      emulatePass(plan.spec, *s.remainder, a);
+      singles -= s.remainder->steps;
+    }
   }
   for (int step = 0; step < singles; ++step) {
     Grid2D out = a;

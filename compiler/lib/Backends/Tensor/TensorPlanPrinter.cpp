@@ -352,6 +352,26 @@ double bandRedundantShare(const Plan &plan) {
   return 1.0 - double(steps) * w * pass.bandTile / computed;
 }
 
+/// The remainder pass's line (Schedule::remainder), if the plan has one.
+void printRemainderPass(const Plan &plan, llvm::raw_ostream &os) {
+  const Schedule &s = plan.schedule;
+  if (!s.remainder) {
+    return;
+  }
+  const ComposedPass &pass = *s.remainder;
+  const Plan &composed = *pass.plan;
+  os << fmt::format(
+      "  remainder  where {} to {} of {}_run's steps remain after its passes of {}: one "
+      "composed pass of {} (the stencil composed {} times, 2D {} radius {}, in the stacked form: "
+      "{} MMAs a strip, {:.2f} x the MMAs per point of {} single steps; {} bytes of shared "
+      "memory; its band the points within {} of an edge, {} levels in {} bytes), then single "
+      "steps: measured faster than {} single steps (TensorFusion.cpp)\n",
+      pass.steps, s.fusedSteps - 1, plan.spec.name, s.fusedSteps, pass.steps, pass.steps,
+      keyword(composed.spec.shape), composed.spec.radius, composed.tensor().mmasPerTile(),
+      pass.mmaRatio, pass.steps, composed.tensor().sharedBytes(), pass.steps * plan.spec.radius,
+      pass.steps, pass.bandSharedBytes, pass.steps);
+}
+
 } // namespace
 
 void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
@@ -392,15 +412,20 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
       halo, s.fusedSteps, pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo,
       pass.bandTile + 2 * halo, spec.precision == Precision::FP64 ? "doubles" : "floats",
       pass.bandSharedBytes, 100.0 * bandRedundantShare(plan));
+  printRemainderPass(plan, os);
 }
 
 std::string summarizeComposedSchedule(const Plan &plan) {
   const Schedule &s = plan.schedule;
   return fmt::format("NAME_run fuses {} steps a pass (stencilc/device/composed.cuh): the stencil "
                      "composed {} times on tensor cores ({}), then the points within {} of an "
-                     "edge step by step on CUDA cores",
+                     "edge step by step on CUDA cores{}",
                      s.fusedSteps, s.fusedSteps, summarizeTensorPlan(*s.composed->plan),
-                     s.fusedSteps * plan.spec.radius);
+                     s.fusedSteps * plan.spec.radius,
+                     s.remainder ? fmt::format("; where {} or more steps remain, one such pass "
+                                               "of {}",
+                                               s.remainder->steps, s.remainder->steps)
+                                 : "");
 }
 
 } // namespace stencilc

@@ -539,40 +539,59 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
   verifySparse(plan, options, c);
 }
 
-/// planTensorFusion's promises: a composed pass exactly where T > 1, only
-/// for a 2D stencil, of a radius T x r a tile takes, its two kernels
-/// within the shared memory a block may use, its plan sound.
-void verifyComposedPass(const Plan &plan, const PlanOptions &options,
-                        std::vector<std::string> &problems) {
+/// A composed pass's promises: of `steps` steps, planned on tensor cores
+/// for the stencil composed that many times, of a radius a tile takes, its
+/// two kernels within the shared memory a block may use, its plan sound.
+void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const PlanOptions &options,
+                PromiseChecker &c, std::vector<std::string> &problems) {
   const StencilSpec &spec = plan.spec;
-  const Schedule &s = plan.schedule;
-  PromiseChecker c(problems, "planTensorFusion");
-  if (!c.require(s.composed.has_value() == (s.fusedSteps > 1),
-                 "fusedSteps > 1 exactly with a composed pass (the tensor cores' fused kernel)",
-                 "fusedSteps {}, {}", s.fusedSteps, s.composed ? "composed" : "no composed pass") ||
-      !s.composed) {
-    return;
-  }
-  const ComposedPass &pass = *s.composed;
-  const int radius = s.fusedSteps * spec.radius;
-  c.require(spec.dims == 2 && radius <= maxTensorRadius(spec.precision),
-            "a composed pass only in 2D, of a radius T x r a tile takes",
-            "{}D, T x r = {}, at most {}", spec.dims, radius, maxTensorRadius(spec.precision));
+  const int radius = steps * spec.radius;
+  c.require(pass.steps == steps && spec.dims == 2 && radius <= maxTensorRadius(spec.precision),
+            "a composed pass only in 2D, of a radius steps x r a tile takes",
+            "{} steps (expected {}), {}D, steps x r = {}, at most {}", pass.steps, steps, spec.dims,
+            radius, maxTensorRadius(spec.precision));
   if (!c.require(pass.plan && pass.plan->backend() == BackendKind::Tensor &&
                      pass.plan->spec.name == spec.name && pass.plan->spec.radius <= radius &&
                      pass.plan->schedule.fusedSteps == 1,
-                 "a composed pass planned on tensor cores for the stencil composed T times", "{}",
-                 pass.plan ? pass.plan->spec.name : std::string("no plan"))) {
+                 "a composed pass planned on tensor cores for the stencil composed steps times",
+                 "{}", pass.plan ? pass.plan->spec.name : std::string("no plan"))) {
     return;
   }
   const int composedBytes = pass.plan->tensor().sharedBytes();
-  c.require(pass.bandSharedBytes == bandSharedBytes(spec, s.fusedSteps, pass.bandTile) &&
+  c.require(pass.bandSharedBytes == bandSharedBytes(spec, steps, pass.bandTile) &&
                 std::max(composedBytes, pass.bandSharedBytes) <= options.sharedMemoryLimit,
             "a pass's kernels within the shared memory a block may use",
             "composed {} bytes, band {} bytes, limit {}", composedBytes, pass.bandSharedBytes,
             options.sharedMemoryLimit);
   PromiseChecker composed(problems, "planTensor", "the composed pass's plan: ");
   verifyKernel(*pass.plan, composedPassOptions(options), composed);
+}
+
+/// planTensorFusion's promises: a composed pass exactly where T > 1, only
+/// for a 2D stencil (verifyPass); a remainder pass of T / 2 >= 2 steps only
+/// beside a stacked composed step, stacked itself.
+void verifyComposedPass(const Plan &plan, const PlanOptions &options,
+                        std::vector<std::string> &problems) {
+  const Schedule &s = plan.schedule;
+  PromiseChecker c(problems, "planTensorFusion");
+  if (!c.require(s.composed.has_value() == (s.fusedSteps > 1),
+                 "fusedSteps > 1 exactly with a composed pass (the tensor cores' fused kernel)",
+                 "fusedSteps {}, {}", s.fusedSteps, s.composed ? "composed" : "no composed pass") ||
+      !s.composed) {
+    c.require(!s.remainder, "a remainder pass only beside a composed pass", "a remainder pass");
+    return;
+  }
+  verifyPass(plan, *s.composed, s.fusedSteps, options, c, problems);
+  if (!s.remainder) {
+    return;
+  }
+  const bool stacked = s.composed->plan && s.composed->plan->tensor().stacked &&
+                       s.remainder->plan && s.remainder->plan->tensor().stacked;
+  if (c.require(s.fusedSteps / 2 >= 2 && stacked,
+                "a remainder pass of T / 2 >= 2 steps, stacked beside a stacked composed step",
+                "T {}, {}", s.fusedSteps, stacked ? "stacked" : "not both stacked")) {
+    verifyPass(plan, *s.remainder, s.fusedSteps / 2, options, c, problems);
+  }
 }
 
 } // namespace

@@ -34,6 +34,8 @@
 //       calls f(dy, dx, coefficient) for every point, in a fixed order
 #pragma once
 
+#include <type_traits>
+
 #include <cuda_runtime.h>
 
 #include "stencilc/device/arch.cuh"
@@ -271,12 +273,14 @@ cudaError_t onePass(const Element *in, Element *out, int ny, int nx, int steps,
 
 /// NAME_run of a composed plan: `steps` steps as passes of Band::kSteps (the
 /// composed step, then the band; a grid within 2 W of its size on an axis is
-/// all band) and single steps for the remainder, ping-ponging between a and
-/// b; the result is left in a. `fixed` first copies a to b, so the ring
-/// stays in both. The caller has checked the arguments.
-template <class Band, int kTile, class Element>
+/// all band), one pass of Remainder::kSteps where that many or more remain
+/// (Remainder void: none), and single steps for the rest, ping-ponging
+/// between a and b; the result is left in a. `fixed` first copies a to b, so
+/// the ring stays in both. The caller has checked the arguments.
+template <class Band, class Remainder, int kTile, class Element>
 cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
                 cudaError_t (*composedStep)(const Element *, Element *, int, int, cudaStream_t),
+                cudaError_t (*remainderStep)(const Element *, Element *, int, int, cudaStream_t),
                 cudaError_t (*singleStep)(const Element *, Element *, int, int, cudaStream_t),
                 cudaStream_t stream) {
   const size_t bytes = static_cast<size_t>(ny) * static_cast<size_t>(nx) * sizeof(Element);
@@ -285,22 +289,42 @@ cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
     status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
   }
   Element *from = a, *to = b;
+  auto swap = [&] {
+    Element *t = from;
+    from = to;
+    to = t;
+  };
   for (int pass = 0; status == cudaSuccess && pass < steps / Band::kSteps; ++pass) {
     status = composedPass<Band, kTile>(from, to, ny, nx, composedStep, stream);
-    Element *t = from;
-    from = to;
-    to = t;
+    swap();
   }
-  for (int step = 0; status == cudaSuccess && step < steps % Band::kSteps; ++step) {
+  int rest = steps % Band::kSteps;
+  if constexpr (!std::is_void_v<Remainder>) {
+    static_assert(Remainder::kSteps < Band::kSteps, "one remainder pass at most");
+    if (status == cudaSuccess && rest >= Remainder::kSteps) {
+      status = composedPass<Remainder, kTile>(from, to, ny, nx, remainderStep, stream);
+      swap();
+      rest -= Remainder::kSteps;
+    }
+  }
+  for (int step = 0; status == cudaSuccess && step < rest; ++step) {
     status = singleStep(from, to, ny, nx, stream);
-    Element *t = from;
-    from = to;
-    to = t;
+    swap();
   }
   if (status == cudaSuccess && from != a) { // the result is left in a
     status = cudaMemcpyAsync(a, from, bytes, cudaMemcpyDeviceToDevice, stream);
   }
   return status;
+}
+
+/// NAME_run of a composed plan without a remainder pass.
+template <class Band, int kTile, class Element>
+cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
+                cudaError_t (*composedStep)(const Element *, Element *, int, int, cudaStream_t),
+                cudaError_t (*singleStep)(const Element *, Element *, int, int, cudaStream_t),
+                cudaStream_t stream) {
+  return run<Band, void, kTile, Element>(a, b, ny, nx, steps, composedStep, nullptr, singleStep,
+                                         stream);
 }
 
 } // namespace composed

@@ -219,9 +219,9 @@ return Block::launch({kernel}, in, out, {size_args}, stream);
 #include <stencilc/device/composed.cuh>
 
 //@ section composed
-/// NAME_run's passes of {steps} steps (stencilc/device/composed.cuh): the stencil composed
+/// {pass_doc} (stencilc/device/composed.cuh): the stencil composed
 /// {steps} times, radius {halo}, a tensor-core step of its own on every tile ...
-namespace composed {{
+namespace {namespace} {{
 
 {composed_kernel}
 
@@ -234,11 +234,11 @@ cudaError_t launch(const Element* in, Element* out, int ny, int nx, cudaStream_t
   return Block::launch({kernel}, in, out, ny, nx, stream);
 }}
 
-}} // namespace composed
+}} // namespace {namespace}
 
 /// ... then every point within {halo} of an edge, step by step on CUDA cores,
 /// with the stencil's own coefficients (the arithmetic type's values).
-struct Band {{
+struct {band} {{
   using Element = {element};
   using Compute = {compute};
   using Boundary = stencilc::device::{boundary};
@@ -250,6 +250,8 @@ struct Band {{
 {points}
   }}
 }};
+
+//@ section band_tile
 constexpr int kBandTile = {band_tile};
 
 //@ section pass_composed
@@ -257,9 +259,9 @@ constexpr int kBandTile = {band_tile};
 return stencilc::device::composed::onePass<Band, kBandTile>(in, out, {size_args}, steps, composed::launch, {name}_step, stream);
 
 //@ section run_composed
-// Passes of {steps} steps on tensor cores (composed::launch, then the band) and
-// single steps for the remainder; the result in a.
-return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, composed::launch, {name}_step, stream);
+// Passes of {steps} steps on tensor cores (composed::launch, then the band){remainder_doc}
+// and single steps for the rest; the result in a.
+return stencilc::device::composed::run<{bands}, kBandTile>(a, b, {size_args}, steps, {launches}, {name}_step, stream);
 
 //@ section fields_namespace
 // ===== stencil {name} =====
