@@ -650,6 +650,8 @@ TEST(VerifyPlan, EachRemainderPassCheckFires) {
                      o, "planTensorFusion promises a remainder pass of T / 2 >= 2 steps, stacked"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->bandSharedBytes += 4; }), o,
                      "planTensorFusion promises a pass's kernels within the shared memory"));
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->bandTile = 16; }), o,
+                     "planTensorFusion promises a remainder pass of T / 2 >= 2 steps, stacked"));
 }
 
 TEST(VerifyPlan, BrokenPromisesAreAnInternalErrorWithAssertions) {

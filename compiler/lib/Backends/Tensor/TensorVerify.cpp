@@ -587,9 +587,12 @@ void verifyComposedPass(const Plan &plan, const PlanOptions &options,
   }
   const bool stacked = s.composed->plan && s.composed->plan->tensor().stacked &&
                        s.remainder->plan && s.remainder->plan->tensor().stacked;
-  if (c.require(s.fusedSteps / 2 >= 2 && stacked,
-                "a remainder pass of T / 2 >= 2 steps, stacked beside a stacked composed step",
-                "T {}, {}", s.fusedSteps, stacked ? "stacked" : "not both stacked")) {
+  if (c.require(s.fusedSteps / 2 >= 2 && stacked && s.remainder->bandTile == s.composed->bandTile,
+                "a remainder pass of T / 2 >= 2 steps, stacked beside a stacked composed step, "
+                "its band in the same tiles (the code has one kBandTile)",
+                "T {}, {}, band tiles {} and {}", s.fusedSteps,
+                stacked ? "stacked" : "not both stacked", s.remainder->bandTile,
+                s.composed->bandTile)) {
     verifyPass(plan, *s.remainder, s.fusedSteps / 2, options, c, problems);
   }
 }
