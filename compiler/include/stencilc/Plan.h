@@ -604,7 +604,7 @@ struct ComposedPass {
   /// spec's name is the stencil's own).
   std::shared_ptr<const Plan> plan;
   /// The band kernel: kTile x kTile output tiles, 256 threads, two
-  /// (kTile + 2 T r)^2 levels of the arithmetic type in shared memory.
+  /// (kTile + 2 steps r)^2 levels of the arithmetic type in shared memory.
   int bandTile = 32;
   int bandSharedBytes = 0;
   /// MMAs per output point of one composed step over those of the T single

@@ -81,11 +81,13 @@ int passSharedBytes(const ComposedPass &pass) {
 
 /// NAME_run's pass of T / 2 steps for its remainder (Schedule::remainder),
 /// where T / 2 >= 2 and the composed stencil of T / 2 steps comes out
-/// stacked, as T's does, within a block's shared memory. Measured where
-/// T = 8 (star2d5p fp16, 8192^2, an H200, 2026-12-01): a composed pass of
-/// 4 steps took 0.136 ms, 4 single steps 0.377 ms
-/// (bench/results/2026-12-01-1728-composed-stacked-h200.txt and
-/// -1834-composed-band-regions-h200.txt).
+/// stacked, as T's does, within a block's shared memory. Measured on an
+/// H200 at 8192^2 (2026-12-01 21:09): NAME_run of 7 steps at T 8 (a pass
+/// of 4 and 3 single steps against 7 single) 1.67-1.80 x as fast, of 3 at
+/// T 4 (a pass of 2 and one single) 1.47-1.54 x, the 16-bit stars and
+/// boxes of radius 1 and 2 at fixed, constant, mirror and reflect; 100
+/// steps at T 8 1.07-1.13 x
+/// (bench/results/2026-12-01-2109-composed-remainder-h200.txt).
 std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &options,
                                           PlanKernel planKernel) {
   const int steps = plan.schedule.fusedSteps / 2;

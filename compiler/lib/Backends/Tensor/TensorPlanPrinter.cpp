@@ -365,11 +365,12 @@ void printRemainderPass(const Plan &plan, llvm::raw_ostream &os) {
       "composed pass of {} (the stencil composed {} times, 2D {} radius {}, in the stacked form: "
       "{} MMAs a strip, {:.2f} x the MMAs per point of {} single steps; {} bytes of shared "
       "memory; its band the points within {} of an edge, {} levels in {} bytes), then single "
-      "steps: measured faster than {} single steps (TensorFusion.cpp)\n",
+      "steps: NAME_run of 7 steps at T 8 and of 3 at T 4 measured 1.5-1.8 x as fast with it "
+      "(TensorFusion.cpp)\n",
       pass.steps, s.fusedSteps - 1, plan.spec.name, s.fusedSteps, pass.steps, pass.steps,
       keyword(composed.spec.shape), composed.spec.radius, composed.tensor().mmasPerTile(),
       pass.mmaRatio, pass.steps, composed.tensor().sharedBytes(), pass.steps * plan.spec.radius,
-      pass.steps, pass.bandSharedBytes, pass.steps);
+      pass.steps, pass.bandSharedBytes);
 }
 
 } // namespace
