@@ -42,11 +42,18 @@ std::string limitNote(const Plan &plan) {
 /// NAME_run's composed passes (stencilc/device/composed.cuh), for the header.
 std::string composedRunNote(const Plan &plan) {
   const Schedule &s = plan.schedule;
-  return fmt::format("\n* It runs passes of {} steps over memory (the stencil composed {} times "
-                     "on tensor cores,\n* then the points within {} of an edge step by step) "
-                     "and single steps for the\n* remainder; the result is what as many single "
-                     "steps give, up to rounding.",
-                     s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
+  const std::string passes = fmt::format(
+      "\n* It runs passes of {} steps over memory (the stencil composed {} times on tensor "
+      "cores,\n* then the points within {} of an edge step by step)",
+      s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
+  if (!s.remainder) {
+    return passes + " and single steps for the\n* remainder; the result is what as many single "
+                    "steps give, up to rounding.";
+  }
+  return passes + fmt::format(", one such pass of {} where {} to {}\n* steps remain, and single "
+                              "steps for the rest; the result is what as many\n* single steps "
+                              "give, up to rounding.",
+                              s.remainder->steps, s.remainder->steps, s.fusedSteps - 1);
 }
 
 /// A fixed stencil of fields' NAME_run: its ring copy puts rows of blocks
