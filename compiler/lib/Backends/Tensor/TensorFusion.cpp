@@ -21,8 +21,6 @@ namespace stencilc {
 
 namespace {
 
-using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
-
 double mmasPerPoint(const TensorPlan &tp) {
   return double(tp.mmasPerTile()) / (double(tp.tileM) * tp.tileN);
 }

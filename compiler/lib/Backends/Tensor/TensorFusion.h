@@ -39,14 +39,16 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan);
 /// faster in it at every T tried, TensorFusion.cpp.)
 PlanOptions composedPassOptions(const PlanOptions &options);
 
+/// A backend's planner of one kernel (the composed stencil's step).
+using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
+
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
 /// measuredTensorRun where the composed step comes out stacked as measured,
 /// else one step a launch): T and the composed stencil's plan (made by
 /// `planKernel` with fuse=1), or T = 1 with the reason; `lowered` where
 /// fewer steps than asked fit: the composed radius T·r beyond
 /// maxTensorRadius, or a block's shared memory.
-void planTensorFusion(Plan &plan, const PlanOptions &options,
-                      PlanOrRefusal (*planKernel)(const StencilSpec &, const PlanOptions &));
+void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKernel);
 
 /// Shared memory of the band kernel's block: two levels of (tile + 2 T r)^2
 /// values of the arithmetic type (float, or double for fp64).

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <cuda_runtime.h>
 
@@ -289,27 +290,22 @@ cudaError_t run(Element *a, Element *b, int ny, int nx, int steps,
     status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);
   }
   Element *from = a, *to = b;
-  auto swap = [&] {
-    Element *t = from;
-    from = to;
-    to = t;
-  };
   for (int pass = 0; status == cudaSuccess && pass < steps / Band::kSteps; ++pass) {
     status = composedPass<Band, kTile>(from, to, ny, nx, composedStep, stream);
-    swap();
+    std::swap(from, to);
   }
   int rest = steps % Band::kSteps;
   if constexpr (!std::is_void_v<Remainder>) {
     static_assert(Remainder::kSteps < Band::kSteps, "one remainder pass at most");
     if (status == cudaSuccess && rest >= Remainder::kSteps) {
       status = composedPass<Remainder, kTile>(from, to, ny, nx, remainderStep, stream);
-      swap();
+      std::swap(from, to);
       rest -= Remainder::kSteps;
     }
   }
   for (int step = 0; status == cudaSuccess && step < rest; ++step) {
     status = singleStep(from, to, ny, nx, stream);
-    swap();
+    std::swap(from, to);
   }
   if (status == cudaSuccess && from != a) { // the result is left in a
     status = cudaMemcpyAsync(a, from, bytes, cudaMemcpyDeviceToDevice, stream);
