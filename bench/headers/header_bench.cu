@@ -1,10 +1,13 @@
 // header_bench.cu - one generated suite stencil timed against one tree of
 // the runtime's headers (run.sh builds it once against the working tree's
-// and once against another): NAME_step, one step at 8192^2 (HB_N2D^2) or 512^3
-// (CUDA events, median of 30 launches after 5 warm-ups, input and output
+// and once against another): NAME_step, one step at 2^27, 8192^2 (HB_N2D^2)
+// or 512^3 points (CUDA events, median of 30 launches after 5 warm-ups, input and output
 // rotated over four pairs so that the L2 never holds the input), and
 // NAME_run of 100 steps (HB_STEPS; median of 5 after 2 warm-ups, fresh
 // random inputs).
+// With -DHB_PASS (where the header has NAME_pass), also NAME_pass of one
+// step, timed as NAME_step: the fused kernel at one level beside the step
+// kernel.
 // Prints GStencil/s (every point x every step) and an FNV-1a hash of each
 // result from a fixed input, which run.sh compares between the trees.
 #include <algorithm>
@@ -28,9 +31,20 @@ using E = ELEMENT;
 constexpr int kN = 512;
 constexpr long long kCount = 1LL * kN * kN * kN;
 cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, kN, nullptr); }
+[[maybe_unused]] cudaError_t pass1(const E *in, E *out) {
+  return HB_CAT(NAME, _pass)(in, out, kN, kN, kN, 1, nullptr);
+}
 cudaError_t run(E *a, E *b, int steps) {
   return HB_CAT(NAME, _run)(a, b, kN, kN, kN, steps, nullptr);
 }
+#elif DIMS == 1
+constexpr int kN = 1 << 27; // docs/performance.md's 1D grid
+constexpr long long kCount = kN;
+cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, nullptr); }
+[[maybe_unused]] cudaError_t pass1(const E *in, E *out) {
+  return HB_CAT(NAME, _pass)(in, out, kN, 1, nullptr);
+}
+cudaError_t run(E *a, E *b, int steps) { return HB_CAT(NAME, _run)(a, b, kN, steps, nullptr); }
 #else
 #ifndef HB_N2D
 #define HB_N2D 8192 // the side of a 2D grid; bench/variants/run.sh sets it from HB_N2D
@@ -38,6 +52,9 @@ cudaError_t run(E *a, E *b, int steps) {
 constexpr int kN = HB_N2D;
 constexpr long long kCount = 1LL * kN * kN;
 cudaError_t step(const E *in, E *out) { return HB_CAT(NAME, _step)(in, out, kN, kN, nullptr); }
+[[maybe_unused]] cudaError_t pass1(const E *in, E *out) {
+  return HB_CAT(NAME, _pass)(in, out, kN, kN, 1, nullptr);
+}
 cudaError_t run(E *a, E *b, int steps) { return HB_CAT(NAME, _run)(a, b, kN, kN, steps, nullptr); }
 #endif
 #ifndef HB_STEPS
@@ -56,14 +73,16 @@ unsigned long long hashOf(const E *grid) {
   return h;
 }
 
-/// The median ms of one step over four rotated input/output pairs.
-double stepMs(std::vector<stencilc::DeviceBuffer<E>> &grids) {
+/// The median ms of one step (`launch`: step or pass1) over four rotated
+/// input/output pairs.
+template <class Launch>
+double stepMs(std::vector<stencilc::DeviceBuffer<E>> &grids, Launch launch) {
   stencilc::EventTimer timer;
   std::vector<double> ms;
   for (int i = 0; i < 35; ++i) {
     const int pair = i % 4;
     timer.start(nullptr);
-    STENCILC_CHECK(step(grids[2 * pair].data(), grids[2 * pair + 1].data()));
+    STENCILC_CHECK(launch(grids[2 * pair].data(), grids[2 * pair + 1].data()));
     const double t = timer.stopMs(nullptr);
     if (i >= 5) {
       ms.push_back(t);
@@ -85,7 +104,7 @@ int main() {
     fused_nd_bench::fillRandom<E><<<1024, 256>>>(grids.back().data(), kCount, 7u + i);
   }
   STENCILC_CHECK_LAUNCH();
-  const double step1 = stepMs(grids);
+  const double step1 = stepMs(grids, step);
   fused_nd_bench::fillRandom<E><<<1024, 256>>>(grids[0].data(), kCount, 99u);
   STENCILC_CHECK(step(grids[0].data(), grids[1].data()));
   const unsigned long long stepHash = hashOf(grids[1].data());
@@ -99,5 +118,12 @@ int main() {
               "hash %016llx %016llx\n",
               HB_TEXT(NAME), TREE, step1, kCount / (step1 * 1e6), runMs,
               static_cast<double>(kCount) * kSteps / (runMs * 1e6), stepHash, hashOf(a));
+#ifdef HB_PASS
+  const double pass = stepMs(grids, pass1);
+  fused_nd_bench::fillRandom<E><<<1024, 256>>>(grids[0].data(), kCount, 99u);
+  STENCILC_CHECK(pass1(grids[0].data(), grids[1].data()));
+  std::printf("%-18s %-6s pass1 %7.4f ms %7.1f GStencil/s  hash %016llx\n", HB_TEXT(NAME), TREE,
+              pass, kCount / (pass * 1e6), hashOf(grids[1].data()));
+#endif
   return 0;
 }

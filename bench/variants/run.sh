@@ -12,7 +12,9 @@
 # most CHECK_SECONDS (default 240) each; SANITIZE names LABEL/NAME variants
 # whose harness then runs under compute-sanitizer memcheck and racecheck on
 # grids up to 100000 points. HB_N2D sets the side of the 2D grids (default
-# 8192). Exit 1 where a build, run or check fails.
+# 8192); HB_PASS=1 also times NAME_pass of one step. A variant folder holding include/ (another tree's runtime/include,
+# for generated code of another commit) is built against it instead of the
+# working tree's headers. Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,10 +28,14 @@ while read -r label name _; do
 done <"$variants/list.txt"
 # shellcheck disable=SC2317 # build and check run through xargs (export -f)
 build() {
-  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2
+  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2 include=$root/runtime/include
   element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
   grep -qE "${name}_step\(.*int nz" "$h" && dims=3
-  nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/GPU/device" \
+  grep -qE "${name}_step\([^)]*, int nx, cudaStream_t" "$h" && ! grep -qE "${name}_step\(.*int ny" "$h" && dims=1
+  [[ -d $variants/$label/include ]] && include=$variants/$label/include
+  local pass=()
+  [[ -n ${HB_PASS:-} ]] && grep -qE "${name}_pass\(" "$h" && pass=(-DHB_PASS)
+  nvcc -std=c++17 -O3 -arch=sm_90 "${pass[@]}" -I "$include" -I "$root/test/GPU/device" \
     -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
     -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
     "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
@@ -46,7 +52,7 @@ check() {
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
 export -f build check
-export root variants work HB_N2D
+export root variants work HB_N2D HB_PASS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 if [[ -n ${LIBS:-} ]]; then
   export LIBS
