@@ -39,7 +39,12 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// of radius 1 only; docs/performance.md.) Since 18:40 the band computes
 /// only what its stored lines need, and these passes ran 2-8 % faster with
 /// `fixed` (bench/results/2026-12-01-1834-composed-band-regions-h200.txt);
-/// the figures here are those the choice was made on.
+/// the figures here are those the choice was made on. NAME_step alone, one
+/// step at 8192^2 (the median of four samples in two leases, 2026-12-01
+/// 23:33, bench/results/2026-12-01-2333-suite-since-issue-35-h200.txt):
+/// the stars of radius 1 stepped faster on the CUDA cores (their step
+/// kernel's PTX that of --backend=simt today); the other kinds were not
+/// compared so.
 struct TensorRunEntry {
   Shape shape;
   int radius;
@@ -47,8 +52,8 @@ struct TensorRunEntry {
   MeasuredTensorRun measured;
 };
 constexpr TensorRunEntry TensorRuns[] = {
-    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200"}},
-    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200"}},
+    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200", 671.5, 763.5}},
+    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200", 665.4, 759.6}},
     {Shape::Box, 1, Precision::FP16, {8, 2105.5, 1402.7, "an H200"}},
     {Shape::Box, 1, Precision::BF16, {8, 2108.1, 1348.3, "an H200"}},
     {Shape::Star, 2, Precision::FP16, {4, 1285.1, 1151.5, "an H200"}},

@@ -15,12 +15,15 @@ namespace stencilc {
 /// A kind whose tensor-core NAME_run measured faster than the CUDA cores'
 /// fused NAME_run on a GPU: composed passes of T steps (band included) with
 /// the composed step in the stacked form, both figures and the GPU, as the
-/// plan names them.
+/// plan names them. Where NAME_step alone was measured on both backends
+/// too, its two figures (0: not measured).
 struct MeasuredTensorRun {
   int steps;
   double tensorGStencils;
   double simtFusedGStencils;
   const char *device;
+  double tensorStepGStencils = 0.0;
+  double simtStepGStencils = 0.0;
 };
 
 /// The measurement of `spec`'s kind where its tensor-core NAME_run won, or
