@@ -12,9 +12,11 @@
 # most CHECK_SECONDS (default 240) each; SANITIZE names LABEL/NAME variants
 # whose harness then runs under compute-sanitizer memcheck and racecheck on
 # grids up to 100000 points. HB_N2D sets the side of the 2D grids (default
-# 8192); HB_PASS=1 also times NAME_pass of one step. A variant folder holding include/ (another tree's runtime/include,
-# for generated code of another commit) is built against it instead of the
-# working tree's headers. Exit 1 where a build, run or check fails.
+# 8192); HB_PASS=1 also times NAME_pass of one step; ROUNDS=N times every
+# variant N times, every other round in reverse order. A variant folder
+# holding include/ (another tree's runtime/include, for generated code of
+# another commit) is built against it instead of the working tree's
+# headers. Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,11 +63,20 @@ fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 status=0
 first=1
-for p in "${programs[@]}"; do
-  exe=$work/${p%%/*}.${p##*/}
-  [[ -x $exe ]] || { echo "$p: not built"; tail -3 "$exe.log"; status=1; continue; }
-  HB_COPY=$first "$exe" || { echo "$p: failed"; status=1; }
-  first=0
+# ROUNDS (default 1) times over the variants, every other round in reverse
+# order, so that a variant listed after another is also timed before it.
+for ((round = 1; round <= ${ROUNDS:-1}; ++round)); do
+  order=("${programs[@]}")
+  if ((round % 2 == 0)); then
+    for ((i = ${#programs[@]} - 1, j = 0; i >= 0; --i, ++j)); do order[j]=${programs[i]}; done
+  fi
+  ((round > 1)) && echo "round $round"
+  for p in "${order[@]}"; do
+    exe=$work/${p%%/*}.${p##*/}
+    [[ -x $exe ]] || { echo "$p: not built"; tail -3 "$exe.log"; status=1; continue; }
+    HB_COPY=$first "$exe" || { echo "$p: failed"; status=1; }
+    first=0
+  done
 done
 [[ -n ${LIBS:-} ]] || exit $status
 for p in "${programs[@]}"; do
