@@ -1,13 +1,15 @@
 // header_bench.cu - one generated suite stencil timed against one tree of
 // the runtime's headers (run.sh builds it once against the working tree's
 // and once against another): NAME_step, one step at 2^27, 8192^2 (HB_N2D^2)
-// or 512^3 points (CUDA events, median of 30 launches after 5 warm-ups, input and output
-// rotated over four pairs so that the L2 never holds the input), and
+// or 512^3 points (CUDA events, median of 30 launches after 5 warm-ups,
+// input and output rotated over four pairs so that the L2 never holds the
+// input), and
 // NAME_run of 100 steps (HB_STEPS; median of 5 after 2 warm-ups, fresh
 // random inputs).
 // With -DHB_PASS (where the header has NAME_pass), also NAME_pass of one
 // step, timed as NAME_step: the fused kernel at one level beside the step
-// kernel.
+// kernel. (Its hash differs from the step's with a fixed boundary: the pass
+// stores the input's ring into out, the step leaves out's ring as it was.)
 // Prints GStencil/s (every point x every step) and an FNV-1a hash of each
 // result from a fixed input, which run.sh compares between the trees.
 #include <algorithm>

@@ -42,9 +42,9 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// the figures here are those the choice was made on. NAME_step alone, one
 /// step at 8192^2 (the median of four samples in two leases, 2026-12-01
 /// 23:33, bench/results/2026-12-01-2333-suite-since-issue-35-h200.txt):
-/// the stars of radius 1 stepped faster on the CUDA cores (their step
-/// kernel's PTX that of --backend=simt today); the other kinds were not
-/// compared so.
+/// the stars of radius 1 stepped faster on the CUDA cores (their step as
+/// f3812a3 generated it, whose PTX today's --backend=simt generates too);
+/// the other kinds were not compared so.
 struct TensorRunEntry {
   Shape shape;
   int radius;
