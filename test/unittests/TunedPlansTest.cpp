@@ -81,6 +81,44 @@ TEST(TunedPlans, SimtEntriesServeAnotherArchWithinStaticSharedMemory) {
   EXPECT_GT(checked, 0) << "TunedPlans.inc holds no 2D CUDA-core entry";
 }
 
+/// tf32 on the CUDA cores is fp32 arithmetic on float elements: a tf32 kind
+/// with no CUDA-core entry of its own takes fp32's (the same kernel), and
+/// says so; one with its own entry takes that.
+TEST(TunedPlans, Tf32OnCudaCoresTakesFp32sEntryWhereItHasNone) {
+  const auto has = [](const TunedPlan &like, Precision precision) {
+    for (const TunedPlan &t : tunedPlans()) {
+      if (t.dims == like.dims && t.shape == like.shape && t.radius == like.radius &&
+          t.precision == precision && t.backend == BackendKind::Simt) {
+        return true;
+      }
+    }
+    return false;
+  };
+  int borrowed = 0;
+  for (const TunedPlan &t : tunedPlans()) {
+    if (t.dims != 2 || t.backend != BackendKind::Simt || t.precision != Precision::FP32) {
+      continue;
+    }
+    PlanOptions sm90;
+    sm90.target = Arch::Sm90;
+    const Plan fp32 =
+        planSimt(makeStencil2D(t.shape, t.radius, Precision::FP32, BoundaryKind::Fixed, 2), sm90);
+    const Plan tf32 =
+        planSimt(makeStencil2D(t.shape, t.radius, Precision::TF32, BoundaryKind::Fixed, 2), sm90);
+    const bool own = has(t, Precision::TF32);
+    EXPECT_EQ(tf32.choice.find("fp32's entry") != std::string::npos, !own) << tf32.choice;
+    if (own) {
+      continue;
+    }
+    EXPECT_EQ(tf32.simt().buffers, fp32.simt().buffers) << "radius " << t.radius;
+    EXPECT_EQ(tf32.simt().l2PrefetchBytes, fp32.simt().l2PrefetchBytes) << "radius " << t.radius;
+    EXPECT_EQ(tf32.simt().threads, fp32.simt().threads) << "radius " << t.radius;
+    EXPECT_EQ(tf32.simt().chunkZ, fp32.simt().chunkZ) << "radius " << t.radius;
+    ++borrowed;
+  }
+  EXPECT_GT(borrowed, 0) << "no 2D fp32 CUDA-core entry without a tf32 one to check";
+}
+
 TEST(TunedPlans, FillOnlyWhatTheOptionsLeaveOpen) {
   PlanOptions options;
   options.warps = 8; // explicit: kept
