@@ -67,9 +67,7 @@ first=1
 # order, so that a variant listed after another is also timed before it.
 for ((round = 1; round <= ${ROUNDS:-1}; ++round)); do
   order=("${programs[@]}")
-  if ((round % 2 == 0)); then
-    for ((i = ${#programs[@]} - 1, j = 0; i >= 0; --i, ++j)); do order[j]=${programs[i]}; done
-  fi
+  ((round % 2 == 0)) && mapfile -t order < <(printf '%s\n' "${programs[@]}" | tac)
   ((round > 1)) && echo "round $round"
   for p in "${order[@]}"; do
     exe=$work/${p%%/*}.${p##*/}
