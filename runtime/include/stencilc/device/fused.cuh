@@ -770,14 +770,27 @@ levelRow(const Row<S> (&from)[S::kRing], const PassRows<S> &h, int j, int y, boo
   }
 }
 
+/// Whether every column of the thread's group g is computed.
+template <class S>
+__device__ __forceinline__ bool groupComputed(const bool (&colComputed)[S::kColsPerThread], int g) {
+  bool all = true;
+#pragma unroll
+  for (int e = 0; e < S::kVec; ++e) {
+    all = all && colComputed[g * S::kVec + e];
+  }
+  return all;
+}
+
 /// Stores the thread's stored columns of a finished row y (rounded) to
 /// out: 16-, 8- or 4-byte accesses where whole in the grid, element by
 /// element at its right edge. A point not computed holds its input's
-/// value: storing it is right.
-template <class S, bool Interior>
+/// value: storing it is right, but with Ring false (NAME_step, which
+/// leaves a fixed ring as it was) only the computed columns are stored.
+template <class S, bool Interior, bool Ring = true>
 __device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
                                          const typename S::Compute (&value)[S::kColsPerThread],
-                                         int y, int nx, int xFirst, int lane, bool vectorRows) {
+                                         int y, int nx, int xFirst, int lane, bool vectorRows,
+                                         const bool (&colComputed)[S::kColsPerThread]) {
   constexpr int W = S::kColsPerThread;
 #pragma unroll
   for (int g = 0; g < S::kGroupsPerThread; ++g) {
@@ -787,7 +800,8 @@ __device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
       continue;
     }
     typename S::Element *const at = out + static_cast<long long>(y) * nx + x;
-    if (Interior || (vectorRows && x + S::kVec <= nx)) {
+    if (Interior ||
+        (vectorRows && x + S::kVec <= nx && (Ring || groupComputed<S>(colComputed, g)))) {
       if constexpr (S::kAccessBytes == 16) {
         storeVector(at, packGroup<S>(value, g));
       } else {
@@ -796,7 +810,7 @@ __device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
     } else {
 #pragma unroll
       for (int e = 0; e < S::kVec; ++e) {
-        if (x + e < nx) {
+        if (x + e < nx && (Ring || colComputed[g * S::kVec + e])) {
           at[e] = toElement<typename S::Element>(value[g * S::kVec + e]);
         }
       }
@@ -817,8 +831,9 @@ __device__ __forceinline__ void carryRows(Row<S> (&win)[Levels][S::kRing]) {
 }
 
 /// A warp's stream down its strip (see pass below); Interior: no point it
-/// reads is within r of the grid's edge.
-template <class S, int Levels, bool Interior>
+/// reads is within r of the grid's edge; Ring false: a fixed ring not
+/// stored (storeRow).
+template <class S, int Levels, bool Interior, bool Ring = true>
 __device__ __forceinline__ void stream(const typename S::Element *__restrict__ in,
                                        typename S::Element *__restrict__ out, int ny, int nx,
                                        int x0, int yBegin, int yEnd, bool vectorRows) {
@@ -888,8 +903,8 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
           }
         } else {
           const int y = y0 + j;
-          if (y >= yBegin && y < yEnd) {
-            storeRow<S, Interior>(out, value, y, nx, xFirst, lane, vectorRows);
+          if (y >= yBegin && y < yEnd && (Ring || rowComputed)) {
+            storeRow<S, Interior, Ring>(out, value, y, nx, xFirst, lane, vectorRows, colComputed);
           }
         }
       }
@@ -1121,7 +1136,7 @@ queuedIteration(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
         shareSides<S>(row);
       } else if (t == Levels && y >= strip.yBegin && y < strip.yEnd) {
         storeRow<S, Interior>(strip.out, value, y, strip.nx, strip.xFirst, strip.lane,
-                              strip.vectorRows);
+                              strip.vectorRows, strip.colComputed);
       }
     }
   }
@@ -1210,8 +1225,9 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
 /// and from the chunk's row yBegin - (Levels - t) r on. A warp whose every
 /// row and column read is at least r inside the grid (rows of whole aligned
 /// vectors) takes the interior version: no boundary rule, every point
-/// computed, plain vector loads and stores.
-template <class S, int Levels>
+/// computed, plain vector loads and stores. Ring false (the window form
+/// only): a fixed ring not stored (NAME_step's pass, step below).
+template <class S, int Levels, bool Ring = true>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int ny, int nx,
                                      OuterRange rows) {
@@ -1247,25 +1263,27 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                   x0 - S::kHalo >= r && x0 - S::kHalo + S::kWidth <= nx - r);
   const int x = static_cast<int>(x0);
   if constexpr (QueuedOf<S>::value) {
+    static_assert(Ring, "the queued form stores a fixed ring");
     if (interior) {
       streamQueued<S, Levels, true>(in, out, ny, nx, x, yBegin, yEnd, true);
     } else {
       streamQueued<S, Levels, false>(in, out, ny, nx, x, yBegin, yEnd, vectorRows);
     }
   } else if (interior) {
-    stream<S, Levels, true>(in, out, ny, nx, x, yBegin, yEnd, true);
+    stream<S, Levels, true, Ring>(in, out, ny, nx, x, yBegin, yEnd, true);
   } else {
-    stream<S, Levels, false>(in, out, ny, nx, x, yBegin, yEnd, vectorRows);
+    stream<S, Levels, false, Ring>(in, out, ny, nx, x, yBegin, yEnd, vectorRows);
   }
 }
 
-/// The kernel of a pass of Levels fused steps, every row stored.
-template <class S, int Levels>
+/// The kernel of a pass of Levels fused steps, every row stored (Ring
+/// false: but a fixed ring, as pass's).
+template <class S, int Levels, bool Ring = true>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    pass<S, Levels>(in, out, ny, nx, OuterRange{0, ny});
+    pass<S, Levels, Ring>(in, out, ny, nx, OuterRange{0, ny});
   }
 }
 
@@ -1314,8 +1332,8 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
 }
 
 /// With a fixed boundary, copies the ring of `from` (r rows and columns at
-/// each edge, which no pass writes) into `to`, on the rows `rows` of it;
-/// nothing otherwise.
+/// each edge) into `to`, on the rows `rows` of it; nothing otherwise. (A
+/// pass stores the ring's kept values of the rows it stores too.)
 template <class S>
 inline cudaError_t copyRing(const typename S::Element *from, typename S::Element *to, int ny,
                             int nx, OuterRange rows, cudaStream_t stream) {
@@ -1380,6 +1398,25 @@ template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int ny, int nx,
                            int steps, cudaStream_t stream) {
   return onePassRange<S>(in, out, ny, nx, 0, ny, steps, stream);
+}
+
+/// NAME_step where the plan takes the fused kernel for it (measured faster
+/// than the step kernel for its kind; the window form, not the queued): a
+/// pass of one step, in -> out, storing the points a step computes only,
+/// so that a fixed ring of out is left as it was, as the step kernel
+/// leaves it. cudaErrorInvalidValue, and nothing enqueued, for a grid past
+/// the launch limits (the caller then launches the step kernel). The
+/// caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int ny, int nx,
+                        cudaStream_t stream) {
+  constexpr bool kRing = !std::is_same_v<typename S::Boundary, FixedBoundary>;
+  const dim3 grid = gridFor<S>(ny, nx);
+  if (grid.y > 65535u) {
+    return cudaErrorInvalidValue;
+  }
+  passKernel<S, 1, kRing><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
+  return cudaGetLastError();
 }
 
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of

@@ -20,7 +20,8 @@
 // and keeps it, a periodic grid is loaded wrapped and every point is
 // computed. The last level stores every point of the segment inside the
 // grid, the fixed ring (its kept input value) included, so run needs no
-// copy of the ring into the scratch buffer. The result of `steps` steps is
+// copy of the ring into the scratch buffer (step, NAME_step's pass of one
+// level, leaves the ring as the step kernel does). The result of `steps` steps is
 // bit-identical to `steps` single steps at every point, for any grid size.
 //
 // The stencil comes from the traits type Params::Stencil:
@@ -35,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <cuda_runtime.h>
@@ -100,9 +102,10 @@ template <class S> __device__ __forceinline__ typename S::Element *segments() {
 }
 
 /// Level t of the segment from level t - 1 (`from`): each thread its
-/// points. Last: stored to `out` (the block's segment inside the grid),
-/// else written to `to`.
-template <class S, bool Last>
+/// points. Last: stored to `out` (the block's segment inside the grid; with
+/// Ring false, only the points a step computes: a fixed ring is left as it
+/// was), else written to `to`.
+template <class S, bool Last, bool Ring = true>
 __device__ __forceinline__ void
 computeLevel(const typename S::Element *from, typename S::Element *to,
              typename S::Element *__restrict__ out, long long x0, int nx) {
@@ -127,11 +130,11 @@ computeLevel(const typename S::Element *from, typename S::Element *to,
       const Term<Compute> term = S::Stencil::template term<Compute>(t);
       acc = madd(term.c, toCompute(window[r + term.dx]), acc);
     }
-    const Element value = Computes<typename S::Boundary>::axis(x, nx, r)
-                              ? toElement<Element>(scaledSum<typename S::Stencil>(acc))
-                              : window[r];
+    const bool computed = Computes<typename S::Boundary>::axis(x, nx, r);
+    const Element value =
+        computed ? toElement<Element>(scaledSum<typename S::Stencil>(acc)) : window[r];
     if constexpr (Last) {
-      if (c >= S::kHalo && c < S::kHalo + S::kTile && x < nx) {
+      if (c >= S::kHalo && c < S::kHalo + S::kTile && x < nx && (Ring || computed)) {
         out[x] = value;
       }
     } else {
@@ -142,9 +145,10 @@ computeLevel(const typename S::Element *from, typename S::Element *to,
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nx-point grid, kTile points
-/// per block along blockIdx.x. Needs S::sharedBytes(Levels) bytes of
-/// dynamic shared memory.
-template <class S, int Levels>
+/// per block along blockIdx.x; Ring false: a fixed ring not stored
+/// (computeLevel). Needs S::sharedBytes(Levels) bytes of dynamic shared
+/// memory.
+template <class S, int Levels, bool Ring = true>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nx) {
   static_assert(Levels >= 1 && Levels <= S::kSteps, "a pass fuses 1 .. kSteps steps");
@@ -165,7 +169,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   for (int t = 1; t <= Levels; ++t) {
     const Element *from = buffers + ((t - 1) & 1) * S::kWidth;
     if (t == Levels) {
-      computeLevel<S, true>(from, nullptr, out, x0, nx);
+      computeLevel<S, true, Ring>(from, nullptr, out, x0, nx);
     } else {
       computeLevel<S, false>(from, buffers + (t & 1) * S::kWidth, out, x0, nx);
       __syncthreads(); // level t + 1 reads what level t wrote
@@ -173,14 +177,32 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   }
 }
 
-/// The kernel of a pass of Levels fused steps.
-template <class S, int Levels>
+/// The kernel of a pass of Levels fused steps (Ring: as pass's).
+template <class S, int Levels, bool Ring = true>
 __global__ void __launch_bounds__(S::kThreads)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    pass<S, Levels>(in, out, nx);
+    pass<S, Levels, Ring>(in, out, nx);
   }
+}
+
+/// Launches passKernel<S, Levels, Ring> over an nx-point grid on `stream`
+/// and returns the launch's status.
+template <class S, int Levels, bool Ring = true>
+inline cudaError_t launchLevels(const typename S::Element *in, typename S::Element *out, int nx,
+                                cudaStream_t stream) {
+  constexpr int bytes = S::sharedBytes(Levels);
+  if (bytes > 48 * 1024) {
+    const cudaError_t optIn = cudaFuncSetAttribute(
+        passKernel<S, Levels, Ring>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (optIn != cudaSuccess) {
+      return optIn;
+    }
+  }
+  const unsigned blocks = static_cast<unsigned>((nx - 1) / S::kTile + 1);
+  passKernel<S, Levels, Ring><<<blocks, S::kThreads, bytes, stream>>>(in, out, nx);
+  return cudaGetLastError();
 }
 
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
@@ -195,18 +217,21 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
     if (levels != Levels) {
       return launchPass<S, Levels - 1>(levels, in, out, nx, stream);
     }
-    constexpr int bytes = S::sharedBytes(Levels);
-    if (bytes > 48 * 1024) {
-      const cudaError_t optIn = cudaFuncSetAttribute(
-          passKernel<S, Levels>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      if (optIn != cudaSuccess) {
-        return optIn;
-      }
-    }
-    const unsigned blocks = static_cast<unsigned>((nx - 1) / S::kTile + 1);
-    passKernel<S, Levels><<<blocks, S::kThreads, bytes, stream>>>(in, out, nx);
-    return cudaGetLastError();
+    return launchLevels<S, Levels>(in, out, nx, stream);
   }
+}
+
+/// NAME_step where the plan takes the fused kernel for it (measured faster
+/// than the step kernel for its kind): a pass of one step, in -> out,
+/// storing the points a step computes only, so that a fixed ring of out is
+/// left as it was, as the step kernel leaves it (elsewhere the pass of one
+/// step NAME_run launches, the same kernel). The caller has checked the
+/// pointers and sizes.
+template <class S>
+inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int nx,
+                        cudaStream_t stream) {
+  return launchLevels<S, 1, !std::is_same_v<typename S::Boundary, FixedBoundary>>(in, out, nx,
+                                                                                  stream);
 }
 
 /// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in

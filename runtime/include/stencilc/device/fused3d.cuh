@@ -45,7 +45,8 @@
 // constant boundary's outside is loaded as its value and keeps it, a
 // periodic grid is loaded wrapped and every point is computed. The last
 // level stores every point of the tile inside the grid, the fixed ring
-// included. Clamp and mirror read the folded point at the same level,
+// included (but in step, NAME_step's pass of one level, which leaves it as
+// the step kernel does). Clamp and mirror read the folded point at the same level,
 // which the pass-through cannot give past one level: run passes them one
 // step at a time. Points whose inputs are not (or not yet) in the window
 // are computed from stale values (zero at first) but only ever feed points
@@ -846,6 +847,22 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
   }
 }
 
+/// With Ring false (NAME_step's pass), keeps of the rows and columns the
+/// thread stores those a step computes only: a fixed ring is left as it
+/// was.
+template <class S, bool Ring> __device__ __forceinline__ void storeComputedOnly(Part<S> &p) {
+  if constexpr (!Ring) {
+#pragma unroll
+    for (int q = 0; q < S::kCols; ++q) {
+      p.xStored[q] = p.xStored[q] && p.xComputed[q];
+    }
+#pragma unroll
+    for (int e = 0; e < S::kRows; ++e) {
+      p.yStored[e] = p.yStored[e] && p.yComputed[e];
+    }
+  }
+}
+
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
 /// along blockIdx.x (x) and blockIdx.y (y), the stored planes `chunk`
@@ -867,10 +884,12 @@ __device__ __forceinline__ void storePoints(typename S::Element *row,
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
 /// makes constants. Input planes are loaded two iterations ahead. A warp
 /// skips the levels none of its rows computes for the tile (levelsNeeded).
+/// Ring false: the points of a fixed ring are not stored (NAME_step leaves
+/// out's as they were), so a thread at an edge may store part of its row.
 /// (The flags of Part's rows, the loads of the input planes and the stores
 /// of whole rows stay here: split into helpers, they change the PTX; the
 /// columns' flags moved to placePart with the same machine code.)
-template <class S, int Levels, bool Interior, bool AllPlanes>
+template <class S, int Levels, bool Interior, bool AllPlanes, bool Ring = true>
 __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
                                      typename S::Element *__restrict__ out, int nz, int ny, int nx,
                                      OuterRange chunk) {
@@ -893,6 +912,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
     p.yStored[e] = cy >= S::kHaloY && cy < S::kHaloY + S::kTileY && y < ny;
     p.rowVector[e] = p.vectorIn && p.xFirst >= 0 && p.xFirst + kCols <= nx && y >= 0 && y < ny;
   }
+  storeComputedOnly<S, Ring>(p);
   const bool xWhole = p.vectorOut && p.xStored[0] && p.xStored[kCols - 1];
   Element queue[Levels][kQueue][kRows][kCols];
   clearRingsAndQueues<S, Levels>(ring, queue);
@@ -928,7 +948,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
         if (t < Levels) {
           copyPlane<S>(queue[t][slot], result);
           writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);
-        } else if (c >= p.zBegin && c < p.zEnd) {
+        } else if (c >= p.zBegin && c < p.zEnd && (Ring || AllPlanes || Rule::axis(c, nz, r))) {
           Element *row = out + static_cast<long long>(c) * ny * nx + p.rowOffset;
 #pragma unroll
           for (int e = 0; e < kRows; ++e, row += nx) {
@@ -939,7 +959,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
               Access bits;
               std::memcpy(&bits, &result[e][0], sizeof bits);
               *reinterpret_cast<Access *>(row) = bits;
-            } else if (!kWhole) { // (whole: a thread's points are all stored or none)
+            } else if (!kWhole || !(Ring || Interior)) { // (whole: all stored or none)
               storePoints<S>(row, result[e], p);
             }
           }
@@ -963,7 +983,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
 /// and with whole accesses known there 10 % more: docs/performance.md,
 /// 2026-11-30 19:51), and then no interior copy with them is compiled:
 /// the head and tail runs are a few planes.
-template <class S, int Levels>
+template <class S, int Levels, bool Ring = true>
 __device__ __forceinline__ void passBlock(const typename S::Element *__restrict__ in,
                                           typename S::Element *__restrict__ out, int nz, int ny,
                                           int nx, OuterRange planes) {
@@ -982,27 +1002,28 @@ __device__ __forceinline__ void passBlock(const typename S::Element *__restrict_
                          Rule::axis(chunk.end - 1 + (Levels - 1) * S::kLag, nz, r) &&
                          (Rule::kEveryPoint || chunk.end - 1 + Levels * S::kLag < nz);
   if (interior && allPlanes) {
-    pass<S, Levels, true, true>(in, out, nz, ny, nx, chunk);
+    pass<S, Levels, true, true, Ring>(in, out, nz, ny, nx, chunk);
   } else if constexpr (kLoadsInside<S, true>) {
     if (allPlanes && whole) {
-      pass<S, Levels, false, true>(in, out, nz, ny, nx, chunk);
+      pass<S, Levels, false, true, Ring>(in, out, nz, ny, nx, chunk);
     } else {
-      pass<S, Levels, false, false>(in, out, nz, ny, nx, chunk);
+      pass<S, Levels, false, false, Ring>(in, out, nz, ny, nx, chunk);
     }
   } else if (interior && !Rule::kEveryPoint) { // (a copy less to compile)
-    pass<S, Levels, true, false>(in, out, nz, ny, nx, chunk);
+    pass<S, Levels, true, false, Ring>(in, out, nz, ny, nx, chunk);
   } else {
-    pass<S, Levels, false, false>(in, out, nz, ny, nx, chunk);
+    pass<S, Levels, false, false, Ring>(in, out, nz, ny, nx, chunk);
   }
 }
 
-/// The kernel of a pass of Levels fused steps, every plane stored.
-template <class S, int Levels>
+/// The kernel of a pass of Levels fused steps, every plane stored (Ring
+/// false: but a fixed ring, as pass's).
+template <class S, int Levels, bool Ring = true>
 __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nz, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
-    passBlock<S, Levels>(in, out, nz, ny, nx, OuterRange{0, nz});
+    passBlock<S, Levels, Ring>(in, out, nz, ny, nx, OuterRange{0, nz});
   }
 }
 
@@ -1110,6 +1131,23 @@ template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
                            int nx, int steps, cudaStream_t stream) {
   return onePassRange<S>(in, out, nz, ny, nx, 0, nz, steps, stream);
+}
+
+/// NAME_step where the plan takes the fused kernel for it (measured faster
+/// than the step kernel for its kind): a pass of one step, in -> out,
+/// storing the points a step computes only, so that a fixed ring of out is
+/// left as it was, as the step kernel leaves it (elsewhere the pass of one
+/// step NAME_run launches, the same kernel). cudaErrorInvalidValue, and
+/// nothing enqueued, for a grid past the launch limits (the caller then
+/// launches the step kernel). The caller has checked the pointers and
+/// sizes.
+template <class S>
+inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int nz, int ny,
+                        int nx, cudaStream_t stream) {
+  constexpr bool kRing = !std::is_same_v<typename S::Boundary, FixedBoundary>;
+  return launchKernel<S, 1>(passKernel<S, 1, kRing>,
+                            passGridFor<S, 1>(OuterRange{0, nz}, nz, ny, nx), stream, in, out, nz,
+                            ny, nx);
 }
 
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and
