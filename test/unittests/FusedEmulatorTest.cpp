@@ -26,6 +26,7 @@
 
 using namespace stencilc;
 using stencilc::testing::makeStencil;
+using stencilc::testing::onSm90;
 using stencilc::testing::randomGridND;
 
 namespace {
@@ -198,6 +199,39 @@ TEST(FusedPlans, WideBoxesAreQueuedWhereMeasured) {
 // A 3D pass keeps T rings of edge rows in shared memory: a T whose rings
 // pass what the target lets a block opt in to is lowered to the most that
 // fit, and the schedule says so (an error where the backend was requested).
+TEST(FusedPlans, StepsTakeTheFusedKernelWhereMeasuredFaster) {
+  // One level of the fused kernel measured faster than the step kernel on
+  // an H200 for the 1D stars of radius 1 and 2 in fp64 and fp32 (tf32 is
+  // fp32 arithmetic on CUDA cores), not in fp16, and for the 2D star of
+  // radius 2 in fp64 (the window form), not in fp32; never on a periodic
+  // grid, whose passes load wrapped.
+  const PlanOptions o = onSm90();
+  for (Precision p : {Precision::FP64, Precision::FP32, Precision::TF32, Precision::FP16}) {
+    for (int r : {1, 2}) {
+      const Plan line = planSimt(makeStencil(1, Shape::Star, r, p, BoundaryKind::Fixed, 7), o);
+      ASSERT_GT(line.schedule.fusedSteps, 1);
+      EXPECT_EQ(line.schedule.fused.takesSteps, p != Precision::FP16) << keyword(p) << " r " << r;
+    }
+  }
+  const Plan star =
+      planSimt(makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Fixed, 7), o);
+  EXPECT_TRUE(star.schedule.fused.takesSteps) << star.schedule.why;
+  EXPECT_FALSE(star.schedule.fused.queued);
+  EXPECT_NE(star.schedule.fused.stepWhy.find("star2d9p fp64 on an H200"), std::string::npos)
+      << star.schedule.fused.stepWhy;
+  EXPECT_TRUE(
+      planSimt(makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Constant, 7), o)
+          .schedule.fused.takesSteps);
+  EXPECT_FALSE(
+      planSimt(makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Periodic, 7), o)
+          .schedule.fused.takesSteps);
+  EXPECT_FALSE(planSimt(makeStencil(2, Shape::Star, 2, Precision::FP32, BoundaryKind::Fixed, 7), o)
+                   .schedule.fused.takesSteps);
+  EXPECT_FALSE(
+      planSimt(makeStencil(1, Shape::Star, 1, Precision::FP64, BoundaryKind::Periodic, 7), o)
+          .schedule.fused.takesSteps);
+}
+
 TEST(FusedPlans, SharedMemoryBoundsTheThreeDimensionalT) {
   const StencilSpec spec =
       makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Periodic, 3);

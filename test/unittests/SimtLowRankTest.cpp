@@ -568,6 +568,27 @@ TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
   EXPECT_EQ(asked.simt().tileY, off.simt().tileY);
 }
 
+TEST(SimtLowRank3DPlan, StepsTakeTheFusedKernelWhereMeasuredFaster) {
+  // One level of the fused kernel measured faster than the step kernel for
+  // the form at radius 1 in fp32 arithmetic (box3d27p fp32 on an H200), not
+  // in fp64 (slower) nor on a periodic grid; and only at the measured
+  // geometry (not where fuse asks another T).
+  for (Precision p : {Precision::FP32, Precision::TF32}) {
+    const Plan fused = planWith(box3DPlusCentre(1, p, Fixed), LowRankRequest::Auto);
+    EXPECT_TRUE(fused.schedule.fused.takesSteps) << keyword(p);
+    EXPECT_NE(fused.schedule.fused.stepWhy.find("box3d27p fp32 on an H200"), std::string::npos)
+        << fused.schedule.fused.stepWhy;
+  }
+  EXPECT_FALSE(planWith(box3DPlusCentre(1, Precision::FP64, Fixed), LowRankRequest::Auto)
+                   .schedule.fused.takesSteps);
+  EXPECT_FALSE(planWith(box3DPlusCentre(1, Precision::FP32, Fixed), LowRankRequest::On, 3)
+                   .schedule.fused.takesSteps);
+  const Plan periodic =
+      planWith(box3DPlusCentre(1, Precision::FP32, BoundaryKind::Periodic), LowRankRequest::Auto);
+  ASSERT_GT(periodic.schedule.fusedSteps, 1);
+  EXPECT_FALSE(periodic.schedule.fused.takesSteps);
+}
+
 TEST(SimtLowRank3DPlan, EbisuStaysDirectUnderAuto) {
   // Its unfolding has rank 2 but both planes full rank: 21 operations of 27
   // only by the unfolding; auto keeps a peer's stencil direct.

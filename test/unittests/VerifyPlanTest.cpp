@@ -381,6 +381,21 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
   EXPECT_TRUE(breaks(mutated(star3d, [](Plan &p) { p.schedule.fused.queued = true; }), o,
                      "planSimtFusion promises the queued form only for a 2D stencil in the "
                      "direct or low-rank form"));
+  const Plan unfused =
+      planSimt(makeStencil(1, Shape::Star, 1, Precision::FP32, BoundaryKind::Fixed, 1), onSm90(1));
+  ASSERT_EQ(unfused.schedule.fusedSteps, 1);
+  EXPECT_TRUE(breaks(mutated(unfused, [](Plan &p) { p.schedule.fused.takesSteps = true; }),
+                     onSm90(1),
+                     "planSimtFusion promises NAME_step takes the fused kernel only where "
+                     "NAME_run has one"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               p.schedule.fused.queued = true;
+                               p.schedule.fused.takesSteps = true;
+                             }),
+                     o,
+                     "planSimtFusion promises NAME_step takes the fused kernel in the window "
+                     "form only"));
 }
 
 /// The 3D stencil of fields whose u the plane kernel streams (k is read at

@@ -583,6 +583,12 @@ struct FusedKernel {
   long long minGridPoints = 0;
   /// Where the geometry comes from (a measurement, or the rule).
   std::string source;
+  /// NAME_step launches this kernel for one level (the fused headers'
+  /// `step`, which leaves a fixed ring as the step kernel does), not the
+  /// step kernel: measured faster for this kind and geometry; `stepWhy`
+  /// gives the figures.
+  bool takesSteps = false;
+  std::string stepWhy;
 
   int columnsPerThread() const { return width / 32; }
   int storedColumns() const { return width - 2 * halo; }

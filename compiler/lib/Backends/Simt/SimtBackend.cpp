@@ -269,6 +269,10 @@ public:
       printFused3D(plan, os);
       break;
     }
+    if (s.fused.takesSteps) {
+      os << fmt::format("  step       {}_step launches the fused kernel for one level: {}\n",
+                        spec.name, s.fused.stepWhy);
+    }
   }
   std::string summarizePlan(const Plan &plan) const override {
     const std::string kernel = summarizeSimtPlan(plan);

@@ -413,7 +413,8 @@ std::string fusedLowRank(const Plan &plan) {
   return withoutTrailingNewlines(text);
 }
 
-std::string launchCode(const Plan &plan) {
+/// The step kernel's launch (section launch).
+std::string stepKernelLaunch(const Plan &plan) {
   const int dims = plan.spec.dims;
   return CodeWriter::filled(section("launch"),
                             fmt::arg("view", dims == 1   ? "1 x 1 x nx"
@@ -424,6 +425,22 @@ std::string launchCode(const Plan &plan) {
                                                              : "nz"),
                             fmt::arg("rows_y", dims == 3 ? "ny" : "1"),
                             fmt::arg("kernel", kernelName(plan)));
+}
+
+/// NAME_step's launch: the step kernel's, or one level of the fused kernel
+/// where the plan takes it for steps (in 2D and 3D the step kernel's
+/// where the grid is past the fused kernel's launch limits).
+std::string launchCode(const Plan &plan) {
+  const int dims = plan.spec.dims;
+  const std::string own = stepKernelLaunch(plan);
+  const FusedKernel &k = plan.schedule.fused;
+  if (plan.schedule.fusedSteps == 1 || !k.takesSteps) {
+    return own;
+  }
+  return CodeWriter::filled(section(dims == 1 ? "launch_fused_1d" : "launch_fused"),
+                            fmt::arg("why", k.stepWhy),
+                            fmt::arg("fused", fusedKernelNamespace(dims)),
+                            fmt::arg("size_args", sizeArguments(dims)), fmt::arg("launch", own));
 }
 
 } // namespace

@@ -292,6 +292,46 @@ constexpr MeasuredFusion Measured[] = {
 };
 // clang-format on
 
+/// A kind whose fused kernel at one level, launched by NAME_step
+/// (FusedKernel::takesSteps), measured faster than its step kernel:
+/// NAME_step in GStencil/s at 2^27 points, 8192^2 or 512^3, the median of
+/// 30 (the mean of two rounds), beside the step kernel in the same lease on
+/// an H200 (2026-12-02 01:27-01:56, docs/performance.md,
+/// bench/results/2026-12-02-0127-step-through-fused-kernel-h200.txt), at the
+/// geometry measured for its kind and a fixed boundary (a constant one ran
+/// as fast). Not taken where measured slower or no faster: 1D in 16 bits
+/// (heat1d fp16 618.9 against 668.6), the 3D low-rank box in fp64 (180.2
+/// against 186.9); nor on a periodic grid, whose fused passes load wrapped
+/// (one level of box3d27p fp32 142.3, of star2d9p fp64 162.1).
+struct MeasuredFusedStep {
+  int dims = 0;
+  Shape shape = Shape::Star;
+  int radius = 0;
+  int elementBytes = 0;
+  bool lowRank = false;
+  /// The suite's stencil measured, as the plan names it.
+  const char *kind = "";
+  double fused = 0.0, step = 0.0;
+};
+
+// clang-format off
+constexpr MeasuredFusedStep FusedStepMeasured[] = {
+    {.dims = 1, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .kind = "heat1d fp64",
+     .fused = 244.6, .step = 205.4},
+    {.dims = 1, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .kind = "heat1d fp32",
+     .fused = 418.3, .step = 401.1},
+    {.dims = 1, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .kind = "star1d5p fp64",
+     .fused = 235.2, .step = 206.8},
+    {.dims = 1, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .kind = "star1d5p fp32",
+     .fused = 446.5, .step = 396.4},
+    // The window form (fused.cuh stores a fixed ring in the queued form).
+    {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .kind = "star2d9p fp64",
+     .fused = 222.6, .step = 193.9},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .lowRank = true,
+     .kind = "box3d27p fp32", .fused = 349.1, .step = 288.9},
+};
+// clang-format on
+
 /// The largest radius whose low-rank form fuses by rule: radius 3 (the
 /// 7 x 7 blur, T 2) compiles without spills for sm_90; a uniform box of
 /// radius 12 at T 2 spilled 10 KB a thread.
@@ -570,6 +610,27 @@ std::string lowRankUnfusedWhy(const StencilSpec &spec) {
                            MaxFusedLowRankRadius);
 }
 
+/// Sets the schedule's fused kernel to take NAME_step where its kind, at
+/// the geometry measured for it (`m`), in the window form in 2D and on a
+/// grid that does not wrap, measured faster so (FusedStepMeasured).
+void takeMeasuredFusedStep(Plan &plan, const MeasuredFusion &m) {
+  const StencilSpec &spec = plan.spec;
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  for (const MeasuredFusedStep &f : FusedStepMeasured) {
+    if (f.dims == spec.dims && (f.shape == spec.shape || spec.dims == 1) &&
+        f.radius == spec.radius && f.elementBytes == bytes && f.lowRank == lowRank(plan) &&
+        f.lowRank == m.lowRank && f.fused > f.step && !plan.schedule.fused.queued &&
+        spec.boundary != BoundaryKind::Periodic) {
+      FusedKernel &k = plan.schedule.fused;
+      k.takesSteps = true;
+      k.stepWhy = fmt::format("measured faster than the step kernel for {}{} on an H200 "
+                              "({:.1f} against {:.1f} GStencil/s)",
+                              formNamed(&m), f.kind, f.fused, f.step);
+      return;
+    }
+  }
+}
+
 /// Why `plan` fuses the T it wanted: asked (`asked` > 0), measured (`m`),
 /// or by a rule.
 std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
@@ -663,6 +724,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fused = k;
   if (steps == wanted) {
     s.why = fusedWhy(plan, asked, m);
+  }
+  if (!asked && steps == wanted && m) {
+    takeMeasuredFusedStep(plan, *m);
   }
 }
 

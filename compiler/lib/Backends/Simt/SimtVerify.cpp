@@ -178,10 +178,15 @@ void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
 
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the
 /// fused kernels take, their shared memory within the target's opt-in
-/// limit, and halos that leave each level's r and points to store.
+/// limit, and halos that leave each level's r and points to store; and
+/// NAME_step taking the fused kernel only where the plan has one, in 2D
+/// in the window form.
 void verifyFusion(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
+  c.require(!s.fused.takesSteps || s.fusedSteps > 1,
+            "NAME_step takes the fused kernel only where NAME_run has one", "fusedSteps {}",
+            s.fusedSteps);
   if (s.fusedSteps <= 1) {
     return;
   }
@@ -197,6 +202,10 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
   c.require(k.width > 0 && k.storedColumns() >= 1 && (spec.dims != 3 || k.storedRows() >= 1),
             "a fused pass that stores a column (3D: and a row) past its halos",
             "width {}, halo {}, height {}, haloY {}", k.width, k.halo, k.height, k.haloY);
+  c.require(!k.takesSteps || !k.queued,
+            "NAME_step takes the fused kernel in the window form only (the queued form stores a "
+            "fixed ring)",
+            "queued, and NAME_step takes it");
   c.require(!k.queued || (spec.dims == 2 && !plan.simt().packed),
             "the queued form only for a 2D stencil in the direct or low-rank form (fused.cuh adds "
             "their terms, not packed ones)",

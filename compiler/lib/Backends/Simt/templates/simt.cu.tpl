@@ -8,7 +8,8 @@
 // The generator (compiler/lib/Backends/Simt/SimtEmitter.cpp) writes
 // `stencil` with the plan's slices in `add_plane` (one `fma` a read, or,
 // for very large stencils, a `slice_looped` over the coefficient table of
-// `term_tables`), and `launch` inside the shared host API. Every section is
+// `term_tables`), and `launch` inside the shared host API (or, where
+// NAME_step takes the fused kernel, `launch_fused_1d` or `launch_fused`). Every section is
 // balanced: it closes each scope it opens.
 //
 // The last four sections (the boundary reads, the L2-prefetching load) are
@@ -301,3 +302,16 @@ for (int t = {begin}; t < {end}; ++t) {{
 //@ section launch
 // The kernel's view of the grid: {view}.
 return simt::launch<Stencil>({kernel}, in, out, {planes_z}, {rows_y}, nx, stream);
+
+//@ section launch_fused_1d
+// One level of the fused kernel, {why}.
+return {fused}::step<Fused>(in, out, {size_args}, stream);
+
+//@ section launch_fused
+// One level of the fused kernel, {why}.
+// The step kernel where the grid is past the fused kernel's launch limits:
+if (const cudaError_t status = {fused}::step<Fused>(in, out, {size_args}, stream);
+    status != cudaErrorInvalidValue) {{
+  return status;
+}}
+{launch}
