@@ -9,11 +9,13 @@
 # variant's plan also goes through the GPU conformance harness
 # (test/GPU/harness: NAME_step and NAME_run against the float64 reference
 # at every contract size and step count), in parallel after the timing, at
-# most CHECK_SECONDS (default 240) each; SANITIZE names LABEL/NAME variants
-# whose harness then runs under compute-sanitizer memcheck and racecheck on
-# grids up to 100000 points. HB_N2D sets the side of the 2D grids (default
-# 8192); HB_PASS=1 also times NAME_pass of one step; ROUNDS=N times every
-# variant N times, every other round in reverse order. A variant folder
+# most CHECK_SECONDS (default 240) each (CHECK_ONLY: only the LABEL/NAME
+# variants that grep -E pattern matches); SANITIZE names LABEL/NAME variants
+# whose harness then runs under compute-sanitizer memcheck, racecheck and
+# initcheck (SANITIZE_TOOLS, to name others) on grids up to 100000
+# points. HB_N2D sets the side of the 2D grids (default 8192); HB_PASS=1
+# also times NAME_pass of one step; ROUNDS=N times every variant N times,
+# every other round in reverse order. A variant folder
 # holding include/ (another tree's runtime/include, for generated code of
 # another commit) is built against it instead of the working tree's
 # headers. Exit 1 where a build, run or check fails.
@@ -56,9 +58,11 @@ check() {
 export -f build check
 export root variants work HB_N2D HB_PASS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+checked=("${programs[@]}")
+[[ -n ${CHECK_ONLY:-} ]] && mapfile -t checked < <(printf '%s\n' "${programs[@]}" | grep -E "$CHECK_ONLY")
 if [[ -n ${LIBS:-} ]]; then
   export LIBS
-  printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'check {}'
+  printf '%s\n' "${checked[@]}" | xargs -P "$(nproc)" -I{} bash -c 'check {}'
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 status=0
@@ -77,13 +81,13 @@ for ((round = 1; round <= ${ROUNDS:-1}; ++round)); do
   done
 done
 [[ -n ${LIBS:-} ]] || exit $status
-for p in "${programs[@]}"; do
+for p in "${checked[@]}"; do
   exe=$work/check-${p%%/*}.${p##*/}
   [[ -x $exe ]] || { echo "check $p: not built"; tail -3 "$exe.log"; status=1; continue; }
   timeout "${CHECK_SECONDS:-240}" "$exe" >"$exe.out" 2>&1 &
 done
 wait
-for p in "${programs[@]}"; do
+for p in "${checked[@]}"; do
   out=$work/check-${p%%/*}.${p##*/}.out
   [[ -f $out ]] || continue
   echo "check $p: $(tail -1 "$out") ($(grep -c '^\[PASS\]' "$out") cases passed," \
@@ -92,7 +96,7 @@ for p in "${programs[@]}"; do
 done
 for p in ${SANITIZE:-}; do
   exe=$work/check-${p%%/*}.${p##*/}
-  for tool in memcheck racecheck; do
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
     if timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" --max-points 100000 \
       >"$exe.$tool" 2>&1; then
       echo "sanitize $p $tool: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$exe.$tool" | tail -1)"
