@@ -535,13 +535,11 @@ __device__ __forceinline__ void streamFields(const FusedArgs<typename S::Fields,
           }
           fused::shareSides<S>(win[t < Levels ? t : 0][2 * r + j]);
         } else if (y0 + j >= yBegin && y0 + j < yEnd) {
-          fused::storeRow<S, Interior>(out, value, y0 + j, nx, xFirst, lane, vectorRows,
-                                       colComputed);
+          fused::storeRow<S, Interior>(out, value, y0 + j, nx, xFirst, lane, vectorRows);
           if constexpr (kTime) {
             Compute before[W];
             ownColumns<S>(from[j + r], before);
-            fused::storeRow<S, Interior>(outPrev, before, y0 + j, nx, xFirst, lane, vectorRows,
-                                         colComputed);
+            fused::storeRow<S, Interior>(outPrev, before, y0 + j, nx, xFirst, lane, vectorRows);
           }
         }
       }

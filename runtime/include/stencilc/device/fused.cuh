@@ -818,6 +818,16 @@ __device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
   }
 }
 
+/// storeRow of every stored column, a fixed ring's kept values included
+/// (the passes of NAME_run, NAME_pass and a stencil of fields).
+template <class S, bool Interior>
+__device__ __forceinline__ void storeRow(typename S::Element *__restrict__ out,
+                                         const typename S::Compute (&value)[S::kColsPerThread],
+                                         int y, int nx, int xFirst, int lane, bool vectorRows) {
+  const bool unread[S::kColsPerThread] = {}; // (with Ring true no column's flag is read)
+  storeRow<S, Interior, true>(out, value, y, nx, xFirst, lane, vectorRows, unread);
+}
+
 /// Moves each window's last 2r rows to its first, for the next iteration.
 template <class S, int Levels>
 __device__ __forceinline__ void carryRows(Row<S> (&win)[Levels][S::kRing]) {
@@ -1136,7 +1146,7 @@ queuedIteration(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
         shareSides<S>(row);
       } else if (t == Levels && y >= strip.yBegin && y < strip.yEnd) {
         storeRow<S, Interior>(strip.out, value, y, strip.nx, strip.xFirst, strip.lane,
-                              strip.vectorRows, strip.colComputed);
+                              strip.vectorRows);
       }
     }
   }
