@@ -17,8 +17,8 @@
 # also times NAME_pass of one step; ROUNDS=N times every variant N times,
 # every other round in reverse order. A variant folder
 # holding include/ (another tree's runtime/include, for generated code of
-# another commit) is built against it instead of the working tree's
-# headers. Exit 1 where a build, run or check fails.
+# another commit) is built, and checked, against it instead of the working
+# tree's headers. Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,10 +48,11 @@ build() {
 # The conformance program of variant $1 (LABEL/NAME).
 # shellcheck disable=SC2317
 check() {
-  local label=${1%%/*} name=${1##*/}
+  local label=${1%%/*} name=${1##*/} include=$root/runtime/include
+  [[ -d $variants/$label/include ]] && include=$variants/$label/include
   python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
     "$variants/$1.h" >"$work/check-$label.$name.cu"
-  nvcc -std=c++17 -O3 -arch=sm_90 -I "$root/runtime/include" -I "$root/test/support/include" \
+  nvcc -std=c++17 -O3 -arch=sm_90 -I "$include" -I "$root/test/support/include" \
     -o "$work/check-$label.$name" "$work/check-$label.$name.cu" "$variants/$1.cu" \
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
