@@ -71,14 +71,15 @@ std::string tileText(const Plan &plan, std::string_view separator) {
   return text;
 }
 
-/// NAME_run's ring, for a fixed boundary: the step kernels and the 2D fused
-/// kernel leave it unwritten, so b's ring is first made a's; the 1D and 3D
-/// fused kernels store it with its kept value.
+/// NAME_run's ring, for a fixed boundary: the step kernels leave it
+/// unwritten, and the composed passes copy a into b first, so b's ring is
+/// first made a's; the fused kernels of the CUDA cores store it with its
+/// kept value.
 std::string runNote(const Plan &plan) {
   if (plan.spec.boundary != BoundaryKind::Fixed) {
     return {};
   }
-  if (plan.schedule.fusedSteps > 1 && plan.spec.dims != 2) {
+  if (plan.schedule.fusedSteps > 1 && !plan.schedule.composed) {
     return " The ring of a is kept at every step:\n * each pass stores it unchanged.";
   }
   return " The ring of b is first made equal to the ring of a,\n * so it stays fixed for every "

@@ -1341,69 +1341,24 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
   }
 }
 
-/// With a fixed boundary, copies the ring of `from` (r rows and columns at
-/// each edge) into `to`, on the rows `rows` of it; nothing otherwise. (A
-/// pass stores the ring's kept values of the rows it stores too.)
-template <class S>
-inline cudaError_t copyRing(const typename S::Element *from, typename S::Element *to, int ny,
-                            int nx, OuterRange rows, cudaStream_t stream) {
-  if constexpr (std::is_same_v<typename S::Boundary, FixedBoundary>) {
-    using Element = typename S::Element;
-    constexpr int r = S::kRadius;
-    const size_t row = static_cast<size_t>(nx) * sizeof(Element);
-    const size_t edge = static_cast<size_t>(r) * sizeof(Element);
-    const size_t right = static_cast<size_t>(nx - r);
-    cudaError_t status = cudaSuccess;
-    // The r rows at each edge, where they meet the range.
-    for (const OuterRange ring : {OuterRange{0, r}, OuterRange{ny - r, ny}}) {
-      const int begin = ring.begin > rows.begin ? ring.begin : rows.begin;
-      const int end = ring.end < rows.end ? ring.end : rows.end;
-      if (status == cudaSuccess && begin < end) {
-        const size_t at = static_cast<size_t>(begin) * nx;
-        status = cudaMemcpyAsync(to + at, from + at, (end - begin) * row, cudaMemcpyDeviceToDevice,
-                                 stream);
-      }
-    }
-    // The r columns at each edge of the range's rows.
-    const size_t first = static_cast<size_t>(rows.begin) * nx;
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(to + first, row, from + first, row, edge, rows.count(),
-                                 cudaMemcpyDeviceToDevice, stream);
-    }
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(to + first + right, row, from + first + right, row, edge,
-                                 rows.count(), cudaMemcpyDeviceToDevice, stream);
-    }
-    return status;
-  } else {
-    (void)from, (void)to, (void)ny, (void)nx, (void)rows, (void)stream;
-    return cudaSuccess;
-  }
-}
-
 /// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in ->
 /// out, in never written, storing rows [first, first + count) of out only
 /// (every other point of out is left as it was; in is read wherever the
-/// steps reach); with a fixed boundary the ring of in on those rows is
-/// copied into out first. The caller has checked the pointers, the sizes
-/// and the range (validRange).
+/// steps reach; a fixed ring on those rows is stored with its kept value,
+/// in's). The caller has checked the pointers, the sizes and the range
+/// (validRange).
 template <class S>
 inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int ny,
                                 int nx, int first, int count, int steps, cudaStream_t stream) {
   if (steps < 1 || steps > S::kSteps) {
     return cudaErrorInvalidValue;
   }
-  const OuterRange rows{first, first + count};
-  if (const cudaError_t status = copyRing<S>(in, out, ny, nx, rows, stream);
-      status != cudaSuccess) {
-    return status;
-  }
-  return launchPass<S>(steps, in, out, ny, nx, rows, stream);
+  return launchPass<S>(steps, in, out, ny, nx, OuterRange{first, first + count}, stream);
 }
 
 /// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in
-/// never written; with a fixed boundary the ring of in is copied into out
-/// first. The caller has checked the pointers and sizes.
+/// never written (a fixed ring stored with in's values). The caller has
+/// checked the pointers and sizes.
 template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int ny, int nx,
                            int steps, cudaStream_t stream) {
@@ -1431,9 +1386,11 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of
 /// kSteps fused steps and one pass of the remainder, ping-ponging between a
-/// and b; the result is left in a (b is scratch of the same size). With a
-/// fixed boundary the ring of a is copied into b first, so that every
-/// pass's output has the ring of the input. cudaErrorInvalidValue, and
+/// and b; the result is left in a (b is scratch of the same size, its
+/// contents never read: every pass stores every point, a fixed ring with
+/// its kept value; copying the ring of a into b first, as this did before,
+/// measured 0.3-1.0 % slower, docs/performance.md, 2026-12-02 02:24).
+/// cudaErrorInvalidValue, and
 /// nothing enqueued, for a null pointer, a == b, a size below the
 /// boundary's minimum (fixed: 2r + 1) or steps < 0.
 template <class S>
@@ -1448,10 +1405,6 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, i
     return cudaSuccess;
   }
   const size_t row = static_cast<size_t>(nx) * sizeof(Element);
-  if (const cudaError_t status = copyRing<S>(a, b, ny, nx, OuterRange{0, ny}, stream);
-      status != cudaSuccess) {
-    return status;
-  }
   Element *src = a;
   Element *dst = b;
   for (int done = 0; done < steps; done += S::kSteps) {
