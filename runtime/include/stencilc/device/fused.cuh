@@ -1390,9 +1390,8 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 /// contents never read: every pass stores every point, a fixed ring with
 /// its kept value; copying the ring of a into b first, as this did before,
 /// measured 0.3-1.0 % slower, docs/performance.md, 2026-12-02 02:24).
-/// cudaErrorInvalidValue, and
-/// nothing enqueued, for a null pointer, a == b, a size below the
-/// boundary's minimum (fixed: 2r + 1) or steps < 0.
+/// cudaErrorInvalidValue, and nothing enqueued, for a null pointer, a ==
+/// b, a size below the boundary's minimum (fixed: 2r + 1) or steps < 0.
 template <class S>
 inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, int nx, int steps,
                        cudaStream_t stream) {

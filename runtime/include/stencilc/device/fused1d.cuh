@@ -21,8 +21,9 @@
 // computed. The last level stores every point of the segment inside the
 // grid, the fixed ring (its kept input value) included, so run needs no
 // copy of the ring into the scratch buffer (step, NAME_step's pass of one
-// level, leaves the ring as the step kernel does). The result of `steps` steps is
-// bit-identical to `steps` single steps at every point, for any grid size.
+// level, leaves the ring as the step kernel does). The result of `steps`
+// steps is bit-identical to `steps` single steps at every point, for any
+// grid size.
 //
 // The stencil comes from the traits type Params::Stencil:
 //

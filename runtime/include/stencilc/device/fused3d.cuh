@@ -46,9 +46,9 @@
 // periodic grid is loaded wrapped and every point is computed. The last
 // level stores every point of the tile inside the grid, the fixed ring
 // included (but in step, NAME_step's pass of one level, which leaves it as
-// the step kernel does). Clamp and mirror read the folded point at the same level,
-// which the pass-through cannot give past one level: run passes them one
-// step at a time. Points whose inputs are not (or not yet) in the window
+// the step kernel does). Clamp and mirror read the folded point at the
+// same level, which the pass-through cannot give past one level: run
+// passes them one step at a time. Points whose inputs are not (or not yet) in the window
 // are computed from stale values (zero at first) but only ever feed points
 // outside the stored tile, so `steps` steps are bit-identical to `steps`
 // single steps at every point, for any grid size (smaller than the tile or

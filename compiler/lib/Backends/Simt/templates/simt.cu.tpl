@@ -9,8 +9,8 @@
 // `stencil` with the plan's slices in `add_plane` (one `fma` a read, or,
 // for very large stencils, a `slice_looped` over the coefficient table of
 // `term_tables`), and `launch` inside the shared host API (or, where
-// NAME_step takes the fused kernel, `launch_fused_1d` or `launch_fused`). Every section is
-// balanced: it closes each scope it opens.
+// NAME_step takes the fused kernel, `launch_fused_1d` or `launch_fused`).
+// Every section is balanced: it closes each scope it opens.
 //
 // The last four sections (the boundary reads, the L2-prefetching load) are
 // not the simt kernel's, which has them from stencilc/device: the
