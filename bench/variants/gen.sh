@@ -12,7 +12,8 @@
 # instead (a stencil of a benchmark's own, outside the suite); its list.txt
 # line in OUT then names the stencil's own name.
 # Usage: bench/variants/gen.sh LIST [OUT]   (default OUT .gpu/variants;
-#   STENCILC, default build/bin/stencilc)
+#   STENCILC, default build/bin/stencilc; SUITE, the folder of the suite's
+#   files, default examples/suite: another commit's, for suite-against.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 list=${1:?usage: gen.sh LIST [OUT]}
@@ -23,7 +24,7 @@ sed -E 's|^(\s*[^#[:space:]]+\s+)\S*/([^/[:space:]]+)\.stencil|\1\2|' "$list" >"
 while read -r label name flags; do
   [[ -z $label || $label == \#* ]] && continue
   mkdir -p "$out/$label"
-  source=$root/examples/suite/$name.stencil
+  source=${SUITE:-$root/examples/suite}/$name.stencil
   if [[ $name == *.stencil ]]; then # a path from the root, outside the suite
     source=$root/$name
     name=$(basename "$name" .stencil)
