@@ -188,6 +188,12 @@ template <class Boundary> constexpr int minExtent(int radius) {
   return std::is_same_v<Boundary, FixedBoundary> ? 2 * radius + 1 : 1;
 }
 
+/// The Ring argument of NAME_step's pass of one level (each fused header's
+/// `step`): false where a fixed ring must be left as it was; elsewhere a
+/// step computes every point, and the pass NAME_run launches serves.
+template <class Boundary>
+constexpr bool kStepStoresEveryPoint = !std::is_same_v<Boundary, FixedBoundary>;
+
 /// The type of a memory access of 4, 8 or 16 bytes.
 template <int Bytes> struct VectorOf {
   using type = uint4;
@@ -1315,6 +1321,18 @@ template <class S> inline dim3 gridFor(int rowsY, int nx) {
               static_cast<unsigned>((rowsY - 1) / S::kChunkY + 1), 1u);
 }
 
+/// Launches `kernel` (a pass) on `stream` with `args` over `grid`; the
+/// launch's status (cudaErrorInvalidValue, nothing enqueued, for a grid
+/// past the launch limits).
+template <class S, class Kernel, class... Args>
+inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, Args... args) {
+  if (grid.y > 65535u) {
+    return cudaErrorInvalidValue;
+  }
+  kernel<<<grid, S::kThreads, 0, stream>>>(args...);
+  return cudaGetLastError();
+}
+
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
 /// in -> out, storing `rows` (every row where it is the whole grid), and
 /// returns the launch's status (cudaErrorInvalidValue for a grid past the
@@ -1329,15 +1347,10 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
       return launchPass<S, Levels - 1>(levels, in, out, ny, nx, rows, stream);
     }
     const dim3 grid = gridFor<S>(rows.count(), nx);
-    if (grid.y > 65535u) {
-      return cudaErrorInvalidValue;
-    }
     if (rows.whole(ny)) {
-      passKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
-    } else {
-      passRangeKernel<S, Levels><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx, rows);
+      return launchKernel<S>(passKernel<S, Levels>, grid, stream, in, out, ny, nx);
     }
-    return cudaGetLastError();
+    return launchKernel<S>(passRangeKernel<S, Levels>, grid, stream, in, out, ny, nx, rows);
   }
 }
 
@@ -1375,13 +1388,8 @@ inline cudaError_t onePass(const typename S::Element *in, typename S::Element *o
 template <class S>
 inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int ny, int nx,
                         cudaStream_t stream) {
-  constexpr bool kRing = !std::is_same_v<typename S::Boundary, FixedBoundary>;
-  const dim3 grid = gridFor<S>(ny, nx);
-  if (grid.y > 65535u) {
-    return cudaErrorInvalidValue;
-  }
-  passKernel<S, 1, kRing><<<grid, S::kThreads, 0, stream>>>(in, out, ny, nx);
-  return cudaGetLastError();
+  return launchKernel<S>(passKernel<S, 1, kStepStoresEveryPoint<typename S::Boundary>>,
+                         gridFor<S>(ny, nx), stream, in, out, ny, nx);
 }
 
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of

@@ -231,8 +231,8 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
 template <class S>
 inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int nx,
                         cudaStream_t stream) {
-  return launchLevels<S, 1, !std::is_same_v<typename S::Boundary, FixedBoundary>>(in, out, nx,
-                                                                                  stream);
+  return launchLevels<S, 1, fused::kStepStoresEveryPoint<typename S::Boundary>>(in, out, nx,
+                                                                                stream);
 }
 
 /// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in

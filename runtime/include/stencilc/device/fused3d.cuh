@@ -1144,8 +1144,7 @@ inline cudaError_t onePass(const typename S::Element *in, typename S::Element *o
 template <class S>
 inline cudaError_t step(const typename S::Element *in, typename S::Element *out, int nz, int ny,
                         int nx, cudaStream_t stream) {
-  constexpr bool kRing = !std::is_same_v<typename S::Boundary, FixedBoundary>;
-  return launchKernel<S, 1>(passKernel<S, 1, kRing>,
+  return launchKernel<S, 1>(passKernel<S, 1, fused::kStepStoresEveryPoint<typename S::Boundary>>,
                             passGridFor<S, 1>(OuterRange{0, nz}, nz, ny, nx), stream, in, out, nz,
                             ny, nx);
 }
