@@ -15,10 +15,10 @@
 # initcheck (SANITIZE_TOOLS, to name others) on grids up to 100000
 # points. HB_N2D sets the side of the 2D grids (default 8192); HB_PASS=1
 # also times NAME_pass of one step; ROUNDS=N times every variant N times,
-# every other round in reverse order. A variant folder
-# holding include/ (another tree's runtime/include, for generated code of
-# another commit) is built, and checked, against it instead of the working
-# tree's headers. Exit 1 where a build, run or check fails.
+# every other round in reverse order. A variant folder holding include/
+# (another tree's runtime/include, for generated code of another commit) is
+# built, and checked, against it instead of the working tree's headers.
+# Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,13 +30,18 @@ while read -r label name _; do
   [[ -z $label || $label == \#* ]] && continue
   programs+=("$label/$name")
 done <"$variants/list.txt"
-# shellcheck disable=SC2317 # build and check run through xargs (export -f)
+# shellcheck disable=SC2317 # headers, build and check run through xargs (export -f)
+# The runtime headers of variant label $1: its include/, else the tree's.
+headers() {
+  if [[ -d $variants/$1/include ]]; then echo "$variants/$1/include"; else echo "$root/runtime/include"; fi
+}
+# shellcheck disable=SC2317
 build() {
-  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2 include=$root/runtime/include
+  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2 include
+  include=$(headers "$label")
   element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
   grep -qE "${name}_step\(.*int nz" "$h" && dims=3
   grep -qE "${name}_step\([^)]*, int nx, cudaStream_t" "$h" && ! grep -qE "${name}_step\(.*int ny" "$h" && dims=1
-  [[ -d $variants/$label/include ]] && include=$variants/$label/include
   local pass=()
   [[ -n ${HB_PASS:-} ]] && grep -qE "${name}_pass\(" "$h" && pass=(-DHB_PASS)
   nvcc -std=c++17 -O3 -arch=sm_90 "${pass[@]}" -I "$include" -I "$root/test/GPU/device" \
@@ -48,15 +53,15 @@ build() {
 # The conformance program of variant $1 (LABEL/NAME).
 # shellcheck disable=SC2317
 check() {
-  local label=${1%%/*} name=${1##*/} include=$root/runtime/include
-  [[ -d $variants/$label/include ]] && include=$variants/$label/include
+  local label=${1%%/*} name=${1##*/} include
+  include=$(headers "$label")
   python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
     "$variants/$1.h" >"$work/check-$label.$name.cu"
   nvcc -std=c++17 -O3 -arch=sm_90 -I "$include" -I "$root/test/support/include" \
     -o "$work/check-$label.$name" "$work/check-$label.$name.cu" "$variants/$1.cu" \
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
-export -f build check
+export -f headers build check
 export root variants work HB_N2D HB_PASS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 checked=("${programs[@]}")

@@ -429,12 +429,13 @@ std::string stepKernelLaunch(const Plan &plan) {
 
 /// NAME_step's launch: the step kernel's, or one level of the fused kernel
 /// where the plan takes it for steps (in 2D and 3D the step kernel's
-/// where the grid is past the fused kernel's launch limits).
+/// where the grid is past the fused kernel's launch limits). takesSteps
+/// only where the plan fuses (planSimtFusion's promise).
 std::string launchCode(const Plan &plan) {
   const int dims = plan.spec.dims;
   const std::string own = stepKernelLaunch(plan);
   const FusedKernel &k = plan.schedule.fused;
-  if (plan.schedule.fusedSteps == 1 || !k.takesSteps) {
+  if (!k.takesSteps) {
     return own;
   }
   return CodeWriter::filled(section(dims == 1 ? "launch_fused_1d" : "launch_fused"),
