@@ -257,10 +257,43 @@ TEST(Planner, AutoTakesTheStackedFormUnlessShapedOrTooLarge) {
   options.nBlocks = 2;
   EXPECT_FALSE(tensorPlan(box, options).tensor().stacked);
   options.nBlocks = 0;
-  options.sharedMemoryLimit = unasked.tensor().sharedBytes() - 1;
+  options.sharedMemoryLimit = 2 * unasked.tensor().windowBytes - 1; // (its stages aside)
   const Plan small = tensorPlan(box, options);
   EXPECT_FALSE(small.tensor().stacked);
   EXPECT_LE(small.tensor().sharedBytes(), options.sharedMemoryLimit);
+}
+
+/// The stacked form's single step stages its stores (16 rows of 64
+/// outputs a warp) where the blocks its launch bounds ask for still fit a
+/// multiprocessor with them: on sm_90 and sm_80, not on sm_86 (100 KB),
+/// where the plan is the same but for the stages; nor on a periodic grid at
+/// radius 7 or 8 (its copy stores pairs).
+TEST(Planner, StackedStepStagesItsStoresWhereItsBlocksStillFit) {
+  const StencilSpec star = makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  const TensorPlan sm90 = tensorPlan(star, options).tensor();
+  ASSERT_TRUE(sm90.stacked);
+  EXPECT_TRUE(sm90.stagedStores);
+  EXPECT_EQ(sm90.stageBytes(), 4 * 16 * 72 * 2);
+  EXPECT_EQ(sm90.sharedBytes(), 2 * sm90.windowBytes + sm90.stageBytes());
+  options.target = Arch::Sm80;
+  EXPECT_TRUE(tensorPlan(star, options).tensor().stagedStores);
+  options.target = Arch::Sm86;
+  const TensorPlan sm86 = tensorPlan(star, options).tensor();
+  EXPECT_TRUE(sm86.stacked);
+  EXPECT_FALSE(sm86.stagedStores);
+  EXPECT_EQ(sm86.stageBytes(), 0);
+  EXPECT_EQ(sm86.sharedBytes(), 2 * sm86.windowBytes);
+  EXPECT_EQ(sm86.windowBytes, sm90.windowBytes);
+  options.target = Arch::Sm90;
+  for (int radius : {6, 7, 8}) {
+    const StencilSpec box =
+        makeStencil2D(Shape::Box, radius, Precision::FP16, BoundaryKind::Periodic, 1);
+    const TensorPlan periodic = tensorPlan(box, options).tensor();
+    ASSERT_TRUE(periodic.stacked) << radius;
+    EXPECT_EQ(periodic.stagedStores, radius < 7) << radius;
+  }
 }
 
 /// The options that shape the dense block, by name (the warning's test)

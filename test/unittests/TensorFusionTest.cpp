@@ -172,6 +172,10 @@ TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
   const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 5);
   EXPECT_TRUE(fusedPlan(star, 4).schedule.composed->plan->tensor().stacked);
   EXPECT_FALSE(fusedPlan(star, 4, MmaRequest::Dense).schedule.composed->plan->tensor().stacked);
+  // Its MMAs bind a composed pass: its step stores from registers, where a
+  // single step of the same form stages its stores.
+  EXPECT_FALSE(fusedPlan(star, 4).schedule.composed->plan->tensor().stagedStores);
+  EXPECT_TRUE(fusedPlan(star, 4).tensor().stagedStores);
   for (Shape shape : {Shape::Star, Shape::Box})
     for (Precision p : {Precision::FP16, Precision::BF16})
       for (BoundaryKind b : AllBoundaries) {

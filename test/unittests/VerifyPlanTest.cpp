@@ -511,6 +511,15 @@ TEST(VerifyPlan, EachStackedCheckFires) {
                            "planTensor promises the stacked form's two windows within"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
                            "planTensor promises the stacked form's rows"));
+  // Stages only where the launch bounds' blocks fit with them (not sm_86),
+  // and only in the stacked form.
+  ASSERT_TRUE(plan.tensor().stagedStores);
+  PlanOptions sm86 = o;
+  sm86.target = Arch::Sm86;
+  EXPECT_TRUE(breaks(plan, sm86, "planTensor promises the stacked form's two windows within"));
+  EXPECT_TRUE(breaks(
+      mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().stagedStores = true; }),
+      denseOnSm90(), "planTensor promises stores staged only in the stacked form"));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {
@@ -626,6 +635,13 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                      o, "planTensorFusion promises a composed pass planned on tensor cores"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.composed->bandSharedBytes += 4; }), o,
                      "planTensorFusion promises a pass's kernels within the shared memory"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan other = *p.schedule.composed->plan;
+                               other.tensor().stagedStores = true;
+                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
+                             }),
+                     o, "planTensorFusion promises a composed pass's stores not staged"));
   EXPECT_TRUE(breaks(mutated(plan,
                              [](Plan &p) {
                                Plan other = *p.schedule.composed->plan;

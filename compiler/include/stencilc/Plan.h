@@ -216,6 +216,13 @@ struct TensorPlan {
   /// k16 MMA; a warp computes a strip of tileM rows x tileN columns, a
   /// block tileRowsPerBlock strips (one a warp), from two windows in turn.
   bool stacked = false;
+  /// The stacked form's single step stores through a stage a warp in shared
+  /// memory (16 rows of StageCols outputs, rows StagePitch apart), as rows
+  /// of 16-byte vectors; a composed pass's stacked step stores from its
+  /// registers (stacked.cuh, kStaged).
+  bool stagedStores = false;
+  static constexpr int StageCols = 64;
+  static constexpr int StagePitch = StageCols + 8;
   /// Bytes of shared memory: a window (each of windows()) and the
   /// parameter matrices.
   int windowBytes = 0;
@@ -247,10 +254,13 @@ struct TensorPlan {
   int windows() const {
     return fields && !fields->windowFields.empty() ? int(fields->windowFields.size()) : 1;
   }
-  /// The stacked form double-buffers its one window.
+  /// The stacked form double-buffers its one window, and its warps' stages
+  /// follow.
   int sharedBytes() const {
-    return stacked ? 2 * windowBytes : windows() * windowBytes + paramBytes;
+    return stacked ? 2 * windowBytes + stageBytes() : windows() * windowBytes + paramBytes;
   }
+  /// The warps' stages of stagedStores, 16 rows each (0 without).
+  int stageBytes() const;
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;
   /// Bytes of shared memory the sparse form's slices take beside the

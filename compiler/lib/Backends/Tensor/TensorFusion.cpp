@@ -40,11 +40,11 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// only what its stored lines need, and these passes ran 2-8 % faster with
 /// `fixed` (bench/results/2026-12-01-1834-composed-band-regions-h200.txt);
 /// the figures here are those the choice was made on. NAME_step alone, one
-/// step at 8192^2 (the median of four samples in two leases, 2026-12-01
-/// 23:33, bench/results/2026-12-01-2333-suite-since-issue-35-h200.txt):
-/// the stars of radius 1 stepped faster on the CUDA cores (their step as
-/// f3812a3 generated it, whose PTX today's --backend=simt generates too);
-/// the other kinds were not compared so.
+/// step at 8192^2 (the mean of two medians in one lease, 2026-12-02 04:43,
+/// the stacked step's stores staged (TensorPlanner.cpp, stageWhereItFits),
+/// bench/results/2026-12-02-0429-stacked-step-staged-stores-h200.txt):
+/// the stars of radius 1 still stepped faster on the CUDA cores (--backend=
+/// simt's step kernel); the other kinds were not compared so.
 struct TensorRunEntry {
   Shape shape;
   int radius;
@@ -52,8 +52,8 @@ struct TensorRunEntry {
   MeasuredTensorRun measured;
 };
 constexpr TensorRunEntry TensorRuns[] = {
-    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200", 671.5, 763.5}},
-    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200", 665.4, 759.6}},
+    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200", 719.4, 777.5}},
+    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200", 725.7, 770.8}},
     {Shape::Box, 1, Precision::FP16, {8, 2105.5, 1402.7, "an H200"}},
     {Shape::Box, 1, Precision::BF16, {8, 2108.1, 1348.3, "an H200"}},
     {Shape::Star, 2, Precision::FP16, {4, 1285.1, 1151.5, "an H200"}},
@@ -69,6 +69,10 @@ constexpr TensorRunEntry TensorRuns[] = {
 /// The composed pass of `steps` steps whose composed stencil `composed`
 /// plans: the band's numbers and the MMA ratio.
 ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
+  // Its MMAs bind a composed pass, not its stores: staged, the passes of
+  // the 16-bit stars and boxes of radius 1 and 2 ran 1-2 % slower
+  // (docs/performance.md, 2026-12-02 04:24-04:50).
+  composed.tensor().stagedStores = false;
   ComposedPass pass;
   pass.steps = steps;
   pass.plan = std::make_shared<const Plan>(std::move(composed));

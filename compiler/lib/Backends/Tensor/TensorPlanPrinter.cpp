@@ -125,6 +125,13 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  shared     {} bytes (dynamic); B ({} words a lane) loaded once per block "
                     "into registers from a table in global memory\n",
                     tp.sharedBytes(), tp.paramFragmentRegisters());
+  if (tp.stagedStores) {
+    os << fmt::format("  stores     a warp rounds each MMA block's sums into a stage of 16 x {} "
+                      "{} in shared memory (pitch {}, {} bytes a warp) and stores every {} "
+                      "columns of its strip as rows of 16-byte vectors\n",
+                      TensorPlan::StageCols, elementTypeName(spec.precision),
+                      TensorPlan::StagePitch, tp.stageBytes() / tp.warps, TensorPlan::StageCols);
+  }
 }
 
 /// The names of DenseBlockOptions (PlanOptions.h), in their order.

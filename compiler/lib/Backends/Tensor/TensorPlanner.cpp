@@ -307,6 +307,11 @@ int TensorPlan::mmasPerTile() const {
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
 }
 
+int TensorPlan::stageBytes() const {
+  // A warp's 16 rows of StagePitch elements of 16 / vectorWidth bytes.
+  return stagedStores ? warps * 16 * StagePitch * (16 / vectorWidth) : 0;
+}
+
 int TensorPlan::sparseSliceBytes() const {
   return sparse && !paramsInRegisters
              ? static_cast<int>(gemms.size()) * 32 * SparseSliceRegisters * 4
@@ -437,6 +442,10 @@ int stackedSharedBytes(const StencilSpec &spec) {
 
 } // namespace
 
+int stackedSharedLimit(const PlanOptions &options) {
+  return std::max(options.sharedMemoryLimit, info(options.target).maxDynamicSharedBytes);
+}
+
 bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
   if (stackedMmaUnavailable(spec)) {
     return false;
@@ -494,6 +503,23 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   tp.windowBytes = tp.windowRows * tp.windowPitch * opBytes;
   tp.paramBytes = 0;
   tp.paramsInRegisters = true;
+}
+
+/// The stacked form's stores through its warps' stages (stacked.cuh,
+/// kStaged), each 16 rows of 64 outputs stored as rows of 16-byte vectors:
+/// single steps 7-16 % faster at radius 1 and 2, 1-4 % at 3 and 7 than
+/// from registers (8-byte stores, a sector of 8 rows each) on an H200
+/// (docs/performance.md, 2026-12-02 04:24-04:50). Only where the blocks its
+/// launch bounds ask for (StackedMinBlocks) still fit a multiprocessor's
+/// shared memory with them (sm_80, sm_90 on, not sm_86 or sm_89), so that
+/// the stages never cost occupancy; not on a periodic grid at radius 7 or
+/// 8, whose copy stores pairs (kQuads: its registers spill), and where the
+/// 15 x 15 box ran 12 % slower staged. A composed pass stores from
+/// registers (composedPass).
+void stageWhereItFits(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options) {
+  tp.stagedStores = !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7);
+  tp.stagedStores =
+      tp.stagedStores && StackedMinBlocks * tp.sharedBytes() <= stackedSharedLimit(options);
 }
 
 /// The window of the block shape, the block narrowed until its shared
@@ -554,6 +580,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
 
   if (tp.stacked) {
     layOutStacked(spec, tp);
+    stageWhereItFits(spec, tp, options);
   } else {
     layOutNarrowedToFit(spec, tp, options);
   }
@@ -595,13 +622,15 @@ PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &optio
       planTuned(tuned, options, [&](const PlanOptions &o) { return planTensorWith(spec, o); });
   // The planner narrows the block until its shared memory fits; a plan that
   // still does not (3D: 2r + 1 window slabs and every plane's parameter
-  // matrices, with these options) cannot run.
+  // matrices, with these options) cannot run. (Stages are taken only where
+  // they fit: stageWhereItFits.)
   const TensorPlan &tp = plan.tensor();
-  if (tp.sharedBytes() > options.sharedMemoryLimit) {
+  const int limit = tp.stacked ? stackedSharedLimit(options) : options.sharedMemoryLimit;
+  if (tp.sharedBytes() > limit) {
     return PlanOrRefusal::refused(
         fmt::format("its {} slice GEMMs over {} planes need {} bytes of shared memory "
                     "even for the narrowest block, more than the {} a block may use",
-                    tp.gemms.size(), tp.planes, tp.sharedBytes(), options.sharedMemoryLimit));
+                    tp.gemms.size(), tp.planes, tp.sharedBytes(), limit));
   }
   return plan;
 }

@@ -466,8 +466,9 @@ void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &
 /// rows by StackedBlocks MMA blocks, one a warp, StackedWarps a block; a
 /// window of the block and r rows and 8 columns around it, its rows an odd
 /// number of 16-byte vectors apart (ldmatrix without bank conflicts), all
-/// of it filled; two windows within the shared memory a block may use; the
-/// weights of the 2r + 1 row slices in order.
+/// of it filled; two windows and the warps' stages (where it stages its
+/// stores, only the stacked form) within the shared memory a block may use;
+/// the weights of the 2r + 1 row slices in order.
 void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
@@ -476,6 +477,8 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
                  "the stacked form exactly where stackedMmaChosen says, never with the sparse "
                  "form",
                  "stacked {}, chosen {}, sparse {}", tp.stacked, wanted, tp.sparse) ||
+      !c.require(tp.stacked || !tp.stagedStores, "stores staged only in the stacked form",
+                 "staged, not stacked") ||
       !tp.stacked) {
     return;
   }
@@ -497,9 +500,17 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "halo {} / {}, window {} x {} (loaded {}, [{}, {})), pitch {}", tp.haloRows,
             tp.haloCols, tp.windowRows, tp.windowCols, tp.loadedRows, tp.loadedColBegin,
             tp.loadedColEnd, tp.windowPitch);
-  c.require(tp.sharedBytes() == 2 * tp.windowBytes && tp.sharedBytes() <= options.sharedMemoryLimit,
-            "the stacked form's two windows within the shared memory a block may use",
-            "{} bytes, limit {}", tp.sharedBytes(), options.sharedMemoryLimit);
+  const int stageBytes = tp.stagedStores ? tp.warps * 16 * TensorPlan::StagePitch * bytes : 0;
+  c.require(tp.stageBytes() == stageBytes && tp.sharedBytes() == 2 * tp.windowBytes + stageBytes &&
+                2 * tp.windowBytes <= options.sharedMemoryLimit &&
+                (!tp.stagedStores ||
+                 (StackedMinBlocks * tp.sharedBytes() <= stackedSharedLimit(options) &&
+                  !(spec.boundary == BoundaryKind::Periodic && r >= 7))),
+            "the stacked form's two windows within the shared-memory limit, with its warps' "
+            "stages (16 rows each) only where StackedMinBlocks blocks with them fit the dynamic "
+            "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
+            "{} bytes (stages {}), limits {} and {}", tp.sharedBytes(), tp.stageBytes(),
+            options.sharedMemoryLimit, stackedSharedLimit(options));
   bool rowsInOrder = std::ssize(tp.gemms) == 2 * r + 1;
   for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
     rowsInOrder = tp.gemms[i].kind == SliceKind::Row && tp.gemms[i].dy == static_cast<int>(i) - r;
@@ -541,7 +552,8 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
 
 /// A composed pass's promises: of `steps` steps, planned on tensor cores
 /// for the stencil composed that many times, of a radius a tile takes, its
-/// two kernels within the shared memory a block may use, its plan sound.
+/// stores from registers (not staged: its MMAs bind it), its two kernels
+/// within the shared memory a block may use, its plan sound.
 void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const PlanOptions &options,
                 PromiseChecker &c, std::vector<std::string> &problems) {
   const StencilSpec &spec = plan.spec;
@@ -557,6 +569,8 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
                  "{}", pass.plan ? pass.plan->spec.name : std::string("no plan"))) {
     return;
   }
+  c.require(!pass.plan->tensor().stagedStores, "a composed pass's stores not staged",
+            "the composed step stages its stores");
   const int composedBytes = pass.plan->tensor().sharedBytes();
   c.require(pass.bandSharedBytes == bandSharedBytes(spec, steps, pass.bandTile) &&
                 std::max(composedBytes, pass.bandSharedBytes) <= options.sharedMemoryLimit,

@@ -25,15 +25,19 @@
 // once per block from a table the generated code holds. The sums of an MMA
 // block go to kSplit accumulators in turn (MMA m to accumulator m %
 // kSplit), added in order at the end, so that kSplit MMAs are independent.
-// The strip's outputs are stored two MMA blocks at a time, 4 adjacent
-// columns (8 bytes) a lane after a swap with the neighbouring lane, so that
-// a warp's store writes whole sectors (kQuads).
+// A single step's kernel (kStaged) rounds each MMA block's sums into a
+// stage of the warp's in shared memory and stores every 64 columns of its
+// strip as rows of 16-byte vectors; a composed pass (composed.cuh) stores
+// two MMA blocks at a time, 4 adjacent columns (8 bytes) a lane after a
+// swap with the neighbouring lane, so that a warp's store writes whole
+// sectors (kQuads).
 //
 // A persistent block walks block tiles of kWarps strips; the window of its
 // next block tile is copied (cp.async: whole 16-byte vectors of the grid,
 // wrapped into a periodic one, zeros outside a fixed one; the boundary rule
 // point by point elsewhere) into the second of two shared-memory windows
-// while the warps compute from the first.
+// while the warps compute from the first; the warps' stages follow the
+// windows.
 //
 // G (the generated code's geometry):
 //   using Element;         __half or __nv_bfloat16
@@ -43,6 +47,7 @@
 //   kPitch                 window row pitch in elements: an odd multiple of 16 bytes,
 //                          so an 8 x 8 matrix's rows meet no bank conflict
 //   kSplit, kMinBlocks     accumulators an MMA block; blocks a multiprocessor (launch bounds)
+//   kStaged                optional (false where absent): stores through the warps' stages
 //   weights()              the B table: kWeightWords words, lane-minor
 #pragma once
 
@@ -60,6 +65,11 @@
 
 namespace stencilc {
 namespace device {
+
+/// G::kStaged where G has it, else false (StackedBlock's kStaged).
+template <class G, class = void> struct StagedStoresOf : std::false_type {};
+template <class G>
+struct StagedStoresOf<G, std::void_t<decltype(G::kStaged)>> : std::bool_constant<G::kStaged> {};
 
 template <class G> struct StackedBlock {
   using Element = typename G::Element;
@@ -82,7 +92,20 @@ template <class G> struct StackedBlock {
   static constexpr int kWindowCols = kBlockCols + 2 * kHaloCols;
   static constexpr int kPitch = G::kPitch;
   static constexpr int kWindowElements = kWindowRows * kPitch;
-  static constexpr int kSharedBytes = 2 * kWindowElements * int(sizeof(Element));
+  // A single step's stores bind it (the composed pass's MMAs bind that):
+  // each warp rounds its sums into a stage of 16 rows of kStageCols, rows
+  // an odd number of 16-byte vectors apart (the 4-byte writes of a lane's 8
+  // rows meet no bank conflict), and stores it as rows of 16-byte vectors:
+  // steps 7-16 % faster at radius 1 and 2 than the quads below, whose 8-byte
+  // stores write a sector of 8 rows each; the composed passes lost 1-2 %
+  // so, the periodic 15 x 15 box (pairs) 12 % (docs/performance.md,
+  // 2026-12-02 04:24-04:50). The planner says where (stageWhereItFits).
+  static constexpr bool kStaged = StagedStoresOf<G>::value;
+  static constexpr int kStageCols = 64;
+  static constexpr int kStagePitch = kStageCols + 8;
+  static constexpr int kStageElements = kStaged ? 16 * kStagePitch : 0;
+  static constexpr int kSharedBytes =
+      (2 * kWindowElements + kWarps * kStageElements) * int(sizeof(Element));
   static constexpr int kVectorsPerRow = kWindowCols / 8;
   static constexpr int kVectors = kWindowRows * kVectorsPerRow;
   static constexpr int kVectorsPerThread = (kVectors + kThreads - 1) / kThreads;
@@ -96,8 +119,10 @@ template <class G> struct StackedBlock {
   // radius. Where the two registers this holds spill (a periodic grid's
   // copy at radius 7 and 8), it ran slower: the pairs are stored there
   // (docs/performance.md, 2026-12-01 15:08-15:18).
-  static constexpr bool kQuads = !(std::is_same_v<Boundary, PeriodicBoundary> && kRadius >= 7);
+  static constexpr bool kQuads =
+      !kStaged && !(std::is_same_v<Boundary, PeriodicBoundary> && kRadius >= 7);
   static_assert(!kQuads || G::kBlocks % 2 == 0, "a strip's MMA blocks are stored in pairs");
+  static_assert(!kStaged || G::kBlocks * 8 % kStageCols == 0, "a strip is whole stages");
 
   static_assert(sizeof(Element) == 2, "the stacked form takes 16-bit operands");
   static_assert(kRadius >= 1 && kRadius <= kHaloCols,
@@ -202,7 +227,8 @@ template <class G> struct StackedBlock {
   /// step writes them.
   static __device__ __forceinline__ void strip(const Element *window, const Weights &w,
                                                Element *__restrict__ out, long long blockRow,
-                                               long long blockCol, int ny, int nx, bool wide) {
+                                               long long blockCol, int ny, int nx, bool wide,
+                                               Element *stage) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // The row this lane addresses for ldmatrix: row lane % 8 of matrix
     // lane / 8, whose rows start 0, 8, 1 and 9 below the strip's.
@@ -256,7 +282,60 @@ template <class G> struct StackedBlock {
           acc[0].x[e] += acc[q].x[e];
         }
       }
-      storeBlock(j, acc[0], held, rows, static_cast<int>(blockCol), nx, wide);
+      if constexpr (kStaged) {
+        stageBlock(j, acc[0], stage);
+        if (8 * (j + 1) % kStageCols == 0) {
+          __syncwarp();
+          storeStage(stage, out, blockRow + 16 * warp,
+                     static_cast<int>(blockCol) + 8 * (j + 1) - kStageCols, ny, nx, wide);
+          __syncwarp(); // read before the next block's sums are written
+        }
+      } else {
+        storeBlock(j, acc[0], held, rows, static_cast<int>(blockCol), nx, wide);
+      }
+    }
+  }
+
+  /// MMA block j's sums, rounded, into the warp's stage: its rows 0-15,
+  /// columns 8 j modulo kStageCols on.
+  static __device__ __forceinline__ void stageBlock(int j, const typename Mma16::FragmentC &sum,
+                                                    Element *stage) {
+    const int lane = threadIdx.x % 32;
+    Element *at = stage + lane / 4 * kStagePitch + 8 * j % kStageCols + lane % 4 * 2;
+    *reinterpret_cast<std::uint32_t *>(at) = Mma16::packPair(sum.x[0], sum.x[1]);
+    *reinterpret_cast<std::uint32_t *>(at + 8 * kStagePitch) = Mma16::packPair(sum.x[2], sum.x[3]);
+  }
+
+  /// The stage's 16 rows of kStageCols outputs, from output row `row0` and
+  /// column `col0`, stored where the step writes them: as 16-byte vectors
+  /// where `wide` (nx a multiple of 8, out 16-byte aligned) and the step
+  /// writes the whole vector, else point by point.
+  static __device__ __forceinline__ void storeStage(const Element *stage, Element *__restrict__ out,
+                                                    long long row0, int col0, int ny, int nx,
+                                                    bool wide) {
+    constexpr int kRowVectors = kStageCols / 8;
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int k = 0; k < 16 * kRowVectors / 32; ++k) {
+      const int r = (lane + 32 * k) / kRowVectors, c = 8 * ((lane + 32 * k) % kRowVectors);
+      const long long row = row0 + r;
+      if (row < kRing || row >= ny - kRing) {
+        continue;
+      }
+      const uint4 bits = *reinterpret_cast<const uint4 *>(stage + r * kStagePitch + c);
+      const int x = col0 + c;
+      Element *dst = out + row * nx + x;
+      if (wide && x >= kRing && x + 8 <= nx - kRing) {
+        *reinterpret_cast<uint4 *>(dst) = bits;
+        continue;
+      }
+      const auto *values = reinterpret_cast<const Element *>(&bits);
+#pragma unroll
+      for (int e = 0; e < 8; ++e) {
+        if (x + e >= kRing && x + e < nx - kRing) {
+          dst[e] = values[e];
+        }
+      }
     }
   }
 
@@ -358,9 +437,12 @@ template <class G> struct StackedBlock {
   run(const Element *__restrict__ in, Element *__restrict__ out, int ny, int nx, Element *windows) {
     const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
     const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-    // Whether a row's stores may be whole pairs (quads where kQuads).
-    const bool wide = kQuads ? nx % 4 == 0 && reinterpret_cast<std::uintptr_t>(out) % 8 == 0
-                             : nx % 2 == 0 && reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
+    // Whether a row's stores may be whole vectors (kStaged), quads
+    // (kQuads) or pairs.
+    constexpr int kStoreElements = kStaged ? 8 : kQuads ? 4 : 2;
+    const bool wide =
+        nx % kStoreElements == 0 &&
+        reinterpret_cast<std::uintptr_t>(out) % (kStoreElements * sizeof(Element)) == 0;
     // Block tiles in 32-bit arithmetic (launch refuses more than INT_MAX):
     // a 64-bit division a tile cost as much as a tenth of the MMAs' time.
     const int across = (nx + kBlockCols - 1) / kBlockCols;
@@ -384,7 +466,8 @@ template <class G> struct StackedBlock {
       asm volatile("cp.async.wait_group 1;");
       __syncthreads(); // the window is whole for every warp
       const int row = tile / across;
-      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, wide);
+      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, wide,
+            windows + 2 * kWindowElements + threadIdx.x / 32 * kStageElements);
       __syncthreads(); // every warp is done with it before it is fetched into again
     }
   }

@@ -112,6 +112,7 @@ struct Geometry {{
   static constexpr int kPitch = {pitch}; // window row pitch: an odd number of 16-byte vectors
   static constexpr int kSplit = {split}; // accumulators an MMA block
   static constexpr int kMinBlocks = {min_blocks}; // blocks a multiprocessor (launch bounds)
+  static constexpr bool kStaged = {staged}; // stores through the warps' stages
   static __device__ __forceinline__ const std::uint32_t* weights() {{ return kWeights; }}
 }};
 using Block = stencilc::device::StackedBlock<Geometry>;
