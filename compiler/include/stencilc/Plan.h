@@ -257,9 +257,10 @@ struct TensorPlan {
   /// The stacked form double-buffers its one window, and its warps' stages
   /// follow.
   int sharedBytes() const {
-    return stacked ? 2 * windowBytes + stageBytes() : windows() * windowBytes + paramBytes;
+    return stacked ? 2 * windowBytes + (stagedStores ? stageBytes() : 0)
+                   : windows() * windowBytes + paramBytes;
   }
-  /// The warps' stages of stagedStores, 16 rows each (0 without).
+  /// The warps' stages, 16 rows each, where the form stages its stores.
   int stageBytes() const;
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;

@@ -309,7 +309,7 @@ int TensorPlan::mmasPerTile() const {
 
 int TensorPlan::stageBytes() const {
   // A warp's 16 rows of StagePitch elements of 16 / vectorWidth bytes.
-  return stagedStores ? warps * 16 * StagePitch * (16 / vectorWidth) : 0;
+  return warps * 16 * StagePitch * (16 / vectorWidth);
 }
 
 int TensorPlan::sparseSliceBytes() const {
@@ -505,6 +505,8 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   tp.paramsInRegisters = true;
 }
 
+} // namespace
+
 /// The stacked form's stores through its warps' stages (stacked.cuh,
 /// kStaged), each 16 rows of 64 outputs stored as rows of 16-byte vectors:
 /// single steps 7-16 % faster at radius 1 and 2, 1-4 % at 3 and 7 than
@@ -516,11 +518,12 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
 /// 8, whose copy stores pairs (kQuads: its registers spill), and where the
 /// 15 x 15 box ran 12 % slower staged. A composed pass stores from
 /// registers (composedPass).
-void stageWhereItFits(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options) {
-  tp.stagedStores = !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7);
-  tp.stagedStores =
-      tp.stagedStores && StackedMinBlocks * tp.sharedBytes() <= stackedSharedLimit(options);
+bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
+  return !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7) &&
+         StackedMinBlocks * (2 * tp.windowBytes + tp.stageBytes()) <= stackedSharedLimit(options);
 }
+
+namespace {
 
 /// The window of the block shape, the block narrowed until its shared
 /// memory fits: columns first (the halo rows then stay a small part of the
@@ -580,7 +583,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
 
   if (tp.stacked) {
     layOutStacked(spec, tp);
-    stageWhereItFits(spec, tp, options);
+    tp.stagedStores = stackedStepStages(spec, tp, options);
   } else {
     layOutNarrowedToFit(spec, tp, options);
   }
@@ -623,7 +626,7 @@ PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &optio
   // The planner narrows the block until its shared memory fits; a plan that
   // still does not (3D: 2r + 1 window slabs and every plane's parameter
   // matrices, with these options) cannot run. (Stages are taken only where
-  // they fit: stageWhereItFits.)
+  // they fit: stackedStepStages.)
   const TensorPlan &tp = plan.tensor();
   const int limit = tp.stacked ? stackedSharedLimit(options) : options.sharedMemoryLimit;
   if (tp.sharedBytes() > limit) {

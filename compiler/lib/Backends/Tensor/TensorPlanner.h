@@ -58,6 +58,13 @@ inline constexpr int StackedMinBlocks = 3;
 /// radius.
 double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n);
 
+/// Whether the stacked form's single step, laid out as `tp`, stages its
+/// stores (TensorPlan::stagedStores; stencilc/device/stacked.cuh, kStaged):
+/// where StackedMinBlocks blocks with the stages fit the shared memory a
+/// block may opt in to (stackedSharedLimit), and not on a periodic grid at
+/// radius 7 or 8 (its copy stores pairs). A composed pass never stages.
+bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options);
+
 /// Plans the tensor-core kernel of `spec`, or says why the tensor cores
 /// cannot take it (fp32, a radius past maxTensorRadius, or shared memory that
 /// even the narrowest block overflows with these options).

@@ -500,12 +500,11 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "halo {} / {}, window {} x {} (loaded {}, [{}, {})), pitch {}", tp.haloRows,
             tp.haloCols, tp.windowRows, tp.windowCols, tp.loadedRows, tp.loadedColBegin,
             tp.loadedColEnd, tp.windowPitch);
-  const int stageBytes = tp.stagedStores ? tp.warps * 16 * TensorPlan::StagePitch * bytes : 0;
-  c.require(tp.stageBytes() == stageBytes && tp.sharedBytes() == 2 * tp.windowBytes + stageBytes &&
+  const int stageBytes = tp.warps * 16 * TensorPlan::StagePitch * bytes;
+  c.require(tp.stageBytes() == stageBytes &&
+                tp.sharedBytes() == 2 * tp.windowBytes + (tp.stagedStores ? stageBytes : 0) &&
                 2 * tp.windowBytes <= options.sharedMemoryLimit &&
-                (!tp.stagedStores ||
-                 (StackedMinBlocks * tp.sharedBytes() <= stackedSharedLimit(options) &&
-                  !(spec.boundary == BoundaryKind::Periodic && r >= 7))),
+                (!tp.stagedStores || stackedStepStages(spec, tp, options)),
             "the stacked form's two windows within the shared-memory limit, with its warps' "
             "stages (16 rows each) only where StackedMinBlocks blocks with them fit the dynamic "
             "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
