@@ -260,7 +260,8 @@ struct TensorPlan {
     return stacked ? 2 * windowBytes + (stagedStores ? stageBytes() : 0)
                    : windows() * windowBytes + paramBytes;
   }
-  /// The warps' stages, 16 rows each, where the form stages its stores.
+  /// The bytes of the warps' stages, 16 rows each (in sharedBytes() where
+  /// stagedStores).
   int stageBytes() const;
   /// 32-bit registers per thread that the parameter fragments would take.
   int paramFragmentRegisters() const;

@@ -41,7 +41,7 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// `fixed` (bench/results/2026-12-01-1834-composed-band-regions-h200.txt);
 /// the figures here are those the choice was made on. NAME_step alone, one
 /// step at 8192^2 (the mean of two medians in one lease, 2026-12-02 04:43,
-/// the stacked step's stores staged (TensorPlanner.cpp, stageWhereItFits),
+/// the stacked step's stores staged (TensorPlanner.cpp, stackedStepStages),
 /// bench/results/2026-12-02-0429-stacked-step-staged-stores-h200.txt):
 /// the stars of radius 1 still stepped faster on the CUDA cores (--backend=
 /// simt's step kernel); the other kinds were not compared so.

@@ -99,7 +99,7 @@ template <class G> struct StackedBlock {
   // steps 7-16 % faster at radius 1 and 2 than the quads below, whose 8-byte
   // stores write a sector of 8 rows each; the composed passes lost 1-2 %
   // so, the periodic 15 x 15 box (pairs) 12 % (docs/performance.md,
-  // 2026-12-02 04:24-04:50). The planner says where (stageWhereItFits).
+  // 2026-12-02 04:24-04:50). The planner says where (stackedStepStages).
   static constexpr bool kStaged = StagedStoresOf<G>::value;
   static constexpr int kStageCols = 64;
   static constexpr int kStagePitch = kStageCols + 8;
