@@ -155,12 +155,4 @@ std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec);
 /// only where the stencil allows.
 bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options);
 
-/// The shared memory a block of the stacked form may take with its warps'
-/// output stages (TensorPlan::stagedStores): the dynamic shared memory the
-/// target lets a block opt in to (the launch asks for it), at least
-/// options.sharedMemoryLimit; the form stages its stores only where
-/// StackedMinBlocks blocks with them fit in it. Its windows alone stay
-/// within options.sharedMemoryLimit.
-int stackedSharedLimit(const PlanOptions &options);
-
 } // namespace stencilc

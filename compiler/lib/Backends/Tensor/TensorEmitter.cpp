@@ -307,8 +307,9 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
              fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps),
              fmt::arg("blocks", tp.nBlocks), fmt::arg("pitch", tp.windowPitch),
              fmt::arg("split", StackedSplit), fmt::arg("min_blocks", StackedMinBlocks),
-             fmt::arg("staged", tp.stagedStores), fmt::arg("min_size", spec.smallestExtent()),
-             fmt::arg("kernel", kernel), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("staged", tp.stagedStores), fmt::arg("shared_bytes", tp.sharedBytes()),
+             fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
+             fmt::arg("guard_begin", kernelGuardBegin(plan)),
              fmt::arg("guard_end", kernelGuardEnd(plan)));
   w.line();
 }

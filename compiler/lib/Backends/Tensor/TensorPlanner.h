@@ -58,6 +58,13 @@ inline constexpr int StackedMinBlocks = 3;
 /// radius.
 double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n);
 
+/// The shared memory a block of the stacked form may take with its warps'
+/// output stages (TensorPlan::stagedStores): the dynamic shared memory the
+/// target lets a block opt in to (the launch asks for it), at least
+/// options.sharedMemoryLimit. Its windows alone stay within
+/// options.sharedMemoryLimit.
+int stackedSharedLimit(const PlanOptions &options);
+
 /// Whether the stacked form's single step, laid out as `tp`, stages its
 /// stores (TensorPlan::stagedStores; stencilc/device/stacked.cuh, kStaged):
 /// where StackedMinBlocks blocks with the stages fit the shared memory a

@@ -118,6 +118,7 @@ struct Geometry {{
 using Block = stencilc::device::StackedBlock<Geometry>;
 using Element = Geometry::Element;
 static_assert(Block::kWeightWords == {weight_words}, "a lane's B fragments of every MMA");
+static_assert(Block::kSharedBytes == {shared_bytes}, "the plan's windows and stages");
 constexpr int kMinSize = {min_size}; // the smallest legal extent
 
 /// One time step on tensor cores, the stencil's rows stacked in K
