@@ -123,6 +123,38 @@ TEST(TensorFusion, LowersWhatDoesNotFit) {
   }
 }
 
+/// The 2D fp16 star of radius 1 with centre weight `centre` and 0.5 on the
+/// axes: two steps compose into a centre of centre^2 + 1.
+StencilSpec heavyCentre(double centre, Precision precision = Precision::FP16) {
+  StencilSpec spec = makeStencil(2, Shape::Star, 1, precision, BoundaryKind::Fixed, 1);
+  for (Term &t : spec.terms) {
+    t.coefficient = t.offset.isCentre() ? centre : 0.5;
+  }
+  return spec;
+}
+
+// Composed weights grow with T, and one that rounds to inf as an fp16
+// operand would poison every output it reaches: fewer steps, asked or not,
+// down to one a launch. 255^2 + 1 = 65026 rounds to 65024; 256^2 + 1 to
+// inf. bf16 reaches 3.4e38: its 8 steps stay.
+TEST(TensorFusion, LowersWhereAComposedWeightOverflows) {
+  EXPECT_EQ(composedOverflow(heavyCentre(255), 2), std::nullopt);
+  EXPECT_EQ(fusedPlan(heavyCentre(255), 2).schedule.fusedSteps, 2);
+  const Plan asked = fusedPlan(heavyCentre(256), 2);
+  EXPECT_EQ(asked.schedule.fusedSteps, 1);
+  EXPECT_TRUE(asked.schedule.lowered);
+  EXPECT_EQ(asked.schedule.why,
+            "2 steps compose into a coefficient of 65537 at offset (0, 0), which overflows fp16");
+  // Unasked (the measured T, 8): the most steps that stay finite, 3 (a
+  // centre of 40^3 + 120 = 64120; 4 steps reach 40^4).
+  const Plan unasked = fusedPlan(heavyCentre(40), 0);
+  EXPECT_EQ(unasked.schedule.fusedSteps, 3);
+  EXPECT_FALSE(unasked.schedule.lowered);
+  EXPECT_NE(unasked.schedule.why.find("4 steps compose into a coefficient of"), std::string::npos)
+      << unasked.schedule.why;
+  EXPECT_EQ(fusedPlan(heavyCentre(256, Precision::BF16), 8).schedule.fusedSteps, 8);
+}
+
 // A pass whose block needs more shared memory than the limit is lowered to
 // one step a launch, with the bytes needed and the bytes there (the band of
 // 4 fp16 steps: two levels of 40 x 40 floats, 12800 bytes).

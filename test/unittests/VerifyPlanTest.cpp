@@ -651,6 +651,14 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                      o,
                      "the composed pass's plan: planTensor promises the stacked form's "
                      "window"));
+  // A stencil whose 4 steps compose into a weight past fp16's 65504.
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               for (Term &t : p.spec.terms) {
+                                 t.coefficient = t.offset.isCentre() ? 20.0 : 0.5;
+                               }
+                             }),
+                     o, "planTensorFusion promises a composed pass's coefficients finite"));
 }
 
 /// The remainder pass (T / 2 steps) beside the composed box's passes of 4.

@@ -74,6 +74,9 @@ double relativeTolerance(Precision p);
 /// Rounds a value held in memory as `p`'s element type, to nearest even
 /// (tf32 and fp32 are floats).
 double roundToStorage(double value, Precision p);
+/// Whether `value` rounds to a finite operand of `p` (operandSemantics):
+/// fp16 overflows past 65504.
+bool roundsToFiniteOperand(double value, Precision p);
 
 /// What a read outside the grid gives under `b`.
 OutsideRead outsideRead(BoundaryKind b);

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -82,10 +84,21 @@ Plan planSimt(const StencilSpec &spec, const PlanOptions &options) {
   return *backendFor(BackendKind::Simt).plan(spec, options);
 }
 
+/// Why the tensor cores' composed passes, measured faster for `spec`'s
+/// kind, are not what --backend=auto takes.
+std::string composedPassesGivenUp(const StencilSpec &spec, const MeasuredTensorRun &measured) {
+  if (std::optional<std::string> overflow = composedOverflow(spec, measured.steps)) {
+    return "; the tensor cores' composed passes measured faster for this kind, but " + *overflow;
+  }
+  return "; the tensor cores' composed passes measured faster with the composed step stacked, "
+         "which the options rule out";
+}
+
 /// Why --backend=auto takes a CUDA-core plan that fuses steps (and, where
 /// it has one, in the low-rank form).
 std::string fusedSimtReason(const Plan &simt) {
   const LowRankChoice &lowRank = simt.simt().lowRank;
+  const MeasuredTensorRun *measured = measuredTensorRun(simt.spec);
   return fmt::format(", chosen by --backend=auto because NAME_run fuses {} steps a pass on CUDA "
                      "cores{}{}",
                      simt.schedule.fusedSteps,
@@ -94,10 +107,8 @@ std::string fusedSimtReason(const Plan &simt) {
                                                 lowRank.form->ops(), lowRank.directOps)
                                   : std::string(),
                      simt.spec.dims != 2 ? " and the tensor-core backend fuses none yet"
-                     : measuredTensorRun(simt.spec)
-                         ? "; the tensor cores' composed passes measured faster with the "
-                           "composed step stacked, which the options rule out"
-                         : ", faster than the tensor cores' composed passes measured");
+                     : measured          ? composedPassesGivenUp(simt.spec, *measured)
+                                : ", faster than the tensor cores' composed passes measured");
 }
 
 } // namespace

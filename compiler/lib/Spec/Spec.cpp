@@ -169,6 +169,13 @@ double StencilSpec::coefficient(const Offset &offset) const {
   return it != terms.end() && it->offset == offset ? it->coefficient : 0.0;
 }
 
+bool roundsToFiniteOperand(double value, Precision p) {
+  llvm::APFloat number(value);
+  bool losesInfo = false;
+  number.convert(operandSemantics(p), llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return number.isFinite();
+}
+
 std::string formatExact(double value) {
   // fmt prints the shortest decimal that reads back as the same double.
   return fmt::format("{}", value);

@@ -86,6 +86,25 @@ int passSharedBytes(const ComposedPass &pass) {
   return std::max(pass.plan->tensor().sharedBytes(), pass.bandSharedBytes);
 }
 
+/// The most of `asked` steps a composed pass may take, and in `lowered`
+/// why fewer: T·r within the tile's radius, and every composed weight
+/// finite as an operand (an infinite one would make every output it
+/// reaches inf or NaN, where T single steps may stay finite).
+int stepsThatCompose(const StencilSpec &spec, int asked, std::string &lowered) {
+  int steps = asked;
+  const int maxRadius = maxTensorRadius(spec.precision);
+  if (steps * spec.radius > maxRadius) {
+    lowered = fmt::format("{} steps compose into radius {}, beyond {}, the most a {} tile takes",
+                          steps, steps * spec.radius, maxRadius, keyword(spec.precision));
+    steps = maxRadius / spec.radius;
+  }
+  for (std::optional<std::string> overflow; steps > 1 && (overflow = composedOverflow(spec, steps));
+       --steps) {
+    lowered = *std::move(overflow);
+  }
+  return steps;
+}
+
 /// NAME_run's pass of T / 2 steps for its remainder (Schedule::remainder),
 /// where T / 2 >= 2 and the composed stencil of T / 2 steps comes out
 /// stacked, as T's does, within a block's shared memory. Measured on an
@@ -101,6 +120,9 @@ std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &o
   if (steps < 2 || !plan.schedule.composed->plan->tensor().stacked) {
     return std::nullopt;
   }
+  if (composedOverflow(plan.spec, steps)) {
+    return std::nullopt;
+  }
   PlanOrRefusal composed = planKernel(composeSteps(plan.spec, steps), composedPassOptions(options));
   if (!composed || !composed->tensor().stacked) {
     return std::nullopt;
@@ -113,6 +135,18 @@ std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &o
 }
 
 } // namespace
+
+std::optional<std::string> composedOverflow(const StencilSpec &spec, int steps) {
+  for (const Term &t : composeSteps(spec, steps).terms) {
+    if (!roundsToFiniteOperand(t.coefficient, spec.precision)) {
+      return fmt::format("{} steps compose into a coefficient of {} at offset ({}, {}), which "
+                         "overflows {}",
+                         steps, formatExact(t.coefficient), t.offset.d[0], t.offset.d[1],
+                         keyword(spec.precision));
+    }
+  }
+  return std::nullopt;
+}
 
 const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec) {
   if (spec.dims != 2) {
@@ -170,17 +204,11 @@ void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKer
     s.lowered = true;
     return;
   }
-  int steps = asked;
-  const int maxRadius = maxTensorRadius(spec.precision);
   std::string lowered;
-  if (steps * spec.radius > maxRadius) {
-    lowered = fmt::format("{} steps compose into radius {}, beyond {}, the most a {} tile takes",
-                          steps, steps * spec.radius, maxRadius, keyword(spec.precision));
-    steps = maxRadius / spec.radius;
-  }
+  const int steps = stepsThatCompose(spec, asked, lowered);
   if (steps <= 1) {
     s.why = lowered;
-    s.lowered = true;
+    s.lowered = options.fusedSteps > 1;
     return;
   }
   PlanOrRefusal composed = planKernel(composeSteps(spec, steps), composedPassOptions(options));
@@ -211,7 +239,7 @@ void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKer
   s.fusedSteps = steps;
   s.composed = pass;
   s.remainder = remainderPass(plan, options, planKernel);
-  s.lowered = !lowered.empty();
+  s.lowered = options.fusedSteps > 1 && steps < options.fusedSteps;
   if (!lowered.empty()) {
     s.why = lowered;
   } else if (options.fusedSteps == 0) {

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 
@@ -42,15 +45,23 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan);
 /// faster in it at every T tried, TensorFusion.cpp.)
 PlanOptions composedPassOptions(const PlanOptions &options);
 
+/// Where a coefficient of `spec` composed `steps` times rounds to infinity
+/// as the tensor cores' operand (fp16 past 65504), which coefficient: a
+/// composed pass would multiply by it (its weights grow with T, where a
+/// step's rounding to 16 bits between steps would not); else nothing.
+std::optional<std::string> composedOverflow(const StencilSpec &spec, int steps);
+
 /// A backend's planner of one kernel (the composed stencil's step).
 using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
 
 /// Fills plan.schedule for `options.fusedSteps` (0, not asked: the T of
 /// measuredTensorRun where the composed step comes out stacked as measured,
 /// else one step a launch): T and the composed stencil's plan (made by
-/// `planKernel` with fuse=1), or T = 1 with the reason; `lowered` where
-/// fewer steps than asked fit: the composed radius T·r beyond
-/// maxTensorRadius, or a block's shared memory.
+/// `planKernel` with fuse=1), or T = 1 with the reason; fewer steps where
+/// the composed radius T·r passes maxTensorRadius or a composed
+/// coefficient overflows (composedOverflow), asked or not, and none where
+/// a block's shared memory is short; `lowered` where that is fewer than
+/// asked.
 void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKernel);
 
 /// Shared memory of the band kernel's block: two levels of (tile + 2 T r)^2

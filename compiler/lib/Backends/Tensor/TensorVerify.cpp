@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -570,6 +571,9 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   }
   c.require(!pass.plan->tensor().stagedStores, "a composed pass's stores not staged",
             "the composed step stages its stores");
+  const std::optional<std::string> overflow = composedOverflow(spec, steps);
+  c.require(!overflow, "a composed pass's coefficients finite as operands", "{}",
+            overflow.value_or(""));
   const int composedBytes = pass.plan->tensor().sharedBytes();
   c.require(pass.bandSharedBytes == bandSharedBytes(spec, steps, pass.bandTile) &&
                 std::max(composedBytes, pass.bandSharedBytes) <= options.sharedMemoryLimit,
