@@ -46,6 +46,9 @@ EXTENSIONS, and is not:
   - a bare extension or a list of them (`.cpp`, `.c/.cc/.cpp/.cxx`);
   - without a letter: a comment marker or arithmetic (`/*`, `1/2`);
   - in a build tree: starting with `build/` or `build-NAME/`;
+  - in another tree git ignores: `.peers/` (the peers' sources,
+    scripts/fetch-peers.sh) or `.gpu/` (files made here for the GPU
+    machine);
   - a bare name (no `/`) ending in an extension of OUTPUT_EXTENSIONS, unless
     it starts with a date: a file a script or a run writes (`bench.csv`);
   - in OUTSIDE (the whole span or the word): a file that is not the
@@ -177,9 +180,10 @@ OUTSIDE = {
 # Code names of the libraries and tools the tree uses, which it need not spell
 # itself: by prefix (CUDA runtime and driver API, MPI and Open MPI, NCCL,
 # CMake's variables: `cudaFuncGetAttributes`, `cuMemHostRegister`,
-# `CUDA_ERROR_INVALID_VALUE`, `MPI_Irecv`, `opal_built_with_cuda_support`,
+# `CUDA_ERROR_INVALID_VALUE`, cuFFT's `CUFFT_PARSE_ERROR`, `MPI_Irecv`,
+# `opal_built_with_cuda_support`,
 # `ncclSend`, `CMAKE_PREFIX_PATH`) ...
-OUTSIDE_PREFIX = re.compile(r"(cuda|cu|nccl)[A-Z]|(CUDA|MPI|MPIX|NCCL|ompi|opal|mpi|CMAKE)_")
+OUTSIDE_PREFIX = re.compile(r"(cuda|cu|nccl)[A-Z]|(CUDA|CUFFT|MPI|MPIX|NCCL|ompi|opal|mpi|CMAKE)_")
 # ... and one by one, each with its reason.
 OUTSIDE_SYMBOLS = {
     "shfl_xor": "CUDA's __shfl_xor_sync, by its short name",
@@ -291,6 +295,8 @@ def looks_like_path(word):
         return False  # a file a script writes: `bench.csv`, `scaling.png`
     if re.match(r"build(-[\w-]+)?/", word):
         return False  # in a build tree
+    if word.startswith((".peers/", ".gpu/")):
+        return False  # ignored by git: the peers' fetched sources, what the GPU machine is given
     if word.startswith(("/", "~", "$", "-")) or "://" in word or "=" in word:
         return False
     if not re.search(r"[A-Za-z]", word):
