@@ -23,6 +23,9 @@ mirrors=${PEER_MIRRORS:-/work/.mirror}
 # "Running the peers" was built from)
 peers=(
   "ebisu neozhang307/EBISU-ICS23 dd3d84471cb64f504ad3019e29def10a3434599d"
+  "lorastencil zondie17/LoRAStencil c45c993de3d34944b81fcef7baa85e7008890d00"
+  "tcstencil buaa-hipo/TCStencil 4587a33eb306af8e8efc1ad76a85d35907f0f81f"
+  "flashfftstencil HPHEX/FlashFFTStencil 683eec614164db7597f138a0f1c0cc3d7da2b482"
 )
 
 usage="usage: $0 [--list] [NAME...]"

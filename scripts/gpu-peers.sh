@@ -55,6 +55,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/peers/common.sh
+source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peers=${PEERS:-.peers}
 gen=${GEN:-build-gen}
@@ -67,21 +69,7 @@ size3d=${SIZE3D:-512}
 size3d_fp64=${EBISU_SIZE3D_FP64:-512 256 1024}
 smem_pad=${EBISU_SMEM_PAD:-1}
 usage="usage: $0 [--build-only] [--dry-run] [--steps N] [--only TEXT]"
-build_only=0
-dry=0
-steps=100
-only=
-while (($#)); do
-  case $1 in
-  --build-only) build_only=1 ;;
-  --dry-run) dry=1 ;;
-  --steps) steps=${2:-}; shift ;;
-  --only) only=${2:-}; shift ;;
-  *) echo "$usage" >&2; exit 2 ;;
-  esac
-  shift
-done
-[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "$usage (--steps wants a positive count)" >&2; exit 2; }
+parse_peer_options "$usage" "$@"
 [[ $size3d_fp64 =~ ^[1-9][0-9]*\ [1-9][0-9]*\ [1-9][0-9]*$ ]] ||
   { echo "gpu-peers: EBISU_SIZE3D_FP64 wants three extents, 'X Y Z'" >&2; exit 2; }
 [[ $smem_pad == [01] ]] || { echo "gpu-peers: EBISU_SMEM_PAD wants 0 or 1" >&2; exit 2; }
@@ -95,17 +83,6 @@ if [[ ! -f $gen/manifest.txt ]]; then
   exit 2
 fi
 
-# Runs a command, its output appended to LOG; with --dry-run prints it.
-x() { # log command...
-  local log=$1
-  shift
-  if ((dry)); then
-    printf '%q ' "$@"
-    printf '>>%q\n' "$log"
-  else
-    "$@" >>"$log" 2>&1
-  fi
-}
 
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
 arch=${cap:-90}
