@@ -297,9 +297,10 @@ constexpr MeasuredFusion Measured[] = {
 /// NAME_step in GStencil/s at 2^27 points, 8192^2 or 512^3, the median of
 /// 30 (the mean of two rounds), beside the step kernel in the same lease on
 /// an H200 (2026-12-02 01:27-01:56, docs/performance.md,
-/// bench/results/2026-12-02-0127-step-through-fused-kernel-h200.txt), at the
-/// geometry measured for its kind and a fixed boundary (a constant one ran
-/// as fast). Not taken where measured slower or no faster: 1D in 16 bits
+/// bench/results/2026-12-02-0127-step-through-fused-kernel-h200.txt; the
+/// 1D lines of radius 3 and 4 at 07:56 that day), at the geometry measured
+/// for its kind (by rule for those lines) and a fixed boundary (a constant
+/// one ran as fast). Not taken where measured slower or no faster: 1D in 16 bits
 /// (heat1d fp16 618.9 against 668.6), the 3D low-rank box in fp64 (180.2
 /// against 186.9); nor on a periodic grid, whose fused passes load wrapped
 /// (one level of box3d27p fp32 142.3, of star2d9p fp64 162.1).
@@ -324,6 +325,17 @@ constexpr MeasuredFusedStep FusedStepMeasured[] = {
      .fused = 235.2, .step = 206.8},
     {.dims = 1, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .kind = "star1d5p fp32",
      .fused = 446.5, .step = 396.4},
+    // LoRAStencil's lines (bench/peers/lorastencil; fp32 copies of them),
+    // fused by rule, 2026-12-02 07:56 (bench/results/2026-12-02-0740-1d-
+    // steps-through-fused-periodic-3d-h200.txt, (B)).
+    {.dims = 1, .shape = Shape::Star, .radius = 3, .elementBytes = 8, .kind = "lora_star1d7p fp64",
+     .fused = 241.2, .step = 197.0},
+    {.dims = 1, .shape = Shape::Star, .radius = 4, .elementBytes = 8, .kind = "lora_star1d9p fp64",
+     .fused = 235.4, .step = 188.1},
+    {.dims = 1, .shape = Shape::Star, .radius = 3, .elementBytes = 4, .kind = "lora_star1d7p fp32",
+     .fused = 437.2, .step = 347.6},
+    {.dims = 1, .shape = Shape::Star, .radius = 4, .elementBytes = 4, .kind = "lora_star1d9p fp32",
+     .fused = 437.5, .step = 392.0},
     // The window form (fused.cuh stores a fixed ring in the queued form).
     {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .kind = "star2d9p fp64",
      .fused = 222.6, .step = 193.9},
@@ -611,21 +623,22 @@ std::string lowRankUnfusedWhy(const StencilSpec &spec) {
 }
 
 /// Sets the schedule's fused kernel to take NAME_step where its kind, at
-/// the geometry measured for it (`m`), in the window form in 2D and on a
-/// grid that does not wrap, measured faster so (FusedStepMeasured).
-void takeMeasuredFusedStep(Plan &plan, const MeasuredFusion &m) {
+/// the geometry measured for it (`m`) or by rule (null), in the window form
+/// in 2D and on a grid that does not wrap, measured faster so
+/// (FusedStepMeasured).
+void takeMeasuredFusedStep(Plan &plan, const MeasuredFusion *m) {
   const StencilSpec &spec = plan.spec;
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   for (const MeasuredFusedStep &f : FusedStepMeasured) {
     if (f.dims == spec.dims && (f.shape == spec.shape || spec.dims == 1) &&
         f.radius == spec.radius && f.elementBytes == bytes && f.lowRank == lowRank(plan) &&
-        f.lowRank == m.lowRank && f.fused > f.step && !plan.schedule.fused.queued &&
+        (!m || f.lowRank == m->lowRank) && f.fused > f.step && !plan.schedule.fused.queued &&
         spec.boundary != BoundaryKind::Periodic) {
       FusedKernel &k = plan.schedule.fused;
       k.takesSteps = true;
       k.stepWhy = fmt::format("measured faster than the step kernel for {}{} on an H200 "
                               "({:.1f} against {:.1f} GStencil/s)",
-                              formNamed(&m), f.kind, f.fused, f.step);
+                              formNamed(m), f.kind, f.fused, f.step);
       return;
     }
   }
@@ -725,8 +738,8 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   if (steps == wanted) {
     s.why = fusedWhy(plan, asked, m);
   }
-  if (!asked && steps == wanted && m) {
-    takeMeasuredFusedStep(plan, *m);
+  if (!asked && steps == wanted) {
+    takeMeasuredFusedStep(plan, m);
   }
 }
 
