@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The peers beside our generated code, in one call on the GPU machine, from
-# the repository root. Builds EBISU (ICS'23) from its source in .peers/ebisu
-# (scripts/fetch-peers.sh, run where there is network; carry .peers) and our
+# the repository root (EBISU here; LoRAStencil, TCStencil and
+# FlashFFTStencil: scripts/peers/beside-ours.sh). Builds EBISU (ICS'23)
+# from its source in .peers/ebisu (scripts/fetch-peers.sh, run where there
+# is network; carry .peers) and our
 # benchmark programs for the suite's ebisu_* stencils (EBISU's weights,
 # examples/suite) from GEN (scripts/gen-gpu-sources.sh; carry it), both for
 # the machine's GPU; then runs EBISU on each of its stencils in fp64 and
@@ -82,7 +84,6 @@ if [[ ! -f $gen/manifest.txt ]]; then
   echo "gpu-peers: no $gen/manifest.txt (run scripts/gen-gpu-sources.sh, carry $gen)" >&2
   exit 2
 fi
-
 
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
 arch=${cap:-90}

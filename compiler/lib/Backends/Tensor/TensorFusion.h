@@ -59,9 +59,9 @@ using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
 /// else one step a launch): T and the composed stencil's plan (made by
 /// `planKernel` with fuse=1), or T = 1 with the reason; fewer steps where
 /// the composed radius T·r passes maxTensorRadius or a composed
-/// coefficient overflows (composedOverflow), asked or not, and none where
-/// a block's shared memory is short; `lowered` where that is fewer than
-/// asked.
+/// coefficient overflows (composedOverflow), asked or not, and one step a
+/// launch where a block's shared memory is short; `lowered` where that is
+/// fewer than asked.
 void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKernel);
 
 /// Shared memory of the band kernel's block: two levels of (tile + 2 T r)^2
