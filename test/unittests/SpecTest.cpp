@@ -89,4 +89,21 @@ TEST(Spec, ExactFormatRoundTrips) {
   EXPECT_EQ(formatExact(0.125), "0.125");
 }
 
+// A coefficient is finite as a kernel's operand up to the format's largest
+// value and what rounds to it: fp16 65504, and below 65520 (half-way to
+// the next power, where ties go to even, 2^16: inf); bf16, tf32 and fp32
+// reach 3.4e38, fp64 its own.
+TEST(Spec, RoundsToFiniteOperandAtEachFormatsEdge) {
+  EXPECT_TRUE(roundsToFiniteOperand(65504.0, Precision::FP16));
+  EXPECT_TRUE(roundsToFiniteOperand(-65519.0, Precision::FP16));
+  EXPECT_FALSE(roundsToFiniteOperand(65520.0, Precision::FP16));
+  EXPECT_FALSE(roundsToFiniteOperand(-1e6, Precision::FP16));
+  for (Precision p : {Precision::BF16, Precision::TF32, Precision::FP32}) {
+    EXPECT_TRUE(roundsToFiniteOperand(1e6, p)) << keyword(p);
+    EXPECT_TRUE(roundsToFiniteOperand(3.3e38, p)) << keyword(p);
+    EXPECT_FALSE(roundsToFiniteOperand(3.5e38, p)) << keyword(p);
+  }
+  EXPECT_TRUE(roundsToFiniteOperand(1e300, Precision::FP64));
+}
+
 } // namespace
