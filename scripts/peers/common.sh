@@ -31,6 +31,17 @@ parse_peer_options() { # usage args...
   [[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "$usage (--steps wants a positive count)" >&2; exit 2; }
 }
 
+# The sm to build for, as nvcc's digits (90 for 9.0): ARCH where set, else
+# nvidia-smi's first GPU; nothing where neither says (each driver decides
+# what a dry run without a GPU takes).
+peer_arch() {
+  if [[ -n ${ARCH:-} ]]; then
+    echo "$ARCH"
+    return
+  fi
+  nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .
+}
+
 # Runs a command, its output appended to LOG; with --dry-run (dry=1)
 # prints it instead.
 x() { # log command...

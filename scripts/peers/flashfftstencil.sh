@@ -70,6 +70,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/peers/common.sh
+source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peers=${PEERS:-.peers}
 build=${BUILD:-build-peers}
@@ -102,16 +104,6 @@ done
 run() {
   echo "+ $*" >&2
   ((dry)) || "$@"
-}
-
-# The GPU's compute capability as nvcc's digits (90 for 9.0): ARCH, else
-# nvidia-smi's first GPU.
-gpu_arch() {
-  if [[ -n ${ARCH:-} ]]; then echo "$ARCH"; return; fi
-  local cap
-  cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)
-  [[ $cap =~ ^[0-9]+\.[0-9]+$ ]] || return 1
-  echo "${cap/./}"
 }
 
 # The multiple of $2 nearest $1 (the lower one on a tie), at least $2.
@@ -212,7 +204,8 @@ run_all() {
 
 main() {
   local arch
-  if ! arch=$(gpu_arch); then
+  arch=$(peer_arch)
+  if [[ ! $arch =~ ^[0-9]+[a-z]?$ ]]; then
     ((dry)) || { echo "flashfftstencil: no GPU found by nvidia-smi; set ARCH (e.g. 90)" >&2; exit 2; }
     arch=XX # a dry run where there is no GPU
   fi

@@ -116,7 +116,7 @@ sources=([1]="main.cu gpu_1r.cu gpu_2r.cu" [2]="main.cu gpu.cu" [3]="main.cu gpu
 
 
 # The sm to build for: ARCH, else the GPU's compute capability.
-arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)}
+arch=$(peer_arch)
 if [[ -z $arch ]] && ((dry)); then
   arch=90
 elif [[ -z $arch ]]; then

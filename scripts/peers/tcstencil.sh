@@ -219,8 +219,7 @@ run_stencil() { # stencil
     "$(awk -v p="$size" -v n="$steps" -v t="$total" 'BEGIN { printf "%.3f", p * p * n / (t * 1e6) }')"
 }
 
-cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-arch=${ARCH:-$cap}
+arch=$(peer_arch)
 [[ $arch =~ ^[0-9]+$ ]] || { echo "tcstencil: no GPU found by nvidia-smi; set ARCH (e.g. ARCH=90)" >&2; exit 2; }
 # Line-buffered output where stdbuf is: a program killed by the timeout
 # or dying in its check still leaves its time line in the log.
