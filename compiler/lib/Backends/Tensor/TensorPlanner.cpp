@@ -507,17 +507,12 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
 
 } // namespace
 
-/// The stacked form's stores through its warps' stages (stacked.cuh,
-/// kStaged), each 16 rows of 64 outputs stored as rows of 16-byte vectors:
-/// single steps 7-16 % faster at radius 1 and 2, 1-4 % at 3 and 7 than
-/// from registers (8-byte stores, a sector of 8 rows each) on an H200
-/// (docs/performance.md, 2026-12-02 04:24-04:50). Only where the blocks its
-/// launch bounds ask for (StackedMinBlocks) still fit a multiprocessor's
-/// shared memory with them (sm_80, sm_90 on, not sm_86 or sm_89), so that
-/// the stages never cost occupancy; not on a periodic grid at radius 7 or
-/// 8, whose copy stores pairs (kQuads: its registers spill), and where the
-/// 15 x 15 box ran 12 % slower staged. A composed pass stores from
-/// registers (composedPass).
+// (Declared with its contract in TensorPlanner.h.) Staged, single steps ran
+// 7-16 % faster at radius 1 and 2 and 1-4 % at 3 and 7 than stored from
+// registers on an H200, and the periodic 15 x 15 box, whose copy stores
+// pairs, 12 % slower (docs/performance.md, 2026-12-02 04:24-04:50); the
+// fit to StackedMinBlocks blocks keeps the stages from costing occupancy
+// (sm_80 and sm_90 on, not sm_86 or sm_89).
 bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
   return !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7) &&
          StackedMinBlocks * (2 * tp.windowBytes + tp.stageBytes()) <= stackedSharedLimit(options);
