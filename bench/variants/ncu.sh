@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root: Nsight Compute on the pass
+# kernels of NAME_run of plans that bench/variants/gen.sh wrote into
+# VARIANTS (default .gpu/variants, carried), one program each
+# (bench/headers/header_bench.cu, built with -lineinfo). Each argument is
+# LABEL/NAME:REGEX, REGEX the kernels to profile (passKernel for a CUDA-core
+# fused pass; tensor2d|band for a composed tensor-core pass, its step then
+# its band). ncu skips the first SKIP (default 50) matching launches, past
+# NAME_step's 36, and profiles COUNT (default 2), its clocks left alone.
+# The whole reports go to OUT (default /tmp/variants-ncu) as
+# ncu-LABEL.NAME.txt; stdout has each kernel's lines that say what binds
+# it (durations, clock, occupancy, the pipes, issue, a warp's stalls).
+# Usage: bench/variants/ncu.sh LABEL/NAME:REGEX...   (WORK, default /tmp/variants-ncu)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+variants=${VARIANTS:-$root/.gpu/variants}
+work=${WORK:-/tmp/variants-ncu}
+out=${OUT:-$work}
+mkdir -p "$work" "$out"
+command -v ncu >/dev/null || { echo "ncu.sh: no ncu on the PATH" >&2; exit 2; }
+# shellcheck disable=SC2317 # build runs through xargs (export -f)
+build() {
+  local target=${1%%:*} label name h element dims=2
+  label=${target%%/*} name=${target##*/} h=$variants/$target.h
+  element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
+  grep -qE "${name}_step\(.*int nz" "$h" && dims=3
+  nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I "$root/runtime/include" -I "$root/test/GPU/device" \
+    -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
+    -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
+    "$variants/$target.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
+    -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1 || tail -3 "$work/$label.$name.log"
+}
+export -f build
+export root variants work HB_N2D
+printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+stalls=$(printf 'smsp__average_warp_latency_issue_stalled_%s.ratio,' wait long_scoreboard \
+  short_scoreboard not_selected math_pipe_throttle mio_throttle barrier)
+pct=.avg.pct_of_peak_sustained_active
+metrics=sm__pipe_fp64_cycles_active$pct,sm__pipe_fma_cycles_active$pct,sm__inst_executed_pipe_lsu$pct
+metrics+=,sm__pipe_tensor_op_hmma_cycles_active$pct,smsp__issue_active$pct,smsp__inst_executed.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,${stalls%,}
+status=0
+for arg in "$@"; do
+  target=${arg%%:*} regex=${arg#*:}
+  exe=$work/${target%%/*}.${target##*/} report=$out/ncu-${target%%/*}.${target##*/}.txt
+  echo "## $target ($regex)"
+  [[ -x $exe ]] || { echo "not built"; status=1; continue; }
+  ncu --clock-control none -k regex:"$regex" --launch-skip "${SKIP:-50}" -c "${COUNT:-2}" \
+    --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+    --print-details all --metrics "$metrics" "$exe" >"$report" 2>&1 || { echo "ncu failed"; status=1; }
+  grep -E "\)x\(|Duration|SM Frequency|Registers Per|Achieved Occ|Warp Cycles Per Issued|Stall |pct_of_peak|inst_executed.sum" \
+    "$report" | grep -v stalled_ | sed -E 's/ {2,}/ /g' | cut -c1-150
+done
+exit $status
