@@ -180,6 +180,14 @@ void comparison() {
   expect(pastRange<__half>({65520.0}) && !pastRange<__half>({-65504.0}) &&
              pastRange<__nv_bfloat16>({3.4e38}) && !pastRange<__nv_bfloat16>({3.38e38}),
          "compare: a reference past fp16's or bf16's range");
+  // Or decayed below the normal values (subnormals keep fewer bits); 0 is
+  // compared by the absolute error.
+  expect(pastRange<float>({6.8e-82, -1e-40}) && !pastRange<float>({6.8e-82, 1.2e-38}) &&
+             !pastRange<float>({0.0, 0.0}) && !pastRange<double>({6.8e-82}),
+         "compare: a reference below fp32's normal values");
+  expect(pastRange<__half>({6.0e-5}) && !pastRange<__half>({6.2e-5}) &&
+             pastRange<__nv_bfloat16>({1e-39}) && !pastRange<__nv_bfloat16>({1.2e-38}),
+         "compare: a reference below fp16's or bf16's normal values");
 }
 
 /// The magnitude run of a stencil with weights of both signs, and the

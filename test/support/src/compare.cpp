@@ -120,12 +120,33 @@ template <class T> double largestFinite() {
     return static_cast<double>(std::numeric_limits<T>::max());
   }
 }
+
+/// T's smallest normal value, as a double: below it T keeps fewer bits.
+template <class T> double smallestNormal() {
+  if constexpr (std::is_same_v<T, __half>) {
+    return 0x1p-14;
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return 0x1p-126;
+  } else {
+    return static_cast<double>(std::numeric_limits<T>::min());
+  }
+}
 } // namespace
 
 template <class T> bool pastRange(const std::vector<double> &reference) {
   const double most = largestFinite<T>();
-  return std::any_of(reference.begin(), reference.end(),
-                     [most](double v) { return !(std::fabs(v) <= most); });
+  double largest = 0.0;
+  for (const double v : reference) {
+    if (!(std::fabs(v) <= most)) {
+      return true;
+    }
+    largest = std::max(largest, std::fabs(v));
+  }
+  // A reference that has decayed wholly below T's normal values (EBISU's
+  // 3d27pt, periodic, its weights summing to 0.17: 1e-82 after 100 steps)
+  // leaves T nothing but subnormals and zeros to hold it in; 0 itself is
+  // compared by the absolute error (compareWithReference).
+  return largest > 0.0 && largest < smallestNormal<T>();
 }
 
 #define STENCILC_INSTANTIATE_COMPARE(T)                                                            \
