@@ -143,9 +143,9 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
 }
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
-// kernel measured faster than one step a launch (star3d7p fp64, T 3), and
-// the others (box3d27p fp32) keep T = 1 and say why, and fuse only when
-// asked.
+// kernel measured faster than one step a launch (star3d7p fp64, T 3; the
+// fp32 box, T 3, on an H200), and the others (the fp16 box) keep T = 1 and
+// say why, and fuse only when asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
@@ -158,13 +158,20 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_EQ(star3d.schedule.fused.rows, 4); // the measured geometry
   const Plan box3d =
       planSimt(makeStencil(3, Shape::Box, 1, Precision::FP32, BoundaryKind::Fixed, 3), sm90);
-  EXPECT_EQ(box3d.schedule.fusedSteps, 1);
-  EXPECT_NE(box3d.schedule.why.find("measured faster one step a launch"), std::string::npos)
+  EXPECT_EQ(box3d.schedule.fusedSteps, 3);
+  EXPECT_EQ(box3d.schedule.fused.rows, 4); // the measured geometry
+  EXPECT_NE(box3d.schedule.why.find("measured best for a box of radius 1 in fp32 on an H200"),
+            std::string::npos)
       << box3d.schedule.why;
+  const Plan box3d16 =
+      planSimt(makeStencil(3, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 3), sm90);
+  EXPECT_EQ(box3d16.schedule.fusedSteps, 1);
+  EXPECT_NE(box3d16.schedule.why.find("measured faster one step a launch"), std::string::npos)
+      << box3d16.schedule.why;
   sm90.fusedSteps = 2;
-  const Plan asked = planSimt(box3d.spec, sm90);
+  const Plan asked = planSimt(box3d16.spec, sm90);
   EXPECT_EQ(asked.schedule.fusedSteps, 2);
-  EXPECT_EQ(asked.schedule.fused.rows, 4); // the measured geometry
+  EXPECT_EQ(asked.schedule.fused.rows, 2); // the measured geometry
 }
 
 // The full-rank 2D boxes of radius 2 and 3 (fp64, fp32) take the queued
