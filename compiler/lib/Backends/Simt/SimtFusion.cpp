@@ -176,14 +176,14 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
      .gstencils = 173.9, .stepGStencils = 160.5},
-    // The fp32 box's direct form fuses since the 3D passes' edge blocks and
-    // loads got cheaper (2026-11-30): EBISU's 3d27pt, 3d17pt and poisson
-    // at T 3 ran 351.8, 384.8 and 419.4 against one step a launch's 326.1,
-    // 350.0 and 349.8 (T 2: 321.1, 375.3, 399.9), at this geometry on an
-    // H200 (2026-12-02 09:50,
+    // The fp32 box in the direct form, measured again on an H200 since the
+    // 3D passes' edge blocks and loads got cheaper (2026-11-30): EBISU's
+    // 3d27pt, 3d17pt and poisson at T 3 ran 351.8, 384.8 and 419.4 against
+    // one step a launch's 326.1, 350.0 and 349.8 (T 2: 321.1, 375.3,
+    // 399.9), at this geometry (2026-12-02 09:50,
     // bench/results/2026-12-02-0950-ebisu-3d-fused-depths-h200.txt); the
-    // figures are 3d27pt's, the densest. On the H100 (11-25) T 2 had run
-    // 286.8 against 302.4 one step a launch, before those changes.
+    // figures are 3d27pt's, the densest. On the H100 of 11-25, before
+    // those changes, T 2 had run 286.8 against 302.4 one step a launch.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 3, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
      .gstencils = 351.8, .stepGStencils = 326.1, .device = "an H200"},
