@@ -143,7 +143,7 @@ template <class T> bool pastRange(const std::vector<double> &reference) {
     largest = std::max(largest, std::fabs(v));
   }
   // A reference that has decayed wholly below T's normal values (EBISU's
-  // 3d27pt, periodic, its weights summing to 0.17: 1e-82 after 100 steps)
+  // 3d27pt, periodic, its weights summing to 0.155: 8e-82 after 100 steps)
   // leaves T nothing but subnormals and zeros to hold it in; 0 itself is
   // compared by the absolute error (compareWithReference).
   return largest > 0.0 && largest < smallestNormal<T>();

@@ -54,7 +54,7 @@ Comparison compareWithReference(const stencilc_stencil_info &info, const Extents
 /// weights' spectral radius exceeds 1 leaves T's range after enough steps
 /// (EBISU's 3d7pt, radius 2.65, after 100 steps in fp32), and one whose
 /// weights sum well below 1 on a periodic grid decays out of it (EBISU's
-/// 3d27pt, 0.17 a step).
+/// 3d27pt, 0.155 a step).
 template <class T> bool pastRange(const std::vector<double> &reference);
 
 /// True when linear index i of the 3D view lies in the fixed ring.
