@@ -48,7 +48,8 @@
 #                 3d17pt, 3d27pt, poisson), or all of 2D or 3D (2d, 3d:
 #                 poisson is 3D); ours the same (ebisu_NAME_fp64, _fp32)
 #   PEERS (default .peers), GEN (default build-gen), BUILD (default
-#   build-peers; logs in BUILD/out), SIZE2D (default 8192), SIZE3D (default
+#   build-peers; logs in BUILD/out), ARCH (e.g. 90; default nvidia-smi's,
+#   else 90), SIZE2D (default 8192), SIZE3D (default
 #   512): issue 35's sizes, 8192^2 and 512^3; EBISU_TIMEOUT (default 120 s a run)
 #   EBISU_SIZE3D_FP64 (default "512 256 1024": x y z of EBISU's 3D fp64 runs,
 #   as many points as 512^3; (x/32) x (y/32) must not pass the SM count)
@@ -62,8 +63,7 @@ source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peers=${PEERS:-.peers}
 gen=${GEN:-build-gen}
-build=${BUILD:-build-peers}
-[[ $build == /* ]] || build=$root/$build # CMake is given it from elsewhere
+build=$(peer_build_dir)
 out=$build/out
 esrc=$build/ebisu/src # EBISU's source as built (prepare_ebisu_source)
 size2d=${SIZE2D:-8192}
@@ -85,8 +85,8 @@ if [[ ! -f $gen/manifest.txt ]]; then
   exit 2
 fi
 
-cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-arch=${cap:-90}
+arch=$(peer_arch)
+arch=${arch:-90}
 jobs=$(nproc)
 ((dry)) || mkdir -p "$out"
 echo "== $(date -u +%FT%TZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi') (sm_$arch)"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # What the peers' drivers share (scripts/gpu-peers.sh and scripts/peers/
 # NAME.sh source it): their common options and the way they run and log a
-# command. Sourced, it defines functions only.
+# command, the GPU's sm and their build folder. Sourced, it defines
+# functions only.
 
 # Parses the options every peer driver takes into build_only, dry, steps
 # and only: --build-only, --dry-run, --steps N (a positive count, default
@@ -40,6 +41,16 @@ peer_arch() {
     return
   fi
   nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .
+}
+
+# The drivers' build folder, BUILD (default build-peers), as an absolute
+# path: compilers and CMake run it from elsewhere. Needs root, the
+# repository's root.
+# shellcheck disable=SC2154 # root: the caller's
+peer_build_dir() {
+  local build=${BUILD:-build-peers}
+  [[ $build == /* ]] || build=$root/$build
+  echo "$build"
 }
 
 # Runs a command, its output appended to LOG; with --dry-run (dry=1)

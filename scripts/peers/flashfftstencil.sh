@@ -74,8 +74,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peers=${PEERS:-.peers}
-build=${BUILD:-build-peers}
-[[ $build == /* ]] || build=$root/$build
+build=$(peer_build_dir)
 dir=$build/flashfftstencil
 src=$dir/src # the peer's tree, copied, with the edit
 bin=$dir/bin

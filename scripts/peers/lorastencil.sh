@@ -86,7 +86,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peer=${PEERS:-.peers}/lorastencil
-build=${BUILD:-build-peers}/lorastencil
+build=$(peer_build_dir)/lorastencil
 out=$build/out
 copy=$build/src
 sizes=([1]=${SIZE1D:-134217728} [2]=${SIZE2D:-8192} [3]=${SIZE3D:-512}) # a dimension's side

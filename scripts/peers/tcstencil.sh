@@ -80,8 +80,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/scripts/peers/common.sh"
 cd "$root" || exit 2
 peer=${PEERS:-.peers}/tcstencil
-build=${BUILD:-build-peers}
-[[ $build == /* ]] || build=$root/$build
+build=$(peer_build_dir)
 src=$build/tcstencil/src # the edited copy (prepare_source)
 bin=$build/tcstencil/bin
 out=$build/tcstencil/out
