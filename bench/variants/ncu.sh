@@ -18,21 +18,12 @@ work=${WORK:-/tmp/variants-ncu}
 out=${OUT:-$work}
 mkdir -p "$work" "$out"
 command -v ncu >/dev/null || { echo "ncu.sh: no ncu on the PATH" >&2; exit 2; }
-# shellcheck disable=SC2317 # build runs through xargs (export -f)
-build() {
-  local target=${1%%:*} label name h element dims=2
-  label=${target%%/*} name=${target##*/} h=$variants/$target.h
-  element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
-  grep -qE "${name}_step\(.*int nz" "$h" && dims=3
-  nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I "$root/runtime/include" -I "$root/test/GPU/device" \
-    -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
-    -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
-    "$variants/$target.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
-    -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1 || tail -3 "$work/$label.$name.log"
-}
-export -f build
+# shellcheck source=bench/variants/programs.sh
+source "$root/bench/variants/programs.sh"
+export -f headers build
 export root variants work HB_N2D
-printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+export HB_NVCC_FLAGS="${HB_NVCC_FLAGS:-} -lineinfo"
+printf '%s\n' "${@%%:*}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 stalls=$(printf 'smsp__average_warp_latency_issue_stalled_%s.ratio,' wait long_scoreboard \
   short_scoreboard not_selected math_pipe_throttle mio_throttle barrier)
 pct=.avg.pct_of_peak_sustained_active

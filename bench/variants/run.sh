@@ -30,26 +30,8 @@ while read -r label name _; do
   [[ -z $label || $label == \#* ]] && continue
   programs+=("$label/$name")
 done <"$variants/list.txt"
-# shellcheck disable=SC2317 # headers, build and check run through xargs (export -f)
-# The runtime headers of variant label $1: its include/, else the tree's.
-headers() {
-  if [[ -d $variants/$1/include ]]; then echo "$variants/$1/include"; else echo "$root/runtime/include"; fi
-}
-# shellcheck disable=SC2317
-build() {
-  local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2 include
-  include=$(headers "$label")
-  element=$(grep -oE "cudaError_t ${name}_step\(const [a-z_0-9]+" "$h" | awk '{print $NF}')
-  grep -qE "${name}_step\(.*int nz" "$h" && dims=3
-  grep -qE "${name}_step\([^)]*, int nx, cudaStream_t" "$h" && ! grep -qE "${name}_step\(.*int ny" "$h" && dims=1
-  local pass=()
-  [[ -n ${HB_PASS:-} ]] && grep -qE "${name}_pass\(" "$h" && pass=(-DHB_PASS)
-  nvcc -std=c++17 -O3 -arch=sm_90 "${pass[@]}" -I "$include" -I "$root/test/GPU/device" \
-    -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
-    -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
-    "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
-    -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
-}
+# shellcheck source=bench/variants/programs.sh
+source "$root/bench/variants/programs.sh"
 # The conformance program of variant $1 (LABEL/NAME).
 # shellcheck disable=SC2317
 check() {
@@ -62,7 +44,7 @@ check() {
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
 export -f headers build check
-export root variants work HB_N2D HB_PASS
+export root variants work HB_N2D HB_PASS HB_NVCC_FLAGS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 checked=("${programs[@]}")
 [[ -n ${CHECK_ONLY:-} ]] && mapfile -t checked < <(printf '%s\n' "${programs[@]}" | grep -E "$CHECK_ONLY")
