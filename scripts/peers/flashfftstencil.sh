@@ -85,19 +85,8 @@ size1d=${SIZE1D:-134217728}
 own3d=${OWN3D-768}
 run_timeout=${FFT_TIMEOUT:-300}
 usage="usage: $0 [--build-only] [--dry-run] [--steps N]"
-build_only=0
-dry=0
-steps=100
-while (($#)); do
-  case $1 in
-  --build-only) build_only=1 ;;
-  --dry-run) dry=1 ;;
-  --steps) steps=${2:-}; shift ;;
-  *) echo "$usage" >&2; exit 2 ;;
-  esac
-  shift
-done
-[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
+parse_peer_options "$usage" "$@"
+[[ -z $only ]] || { echo "$usage" >&2; exit 2; } # its runs are one list, not picked by name
 
 # Prints a command, and runs it unless --dry-run.
 run() {
