@@ -16,7 +16,8 @@
 #   Variant<T, width, height, rows, threads, chunk> list for more, each
 #   optionally in MinBlocks<..., blocks>), NEW_ONLY=1 (a sweep of
 #   geometries alone: build and run the tree's program only, REV unused
-#   but checked)
+#   but checked), STENCILC_FLAGS (added to stencilc's; a kind that auto
+#   runs one step a launch has FusedParams only with --plan-option fuse=T)
 # Both programs of a kind time T 1 and the geometries through the same
 # header, bit for bit against T 1; compare old with new across programs.
 set -euo pipefail
@@ -29,6 +30,7 @@ out=$(realpath -m "${OUT:-$root/.gpu/ab}") # absolute: the programs include from
 stencilc=${STENCILC:-$root/build/bin/stencilc}
 jobs=${JOBS:-2}
 variants=${VARIANTS:-gen::FusedParams}
+read -r -a flags <<<"${STENCILC_FLAGS:-}"
 git -C "$root" rev-parse --verify --quiet "$rev^{commit}" >/dev/null ||
   { echo "$0: no revision $rev" >&2; exit 1; }
 for kind in "$@"; do
@@ -59,7 +61,7 @@ build() {
 }
 
 for kind in "$@"; do
-  "$stencilc" --arch=sm_90 "$root/examples/suite/$kind.stencil" -o "$out/gen/$kind.cu"
+  "$stencilc" --arch=sm_90 "${flags[@]}" "$root/examples/suite/$kind.stencil" -o "$out/gen/$kind.cu"
 done
 pids=()
 versions="old new"
