@@ -144,8 +144,9 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
 // kernel measured faster than one step a launch (star3d7p fp64, T 3; the
-// fp32 box, T 3, on an H200), and the others (the fp16 box) keep T = 1 and
-// say why, and fuse only when asked.
+// fp32 box, T 3, and the fp32 star of radius 2, T 2, on an H200), and the
+// others (the fp16 box, the fp64 star of radius 2) keep T = 1 and say why,
+// and fuse only when asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
@@ -168,6 +169,19 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_EQ(box3d16.schedule.fusedSteps, 1);
   EXPECT_NE(box3d16.schedule.why.find("measured faster one step a launch"), std::string::npos)
       << box3d16.schedule.why;
+  // The star of radius 2 (EBISU's 3d13pt): fp32 fuses T 2 in rows of 2,
+  // fp64 measured faster one step a launch.
+  const Plan wide32 =
+      planSimt(makeStencil(3, Shape::Star, 2, Precision::FP32, BoundaryKind::Fixed, 3), sm90);
+  EXPECT_EQ(wide32.schedule.fusedSteps, 2) << wide32.schedule.why;
+  EXPECT_EQ(wide32.schedule.fused.rows, 2);
+  EXPECT_EQ(wide32.schedule.fused.threads, 512);
+  const Plan wide64 =
+      planSimt(makeStencil(3, Shape::Star, 2, Precision::FP64, BoundaryKind::Fixed, 3), sm90);
+  EXPECT_EQ(wide64.schedule.fusedSteps, 1);
+  EXPECT_NE(wide64.schedule.why.find("measured faster one step a launch on an H200"),
+            std::string::npos)
+      << wide64.schedule.why;
   sm90.fusedSteps = 2;
   const Plan asked = planSimt(box3d16.spec, sm90);
   EXPECT_EQ(asked.schedule.fusedSteps, 2);

@@ -176,6 +176,21 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
      .gstencils = 173.9, .stepGStencils = 160.5},
+    // The star of radius 2 (EBISU's 3d13pt) in a sweep of geometries on an
+    // H200 (bench/lowrank3d/ab.sh, 2026-12-02 12:09,
+    // bench/results/2026-12-02-1209-3d-radius-2-star-sweep-h200.txt). The
+    // rule's window of rows of 4 at 256 threads ran 230.5 (fp32, T 2) and
+    // 92.2 (fp64) against the step kernel's 326.6 and 173.7: at 8 warps a
+    // multiprocessor. fp32 in rows of 2 at 512 threads: 400.7 at T 2 (T 3
+    // 392.0, chunks of 128 390.9). fp64 fused at best 120.5 (T 2, rows of 4
+    // at 512 threads; rows of 2 at 512 threads fill the register file with
+    // their queues): one step a launch.
+    {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
+     .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200"},
+    {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+     .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"},
     // The fp32 box in the direct form, measured again on an H200 since the
     // 3D passes' edge blocks and loads got cheaper (2026-11-30): EBISU's
     // 3d27pt, 3d17pt and poisson at T 3 ran 351.8, 384.8 and 419.4 against
