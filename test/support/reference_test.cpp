@@ -216,6 +216,55 @@ void magnitudes() {
          "compare: a cancelling result judged over its magnitude");
 }
 
+/// What a step multiplies an error by: the weights' largest |symbol|, at
+/// a periodic grid's own frequencies where it is small.
+void gains() {
+  const std::vector<stencilc_point> heat = {
+      {{-1, 0, 0}, 0.25}, {{0, 0, 0}, 0.5}, {{1, 0, 0}, 0.25}};
+  expect(stepGain(makeInfo(1, 1, STENCILC_BOUNDARY_PERIODIC, 0, heat), Extents::of1D(8)) == 1.0,
+         "gain: an average's is 1 (the constant mode)");
+  const std::vector<stencilc_point> lap = {{{-1, 0, 0}, 1.0}, {{0, 0, 0}, -2.0}, {{1, 0, 0}, 1.0}};
+  expect(std::fabs(stepGain(makeInfo(1, 1, STENCILC_BOUNDARY_FIXED, 0, lap), Extents::of1D(50)) -
+                   4.0) < 1e-12,
+         "gain: a Laplacian's is 4 (the highest frequency)");
+  expect(stepGain(makeInfo(1, 1, STENCILC_BOUNDARY_PERIODIC, 0, lap), Extents::of1D(1)) == 0.0,
+         "gain: on one periodic point, |the sum of the weights|");
+}
+
+/// A run whose values cancel every step (weights summing to 0 on one
+/// periodic point, which every read reads): the exact result after 2 steps
+/// is near 0, while a kernel's weights rounded to float sum to about 1e-8
+/// and carry the first step's result into the second. The last step's
+/// magnitude does not bound that error; the carried magnitude does.
+void carriedRuns() {
+  const std::vector<stencilc_point> w = {{{-2, 0, 0}, 0.083},
+                                         {{-1, 0, 0}, 0.415},
+                                         {{0, 0, 0}, -0.996},
+                                         {{1, 0, 0}, 0.415},
+                                         {{2, 0, 0}, 0.083}};
+  const stencilc_stencil_info info = makeInfo(1, 2, STENCILC_BOUNDARY_PERIODIC, 0, w);
+  const Extents e = Extents::of1D(1);
+  const std::vector<double> a = {0.7};
+  double rounded = 0.0, sumAbs = 0.0;
+  for (const stencilc_point &p : w) {
+    rounded += static_cast<float>(p.coefficient);
+    sumAbs += std::fabs(p.coefficient);
+  }
+  const std::vector<float> got = {static_cast<float>(0.7 * rounded * rounded)};
+  std::vector<double> ref = a, before = a;
+  referenceRun(info, e, ref, 2);
+  referenceRun(info, e, before, 1);
+  const double tol = 2e-6;
+  const std::vector<double> last = magnitudeStep(info, e, before);
+  const Comparison plain = compareWithReference<float>(info, e, got, ref, nullptr, nullptr, &last);
+  const std::vector<double> noCarry = carriedMagnitude(info, e, a, 2, 0.0);
+  const std::vector<double> m = carriedMagnitude(info, e, a, 2, stepGain(info, e) + tol * sumAbs);
+  const Comparison over = compareWithReference<float>(info, e, got, ref, nullptr, nullptr, &m);
+  expect(got[0] != 0.0f && noCarry == last, "carried: with no carry, the last step's magnitude");
+  expect(!plain.passes(2 * tol) && over.passes(tol),
+         "carried: an error outliving the values it came from, bounded by its own step");
+}
+
 void fills() {
   const std::vector<__half> h = randomUniform<__half>(100000, freshSeed());
   bool inRange = true;
@@ -261,6 +310,8 @@ int main() {
   boundaries();
   comparison();
   magnitudes();
+  gains();
+  carriedRuns();
   fills();
   std::printf("RESULT: %s\n", failures ? "FAIL" : "PASS");
   return failures ? 1 : 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 
@@ -118,6 +119,52 @@ std::vector<double> magnitudeStep(const stencilc_stencil_info &info, const Exten
   std::vector<double> m(size); // a fixed ring keeps its |value|
   referenceStep(magnitude, e, size.data(), m.data());
   return m;
+}
+
+double stepGain(const stencilc_stencil_info &info, const Extents &e) {
+  const long long n[3] = {e.nz(), e.ny(), e.nx()};
+  const bool periodic = info.boundary == STENCILC_BOUNDARY_PERIODIC;
+  std::vector<Offset3> off(info.num_points);
+  int reach[3] = {0, 0, 0};
+  for (int k = 0; k < info.num_points; ++k) {
+    off[k] = offset3(info, k);
+    for (int a = 0; a < 3; ++a)
+      reach[a] = std::max(reach[a], std::abs(off[k].d[a]));
+  }
+  long long samples[3];
+  for (int a = 0; a < 3; ++a)
+    samples[a] = reach[a] == 0 ? 1 : periodic && n[a] <= 32 ? n[a] : 32;
+  const double turn = 2.0 * std::acos(-1.0);
+  double most = 0.0;
+  for (long long j0 = 0; j0 < samples[0]; ++j0)
+    for (long long j1 = 0; j1 < samples[1]; ++j1)
+      for (long long j2 = 0; j2 < samples[2]; ++j2) {
+        const double theta[3] = {turn * j0 / samples[0], turn * j1 / samples[1],
+                                 turn * j2 / samples[2]};
+        std::complex<double> sum = 0.0;
+        for (int k = 0; k < info.num_points; ++k) {
+          const double phase =
+              theta[0] * off[k].d[0] + theta[1] * off[k].d[1] + theta[2] * off[k].d[2];
+          sum += info.points[k].coefficient * std::polar(1.0, phase);
+        }
+        most = std::max(most, std::abs(sum));
+      }
+  return most;
+}
+
+std::vector<double> carriedMagnitude(const stencilc_stencil_info &info, const Extents &e,
+                                     std::vector<double> a, int steps, double carry) {
+  std::vector<double> total(a.size(), 0.0);
+  std::vector<double> b(a); // for a fixed boundary, b's ring equals a's
+  for (int s = 0; s < steps; ++s) {
+    const std::vector<double> m = magnitudeStep(info, e, a);
+    referenceStep(info, e, a.data(), b.data());
+    a.swap(b);
+    const std::vector<double> &step = m.empty() ? a : m;
+    for (std::size_t i = 0; i < total.size(); ++i)
+      total[i] = total[i] * carry + std::fabs(step[i]);
+  }
+  return total;
 }
 
 } // namespace stencilc

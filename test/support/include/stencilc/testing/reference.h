@@ -40,4 +40,21 @@ void referenceRun(const stencilc_stencil_info &info, const Extents &e, std::vect
 std::vector<double> magnitudeStep(const stencilc_stencil_info &info, const Extents &e,
                                   const std::vector<double> &in);
 
+/// The most one step multiplies an error by, in L2: the largest |sum of
+/// w_k e^(i theta . d_k)| of the weights over the frequencies theta of a
+/// periodic grid's axes up to 32 points (there the exact eigenvalues of the
+/// step), else over 32 of them an axis (a lower bound of the sup, so never
+/// looser than the sup).
+double stepGain(const stencilc_stencil_info &info, const Extents &e);
+
+/// What a run's error scales with where its values cancel: every step's
+/// magnitude (magnitudeStep, or its result where nothing is negative),
+/// each carried to the last step by `carry` a step,
+/// sum over k of carry^(steps - k) M_k, from `a` (taken by value). A step's
+/// error is at most the tolerance times its magnitude, and the steps after
+/// it carry that error by at most stepGain plus the kernel's own rounding
+/// of the weights: carry = stepGain + tolerance x the sum of |w_k|.
+std::vector<double> carriedMagnitude(const stencilc_stencil_info &info, const Extents &e,
+                                     std::vector<double> a, int steps, double carry);
+
 } // namespace stencilc
