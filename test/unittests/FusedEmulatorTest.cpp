@@ -144,9 +144,9 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
 // kernel measured faster than one step a launch (star3d7p fp64, T 3; the
-// fp32 box, T 3, and the fp32 star of radius 2, T 2, on an H200), and the
-// others (the fp16 box, the fp64 star of radius 2) keep T = 1 and say why,
-// and fuse only when asked.
+// fp32 box, T 3, the fp64 box, T 2, and the fp32 and 16-bit stars of
+// radius 2, T 2, on an H200), and the others (the fp16 box, the fp64 star
+// of radius 2) keep T = 1 and say why, and fuse only when asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
@@ -182,6 +182,18 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_NE(wide64.schedule.why.find("measured faster one step a launch on an H200"),
             std::string::npos)
       << wide64.schedule.why;
+  const Plan wide16 =
+      planSimt(makeStencil(3, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 3), sm90);
+  EXPECT_EQ(wide16.schedule.fusedSteps, 2) << wide16.schedule.why;
+  EXPECT_EQ(wide16.schedule.fused.minBlocks, 2);
+  // The fp64 box at its H200 geometry: 256 threads, 2 blocks a
+  // multiprocessor.
+  const Plan box64 =
+      planSimt(makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Fixed, 3), sm90);
+  ASSERT_FALSE(box64.simt().lowRank.form) << box64.simt().lowRank.why;
+  EXPECT_EQ(box64.schedule.fusedSteps, 2) << box64.schedule.why;
+  EXPECT_EQ(box64.schedule.fused.threads, 256);
+  EXPECT_EQ(box64.schedule.fused.minBlocks, 2);
   sm90.fusedSteps = 2;
   const Plan asked = planSimt(box3d16.spec, sm90);
   EXPECT_EQ(asked.schedule.fusedSteps, 2);
@@ -253,9 +265,11 @@ TEST(FusedPlans, StepsTakeTheFusedKernelWhereMeasuredFaster) {
           .schedule.fused.takesSteps);
 }
 
+// (A star of radius 2 in fp32: its measured window's rings take 57 KB a
+// level, so 8 levels pass both targets' limits.)
 TEST(FusedPlans, SharedMemoryBoundsTheThreeDimensionalT) {
   const StencilSpec spec =
-      makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Periodic, 3);
+      makeStencil(3, Shape::Star, 2, Precision::FP32, BoundaryKind::Periodic, 3);
   PlanOptions options;
   options.fusedSteps = 8;
   for (Arch arch : {Arch::Sm80, Arch::Sm90}) {

@@ -173,9 +173,21 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 3, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 2,
      .gstencils = 847.5, .stepGStencils = 562.3, .device = "an H200"},
+    // The fp64 box in the direct form, its geometry measured again on an
+    // H200 (bench/lowrank3d/ab.sh, 2026-12-02 12:31 and 12:54,
+    // bench/results/2026-12-02-1231-3d-geometries-radius-2-checks-h200.txt
+    // and ...-1254-3d-fused-geometries-step-blocks-h200.txt): windows of
+    // 32 x 32 in blocks of 256 threads, 2 blocks a multiprocessor asked of
+    // the register allocator, 96 planes a block: EBISU's 3d27pt 190.6
+    // (the figure here) and 3d17pt 214.0 against 173.7 and 190.8 at the
+    // H100's geometry (32 x 64, 512 threads, 1 block). One step a launch ran
+    // 195.5, 188.1 and 188.0 (3d27pt, 3d17pt, poisson) on an H200 at 09:50,
+    // so the figure has no step beside it: the entry fuses, as measured
+    // faster on the H100 of 2026-11-25 (173.9 against 160.5) and for the
+    // 17- and 19-point boxes on the H200.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
-     .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
-     .gstencils = 173.9, .stepGStencils = 160.5},
+     .height = 32, .threads = 256, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 2,
+     .gstencils = 190.6, .device = "an H200"},
     // The star of radius 2 (EBISU's 3d13pt) in a sweep of geometries on an
     // H200 (bench/lowrank3d/ab.sh, 2026-12-02 12:09,
     // bench/results/2026-12-02-1209-3d-radius-2-star-sweep-h200.txt). The
@@ -191,6 +203,13 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
      .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"},
+    // 16 bits (the suite's star3d13p) at 2 blocks a multiprocessor, 128
+    // planes a block (12:54, the same file): fp16 419.6 and bf16 392.4
+    // against one step a launch's 377.8 and 379.7 (the figures are fp16's);
+    // the rule's rows of 4 ran 156.9.
+    {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
+     .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200"},
     // The fp32 box in the direct form, measured again on an H200 since the
     // 3D passes' edge blocks and loads got cheaper (2026-11-30): EBISU's
     // 3d27pt, 3d17pt and poisson at T 3 ran 351.8, 384.8 and 419.4 against
