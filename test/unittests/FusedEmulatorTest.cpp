@@ -229,9 +229,6 @@ TEST(FusedPlans, WideBoxesAreQueuedWhereMeasured) {
   EXPECT_FALSE(plan(Shape::Box, 2, Precision::FP16).schedule.fused.queued);
 }
 
-// A 3D pass keeps T rings of edge rows in shared memory: a T whose rings
-// pass what the target lets a block opt in to is lowered to the most that
-// fit, and the schedule says so (an error where the backend was requested).
 TEST(FusedPlans, StepsTakeTheFusedKernelWhereMeasuredFaster) {
   // One level of the fused kernel measured faster than the step kernel on
   // an H200 for the 1D stars of radius 1 and 2 in fp64 and fp32 (tf32 is
@@ -265,8 +262,11 @@ TEST(FusedPlans, StepsTakeTheFusedKernelWhereMeasuredFaster) {
           .schedule.fused.takesSteps);
 }
 
-// (A star of radius 2 in fp32: its measured window's rings take 57 KB a
-// level, so 8 levels pass both targets' limits.)
+// A 3D pass keeps T rings of edge rows in shared memory: a T whose rings
+// pass what the target lets a block opt in to is lowered to the most that
+// fit, and the schedule says so (an error where the backend was requested).
+// A star of radius 2 in fp32: its measured window's rings take 57 KB a
+// level, so 8 levels pass both targets' limits.
 TEST(FusedPlans, SharedMemoryBoundsTheThreeDimensionalT) {
   const StencilSpec spec =
       makeStencil(3, Shape::Star, 2, Precision::FP32, BoundaryKind::Periodic, 3);

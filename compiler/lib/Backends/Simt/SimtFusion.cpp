@@ -193,10 +193,9 @@ constexpr MeasuredFusion Measured[] = {
     // bench/results/2026-12-02-1209-3d-radius-2-star-sweep-h200.txt). The
     // rule's window of rows of 4 at 256 threads ran 230.5 (fp32, T 2) and
     // 92.2 (fp64) against the step kernel's 326.6 and 173.7. fp32 in rows
-    // of 2 at 512 threads: 400.7 at T 2 (T 3
-    // 392.0, chunks of 128 390.9). fp64 fused at best 120.5 (T 2, rows of 4
-    // at 512 threads; rows of 2 at 512 threads fill the register file with
-    // their queues): one step a launch.
+    // of 2 at 512 threads: 400.7 at T 2 (T 3 392.0, chunks of 128 390.9).
+    // fp64 fused at best 120.5 (T 2, rows of 4 at 512 threads): one step a
+    // launch.
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
      .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200"},
