@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -182,11 +181,8 @@ template <class T>
 Comparison compareCarried(const stencilc_stencil_info &info, const Extents &e,
                           const std::vector<T> &result, const std::vector<double> &ref,
                           const std::vector<T> &a, int steps, double stepTol) {
-  double sumAbs = 0.0;
-  for (int k = 0; k < info.num_points; ++k)
-    sumAbs += std::fabs(info.points[k].coefficient);
-  const double carry = stepGain(info, e) + stepTol * sumAbs;
-  const std::vector<double> m = carriedMagnitude(info, e, toDoubles(a), steps, carry);
+  const std::vector<double> m =
+      carriedMagnitude(info, e, toDoubles(a), steps, errorCarry(info, e, stepTol));
   return compareWithReference<T>(info, e, result, ref, &a, nullptr, &m);
 }
 

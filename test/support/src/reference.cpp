@@ -152,6 +152,13 @@ double stepGain(const stencilc_stencil_info &info, const Extents &e) {
   return most;
 }
 
+double errorCarry(const stencilc_stencil_info &info, const Extents &e, double tolerance) {
+  double sumAbs = 0.0;
+  for (int k = 0; k < info.num_points; ++k)
+    sumAbs += std::fabs(info.points[k].coefficient);
+  return stepGain(info, e) + tolerance * sumAbs;
+}
+
 std::vector<double> carriedMagnitude(const stencilc_stencil_info &info, const Extents &e,
                                      std::vector<double> a, int steps, double carry) {
   std::vector<double> total(a.size(), 0.0);

@@ -50,11 +50,15 @@ double stepGain(const stencilc_stencil_info &info, const Extents &e);
 /// What a run's error scales with where its values cancel: every step's
 /// magnitude (magnitudeStep, or its result where nothing is negative),
 /// each carried to the last step by `carry` a step,
-/// sum over k of carry^(steps - k) M_k, from `a` (taken by value). A step's
-/// error is at most the tolerance times its magnitude, and the steps after
-/// it carry that error by at most stepGain plus the kernel's own rounding
-/// of the weights: carry = stepGain + tolerance x the sum of |w_k|.
+/// sum over k of carry^(steps - k) M_k, from `a` (taken by value).
 std::vector<double> carriedMagnitude(const stencilc_stencil_info &info, const Extents &e,
                                      std::vector<double> a, int steps, double carry);
+
+/// The carry of carriedMagnitude for a kernel whose steps are each within
+/// `tolerance` of the exact step, relative to its magnitude: a step's error
+/// is at most the tolerance times its magnitude, and the steps after it
+/// carry that error by at most stepGain plus the kernel's own rounding of
+/// the weights, stepGain + tolerance x the sum of |w_k|.
+double errorCarry(const stencilc_stencil_info &info, const Extents &e, double tolerance);
 
 } // namespace stencilc
