@@ -144,7 +144,7 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
 // kernel measured faster than one step a launch (star3d7p fp64, T 3; the
-// fp32 box, T 3, the fp64 box, T 2, and the fp32 and 16-bit stars of
+// fp32 box, T 2 (T 3 on a periodic grid), the fp64 box, T 2, and the fp32 and 16-bit stars of
 // radius 2, T 2, on an H200), and the others (the fp16 box, the fp64 star
 // of radius 2) keep T = 1 and say why, and fuse only when asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
@@ -159,11 +159,18 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   EXPECT_EQ(star3d.schedule.fused.rows, 4); // the measured geometry
   const Plan box3d =
       planSimt(makeStencil(3, Shape::Box, 1, Precision::FP32, BoundaryKind::Fixed, 3), sm90);
-  EXPECT_EQ(box3d.schedule.fusedSteps, 3);
-  EXPECT_EQ(box3d.schedule.fused.rows, 4); // the measured geometry
+  EXPECT_EQ(box3d.schedule.fusedSteps, 2);
+  EXPECT_EQ(box3d.schedule.fused.rows, 4); // the measured geometry: 64 x 64
+  EXPECT_EQ(box3d.schedule.fused.width, 64);
   EXPECT_NE(box3d.schedule.why.find("measured best for a box of radius 1 in fp32 on an H200"),
             std::string::npos)
       << box3d.schedule.why;
+  // A periodic grid keeps the geometry measured faster there (T 3, 32
+  // columns).
+  const Plan box3dWrapped =
+      planSimt(makeStencil(3, Shape::Box, 1, Precision::FP32, BoundaryKind::Periodic, 3), sm90);
+  EXPECT_EQ(box3dWrapped.schedule.fusedSteps, 3);
+  EXPECT_EQ(box3dWrapped.schedule.fused.width, 32);
   const Plan box3d16 =
       planSimt(makeStencil(3, Shape::Box, 1, Precision::FP16, BoundaryKind::Fixed, 3), sm90);
   EXPECT_EQ(box3d16.schedule.fusedSteps, 1);

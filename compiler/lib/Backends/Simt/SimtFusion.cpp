@@ -209,17 +209,24 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
      .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200"},
-    // The fp32 box in the direct form, measured again on an H200 since the
-    // 3D passes' edge blocks and loads got cheaper (2026-11-30): EBISU's
-    // 3d27pt, 3d17pt and poisson at T 3 ran 351.8, 384.8 and 419.4 against
-    // one step a launch's 326.1, 350.0 and 349.8 (T 2: 321.1, 375.3,
-    // 399.9), at this geometry (2026-12-02 09:50,
-    // bench/results/2026-12-02-0950-ebisu-3d-fused-depths-h200.txt); the
-    // figures are 3d27pt's, the densest. On the H100 of 11-25, before
-    // those changes, T 2 had run 286.8 against 302.4 one step a launch.
+    // The fp32 box in the direct form, measured on an H200 (bench/lowrank3d/
+    // ab.sh, 2026-12-02 15:42-16:07, bench/results/2026-12-02-1542-3d-
+    // fp32-box-geometries-16bit-star-step-h200.txt and ...-1557-...): in
+    // windows of 64 x 64, rows of 4 a thread of 2 columns, 64 planes a
+    // block, T 2, EBISU's 3d27pt, 3d17pt and poisson ran 473.2, 536.0 and
+    // 603.5 against 351.8, 384.7 and 419.6 at the geometry before (32
+    // columns x 64 rows, rows of 4 a thread of 1 column, 128 planes, T 3);
+    // the same window at T 3 ran 356.1, 445.5 and 506.9. One step a launch
+    // ran 326.1 (3d27pt, 2026-12-02 09:50). The figures are 3d27pt's, the
+    // densest. A periodic grid keeps the geometry before: 3d27pt's NAME_run
+    // as generated 200.0 and 200.3 there against the new window's 184.9
+    // (about 16:05, ...-1557-...), NAME_step (the step kernel) 162.3 and 163.8.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 3, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 128, .rows = 4, .minBlocks = 1,
-     .gstencils = 351.8, .stepGStencils = 326.1, .device = "an H200"},
+     .gstencils = 200.3, .stepGStencils = 162.3, .device = "an H200", .periodic = true},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+     .gstencils = 473.2, .stepGStencils = 326.1, .device = "an H200"},
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 2, .steps = 2, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 1,
      .gstencils = 269.0, .stepGStencils = 398.8},
