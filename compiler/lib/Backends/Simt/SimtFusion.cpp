@@ -164,9 +164,20 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 3, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 426.8, .stepGStencils = 216.2, .device = "an H200"},
+    // fp32 since 2026-12-02 (bench/lowrank3d/ab.sh, 16:42 and 16:59,
+    // bench/results/2026-12-02-1641-3d-star-fp32-and-16bit-box-windows-
+    // h200.txt): windows of 64 x 64, rows of 4 a thread of 2 columns, T 4,
+    // 1091.7-1092.6 against 949.4-952.0 at the geometry before (64 columns
+    // x 32 rows, rows of 2, T 5) in the same program; the window at T 3 and
+    // 5 ran 941.9 and 784.6, in chunks of 128 981.5. A periodic grid keeps
+    // the geometry before: NAME_run as generated 472.7-473.8 there against
+    // the new window's 314.5-315.0, NAME_step (the step kernel) 183.1.
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 5, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 1,
-     .gstencils = 952.6, .stepGStencils = 399.1, .device = "an H200"},
+     .gstencils = 473.8, .stepGStencils = 183.1, .device = "an H200", .periodic = true},
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 4, .width = 64,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
+     .gstencils = 1092.6, .stepGStencils = 399.1, .device = "an H200"},
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 4, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 2,
      .gstencils = 453.5, .stepGStencils = 180.4, .device = "an H200", .periodic = true},
