@@ -144,9 +144,10 @@ TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
 // kernel measured faster than one step a launch (star3d7p fp64, T 3; the
-// fp32 box, T 2 (T 3 on a periodic grid), the fp64 box, T 2, and the fp32 and 16-bit stars of
-// radius 2, T 2, on an H200), and the others (the fp16 box, the fp64 star
-// of radius 2) keep T = 1 and say why, and fuse only when asked.
+// fp32 box, T 2 (T 3 on a periodic grid), the fp64 box, T 2, and the fp32
+// and 16-bit stars of radius 2, T 2, on an H200), and the others (the fp16
+// box, the fp64 star of radius 2) keep T = 1 and say why, and fuse only
+// when asked.
 TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   PlanOptions sm90;
   sm90.target = Arch::Sm90;
