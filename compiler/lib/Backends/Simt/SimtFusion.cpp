@@ -171,7 +171,8 @@ constexpr MeasuredFusion Measured[] = {
     // x 32 rows, rows of 2, T 5) in the same program; the window at T 3 and
     // 5 ran 941.9 and 784.6, in chunks of 128 981.5. A periodic grid keeps
     // the geometry before: NAME_run as generated 472.7-473.8 there against
-    // the new window's 314.5-315.0, NAME_step (the step kernel) 183.1.
+    // the new window's 314.5-315.0, NAME_step (the step kernel) 183.1 and
+    // 184.3.
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 5, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 1,
      .gstencils = 473.8, .stepGStencils = 183.1, .device = "an H200", .periodic = true},
