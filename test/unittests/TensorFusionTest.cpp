@@ -157,7 +157,8 @@ TEST(TensorFusion, LowersWhereAComposedWeightOverflows) {
 
 // A pass whose block needs more shared memory than the limit is lowered to
 // one step a launch, with the bytes needed and the bytes there (the band of
-// 4 fp16 steps: two levels of 40 x 40 floats, 12800 bytes).
+// 4 fp16 steps at a fixed boundary: its strips' two windows of 128 x 13
+// floats, 13312 bytes, beside its tiles' two levels of 40 x 40, 12800).
 TEST(TensorFusion, LowersWhatOverflowsSharedMemory) {
   PlanOptions options;
   options.target = Arch::Sm90;
@@ -168,7 +169,7 @@ TEST(TensorFusion, LowersWhatOverflowsSharedMemory) {
   ASSERT_TRUE(plan);
   EXPECT_TRUE(plan->schedule.lowered);
   EXPECT_EQ(plan->schedule.fusedSteps, 1);
-  EXPECT_NE(plan->schedule.why.find("needs 12800 bytes of shared memory in one block, and a "
+  EXPECT_NE(plan->schedule.why.find("needs 13312 bytes of shared memory in one block, and a "
                                     "block may use 12000"),
             std::string::npos)
       << plan->schedule.why;
@@ -294,4 +295,24 @@ TEST(TensorFusion, DetectsAWrongComposedStencil) {
 }
 
 } // namespace
+
+// The band runs in strips only where reads outside the grid do not fold
+// (fixed, constant): two windows of 128 lines along by 3 T r + 1 across in
+// the arithmetic type. Folding rules (clamp, mirror, reflect) keep the
+// tiles, and periodic has no band.
+TEST(TensorFusion, BandStripsWhereReadsDoNotFold) {
+  const auto bytes = [](BoundaryKind boundary, Precision precision, int steps) {
+    return bandStripBytes(makeStencil(2, Shape::Star, 1, precision, boundary, 4), steps);
+  };
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP16, 8), 2 * 128 * 25 * 4);
+  EXPECT_EQ(bytes(BoundaryKind::Constant, Precision::BF16, 4), 2 * 128 * 13 * 4);
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 4), 2 * 128 * 13 * 8);
+  EXPECT_EQ(bytes(BoundaryKind::Mirror, Precision::FP16, 8), 0);
+  EXPECT_EQ(bytes(BoundaryKind::Clamp, Precision::FP16, 8), 0);
+  EXPECT_EQ(bytes(BoundaryKind::Reflect, Precision::FP16, 8), 0);
+  EXPECT_EQ(bytes(BoundaryKind::Periodic, Precision::FP16, 8), 0);
+  // Past 48 KB of static shared memory (8-byte values, W 8): the tiles.
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 8), 0);
+}
+
 } // namespace stencilc

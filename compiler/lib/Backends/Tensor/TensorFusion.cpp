@@ -77,13 +77,14 @@ ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
   pass.steps = steps;
   pass.plan = std::make_shared<const Plan>(std::move(composed));
   pass.bandSharedBytes = bandSharedBytes(plan.spec, steps, pass.bandTile);
+  pass.bandStripBytes = bandStripBytes(plan.spec, steps);
   pass.mmaRatio = mmasPerPoint(pass.plan->tensor()) / (steps * mmasPerPoint(plan.tensor()));
   return pass;
 }
 
 /// The shared memory a block of either of a pass's kernels uses.
 int passSharedBytes(const ComposedPass &pass) {
-  return std::max(pass.plan->tensor().sharedBytes(), pass.bandSharedBytes);
+  return std::max({pass.plan->tensor().sharedBytes(), pass.bandSharedBytes, pass.bandStripBytes});
 }
 
 /// The most of `asked` steps a composed pass may take, and in `lowered`
@@ -172,6 +173,12 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
 int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
   const int side = tile + 2 * steps * spec.radius;
   return 2 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);
+}
+
+int bandStripBytes(const StencilSpec &spec, int steps) {
+  const int bytes = 2 * kBandStripThreads * (3 * steps * spec.radius + 1) *
+                    (spec.precision == Precision::FP64 ? 8 : 4);
+  return outsideRead(spec.boundary) != OutsideRead::Fold && bytes <= 48 * 1024 ? bytes : 0;
 }
 
 PlanOptions composedPassOptions(const PlanOptions &options) {

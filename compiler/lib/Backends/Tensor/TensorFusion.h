@@ -68,4 +68,15 @@ void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKer
 /// values of the arithmetic type (float, or double for fp64).
 int bandSharedBytes(const StencilSpec &spec, int steps, int tile);
 
+/// Threads (lines along an edge) of a band strip, as composed.cuh's
+/// stripThreads: 128.
+constexpr int kBandStripThreads = 128;
+
+/// Shared memory of the band's strip kernel (composed.cuh, stripKernel):
+/// two windows of kBandStripThreads x (3 T r + 1) values of the arithmetic
+/// type, where reads outside the grid do not fold (fixed, constant) and
+/// that fits the 48 KB of static shared memory; else 0 (the tile kernel
+/// takes the band).
+int bandStripBytes(const StencilSpec &spec, int steps);
+
 } // namespace stencilc

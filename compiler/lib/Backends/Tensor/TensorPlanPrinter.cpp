@@ -14,6 +14,7 @@
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/PlanText.h"
 #include "Backends/Tensor/TensorCodeGen.h"
+#include "Backends/Tensor/TensorFusion.h"
 #include "Backends/Tensor/TensorPlanner.h"
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
@@ -359,6 +360,51 @@ double bandRedundantShare(const Plan &plan) {
   return 1.0 - double(steps) * w * pass.bandTile / computed;
 }
 
+/// Of the point-levels a band strip computes inside the grid (its W lines
+/// across and S along, widened by r a level still to come, inward and along
+/// the edge), the share that no stored point's level is.
+double stripRedundantShare(const Plan &plan) {
+  const int r = plan.spec.radius, steps = plan.schedule.fusedSteps, w = steps * r;
+  const int along = kBandStripThreads - 2 * w;
+  double computed = 0.0;
+  for (int l = 1; l <= steps; ++l) {
+    const int grow = (steps - l) * r;
+    computed += double(w + grow) * (along + 2 * grow);
+  }
+  return 1.0 - double(steps) * w * along / computed;
+}
+
+/// The band's line: the tile kernel, and the strips where the pass has them.
+void printBand(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const ComposedPass &pass = *plan.schedule.composed;
+  const int steps = plan.schedule.fusedSteps, halo = steps * spec.radius;
+  const std::string_view values = spec.precision == Precision::FP64 ? "doubles" : "floats";
+  const std::string tiles = fmt::format(
+      "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of shared memory; "
+      "a tile on one band computes only what its stored lines need, {:.1f} % of those "
+      "point-levels redundant (the margin its levels need)",
+      pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo, pass.bandTile + 2 * halo, values,
+      pass.bandSharedBytes, 100.0 * bandRedundantShare(plan));
+  const std::string how =
+      pass.bandStripBytes == 0
+          ? tiles
+          : fmt::format("in strips of {} lines along each edge (the top and bottom ones whole, "
+                        "with the corners), a thread a line across the band, {} threads, two "
+                        "windows of {} x {} {} (a side strip's lines {} apart) in {} bytes of "
+                        "shared memory, {:.1f} % of the point-levels redundant; a grid within {} "
+                        "of its size on an axis in {}",
+                        kBandStripThreads - 2 * halo, kBandStripThreads, 3 * halo,
+                        kBandStripThreads, values, (3 * halo) | 1, pass.bandStripBytes,
+                        100.0 * stripRedundantShare(plan), 2 * halo, tiles);
+  os << fmt::format("  band       {}: the points within {} of an edge, {} single steps on CUDA "
+                    "cores (stencilc/device/composed.cuh): {}\n",
+                    spec.boundary == BoundaryKind::Periodic
+                        ? "none: periodic composes at every point"
+                        : "after the composed step",
+                    halo, steps, how);
+}
+
 /// The remainder pass's line (Schedule::remainder), if the plan has one.
 void printRemainderPass(const Plan &plan, llvm::raw_ostream &os) {
   const Schedule &s = plan.schedule;
@@ -410,16 +456,7 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
       pass.mmaRatio, s.fusedSteps, ct.sharedBytes(),
       ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
       ct.paramFragmentRegisters());
-  os << fmt::format(
-      "  band       {}: the points within {} of an edge, {} single steps on CUDA cores "
-      "(stencilc/device/composed.cuh): {} x {} output tiles, 256 threads, two levels of {} x {} "
-      "{} in {} bytes of shared memory; a tile on one band computes only what its stored lines "
-      "need, {:.1f} % of those point-levels redundant (the margin its levels need)\n",
-      spec.boundary == BoundaryKind::Periodic ? "none: periodic composes at every point"
-                                              : "after the composed step",
-      halo, s.fusedSteps, pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo,
-      pass.bandTile + 2 * halo, spec.precision == Precision::FP64 ? "doubles" : "floats",
-      pass.bandSharedBytes, 100.0 * bandRedundantShare(plan));
+  printBand(plan, os);
   printRemainderPass(plan, os);
 }
 

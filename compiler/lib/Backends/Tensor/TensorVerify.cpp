@@ -576,10 +576,12 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
             overflow.value_or(""));
   const int composedBytes = pass.plan->tensor().sharedBytes();
   c.require(pass.bandSharedBytes == bandSharedBytes(spec, steps, pass.bandTile) &&
-                std::max(composedBytes, pass.bandSharedBytes) <= options.sharedMemoryLimit,
+                pass.bandStripBytes == bandStripBytes(spec, steps) &&
+                std::max({composedBytes, pass.bandSharedBytes, pass.bandStripBytes}) <=
+                    options.sharedMemoryLimit,
             "a pass's kernels within the shared memory a block may use",
-            "composed {} bytes, band {} bytes, limit {}", composedBytes, pass.bandSharedBytes,
-            options.sharedMemoryLimit);
+            "composed {} bytes, band {} bytes in tiles and {} in strips, limit {}", composedBytes,
+            pass.bandSharedBytes, pass.bandStripBytes, options.sharedMemoryLimit);
   PromiseChecker composed(problems, "planTensor", "the composed pass's plan: ");
   verifyKernel(*pass.plan, composedPassOptions(options), composed);
 }

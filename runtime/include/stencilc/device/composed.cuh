@@ -7,7 +7,9 @@
 // boundary rule. `periodic` needs no band: the composed stencil wraps as
 // every step would.
 //
-// The band kernel, on CUDA cores: a block takes a kTile x kTile tile of the
+// The band's kernels, on CUDA cores. Under fixed and constant, on a grid
+// wider than 2 W on both axes, the band runs in strips (stripKernel below).
+// Otherwise the tile kernel: a block takes a kTile x kTile tile of the
 // grid that meets the band, loads the input window around it (W more on each
 // side) through the boundary policy into shared memory in the arithmetic
 // type, and computes T levels in place of two buffers, each level on the
@@ -219,11 +221,139 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// ---- The band in strips (fixed and constant) ------------------------------
+//
+// Under a rule that does not fold, a point outside the grid keeps its value
+// at every level, so the band's levels need no margin toward the edge. Each
+// of the four bands is cut into strips of stripThreads - 2 W lines along
+// it; a strip's window is its W lines and W more on every side (3 W lines
+// across by stripThreads along), and each thread computes one line across
+// the band, walking it, every level (no division a point, a strip's levels
+// widened only along the band and inward). The top and bottom strips hold
+// the corners; the side strips the rows between them. The tile kernel
+// above still serves the folding rules and grids within 2 W of their size
+// on an axis.
+
+/// A strip's threads (its window's lines along) for a band of width w in
+/// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
+/// of static shared memory (never for the widths composed passes take: at
+/// most 8 in 4-byte and 4 in 8-byte arithmetic), which leaves the band to
+/// the tile kernel.
+constexpr int stripThreads(int w, int bytes) {
+  return 2 * 128 * (3 * w + 1) * bytes <= 48 * 1024 ? 128 : 0;
+}
+
+/// The strips of one pass: top and bottom, then left and right.
+struct BandStrips {
+  int along, rowStrips, sideStrips; // stored lines a strip, strips a top/bottom band, a side band
+  __host__ __device__ BandStrips(int ny, int nx, int w, int threads)
+      : along(threads - 2 * w), rowStrips((nx + along - 1) / along),
+        sideStrips((ny - 2 * w + along - 1) / along) {}
+  __host__ __device__ int count() const { return 2 * (rowStrips + sideStrips); }
+};
+
+/// One strip of the band: window lines [0, 3W) across by [0, kThreads)
+/// along, from grid point (y0, x0); kAlongX: a top or bottom strip (window
+/// [across][along]), else a side strip (window [along][across]).
+template <class Band, int kThreads, bool kAlongX>
+__device__ __forceinline__ void
+stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element *__restrict__ out,
+           int ny, int nx, long long y0, long long x0, int stored, typename Band::Compute *window) {
+  using Compute = typename Band::Compute;
+  constexpr int kR = Band::kRadius, kW = Band::kRadius * Band::kSteps, kAcross = 3 * kW;
+  // A side strip keeps each line along's 3 W values together, lines an odd
+  // number of words apart, so that a warp (32 lines along) meets no bank
+  // conflict.
+  constexpr int kPitch = kAlongX ? kThreads : kAcross | 1;
+  constexpr int kCells = kThreads * (kAcross + 1); // either way round
+  auto level = [&](int l) { return window + (l & 1) * kCells; };
+  auto cell = [](int across, int along) {
+    return kAlongX ? across * kPitch + along : along * kPitch + across;
+  };
+  auto gridY = [&](int across, int along) { return y0 + (kAlongX ? across : along); };
+  auto gridX = [&](int across, int along) { return x0 + (kAlongX ? along : across); };
+  const int a = threadIdx.x;
+  for (int c = 0; c < kAcross; ++c) {
+    level(0)[cell(c, a)] = toCompute(Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx));
+  }
+  __syncthreads();
+#pragma unroll 1
+  for (int l = 1; l <= Band::kSteps; ++l) {
+    const Compute *prev = level(l - 1);
+    Compute *cur = level(l);
+    // Level l's lines along: the stored ones widened by r a level to come.
+    const int grow = (Band::kSteps - l) * kR;
+    const bool active = a >= l * kR && a < kW + stored + grow;
+    for (int c = l * kR; active && c < kAcross - l * kR; ++c) {
+      const long long y = gridY(c, a), x = gridX(c, a);
+      const bool outside = y < 0 || y >= ny || x < 0 || x >= nx;
+      if (outside || y < Band::kRing || y >= ny - Band::kRing || x < Band::kRing ||
+          x >= nx - Band::kRing) {
+        cur[cell(c, a)] = prev[cell(c, a)];
+        continue;
+      }
+      Compute acc = 0;
+      Band::points([&](int dy, int dx, Compute coefficient) {
+        const int across = c + (kAlongX ? dy : dx), along = a + (kAlongX ? dx : dy);
+        acc = madd(coefficient, prev[cell(across, along)], acc);
+      });
+      cur[cell(c, a)] = toCompute(toElement<typename Band::Element>(acc));
+    }
+    __syncthreads();
+  }
+  const Compute *last = level(Band::kSteps);
+  if (a < kW || a >= kW + stored) {
+    return;
+  }
+  for (int c = kW; c < 2 * kW; ++c) {
+    const long long y = gridY(c, a), x = gridX(c, a);
+    if (y >= Band::kRing && y < ny - Band::kRing && x >= Band::kRing && x < nx - Band::kRing) {
+      out[y * nx + x] = toElement<typename Band::Element>(last[cell(c, a)]);
+    }
+  }
+}
+
+template <class Band, int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    stripKernel(const typename Band::Element *__restrict__ in,
+                typename Band::Element *__restrict__ out, int ny, int nx) {
+  if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
+    constexpr int kW = Band::kRadius * Band::kSteps;
+    __shared__ typename Band::Compute window[2 * kThreads * (3 * kW + 1)];
+    const BandStrips strips(ny, nx, kW, kThreads);
+    int i = blockIdx.x;
+    if (i < 2 * strips.rowStrips) { // top, then bottom: stored rows [0, W) or [ny - W, ny)
+      const bool bottom = i >= strips.rowStrips;
+      const long long first = static_cast<long long>(i % strips.rowStrips) * strips.along;
+      const int stored = static_cast<int>(nx - first < strips.along ? nx - first : strips.along);
+      stripBlock<Band, kThreads, true>(in, out, ny, nx, bottom ? ny - 2 * kW : -kW, first - kW,
+                                       stored, window);
+      return;
+    }
+    i -= 2 * strips.rowStrips; // left, then right: stored columns [0, W) or [nx - W, nx)
+    const bool right = i >= strips.sideStrips;
+    const long long first = kW + static_cast<long long>(i % strips.sideStrips) * strips.along;
+    const long long left = ny - kW - first; // rows the side bands have from here
+    const int stored = static_cast<int>(left < strips.along ? left : strips.along);
+    stripBlock<Band, kThreads, false>(in, out, ny, nx, first - kW, right ? nx - 2 * kW : -kW,
+                                      stored, window);
+  }
+}
+
 /// Launches the band kernel of one pass (in -> out) on `stream`.
 template <class Band, int kTile>
 cudaError_t launchBand(const typename Band::Element *in, typename Band::Element *out, int ny,
                        int nx, cudaStream_t stream) {
-  const BandTiles tiles(ny, nx, kTile, Band::kRadius * Band::kSteps);
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  constexpr int kThreads = stripThreads(kW, sizeof(typename Band::Compute));
+  if constexpr (kThreads > 0 && !STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind)) {
+    if (ny > 2 * kW && nx > 2 * kW) {
+      const int strips = BandStrips(ny, nx, kW, kThreads).count();
+      stripKernel<Band, kThreads><<<strips, kThreads, 0, stream>>>(in, out, ny, nx);
+      return cudaGetLastError();
+    }
+  }
+  const BandTiles tiles(ny, nx, kTile, kW);
   bandKernel<Band, kTile><<<tiles.count(), 256, 0, stream>>>(in, out, ny, nx);
   return cudaGetLastError();
 }
