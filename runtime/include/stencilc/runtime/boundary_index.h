@@ -57,12 +57,20 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_bounda
   case STENCILC_BOUNDARY_CLAMP:
     return i < 0 ? 0 : n - 1;
   case STENCILC_BOUNDARY_MIRROR:
+    /* Within one grid of the edge (every read of a stencil narrower than
+     * the grid) without the 64-bit remainder. */
+    if (i >= -n && i < 2 * n) {
+      return i < 0 ? -1 - i : 2 * n - 1 - i;
+    }
     m = i % (2 * n);
     m = m < 0 ? m + 2 * n : m;
     return m < n ? m : 2 * n - 1 - m;
   case STENCILC_BOUNDARY_REFLECT:
     if (n == 1) {
       return 0;
+    }
+    if (i > -n && i < 2 * n - 1) {
+      return i < 0 ? -i : 2 * n - 2 - i;
     }
     m = i % (2 * n - 2);
     m = m < 0 ? m + 2 * n - 2 : m;
