@@ -1,8 +1,7 @@
 // Unit tests of stencilc_fold_index (stencilc/runtime/boundary_index.h),
-// which the kernels, the emulators and the float64 reference share: each
-// folding rule against its definition applied one edge at a time, near the
-// edges (the remainder-free path every stencil narrower than the grid takes)
-// and many grids away.
+// which the kernels, the emulators and the float64 reference share, and of
+// its near form (the composed band's strips): each folding rule against its
+// definition applied one edge at a time, near the edges and many grids away.
 #include <gtest/gtest.h>
 
 #include "stencilc/runtime/boundary_index.h"
@@ -40,6 +39,18 @@ TEST(BoundaryIndex, FoldsAsEachRuleIsDefined) {
     for (long long n = 1; n <= 40; ++n) {
       for (long long i = -5 * n - 3; i <= 5 * n + 3; ++i) {
         ASSERT_EQ(stencilc_fold_index(rule, i, n), foldByDefinition(rule, i, n))
+            << "rule " << rule << ", i " << i << ", n " << n;
+      }
+    }
+  }
+}
+
+TEST(BoundaryIndex, NearFoldsAsEachRuleWithinNMinusOneOfTheGrid) {
+  for (stencilc_boundary rule : {STENCILC_BOUNDARY_PERIODIC, STENCILC_BOUNDARY_CLAMP,
+                                 STENCILC_BOUNDARY_MIRROR, STENCILC_BOUNDARY_REFLECT}) {
+    for (long long n = 1; n <= 40; ++n) {
+      for (long long i = -n + 1; i < 2 * n - 1; ++i) {
+        ASSERT_EQ(stencilc_fold_index_near(rule, i, n), foldByDefinition(rule, i, n))
             << "rule " << rule << ", i " << i << ", n " << n;
       }
     }

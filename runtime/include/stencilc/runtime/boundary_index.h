@@ -57,11 +57,6 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_bounda
   case STENCILC_BOUNDARY_CLAMP:
     return i < 0 ? 0 : n - 1;
   case STENCILC_BOUNDARY_MIRROR:
-    /* Within one grid of the edge (every read of a stencil narrower than
-     * the grid) without the 64-bit remainder. */
-    if (i >= -n && i < 2 * n) {
-      return i < 0 ? -1 - i : 2 * n - 1 - i;
-    }
     m = i % (2 * n);
     m = m < 0 ? m + 2 * n : m;
     return m < n ? m : 2 * n - 1 - m;
@@ -69,12 +64,35 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_bounda
     if (n == 1) {
       return 0;
     }
-    if (i > -n && i < 2 * n - 1) {
-      return i < 0 ? -i : 2 * n - 2 - i;
-    }
     m = i % (2 * n - 2);
     m = m < 0 ? m + 2 * n - 2 : m;
     return m < n ? m : 2 * n - 2 - m;
+  default:
+    return i;
+  }
+}
+
+/* stencilc_fold_index for a read less than n - 1 outside the grid
+ * (-n < i < 2 n - 1), as every fold of a composed pass's band strips is
+ * (the band is W wide and the grid wider than 2 W): one reflection or wrap,
+ * without the 64-bit remainder. The general form stays where every other
+ * kernel and the reference read: there, a near path measured faster on
+ * some kernels and slower on others (docs/performance.md, 2026-12-03
+ * 07:55). */
+static inline STENCILC_HOST_DEVICE long long stencilc_fold_index_near(stencilc_boundary boundary,
+                                                                      long long i, long long n) {
+  if (i >= 0 && i < n) {
+    return i;
+  }
+  switch (boundary) {
+  case STENCILC_BOUNDARY_PERIODIC:
+    return i < 0 ? i + n : i - n;
+  case STENCILC_BOUNDARY_CLAMP:
+    return i < 0 ? 0 : n - 1;
+  case STENCILC_BOUNDARY_MIRROR:
+    return i < 0 ? -1 - i : 2 * n - 1 - i;
+  case STENCILC_BOUNDARY_REFLECT:
+    return n == 1 ? 0 : i < 0 ? -i : 2 * n - 2 - i;
   default:
     return i;
   }
