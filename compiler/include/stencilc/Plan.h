@@ -625,10 +625,10 @@ struct ComposedPass {
   /// (kTile + 2 steps r)^2 levels of the arithmetic type in shared memory.
   int bandTile = 32;
   int bandSharedBytes = 0;
-  /// Under fixed and constant, the band in strips along the edges on grids
-  /// past 2 W on each axis: two windows of 3 W x 128 values (side strips
-  /// pitched 3 W + 1) in shared memory; 0 where the tile kernel takes the
-  /// whole band (bandStripBytes).
+  /// The band in strips along the edges on grids past 2 W on each axis:
+  /// two windows of 3 W x 128 values (allocated 3 W + 1 across) in shared
+  /// memory; 0 where there is no band (periodic) or the tile kernel takes
+  /// it all (bandStripBytes).
   int bandStripBytes = 0;
   /// MMAs per output point of one composed step over those of the T single
   /// steps it replaces (the composed box is larger than T stars or boxes).

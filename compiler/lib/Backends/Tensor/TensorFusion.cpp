@@ -178,7 +178,7 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
 int bandStripBytes(const StencilSpec &spec, int steps) {
   const int bytes = 2 * kBandStripThreads * (3 * steps * spec.radius + 1) *
                     (spec.precision == Precision::FP64 ? 8 : 4);
-  return outsideRead(spec.boundary) != OutsideRead::Fold && bytes <= 48 * 1024 ? bytes : 0;
+  return spec.boundary != BoundaryKind::Periodic && bytes <= 48 * 1024 ? bytes : 0;
 }
 
 PlanOptions composedPassOptions(const PlanOptions &options) {

@@ -74,9 +74,9 @@ constexpr int kBandStripThreads = 128;
 
 /// Shared memory of the band's strip kernel (composed.cuh, stripKernel):
 /// two windows of kBandStripThreads x (3 T r + 1) values of the arithmetic
-/// type, where reads outside the grid do not fold (fixed, constant) and
-/// that fits the 48 KB of static shared memory; else 0 (the tile kernel
-/// takes the band).
+/// type, where there is a band (every rule but periodic) and they fit the
+/// 48 KB of static shared memory; else 0 (no band, or the tile kernel
+/// takes it).
 int bandStripBytes(const StencilSpec &spec, int steps);
 
 } // namespace stencilc

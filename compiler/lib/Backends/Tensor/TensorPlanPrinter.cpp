@@ -374,7 +374,9 @@ double stripRedundantShare(const Plan &plan) {
   return 1.0 - double(steps) * w * along / computed;
 }
 
-/// The band's line: the tile kernel, and the strips where the pass has them.
+/// The band's line: its strips, and the tiles that take a grid within 2 W
+/// of its size on an axis (or every grid, where the strips would pass the
+/// static shared memory); none under periodic.
 void printBand(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const ComposedPass &pass = *plan.schedule.composed;
@@ -397,11 +399,12 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
                         kBandStripThreads - 2 * halo, kBandStripThreads, 3 * halo,
                         kBandStripThreads, values, (3 * halo) | 1, pass.bandStripBytes,
                         100.0 * stripRedundantShare(plan), 2 * halo, tiles);
-  os << fmt::format("  band       {}: the points within {} of an edge, {} single steps on CUDA "
-                    "cores (stencilc/device/composed.cuh): {}\n",
-                    spec.boundary == BoundaryKind::Periodic
-                        ? "none: periodic composes at every point"
-                        : "after the composed step",
+  if (spec.boundary == BoundaryKind::Periodic) {
+    os << "  band       none: periodic composes at every point\n";
+    return;
+  }
+  os << fmt::format("  band       after the composed step: the points within {} of an edge, {} "
+                    "single steps on CUDA cores (stencilc/device/composed.cuh): {}\n",
                     halo, steps, how);
 }
 

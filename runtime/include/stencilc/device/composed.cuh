@@ -7,9 +7,9 @@
 // boundary rule. `periodic` needs no band: the composed stencil wraps as
 // every step would.
 //
-// The band's kernels, on CUDA cores. Under fixed and constant, on a grid
-// wider than 2 W on both axes, the band runs in strips (stripKernel below).
-// Otherwise the tile kernel: a block takes a kTile x kTile tile of the
+// The band's kernels, on CUDA cores. On a grid wider than 2 W on both axes
+// the band runs in strips (stripKernel below). Otherwise the tile kernel:
+// a block takes a kTile x kTile tile of the
 // grid that meets the band, loads the input window around it (W more on each
 // side) through the boundary policy into shared memory in the arithmetic
 // type, and computes T levels in place of two buffers, each level on the
@@ -221,18 +221,18 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// ---- The band in strips (fixed and constant) ------------------------------
+// ---- The band in strips ----------------------------------------------------
 //
-// Under a rule that does not fold, a point outside the grid keeps its value
-// at every level, so the band's levels need no margin toward the edge. Each
-// of the four bands is cut into strips of stripThreads - 2 W lines along
-// it; a strip's window is its W lines and W more on every side (3 W lines
-// across by stripThreads along), and each thread computes one line across
-// the band, walking it, every level (no division a point, a strip's levels
-// widened only along the band and inward). The top and bottom strips hold
-// the corners; the side strips the rows between them. The tile kernel
-// above still serves the folding rules and grids within 2 W of their size
-// on an axis.
+// A band's levels need no margin toward its edge: outside the grid a level
+// holds the boundary's values (kept under fixed and constant, refolded from
+// the level's points inside under clamp, mirror and reflect: foldLevel).
+// Each of the four bands is cut into strips of stripThreads - 2 W lines
+// along it; a strip's window is its W lines and W more on every side (3 W
+// lines across by stripThreads along), and each thread computes one line
+// across the band, walking it, every level (no division a point, a strip's
+// levels widened only along the band and inward). The top and bottom
+// strips hold the corners; the side strips the rows between them. The tile
+// kernel above still takes grids within 2 W of their size on an axis.
 
 /// A strip's threads (its window's lines along) for a band of width w in
 /// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
@@ -252,6 +252,46 @@ struct BandStrips {
   __host__ __device__ int count() const { return 2 * (rowStrips + sideStrips); }
 };
 
+/// Under clamp, mirror and reflect, a level's points of the strip's window
+/// outside the grid (at most W outside, in a grid wider than 2 W:
+/// stencilc_fold_index_near) take the value the level has where the rule
+/// folds them:
+/// across the band from the same thread's line (no barrier), then, after a
+/// barrier, the positions along outside the grid from the thread of the
+/// position they fold to. Lines [lo, hi) across and positions [lo, end)
+/// along are the level's (level l starts l r into the window both ways); a
+/// point folding outside them keeps its stale value (no later level reads
+/// it).
+template <class Band, bool kAlongX, class Cell>
+__device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell, int ny, int nx,
+                                          long long y0, long long x0, int lo, int hi, int a,
+                                          bool active, int end) {
+  constexpr stencilc_boundary kRule = Band::kBoundaryKind;
+  const long long acrossOrigin = kAlongX ? y0 : x0, alongOrigin = kAlongX ? x0 : y0;
+  const int nAcross = kAlongX ? ny : nx, nAlong = kAlongX ? nx : ny;
+  auto foldAcross = [&](int c) {
+    return static_cast<int>(stencilc_fold_index_near(kRule, acrossOrigin + c, nAcross) -
+                            acrossOrigin);
+  };
+  const long long g = alongOrigin + a;
+  const bool insideAlong = g >= 0 && g < nAlong;
+  for (int c = lo; active && insideAlong && c < hi; ++c) {
+    const int from = foldAcross(c);
+    if (from != c && from >= lo && from < hi) {
+      cur[cell(c, a)] = cur[cell(from, a)];
+    }
+  }
+  __syncthreads();
+  const int from = static_cast<int>(stencilc_fold_index_near(kRule, g, nAlong) - alongOrigin);
+  const bool source = from >= lo && from < end; // the folded position's thread computed it
+  for (int c = lo; active && !insideAlong && source && c < hi; ++c) {
+    const int fromLine = foldAcross(c);
+    if (fromLine >= lo && fromLine < hi) {
+      cur[cell(c, a)] = cur[cell(fromLine, from)];
+    }
+  }
+}
+
 /// One strip of the band: window lines [0, 3W) across by [0, kThreads)
 /// along, from grid point (y0, x0); kAlongX: a top or bottom strip (window
 /// [across][along]), else a side strip (window [along][across]).
@@ -261,6 +301,7 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
            int ny, int nx, long long y0, long long x0, int stored, typename Band::Compute *window) {
   using Compute = typename Band::Compute;
   constexpr int kR = Band::kRadius, kW = Band::kRadius * Band::kSteps, kAcross = 3 * kW;
+  constexpr bool kFolded = STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind);
   // A side strip keeps each line along's 3 W values together, lines an odd
   // number of words apart, so that a warp (32 lines along) meets no bank
   // conflict.
@@ -284,9 +325,13 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     // Level l's lines along: the stored ones widened by r a level to come.
     const int grow = (Band::kSteps - l) * kR;
     const bool active = a >= l * kR && a < kW + stored + grow;
-    for (int c = l * kR; active && c < kAcross - l * kR; ++c) {
+    const int lo = l * kR, hi = kAcross - l * kR; // level l's lines across
+    for (int c = lo; active && c < hi; ++c) {
       const long long y = gridY(c, a), x = gridX(c, a);
       const bool outside = y < 0 || y >= ny || x < 0 || x >= nx;
+      if (outside && kFolded) {
+        continue; // folded below, from this level's points inside the grid
+      }
       if (outside || y < Band::kRing || y >= ny - Band::kRing || x < Band::kRing ||
           x >= nx - Band::kRing) {
         cur[cell(c, a)] = prev[cell(c, a)];
@@ -298,6 +343,9 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
         acc = madd(coefficient, prev[cell(across, along)], acc);
       });
       cur[cell(c, a)] = toCompute(toElement<typename Band::Element>(acc));
+    }
+    if constexpr (kFolded) {
+      foldLevel<Band, kAlongX>(cur, cell, ny, nx, y0, x0, lo, hi, a, active, kW + stored + grow);
     }
     __syncthreads();
   }
@@ -346,7 +394,7 @@ cudaError_t launchBand(const typename Band::Element *in, typename Band::Element 
                        int nx, cudaStream_t stream) {
   constexpr int kW = Band::kRadius * Band::kSteps;
   constexpr int kThreads = stripThreads(kW, sizeof(typename Band::Compute));
-  if constexpr (kThreads > 0 && !STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind)) {
+  if constexpr (kThreads > 0) {
     if (ny > 2 * kW && nx > 2 * kW) {
       const int strips = BandStrips(ny, nx, kW, kThreads).count();
       stripKernel<Band, kThreads><<<strips, kThreads, 0, stream>>>(in, out, ny, nx);
