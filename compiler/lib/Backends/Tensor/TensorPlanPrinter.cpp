@@ -379,6 +379,10 @@ double stripRedundantShare(const Plan &plan) {
 /// static shared memory); none under periodic.
 void printBand(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
+  if (spec.boundary == BoundaryKind::Periodic) {
+    os << "  band       none: periodic composes at every point\n";
+    return;
+  }
   const ComposedPass &pass = *plan.schedule.composed;
   const int steps = plan.schedule.fusedSteps, halo = steps * spec.radius;
   const std::string_view values = spec.precision == Precision::FP64 ? "doubles" : "floats";
@@ -399,10 +403,6 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
                         kBandStripThreads - 2 * halo, kBandStripThreads, 3 * halo,
                         kBandStripThreads, values, (3 * halo) | 1, pass.bandStripBytes,
                         100.0 * stripRedundantShare(plan), 2 * halo, tiles);
-  if (spec.boundary == BoundaryKind::Periodic) {
-    os << "  band       none: periodic composes at every point\n";
-    return;
-  }
   os << fmt::format("  band       after the composed step: the points within {} of an edge, {} "
                     "single steps on CUDA cores (stencilc/device/composed.cuh): {}\n",
                     halo, steps, how);
