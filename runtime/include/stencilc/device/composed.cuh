@@ -253,15 +253,14 @@ struct BandStrips {
 };
 
 /// Under clamp, mirror and reflect, a level's points of the strip's window
-/// outside the grid (at most W outside, in a grid wider than 2 W:
-/// stencilc_fold_index_near) take the value the level has where the rule
-/// folds them:
-/// across the band from the same thread's line (no barrier), then, after a
-/// barrier, the positions along outside the grid from the thread of the
-/// position they fold to. Lines [lo, hi) across and positions [lo, end)
-/// along are the level's (level l starts l r into the window both ways); a
-/// point folding outside them keeps its stale value (no later level reads
-/// it).
+/// outside the grid take the value the level has where the rule folds
+/// them: across the band from the same thread's line (no barrier), then,
+/// after a barrier, the positions along outside the grid from the thread of
+/// the position they fold to. Lines [lo, hi) across and positions [lo, end)
+/// along are the level's (level l starts l r into the window both ways);
+/// every point of them is less than W outside a grid wider than 2 W, as
+/// stencilc_fold_index_near needs, and a point folding outside them keeps
+/// its stale value (no later level reads it).
 template <class Band, bool kAlongX, class Cell>
 __device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell, int ny, int nx,
                                           long long y0, long long x0, int lo, int hi, int a,
