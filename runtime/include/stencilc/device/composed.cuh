@@ -135,6 +135,19 @@ template <int kTile, int kW, int kR, int kSteps> struct BandRegions {
   }
 };
 
+/// A level's point inside the grid and outside a `fixed` ring: the
+/// stencil's FMAs over the previous level (`at(dy, dx)`) in the order of
+/// Band::points, rounded to the element type (what a single step stores).
+/// Both band kernels compute through it, so that they give the same bits.
+template <class Band, class At>
+__device__ __forceinline__ typename Band::Compute levelPoint(At at) {
+  using Compute = typename Band::Compute;
+  Compute acc = 0;
+  Band::points(
+      [&](int dy, int dx, Compute coefficient) { acc = madd(coefficient, at(dy, dx), acc); });
+  return toCompute(toElement<typename Band::Element>(acc));
+}
+
 template <class Band, int kTile>
 __device__ __forceinline__ void bandBlock(const typename Band::Element *__restrict__ in,
                                           typename Band::Element *__restrict__ out, int ny,
@@ -178,11 +191,7 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
         cur[wy][wx] = prev[wy][wx]; // folded below under clamp and mirror
         continue;
       }
-      Compute acc = 0;
-      Band::points([&](int dy, int dx, Compute coefficient) {
-        acc = madd(coefficient, prev[wy + dy][wx + dx], acc);
-      });
-      cur[wy][wx] = toCompute(toElement<Element>(acc));
+      cur[wy][wx] = levelPoint<Band>([&](int dy, int dx) { return prev[wy + dy][wx + dx]; });
     }
     if constexpr (kFolded) {
       __syncthreads();
@@ -336,12 +345,9 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
         cur[cell(c, a)] = prev[cell(c, a)];
         continue;
       }
-      Compute acc = 0;
-      Band::points([&](int dy, int dx, Compute coefficient) {
-        const int across = c + (kAlongX ? dy : dx), along = a + (kAlongX ? dx : dy);
-        acc = madd(coefficient, prev[cell(across, along)], acc);
+      cur[cell(c, a)] = levelPoint<Band>([&](int dy, int dx) {
+        return prev[cell(c + (kAlongX ? dy : dx), a + (kAlongX ? dx : dy))];
       });
-      cur[cell(c, a)] = toCompute(toElement<typename Band::Element>(acc));
     }
     if constexpr (kFolded) {
       foldLevel<Band, kAlongX>(cur, cell, ny, nx, y0, x0, lo, hi, a, active, kW + stored + grow);
