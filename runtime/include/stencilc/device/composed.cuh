@@ -247,7 +247,8 @@ __global__ void __launch_bounds__(256)
 /// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
 /// of static shared memory (never for the widths composed passes take: at
 /// most 8 in 4-byte and 4 in 8-byte arithmetic), which leaves the band to
-/// the tile kernel.
+/// the tile kernel. The planner's bandStripBytes (TensorFusion.cpp) is the
+/// same formula, for the plan's shared memory.
 constexpr int stripThreads(int w, int bytes) {
   return 2 * 128 * (3 * w + 1) * bytes <= 48 * 1024 ? 128 : 0;
 }
