@@ -31,7 +31,13 @@
 //                             constructor, Element(Value::value), so the
 //                             literal should already be exact in the
 //                             element type.
+//
+// A kernel reading a whole access (a 16-byte vector, say) at the grid's
+// edge reads it element by element with readRun, which takes the folding
+// rules' reads out of line (see there).
 #pragma once
+
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -97,23 +103,23 @@ struct PeriodicBoundary {
 };
 
 /// Reads outside the grid land on the point stencilc_fold_index gives for
-/// the rule `Kind`, axis by axis (clamp and mirror).
+/// the rule `Kind`, axis by axis (clamp, mirror and reflect), folded
+/// stepwise: no 64-bit remainder in a kernel.
 template <stencilc_boundary Kind> struct FoldedBoundary {
+  static __device__ __forceinline__ long long fold(long long i, long long n) {
+    return stencilc_fold_index_stepwise(Kind, i, n);
+  }
+
   template <class Element>
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
                                                  long long x, int ny, int nx) {
-    y = stencilc_fold_index(Kind, y, ny);
-    x = stencilc_fold_index(Kind, x, nx);
-    return in[y * nx + x];
+    return in[fold(y, ny) * nx + fold(x, nx)];
   }
 
   template <class Element>
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
                                                  long long y, long long x, int nz, int ny, int nx) {
-    z = stencilc_fold_index(Kind, z, nz);
-    y = stencilc_fold_index(Kind, y, ny);
-    x = stencilc_fold_index(Kind, x, nx);
-    return in[(z * ny + y) * nx + x];
+    return in[(fold(z, nz) * ny + fold(y, ny)) * nx + fold(x, nx)];
   }
 };
 
@@ -151,6 +157,68 @@ template <class Value> struct ConstantBoundary {
     return in[(z * ny + y) * nx + x];
   }
 };
+
+/// Whether a folded read is a reflection (mirror, reflect), which
+/// readRun may take out of line, rather than a compare (clamp).
+template <class Boundary> struct Reflects : std::false_type {};
+template <> struct Reflects<FoldedBoundary<STENCILC_BOUNDARY_MIRROR>> : std::true_type {};
+template <> struct Reflects<FoldedBoundary<STENCILC_BOUNDARY_REFLECT>> : std::true_type {};
+
+namespace detail {
+/// The elements of a run, the boundary rule read element by element.
+template <class Bits, class Element, class Read>
+__device__ __forceinline__ Bits readEach(Read read) {
+  constexpr int kCount = static_cast<int>(sizeof(Bits) / sizeof(Element));
+  static_assert(kCount * sizeof(Element) == sizeof(Bits), "a run is whole elements");
+  alignas(Bits) Element values[kCount];
+#pragma unroll
+  for (int e = 0; e < kCount; ++e) {
+    values[e] = read(e);
+  }
+  return *reinterpret_cast<const Bits *>(values);
+}
+
+template <class Boundary, class Bits, class Element>
+__device__ __noinline__ Bits readRunOutOfLine(const Element *__restrict__ in, long long z,
+                                              long long y, long long x, int nz, int ny, int nx) {
+  return readEach<Bits, Element>(
+      [&](int e) { return Boundary::read(in, z, y, x + e, nz, ny, nx); });
+}
+} // namespace detail
+
+/// The run of sizeof(Bits) / sizeof(Element) elements (z, y, x + e) as the
+/// bits of one access (uint4, uint2, ...), by the rule: what a kernel
+/// reads where an access is not whole inside the grid. With kOutOfLine
+/// the reflecting rules' runs are read by a call: inline, their folds add
+/// registers and code to every loop that can reach the grid's edge, which
+/// slows every block of some kernels (star2d5p fp32's 2D CUDA-core step:
+/// 90 registers under mirror inline, 68 out of line, 54 fixed) and not
+/// others (the 1D step, whose loop the call's registers slow instead: 64
+/// inline, 80 out of line). Each caller says which it is, as measured
+/// (docs/performance.md, 2026-12-03 23:28). Other rules' runs (a test, a
+/// compare, a wrap) are always inline.
+template <class Boundary, class Bits, bool kOutOfLine = false, class Element>
+__device__ __forceinline__ Bits readRun(const Element *__restrict__ in, long long z, long long y,
+                                        long long x, int nz, int ny, int nx) {
+  if constexpr (kOutOfLine && Reflects<Boundary>::value) {
+    return detail::readRunOutOfLine<Boundary, Bits>(in, z, y, x, nz, ny, nx);
+  } else {
+    return detail::readEach<Bits, Element>(
+        [&](int e) { return Boundary::read(in, z, y, x + e, nz, ny, nx); });
+  }
+}
+
+/// readRun of a 2D grid: (y, x + e).
+template <class Boundary, class Bits, bool kOutOfLine = false, class Element>
+__device__ __forceinline__ Bits readRun(const Element *__restrict__ in, long long y, long long x,
+                                        int ny, int nx) {
+  if constexpr (kOutOfLine && Reflects<Boundary>::value) {
+    return detail::readRunOutOfLine<Boundary, Bits>(in, 0, y, x, 1, ny, nx);
+  } else {
+    return detail::readEach<Bits, Element>(
+        [&](int e) { return Boundary::read(in, y, x + e, ny, nx); });
+  }
+}
 
 } // namespace device
 } // namespace stencilc

@@ -699,16 +699,8 @@ template <class G> struct TensorBlock {
               : vectorRows && y >= 0 && y < rows && x >= 0 && x + kVec <= nx) {
         staged[i] = loadVector<G::kPrefetchBytes>(in + ((kDims == 3 ? z * ny : 0) + y) * nx + x);
       } else {
-        alignas(16) Element values[kVec];
-#pragma unroll
-        for (int e = 0; e < kVec; ++e) {
-          if constexpr (kDims == 3) {
-            values[e] = Boundary::read(in, z, y, x + e, nz, rows, nx);
-          } else {
-            values[e] = Boundary::read(in, y, x + e, rows, nx);
-          }
-        }
-        staged[i] = *reinterpret_cast<const uint4 *>(values);
+        staged[i] =
+            readRun<Boundary, uint4>(in, kDims == 3 ? z : 0, y, x, kDims == 3 ? nz : 1, rows, nx);
       }
     }
   }

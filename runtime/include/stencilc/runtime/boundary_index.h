@@ -32,7 +32,7 @@
 #endif
 
 /* Whether the rule folds reads outside the grid back onto the grid other
- * than by wrapping (clamp, mirror: every rule but fixed, constant and
+ * than by wrapping (clamp, mirror, reflect: every rule but fixed, constant and
  * periodic). A level computed from such reads is not the fold of the levels
  * before it, so fused passes of these rules take one step, and the composed
  * pass's band refolds every level. A constant expression. */
@@ -75,10 +75,9 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index(stencilc_bounda
 /* stencilc_fold_index for a read less than n - 1 outside the grid
  * (-n < i < 2 n - 1), as every fold of a composed pass's band strips is
  * (the band is W wide and the grid wider than 2 W): one reflection or wrap,
- * without the 64-bit remainder. The general form stays where every other
- * kernel and the reference read: there, a near path measured faster on
- * some kernels and slower on others (docs/performance.md, 2026-12-03
- * 07:55). */
+ * without the 64-bit remainder. Any other kernel, whose reads may lie
+ * farther out on a tiny grid, folds through stencilc_fold_index_stepwise
+ * below, which repeats it. */
 static inline STENCILC_HOST_DEVICE long long stencilc_fold_index_near(stencilc_boundary boundary,
                                                                       long long i, long long n) {
   if (i >= 0 && i < n) {
@@ -96,6 +95,26 @@ static inline STENCILC_HOST_DEVICE long long stencilc_fold_index_near(stencilc_b
   default:
     return i;
   }
+}
+
+/* stencilc_fold_index by one reflection or wrap after another until the
+ * index lands in [0, n): the same point for any i, without the 64-bit
+ * remainder (some 70 instructions, or a call, in a kernel's loop). One step
+ * for a read within n - 1 of the grid, as every read of a grid wider than
+ * the halo is; a few for a halo wider than a tiny grid. The device policies
+ * read through it (docs/performance.md, 2026-12-03 23:28). */
+static inline STENCILC_HOST_DEVICE long long
+stencilc_fold_index_stepwise(stencilc_boundary boundary, long long i, long long n) {
+  if (boundary == STENCILC_BOUNDARY_CLAMP) {
+    return stencilc_fold_index_near(boundary, i, n); /* one step from anywhere */
+  }
+  if (boundary != STENCILC_BOUNDARY_PERIODIC && !STENCILC_BOUNDARY_FOLDS_AT_EDGE(boundary)) {
+    return i; /* fixed and constant read nothing outside the grid */
+  }
+  while (i < 0 || i >= n) {
+    i = stencilc_fold_index_near(boundary, i, n);
+  }
+  return i;
 }
 
 #ifdef __cplusplus
