@@ -33,8 +33,9 @@
 //                             element type.
 //
 // A kernel reading a whole access (a 16-byte vector, say) at the grid's
-// edge reads it element by element with readRun, which takes the folding
-// rules' reads out of line (see there).
+// edge reads it element by element with readRun, which reads the
+// reflecting rules' runs in the form the kernel measured fastest (see
+// there).
 #pragma once
 
 #include <type_traits>
@@ -158,11 +159,20 @@ template <class Value> struct ConstantBoundary {
   }
 };
 
-/// Whether a folded read is a reflection (mirror, reflect), which
-/// readRun may take out of line, rather than a compare (clamp).
+/// Whether a folded read is a reflection (mirror, reflect), whose runs
+/// readRun reads as its caller says, rather than a compare (clamp).
 template <class Boundary> struct Reflects : std::false_type {};
 template <> struct Reflects<FoldedBoundary<STENCILC_BOUNDARY_MIRROR>> : std::true_type {};
 template <> struct Reflects<FoldedBoundary<STENCILC_BOUNDARY_REFLECT>> : std::true_type {};
+
+/// How readRun reads a reflecting rule's run. Each kernel takes the form
+/// that measured fastest for it (docs/performance.md, 2026-12-03 23:46):
+/// the folds' registers are paid by every block of a kernel, edge or not.
+enum class RunRead {
+  kEach, ///< inline, every coordinate folded for every element
+  kRow,  ///< inline, the row (z, y) folded once, x for every element
+  kCall, ///< kRow out of line: a call, which a warp makes only at the edge
+};
 
 namespace detail {
 /// The elements of a run, the boundary rule read element by element.
@@ -179,29 +189,31 @@ __device__ __forceinline__ Bits readEach(Read read) {
 }
 
 template <class Boundary, class Bits, class Element>
-__device__ __noinline__ Bits readRunOutOfLine(const Element *__restrict__ in, long long z,
-                                              long long y, long long x, int nz, int ny, int nx) {
-  return readEach<Bits, Element>(
-      [&](int e) { return Boundary::read(in, z, y, x + e, nz, ny, nx); });
+__device__ __forceinline__ Bits readRow(const Element *__restrict__ in, long long z, long long y,
+                                        long long x, int nz, int ny, int nx) {
+  const Element *row = in + (Boundary::fold(z, nz) * ny + Boundary::fold(y, ny)) * nx;
+  return readEach<Bits, Element>([&](int e) { return row[Boundary::fold(x + e, nx)]; });
+}
+
+template <class Boundary, class Bits, class Element>
+__device__ __noinline__ Bits readRowCall(const Element *__restrict__ in, long long z, long long y,
+                                         long long x, int nz, int ny, int nx) {
+  return readRow<Boundary, Bits>(in, z, y, x, nz, ny, nx);
 }
 } // namespace detail
 
 /// The run of sizeof(Bits) / sizeof(Element) elements (z, y, x + e) as the
 /// bits of one access (uint4, uint2, ...), by the rule: what a kernel
-/// reads where an access is not whole inside the grid. With kOutOfLine
-/// the reflecting rules' runs are read by a call: inline, their folds add
-/// registers and code to every loop that can reach the grid's edge, which
-/// slows every block of some kernels (star2d5p fp32's 2D CUDA-core step:
-/// 90 registers under mirror inline, 68 out of line, 54 fixed) and not
-/// others (the 1D step, whose loop the call's registers slow instead: 64
-/// inline, 80 out of line). Each caller says which it is, as measured
-/// (docs/performance.md, 2026-12-03 23:28). Other rules' runs (a test, a
-/// compare, a wrap) are always inline.
-template <class Boundary, class Bits, bool kOutOfLine = false, class Element>
+/// reads where an access is not whole inside the grid. A reflecting rule's
+/// run is read the way kHow says; every other rule's (a test, a compare, a
+/// wrap) element by element inline, as it always was.
+template <class Boundary, class Bits, RunRead kHow, class Element>
 __device__ __forceinline__ Bits readRun(const Element *__restrict__ in, long long z, long long y,
                                         long long x, int nz, int ny, int nx) {
-  if constexpr (kOutOfLine && Reflects<Boundary>::value) {
-    return detail::readRunOutOfLine<Boundary, Bits>(in, z, y, x, nz, ny, nx);
+  if constexpr (Reflects<Boundary>::value && kHow == RunRead::kCall) {
+    return detail::readRowCall<Boundary, Bits>(in, z, y, x, nz, ny, nx);
+  } else if constexpr (Reflects<Boundary>::value && kHow == RunRead::kRow) {
+    return detail::readRow<Boundary, Bits>(in, z, y, x, nz, ny, nx);
   } else {
     return detail::readEach<Bits, Element>(
         [&](int e) { return Boundary::read(in, z, y, x + e, nz, ny, nx); });
@@ -209,11 +221,11 @@ __device__ __forceinline__ Bits readRun(const Element *__restrict__ in, long lon
 }
 
 /// readRun of a 2D grid: (y, x + e).
-template <class Boundary, class Bits, bool kOutOfLine = false, class Element>
+template <class Boundary, class Bits, RunRead kHow, class Element>
 __device__ __forceinline__ Bits readRun(const Element *__restrict__ in, long long y, long long x,
                                         int ny, int nx) {
-  if constexpr (kOutOfLine && Reflects<Boundary>::value) {
-    return detail::readRunOutOfLine<Boundary, Bits>(in, 0, y, x, 1, ny, nx);
+  if constexpr (Reflects<Boundary>::value && kHow != RunRead::kEach) {
+    return readRun<Boundary, Bits, kHow>(in, 0, y, x, 1, ny, nx);
   } else {
     return detail::readEach<Bits, Element>(
         [&](int e) { return Boundary::read(in, y, x + e, ny, nx); });

@@ -149,12 +149,13 @@ __device__ __forceinline__ uint4 fetchGroup(const typename S::Element *__restric
   if (vectorRows && z >= 0 && z < nz && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
     return loadVector<S::kPrefetchBytes>(in + (z * ny + y) * nx + x);
   }
-  // Out of line where rows stream (a 2D grid), inline where a plane is a
-  // line or a 2D plane: measured, the call made the 2D step 12% faster
-  // under mirror and 28% under reflect, the 1D one 18% slower and the 3D
-  // one 2% (docs/performance.md, 2026-12-03 23:28).
+  // A call where rows stream (a 2D grid), inline where a plane is a line
+  // or a 2D plane: measured, the call made the 2D step 3-8% faster, the
+  // 1D one 17% slower and the 3D one 1-3% (docs/performance.md,
+  // 2026-12-03 23:46).
   constexpr bool kRowsStream = S::kRadiusZ > 0 && S::kRadiusY == 0;
-  return readRun<typename S::Boundary, uint4, kRowsStream>(in, z, y, x, nz, ny, nx);
+  constexpr RunRead kHow = kRowsStream ? RunRead::kCall : RunRead::kRow;
+  return readRun<typename S::Boundary, uint4, kHow>(in, z, y, x, nz, ny, nx);
 }
 
 /// A group at the grid's edge, element by element with the boundary rule

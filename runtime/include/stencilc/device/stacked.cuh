@@ -209,9 +209,10 @@ template <class G> struct StackedBlock {
           asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to),
                        "l"(in + static_cast<long long>(y) * nx + x), "r"(bytes));
         } else if constexpr (Reflects<Boundary>::value) {
-          // Out of line: inline, the reflections cost the step a quarter
-          // under mirror (docs/performance.md, 2026-12-03 23:28).
-          *reinterpret_cast<uint4 *>(dst) = readRun<Boundary, uint4, true>(in, y, x, ny, nx);
+          // A call: inline, the reflections cost the step 9% under mirror
+          // (docs/performance.md, 2026-12-03 23:46).
+          *reinterpret_cast<uint4 *>(dst) =
+              readRun<Boundary, uint4, RunRead::kCall>(in, y, x, ny, nx);
         } else {
           // (Spelled out: readRun here, though the same code, changes
           // ptxas's register allocation of the fixed kernels.)
