@@ -159,6 +159,11 @@ template <class Value> struct ConstantBoundary {
   }
 };
 
+/// Whether a boundary rule reads the grid's folded points (clamp, mirror,
+/// reflect).
+template <class Boundary> struct FoldsReads : std::false_type {};
+template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
+
 /// Whether a folded read is a reflection (mirror, reflect), whose runs
 /// readRun reads as its caller says, rather than a compare (clamp).
 template <class Boundary> struct Reflects : std::false_type {};

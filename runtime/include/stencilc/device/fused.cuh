@@ -291,16 +291,10 @@ template <class S>
 __device__ __forceinline__ typename S::Vector fetchGroup(const typename S::Element *__restrict__ in,
                                                          long long y, long long x, int ny, int nx,
                                                          bool vectorRows) {
-  using Element = typename S::Element;
   if (vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
     return __ldg(reinterpret_cast<const typename S::Vector *>(in + y * nx + x));
   }
-  alignas(16) Element values[S::kVec];
-#pragma unroll
-  for (int e = 0; e < S::kVec; ++e) {
-    values[e] = S::Boundary::read(in, y, x + e, ny, nx);
-  }
-  return *reinterpret_cast<const typename S::Vector *>(values);
+  return readRun<typename S::Boundary, typename S::Vector, RunRead::kEach>(in, y, x, ny, nx);
 }
 
 /// One row of a level in a thread's registers: its kColsPerThread columns

@@ -1075,12 +1075,8 @@ inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, A
   return cudaGetLastError();
 }
 
-/// Whether a boundary rule reads the grid's folded points (clamp, mirror):
-/// then a pass fuses one step only.
-template <class Boundary> struct FoldsReads : std::false_type {};
-template <stencilc_boundary Kind> struct FoldsReads<FoldedBoundary<Kind>> : std::true_type {};
-
-/// The steps one pass fuses at most: kSteps, or 1 for clamp and mirror.
+/// The steps one pass fuses at most: kSteps, or 1 for a rule that folds
+/// reads (FoldsReads: a level's reads would fold its own points).
 template <class S>
 constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
 
