@@ -295,6 +295,35 @@ TEST(Planner, StackedStepStagesItsStoresWhereItsBlocksStillFit) {
   }
 }
 
+// The fp64 radius-1 tile kernels under a folding rule ask two blocks a
+// multiprocessor of the register allocator on sm_90 (measured there);
+// nothing else does: fixed, constant and periodic grids, radius 2 (which
+// spilled), other precisions, sm_80.
+TEST(Planner, FoldingFp64RadiusOneTilesAskTwoBlocksOnSm90) {
+  PlanOptions sm90;
+  sm90.target = Arch::Sm90;
+  for (Shape shape : {Shape::Star, Shape::Box}) {
+    for (BoundaryKind b : stencilc::testing::AllBoundaries) {
+      const bool folds =
+          b == BoundaryKind::Clamp || b == BoundaryKind::Mirror || b == BoundaryKind::Reflect;
+      const StencilSpec spec = makeStencil2D(shape, 1, Precision::FP64, b, 1);
+      const TensorPlan tp = tensorPlan(spec, sm90).tensor();
+      EXPECT_EQ(tp.minBlocks, folds ? 2 : 1) << keyword(b);
+      EXPECT_LE(tp.minBlocks * tp.sharedBytes(), info(Arch::Sm90).maxDynamicSharedBytes);
+      EXPECT_EQ(tensorPlan(spec).tensor().minBlocks, 1) << keyword(b); // sm_80
+    }
+  }
+  const auto minBlocks = [&](int radius, Precision p) {
+    return tensorPlan(makeStencil2D(Shape::Box, radius, p, BoundaryKind::Clamp, 1), sm90)
+        .tensor()
+        .minBlocks;
+  };
+  EXPECT_EQ(minBlocks(2, Precision::FP64), 1);
+  EXPECT_EQ(minBlocks(1, Precision::TF32), 1);
+  sm90.warps = 4; // 128 threads: two blocks fit the registers as they are
+  EXPECT_EQ(minBlocks(1, Precision::FP64), 1);
+}
+
 /// The options that shape the dense block, by name (the warning's test)
 /// and by value (the planner's): one list, PlanOptions.h's.
 TEST(Planner, DenseBlockOptionsByNameAndValue) {

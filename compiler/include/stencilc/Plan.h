@@ -206,6 +206,10 @@ struct TensorPlan {
   /// Parameter fragments are loaded once per block into registers (small
   /// plans) or re-read from shared memory for every tile (large ones).
   bool paramsInRegisters = true;
+  /// Blocks a multiprocessor the register allocator must fit
+  /// (__launch_bounds__'s second argument) in the 2D tile kernel; 1 leaves
+  /// ptxas free (tileMinBlocks, TensorPlanner.h, says where 2 is asked).
+  int minBlocks = 1;
   /// The sparse form (--plan-option mma=sparse, 2D fp16 or bf16): every row
   /// slice, K 32 columns from the tile's first window column, run as 2:4
   /// sparse MMAs (mma.sp m16n8k32) whose A each lane derives from the

@@ -242,6 +242,12 @@ void writeGeometry(CodeWriter &w, const Plan &plan, std::string_view boundary, i
                             tp.sparse ? "static constexpr bool kSwizzled = true; // the sparse "
                                         "form's window (TensorBlock::swizzle)"
                                       : ""),
+                   fmt::arg("min_blocks",
+                            tp.minBlocks == 1
+                                ? std::string()
+                                : fmt::format("static constexpr int kMinBlocks = {}; // blocks a "
+                                              "multiprocessor (launch bounds)",
+                                              tp.minBlocks)),
                    fmt::arg("prefetch_bytes", tp.l2PrefetchBytes),
                    fmt::arg("min_size", spec.smallestExtent())))));
   w.line();
@@ -331,6 +337,8 @@ void writeKernel(CodeWriter &w, const Plan &plan, std::string_view boundary,
   w.fillWith(section(plan.spec.dims == 3 ? "kernel_3d" : "kernel_2d"),
              fmt::arg("guard_begin", kernelGuardBegin(plan)),
              fmt::arg("guard_end", kernelGuardEnd(plan)), fmt::arg("kernel", kernel),
+             fmt::arg("launch_bounds", tp.minBlocks == 1 ? "Block::kThreads"
+                                                         : "Block::kThreads, Geometry::kMinBlocks"),
              fmt::arg("param_fragments", fragments), fmt::arg("gemms", gemms));
   w.line();
 }

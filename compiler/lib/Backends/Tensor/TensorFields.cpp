@@ -317,6 +317,7 @@ PlanOrRefusal planTensorFields(const StencilSpec &spec, const PlanOptions &optio
   tp.paramBytes = groupCount * tp.paramElements() * int(elementBytes(tp.mma.operand));
   tp.paramsInRegisters = groupCount * tp.paramFragmentRegisters() <= options.paramRegisterBudget;
   tp.fields = std::move(groups.fields);
+  tp.minBlocks = tileMinBlocks(spec, tp, options); // the tags' plan's is not the fields' kernel's
   if (std::optional<std::string> reason = unfitGroups(spec, tp, options, names)) {
     return PlanOrRefusal::refused(std::move(*reason));
   }

@@ -197,10 +197,15 @@ void printGeometryLines(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  tile       {} x {} outputs ({} MMA{} across)\n", tp.tileM, tp.tileN,
                     tp.nBlocks, tp.nBlocks == 1 ? "" : "s");
   os << fmt::format("  block      {} x {} tiles ({} x {} outputs), {} warps, "
-                    "{} tiles per warp\n",
+                    "{} tiles per warp{}\n",
                     tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.blockRows(), tp.blockCols(),
-                    tp.warps,
-                    (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) / tp.warps);
+                    tp.warps, (tp.tileRowsPerBlock * tp.tileColsPerBlock + tp.warps - 1) / tp.warps,
+                    tp.minBlocks == 1
+                        ? ""
+                        : fmt::format(", {} blocks a multiprocessor asked of the register "
+                                      "allocator (the edge reads' folds took one block's "
+                                      "registers; measured faster on an H200)",
+                                      tp.minBlocks));
   if (spec.dims == 1) {
     os << fmt::format("  halo       the line runs as rows of {} points; each "
                       "window row holds its row and {} points of halo on each "

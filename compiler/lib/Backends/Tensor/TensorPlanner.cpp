@@ -507,6 +507,22 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
 
 } // namespace
 
+// (Declared with its contract in TensorPlanner.h.) The folds of the edge
+// reads (clamp, mirror, reflect) raised these kernels to 156-197 registers,
+// one block of 256 threads a multiprocessor; asked for two, ptxas fits 128
+// (clamp: no spill) and the steps ran 1.04-1.25x faster on an H200, output
+// bit for bit the same. At radius 2 the same request spilled and ran
+// 0.58-0.67x (docs/performance.md, 2026-12-04 05:00).
+int tileMinBlocks(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
+  const bool folds =
+      outsideRead(spec.boundary) == OutsideRead::Fold && spec.boundary != BoundaryKind::Periodic;
+  const bool measured = spec.dims == 2 && spec.radius == 1 && spec.precision == Precision::FP64 &&
+                        !spec.hasFields() && !tp.stacked && !tp.sparse && tp.threads() == 256 &&
+                        info(options.target).sm >= 90;
+  // A multiprocessor holds at least the shared memory one block may opt in to.
+  return folds && measured && 2 * tp.sharedBytes() <= stackedSharedLimit(options) ? 2 : 1;
+}
+
 // (Declared with its contract in TensorPlanner.h.) Staged, single steps ran
 // 7-16 % faster at radius 1 and 2 and 1-4 % at 3 and 7 than stored from
 // registers on an H200, and the periodic 15 x 15 box, whose copy stores
@@ -581,6 +597,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
     tp.stagedStores = stackedStepStages(spec, tp, options);
   } else {
     layOutNarrowedToFit(spec, tp, options);
+    tp.minBlocks = tileMinBlocks(spec, tp, options);
   }
 
   plan.choice =

@@ -72,6 +72,13 @@ int stackedSharedLimit(const PlanOptions &options);
 /// radius 7 or 8 (its copy stores pairs). A composed pass never stages.
 bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options);
 
+/// Blocks a multiprocessor the 2D tile kernel laid out as `tp` asks the
+/// register allocator for (TensorPlan::minBlocks): 2 for an fp64 stencil of
+/// radius 1 under clamp, mirror or reflect, in blocks of 256 threads of which
+/// two fit a multiprocessor's shared memory (stackedSharedLimit), on sm_90
+/// and later; 1 otherwise.
+int tileMinBlocks(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options);
+
 /// Plans the tensor-core kernel of `spec`, or says why the tensor cores
 /// cannot take it (fp32, a radius past maxTensorRadius, or shared memory that
 /// even the narrowest block overflows with these options).

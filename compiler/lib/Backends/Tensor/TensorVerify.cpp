@@ -204,6 +204,19 @@ void verifySharedMemory(const TensorPlan &tp, const PlanOptions &options, Promis
             "{} bytes, limit {}", tp.sharedBytes(), options.sharedMemoryLimit);
 }
 
+/// The blocks a multiprocessor the tile kernel asks for: tileMinBlocks's,
+/// and as many blocks' shared memory within what a multiprocessor holds (at
+/// least what one block may opt in to, stackedSharedLimit).
+void verifyMinBlocks(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const TensorPlan &tp = plan.tensor();
+  c.require(tp.minBlocks == tileMinBlocks(plan.spec, tp, options) &&
+                tp.minBlocks * tp.sharedBytes() <= stackedSharedLimit(options),
+            "blocks a multiprocessor where tileMinBlocks asks them, their shared memory "
+            "within the limit",
+            "{} blocks of {} bytes, tileMinBlocks {}, limit {}", tp.minBlocks, tp.sharedBytes(),
+            tileMinBlocks(plan.spec, tp, options), stackedSharedLimit(options));
+}
+
 /// The offset, in the spec's index order, that the element at `kk` along K
 /// of a slice's matrix multiplies for output (m, n) of an MMA: a Vertical
 /// slice's element (m, kk) reads window row firstK + kk of the output's
@@ -547,6 +560,7 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
   }
   verifyLiveReads(tp, c);
   verifySharedMemory(tp, options, c);
+  verifyMinBlocks(plan, options, c);
   verifySparse(plan, options, c);
 }
 

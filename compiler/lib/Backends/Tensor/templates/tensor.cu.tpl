@@ -46,7 +46,7 @@ struct Geometry {{
   static constexpr int kPlanes = {planes}; // {planes_doc}
   static constexpr int kParamElements = {param_elements};
   static constexpr int kPrefetchBytes = {prefetch_bytes}; // L2 prefetch of the window's 16-byte loads
-  {swizzled}
+  {swizzled}{min_blocks}
 }};
 using Block = stencilc::device::TensorBlock<Geometry>;
 using Element = Geometry::Element;
@@ -58,7 +58,7 @@ constexpr int kMinSize = {min_size}; // the smallest legal extent
 /// one block tile out of shared memory, the input window of its next block
 /// tile is already on its way into registers. The accumulators go straight
 /// from registers to global memory.
-__global__ void __launch_bounds__(Block::kThreads)
+__global__ void __launch_bounds__({launch_bounds})
     {kernel}(const Element* __restrict__ in, Element* __restrict__ out, int ny, int nx) {{
 {guard_begin}
   __shared__ __align__(128) Element window[Block::kWindowElements];
