@@ -80,6 +80,11 @@ bool roundsToFiniteOperand(double value, Precision p);
 
 /// What a read outside the grid gives under `b`.
 OutsideRead outsideRead(BoundaryKind b);
+/// Whether reads outside the grid land on the grid's own points near its
+/// edge under `b` (clamp, mirror, reflect: a Fold other than periodic's
+/// wrap), so that a level computed from them is not the fold of the levels
+/// before it; the runtime's STENCILC_BOUNDARY_FOLDS_AT_EDGE.
+bool foldsAtEdge(BoundaryKind b);
 /// The policy type of stencilc/device/boundary.cuh the kernels read the grid
 /// through under `b` ("FixedBoundary").
 std::string_view boundaryPolicyType(BoundaryKind b);

@@ -129,6 +129,9 @@ double roundToStorage(double value, Precision p) {
 }
 
 OutsideRead outsideRead(BoundaryKind b) { return row(b).outside; }
+bool foldsAtEdge(BoundaryKind b) {
+  return outsideRead(b) == OutsideRead::Fold && b != BoundaryKind::Periodic;
+}
 std::string_view boundaryPolicyType(BoundaryKind b) { return row(b).policy; }
 
 std::string boundaryPlanText(const StencilSpec &spec) {

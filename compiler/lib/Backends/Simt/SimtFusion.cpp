@@ -490,7 +490,7 @@ std::string unfusable(const StencilSpec &spec) {
   // A fused level's outside would have to be that level's own fold of
   // itself, not the input's: one step per launch. Periodic is the exception:
   // a wrapped level is the wrap of the wrapped levels.
-  if (outsideRead(spec.boundary) != OutsideRead::Fold || spec.boundary == BoundaryKind::Periodic) {
+  if (!foldsAtEdge(spec.boundary)) {
     return {};
   }
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));

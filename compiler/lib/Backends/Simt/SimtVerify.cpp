@@ -170,8 +170,7 @@ void verifyFieldsKernel(const Plan &plan, PromiseChecker &c) {
 
 /// Both fused planners' promise: a boundary the fused kernels take.
 void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
-  c.require(outsideRead(plan.spec.boundary) != OutsideRead::Fold ||
-                plan.spec.boundary == BoundaryKind::Periodic,
+  c.require(!foldsAtEdge(plan.spec.boundary),
             "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
             "fusedSteps {}, boundary {}", plan.schedule.fusedSteps, keyword(plan.spec.boundary));
 }

@@ -514,13 +514,11 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
 // bit for bit the same. At radius 2 the same request spilled and ran
 // 0.58-0.67x (docs/performance.md, 2026-12-04 05:00).
 int tileMinBlocks(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
-  const bool folds =
-      outsideRead(spec.boundary) == OutsideRead::Fold && spec.boundary != BoundaryKind::Periodic;
-  const bool measured = spec.dims == 2 && spec.radius == 1 && spec.precision == Precision::FP64 &&
-                        !spec.hasFields() && !tp.stacked && !tp.sparse && tp.threads() == 256 &&
-                        info(options.target).sm >= 90;
+  const bool measured = foldsAtEdge(spec.boundary) && spec.dims == 2 && spec.radius == 1 &&
+                        spec.precision == Precision::FP64 && !spec.hasFields() && !tp.stacked &&
+                        !tp.sparse && tp.threads() == 256 && info(options.target).sm >= 90;
   // A multiprocessor holds at least the shared memory one block may opt in to.
-  return folds && measured && 2 * tp.sharedBytes() <= stackedSharedLimit(options) ? 2 : 1;
+  return measured && 2 * tp.sharedBytes() <= stackedSharedLimit(options) ? 2 : 1;
 }
 
 // (Declared with its contract in TensorPlanner.h.) Staged, single steps ran
