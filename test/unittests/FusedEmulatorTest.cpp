@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "Backends/Common/Band.h"
 #include "Backends/Simt/FusedEmulator.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "StencilFixtures.h"
@@ -125,21 +126,59 @@ TEST(FusedPlans, AHaloShortOfTStepsShows) {
   EXPECT_FALSE(storesNaN(3, {5, 9, 6}, [](FusedKernel &) {}));
 }
 
-TEST(FusedPlans, ClampAndMirrorDoNotFuse) {
+TEST(FusedPlans, FoldingRulesFuseIn2DOnlyWithABand) {
   for (int dims : {1, 2, 3}) {
     for (BoundaryKind boundary :
          {BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect}) {
       const StencilSpec spec = makeStencil(dims, Shape::Star, 1, Precision::FP64, boundary, 3);
       const Plan plan = planSimt(spec);
-      EXPECT_EQ(plan.schedule.fusedSteps, 1);
       EXPECT_FALSE(plan.schedule.lowered);
       PlanOptions asked;
       asked.fusedSteps = 4;
-      const Plan lowered = planSimt(spec, asked);
-      EXPECT_EQ(lowered.schedule.fusedSteps, 1);
-      EXPECT_TRUE(lowered.schedule.lowered) << "fuse=4 asked of a " << dims << "D stencil";
+      const Plan four = planSimt(spec, asked);
+      if (dims == 2) {
+        EXPECT_GT(plan.schedule.fusedSteps, 1) << plan.schedule.why;
+        ASSERT_TRUE(plan.schedule.fused.band.has_value());
+        EXPECT_EQ(plan.schedule.fused.band->tile, 32);
+        EXPECT_EQ(four.schedule.fusedSteps, 4);
+        EXPECT_FALSE(four.schedule.lowered);
+        continue;
+      }
+      EXPECT_EQ(plan.schedule.fusedSteps, 1);
+      EXPECT_EQ(four.schedule.fusedSteps, 1);
+      EXPECT_TRUE(four.schedule.lowered) << "fuse=4 asked of a " << dims << "D stencil";
+      EXPECT_NE(four.schedule.why.find("written for 2D"), std::string::npos) << four.schedule.why;
     }
   }
+  // Fixed, constant and periodic need no band.
+  for (BoundaryKind boundary :
+       {BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic}) {
+    const Plan plan = planSimt(makeStencil(2, Shape::Star, 1, Precision::FP64, boundary, 3));
+    EXPECT_GT(plan.schedule.fusedSteps, 1);
+    EXPECT_FALSE(plan.schedule.fused.band.has_value());
+  }
+}
+
+TEST(FusedPlans, PackedArithmeticDoesNotFuseUnderAFoldingRule) {
+  PlanOptions packed;
+  packed.arith = ArithRequest::Packed;
+  packed.fusedSteps = 4;
+  const Plan plan =
+      planSimt(makeStencil(2, Shape::Star, 1, Precision::FP16, BoundaryKind::Mirror, 3), packed);
+  EXPECT_EQ(plan.schedule.fusedSteps, 1);
+  EXPECT_TRUE(plan.schedule.lowered);
+  EXPECT_NE(plan.schedule.why.find("packed"), std::string::npos) << plan.schedule.why;
+}
+
+// The band's tile kernel holds two levels of (tile + 2 T r)^2 values in
+// 48 KB: 32 where that fits, else 16 where T r allows it.
+TEST(FusedPlans, TheBandTakesTheTileThatFits) {
+  const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Clamp, 3);
+  EXPECT_EQ(fittingBand(star, 4)->tile, 32); // 2 (32 + 16)^2 8 = 36864
+  EXPECT_EQ(fittingBand(star, 6)->tile, 16); // 32: 2 (32 + 24)^2 8 = 50176
+  EXPECT_EQ(fittingBand(star, 6)->sharedBytes, 2 * 40 * 40 * 8);
+  EXPECT_EQ(fittingBand(star, 6)->stripBytes, 0); // 2 128 37 8 passes 48 KB
+  EXPECT_FALSE(fittingBand(star, 9).has_value()); // T r 18: past 16, and 32's levels pass 48 KB
 }
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
@@ -455,6 +494,16 @@ INSTANTIATE_TEST_SUITE_P(TwoD, FusedRuns,
                                             ::testing::Values(Shape::Star, Shape::Box),
                                             ::testing::Values(1, 2, 3), Precisions,
                                             FusedBoundaries),
+                         FusedName);
+
+// Under the folding rules, a band after each pass (2D only).
+INSTANTIATE_TEST_SUITE_P(TwoDFolds, FusedRuns,
+                         ::testing::Combine(::testing::Values(2),
+                                            ::testing::Values(Shape::Star, Shape::Box),
+                                            ::testing::Values(1, 2, 3), Precisions,
+                                            ::testing::Values(BoundaryKind::Clamp,
+                                                              BoundaryKind::Mirror,
+                                                              BoundaryKind::Reflect)),
                          FusedName);
 
 INSTANTIATE_TEST_SUITE_P(OneD, FusedRuns,

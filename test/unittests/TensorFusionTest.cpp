@@ -75,7 +75,7 @@ TEST(TensorFusion, PlansTheComposedPass) {
   const Plan &composed = *plan.schedule.composed->plan;
   EXPECT_EQ(composed.spec.radius, 4);
   EXPECT_EQ(composed.spec.points(), composeSteps(star, 4).points());
-  EXPECT_GT(plan.schedule.composed->bandSharedBytes, 0);
+  EXPECT_GT(plan.schedule.composed->band.sharedBytes, 0);
   // fuse=1 and the planner's choice without a measurement fuse nothing.
   EXPECT_EQ(fusedPlan(star, 1).schedule.fusedSteps, 1);
   const StencilSpec tf32 = makeStencil(2, Shape::Box, 1, Precision::TF32, BoundaryKind::Fixed, 1);
@@ -244,7 +244,7 @@ TEST(TensorFusion, RemainderPassOfHalfTBesideAStackedStep) {
     EXPECT_EQ(half.steps, t / 2);
     EXPECT_EQ(half.plan->spec.radius, t / 2);
     EXPECT_TRUE(half.plan->tensor().stacked);
-    EXPECT_EQ(half.bandSharedBytes, bandSharedBytes(star, t / 2, half.bandTile));
+    EXPECT_EQ(half.band.sharedBytes, bandSharedBytes(star, t / 2, half.band.tile));
     checkRuns(plan, 70, 150);
   }
   EXPECT_FALSE(fusedPlan(star, 2).schedule.remainder);

@@ -366,8 +366,16 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
   const PlanOptions o = onSm90();
   const Plan plan = fusedSimt2D();
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.spec.boundary = BoundaryKind::Clamp; }), o,
-                     "planSimtFusion promises fusedSteps > 1 only for a boundary the fused "
-                     "kernels take"));
+                     "planSimtFusion promises the band of a folding rule's fused passes"));
+  const Plan clamp =
+      planSimt(makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Clamp, 1), o);
+  ASSERT_TRUE(clamp.schedule.fused.band.has_value());
+  EXPECT_TRUE(breaks(mutated(clamp, [](Plan &p) { p.schedule.fused.band->tile = 16; }), o,
+                     "planSimtFusion promises the band of a folding rule's fused passes"));
+  EXPECT_TRUE(breaks(mutated(clamp, [](Plan &p) { p.spec.boundary = BoundaryKind::Fixed; }), o,
+                     "planSimtFusion promises a band only under a folding rule"));
+  EXPECT_TRUE(breaks(mutated(clamp, [](Plan &p) { p.simt().packed = true; }), o,
+                     "planSimtFusion promises fused passes under a folding rule in 2D only"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.sharedBytes = 1 << 20; }), o,
                      "planSimtFusion promises fused.sharedBytes within the target's opt-in "
                      "limit"));
@@ -633,7 +641,7 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                                p.schedule.composed->plan = std::make_shared<const Plan>(other);
                              }),
                      o, "planTensorFusion promises a composed pass planned on tensor cores"));
-  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.composed->bandSharedBytes += 4; }), o,
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.composed->band.sharedBytes += 4; }), o,
                      "planTensorFusion promises a pass's kernels within the shared memory"));
   EXPECT_TRUE(breaks(mutated(plan,
                              [](Plan &p) {
@@ -687,9 +695,9 @@ TEST(VerifyPlan, EachRemainderPassCheckFires) {
                                p.schedule.remainder->plan = std::make_shared<const Plan>(dense);
                              }),
                      o, "planTensorFusion promises a remainder pass of T / 2 >= 2 steps, stacked"));
-  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->bandSharedBytes += 4; }), o,
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->band.sharedBytes += 4; }), o,
                      "planTensorFusion promises a pass's kernels within the shared memory"));
-  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->bandTile = 16; }), o,
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.remainder->band.tile = 16; }), o,
                      "planTensorFusion promises a remainder pass of T / 2 >= 2 steps, stacked"));
 }
 

@@ -533,6 +533,24 @@ struct SimtPlan {
   int chunkFor(long long nz, long long ny, long long nx) const;
 };
 
+/// The band kernel (runtime/include/stencilc/device/band.cuh) of a pass of
+/// `steps` steps whose own kernel is exact only W = steps·r inside the grid:
+/// it recomputes every point within W of an edge step by step with the
+/// true boundary rule, on CUDA cores. The tensor cores' composed passes take
+/// it (but for `periodic`), and the CUDA cores' fused 2D passes under
+/// `clamp`, `mirror` and `reflect`.
+struct BandKernel {
+  /// The tile kernel: tile x tile output tiles, 256 threads, two
+  /// (tile + 2 W)^2 levels of the arithmetic type in static shared memory
+  /// (`sharedBytes`); it takes grids within 2 W of their size on an axis.
+  int tile = 32;
+  int sharedBytes = 0;
+  /// The band in strips along the edges on grids past 2 W on each axis:
+  /// two windows of 3 W x 128 values (allocated 3 W + 1 across) in shared
+  /// memory; 0 where the tile kernel takes it all (bandStripBytes).
+  int stripBytes = 0;
+};
+
 /// The kernel NAME_run uses for its passes when it fuses steps
 /// (Schedule::fusedSteps > 1), one per dimension:
 ///
@@ -594,6 +612,10 @@ struct FusedKernel {
   /// the block needs: the halo, and (2D, 3D) the rows or planes beside a
   /// block's own that each level recomputes.
   double redundantShare = 0.0;
+  /// 2D under `clamp`, `mirror` or `reflect`: the band kernel that follows
+  /// each pass (fused_band.cuh; its levels outside the grid keep the input's
+  /// folded values, so only the points W = levels·r inside are exact).
+  std::optional<BandKernel> band;
   /// A stencil of fields: the fewest grid points NAME_run fuses; below it
   /// one step a launch measured faster (0: every grid).
   long long minGridPoints = 0;
@@ -625,15 +647,9 @@ struct ComposedPass {
   /// The tensor-core plan of the composed stencil (radius steps·r; its
   /// spec's name is the stencil's own).
   std::shared_ptr<const Plan> plan;
-  /// The band kernel: kTile x kTile output tiles, 256 threads, two
-  /// (kTile + 2 steps r)^2 levels of the arithmetic type in shared memory.
-  int bandTile = 32;
-  int bandSharedBytes = 0;
-  /// The band in strips along the edges on grids past 2 W on each axis:
-  /// two windows of 3 W x 128 values (allocated 3 W + 1 across) in shared
-  /// memory; 0 where there is no band (periodic) or the tile kernel takes
-  /// it all (bandStripBytes).
-  int bandStripBytes = 0;
+  /// The band kernel (stripBytes 0 and unlaunched on a periodic grid, which
+  /// has no band).
+  BandKernel band;
   /// MMAs per output point of one composed step over those of the T single
   /// steps it replaces (the composed box is larger than T stars or boxes).
   double mmaRatio = 0.0;

@@ -57,7 +57,9 @@ std::string_view fusedKernelNamespace(int dims) {
 std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.spec.name; }
 
 bool passTakesRange(const Plan &plan) {
-  return plan.spec.dims >= 2 && !plan.schedule.composed &&
+  // A pass followed by a band (composed, or fused under a folding rule)
+  // stores the band's points whatever the range.
+  return plan.spec.dims >= 2 && !plan.schedule.composed && !plan.schedule.fused.band &&
          (plan.schedule.fusedSteps > 1 || backendFor(plan).stepKernelTakesRange());
 }
 
@@ -113,7 +115,9 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns, std:
     run = fused->run;
     pass = fused->pass;
   } else if (plan.schedule.fusedSteps > 1) {
-    for (auto [body, section] : {std::pair{&run, "run_fused"}, {&pass, "pass_fused"}}) {
+    const bool band = plan.schedule.fused.band.has_value();
+    for (auto [body, section] : {std::pair{&run, band ? "run_fused_band" : "run_fused"},
+                                 {&pass, band ? "pass_fused_band" : "pass_fused"}}) {
       *body = CodeWriter::filled(
           templateSection("host_api.cu.tpl", section), fmt::arg("steps", plan.schedule.fusedSteps),
           fmt::arg("kernel", fusedKernelNamespace(dims)), fmt::arg("size_args", sizeArgs));

@@ -6,7 +6,7 @@
 // rows and the (T - t) r rows on either side that later levels read), level 0 read with the
 // boundary rule, each point of a later level computed where a single step computes it and kept
 // where it does not (the fixed ring, the outside of a constant boundary), and the last level stored
-// on the block's part.
+// on the block's part; under clamp, mirror and reflect the band after it (fused_band.cuh).
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/FusedEmulator.h"
@@ -26,8 +26,10 @@ bool fusedStepComputes(const StencilSpec &spec, long long y, long long n) {
   case OutsideRead::Value:
     return y >= 0 && y < n;
   case OutsideRead::Fold:
-    // Only periodic fuses among the folding rules (SimtFusion.cpp's unfusable).
-    return spec.boundary == BoundaryKind::Periodic;
+    // Periodic computes its wrapped extension; under clamp, mirror and
+    // reflect a level's outside keeps the input's folds (the band corrects
+    // what they reach, fused_band.cuh).
+    return spec.boundary == BoundaryKind::Periodic || (y >= 0 && y < n);
   }
   return false;
 }
@@ -59,30 +61,67 @@ struct Level {
 /// terms' FMAs in the step kernel's order, or the low-rank form's (each row
 /// pass computed from the level's row, as the kernel's intermediates are;
 /// in the paired order where planned).
-double fusedPoint(const Plan &plan, const Level &from, long long y, int c, long long x) {
+/// One point of a level at row y, column x, from the level below (`at(dy,
+/// dx)`), before its rounding to the element type: the terms' FMAs in the
+/// step kernel's order, or the low-rank form's (each row pass computed from
+/// the level's row, as the kernel's intermediates are; in the paired order
+/// where planned). The band (fused_band.cuh's BandOf) computes the same.
+double fusedPoint(const Plan &plan, long long y, long long x,
+                  llvm::function_ref<double(int, int)> at) {
   const SimtPlan &sp = plan.simt();
   if (sp.lowRank.form && sp.lowRank.form->paired) {
-    return pairedPoint(*pairedRuns(*sp.lowRank.form), sp.compute, y, x,
-                       [&](int dy, int dx) { return from.at(y + dy, c + dx); });
+    return pairedPoint(*pairedRuns(*sp.lowRank.form), sp.compute, y, x, at);
   }
   if (sp.lowRank.form) {
     const LowRankForm &f = *sp.lowRank.form;
     return lowRankPoint(
         f, sp.compute,
         [&](int dy, int pass) {
-          return lowRankRowPass(f, pass, sp.compute,
-                                [&](int dx) { return from.at(y + dy, c + dx); });
+          return lowRankRowPass(f, pass, sp.compute, [&](int dx) { return at(dy, dx); });
         },
-        [&](int dy, int dx) { return from.at(y + dy, c + dx); });
+        at);
   }
   double acc = 0.0;
   for (const SimtSlice &slice : sp.slices) {
     for (const SimtTerm &term : slice.terms) {
-      acc = termMultiplyAdd(plan, term.coefficient, from.at(y + slice.dz, c + term.dx), acc);
+      acc = termMultiplyAdd(plan, term.coefficient, at(slice.dz, term.dx), acc);
     }
   }
   return scaledSum(sp, acc);
 }
+
+/// The band of a pass of `levels` levels (fused_band.cuh) over `out`: every
+/// point within W = levels r of an edge as that many levels give it, each
+/// level computed on the whole grid from the level before read with the
+/// boundary rule (a band block's window reaches W past what it stores, so
+/// its levels hold the whole grid's values there).
+void overlayBand(const Plan &plan, const GridND &in, GridND &out, int levels) {
+  const long long ny = in.n[0], nx = in.n[1];
+  const long long w = static_cast<long long>(levels) * plan.spec.radius;
+  GridND level = in;
+  for (int l = 0; l < levels; ++l) {
+    GridND next = level;
+    for (long long y = 0; y < ny; ++y) {
+      for (long long x = 0; x < nx; ++x) {
+        const double v = fusedPoint(plan, y, x, [&](int dy, int dx) {
+          return boundaryReadND(plan.spec, level, {y + dy, x + dx, 0});
+        });
+        next.at({y, x, 0}) = roundToStorage(v, plan.spec.precision);
+      }
+    }
+    level = std::move(next);
+  }
+  for (long long y = 0; y < ny; ++y) {
+    for (long long x = 0; x < nx; ++x) {
+      if (y < w || y >= ny - w || x < w || x >= nx - w) {
+        out.at({y, x, 0}) = level.at({y, x, 0});
+      }
+    }
+  }
+}
+
+/// The fused kernel's blocks of a pass of `levels` levels, in -> out.
+void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels);
 
 } // namespace
 
@@ -91,6 +130,20 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
     emulateFusedPassND(plan, in, out, levels);
     return;
   }
+  const long long w = static_cast<long long>(levels) * plan.spec.radius;
+  const bool band = plan.schedule.fused.band.has_value();
+  // A grid within 2 W of its size on an axis is all band (bandedPass).
+  if (!band || (in.n[0] > 2 * w && in.n[1] > 2 * w)) {
+    fusedBlocks(plan, in, out, levels);
+  }
+  if (band) {
+    overlayBand(plan, in, out, levels);
+  }
+}
+
+namespace {
+
+void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels) {
   const StencilSpec &spec = plan.spec;
   const FusedKernel &k = plan.schedule.fused;
   const long long ny = in.n[0], nx = in.n[1];
@@ -119,7 +172,9 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
               to.at(y, c) = from.at(y, c);
               continue;
             }
-            to.at(y, c) = roundToStorage(fusedPoint(plan, from, y, c, x), spec.precision);
+            to.at(y, c) = roundToStorage(
+                fusedPoint(plan, y, x, [&](int dy, int dx) { return from.at(y + dy, c + dx); }),
+                spec.precision);
           }
         }
         from = std::move(to);
@@ -134,6 +189,8 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
     }
   }
 }
+
+} // namespace
 
 void emulateRun(const Plan &plan, GridND &a, int steps) {
   const int fused = plan.schedule.fusedSteps;

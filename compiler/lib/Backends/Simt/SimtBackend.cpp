@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "Backends/Common/Backend.h"
+#include "Backends/Common/Band.h"
 #include "Backends/Common/CodeGen.h"
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Common/PlanText.h"
@@ -68,6 +69,30 @@ std::string levelsKept(const Plan &plan) {
                      sidesShared(plan));
 }
 
+/// The band's line of a 2D plan under a folding rule (fused_band.cuh).
+void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream &os) {
+  const int w = plan.schedule.fusedSteps * plan.spec.radius;
+  const std::string_view values = plan.spec.precision == Precision::FP64 ? "doubles" : "floats";
+  const std::string tiles = fmt::format(
+      "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of "
+      "shared memory",
+      band.tile, band.tile, band.tile + 2 * w, band.tile + 2 * w, values, band.sharedBytes);
+  const std::string how =
+      band.stripBytes == 0
+          ? tiles
+          : fmt::format("in strips of {} lines along each edge, a thread a line across the band, "
+                        "{} threads, two windows of {} x {} {} in {} bytes of shared memory; a "
+                        "grid within {} of its size on an axis in {}",
+                        kBandStripThreads - 2 * w, kBandStripThreads, 3 * w, kBandStripThreads,
+                        values, band.stripBytes, 2 * w, tiles);
+  os << fmt::format("  band       after each pass, {}: the points within T r = {} of an edge, "
+                    "the pass's levels step by step with each level folded at the edge, in the "
+                    "fused kernel's arithmetic (stencilc/device/band.cuh, fused_band.cuh): {}; the "
+                    "fused kernel, whose levels outside the grid keep the input's folds, is exact "
+                    "farther inside\n",
+                    keyword(plan.spec.boundary), w, how);
+}
+
 /// The fused kernel's lines of a 2D plan: warp strips, registers.
 void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
@@ -89,6 +114,9 @@ void printFused2D(const Plan &plan, llvm::raw_ostream &os) {
                     "the register allocator\n",
                     100.0 * k.redundantShare, levelsKept(plan), k.minBlocks,
                     k.minBlocks == 1 ? "" : "s");
+  if (k.band) {
+    printFusedBand(plan, *k.band, os);
+  }
 }
 
 /// The fused kernel's lines of a 1D plan: segments in shared memory.
@@ -202,9 +230,12 @@ std::string fusedRunNote(const Plan &plan) {
       dims == 1   ? std::string()
       : dims == 2 ? limit("ny", k.chunkRows, "rows")
                   : limit("ny", k.storedRows(), "rows") + limit("nz", k.chunkRows, "planes");
+  const std::string band =
+      k.band ? std::string(",\n* each followed by the points within T r of an edge step by step")
+             : std::string();
   return fmt::format("\n* It runs passes of {} fused steps over memory and one pass of the "
-                     "remainder;\n* the result is what as many single steps give.{}",
-                     s.fusedSteps, limits);
+                     "remainder{};\n* the result is what as many single steps give.{}",
+                     s.fusedSteps, band, limits);
 }
 
 /// The fused kernel's geometry in one phrase.

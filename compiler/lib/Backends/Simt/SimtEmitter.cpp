@@ -474,6 +474,20 @@ std::string optionalIntLine(const char *name, int value, int absent, const char 
                      value, comment);
 }
 
+namespace {
+
+/// The band's tile (fused_band.cuh), where the plan has a band.
+std::string bandTileLine(const FusedKernel &k) {
+  if (!k.band) {
+    return "";
+  }
+  return fmt::format("\nstatic constexpr int kBandTile = {}; // the band's tile kernel's tile "
+                     "(fused_band.cuh): the points within T r of an edge, step by step",
+                     k.band->tile);
+}
+
+} // namespace
+
 std::string fusedGeometryLines(const Plan &plan) {
   const FusedKernel &k = plan.schedule.fused;
   switch (plan.spec.dims) {
@@ -491,7 +505,8 @@ std::string fusedGeometryLines(const Plan &plan) {
         fmt::arg("prefetch",
                  optionalIntLine("kPrefetchRows", k.prefetchRows, 0,
                                  "an L2 prefetch that many rows ahead of the stream inside the "
-                                 "grid")));
+                                 "grid")),
+        fmt::arg("band", bandTileLine(k)));
   default:
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),
@@ -523,7 +538,9 @@ void writeFusedStencil(CodeWriter &w, const Plan &plan, const std::string &ns,
     }
   }
   w.fillWith(section("fused"), fmt::arg("name", spec.name), fmt::arg("namespace", ns),
-             fmt::arg("header", fmt::format("{}.cuh", fusedKernelNamespace(spec.dims))),
+             fmt::arg("header", plan.schedule.fused.band
+                                    ? std::string("fused_band.cuh")
+                                    : fmt::format("{}.cuh", fusedKernelNamespace(spec.dims))),
              fmt::arg("kernel", fusedKernelNamespace(spec.dims)),
              fmt::arg("term_fields", spec.dims == 1   ? "dx"
                                      : spec.dims == 2 ? "dy, dx"

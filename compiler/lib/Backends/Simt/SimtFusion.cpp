@@ -4,11 +4,13 @@
 // of NAME_run fuses, and the geometry of the fused kernel
 // (runtime/include/stencilc/device/fused.cuh; fused1d.cuh and fused3d.cuh
 // through SimtFusionND.cpp). The fused kernels take the fixed, constant and
-// periodic boundaries in 1D, 2D and 3D; clamp and mirror keep one launch a
-// step.
+// periodic boundaries in 1D, 2D and 3D; clamp, mirror and reflect fuse in
+// 2D with a band after each pass (fused_band.cuh) and keep one launch a step
+// in 1D and 3D.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtFusion.h"
+#include "Backends/Common/Band.h"
 #include "Backends/Simt/SimtPlanner.h"
 
 #include <algorithm>
@@ -496,6 +498,26 @@ std::string unfusable(const StencilSpec &spec) {
   return fmt::format("the fused kernel does not take boundary {}", keyword(spec.boundary));
 }
 
+std::string unfusableAtEdge(const Plan &plan) {
+  const StencilSpec &spec = plan.spec;
+  if (!foldsAtEdge(spec.boundary)) {
+    return {};
+  }
+  // In 2D a band kernel recomputes the points the input's folds reach
+  // (fused_band.cuh); the 1D and 3D kernels have none.
+  if (spec.dims != 2) {
+    return fmt::format("the fused {}D kernel does not take boundary {} (the band that recomputes "
+                       "the points within T r of an edge is written for 2D)",
+                       spec.dims, keyword(spec.boundary));
+  }
+  if (plan.simt().packed) {
+    return fmt::format("packed 16-bit fused passes do not take boundary {} (their band, which "
+                       "recomputes the points within T r of an edge, is not written)",
+                       keyword(spec.boundary));
+  }
+  return {};
+}
+
 namespace {
 
 /// The rule for kinds not measured. 2D: the measured T fell about as 8 / r
@@ -731,16 +753,46 @@ std::string fusedWhy(const Plan &plan, int asked, const MeasuredFusion *m) {
              : fmt::format("by rule for {}: no measurement of this kind", kind);
 }
 
+/// The fused kernel's geometry for `t` steps of `plan`, whose kind
+/// measured `m` (or none).
+FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
+  const StencilSpec &spec = plan.spec;
+  // The 3D form's measured geometry holds at its T only: at T 3 its rows
+  // of 4 spill, and the rule's rows of 2 ran faster (box3d27p fp64 259.0
+  // against 208.5, bench/results/2026-11-29-1314-lowrank3d-sweep-h200.txt).
+  const bool measuredHere = !(lowRank(plan) && spec.dims == 3 && m && t != m->steps);
+  FusedKernel g = fusedGeometry(spec, t, measuredHere ? m : nullptr, lowRank(plan));
+  if (!measuredHere) {
+    g.source = fmt::format("by rule: the one measured best holds at T = {} only", m->steps);
+  }
+  if (lowRank(plan) && m && !m->lowRank) {
+    g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
+  }
+  // The queued form as measured for the plan's own form: a low-rank plan
+  // that takes the direct kind's geometry, or a packed one, keeps the
+  // windows.
+  g.queued = g.queued && m->lowRank == lowRank(plan) && !plan.simt().packed;
+  if (lowRank(plan) && !m && spec.dims == 2) {
+    // Each level also keeps its rows' intermediates in registers: at 4
+    // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
+    g.batch = 2;
+  }
+  return g;
+}
+
 } // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   Schedule &s = plan.schedule;
   const int asked = options.fusedSteps;
-  if (settledUnfused(s, asked, unfusable(spec))) {
+  if (settledUnfused(s, asked, unfusableAtEdge(plan))) {
     return;
   }
-  const MeasuredFusion *m = measured(plan, options.pairs);
+  // A band computes the unpaired order (planPairedOrder): no measurement of
+  // the paired one applies.
+  const bool band = foldsAtEdge(spec.boundary);
+  const MeasuredFusion *m = measured(plan, band ? PairsRequest::Off : options.pairs);
   const int wanted = asked              ? asked
                      : !m               ? ruleSteps(spec, lowRank(plan))
                      : m->fusingGains() ? m->steps
@@ -753,29 +805,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  const auto geometry = [&](int t) {
-    // The 3D form's measured geometry holds at its T only: at T 3 its rows
-    // of 4 spill, and the rule's rows of 2 ran faster (box3d27p fp64 259.0
-    // against 208.5, bench/results/2026-11-29-1314-lowrank3d-sweep-h200.txt).
-    const bool measuredHere = !(lowRank(plan) && spec.dims == 3 && m && t != m->steps);
-    FusedKernel g = fusedGeometry(spec, t, measuredHere ? m : nullptr, lowRank(plan));
-    if (!measuredHere) {
-      g.source = fmt::format("by rule: the one measured best holds at T = {} only", m->steps);
-    }
-    if (lowRank(plan) && m && !m->lowRank) {
-      g.source = "the direct form's, " + g.source + "; the low-rank form is not measured";
-    }
-    // The queued form as measured for the plan's own form: a low-rank plan
-    // that takes the direct kind's geometry, or a packed one, keeps the
-    // windows.
-    g.queued = g.queued && m->lowRank == lowRank(plan) && !plan.simt().packed;
-    if (lowRank(plan) && !m && spec.dims == 2) {
-      // Each level also keeps its rows' intermediates in registers: at 4
-      // rows a level at a time the radius-3 blur spilled (ptxas, sm_90).
-      g.batch = 2;
-    }
-    return g;
-  };
+  const auto geometry = [&](int t) { return fusedGeometryOf(plan, m, t); };
   FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.
@@ -787,6 +817,12 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   }
   while (k.sharedBytes > most && steps > 1) {
     k = geometry(--steps);
+  }
+  while (band && !fittingBand(spec, steps) && steps > 1) {
+    k = geometry(--steps);
+    lowering = fmt::format("the band of {} fused steps (T r = {}) fits no tile kernel's 48 KB of "
+                           "static shared memory",
+                           wanted, wanted * spec.radius);
   }
   if (steps < wanted) {
     const FusedKernel asWanted = geometry(wanted);
@@ -803,6 +839,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   }
   s.fusedSteps = steps;
   s.fused = k;
+  if (band) {
+    s.fused.band = fittingBand(spec, steps);
+  }
   if (steps == wanted) {
     s.why = fusedWhy(plan, asked, m);
   }

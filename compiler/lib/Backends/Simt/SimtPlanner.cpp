@@ -282,6 +282,9 @@ void planPairedOrder(Plan &plan, PairsRequest request) {
   }
   const Schedule &s = plan.schedule;
   const FusedKernel &k = s.fused;
+  if (s.fusedSteps > 1 && k.band) {
+    return; // the band (fused_band.cuh) computes the unpaired order
+  }
   if (s.fusedSteps > 1 && !(k.queued && k.columnsPerThread() % 2 == 0 && k.batch % 2 == 0 &&
                             k.storedColumns() % 2 == 0 && k.halo % 2 == 0)) {
     return;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "Backends/Common/Band.h"
 #include "Backends/Common/VerifyPlan.h"
 #include "Backends/Simt/SimtPlanner.h"
 
@@ -168,11 +169,38 @@ void verifyFieldsKernel(const Plan &plan, PromiseChecker &c) {
             info(plan.target).maxDynamicSharedBytes);
 }
 
-/// Both fused planners' promise: a boundary the fused kernels take.
+/// planFieldsFusion's promise: a boundary the fused kernels of stencils of
+/// fields take (they have no band).
 void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
   c.require(!foldsAtEdge(plan.spec.boundary),
-            "fusedSteps > 1 only for a boundary the fused kernels take (fixed, constant, periodic)",
+            "fusedSteps > 1 only for a boundary the fused kernels of fields take (fixed, "
+            "constant, periodic)",
             "fusedSteps {}, boundary {}", plan.schedule.fusedSteps, keyword(plan.spec.boundary));
+}
+
+/// planSimtFusion's promise on the boundary: fixed, constant and periodic
+/// fuse without a band; clamp, mirror and reflect in 2D, not packed nor in
+/// the paired order (the band computes neither), with the band the tile
+/// kernel's shared memory holds for T.
+void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const FusedKernel &k = plan.schedule.fused;
+  if (!foldsAtEdge(spec.boundary)) {
+    c.require(!k.band, "a band only under a folding rule", "boundary {}", keyword(spec.boundary));
+    return;
+  }
+  const SimtPlan &sp = plan.simt();
+  const bool paired = sp.lowRank.form && sp.lowRank.form->paired;
+  c.require(spec.dims == 2 && !sp.packed && !paired,
+            "fused passes under a folding rule in 2D only, in the terms' or the unpaired low-rank "
+            "order (the band's)",
+            "a {}D stencil{}{}", spec.dims, sp.packed ? ", packed" : "", paired ? ", paired" : "");
+  const std::optional<BandKernel> fits = fittingBand(spec, plan.schedule.fusedSteps);
+  c.require(k.band && fits && k.band->tile == fits->tile &&
+                k.band->sharedBytes == fits->sharedBytes && k.band->stripBytes == fits->stripBytes,
+            "the band of a folding rule's fused passes, in the tile whose levels fit 48 KB",
+            "band {}, T r = {}", k.band ? fmt::format("tile {}", k.band->tile) : "none",
+            plan.schedule.fusedSteps * spec.radius);
 }
 
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the
@@ -190,7 +218,7 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
     return;
   }
   const FusedKernel &k = s.fused;
-  requireFusableBoundary(plan, c);
+  requireBandWhereFolded(plan, c);
   c.require(k.sharedBytes <= info(plan.target).maxDynamicSharedBytes,
             "fused.sharedBytes within the target's opt-in limit", "{} bytes, {} allows {}",
             k.sharedBytes, keyword(plan.target), info(plan.target).maxDynamicSharedBytes);

@@ -385,7 +385,7 @@ void writeComposedPasses(CodeWriter &w, const Plan &plan, std::string_view bound
                                   s.remainder->steps, s.remainder->steps, s.fusedSteps - 1,
                                   s.fusedSteps));
   }
-  w.fillWith(section("band_tile"), fmt::arg("band_tile", s.composed->bandTile));
+  w.fillWith(section("band_tile"), fmt::arg("band_tile", s.composed->band.tile));
 }
 
 std::string tensorFieldsKernelName(const Plan &plan) {

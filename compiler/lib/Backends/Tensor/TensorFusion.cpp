@@ -3,7 +3,7 @@
 // Plans NAME_run's passes for the tensor-core backend (issue 19, item 4):
 // T steps as one step of the stencil composed T times (composeSteps), whose
 // own tensor-core plan runs every tile, and the band kernel of
-// stencilc/device/composed.cuh for the points within T·r of an edge.
+// stencilc/device/band.cuh for the points within T·r of an edge.
 // docs/design.md, "Fused steps on tensor cores".
 //
 //===----------------------------------------------------------------------===//
@@ -76,15 +76,14 @@ ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
   ComposedPass pass;
   pass.steps = steps;
   pass.plan = std::make_shared<const Plan>(std::move(composed));
-  pass.bandSharedBytes = bandSharedBytes(plan.spec, steps, pass.bandTile);
-  pass.bandStripBytes = bandStripBytes(plan.spec, steps);
+  pass.band = bandKernel(plan.spec, steps, pass.band.tile);
   pass.mmaRatio = mmasPerPoint(pass.plan->tensor()) / (steps * mmasPerPoint(plan.tensor()));
   return pass;
 }
 
 /// The shared memory a block of either of a pass's kernels uses.
 int passSharedBytes(const ComposedPass &pass) {
-  return std::max({pass.plan->tensor().sharedBytes(), pass.bandSharedBytes, pass.bandStripBytes});
+  return std::max({pass.plan->tensor().sharedBytes(), pass.band.sharedBytes, pass.band.stripBytes});
 }
 
 /// The most of `asked` steps a composed pass may take, and in `lowered`
@@ -168,17 +167,6 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
                  s.composed->plan->tensor().stacked
              ? measured
              : nullptr;
-}
-
-int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
-  const int side = tile + 2 * steps * spec.radius;
-  return 2 * side * side * (spec.precision == Precision::FP64 ? 8 : 4);
-}
-
-int bandStripBytes(const StencilSpec &spec, int steps) {
-  const int bytes = 2 * kBandStripThreads * (3 * steps * spec.radius + 1) *
-                    (spec.precision == Precision::FP64 ? 8 : 4);
-  return spec.boundary != BoundaryKind::Periodic && bytes <= 48 * 1024 ? bytes : 0;
 }
 
 PlanOptions composedPassOptions(const PlanOptions &options) {

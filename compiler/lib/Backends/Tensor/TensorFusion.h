@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "Backends/Common/Band.h"
 #include "stencilc/Plan.h"
 #include "stencilc/PlanOptions.h"
 
@@ -63,20 +64,5 @@ using PlanKernel = PlanOrRefusal (*)(const StencilSpec &, const PlanOptions &);
 /// launch where a block's shared memory is short; `lowered` where that is
 /// fewer than asked.
 void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKernel);
-
-/// Shared memory of the band kernel's block: two levels of (tile + 2 T r)^2
-/// values of the arithmetic type (float, or double for fp64).
-int bandSharedBytes(const StencilSpec &spec, int steps, int tile);
-
-/// Threads (lines along an edge) of a band strip, as composed.cuh's
-/// stripThreads: 128.
-constexpr int kBandStripThreads = 128;
-
-/// Shared memory of the band's strip kernel (composed.cuh, stripKernel):
-/// two windows of kBandStripThreads x (3 T r + 1) values of the arithmetic
-/// type, where there is a band (every rule but periodic) and they fit the
-/// 48 KB of static shared memory; else 0 (no band, or the tile kernel
-/// takes it).
-int bandStripBytes(const StencilSpec &spec, int steps);
 
 } // namespace stencilc

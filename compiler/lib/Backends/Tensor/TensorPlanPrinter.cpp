@@ -360,9 +360,9 @@ double bandRedundantShare(const Plan &plan) {
   double computed = 0.0;
   for (int l = 1; l <= steps; ++l) {
     const int grow = 2 * (steps - l) * r;
-    computed += double(w + grow) * (pass.bandTile + grow);
+    computed += double(w + grow) * (pass.band.tile + grow);
   }
-  return 1.0 - double(steps) * w * pass.bandTile / computed;
+  return 1.0 - double(steps) * w * pass.band.tile / computed;
 }
 
 /// Of the point-levels a band strip computes inside the grid (its W lines
@@ -395,10 +395,10 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
       "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of shared memory; "
       "a tile on one band computes only what its stored lines need, {:.1f} % of those "
       "point-levels redundant (the margin its levels need)",
-      pass.bandTile, pass.bandTile, pass.bandTile + 2 * halo, pass.bandTile + 2 * halo, values,
-      pass.bandSharedBytes, 100.0 * bandRedundantShare(plan));
+      pass.band.tile, pass.band.tile, pass.band.tile + 2 * halo, pass.band.tile + 2 * halo, values,
+      pass.band.sharedBytes, 100.0 * bandRedundantShare(plan));
   const std::string how =
-      pass.bandStripBytes == 0
+      pass.band.stripBytes == 0
           ? tiles
           : fmt::format("in strips of {} lines along each edge (the top and bottom ones whole, "
                         "with the corners), a thread a line across the band, {} threads, two "
@@ -406,10 +406,10 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
                         "shared memory, {:.1f} % of the point-levels redundant; a grid within {} "
                         "of its size on an axis in {}",
                         kBandStripThreads - 2 * halo, kBandStripThreads, 3 * halo,
-                        kBandStripThreads, values, (3 * halo) | 1, pass.bandStripBytes,
+                        kBandStripThreads, values, (3 * halo) | 1, pass.band.stripBytes,
                         100.0 * stripRedundantShare(plan), 2 * halo, tiles);
   os << fmt::format("  band       after the composed step: the points within {} of an edge, {} "
-                    "single steps on CUDA cores (stencilc/device/composed.cuh): {}\n",
+                    "single steps on CUDA cores (stencilc/device/band.cuh): {}\n",
                     halo, steps, how);
 }
 
@@ -431,7 +431,7 @@ void printRemainderPass(const Plan &plan, llvm::raw_ostream &os) {
       pass.steps, s.fusedSteps - 1, plan.spec.name, s.fusedSteps, pass.steps, pass.steps,
       keyword(composed.spec.shape), composed.spec.radius, composed.tensor().mmasPerTile(),
       pass.mmaRatio, pass.steps, composed.tensor().sharedBytes(), pass.steps * plan.spec.radius,
-      pass.steps, pass.bandSharedBytes);
+      pass.steps, pass.band.sharedBytes);
 }
 
 } // namespace

@@ -589,13 +589,13 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   c.require(!overflow, "a composed pass's coefficients finite as operands", "{}",
             overflow.value_or(""));
   const int composedBytes = pass.plan->tensor().sharedBytes();
-  c.require(pass.bandSharedBytes == bandSharedBytes(spec, steps, pass.bandTile) &&
-                pass.bandStripBytes == bandStripBytes(spec, steps) &&
-                std::max({composedBytes, pass.bandSharedBytes, pass.bandStripBytes}) <=
+  c.require(pass.band.sharedBytes == bandSharedBytes(spec, steps, pass.band.tile) &&
+                pass.band.stripBytes == bandStripBytes(spec, steps) &&
+                std::max({composedBytes, pass.band.sharedBytes, pass.band.stripBytes}) <=
                     options.sharedMemoryLimit,
             "a pass's kernels within the shared memory a block may use",
             "composed {} bytes, band {} bytes in tiles and {} in strips, limit {}", composedBytes,
-            pass.bandSharedBytes, pass.bandStripBytes, options.sharedMemoryLimit);
+            pass.band.sharedBytes, pass.band.stripBytes, options.sharedMemoryLimit);
   PromiseChecker composed(problems, "planTensor", "the composed pass's plan: ");
   verifyKernel(*pass.plan, composedPassOptions(options), composed);
 }
@@ -620,12 +620,12 @@ void verifyComposedPass(const Plan &plan, const PlanOptions &options,
   }
   const bool stacked = s.composed->plan && s.composed->plan->tensor().stacked &&
                        s.remainder->plan && s.remainder->plan->tensor().stacked;
-  if (c.require(s.fusedSteps / 2 >= 2 && stacked && s.remainder->bandTile == s.composed->bandTile,
+  if (c.require(s.fusedSteps / 2 >= 2 && stacked && s.remainder->band.tile == s.composed->band.tile,
                 "a remainder pass of T / 2 >= 2 steps, stacked beside a stacked composed step, "
                 "its band in the same tiles (the code has one kBandTile)",
                 "T {}, {}, band tiles {} and {}", s.fusedSteps,
-                stacked ? "stacked" : "not both stacked", s.remainder->bandTile,
-                s.composed->bandTile)) {
+                stacked ? "stacked" : "not both stacked", s.remainder->band.tile,
+                s.composed->band.tile)) {
     verifyPass(plan, *s.remainder, s.fusedSteps / 2, options, c, problems);
   }
 }

@@ -1387,16 +1387,17 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 }
 
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of
-/// kSteps fused steps and one pass of the remainder, ping-ponging between a
-/// and b; the result is left in a (b is scratch of the same size, its
-/// contents never read: every pass stores every point, a fixed ring with
-/// its kept value; copying the ring of a into b first, as this did before,
-/// measured 0.3-1.0 % slower, docs/performance.md, 2026-12-02 02:24).
-/// cudaErrorInvalidValue, and nothing enqueued, for a null pointer, a ==
-/// b, a size below the boundary's minimum (fixed: 2r + 1) or steps < 0.
-template <class S>
-inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, int nx, int steps,
-                       cudaStream_t stream) {
+/// kSteps fused steps and one pass of the remainder, each
+/// `pass(levels, from, to)`, ping-ponging between a and b; the result is
+/// left in a (b is scratch of the same size, its contents never read: every
+/// pass stores every point, a fixed ring with its kept value; copying the
+/// ring of a into b first, as this did before, measured 0.3-1.0 % slower,
+/// docs/performance.md, 2026-12-02 02:24). cudaErrorInvalidValue, and
+/// nothing enqueued, for a null pointer, a == b, a size below the
+/// boundary's minimum (fixed: 2r + 1) or steps < 0.
+template <class S, class Pass>
+inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int ny, int nx,
+                             int steps, cudaStream_t stream, Pass pass) {
   using Element = typename S::Element;
   const int least = minExtent<typename S::Boundary>(S::kRadius);
   if (a == nullptr || b == nullptr || a == b || ny < least || nx < least || steps < 0) {
@@ -1410,9 +1411,7 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, i
   Element *dst = b;
   for (int done = 0; done < steps; done += S::kSteps) {
     const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status =
-            launchPass<S>(levels, src, dst, ny, nx, OuterRange{0, ny}, stream);
-        status != cudaSuccess) {
+    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
       return status;
     }
     std::swap(src, dst);
@@ -1421,6 +1420,16 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, i
     return cudaMemcpyAsync(a, src, static_cast<size_t>(ny) * row, cudaMemcpyDeviceToDevice, stream);
   }
   return cudaSuccess;
+}
+
+/// NAME_run's passes (runPasses), each one launch of the fused kernel.
+template <class S>
+inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, int nx, int steps,
+                       cudaStream_t stream) {
+  return runPasses<S>(a, b, ny, nx, steps, stream,
+                      [=](int levels, const typename S::Element *from, typename S::Element *to) {
+                        return launchPass<S>(levels, from, to, ny, nx, OuterRange{0, ny}, stream);
+                      });
 }
 
 } // namespace fused

@@ -95,6 +95,16 @@ return status;
 // Passes of {steps} fused steps and one of the remainder; the result in a.
 return {kernel}::run<Fused>(a, b, {size_args}, steps, stream);
 
+//@ section run_fused_band
+// Passes of {steps} fused steps and one of the remainder, each the fused
+// kernel and then the band (the points within T r of an edge, step by step:
+// fused_band.cuh); the result in a.
+return {kernel}::runBanded<Fused>(a, b, {size_args}, steps, stream);
+
+//@ section pass_fused_band
+// One pass of the fused kernel, then the band (fused_band.cuh), in -> out.
+return {kernel}::onePassBanded<Fused>(in, out, {size_args}, steps, stream);
+
 //@ section ring_copy_fixed
 // boundary fixed: b starts as a copy of a, so its ring equals a's for every step.
 status = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream);

@@ -226,7 +226,7 @@ static constexpr int kWidth = {width}; // a warp's strip, a halo of {halo} each 
 static constexpr int kThreads = {threads}; // a strip per warp, side by side
 static constexpr int kBatch = {batch}; // rows of each level computed at a time
 static constexpr int kChunkY = {chunk}; // output rows per block
-static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator{sides}{queued}{paired}{prefetch}
+static constexpr int kMinBlocks = {min_blocks}; // per multiprocessor, for the register allocator{sides}{queued}{paired}{prefetch}{band}
 
 //@ section fused_geometry_1d
 static constexpr int kWidth = {width}; // a block's segment in shared memory, a halo of {halo} each side included

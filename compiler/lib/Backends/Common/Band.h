@@ -1,0 +1,42 @@
+//===- Band.h - The band kernel's numbers, for the planners that take it -*- C++ -*-===//
+//
+// The band (runtime/include/stencilc/device/band.cuh) recomputes the points
+// within W = T·r of a grid edge step by step after a pass whose own kernel is
+// exact only farther inside: the tensor cores' composed passes and the CUDA
+// cores' fused 2D passes under the folding rules take it. These are its
+// shared-memory formulas, the device header's own, for the plans.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+
+#include "stencilc/Plan.h"
+
+namespace stencilc {
+
+/// Threads (lines along an edge) of a band strip, as band.cuh's
+/// stripThreads: 128.
+constexpr int kBandStripThreads = 128;
+
+/// Shared memory of the band's tile kernel's block: two levels of
+/// (tile + 2 T r)^2 values of the arithmetic type (float, or double for
+/// fp64).
+int bandSharedBytes(const StencilSpec &spec, int steps, int tile);
+
+/// Shared memory of the band's strip kernel (band.cuh, stripKernel): two
+/// windows of kBandStripThreads x (3 T r + 1) values of the arithmetic
+/// type, where there is a band (every rule but periodic) and they fit the
+/// 48 KB of static shared memory; else 0 (no band, or the tile kernel
+/// takes it).
+int bandStripBytes(const StencilSpec &spec, int steps);
+
+/// The band of a pass of `steps` steps in tiles of `tile`.
+BandKernel bandKernel(const StencilSpec &spec, int steps, int tile);
+
+/// The band of a pass of `steps` steps in the widest tile of 32 or 16 that
+/// is at least T r and whose two levels fit the tile kernel's 48 KB of
+/// static shared memory; none where neither does.
+std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps);
+
+} // namespace stencilc

@@ -1,0 +1,125 @@
+// stencilc/device/fused_band.cuh - the CUDA cores' fused 2D passes under
+// clamp, mirror and reflect (docs/design.md, "The band").
+//
+// Under a folding rule a fused level's points outside the grid should be
+// that level's own fold of itself; the fused kernel (fused.cuh) keeps the
+// input's folded values there instead (Computes: only the points inside
+// are computed). That is exact for every point at least W = levels·r
+// inside the grid, whose levels read only points inside. So a pass is the
+// fused kernel over the whole grid, then the band kernel (band.cuh), which
+// recomputes and stores every point within W of an edge step by step with
+// the true rule, in the fused kernel's own arithmetic (BandOf::point): the
+// pass gives what as many single steps give, bit for bit. A grid within 2 W
+// of its size on an axis is all band.
+//
+// Params (fused.cuh's Geometry) also has
+//   static constexpr int kBandTile; // the band's tile kernel's tile (>= T r)
+#pragma once
+
+#include "stencilc/device/band.cuh"
+#include "stencilc/device/fused.cuh"
+
+namespace stencilc {
+namespace device {
+namespace fused {
+
+/// The rule of a folding boundary policy.
+template <class Boundary> struct FoldKindOf;
+template <stencilc_boundary Kind> struct FoldKindOf<FoldedBoundary<Kind>> {
+  static constexpr stencilc_boundary value = Kind;
+};
+
+/// The band traits (band.cuh) of fused geometry S for a pass of Steps
+/// levels: a point is what the fused kernel computes, the terms'
+/// multiply-adds from 0 and the scale (applyStencil), or in the low-rank
+/// form each passTerm's multiply-add of its row pass (rowPass) or value
+/// (applyLowRank).
+template <class S, int Steps> struct BandOf {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  using Boundary = typename S::Boundary;
+  using Stencil = typename S::Stencil;
+  static constexpr stencilc_boundary kBoundaryKind = FoldKindOf<Boundary>::value;
+  static constexpr int kRadius = S::kRadius, kSteps = Steps, kRing = 0;
+  static constexpr bool kOwnArithmetic = true;
+  static_assert(!PackedOf<Stencil>::value && !PairedSumsOf<S>::value,
+                "the band computes the terms' or the unpaired low-rank order");
+
+  template <class At> static __device__ __forceinline__ Compute point(At at) {
+    Compute acc = Compute(0);
+    if constexpr (LowRankOf<Stencil>::value) {
+#pragma unroll
+      for (int k = 0; k < LowRankOf<Stencil>::kPassTerms; ++k) {
+        const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
+        const Compute value =
+            term.pass >= 0
+                ? rowPass<Stencil, Compute>(term.pass, [&](int dx) { return at(term.dy, dx); })
+                : at(term.dy, term.dx);
+        acc = madd(term.c, value, acc);
+      }
+      return acc;
+    } else {
+#pragma unroll
+      for (int k = 0; k < S::kTerms; ++k) {
+        const Term<Compute> term = Stencil::template term<Compute>(k);
+        acc = madd(term.c, at(term.dy, term.dx), acc);
+      }
+      return scaledSum<Stencil>(acc);
+    }
+  }
+};
+
+/// Launches the band of a pass of `levels` levels (1 .. Levels).
+template <class S, int Levels = S::kSteps>
+inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
+                                int ny, int nx, cudaStream_t stream) {
+  if constexpr (Levels < 1) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (levels != Levels) {
+      return launchBandOf<S, Levels - 1>(levels, in, out, ny, nx, stream);
+    }
+    return band::launchBand<BandOf<S, Levels>, S::kBandTile>(in, out, ny, nx, stream);
+  }
+}
+
+/// One pass of `levels` fused steps (1 .. kSteps), in -> out: the fused
+/// kernel where the grid is wider than 2 W on both axes, then the band.
+template <class S>
+inline cudaError_t bandedPass(int levels, const typename S::Element *in, typename S::Element *out,
+                              int ny, int nx, cudaStream_t stream) {
+  const int w = levels * S::kRadius;
+  if (ny > 2 * w && nx > 2 * w) {
+    if (const cudaError_t status =
+            launchPass<S>(levels, in, out, ny, nx, OuterRange{0, ny}, stream);
+        status != cudaSuccess) {
+      return status;
+    }
+  }
+  return launchBandOf<S>(levels, in, out, ny, nx, stream);
+}
+
+/// NAME_pass: one banded pass of `steps` steps (1 .. kSteps), in -> out, in
+/// never written. The caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t onePassBanded(const typename S::Element *in, typename S::Element *out, int ny,
+                                 int nx, int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > S::kSteps) {
+    return cudaErrorInvalidValue;
+  }
+  return bandedPass<S>(steps, in, out, ny, nx, stream);
+}
+
+/// NAME_run: runPasses of banded passes.
+template <class S>
+inline cudaError_t runBanded(typename S::Element *a, typename S::Element *b, int ny, int nx,
+                             int steps, cudaStream_t stream) {
+  return runPasses<S>(a, b, ny, nx, steps, stream,
+                      [=](int levels, const typename S::Element *from, typename S::Element *to) {
+                        return bandedPass<S>(levels, from, to, ny, nx, stream);
+                      });
+}
+
+} // namespace fused
+} // namespace device
+} // namespace stencilc
