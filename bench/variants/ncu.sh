@@ -3,7 +3,7 @@
 # kernels of NAME_run of plans that bench/variants/gen.sh wrote into
 # VARIANTS (default .gpu/variants, carried), one program each
 # (bench/headers/header_bench.cu, built with -lineinfo). Each argument is
-# LABEL/NAME:REGEX, REGEX the kernels to profile (passKernel for a CUDA-core
+# LABEL/NAME:REGEX (split at its last ':'), REGEX the kernels to profile (passKernel for a CUDA-core
 # fused pass; tensor2d|band for a composed tensor-core pass, its step then
 # its band). ncu skips the first SKIP (default 50) matching launches, past
 # NAME_step's 36, and profiles COUNT (default 2), its clocks left alone.
@@ -23,7 +23,7 @@ source "$root/bench/variants/programs.sh"
 export -f headers build
 export root variants work HB_N2D
 export HB_NVCC_FLAGS="${HB_NVCC_FLAGS:-} -lineinfo"
-printf '%s\n' "${@%%:*}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+printf '%s\n' "${@%:*}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 stalls=$(printf 'smsp__average_warp_latency_issue_stalled_%s.ratio,' wait long_scoreboard \
   short_scoreboard not_selected math_pipe_throttle mio_throttle barrier)
 pct=.avg.pct_of_peak_sustained_active
@@ -33,7 +33,7 @@ metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_e
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,${stalls%,}
 status=0
 for arg in "$@"; do
-  target=${arg%%:*} regex=${arg#*:}
+  target=${arg%:*} regex=${arg##*:} # the last ':' (a label may hold one: new:clamp)
   exe=$work/${target%%/*}.${target##*/} report=$out/ncu-${target%%/*}.${target##*/}.txt
   echo "## $target ($regex)"
   [[ -x $exe ]] || { echo "not built"; status=1; continue; }

@@ -126,7 +126,7 @@ TEST(FusedPlans, AHaloShortOfTStepsShows) {
   EXPECT_FALSE(storesNaN(3, {5, 9, 6}, [](FusedKernel &) {}));
 }
 
-TEST(FusedPlans, FoldingRulesFuseIn2DOnlyWithABand) {
+TEST(FusedPlans, FoldingRulesFuseIn1DAnd2DWithABand) {
   for (int dims : {1, 2, 3}) {
     for (BoundaryKind boundary :
          {BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect}) {
@@ -136,10 +136,10 @@ TEST(FusedPlans, FoldingRulesFuseIn2DOnlyWithABand) {
       PlanOptions asked;
       asked.fusedSteps = 4;
       const Plan four = planSimt(spec, asked);
-      if (dims == 2) {
+      if (dims <= 2) {
         EXPECT_GT(plan.schedule.fusedSteps, 1) << plan.schedule.why;
         ASSERT_TRUE(plan.schedule.fused.band.has_value());
-        EXPECT_EQ(plan.schedule.fused.band->tile, 32);
+        EXPECT_EQ(plan.schedule.fused.band->tile, dims == 2 ? 32 : 0); // 1D: a block an end
         EXPECT_EQ(four.schedule.fusedSteps, 4);
         EXPECT_FALSE(four.schedule.lowered);
         continue;
@@ -147,7 +147,8 @@ TEST(FusedPlans, FoldingRulesFuseIn2DOnlyWithABand) {
       EXPECT_EQ(plan.schedule.fusedSteps, 1);
       EXPECT_EQ(four.schedule.fusedSteps, 1);
       EXPECT_TRUE(four.schedule.lowered) << "fuse=4 asked of a " << dims << "D stencil";
-      EXPECT_NE(four.schedule.why.find("written for 2D"), std::string::npos) << four.schedule.why;
+      EXPECT_NE(four.schedule.why.find("written for 1D and 2D"), std::string::npos)
+          << four.schedule.why;
     }
   }
   // Fixed, constant and periodic need no band.
@@ -496,11 +497,19 @@ INSTANTIATE_TEST_SUITE_P(TwoD, FusedRuns,
                                             FusedBoundaries),
                          FusedName);
 
-// Under the folding rules, a band after each pass (2D only).
+// Under the folding rules, a band after each pass (1D and 2D).
 INSTANTIATE_TEST_SUITE_P(TwoDFolds, FusedRuns,
                          ::testing::Combine(::testing::Values(2),
                                             ::testing::Values(Shape::Star, Shape::Box),
                                             ::testing::Values(1, 2, 3), Precisions,
+                                            ::testing::Values(BoundaryKind::Clamp,
+                                                              BoundaryKind::Mirror,
+                                                              BoundaryKind::Reflect)),
+                         FusedName);
+
+INSTANTIATE_TEST_SUITE_P(OneDFolds, FusedRuns,
+                         ::testing::Combine(::testing::Values(1), ::testing::Values(Shape::Star),
+                                            ::testing::Values(1, 2), Precisions,
                                             ::testing::Values(BoundaryKind::Clamp,
                                                               BoundaryKind::Mirror,
                                                               BoundaryKind::Reflect)),

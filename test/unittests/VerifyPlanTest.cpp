@@ -374,8 +374,9 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
                      "planSimtFusion promises the band of a folding rule's fused passes"));
   EXPECT_TRUE(breaks(mutated(clamp, [](Plan &p) { p.spec.boundary = BoundaryKind::Fixed; }), o,
                      "planSimtFusion promises a band only under a folding rule"));
-  EXPECT_TRUE(breaks(mutated(clamp, [](Plan &p) { p.simt().packed = true; }), o,
-                     "planSimtFusion promises fused passes under a folding rule in 2D only"));
+  EXPECT_TRUE(
+      breaks(mutated(clamp, [](Plan &p) { p.simt().packed = true; }), o,
+             "planSimtFusion promises fused passes under a folding rule in 1D and 2D only"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.sharedBytes = 1 << 20; }), o,
                      "planSimtFusion promises fused.sharedBytes within the target's opt-in "
                      "limit"));

@@ -28,6 +28,10 @@ BandKernel bandKernel(const StencilSpec &spec, int steps, int tile) {
 }
 
 std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps) {
+  if (spec.dims == 1) { // band.cuh's lineKernel: kLineWindow
+    const int bytes = 2 * 4 * steps * spec.radius * computeBytes(spec);
+    return bytes <= kStaticSharedBytes ? std::optional(BandKernel{0, bytes, 0}) : std::nullopt;
+  }
   for (int tile : {32, 16}) {
     if (tile >= steps * spec.radius && bandSharedBytes(spec, steps, tile) <= kStaticSharedBytes) {
       return bandKernel(spec, steps, tile);

@@ -34,9 +34,10 @@ int bandStripBytes(const StencilSpec &spec, int steps);
 /// The band of a pass of `steps` steps in tiles of `tile`.
 BandKernel bandKernel(const StencilSpec &spec, int steps, int tile);
 
-/// The band of a pass of `steps` steps in the widest tile of 32 or 16 that
-/// is at least T r and whose two levels fit the tile kernel's 48 KB of
-/// static shared memory; none where neither does.
+/// The band of a pass of `steps` steps: in 2D in the widest tile of 32 or
+/// 16 that is at least T r and whose two levels fit the tile kernel's 48 KB
+/// of static shared memory, none where neither does; in 1D a block at each
+/// end of the line (tile 0), two levels of 4 T r values.
 std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps);
 
 } // namespace stencilc

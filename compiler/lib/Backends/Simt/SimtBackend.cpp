@@ -69,10 +69,8 @@ std::string levelsKept(const Plan &plan) {
                      sidesShared(plan));
 }
 
-/// The band's line of a 2D plan under a folding rule (fused_band.cuh).
-void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream &os) {
-  const int w = plan.schedule.fusedSteps * plan.spec.radius;
-  const std::string_view values = plan.spec.precision == Precision::FP64 ? "doubles" : "floats";
+/// How the band of a 2D plan runs: strips, or tiles.
+std::string bandKernels2D(const BandKernel &band, int w, std::string_view values) {
   const std::string tiles = fmt::format(
       "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of "
       "shared memory",
@@ -85,6 +83,20 @@ void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream 
                         "grid within {} of its size on an axis in {}",
                         kBandStripThreads - 2 * w, kBandStripThreads, 3 * w, kBandStripThreads,
                         values, band.stripBytes, 2 * w, tiles);
+  return how;
+}
+
+/// The band's line of a 1D or 2D plan under a folding rule (fused_band.cuh).
+void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream &os) {
+  const int w = plan.schedule.fusedSteps * plan.spec.radius;
+  const std::string_view values = plan.spec.precision == Precision::FP64 ? "doubles" : "floats";
+  const std::string how =
+      plan.spec.dims == 1
+          ? fmt::format("a block of 128 threads at each end of the line, two levels of {} {} "
+                        "in {} bytes of shared memory (one block for a line within {} of its "
+                        "size)",
+                        4 * w, values, band.sharedBytes, 2 * w)
+          : bandKernels2D(band, w, values);
   os << fmt::format("  band       after each pass, {}: the points within T r = {} of an edge, "
                     "the pass's levels step by step with each level folded at the edge, in the "
                     "fused kernel's arithmetic (stencilc/device/band.cuh, fused_band.cuh): {}; the "
@@ -133,6 +145,9 @@ void printFused1D(const Plan &plan, llvm::raw_ostream &os) {
                     "ping-ponging); registers: {} {} a point read per level\n",
                     100.0 * k.redundantShare, k.sharedBytes, 2 * spec.radius + 1,
                     elementTypeName(spec.precision));
+  if (k.band) {
+    printFusedBand(plan, *k.band, os);
+  }
 }
 
 /// What a fused 3D pass of the low-rank form keeps beside the levels'

@@ -5,8 +5,8 @@
 // (runtime/include/stencilc/device/fused.cuh; fused1d.cuh and fused3d.cuh
 // through SimtFusionND.cpp). The fused kernels take the fixed, constant and
 // periodic boundaries in 1D, 2D and 3D; clamp, mirror and reflect fuse in
-// 2D with a band after each pass (fused_band.cuh) and keep one launch a step
-// in 1D and 3D.
+// 1D and 2D with a band after each pass (fused_band.cuh) and keep one launch
+// a step in 3D.
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/SimtFusion.h"
@@ -503,12 +503,12 @@ std::string unfusableAtEdge(const Plan &plan) {
   if (!foldsAtEdge(spec.boundary)) {
     return {};
   }
-  // In 2D a band kernel recomputes the points the input's folds reach
-  // (fused_band.cuh); the 1D and 3D kernels have none.
-  if (spec.dims != 2) {
-    return fmt::format("the fused {}D kernel does not take boundary {} (the band that recomputes "
-                       "the points within T r of an edge is written for 2D)",
-                       spec.dims, keyword(spec.boundary));
+  // In 1D and 2D a band kernel recomputes the points the input's folds
+  // reach (fused_band.cuh); the 3D kernel has none.
+  if (spec.dims == 3) {
+    return fmt::format("the fused 3D kernel does not take boundary {} (the band that recomputes "
+                       "the points within T r of an edge is written for 1D and 2D)",
+                       keyword(spec.boundary));
   }
   if (plan.simt().packed) {
     return fmt::format("packed 16-bit fused passes do not take boundary {} (their band, which "

@@ -100,8 +100,8 @@ bool settledUnfused(Schedule &s, int asked, std::string whyNot);
 std::string unfusable(const StencilSpec &spec);
 
 /// Why `plan`'s boundary keeps its CUDA-core passes from fusing, or empty:
-/// under clamp, mirror and reflect the 2D passes fuse, a band after each
-/// (FusedKernel::band), in any arithmetic but packed; 1D and 3D do not.
+/// under clamp, mirror and reflect the 1D and 2D passes fuse, a band after
+/// each (FusedKernel::band), in any arithmetic but packed; 3D does not.
 std::string unfusableAtEdge(const Plan &plan);
 
 } // namespace stencilc

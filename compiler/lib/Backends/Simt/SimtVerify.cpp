@@ -191,14 +191,15 @@ void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
   }
   const SimtPlan &sp = plan.simt();
   const bool paired = sp.lowRank.form && sp.lowRank.form->paired;
-  c.require(spec.dims == 2 && !sp.packed && !paired,
-            "fused passes under a folding rule in 2D only, in the terms' or the unpaired low-rank "
-            "order (the band's)",
+  c.require(spec.dims <= 2 && !sp.packed && !paired,
+            "fused passes under a folding rule in 1D and 2D only, in the terms' or the unpaired "
+            "low-rank order (the band's)",
             "a {}D stencil{}{}", spec.dims, sp.packed ? ", packed" : "", paired ? ", paired" : "");
   const std::optional<BandKernel> fits = fittingBand(spec, plan.schedule.fusedSteps);
   c.require(k.band && fits && k.band->tile == fits->tile &&
                 k.band->sharedBytes == fits->sharedBytes && k.band->stripBytes == fits->stripBytes,
-            "the band of a folding rule's fused passes, in the tile whose levels fit 48 KB",
+            "the band of a folding rule's fused passes, in the tile whose levels fit 48 KB (1D: "
+            "a block an end)",
             "band {}, T r = {}", k.band ? fmt::format("tile {}", k.band->tile) : "none",
             plan.schedule.fusedSteps * spec.radius);
 }

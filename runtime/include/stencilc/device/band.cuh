@@ -427,6 +427,79 @@ cudaError_t launchBand(const typename Band::Element *in, typename Band::Element 
   return cudaGetLastError();
 }
 
+// ---- The band of a 1D grid -------------------------------------------------
+//
+// The points within W of either end of a line: a block an end, its window
+// the 3 W points from W outside the grid to 2 W inside (one block, and the
+// window W past both ends, for a line within 2 W of its size), each level
+// computed on the window points it can, those outside the line under clamp,
+// mirror and reflect refolded from the level's points inside after a
+// barrier, as the 2D kernels do.
+
+/// A 1D band's window: at most 4 W points (a line within 2 W of its size
+/// and W past each end).
+template <class Band> constexpr int kLineWindow = 4 * Band::kRadius * Band::kSteps;
+
+template <class Band, int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    lineKernel(const typename Band::Element *__restrict__ in,
+               typename Band::Element *__restrict__ out, int nx) {
+  if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
+    using Compute = typename Band::Compute;
+    constexpr int kR = Band::kRadius, kW = Band::kRadius * Band::kSteps;
+    constexpr bool kFolded = STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind);
+    __shared__ Compute level[2][kLineWindow<Band>];
+    const bool whole = nx <= 2 * kW;
+    const long long x0 = whole || blockIdx.x == 0 ? -kW : static_cast<long long>(nx) - 2 * kW;
+    const int n = whole ? nx + 2 * kW : 3 * kW; // the window's points
+    auto inside = [&](long long x) { return x >= 0 && x < nx; };
+    for (int i = threadIdx.x; i < n; i += kThreads) {
+      level[0][i] = toCompute(Band::Boundary::read(in, 0, x0 + i, 1, nx));
+    }
+    __syncthreads();
+#pragma unroll 1
+    for (int l = 1; l <= Band::kSteps; ++l) {
+      const Compute *prev = level[(l - 1) & 1];
+      Compute *cur = level[l & 1];
+      const int lo = l * kR, hi = n - l * kR;
+      for (int i = lo + threadIdx.x; i < hi; i += kThreads) {
+        const long long x = x0 + i;
+        const bool ring = x < Band::kRing || x >= nx - Band::kRing;
+        cur[i] = !inside(x) || ring ? prev[i] // folded below under clamp, mirror, reflect
+                                    : levelPoint<Band>([&](int dx) { return prev[i + dx]; });
+      }
+      if constexpr (kFolded) {
+        __syncthreads();
+        for (int i = lo + threadIdx.x; i < hi; i += kThreads) {
+          const long long x = x0 + i;
+          const long long f = stencilc_fold_index(Band::kBoundaryKind, x, nx) - x0;
+          if (!inside(x) && f >= lo && f < hi) {
+            cur[i] = cur[f];
+          }
+        }
+      }
+      __syncthreads();
+    }
+    const Compute *last = level[Band::kSteps & 1];
+    for (int i = kW + threadIdx.x; i < n - kW; i += kThreads) {
+      const long long x = x0 + i;
+      const bool mine = whole || (blockIdx.x == 0 ? x < kW : x >= nx - kW);
+      if (mine && x >= Band::kRing && x < nx - Band::kRing) {
+        out[x] = toElement<typename Band::Element>(last[i]);
+      }
+    }
+  }
+}
+
+/// Launches the band of one pass of a 1D line (in -> out) on `stream`.
+template <class Band>
+cudaError_t launchLineBand(const typename Band::Element *in, typename Band::Element *out, int nx,
+                           cudaStream_t stream) {
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  lineKernel<Band, 128><<<nx <= 2 * kW ? 1 : 2, 128, 0, stream>>>(in, out, nx);
+  return cudaGetLastError();
+}
+
 } // namespace band
 } // namespace device
 } // namespace stencilc

@@ -248,13 +248,14 @@ inline cudaError_t onePass(const typename S::Element *in, typename S::Element *o
 }
 
 /// `steps` steps on an nx-point grid: passes of kSteps fused steps and one
-/// pass of the remainder, ping-ponging between a and b; the result is left
-/// in a (b is scratch of the same size, its contents never read).
-/// cudaErrorInvalidValue, and nothing enqueued, for a null pointer, a == b,
-/// a size below the boundary's minimum (fixed: 2r + 1) or steps < 0.
-template <class S>
-inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nx, int steps,
-                       cudaStream_t stream) {
+/// pass of the remainder, each `pass(levels, from, to)`, ping-ponging
+/// between a and b; the result is left in a (b is scratch of the same size,
+/// its contents never read). cudaErrorInvalidValue, and nothing enqueued,
+/// for a null pointer, a == b, a size below the boundary's minimum (fixed:
+/// 2r + 1) or steps < 0.
+template <class S, class Pass>
+inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int nx, int steps,
+                             cudaStream_t stream, Pass pass) {
   using Element = typename S::Element;
   if (a == nullptr || b == nullptr || a == b || nx < minExtent<typename S::Boundary>(S::kRadius) ||
       steps < 0) {
@@ -264,8 +265,7 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nx, i
   Element *dst = b;
   for (int done = 0; done < steps; done += S::kSteps) {
     const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status = launchPass<S>(levels, src, dst, nx, stream);
-        status != cudaSuccess) {
+    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
       return status;
     }
     std::swap(src, dst);
@@ -275,6 +275,16 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nx, i
                            cudaMemcpyDeviceToDevice, stream);
   }
   return cudaSuccess;
+}
+
+/// NAME_run's passes (runPasses), each one launch of the fused kernel.
+template <class S>
+inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nx, int steps,
+                       cudaStream_t stream) {
+  return runPasses<S>(a, b, nx, steps, stream,
+                      [=](int levels, const typename S::Element *from, typename S::Element *to) {
+                        return launchPass<S>(levels, from, to, nx, stream);
+                      });
 }
 
 } // namespace fused1d

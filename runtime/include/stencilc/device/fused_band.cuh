@@ -1,5 +1,5 @@
-// stencilc/device/fused_band.cuh - the CUDA cores' fused 2D passes under
-// clamp, mirror and reflect (docs/design.md, "The band").
+// stencilc/device/fused_band.cuh - the CUDA cores' fused 1D and 2D passes
+// under clamp, mirror and reflect (docs/design.md, "The band").
 //
 // Under a folding rule a fused level's points outside the grid should be
 // that level's own fold of itself; the fused kernel (fused.cuh) keeps the
@@ -12,12 +12,15 @@
 // pass gives what as many single steps give, bit for bit. A grid within 2 W
 // of its size on an axis is all band.
 //
-// Params (fused.cuh's Geometry) also has
+// In 2D, Params (fused.cuh's Geometry) also has
 //   static constexpr int kBandTile; // the band's tile kernel's tile (>= T r)
+// In 1D (fused1d.cuh) the band is a block at each end of the line
+// (band::lineKernel), and the names below are fused1d's.
 #pragma once
 
 #include "stencilc/device/band.cuh"
 #include "stencilc/device/fused.cuh"
+#include "stencilc/device/fused1d.cuh"
 
 namespace stencilc {
 namespace device {
@@ -121,5 +124,81 @@ inline cudaError_t runBanded(typename S::Element *a, typename S::Element *b, int
 }
 
 } // namespace fused
+
+namespace fused1d {
+
+/// The band traits (band.cuh) of fused 1D geometry S for a pass of Steps
+/// levels: a point is computeLevel's, the terms' multiply-adds from 0 and
+/// the scale.
+template <class S, int Steps> struct BandOf {
+  using Element = typename S::Element;
+  using Compute = typename S::Compute;
+  using Boundary = typename S::Boundary;
+  using Stencil = typename S::Stencil;
+  static constexpr stencilc_boundary kBoundaryKind = fused::FoldKindOf<Boundary>::value;
+  static constexpr int kRadius = S::kRadius, kSteps = Steps, kRing = 0;
+  static constexpr bool kOwnArithmetic = true;
+
+  template <class At> static __device__ __forceinline__ Compute point(At at) {
+    Compute acc = Compute(0);
+#pragma unroll
+    for (int k = 0; k < S::kTerms; ++k) {
+      const Term<Compute> term = Stencil::template term<Compute>(k);
+      acc = madd(term.c, at(term.dx), acc);
+    }
+    return scaledSum<Stencil>(acc);
+  }
+};
+
+/// Launches the band of a pass of `levels` levels (1 .. Levels).
+template <class S, int Levels = S::kSteps>
+inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
+                                int nx, cudaStream_t stream) {
+  if constexpr (Levels < 1) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (levels != Levels) {
+      return launchBandOf<S, Levels - 1>(levels, in, out, nx, stream);
+    }
+    return band::launchLineBand<BandOf<S, Levels>>(in, out, nx, stream);
+  }
+}
+
+/// One pass of `levels` fused steps (1 .. kSteps), in -> out: the fused
+/// kernel where the line is longer than 2 W, then the band.
+template <class S>
+inline cudaError_t bandedPass(int levels, const typename S::Element *in, typename S::Element *out,
+                              int nx, cudaStream_t stream) {
+  if (nx > 2 * levels * S::kRadius) {
+    if (const cudaError_t status = launchPass<S>(levels, in, out, nx, stream);
+        status != cudaSuccess) {
+      return status;
+    }
+  }
+  return launchBandOf<S>(levels, in, out, nx, stream);
+}
+
+/// NAME_pass: one banded pass of `steps` steps (1 .. kSteps), in -> out, in
+/// never written. The caller has checked the pointers and sizes.
+template <class S>
+inline cudaError_t onePassBanded(const typename S::Element *in, typename S::Element *out, int nx,
+                                 int steps, cudaStream_t stream) {
+  if (steps < 1 || steps > S::kSteps) {
+    return cudaErrorInvalidValue;
+  }
+  return bandedPass<S>(steps, in, out, nx, stream);
+}
+
+/// NAME_run: runPasses of banded passes.
+template <class S>
+inline cudaError_t runBanded(typename S::Element *a, typename S::Element *b, int nx, int steps,
+                             cudaStream_t stream) {
+  return runPasses<S>(a, b, nx, steps, stream,
+                      [=](int levels, const typename S::Element *from, typename S::Element *to) {
+                        return bandedPass<S>(levels, from, to, nx, stream);
+                      });
+}
+
+} // namespace fused1d
 } // namespace device
 } // namespace stencilc
