@@ -15,9 +15,11 @@
 
 namespace stencilc {
 
-/// Threads (lines along an edge) of a band strip, as band.cuh's
-/// stripThreads: 128.
+/// Lines along an edge of a band strip, as band.cuh's stripThreads: 128;
+/// and the threads of each (band.cuh's kStripSplit), each every other point
+/// across the band.
 constexpr int kBandStripThreads = 128;
+constexpr int kBandStripSplit = 2;
 
 /// Shared memory of the band's tile kernel's block: two levels of
 /// (tile + 2 T r)^2 values of the arithmetic type (float, or double for

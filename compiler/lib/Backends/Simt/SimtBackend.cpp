@@ -78,11 +78,12 @@ std::string bandKernels2D(const BandKernel &band, int w, std::string_view values
   const std::string how =
       band.stripBytes == 0
           ? tiles
-          : fmt::format("in strips of {} lines along each edge, a thread a line across the band, "
-                        "{} threads, two windows of {} x {} {} in {} bytes of shared memory; a "
-                        "grid within {} of its size on an axis in {}",
-                        kBandStripThreads - 2 * w, kBandStripThreads, 3 * w, kBandStripThreads,
-                        values, band.stripBytes, 2 * w, tiles);
+          : fmt::format("in strips of {} lines along each edge, {} threads a line across the "
+                        "band, {} threads, two windows of {} x {} {} in {} bytes of shared memory; "
+                        "a grid within {} of its size on an axis in {}",
+                        kBandStripThreads - 2 * w, kBandStripSplit,
+                        kBandStripThreads * kBandStripSplit, 3 * w, kBandStripThreads, values,
+                        band.stripBytes, 2 * w, tiles);
   return how;
 }
 

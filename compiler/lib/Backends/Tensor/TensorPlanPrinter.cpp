@@ -401,13 +401,14 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
       pass.band.stripBytes == 0
           ? tiles
           : fmt::format("in strips of {} lines along each edge (the top and bottom ones whole, "
-                        "with the corners), a thread a line across the band, {} threads, two "
+                        "with the corners), {} threads a line across the band, {} threads, two "
                         "windows of {} x {} {} (a side strip's lines {} apart) in {} bytes of "
                         "shared memory, {:.1f} % of the point-levels redundant; a grid within {} "
                         "of its size on an axis in {}",
-                        kBandStripThreads - 2 * halo, kBandStripThreads, 3 * halo,
-                        kBandStripThreads, values, (3 * halo) | 1, pass.band.stripBytes,
-                        100.0 * stripRedundantShare(plan), 2 * halo, tiles);
+                        kBandStripThreads - 2 * halo, kBandStripSplit,
+                        kBandStripThreads * kBandStripSplit, 3 * halo, kBandStripThreads, values,
+                        (3 * halo) | 1, pass.band.stripBytes, 100.0 * stripRedundantShare(plan),
+                        2 * halo, tiles);
   os << fmt::format("  band       after the composed step: the points within {} of an edge, {} "
                     "single steps on CUDA cores (stencilc/device/band.cuh): {}\n",
                     halo, steps, how);

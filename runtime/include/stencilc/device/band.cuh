@@ -252,11 +252,18 @@ __global__ void __launch_bounds__(256)
 // the level's points inside under clamp, mirror and reflect: foldLevel).
 // Each of the four bands is cut into strips of stripThreads - 2 W lines
 // along it; a strip's window is its W lines and W more on every side (3 W
-// lines across by stripThreads along), and each thread computes one line
-// across the band, walking it, every level (no division a point, a strip's
-// levels widened only along the band and inward). The top and bottom
+// lines across by stripThreads along), and kStripSplit threads compute each
+// line across the band, walking every kStripSplit-th point of it, every
+// level (no division a point, a strip's levels widened only along the band
+// and inward). The top and bottom
 // strips hold the corners; the side strips the rows between them. The tile
 // kernel above still takes grids within 2 W of their size on an axis.
+
+/// Threads a strip's line along takes, each every kStripSplit-th line
+/// across: the band is a chain of T levels, each a walk across it, at few
+/// warps a multiprocessor, and a line's walk split in two halves it
+/// (docs/performance.md, 2026-12-04 08:25).
+constexpr int kStripSplit = 2;
 
 /// A strip's threads (its window's lines along) for a band of width w in
 /// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
@@ -289,7 +296,7 @@ struct BandStrips {
 template <class Band, bool kAlongX, class Cell>
 __device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell, int ny, int nx,
                                           long long y0, long long x0, int lo, int hi, int a,
-                                          bool active, int end) {
+                                          int part, bool active, int end) {
   constexpr stencilc_boundary kRule = Band::kBoundaryKind;
   const long long acrossOrigin = kAlongX ? y0 : x0, alongOrigin = kAlongX ? x0 : y0;
   const int nAcross = kAlongX ? ny : nx, nAlong = kAlongX ? nx : ny;
@@ -299,7 +306,10 @@ __device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell
   };
   const long long g = alongOrigin + a;
   const bool insideAlong = g >= 0 && g < nAlong;
-  for (int c = lo; active && insideAlong && c < hi; ++c) {
+  if constexpr (kStripSplit > 1) {
+    __syncthreads(); // a line's points across come from kStripSplit threads
+  }
+  for (int c = lo + part; active && insideAlong && c < hi; c += kStripSplit) {
     const int from = foldAcross(c);
     if (from != c && from >= lo && from < hi) {
       cur[cell(c, a)] = cur[cell(from, a)];
@@ -308,7 +318,7 @@ __device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell
   __syncthreads();
   const int from = static_cast<int>(stencilc_fold_index_near(kRule, g, nAlong) - alongOrigin);
   const bool source = from >= lo && from < end; // the folded position's thread computed it
-  for (int c = lo; active && !insideAlong && source && c < hi; ++c) {
+  for (int c = lo + part; active && !insideAlong && source && c < hi; c += kStripSplit) {
     const int fromLine = foldAcross(c);
     if (fromLine >= lo && fromLine < hi) {
       cur[cell(c, a)] = cur[cell(fromLine, from)];
@@ -337,8 +347,8 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   };
   auto gridY = [&](int across, int along) { return y0 + (kAlongX ? across : along); };
   auto gridX = [&](int across, int along) { return x0 + (kAlongX ? along : across); };
-  const int a = threadIdx.x;
-  for (int c = 0; c < kAcross; ++c) {
+  const int a = threadIdx.x % kThreads, part = threadIdx.x / kThreads;
+  for (int c = part; c < kAcross; c += kStripSplit) {
     level(0)[cell(c, a)] = toCompute(Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx));
   }
   __syncthreads();
@@ -350,7 +360,7 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     const int grow = (Band::kSteps - l) * kR;
     const bool active = a >= l * kR && a < kW + stored + grow;
     const int lo = l * kR, hi = kAcross - l * kR; // level l's lines across
-    for (int c = lo; active && c < hi; ++c) {
+    for (int c = lo + part; active && c < hi; c += kStripSplit) {
       const long long y = gridY(c, a), x = gridX(c, a);
       const bool outside = y < 0 || y >= ny || x < 0 || x >= nx;
       if (outside && kFolded) {
@@ -366,7 +376,8 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
       });
     }
     if constexpr (kFolded) {
-      foldLevel<Band, kAlongX>(cur, cell, ny, nx, y0, x0, lo, hi, a, active, kW + stored + grow);
+      foldLevel<Band, kAlongX>(cur, cell, ny, nx, y0, x0, lo, hi, a, part, active,
+                               kW + stored + grow);
     }
     __syncthreads();
   }
@@ -374,7 +385,7 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   if (a < kW || a >= kW + stored) {
     return;
   }
-  for (int c = kW; c < 2 * kW; ++c) {
+  for (int c = kW + part; c < 2 * kW; c += kStripSplit) {
     const long long y = gridY(c, a), x = gridX(c, a);
     if (y >= Band::kRing && y < ny - Band::kRing && x >= Band::kRing && x < nx - Band::kRing) {
       out[y * nx + x] = toElement<typename Band::Element>(last[cell(c, a)]);
@@ -383,7 +394,7 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
 }
 
 template <class Band, int kThreads>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads *kStripSplit)
     stripKernel(const typename Band::Element *__restrict__ in,
                 typename Band::Element *__restrict__ out, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
@@ -418,7 +429,7 @@ cudaError_t launchBand(const typename Band::Element *in, typename Band::Element 
   if constexpr (kThreads > 0) {
     if (ny > 2 * kW && nx > 2 * kW) {
       const int strips = BandStrips(ny, nx, kW, kThreads).count();
-      stripKernel<Band, kThreads><<<strips, kThreads, 0, stream>>>(in, out, ny, nx);
+      stripKernel<Band, kThreads><<<strips, kThreads * kStripSplit, 0, stream>>>(in, out, ny, nx);
       return cudaGetLastError();
     }
   }
