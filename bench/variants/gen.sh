@@ -20,15 +20,17 @@ list=${1:?usage: gen.sh LIST [OUT]}
 out=${2:-$root/.gpu/variants}
 stencilc=${STENCILC:-$root/build/bin/stencilc}
 rm -rf "$out" && mkdir -p "$out"
-sed -E 's|^(\s*[^#[:space:]]+\s+)\S*/([^/[:space:]]+)\.stencil|\1\2|' "$list" >"$out/list.txt"
+: >"$out/list.txt"
 while read -r label name flags; do
   [[ -z $label || $label == \#* ]] && continue
   mkdir -p "$out/$label"
   source=${SUITE:-$root/examples/suite}/$name.stencil
   if [[ $name == *.stencil ]]; then # a path from the root, outside the suite
     source=$root/$name
-    name=$(basename "$name" .stencil)
+    # the stencil's own name (its first), which its functions carry
+    name=$(grep -m1 -oE '^stencil [A-Za-z_][A-Za-z_0-9]*' "$source" | awk '{print $2}')
   fi
+  echo "$label $name $flags" >>"$out/list.txt"
   if [[ $label == *:* ]]; then
     boundary=${label#*:}
     sed "s/^  boundary .*;\$/  boundary ${boundary//_/ };/" "$source" >"$out/$label/$name.stencil"
