@@ -56,11 +56,6 @@ struct Level {
   double &at(long long y, int c) { return values[std::size_t(y - firstRow) * width + c]; }
 };
 
-/// One point of a level at row y, strip column c (the grid's column x),
-/// from the level below, before its rounding to the element type: the
-/// terms' FMAs in the step kernel's order, or the low-rank form's (each row
-/// pass computed from the level's row, as the kernel's intermediates are;
-/// in the paired order where planned).
 /// One point of a level at row y, column x, from the level below (`at(dy,
 /// dx)`), before its rounding to the element type: the terms' FMAs in the
 /// step kernel's order, or the low-rank form's (each row pass computed from

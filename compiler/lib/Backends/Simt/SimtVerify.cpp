@@ -179,9 +179,9 @@ void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
 }
 
 /// planSimtFusion's promise on the boundary: fixed, constant and periodic
-/// fuse without a band; clamp, mirror and reflect in 2D, not packed nor in
-/// the paired order (the band computes neither), with the band the tile
-/// kernel's shared memory holds for T.
+/// fuse without a band; clamp, mirror and reflect in 1D and 2D, not packed
+/// nor in the paired order (the band computes neither), with the band
+/// whose shared memory holds T (fittingBand).
 void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const FusedKernel &k = plan.schedule.fused;
