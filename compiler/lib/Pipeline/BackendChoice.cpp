@@ -94,6 +94,44 @@ std::string composedPassesGivenUp(const StencilSpec &spec, const MeasuredTensorR
          "which the options rule out";
 }
 
+/// NAME_step alone under a folding rule, where the tensor cores' step
+/// measured faster than the CUDA cores' that auto takes for NAME_run's
+/// fused passes: 8192^2 on an H200, 2026-12-04 (docs/performance.md): the
+/// CUDA cores' at 07:23, the tensor tiles' in the same lease at 07:23
+/// where it has them (box clamp and mirror, star clamp), else at 05:13.
+struct FoldedStepEntry {
+  Shape shape;
+  BoundaryKind boundary;
+  Precision precision;
+  double tensorStep, simtStep;
+};
+constexpr FoldedStepEntry FoldedSteps[] = {
+    {Shape::Box, BoundaryKind::Clamp, Precision::FP64, 228.2, 200.1},
+    {Shape::Box, BoundaryKind::Mirror, Precision::FP64, 225.6, 197.1},
+    {Shape::Box, BoundaryKind::Reflect, Precision::FP64, 225.2, 197.0},
+    {Shape::Star, BoundaryKind::Clamp, Precision::FP64, 230.5, 199.7},
+    {Shape::Star, BoundaryKind::Mirror, Precision::FP64, 209.0, 196.8},
+    {Shape::Star, BoundaryKind::Reflect, Precision::FP64, 207.8, 197.5},
+};
+
+/// The plan's note where NAME_step alone runs faster on tensor cores
+/// (FoldedSteps, measured for sm_90), or empty.
+std::string foldedStepNote(const StencilSpec &spec, Arch target) {
+  // Radius 1 on sm_90: where the tiles take their second block (tileMinBlocks).
+  if (spec.dims != 2 || spec.radius != 1 || info(target).sm < 90) {
+    return {};
+  }
+  for (const FoldedStepEntry &e : FoldedSteps) {
+    if (e.shape == spec.shape && e.boundary == spec.boundary && e.precision == spec.precision) {
+      return fmt::format("; under {} NAME_step alone measured faster on the tensor cores ({:.0f} "
+                         "vs {:.0f} GStencil/s a step on an H200): a program of single steps "
+                         "runs faster with --backend=tensor",
+                         keyword(spec.boundary), e.tensorStep, e.simtStep);
+    }
+  }
+  return {};
+}
+
 /// Why --backend=auto takes a CUDA-core plan that fuses steps (and, where
 /// it has one, in the low-rank form).
 std::string fusedSimtReason(const Plan &simt) {
@@ -108,7 +146,8 @@ std::string fusedSimtReason(const Plan &simt) {
                                   : std::string(),
                      simt.spec.dims != 2 ? " and the tensor-core backend fuses none yet"
                      : measured          ? composedPassesGivenUp(simt.spec, *measured)
-                                : ", faster than the tensor cores' composed passes measured");
+                                : ", faster than the tensor cores' composed passes measured") +
+         foldedStepNote(simt.spec, simt.target);
 }
 
 } // namespace
