@@ -543,6 +543,8 @@ struct BandKernel {
   /// The tile kernel: tile x tile output tiles, 256 threads, two
   /// (tile + 2 W)^2 levels of the arithmetic type in static shared memory
   /// (`sharedBytes`); it takes grids within 2 W of their size on an axis.
+  /// A 1D line's band has tile 0 and `sharedBytes` its end blocks' two
+  /// levels of 4 W values (band.cuh's lineKernel).
   int tile = 32;
   int sharedBytes = 0;
   /// The band in strips along the edges on grids past 2 W on each axis:

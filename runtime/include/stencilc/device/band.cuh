@@ -7,7 +7,8 @@
 // whose levels outside the grid keep the input's folded values instead of
 // each level's own fold). docs/design.md, "The band".
 //
-// On a grid wider than 2 W on both axes the band runs in strips
+// A 1D line's band is a block at each end (lineKernel, at the end). In 2D,
+// on a grid wider than 2 W on both axes the band runs in strips
 // (stripKernel below). Otherwise the tile kernel: a block takes a
 // kTile x kTile tile of the grid that meets the band, loads the input
 // window around it (W more on each side) through the boundary policy into
@@ -39,6 +40,7 @@
 //   static constexpr bool kOwnArithmetic = true;
 //   template <class At> static __device__ Compute point(At at);
 //       a point's value before rounding, at(dy, dx) the previous level
+//       (at(dx) on a line)
 #pragma once
 
 #include <type_traits>
