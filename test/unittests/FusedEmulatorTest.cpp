@@ -478,11 +478,14 @@ TEST_P(FusedRuns, EqualSingleSteps) {
   }
 }
 
-// Every precision, and the boundaries the fused kernels take.
+// Every precision, and the boundaries the fused kernels take without a band.
 const auto Precisions = ::testing::Values(Precision::FP64, Precision::FP32, Precision::TF32,
                                           Precision::FP16, Precision::BF16);
 const auto FusedBoundaries =
     ::testing::Values(BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic);
+// The folding rules, whose passes have a band (1D and 2D).
+const auto FoldingBoundaries =
+    ::testing::Values(BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect);
 
 const auto FusedName = [](const auto &info) {
   return fmt::format("{}d_{}_r{}_{}_{}", std::get<0>(info.param), keyword(std::get<1>(info.param)),
@@ -502,17 +505,12 @@ INSTANTIATE_TEST_SUITE_P(TwoDFolds, FusedRuns,
                          ::testing::Combine(::testing::Values(2),
                                             ::testing::Values(Shape::Star, Shape::Box),
                                             ::testing::Values(1, 2, 3), Precisions,
-                                            ::testing::Values(BoundaryKind::Clamp,
-                                                              BoundaryKind::Mirror,
-                                                              BoundaryKind::Reflect)),
+                                            FoldingBoundaries),
                          FusedName);
 
 INSTANTIATE_TEST_SUITE_P(OneDFolds, FusedRuns,
                          ::testing::Combine(::testing::Values(1), ::testing::Values(Shape::Star),
-                                            ::testing::Values(1, 2), Precisions,
-                                            ::testing::Values(BoundaryKind::Clamp,
-                                                              BoundaryKind::Mirror,
-                                                              BoundaryKind::Reflect)),
+                                            ::testing::Values(1, 2), Precisions, FoldingBoundaries),
                          FusedName);
 
 INSTANTIATE_TEST_SUITE_P(OneD, FusedRuns,

@@ -3,7 +3,7 @@
 // The band (runtime/include/stencilc/device/band.cuh) recomputes the points
 // within W = T·r of a grid edge step by step after a pass whose own kernel is
 // exact only farther inside: the tensor cores' composed passes and the CUDA
-// cores' fused 2D passes under the folding rules take it. These are its
+// cores' fused 1D and 2D passes under the folding rules take it. These are its
 // shared-memory formulas, the device header's own, for the plans.
 //
 //===----------------------------------------------------------------------===//

@@ -85,31 +85,36 @@ double fusedPoint(const Plan &plan, long long y, long long x,
   return scaledSum(sp, acc);
 }
 
-/// The band of a pass of `levels` levels (fused_band.cuh) over `out`: every
-/// point within W = levels r of an edge as that many levels give it, each
-/// level computed on the whole grid from the level before read with the
-/// boundary rule (a band block's window reaches W past what it stores, so
-/// its levels hold the whole grid's values there).
+/// The band of a 1D or 2D pass of `levels` levels (fused_band.cuh) over
+/// `out`: every point within W = levels r of an edge as that many levels
+/// give it, each level computed on the whole grid from the level before
+/// read with the boundary rule (a band block's window reaches W past what
+/// it stores, so its levels hold the whole grid's values there). A line is
+/// a grid of one row (its slices' offsets dz are 0).
 void overlayBand(const Plan &plan, const GridND &in, GridND &out, int levels) {
-  const long long ny = in.n[0], nx = in.n[1];
+  const bool line = plan.spec.dims == 1;
+  const long long ny = line ? 1 : in.n[0], nx = line ? in.n[0] : in.n[1];
   const long long w = static_cast<long long>(levels) * plan.spec.radius;
+  auto index = [&](long long y, long long x) {
+    return line ? std::array<long long, 3>{x, 0, 0} : std::array<long long, 3>{y, x, 0};
+  };
   GridND level = in;
   for (int l = 0; l < levels; ++l) {
     GridND next = level;
     for (long long y = 0; y < ny; ++y) {
       for (long long x = 0; x < nx; ++x) {
         const double v = fusedPoint(plan, y, x, [&](int dy, int dx) {
-          return boundaryReadND(plan.spec, level, {y + dy, x + dx, 0});
+          return boundaryReadND(plan.spec, level, index(y + dy, x + dx));
         });
-        next.at({y, x, 0}) = roundToStorage(v, plan.spec.precision);
+        next.at(index(y, x)) = roundToStorage(v, plan.spec.precision);
       }
     }
     level = std::move(next);
   }
   for (long long y = 0; y < ny; ++y) {
     for (long long x = 0; x < nx; ++x) {
-      if (y < w || y >= ny - w || x < w || x >= nx - w) {
-        out.at({y, x, 0}) = level.at({y, x, 0});
+      if ((!line && (y < w || y >= ny - w)) || x < w || x >= nx - w) {
+        out.at(index(y, x)) = level.at(index(y, x));
       }
     }
   }
@@ -121,15 +126,13 @@ void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels);
 } // namespace
 
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels) {
-  if (plan.spec.dims != 2) {
-    emulateFusedPassND(plan, in, out, levels);
-    return;
-  }
+  const int dims = plan.spec.dims;
   const long long w = static_cast<long long>(levels) * plan.spec.radius;
   const bool band = plan.schedule.fused.band.has_value();
   // A grid within 2 W of its size on an axis is all band (bandedPass).
-  if (!band || (in.n[0] > 2 * w && in.n[1] > 2 * w)) {
-    fusedBlocks(plan, in, out, levels);
+  const bool allBand = band && (in.n[0] <= 2 * w || (dims == 2 && in.n[1] <= 2 * w));
+  if (!allBand) {
+    dims == 2 ? fusedBlocks(plan, in, out, levels) : emulateFusedPassND(plan, in, out, levels);
   }
   if (band) {
     overlayBand(plan, in, out, levels);

@@ -20,11 +20,13 @@ namespace stencilc {
 /// One fused pass of `levels` steps (1 <= levels <= schedule.fusedSteps) of
 /// `plan`, `in` -> `out`, as the fused kernel of its dimension computes it.
 /// `out` must start as a copy of `in` (NAME_run's ring copy in 2D): the
-/// points a step does not write keep their value. Needs:
+/// points a step does not write keep their value; under clamp, mirror and
+/// reflect (1D, 2D) the band follows (fused_band.cuh). Needs:
 /// plan.schedule.fusedSteps > 1 (a simt plan).
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels);
 
-/// emulateFusedPass of a 1D or 3D plan (FusedEmulatorND.cpp).
+/// The fused kernel's blocks of a pass of a 1D or 3D plan (FusedEmulatorND.cpp;
+/// a band, if any, is emulateFusedPass's).
 void emulateFusedPassND(const Plan &plan, const GridND &in, GridND &out, int levels);
 
 /// Whether a single step computes the point at `i` of an axis of `n` points

@@ -149,41 +149,11 @@ void pass3D(const Plan &plan, const GridND &in, GridND &out, int levels) {
   }
 }
 
-/// The band of a 1D pass of `levels` levels (fused_band.cuh) over `out`:
-/// the points within W = levels r of either end as that many levels give
-/// them, each level computed on the whole line from the level before read
-/// with the boundary rule (a band block's window reaches W past what it
-/// stores).
-void overlayLineBand(const Plan &plan, const GridND &in, GridND &out, int levels) {
-  const long long nx = in.n[0], w = static_cast<long long>(levels) * plan.spec.radius;
-  GridND level = in;
-  for (int l = 0; l < levels; ++l) {
-    GridND next = level;
-    for (long long x = 0; x < nx; ++x) {
-      next.at({x, 0, 0}) = stepPoint(
-          plan, [&](int, int, int dx) { return boundaryReadND(plan.spec, level, {x + dx, 0, 0}); });
-    }
-    level = std::move(next);
-  }
-  for (long long x = 0; x < nx; ++x) {
-    if (x < w || x >= nx - w) {
-      out.at({x, 0, 0}) = level.at({x, 0, 0});
-    }
-  }
-}
-
 } // namespace
 
 void emulateFusedPassND(const Plan &plan, const GridND &in, GridND &out, int levels) {
   if (plan.spec.dims == 1) {
-    const bool band = plan.schedule.fused.band.has_value();
-    // A line within 2 W of its size is all band (fused1d::bandedPass).
-    if (!band || in.n[0] > 2LL * levels * plan.spec.radius) {
-      pass1D(plan, in, out, levels);
-    }
-    if (band) {
-      overlayLineBand(plan, in, out, levels);
-    }
+    pass1D(plan, in, out, levels);
   } else {
     pass3D(plan, in, out, levels);
   }

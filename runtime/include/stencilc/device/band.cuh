@@ -35,8 +35,8 @@
 //   static constexpr int kRadius, kSteps, kRing;
 //   template <class F> static __device__ void points(F &&f);
 //       calls f(dy, dx, coefficient) for every point, in a fixed order
-// and, for arithmetic other than those multiply-adds from 0 (the CUDA
-// cores' low-rank and scaled forms), instead of points:
+// or, instead of points, a point's whole arithmetic (the CUDA cores' fused
+// passes, whose forms include scaled and low-rank ones):
 //   static constexpr bool kOwnArithmetic = true;
 //   template <class At> static __device__ Compute point(At at);
 //       a point's value before rounding, at(dy, dx) the previous level
@@ -270,9 +270,10 @@ constexpr int kStripSplit = 2;
 /// A strip's threads (its window's lines along) for a band of width w in
 /// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
 /// of static shared memory (never for the widths composed passes take: at
-/// most 8 in 4-byte and 4 in 8-byte arithmetic), which leaves the band to
-/// the tile kernel. The planner's bandStripBytes (TensorFusion.cpp) is the
-/// same formula, for the plan's shared memory.
+/// most 8 in 4-byte and 4 in 8-byte arithmetic; for the CUDA cores' fused
+/// passes from W 8 in fp64), which leaves the band to the tile kernel. The
+/// planners' bandStripBytes (Backends/Common/Band.cpp) is the same formula,
+/// for the plan's shared memory.
 constexpr int stripThreads(int w, int bytes) {
   return 2 * 128 * (3 * w + 1) * bytes <= 48 * 1024 ? 128 : 0;
 }
@@ -288,9 +289,10 @@ struct BandStrips {
 
 /// Under clamp, mirror and reflect, a level's points of the strip's window
 /// outside the grid take the value the level has where the rule folds
-/// them: across the band from the same thread's line (no barrier), then,
-/// after a barrier, the positions along outside the grid from the thread of
-/// the position they fold to. Lines [lo, hi) across and positions [lo, end)
+/// them: across the band from the points of the same line along (after a
+/// barrier, since kStripSplit threads compute each line), then, after
+/// another, the positions along outside the grid from the threads of the
+/// position they fold to. Lines [lo, hi) across and positions [lo, end)
 /// along are the level's (level l starts l r into the window both ways);
 /// every point of them is less than W outside a grid wider than 2 W, as
 /// stencilc_fold_index_near needs, and a point folding outside them keeps

@@ -107,6 +107,8 @@ struct PeriodicBoundary {
 /// the rule `Kind`, axis by axis (clamp, mirror and reflect), folded
 /// stepwise: no 64-bit remainder in a kernel.
 template <stencilc_boundary Kind> struct FoldedBoundary {
+  static constexpr stencilc_boundary kKind = Kind;
+
   static __device__ __forceinline__ long long fold(long long i, long long n) {
     return stencilc_fold_index_stepwise(Kind, i, n);
   }

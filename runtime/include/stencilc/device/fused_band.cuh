@@ -26,12 +26,6 @@ namespace stencilc {
 namespace device {
 namespace fused {
 
-/// The rule of a folding boundary policy.
-template <class Boundary> struct FoldKindOf;
-template <stencilc_boundary Kind> struct FoldKindOf<FoldedBoundary<Kind>> {
-  static constexpr stencilc_boundary value = Kind;
-};
-
 /// The band traits (band.cuh) of fused geometry S for a pass of Steps
 /// levels: a point is what the fused kernel computes, the terms'
 /// multiply-adds from 0 and the scale (applyStencil), or in the low-rank
@@ -42,7 +36,7 @@ template <class S, int Steps> struct BandOf {
   using Compute = typename S::Compute;
   using Boundary = typename S::Boundary;
   using Stencil = typename S::Stencil;
-  static constexpr stencilc_boundary kBoundaryKind = FoldKindOf<Boundary>::value;
+  static constexpr stencilc_boundary kBoundaryKind = Boundary::kKind; // a FoldedBoundary
   static constexpr int kRadius = S::kRadius, kSteps = Steps, kRing = 0;
   static constexpr bool kOwnArithmetic = true;
   static_assert(!PackedOf<Stencil>::value && !PairedSumsOf<S>::value,
@@ -135,7 +129,7 @@ template <class S, int Steps> struct BandOf {
   using Compute = typename S::Compute;
   using Boundary = typename S::Boundary;
   using Stencil = typename S::Stencil;
-  static constexpr stencilc_boundary kBoundaryKind = fused::FoldKindOf<Boundary>::value;
+  static constexpr stencilc_boundary kBoundaryKind = Boundary::kKind; // a FoldedBoundary
   static constexpr int kRadius = S::kRadius, kSteps = Steps, kRing = 0;
   static constexpr bool kOwnArithmetic = true;
 
