@@ -126,28 +126,30 @@ TEST(FusedPlans, AHaloShortOfTStepsShows) {
   EXPECT_FALSE(storesNaN(3, {5, 9, 6}, [](FusedKernel &) {}));
 }
 
-TEST(FusedPlans, FoldingRulesFuseIn1DAnd2DWithABand) {
+TEST(FusedPlans, FoldingRulesFuseWithABand) {
   for (int dims : {1, 2, 3}) {
     for (BoundaryKind boundary :
          {BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect}) {
       const StencilSpec spec = makeStencil(dims, Shape::Star, 1, Precision::FP64, boundary, 3);
       const Plan plan = planSimt(spec);
       EXPECT_FALSE(plan.schedule.lowered);
+      EXPECT_GT(plan.schedule.fusedSteps, 1) << plan.schedule.why;
+      ASSERT_TRUE(plan.schedule.fused.band.has_value());
+      // 1D: a block an end; 3D: patches of 32 rows of each face.
+      EXPECT_EQ(plan.schedule.fused.band->tile, dims == 1 ? 0 : 32);
       PlanOptions asked;
       asked.fusedSteps = 4;
       const Plan four = planSimt(spec, asked);
       if (dims <= 2) {
-        EXPECT_GT(plan.schedule.fusedSteps, 1) << plan.schedule.why;
-        ASSERT_TRUE(plan.schedule.fused.band.has_value());
-        EXPECT_EQ(plan.schedule.fused.band->tile, dims == 2 ? 32 : 0); // 1D: a block an end
         EXPECT_EQ(four.schedule.fusedSteps, 4);
         EXPECT_FALSE(four.schedule.lowered);
         continue;
       }
-      EXPECT_EQ(plan.schedule.fusedSteps, 1);
-      EXPECT_EQ(four.schedule.fusedSteps, 1);
-      EXPECT_TRUE(four.schedule.lowered) << "fuse=4 asked of a " << dims << "D stencil";
-      EXPECT_NE(four.schedule.why.find("written for 1D and 2D"), std::string::npos)
+      // sm_80 lets a block opt in to 163 KB: two levels of 4 T r lines of
+      // 32 x 32 doubles hold T r 2 (128 KB), not 3 (192 KB).
+      EXPECT_EQ(four.schedule.fusedSteps, 2);
+      EXPECT_TRUE(four.schedule.lowered);
+      EXPECT_NE(four.schedule.why.find("fits no patch of 32 rows"), std::string::npos)
           << four.schedule.why;
     }
   }
@@ -175,11 +177,27 @@ TEST(FusedPlans, PackedArithmeticDoesNotFuseUnderAFoldingRule) {
 // 48 KB: 32 where that fits, else 16 where T r allows it.
 TEST(FusedPlans, TheBandTakesTheTileThatFits) {
   const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Clamp, 3);
-  EXPECT_EQ(fittingBand(star, 4)->tile, 32); // 2 (32 + 16)^2 8 = 36864
-  EXPECT_EQ(fittingBand(star, 6)->tile, 16); // 32: 2 (32 + 24)^2 8 = 50176
-  EXPECT_EQ(fittingBand(star, 6)->sharedBytes, 2 * 40 * 40 * 8);
-  EXPECT_EQ(fittingBand(star, 6)->stripBytes, 0); // 2 128 37 8 passes 48 KB
-  EXPECT_FALSE(fittingBand(star, 9).has_value()); // T r 18: past 16, and 32's levels pass 48 KB
+  EXPECT_EQ(fittingBand(star, 4, Arch::Sm90)->tile, 32); // 2 (32 + 16)^2 8 = 36864
+  EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->tile, 16); // 32: 2 (32 + 24)^2 8 = 50176
+  EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->sharedBytes, 2 * 40 * 40 * 8);
+  EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->stripBytes, 0); // 2 128 37 8 passes 48 KB
+  EXPECT_FALSE(
+      fittingBand(star, 9, Arch::Sm90).has_value()); // T r 18: past 16, and 32's levels pass 48 KB
+}
+
+// A 3D band's block holds two levels of a 32 x 32 patch's lines across in
+// dynamic shared memory, 4 T r lines where an axis is within 2 T r: T r
+// must leave a patch a row to store and those lines fit the target's opt-in.
+TEST(FusedPlans, TheVolumeBandFitsTheTarget) {
+  const StencilSpec fp64 = makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Clamp, 3);
+  ASSERT_TRUE(fittingBand(fp64, 3, Arch::Sm90).has_value()); // 2 12 1024 8 = 196608
+  EXPECT_EQ(fittingBand(fp64, 3, Arch::Sm90)->tile, 32);
+  EXPECT_EQ(fittingBand(fp64, 3, Arch::Sm90)->sharedBytes, 2 * 9 * 1024 * 8); // 3 T r lines
+  EXPECT_EQ(fittingBand(fp64, 3, Arch::Sm90)->stripBytes, 0);
+  EXPECT_FALSE(fittingBand(fp64, 3, Arch::Sm80).has_value()); // past sm_80's 163 KB
+  EXPECT_TRUE(fittingBand(fp64, 2, Arch::Sm80).has_value());  // 2 8 1024 8 = 131072
+  const StencilSpec r8 = makeStencil(3, Shape::Star, 8, Precision::FP32, BoundaryKind::Mirror, 3);
+  EXPECT_FALSE(fittingBand(r8, 2, Arch::Sm90).has_value()); // 2 T r = 32: no row stored
 }
 
 // 1D fuses 8 steps where it measured best; so do the 3D kinds whose fused
@@ -483,7 +501,7 @@ const auto Precisions = ::testing::Values(Precision::FP64, Precision::FP32, Prec
                                           Precision::FP16, Precision::BF16);
 const auto FusedBoundaries =
     ::testing::Values(BoundaryKind::Fixed, BoundaryKind::Constant, BoundaryKind::Periodic);
-// The folding rules, whose passes have a band (1D and 2D).
+// The folding rules, whose passes have a band.
 const auto FoldingBoundaries =
     ::testing::Values(BoundaryKind::Clamp, BoundaryKind::Mirror, BoundaryKind::Reflect);
 
@@ -500,7 +518,7 @@ INSTANTIATE_TEST_SUITE_P(TwoD, FusedRuns,
                                             FusedBoundaries),
                          FusedName);
 
-// Under the folding rules, a band after each pass (1D and 2D).
+// Under the folding rules, a band after each pass.
 INSTANTIATE_TEST_SUITE_P(TwoDFolds, FusedRuns,
                          ::testing::Combine(::testing::Values(2),
                                             ::testing::Values(Shape::Star, Shape::Box),
@@ -522,6 +540,13 @@ INSTANTIATE_TEST_SUITE_P(ThreeD, FusedRuns,
                          ::testing::Combine(::testing::Values(3),
                                             ::testing::Values(Shape::Star, Shape::Box),
                                             ::testing::Values(1, 2), Precisions, FusedBoundaries),
+                         FusedName);
+
+// Radius 1: the 3D band's block holds T r <= 3 in fp64 (fittingBand).
+INSTANTIATE_TEST_SUITE_P(ThreeDFolds, FusedRuns,
+                         ::testing::Combine(::testing::Values(3),
+                                            ::testing::Values(Shape::Star, Shape::Box),
+                                            ::testing::Values(1), Precisions, FoldingBoundaries),
                          FusedName);
 
 } // namespace

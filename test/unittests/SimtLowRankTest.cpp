@@ -527,8 +527,8 @@ TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
   // steps a pass beat the fused direct form, so auto takes it, T 2 (tf32,
   // fp32 arithmetic on CUDA cores, with fp32's entry); one step a launch in
   // fp32 arithmetic it lost, so auto keeps the direct form where the form
-  // does not fuse (16 bits, a clamp boundary); at radius 2 it won one step
-  // a launch in both.
+  // does not fuse (16 bits); under a folding rule it fuses with a band, and
+  // auto keeps it (fp32); at radius 2 it won one step a launch in both.
   for (Precision p : {Precision::FP64, Precision::FP32, Precision::TF32}) {
     const Plan fused = planWith(box3DPlusCentre(1, p, Fixed), LowRankRequest::Auto);
     ASSERT_TRUE(fused.simt().lowRank.form) << fused.simt().lowRank.why;
@@ -536,10 +536,11 @@ TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
     EXPECT_NE(fused.schedule.why.find("measured best for the low-rank form"), std::string::npos)
         << fused.schedule.why;
   }
-  EXPECT_FALSE(
-      planWith(box3DPlusCentre(1, Precision::FP32, BoundaryKind::Clamp), LowRankRequest::Auto)
-          .simt()
-          .lowRank.form);
+  const Plan clamp =
+      planWith(box3DPlusCentre(1, Precision::FP32, BoundaryKind::Clamp), LowRankRequest::Auto);
+  EXPECT_TRUE(clamp.simt().lowRank.form);
+  EXPECT_EQ(clamp.schedule.fusedSteps, 2);
+  EXPECT_TRUE(clamp.schedule.fused.band.has_value());
   for (Precision p : {Precision::FP16, Precision::BF16}) {
     const Plan direct = planWith(box3DPlusCentre(1, p, Fixed), LowRankRequest::Auto);
     EXPECT_FALSE(direct.simt().lowRank.form);

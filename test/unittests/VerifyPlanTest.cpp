@@ -376,7 +376,8 @@ TEST(VerifyPlan, EachSimtFusionCheckFires) {
                      "planSimtFusion promises a band only under a folding rule"));
   EXPECT_TRUE(
       breaks(mutated(clamp, [](Plan &p) { p.simt().packed = true; }), o,
-             "planSimtFusion promises fused passes under a folding rule in 1D and 2D only"));
+             "planSimtFusion promises fused passes under a folding rule in the terms' or the "
+             "unpaired low-rank order"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fused.sharedBytes = 1 << 20; }), o,
                      "planSimtFusion promises fused.sharedBytes within the target's opt-in "
                      "limit"));

@@ -537,8 +537,8 @@ struct SimtPlan {
 /// `steps` steps whose own kernel is exact only W = steps·r inside the grid:
 /// it recomputes every point within W of an edge step by step with the
 /// true boundary rule, on CUDA cores. The tensor cores' composed passes take
-/// it (but for `periodic`), and the CUDA cores' fused 1D and 2D passes under
-/// `clamp`, `mirror` and `reflect`.
+/// it (but for `periodic`), and the CUDA cores' fused passes under `clamp`,
+/// `mirror` and `reflect`.
 struct BandKernel {
   /// The tile kernel: tile x tile output tiles, 256 threads, two
   /// (tile + 2 W)^2 levels of the arithmetic type in static shared memory
@@ -614,10 +614,12 @@ struct FusedKernel {
   /// the block needs: the halo, and (2D, 3D) the rows or planes beside a
   /// block's own that each level recomputes.
   double redundantShare = 0.0;
-  /// 1D and 2D under `clamp`, `mirror` or `reflect`: the band kernel that
-  /// follows each pass (fused_band.cuh; its levels outside the grid keep the
-  /// input's folded values, so only the points W = levels·r inside are
-  /// exact). In 1D its tile is 0: a block at each end of the line.
+  /// Under `clamp`, `mirror` or `reflect`: the band kernel that follows each
+  /// pass (fused_band.cuh; its levels outside the grid keep the input's
+  /// folded values, so only the points W = levels·r inside are exact). In 1D
+  /// its tile is 0: a block at each end of the line; in 3D the rows of a
+  /// face's patches (band.cuh's volumeKernel), sharedBytes two levels of 3 W
+  /// lines of a patch.
   std::optional<BandKernel> band;
   /// A stencil of fields: the fewest grid points NAME_run fuses; below it
   /// one step a launch measured faster (0: every grid).

@@ -18,6 +18,10 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
   return 2 * side * side * computeBytes(spec);
 }
 
+int volumeBandBytes(const StencilSpec &spec, int lines) {
+  return 2 * lines * kBandPatchRows * kBandPatchCols * computeBytes(spec);
+}
+
 int bandStripBytes(const StencilSpec &spec, int steps) {
   const int bytes = 2 * kBandStripThreads * (3 * steps * spec.radius + 1) * computeBytes(spec);
   return spec.boundary != BoundaryKind::Periodic && bytes <= kStaticSharedBytes ? bytes : 0;
@@ -27,13 +31,20 @@ BandKernel bandKernel(const StencilSpec &spec, int steps, int tile) {
   return {tile, bandSharedBytes(spec, steps, tile), bandStripBytes(spec, steps)};
 }
 
-std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps) {
+std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps, Arch target) {
+  const int w = steps * spec.radius;
   if (spec.dims == 1) { // band.cuh's lineKernel: kLineWindow
-    const int bytes = 2 * 4 * steps * spec.radius * computeBytes(spec);
+    const int bytes = 2 * 4 * w * computeBytes(spec);
     return bytes <= kStaticSharedBytes ? std::optional(BandKernel{0, bytes, 0}) : std::nullopt;
   }
+  if (spec.dims == 3) { // band.cuh's volumeKernel
+    return 2 * w < kBandPatchRows &&
+                   volumeBandBytes(spec, 4 * w) <= info(target).maxDynamicSharedBytes
+               ? std::optional(BandKernel{kBandPatchRows, volumeBandBytes(spec, 3 * w), 0})
+               : std::nullopt;
+  }
   for (int tile : {32, 16}) {
-    if (tile >= steps * spec.radius && bandSharedBytes(spec, steps, tile) <= kStaticSharedBytes) {
+    if (tile >= w && bandSharedBytes(spec, steps, tile) <= kStaticSharedBytes) {
       return bandKernel(spec, steps, tile);
     }
   }

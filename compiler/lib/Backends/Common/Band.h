@@ -3,8 +3,8 @@
 // The band (runtime/include/stencilc/device/band.cuh) recomputes the points
 // within W = T·r of a grid edge step by step after a pass whose own kernel is
 // exact only farther inside: the tensor cores' composed passes and the CUDA
-// cores' fused 1D and 2D passes under the folding rules take it. These are its
-// shared-memory formulas, the device header's own, for the plans.
+// cores' fused 1D, 2D and 3D passes under the folding rules take it. These are
+// its shared-memory formulas, the device header's own, for the plans.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +20,16 @@ namespace stencilc {
 /// across the band.
 constexpr int kBandStripThreads = 128;
 constexpr int kBandStripSplit = 2;
+
+/// A 3D band's patch (band.cuh's kPatchRows, kPatchCols): window positions
+/// on a face, a thread each, the middle (rows - 2 W) x (cols - 2 W) stored.
+constexpr int kBandPatchRows = 32;
+constexpr int kBandPatchCols = 32;
+
+/// Shared memory of a 3D band's block (band.cuh's volumeBandBytes): two
+/// levels of `lines` x kBandPatchRows x kBandPatchCols values of the
+/// arithmetic type; lines is 3 W, or up to 4 W on an axis within 2 W.
+int volumeBandBytes(const StencilSpec &spec, int lines);
 
 /// Shared memory of the band's tile kernel's block: two levels of
 /// (tile + 2 T r)^2 values of the arithmetic type (float, or double for
@@ -39,7 +49,10 @@ BandKernel bandKernel(const StencilSpec &spec, int steps, int tile);
 /// The band of a pass of `steps` steps: in 2D in the widest tile of 32 or
 /// 16 that is at least T r and whose two levels fit the tile kernel's 48 KB
 /// of static shared memory, none where neither does; in 1D a block at each
-/// end of the line (tile 0), two levels of 4 T r values.
-std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps);
+/// end of the line (tile 0), two levels of 4 T r values; in 3D patches of
+/// each face (tile kBandPatchRows) where one stores a row (2 T r <
+/// kBandPatchRows) and the block's two levels of 4 T r lines fit what
+/// `target` lets a block opt in to, sharedBytes those of 3 T r lines.
+std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps, Arch target);
 
 } // namespace stencilc

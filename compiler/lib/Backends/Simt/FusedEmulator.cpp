@@ -12,6 +12,7 @@
 #include "Backends/Simt/FusedEmulator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -85,36 +86,55 @@ double fusedPoint(const Plan &plan, long long y, long long x,
   return scaledSum(sp, acc);
 }
 
-/// The band of a 1D or 2D pass of `levels` levels (fused_band.cuh) over
-/// `out`: every point within W = levels r of an edge as that many levels
-/// give it, each level computed on the whole grid from the level before
-/// read with the boundary rule (a band block's window reaches W past what
-/// it stores, so its levels hold the whole grid's values there). A line is
-/// a grid of one row (its slices' offsets dz are 0).
+/// The band of a pass of `levels` levels (fused_band.cuh) over `out`: every
+/// point within W = levels r of an edge as that many levels give it, each
+/// level computed on the whole grid from the level before read with the
+/// boundary rule (a band block's window reaches W past what it stores, so
+/// its levels hold the whole grid's values there). Points are (z, y, x), a
+/// 2D grid one plane and a line one row of it.
 void overlayBand(const Plan &plan, const GridND &in, GridND &out, int levels) {
-  const bool line = plan.spec.dims == 1;
-  const long long ny = line ? 1 : in.n[0], nx = line ? in.n[0] : in.n[1];
+  const int dims = plan.spec.dims;
+  const std::array<long long, 3> n = dims == 1 ? std::array<long long, 3>{1, 1, in.n[0]}
+                                     : dims == 2
+                                         ? std::array<long long, 3>{1, in.n[0], in.n[1]}
+                                         : std::array<long long, 3>{in.n[0], in.n[1], in.n[2]};
   const long long w = static_cast<long long>(levels) * plan.spec.radius;
-  auto index = [&](long long y, long long x) {
-    return line ? std::array<long long, 3>{x, 0, 0} : std::array<long long, 3>{y, x, 0};
+  auto index = [&](long long z, long long y, long long x) {
+    return dims == 1   ? std::array<long long, 3>{x, 0, 0}
+           : dims == 2 ? std::array<long long, 3>{y, x, 0}
+                       : std::array<long long, 3>{z, y, x};
+  };
+  auto point = [&](const GridND &level, long long z, long long y, long long x) {
+    auto read = [&](int dz, int dy, int dx) {
+      return boundaryReadND(plan.spec, level, index(z + dz, y + dy, x + dx));
+    };
+    if (dims == 3) {
+      return fusedPoint3D(plan, read);
+    }
+    return roundToStorage(fusedPoint(plan, y, x, [&](int dy, int dx) { return read(0, dy, dx); }),
+                          plan.spec.precision);
+  };
+  auto near = [&](int axis, long long i) {
+    return axis >= 3 - dims && (i < w || i >= n[axis] - w);
   };
   GridND level = in;
   for (int l = 0; l < levels; ++l) {
     GridND next = level;
-    for (long long y = 0; y < ny; ++y) {
-      for (long long x = 0; x < nx; ++x) {
-        const double v = fusedPoint(plan, y, x, [&](int dy, int dx) {
-          return boundaryReadND(plan.spec, level, index(y + dy, x + dx));
-        });
-        next.at(index(y, x)) = roundToStorage(v, plan.spec.precision);
+    for (long long z = 0; z < n[0]; ++z) {
+      for (long long y = 0; y < n[1]; ++y) {
+        for (long long x = 0; x < n[2]; ++x) {
+          next.at(index(z, y, x)) = point(level, z, y, x);
+        }
       }
     }
     level = std::move(next);
   }
-  for (long long y = 0; y < ny; ++y) {
-    for (long long x = 0; x < nx; ++x) {
-      if ((!line && (y < w || y >= ny - w)) || x < w || x >= nx - w) {
-        out.at(index(y, x)) = level.at(index(y, x));
+  for (long long z = 0; z < n[0]; ++z) {
+    for (long long y = 0; y < n[1]; ++y) {
+      for (long long x = 0; x < n[2]; ++x) {
+        if (near(0, z) || near(1, y) || near(2, x)) {
+          out.at(index(z, y, x)) = level.at(index(z, y, x));
+        }
       }
     }
   }
@@ -130,7 +150,10 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
   const long long w = static_cast<long long>(levels) * plan.spec.radius;
   const bool band = plan.schedule.fused.band.has_value();
   // A grid within 2 W of its size on an axis is all band (bandedPass).
-  const bool allBand = band && (in.n[0] <= 2 * w || (dims == 2 && in.n[1] <= 2 * w));
+  bool allBand = false;
+  for (int axis = 0; axis < dims; ++axis) {
+    allBand = allBand || (band && in.n[axis] <= 2 * w);
+  }
   if (!allBand) {
     dims == 2 ? fusedBlocks(plan, in, out, levels) : emulateFusedPassND(plan, in, out, levels);
   }

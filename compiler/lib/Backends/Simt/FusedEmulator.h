@@ -21,13 +21,18 @@ namespace stencilc {
 /// `plan`, `in` -> `out`, as the fused kernel of its dimension computes it.
 /// `out` must start as a copy of `in` (NAME_run's ring copy in 2D): the
 /// points a step does not write keep their value; under clamp, mirror and
-/// reflect (1D, 2D) the band follows (fused_band.cuh). Needs:
+/// reflect the band follows (fused_band.cuh). Needs:
 /// plan.schedule.fusedSteps > 1 (a simt plan).
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels);
 
 /// The fused kernel's blocks of a pass of a 1D or 3D plan (FusedEmulatorND.cpp;
 /// a band, if any, is emulateFusedPass's).
 void emulateFusedPassND(const Plan &plan, const GridND &in, GridND &out, int levels);
+
+/// A point of a 3D plan's level from the level below (`read(dz, dy, dx)`),
+/// rounded to the element type: the fused kernel's arithmetic (the terms,
+/// or the 3D low-rank form), which the band computes too.
+double fusedPoint3D(const Plan &plan, llvm::function_ref<double(int, int, int)> read);
 
 /// Whether a single step computes the point at `i` of an axis of `n` points
 /// (fused.cuh's Computes): the interior for fixed, the grid for constant,

@@ -43,6 +43,14 @@ template <class Read> double stepPoint(const Plan &plan, Read read) {
   return roundToStorage(scaledSum(sp, acc), plan.spec.precision);
 }
 
+} // namespace
+
+double fusedPoint3D(const Plan &plan, llvm::function_ref<double(int, int, int)> read) {
+  return stepPoint(plan, read);
+}
+
+namespace {
+
 void pass1D(const Plan &plan, const GridND &in, GridND &out, int levels) {
   const StencilSpec &spec = plan.spec;
   const FusedKernel &k = plan.schedule.fused;

@@ -87,7 +87,7 @@ std::string bandKernels2D(const BandKernel &band, int w, std::string_view values
   return how;
 }
 
-/// The band's line of a 1D or 2D plan under a folding rule (fused_band.cuh).
+/// The band's line of a plan under a folding rule (fused_band.cuh).
 void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream &os) {
   const int w = plan.schedule.fusedSteps * plan.spec.radius;
   const std::string_view values = plan.spec.precision == Precision::FP64 ? "doubles" : "floats";
@@ -97,7 +97,15 @@ void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream 
                         "in {} bytes of shared memory (one block for a line within {} of its "
                         "size)",
                         4 * w, values, band.sharedBytes, 2 * w)
-          : bandKernels2D(band, w, values);
+      : plan.spec.dims == 2
+          ? bandKernels2D(band, w, values)
+          : fmt::format("patches of {} x {} positions of each face, {} x {} stored, a thread a "
+                        "position walking its {} lines across, two levels of {} x {} x {} {} in "
+                        "{} bytes of shared memory (on an axis within {} of its size the whole "
+                        "axis and {} past each end)",
+                        kBandPatchRows, kBandPatchCols, kBandPatchRows - 2 * w,
+                        kBandPatchCols - 2 * w, 3 * w, 3 * w, kBandPatchRows, kBandPatchCols,
+                        values, band.sharedBytes, 2 * w, w);
   os << fmt::format("  band       after each pass, {}: the points within T r = {} of an edge, "
                     "the pass's levels step by step with each level folded at the edge, in the "
                     "fused kernel's arithmetic (stencilc/device/band.cuh, fused_band.cuh): {}; the "
@@ -186,6 +194,9 @@ void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
                     100.0 * k.redundantShare, k.sharedBytes, k.rows, cols,
                     elementTypeName(spec.precision), formValues(plan.simt()), k.minBlocks,
                     k.minBlocks == 1 ? "" : "s");
+  if (k.band) {
+    printFusedBand(plan, *k.band, os);
+  }
 }
 
 /// The outputs one block computes, in index order.

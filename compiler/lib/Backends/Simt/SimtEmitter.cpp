@@ -476,7 +476,7 @@ std::string optionalIntLine(const char *name, int value, int absent, const char 
 
 namespace {
 
-/// The band's tile (fused_band.cuh), where the plan has a band.
+/// The band's tile (fused_band.cuh), where a 2D plan has a band.
 std::string bandTileLine(const FusedKernel &k) {
   if (!k.band) {
     return "";

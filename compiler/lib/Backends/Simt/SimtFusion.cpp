@@ -503,13 +503,8 @@ std::string unfusableAtEdge(const Plan &plan) {
   if (!foldsAtEdge(spec.boundary)) {
     return {};
   }
-  // In 1D and 2D a band kernel recomputes the points the input's folds
-  // reach (fused_band.cuh); the 3D kernel has none.
-  if (spec.dims == 3) {
-    return fmt::format("the fused 3D kernel does not take boundary {} (the band that recomputes "
-                       "the points within T r of an edge is written for 1D and 2D)",
-                       keyword(spec.boundary));
-  }
+  // A band kernel recomputes the points the input's folds reach
+  // (fused_band.cuh).
   if (plan.simt().packed) {
     return fmt::format("packed 16-bit fused passes do not take boundary {} (their band, which "
                        "recomputes the points within T r of an edge, is not written)",
@@ -673,10 +668,10 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
   if (!choice.form || spec.dims != 3 || options.lowRank != LowRankRequest::Auto) {
     return;
   }
-  const bool measuredFused = fusedFormMeasured(spec, *choice.form);
-  const bool fuses = measuredFused && unfusable(spec).empty();
+  // Every boundary fuses (under clamp, mirror and reflect with a band).
+  const bool fuses = fusedFormMeasured(spec, *choice.form);
   std::string why;
-  if (options.fusedSteps > 1 && unfusable(spec).empty() && !measuredFused) {
+  if (options.fusedSteps > 1 && !fuses) {
     why = fmt::format("--plan-option fuse={} asks for fused passes, and those of the 3D low-rank "
                       "form are measured faster only at radius 1 in fp64 and fp32: auto keeps "
                       "the direct form, whose fused passes are measured",
@@ -685,12 +680,12 @@ void keepMeasured3D(const StencilSpec &spec, const PlanOptions &options, LowRank
     // NAME_run of 100 steps at 512^3 on an H200, 2026-11-29, the form one
     // step a launch: box3d27p fp32 293.3 against 326.3 direct, lap27 fp32
     // 262.3 against 326.6. Fused two steps a pass, the form wins in fp32
-    // (458.3), but it fuses neither 16 bits nor a clamp or mirror boundary
-    // (tf32 is fp32 arithmetic on CUDA cores and takes fp32's entry).
+    // (458.3), but it does not fuse 16 bits (tf32 is fp32 arithmetic on
+    // CUDA cores and takes fp32's entry).
     why = "measured slower at radius 1 in fp32 arithmetic one step a launch on an H200 (box3d27p "
           "0.90x, the 27-point Laplacian 0.80x the direct form, NAME_run at 512^3): the row "
           "passes' shared-memory round trip costs more than the operations it saves, and the "
-          "form's fused passes (faster) take fp64 and fp32 at a fusable boundary only";
+          "form's fused passes (faster) take fp64 and fp32 only";
   } else {
     return;
   }
@@ -818,11 +813,15 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   while (k.sharedBytes > most && steps > 1) {
     k = geometry(--steps);
   }
-  while (band && !fittingBand(spec, steps) && steps > 1) {
+  while (band && !fittingBand(spec, steps, plan.target) && steps > 1) {
     k = geometry(--steps);
-    lowering = fmt::format("the band of {} fused steps (T r = {}) fits no tile kernel's 48 KB of "
-                           "static shared memory",
-                           wanted, wanted * spec.radius);
+    lowering = spec.dims == 3
+                   ? fmt::format("the band of {} fused steps (T r = {}) fits no patch of {} "
+                                 "rows and {}'s shared memory",
+                                 wanted, wanted * spec.radius, kBandPatchRows, keyword(plan.target))
+                   : fmt::format("the band of {} fused steps (T r = {}) fits no tile kernel's 48 "
+                                 "KB of static shared memory",
+                                 wanted, wanted * spec.radius);
   }
   if (steps < wanted) {
     const FusedKernel asWanted = geometry(wanted);
@@ -840,7 +839,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   s.fusedSteps = steps;
   s.fused = k;
   if (band) {
-    s.fused.band = fittingBand(spec, steps);
+    s.fused.band = fittingBand(spec, steps, plan.target);
   }
   if (steps == wanted) {
     s.why = fusedWhy(plan, asked, m);

@@ -95,13 +95,12 @@ FusedKernel fusedGeometry(const StencilSpec &spec, int steps, const MeasuredFusi
 bool settledUnfused(Schedule &s, int asked, std::string whyNot);
 
 /// Why `spec`'s boundary keeps it from fusing on CUDA cores without a band
-/// (clamp, mirror and reflect), or empty: the stencils of fields' and the
-/// 3D low-rank form's rule.
+/// (clamp, mirror and reflect), or empty: the stencils of fields' rule.
 std::string unfusable(const StencilSpec &spec);
 
 /// Why `plan`'s boundary keeps its CUDA-core passes from fusing, or empty:
-/// under clamp, mirror and reflect the 1D and 2D passes fuse, a band after
-/// each (FusedKernel::band), in any arithmetic but packed; 3D does not.
+/// under clamp, mirror and reflect the passes fuse, a band after each
+/// (FusedKernel::band), in any arithmetic but packed.
 std::string unfusableAtEdge(const Plan &plan);
 
 } // namespace stencilc

@@ -179,9 +179,9 @@ void requireFusableBoundary(const Plan &plan, PromiseChecker &c) {
 }
 
 /// planSimtFusion's promise on the boundary: fixed, constant and periodic
-/// fuse without a band; clamp, mirror and reflect in 1D and 2D, not packed
-/// nor in the paired order (the band computes neither), with the band
-/// whose shared memory holds T (fittingBand).
+/// fuse without a band; clamp, mirror and reflect not packed nor in the
+/// paired order (the band computes neither), with the band whose shared
+/// memory holds T (fittingBand).
 void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const FusedKernel &k = plan.schedule.fused;
@@ -191,15 +191,15 @@ void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
   }
   const SimtPlan &sp = plan.simt();
   const bool paired = sp.lowRank.form && sp.lowRank.form->paired;
-  c.require(spec.dims <= 2 && !sp.packed && !paired,
-            "fused passes under a folding rule in 1D and 2D only, in the terms' or the unpaired "
-            "low-rank order (the band's)",
+  c.require(!sp.packed && !paired,
+            "fused passes under a folding rule in the terms' or the unpaired low-rank order (the "
+            "band's)",
             "a {}D stencil{}{}", spec.dims, sp.packed ? ", packed" : "", paired ? ", paired" : "");
-  const std::optional<BandKernel> fits = fittingBand(spec, plan.schedule.fusedSteps);
+  const std::optional<BandKernel> fits = fittingBand(spec, plan.schedule.fusedSteps, plan.target);
   c.require(k.band && fits && k.band->tile == fits->tile &&
                 k.band->sharedBytes == fits->sharedBytes && k.band->stripBytes == fits->stripBytes,
             "the band of a folding rule's fused passes, in the tile whose levels fit 48 KB (1D: "
-            "a block an end)",
+            "a block an end; 3D: patches of each face)",
             "band {}, T r = {}", k.band ? fmt::format("tile {}", k.band->tile) : "none",
             plan.schedule.fusedSteps * spec.radius);
 }

@@ -7,7 +7,9 @@
 // whose levels outside the grid keep the input's folded values instead of
 // each level's own fold). docs/design.md, "The band".
 //
-// A 1D line's band is a block at each end (lineKernel, at the end). In 2D,
+// A 3D grid's band is patches of its faces (volumeKernel, at the end; its
+// traits give a point's arithmetic, point(at) with at(dz, dy, dx)). A 1D
+// line's band is a block at each end (lineKernel). In 2D,
 // on a grid wider than 2 W on both axes the band runs in strips
 // (stripKernel below). Otherwise the tile kernel: a block takes a
 // kTile x kTile tile of the grid that meets the band, loads the input
@@ -512,6 +514,290 @@ cudaError_t launchLineBand(const typename Band::Element *in, typename Band::Elem
                            cudaStream_t stream) {
   constexpr int kW = Band::kRadius * Band::kSteps;
   lineKernel<Band, 128><<<nx <= 2 * kW ? 1 : 2, 128, 0, stream>>>(in, out, nx);
+  return cudaGetLastError();
+}
+
+// ---- The band of a 3D grid -------------------------------------------------
+//
+// The points within W of a face, axis by axis: the two faces normal to z
+// whole, then those normal to y between z's, then those normal to x between
+// both (an axis within 2 W of its size is one face: the whole axis). A face
+// is cut into patches of kPatchRows x kPatchCols window positions (the
+// face's rows and columns: y and x for z's faces, z and x for y's, z and y
+// for x's), each storing its middle (kPatchRows - 2 W) x (kPatchCols - 2 W)
+// positions; a block takes a patch and a thread a position, whose line
+// across the face it walks: window lines from W outside the grid to 2 W
+// inside (the whole axis and W past both ends for an axis within 2 W).
+// Level l is computed on the stored box widened by r a level still to come,
+// as BandRegions' (the window's lines l r in from its sides), then, under
+// clamp, mirror and reflect, after a barrier, its points outside the grid
+// take the level's value where the rule folds them (inside the level's
+// box wherever they are needed, since a patch stores at least one position
+// and its line a face's W lines or the whole axis). Two levels of the
+// window live in dynamic shared memory, in the arithmetic type.
+
+/// A 3D band patch's window positions: rows, and columns (a warp's lanes).
+constexpr int kPatchRows = 32, kPatchCols = 32;
+
+/// Blocks of a patch's threads a multiprocessor asks of the register
+/// allocator: two (32 registers a thread) where it holds 2048 threads, one
+/// where it holds 1536 (sm_86, sm_87, sm_89, sm_120 and on).
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 ||                     \
+                               __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+constexpr int kPatchBlocks = 1;
+#else
+constexpr int kPatchBlocks = 2;
+#endif
+
+/// The widest band a 3D patch takes: one stored row.
+constexpr int kMostVolumeBand = (kPatchRows - 1) / 2;
+
+/// The patches of one pass's 3D band, on an nz x ny x nx grid, W = w.
+struct VolumeBand {
+  int n[3], w;
+  int faces[3]; // faces normal to axis a: 2, 1 (the whole axis), 0 (held by earlier axes)
+  int rows[3];  // patches along a face's rows, and along its columns
+  int cols[3];
+  int first[3]; // axis a's first patch, in blockIdx.x
+
+  /// The face's row and column axes of axis a's faces.
+  __host__ __device__ static int rowAxis(int a) { return a == 0 ? 1 : 0; }
+  __host__ __device__ static int colAxis(int a) { return a == 2 ? 1 : 2; }
+  /// Axis b's lines along a face of axis a: all of them, or for an axis
+  /// before a (whose faces hold its first and last W), the lines between.
+  __host__ __device__ int lo(int a, int b) const { return b < a ? w : 0; }
+  __host__ __device__ int hi(int a, int b) const { return b < a ? n[b] - w : n[b]; }
+
+  __host__ __device__ VolumeBand(int nz, int ny, int nx, int w) : n{nz, ny, nx}, w(w) {
+    int count = 0;
+    for (int a = 0; a < 3; ++a) {
+      const int r = rowAxis(a), c = colAxis(a);
+      const int sr = kPatchRows - 2 * w, sc = kPatchCols - 2 * w;
+      const int lr = hi(a, r) - lo(a, r), lc = hi(a, c) - lo(a, c);
+      rows[a] = lr > 0 ? (lr + sr - 1) / sr : 0;
+      cols[a] = lc > 0 ? (lc + sc - 1) / sc : 0;
+      faces[a] = rows[a] * cols[a] == 0 ? 0 : n[a] <= 2 * w ? 1 : 2;
+      first[a] = count;
+      count += faces[a] * rows[a] * cols[a];
+    }
+  }
+  __host__ __device__ int count() const { return first[2] + faces[2] * rows[2] * cols[2]; }
+  /// The window's lines across axis a's faces: 3 W, or the whole axis and W past both ends.
+  __host__ __device__ int across(int a) const { return n[a] <= 2 * w ? n[a] + 2 * w : 3 * w; }
+  /// The most lines across of any axis with faces (the shared memory's).
+  __host__ __device__ int mostAcross() const {
+    int most = 0;
+    for (int a = 0; a < 3; ++a) {
+      most = faces[a] > 0 && across(a) > most ? across(a) : most;
+    }
+    return most;
+  }
+};
+
+/// One axis of a patch's window: lines [0, size) from grid line `origin`,
+/// those stored [w, w + stored); level l takes lines [lo(l), hi(l)).
+struct PatchAxis {
+  long long origin;
+  int size, stored;
+  __device__ int lo(int l, int r, int grow, int w) const { return max(l * r, w - grow); }
+  __device__ int hi(int l, int r, int grow, int w) const {
+    return min(size - l * r, w + stored + grow);
+  }
+};
+
+/// The patch of blockIdx.x on a face normal to kAxis: its lines across,
+/// its rows and its columns.
+template <int kAxis>
+__device__ __forceinline__ void patchOf(const VolumeBand &vb, int i, PatchAxis (&p)[3]) {
+  const int w = vb.w, perFace = vb.rows[kAxis] * vb.cols[kAxis];
+  const int face = i / perFace, pr = i % perFace / vb.cols[kAxis], pc = i % vb.cols[kAxis];
+  const int n = vb.n[kAxis];
+  p[0] = n <= 2 * w ? PatchAxis{-w, n + 2 * w, n}
+                    : PatchAxis{face == 0 ? -w : static_cast<long long>(n) - 2 * w, 3 * w, w};
+  const int axes[2] = {VolumeBand::rowAxis(kAxis), VolumeBand::colAxis(kAxis)};
+  const int along[2] = {pr * (kPatchRows - 2 * w), pc * (kPatchCols - 2 * w)};
+  const int sizes[2] = {kPatchRows, kPatchCols};
+  for (int k = 0; k < 2; ++k) {
+    const int b = axes[k], start = vb.lo(kAxis, b) + along[k];
+    p[1 + k] = {static_cast<long long>(start) - w, sizes[k],
+                min(sizes[k] - 2 * w, vb.hi(kAxis, b) - start)};
+  }
+}
+
+/// A thread of a patch of axis kAxis's faces: its position (row pr,
+/// column pc) and the line across the face through it.
+template <class Band, int kAxis> struct PatchThread {
+  using Element = typename Band::Element;
+  using Compute = typename Band::Compute;
+  using Boundary = typename Band::Boundary;
+  static_assert(OwnArithmeticOf<Band>::value, "a 3D band computes through Band::point");
+  static_assert(STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind) && Band::kRing == 0,
+                "the 3D band is the folding rules' (fused_band.cuh)");
+  static constexpr int kR = Band::kRadius, kW = Band::kRadius * Band::kSteps;
+  static constexpr int kRowAxis = kAxis == 0 ? 1 : 0, kColAxis = kAxis == 2 ? 1 : 2;
+  static constexpr int kLine = kPatchRows * kPatchCols; // a window line's cells
+  static constexpr int kMostLines = 4 * kW;             // the window's lines across
+
+  const VolumeBand &vb;
+  PatchAxis p[3];
+  int pr, pc, own;          // the position, its cell on line 0
+  int nAcross;              // the grid's lines across
+  bool alongInside;         // the position lies inside the grid's face
+  long long along;          // the position's offset in a plane of lines across (folded)
+  long long stride;         // the grid's step from one line across to the next
+  int foldedRow, foldedCol; // the window position the rule folds this one onto
+
+  __device__ PatchThread(const VolumeBand &vb, int i) : vb(vb) {
+    patchOf<kAxis>(vb, i, p);
+    pr = static_cast<int>(threadIdx.x) / kPatchCols;
+    pc = static_cast<int>(threadIdx.x) % kPatchCols;
+    own = pr * kPatchCols + pc;
+    nAcross = vb.n[kAxis];
+    const long long gr = p[1].origin + pr, gc = p[2].origin + pc;
+    const int nr = vb.n[kRowAxis], nc = vb.n[kColAxis];
+    alongInside = gr >= 0 && gr < nr && gc >= 0 && gc < nc;
+    const long long fr = Boundary::fold(gr, nr), fc = Boundary::fold(gc, nc);
+    foldedRow = static_cast<int>(fr - p[1].origin);
+    foldedCol = static_cast<int>(fc - p[2].origin);
+    const long long steps[3] = {static_cast<long long>(vb.n[1]) * vb.n[2], vb.n[2], 1};
+    along = fr * steps[kRowAxis] + fc * steps[kColAxis];
+    stride = steps[kAxis];
+  }
+  /// Level l's window lines along axis k (0 across, 1 rows, 2 columns).
+  __device__ int lo(int k, int l) const { return p[k].lo(l, kR, (Band::kSteps - l) * kR, kW); }
+  __device__ int hi(int k, int l) const { return p[k].hi(l, kR, (Band::kSteps - l) * kR, kW); }
+  __device__ bool active(int l) const {
+    return pr >= lo(1, l) && pr < hi(1, l) && pc >= lo(2, l) && pc < hi(2, l);
+  }
+  /// Level 0: the input over the level's lines, through the rule.
+  __device__ void load(const Element *__restrict__ in, Compute *level) const {
+    const int c0 = lo(0, 0), c1 = hi(0, 0);
+    const bool mine = active(0);
+#pragma unroll
+    for (int c = 0; c < kMostLines; ++c) { // unrolled: the loads go out together
+      if (mine && c >= c0 && c < c1) {
+        const long long a = Boundary::fold(p[0].origin + c, nAcross);
+        level[c * kLine + own] = toCompute(in[along + a * stride]);
+      }
+    }
+  }
+
+  __device__ bool inside(int c) const {
+    const long long a = p[0].origin + c;
+    return alongInside && a >= 0 && a < nAcross;
+  }
+
+  /// Level l's points inside the grid, from level l - 1.
+  __device__ void compute(const Compute *prev, Compute *cur, int l) const {
+    const int c0 = lo(0, l), c1 = hi(0, l);
+    const bool mine = active(l);
+#pragma unroll
+    for (int c = 0; c < kMostLines; ++c) {
+      if (mine && c >= c0 && c < c1 && inside(c)) {
+        const int at = c * kLine + own;
+        cur[at] = levelPoint<Band>([&](int dz, int dy, int dx) {
+          const int d[3] = {dz, dy, dx};
+          return prev[at + d[kAxis] * kLine + d[kRowAxis] * kPatchCols + d[kColAxis]];
+        });
+      }
+    }
+  }
+
+  /// Level l's points outside the grid: the level's value where the rule
+  /// folds them, computed by compute() (after a barrier). One that no stored
+  /// point needs may fold outside the level's box and keeps its stale value.
+  __device__ void refold(Compute *cur, int l) const {
+    const int c0 = lo(0, l), c1 = hi(0, l);
+    const bool mine = active(l);
+    const bool held = foldedRow >= lo(1, l) && foldedRow < hi(1, l) && foldedCol >= lo(2, l) &&
+                      foldedCol < hi(2, l);
+#pragma unroll
+    for (int c = 0; c < kMostLines; ++c) {
+      if (mine && held && c >= c0 && c < c1 && !inside(c)) {
+        const int from = static_cast<int>(Boundary::fold(p[0].origin + c, nAcross) - p[0].origin);
+        if (from >= c0 && from < c1) {
+          cur[c * kLine + own] = cur[(from * kPatchRows + foldedRow) * kPatchCols + foldedCol];
+        }
+      }
+    }
+  }
+
+  /// The stored points of the last level.
+  __device__ void store(Element *__restrict__ out, const Compute *last) const {
+    if (pr < kW || pr >= kW + p[1].stored || pc < kW || pc >= kW + p[2].stored) {
+      return;
+    }
+    Element *to = out + along + (p[0].origin + kW) * stride; // stored points lie inside
+#pragma unroll
+    for (int c = kW; c < 3 * kW; ++c) { // a face's W lines, or an axis of at most 2 W
+      if (c < kW + p[0].stored) {
+        to[(c - kW) * stride] = toElement<Element>(last[c * kLine + own]);
+      }
+    }
+  }
+};
+
+/// One patch of axis kAxis's faces (see the section's comment). `window`
+/// holds two levels of lines x kPatchRows x kPatchCols values.
+template <class Band, int kAxis>
+__device__ __forceinline__ void
+patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element *__restrict__ out,
+           const VolumeBand &vb, int i, typename Band::Compute *window) {
+  const PatchThread<Band, kAxis> t(vb, i);
+  const int cells = t.p[0].size * PatchThread<Band, kAxis>::kLine;
+  auto level = [&](int l) { return window + (l & 1) * cells; };
+  t.load(in, level(0));
+  __syncthreads();
+#pragma unroll 1
+  for (int l = 1; l <= Band::kSteps; ++l) {
+    t.compute(level(l - 1), level(l), l);
+    __syncthreads();
+    t.refold(level(l), l);
+    __syncthreads();
+  }
+  t.store(out, level(Band::kSteps));
+}
+
+template <class Band>
+__global__ void __launch_bounds__(kPatchRows *kPatchCols, kPatchBlocks)
+    volumeKernel(const typename Band::Element *__restrict__ in,
+                 typename Band::Element *__restrict__ out, VolumeBand vb) {
+  if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
+    extern __shared__ __align__(16) unsigned char volumeWindow[];
+    auto *window = reinterpret_cast<typename Band::Compute *>(volumeWindow);
+    const int i = blockIdx.x;
+    if (i < vb.first[1]) {
+      patchBlock<Band, 0>(in, out, vb, i, window);
+    } else if (i < vb.first[2]) {
+      patchBlock<Band, 1>(in, out, vb, i - vb.first[1], window);
+    } else {
+      patchBlock<Band, 2>(in, out, vb, i - vb.first[2], window);
+    }
+  }
+}
+
+/// Shared memory of a 3D band's block: two levels of `lines` x kPatchRows x
+/// kPatchCols values of `bytes` (the planners' volumeBandBytes).
+constexpr int volumeBandBytes(int lines, int bytes) {
+  return 2 * lines * kPatchRows * kPatchCols * bytes;
+}
+
+/// Launches the band of one pass of a 3D grid (in -> out) on `stream`.
+template <class Band>
+cudaError_t launchVolumeBand(const typename Band::Element *in, typename Band::Element *out, int nz,
+                             int ny, int nx, cudaStream_t stream) {
+  constexpr int kW = Band::kRadius * Band::kSteps;
+  static_assert(kW <= kMostVolumeBand, "a patch stores at least one row");
+  const VolumeBand vb(nz, ny, nx, kW);
+  const int bytes = volumeBandBytes(vb.mostAcross(), sizeof(typename Band::Compute));
+  if (bytes > 48 * 1024) {
+    if (const cudaError_t optIn = cudaFuncSetAttribute(
+            volumeKernel<Band>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        optIn != cudaSuccess) {
+      return optIn;
+    }
+  }
+  volumeKernel<Band><<<vb.count(), kPatchRows * kPatchCols, bytes, stream>>>(in, out, vb);
   return cudaGetLastError();
 }
 

@@ -46,13 +46,15 @@
 // periodic grid is loaded wrapped and every point is computed. The last
 // level stores every point of the tile inside the grid, the fixed ring
 // included (but in step, NAME_step's pass of one level, which leaves it as
-// the step kernel does). Clamp and mirror read the folded point at the
-// same level, which the pass-through cannot give past one level: run
-// passes them one step at a time. Points whose inputs are not (or not yet) in the window
-// are computed from stale values (zero at first) but only ever feed points
+// the step kernel does). Under clamp, mirror and reflect a level's points
+// outside the grid keep the input's folded values rather than the level's
+// own fold, so a pass of T levels is exact only T r inside the grid:
+// fused_band.cuh's runBanded recomputes the band within T r of a face after
+// each pass. Points whose inputs are not (or not yet) in the window are
+// computed from stale values (zero at first) but only ever feed points
 // outside the stored tile, so `steps` steps are bit-identical to `steps`
-// single steps at every point, for any grid size (smaller than the tile or
-// than the halo included).
+// single steps at every point (under the folding rules, with the band), for
+// any grid size (smaller than the tile or than the halo included).
 //
 // The stencil comes from the traits type Params::Stencil:
 //
@@ -371,6 +373,39 @@ template <class S>
 constexpr bool kFillsOutside =
     OneOutside<typename S::Boundary>::value && sizeof(typename S::Element) < 8;
 
+/// loadPlane under clamp, mirror and reflect: a plane or row outside the
+/// grid is the one the rule folds it onto, read as whole accesses where the
+/// thread's columns lie inside, and only a column outside point by point.
+/// Read point by point, each folded three ways, the edge blocks of mirror's
+/// and reflect's passes were slower: with this and the band's loads
+/// unrolled, star3d7p fp32 mirror's NAME_run went 372 -> 443 GStencil/s and
+/// reflect's 319 -> 427, clamp's (a compare a fold) 493 -> 471
+/// (docs/performance.md, 2026-12-04 10:32-11:21).
+template <class S, bool Interior, bool ZInside>
+__device__ __forceinline__ void loadFolded(typename S::Element (&values)[S::kRows][S::kCols],
+                                           const typename S::Element *__restrict__ in, int z,
+                                           const Part<S> &p, int nz, int ny, int nx) {
+  using Boundary = typename S::Boundary;
+  const long long zf = ZInside ? z : Boundary::fold(z, nz);
+  const typename S::Element *plane = in + zf * ny * nx;
+  const bool whole = Interior || (p.vectorIn && p.xFirst >= 0 && p.xFirst + S::kCols <= nx);
+#pragma unroll
+  for (int e = 0; e < S::kRows; ++e) {
+    const long long y = p.yFirst + e;
+    const typename S::Element *row = plane + (Interior ? y : Boundary::fold(y, ny)) * nx;
+    if (whole) {
+      const typename S::Access bits =
+          __ldg(reinterpret_cast<const typename S::Access *>(row + p.xFirst));
+      std::memcpy(&values[e][0], &bits, sizeof bits);
+    } else {
+#pragma unroll
+      for (int q = 0; q < S::kCols; ++q) {
+        values[e][q] = row[Boundary::fold(p.xFirst + q, nx)];
+      }
+    }
+  }
+}
+
 /// Loads this thread's points of input plane z into `values` (Interior:
 /// the block's window lies inside the grid, its rows whole, aligned
 /// accesses; ZInside: so does plane z, untested; Whole: p.vectorIn, known
@@ -386,6 +421,10 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
                                           const Part<S> &p, int nz, int ny, int nx) {
   using Access = typename S::Access;
   using Boundary = typename S::Boundary;
+  if constexpr (FoldsReads<Boundary>::value) {
+    loadFolded<S, Interior, ZInside>(values, in, z, p, nz, ny, nx);
+    return;
+  }
   const bool zInside = ZInside || (z >= 0 && z < nz);
   const typename S::Element *row =
       in + static_cast<long long>(zInside ? z : 0) * ny * nx + p.rowOffset;
@@ -1075,17 +1114,11 @@ inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, A
   return cudaGetLastError();
 }
 
-/// The steps one pass fuses at most: kSteps, or 1 for a rule that folds
-/// reads (FoldsReads: a level's reads would fold its own points).
-template <class S>
-constexpr int kStepsPerPass = FoldsReads<typename S::Boundary>::value ? 1 : S::kSteps;
-
-/// Launches one pass of `levels` fused steps (1 .. kStepsPerPass) on
-/// `stream`, in -> out, storing `planes` (every plane where it is the
-/// whole grid), and returns the launch's status (cudaErrorInvalidValue for
-/// a grid past the launch limits or levels out of range). Only the passes
-/// of 1 .. kStepsPerPass levels are compiled.
-template <class S, int Levels = kStepsPerPass<S>>
+/// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
+/// in -> out, storing `planes` (every plane where it is the whole grid), and
+/// returns the launch's status (cudaErrorInvalidValue for a grid past the
+/// launch limits or levels out of range).
+template <class S, int Levels = S::kSteps>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nz, int ny, int nx, OuterRange planes, cudaStream_t stream) {
   if constexpr (Levels < 1) {
@@ -1103,9 +1136,8 @@ inline cudaError_t launchPass(int levels, const typename S::Element *in, typenam
   }
 }
 
-/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps; clamp
-/// and mirror 1), in -> out, in never written, storing planes [first,
-/// first + count) of out only, the fixed ring on them included (every other
+/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in -> out, in never written,
+/// storing planes [first, first + count) of out only, the fixed ring on them included (every other
 /// point of out is left as it was; in is read wherever the steps reach).
 /// The caller has checked the pointers, the sizes and the range
 /// (validRange).
@@ -1113,16 +1145,15 @@ template <class S>
 inline cudaError_t onePassRange(const typename S::Element *in, typename S::Element *out, int nz,
                                 int ny, int nx, int first, int count, int steps,
                                 cudaStream_t stream) {
-  if (steps < 1 || steps > kStepsPerPass<S>) {
+  if (steps < 1 || steps > S::kSteps) {
     return cudaErrorInvalidValue;
   }
   return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{first, first + count}, stream);
 }
 
-/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps; clamp and
-/// mirror 1), in -> out, in never written (the pass stores every point of
-/// the grid, a fixed ring included). The caller has checked the pointers
-/// and sizes.
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in never written (the pass
+/// stores every point of the grid, a fixed ring included). The caller has checked the pointers and
+/// sizes.
 template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
                            int nx, int steps, cudaStream_t stream) {
@@ -1146,14 +1177,14 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 }
 
 /// `steps` steps on an nz x ny x nx grid: passes of kSteps fused steps and
-/// one pass of the remainder (clamp and mirror: passes of one step),
-/// ping-ponging between a and b; the result is left in a (b is scratch of
-/// the same size, its contents never read). cudaErrorInvalidValue, and
-/// nothing enqueued, for a null pointer, a == b, a size below the
-/// boundary's minimum (fixed: 2r + 1) or steps < 0.
-template <class S>
-inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
-                       int steps, cudaStream_t stream) {
+/// one pass of the remainder, each `pass(levels, from, to)`, ping-ponging
+/// between a and b; the result is left in a (b is scratch of the same size,
+/// its contents never read). cudaErrorInvalidValue, and nothing enqueued,
+/// for a null pointer, a == b, a size below the boundary's minimum (fixed:
+/// 2r + 1) or steps < 0.
+template <class S, class Pass>
+inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
+                             int steps, cudaStream_t stream, Pass pass) {
   using Element = typename S::Element;
   const int least = minExtent<typename S::Boundary>(S::kRadius);
   if (a == nullptr || b == nullptr || a == b || nz < least || ny < least || nx < least ||
@@ -1162,11 +1193,9 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, i
   }
   Element *src = a;
   Element *dst = b;
-  for (int done = 0; done < steps; done += kStepsPerPass<S>) {
-    const int levels = steps - done < kStepsPerPass<S> ? steps - done : kStepsPerPass<S>;
-    if (const cudaError_t status =
-            launchPass<S>(levels, src, dst, nz, ny, nx, OuterRange{0, nz}, stream);
-        status != cudaSuccess) {
+  for (int done = 0; done < steps; done += S::kSteps) {
+    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
+    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
       return status;
     }
     std::swap(src, dst);
@@ -1176,6 +1205,17 @@ inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, i
                            cudaMemcpyDeviceToDevice, stream);
   }
   return cudaSuccess;
+}
+
+/// NAME_run's passes (runPasses), each one launch of the fused kernel.
+template <class S>
+inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
+                       int steps, cudaStream_t stream) {
+  return runPasses<S>(a, b, nz, ny, nx, steps, stream,
+                      [=](int levels, const typename S::Element *from, typename S::Element *to) {
+                        return launchPass<S>(levels, from, to, nz, ny, nx, OuterRange{0, nz},
+                                             stream);
+                      });
 }
 
 } // namespace fused3d
