@@ -682,6 +682,7 @@ template <class Band, int kAxis> struct PatchThread {
     }
   }
 
+  /// Whether window line c at this position lies inside the grid.
   __device__ bool inside(int c) const {
     const long long a = p[0].origin + c;
     return alongInside && a >= 0 && a < nAcross;
