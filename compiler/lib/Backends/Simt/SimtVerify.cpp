@@ -198,8 +198,9 @@ void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
   const std::optional<BandKernel> fits = fittingBand(spec, plan.schedule.fusedSteps, plan.target);
   c.require(k.band && fits && k.band->tile == fits->tile &&
                 k.band->sharedBytes == fits->sharedBytes && k.band->stripBytes == fits->stripBytes,
-            "the band of a folding rule's fused passes, in the tile whose levels fit 48 KB (1D: "
-            "a block an end; 3D: patches of each face)",
+            "the band of a folding rule's fused passes that fittingBand gives (2D: the tile whose "
+            "levels fit 48 KB; 1D: a block an end; 3D: face patches within the target's shared "
+            "memory)",
             "band {}, T r = {}", k.band ? fmt::format("tile {}", k.band->tile) : "none",
             plan.schedule.fusedSteps * spec.radius);
 }

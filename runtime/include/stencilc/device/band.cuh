@@ -52,6 +52,7 @@
 #include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
+#include "stencilc/device/host.cuh"
 #include "stencilc/runtime/boundary_index.h"
 
 namespace stencilc {
@@ -791,12 +792,9 @@ cudaError_t launchVolumeBand(const typename Band::Element *in, typename Band::El
   static_assert(kW <= kMostVolumeBand, "a patch stores at least one row");
   const VolumeBand vb(nz, ny, nx, kW);
   const int bytes = volumeBandBytes(vb.mostAcross(), sizeof(typename Band::Compute));
-  if (bytes > 48 * 1024) {
-    if (const cudaError_t optIn = cudaFuncSetAttribute(
-            volumeKernel<Band>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-        optIn != cudaSuccess) {
-      return optIn;
-    }
+  if (const cudaError_t optIn = allowDynamicShared(volumeKernel<Band>, bytes);
+      optIn != cudaSuccess) {
+    return optIn;
   }
   volumeKernel<Band><<<vb.count(), kPatchRows * kPatchCols, bytes, stream>>>(in, out, vb);
   return cudaGetLastError();

@@ -118,6 +118,7 @@
 #include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
 #include "stencilc/device/element.cuh"
+#include "stencilc/device/host.cuh"
 #include "stencilc/device/memory.cuh"
 #include "stencilc/device/range.cuh"
 
@@ -1331,21 +1332,17 @@ inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, A
 /// in -> out, storing `rows` (every row where it is the whole grid), and
 /// returns the launch's status (cudaErrorInvalidValue for a grid past the
 /// launch limits or levels out of range).
-template <class S, int Levels = S::kSteps>
+template <class S>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int ny, int nx, OuterRange rows, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchPass<S, Levels - 1>(levels, in, out, ny, nx, rows, stream);
-    }
+  return withLevels<S::kSteps>(levels, [&](auto at) {
+    constexpr int kLevels = decltype(at)::value;
     const dim3 grid = gridFor<S>(rows.count(), nx);
     if (rows.whole(ny)) {
-      return launchKernel<S>(passKernel<S, Levels>, grid, stream, in, out, ny, nx);
+      return launchKernel<S>(passKernel<S, kLevels>, grid, stream, in, out, ny, nx);
     }
-    return launchKernel<S>(passRangeKernel<S, Levels>, grid, stream, in, out, ny, nx, rows);
-  }
+    return launchKernel<S>(passRangeKernel<S, kLevels>, grid, stream, in, out, ny, nx, rows);
+  });
 }
 
 /// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in ->

@@ -194,12 +194,9 @@ template <class S, int Levels, bool Ring = true>
 inline cudaError_t launchLevels(const typename S::Element *in, typename S::Element *out, int nx,
                                 cudaStream_t stream) {
   constexpr int bytes = S::sharedBytes(Levels);
-  if (bytes > 48 * 1024) {
-    const cudaError_t optIn = cudaFuncSetAttribute(
-        passKernel<S, Levels, Ring>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    if (optIn != cudaSuccess) {
-      return optIn;
-    }
+  if (const cudaError_t optIn = allowDynamicShared(passKernel<S, Levels, Ring>, bytes);
+      optIn != cudaSuccess) {
+    return optIn;
   }
   const unsigned blocks = static_cast<unsigned>((nx - 1) / S::kTile + 1);
   passKernel<S, Levels, Ring><<<blocks, S::kThreads, bytes, stream>>>(in, out, nx);
@@ -209,17 +206,11 @@ inline cudaError_t launchLevels(const typename S::Element *in, typename S::Eleme
 /// Launches one pass of `levels` fused steps (1 .. kSteps) on `stream`,
 /// in -> out, and returns the launch's status (cudaErrorInvalidValue for
 /// levels out of range).
-template <class S, int Levels = S::kSteps>
+template <class S>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nx, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchPass<S, Levels - 1>(levels, in, out, nx, stream);
-    }
-    return launchLevels<S, Levels>(in, out, nx, stream);
-  }
+  return withLevels<S::kSteps>(
+      levels, [&](auto at) { return launchLevels<S, decltype(at)::value>(in, out, nx, stream); });
 }
 
 /// NAME_step where the plan takes the fused kernel for it (measured faster

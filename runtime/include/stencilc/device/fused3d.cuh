@@ -1103,12 +1103,8 @@ inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, A
     return cudaErrorInvalidValue;
   }
   constexpr int bytes = S::sharedBytes(Levels);
-  if (bytes > 48 * 1024) {
-    const cudaError_t optIn =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    if (optIn != cudaSuccess) {
-      return optIn;
-    }
+  if (const cudaError_t optIn = allowDynamicShared(kernel, bytes); optIn != cudaSuccess) {
+    return optIn;
   }
   kernel<<<grid, S::kThreads, bytes, stream>>>(args...);
   return cudaGetLastError();
@@ -1118,27 +1114,24 @@ inline cudaError_t launchKernel(Kernel kernel, dim3 grid, cudaStream_t stream, A
 /// in -> out, storing `planes` (every plane where it is the whole grid), and
 /// returns the launch's status (cudaErrorInvalidValue for a grid past the
 /// launch limits or levels out of range).
-template <class S, int Levels = S::kSteps>
+template <class S>
 inline cudaError_t launchPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nz, int ny, int nx, OuterRange planes, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchPass<S, Levels - 1>(levels, in, out, nz, ny, nx, planes, stream);
-    }
-    const dim3 grid = passGridFor<S, Levels>(planes, nz, ny, nx);
+  return withLevels<S::kSteps>(levels, [&](auto at) {
+    constexpr int kLevels = decltype(at)::value;
+    const dim3 grid = passGridFor<S, kLevels>(planes, nz, ny, nx);
     if (planes.whole(nz)) {
-      return launchKernel<S, Levels>(passKernel<S, Levels>, grid, stream, in, out, nz, ny, nx);
+      return launchKernel<S, kLevels>(passKernel<S, kLevels>, grid, stream, in, out, nz, ny, nx);
     }
-    return launchKernel<S, Levels>(passRangeKernel<S, Levels>, grid, stream, in, out, nz, ny, nx,
-                                   planes);
-  }
+    return launchKernel<S, kLevels>(passRangeKernel<S, kLevels>, grid, stream, in, out, nz, ny, nx,
+                                    planes);
+  });
 }
 
-/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in -> out, in never written,
-/// storing planes [first, first + count) of out only, the fixed ring on them included (every other
-/// point of out is left as it was; in is read wherever the steps reach).
+/// NAME_pass_range: one pass of `steps` fused steps (1 .. kSteps), in ->
+/// out, in never written, storing planes [first, first + count) of out
+/// only, the fixed ring on them included (every other point of out is left
+/// as it was; in is read wherever the steps reach).
 /// The caller has checked the pointers, the sizes and the range
 /// (validRange).
 template <class S>
@@ -1151,9 +1144,9 @@ inline cudaError_t onePassRange(const typename S::Element *in, typename S::Eleme
   return launchPass<S>(steps, in, out, nz, ny, nx, OuterRange{first, first + count}, stream);
 }
 
-/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in never written (the pass
-/// stores every point of the grid, a fixed ring included). The caller has checked the pointers and
-/// sizes.
+/// NAME_pass: one pass of `steps` fused steps (1 .. kSteps), in -> out, in
+/// never written (the pass stores every point of the grid, a fixed ring
+/// included). The caller has checked the pointers and sizes.
 template <class S>
 inline cudaError_t onePass(const typename S::Element *in, typename S::Element *out, int nz, int ny,
                            int nx, int steps, cudaStream_t stream) {

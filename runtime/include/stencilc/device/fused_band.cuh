@@ -77,18 +77,13 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. Levels).
-template <class S, int Levels = S::kSteps>
+/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
                                 int ny, int nx, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchBandOf<S, Levels - 1>(levels, in, out, ny, nx, stream);
-    }
-    return band::launchBand<BandOf<S, Levels>, S::kBandTile>(in, out, ny, nx, stream);
-  }
+  return withLevels<S::kSteps>(levels, [&](auto at) {
+    return band::launchBand<BandOf<S, decltype(at)::value>, S::kBandTile>(in, out, ny, nx, stream);
+  });
 }
 
 /// One pass of `levels` fused steps (1 .. kSteps), in -> out: the fused
@@ -150,18 +145,13 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. Levels).
-template <class S, int Levels = S::kSteps>
+/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
                                 int nx, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchBandOf<S, Levels - 1>(levels, in, out, nx, stream);
-    }
-    return band::launchLineBand<BandOf<S, Levels>>(in, out, nx, stream);
-  }
+  return withLevels<S::kSteps>(levels, [&](auto at) {
+    return band::launchLineBand<BandOf<S, decltype(at)::value>>(in, out, nx, stream);
+  });
 }
 
 /// One pass of `levels` fused steps (1 .. kSteps), in -> out: the fused
@@ -258,18 +248,13 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. Levels).
-template <class S, int Levels = S::kSteps>
+/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
                                 int nz, int ny, int nx, cudaStream_t stream) {
-  if constexpr (Levels < 1) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (levels != Levels) {
-      return launchBandOf<S, Levels - 1>(levels, in, out, nz, ny, nx, stream);
-    }
-    return band::launchVolumeBand<BandOf<S, Levels>>(in, out, nz, ny, nx, stream);
-  }
+  return withLevels<S::kSteps>(levels, [&](auto at) {
+    return band::launchVolumeBand<BandOf<S, decltype(at)::value>>(in, out, nz, ny, nx, stream);
+  });
 }
 
 /// One pass of `levels` fused steps (1 .. kSteps), in -> out: the fused

@@ -1,10 +1,12 @@
 // stencilc/device/host.cuh - the host-side checks every generated entry
 // point (NAME_step, NAME_run, NAME_pass, NAME_pass_range) makes before it
-// launches anything, and the occupancy query of the persistent launches.
+// launches anything, the occupancy query of the persistent launches, and
+// what the fused passes' launches share (withLevels, allowDynamicShared).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -65,6 +67,29 @@ cudaError_t residentBlocks(Kernel kernel, int threads, int dynamicShared, long l
         static_cast<long long>(multiprocessors) * (perMultiprocessor > 0 ? perMultiprocessor : 1);
   }
   return status;
+}
+
+/// Calls `launch(std::integral_constant<int, L>{})` for the L of 1 .. Most
+/// equal to `levels`: a pass of a step count known at run time launches
+/// the kernel compiled for it. cudaErrorInvalidValue, and nothing called,
+/// for levels out of that range.
+template <int Most, class Launch> inline cudaError_t withLevels(int levels, Launch launch) {
+  if constexpr (Most < 1) {
+    return cudaErrorInvalidValue;
+  } else {
+    return levels == Most ? launch(std::integral_constant<int, Most>{})
+                          : withLevels<Most - 1>(levels, launch);
+  }
+}
+
+/// Lets `kernel` take `bytes` of dynamic shared memory where they pass the
+/// 48 KB a block has without opting in (on the current device: call it
+/// before every launch, since the stream may be another device's);
+/// cudaSuccess where they do not.
+template <class Kernel> inline cudaError_t allowDynamicShared(Kernel kernel, int bytes) {
+  return bytes > 48 * 1024
+             ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
+             : cudaSuccess;
 }
 
 } // namespace device
