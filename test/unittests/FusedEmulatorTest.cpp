@@ -181,8 +181,8 @@ TEST(FusedPlans, TheBandTakesTheTileThatFits) {
   EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->tile, 16); // 32: 2 (32 + 24)^2 8 = 50176
   EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->sharedBytes, 2 * 40 * 40 * 8);
   EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->stripBytes, 0); // 2 128 37 8 passes 48 KB
-  EXPECT_FALSE(
-      fittingBand(star, 9, Arch::Sm90).has_value()); // T r 18: past 16, and 32's levels pass 48 KB
+  // T r 18: past 16, and 32's levels pass 48 KB.
+  EXPECT_FALSE(fittingBand(star, 9, Arch::Sm90).has_value());
 }
 
 // A 3D band's block holds two levels of a 32 x 32 patch's lines across in
