@@ -162,6 +162,37 @@ TEST(FusedPlans, FoldingRulesFuseWithABand) {
   }
 }
 
+// A pass of two or more levels under a folding rule reads 0 outside the
+// grid (fused.cuh's ReadsOutside): on a grid of ones its first point,
+// before the band, is short of the middle's value; the band restores it.
+// A pass of one level (NAME_step's) reads the folds and is exact alone.
+TEST(FusedPlans, PassesOfLevelsReadZeroOutsideBeforeTheBand) {
+  for (int dims : {1, 2, 3}) {
+    SCOPED_TRACE(dims);
+    const StencilSpec spec =
+        makeStencil(dims, Shape::Star, 1, Precision::FP64, BoundaryKind::Mirror, 3);
+    const Plan plan = planSimt(spec);
+    ASSERT_TRUE(plan.schedule.fused.band.has_value());
+    const GridND ones(dims, {12, dims >= 2 ? 12 : 1, dims == 3 ? 12 : 1}, 1.0);
+    const std::array<long long, 3> first{0, 0, 0};
+    const std::array<long long, 3> middle{6, dims >= 2 ? 6 : 0, dims == 3 ? 6 : 0};
+    for (int levels : {1, 2}) {
+      SCOPED_TRACE(levels);
+      GridND banded = ones, pass = ones;
+      emulateFusedPass(plan, ones, banded, levels);
+      emulateFusedKernel(plan, ones, pass, levels);
+      const double inside = banded.at(middle);
+      EXPECT_EQ(pass.at(middle), inside);
+      EXPECT_EQ(banded.at(first), inside);
+      if (levels == 1) {
+        EXPECT_EQ(pass.at(first), inside);
+      } else {
+        EXPECT_LT(pass.at(first), inside);
+      }
+    }
+  }
+}
+
 TEST(FusedPlans, PackedArithmeticDoesNotFuseUnderAFoldingRule) {
   PlanOptions packed;
   packed.arith = ArithRequest::Packed;

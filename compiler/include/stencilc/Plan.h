@@ -615,8 +615,8 @@ struct FusedKernel {
   /// block's own that each level recomputes.
   double redundantShare = 0.0;
   /// Under `clamp`, `mirror` or `reflect`: the band kernel that follows each
-  /// pass (fused_band.cuh; its levels outside the grid keep the input's
-  /// folded values, so only the points W = levels·r inside are exact). In 1D
+  /// pass (fused_band.cuh; the pass reads 0 outside the grid, fused.cuh's
+  /// ReadsOutside, so only the points W = levels·r inside are exact). In 1D
   /// its tile is 0: a block at each end of the line; in 3D the rows of a
   /// face's patches (band.cuh's volumeKernel), sharedBytes two levels of 3 W
   /// lines of a patch.

@@ -4,9 +4,10 @@
 // has 1D and 3D) block by block: the strips of `width` columns starting
 // `halo` before the block's first stored column, the rows each level covers (level t: the block's
 // rows and the (T - t) r rows on either side that later levels read), level 0 read with the
-// boundary rule, each point of a later level computed where a single step computes it and kept
-// where it does not (the fixed ring, the outside of a constant boundary), and the last level stored
-// on the block's part; under clamp, mirror and reflect the band after it (fused_band.cuh).
+// boundary rule (0 outside under a folding rule: fusedLevelZero), each point of a later level
+// computed where a single step computes it and kept where it does not (the fixed ring, the outside
+// of a constant boundary), and the last level stored on the block's part; under clamp, mirror and
+// reflect the band after it (fused_band.cuh).
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/FusedEmulator.h"
@@ -33,6 +34,18 @@ bool fusedStepComputes(const StencilSpec &spec, long long y, long long n) {
     return spec.boundary == BoundaryKind::Periodic || (y >= 0 && y < n);
   }
   return false;
+}
+
+double fusedLevelZero(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i,
+                      int levels) {
+  if (foldsAtEdge(spec.boundary) && levels >= 2) {
+    for (int axis = 0; axis < in.dims; ++axis) {
+      if (i[axis] < 0 || i[axis] >= in.n[axis]) {
+        return 0.0;
+      }
+    }
+  }
+  return boundaryReadND(spec, in, i);
 }
 
 namespace {
@@ -145,6 +158,11 @@ void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels);
 
 } // namespace
 
+void emulateFusedKernel(const Plan &plan, const GridND &in, GridND &out, int levels) {
+  plan.spec.dims == 2 ? fusedBlocks(plan, in, out, levels)
+                      : emulateFusedPassND(plan, in, out, levels);
+}
+
 void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int levels) {
   const int dims = plan.spec.dims;
   const long long w = static_cast<long long>(levels) * plan.spec.radius;
@@ -155,7 +173,7 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
     allBand = allBand || (band && in.n[axis] <= 2 * w);
   }
   if (!allBand) {
-    dims == 2 ? fusedBlocks(plan, in, out, levels) : emulateFusedPassND(plan, in, out, levels);
+    emulateFusedKernel(plan, in, out, levels);
   }
   if (band) {
     overlayBand(plan, in, out, levels);
@@ -174,12 +192,12 @@ void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels) {
     const long long yEnd = std::min<long long>(yBegin + k.chunkRows, ny);
     for (long long x0 = 0; x0 < nx; x0 += stored) {
       const long long xFirst = x0 - k.halo; // the strip's column 0
-      // Level 0: the input with the boundary rule, over the rows the last
-      // level's rows depend on.
+      // Level 0: the input with the boundary rule (fusedLevelZero), over the
+      // rows the last level's rows depend on.
       Level from(yBegin - levels * r, (yEnd - yBegin) + 2LL * levels * r, k.width);
       for (long long y = from.firstRow; y < from.firstRow + from.rows; ++y) {
         for (int c = 0; c < k.width; ++c) {
-          from.at(y, c) = boundaryReadND(spec, in, {y, xFirst + c, 0});
+          from.at(y, c) = fusedLevelZero(spec, in, {y, xFirst + c, 0}, levels);
         }
       }
       for (int t = 1; t <= levels; ++t) {

@@ -29,6 +29,10 @@ void emulateFusedPass(const Plan &plan, const GridND &in, GridND &out, int level
 /// a band, if any, is emulateFusedPass's).
 void emulateFusedPassND(const Plan &plan, const GridND &in, GridND &out, int levels);
 
+/// The fused kernel's blocks of a pass of a plan of any dimension, without
+/// the band that follows them under clamp, mirror and reflect.
+void emulateFusedKernel(const Plan &plan, const GridND &in, GridND &out, int levels);
+
 /// A point of a 3D plan's level from the level below (`read(dz, dy, dx)`),
 /// rounded to the element type: the fused kernel's arithmetic (the terms,
 /// or the 3D low-rank form), which the band computes too.
@@ -38,6 +42,13 @@ double fusedPoint3D(const Plan &plan, llvm::function_ref<double(int, int, int)> 
 /// (fused.cuh's Computes): the interior for fixed, the grid for constant,
 /// every point (the periodic extension) for periodic.
 bool fusedStepComputes(const StencilSpec &spec, long long i, long long n);
+
+/// Level 0 of a fused pass of `levels` levels at index `i` of `in`: the
+/// boundary rule's read, but 0 outside the grid in a pass of two or more
+/// under clamp, mirror or reflect (fused.cuh's ReadsOutside; the band
+/// recomputes every point that reaches).
+double fusedLevelZero(const StencilSpec &spec, const GridND &in, std::array<long long, 3> i,
+                      int levels);
 
 /// `steps` steps of the simt `plan` on `a` as NAME_run does them, the result
 /// in `a`: passes of schedule.fusedSteps fused steps and one of the

@@ -5,11 +5,12 @@
 // its first stored point. 3D: a block's window of `height` rows by `width`
 // columns (halos of haloY rows and halo columns) over the planes each level
 // covers (level t: the block's planes and the (T - t) r on either side that
-// later levels read). Level 0 is read with the boundary rule; every later
-// level is computed at every point of the segment or window but its
-// outermost r (where the kernels write nothing: NaN here), kept where a
-// single step does not compute the point; the last level is stored on the
-// block's tile, the fixed ring (its kept value) included, as the kernels do.
+// later levels read). Level 0 is read with the boundary rule
+// (fusedLevelZero); every later level is computed at every point of the
+// segment or window but its outermost r (where the kernels write nothing:
+// NaN here), kept where a single step does not compute the point; the last
+// level is stored on the block's tile, the fixed ring (its kept value)
+// included, as the kernels do.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -61,7 +62,7 @@ void pass1D(const Plan &plan, const GridND &in, GridND &out, int levels) {
     const long long xFirst = x0 - k.halo; // the segment's point 0
     std::vector<double> from(k.width);
     for (int c = 0; c < k.width; ++c) {
-      from[c] = boundaryReadND(spec, in, {xFirst + c, 0, 0});
+      from[c] = fusedLevelZero(spec, in, {xFirst + c, 0, 0}, levels);
     }
     for (int t = 1; t <= levels; ++t) {
       std::vector<double> to(k.width, NaN);
@@ -113,7 +114,7 @@ void block3D(const Plan &plan, const GridND &in, GridND &out, int levels, long l
   for (long long z = from.firstPlane; z < from.firstPlane + from.planes; ++z) {
     for (int cy = 0; cy < k.height; ++cy) {
       for (int cx = 0; cx < k.width; ++cx) {
-        from.at(z, cy, cx) = boundaryReadND(spec, in, {z, yFirst + cy, xFirst + cx});
+        from.at(z, cy, cx) = fusedLevelZero(spec, in, {z, yFirst + cy, xFirst + cx}, levels);
       }
     }
   }

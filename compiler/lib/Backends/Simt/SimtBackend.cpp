@@ -109,8 +109,7 @@ void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream 
   os << fmt::format("  band       after each pass, {}: the points within T r = {} of an edge, "
                     "the pass's levels step by step with each level folded at the edge, in the "
                     "fused kernel's arithmetic (stencilc/device/band.cuh, fused_band.cuh): {}; the "
-                    "fused kernel, whose levels outside the grid keep the input's folds, is exact "
-                    "farther inside\n",
+                    "fused kernel, which reads 0 outside the grid, is exact farther inside\n",
                     keyword(plan.spec.boundary), w, how);
 }
 

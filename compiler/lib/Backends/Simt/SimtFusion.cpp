@@ -503,7 +503,7 @@ std::string unfusableAtEdge(const Plan &plan) {
   if (!foldsAtEdge(spec.boundary)) {
     return {};
   }
-  // A band kernel recomputes the points the input's folds reach
+  // A band kernel recomputes the points that reads outside the grid reach
   // (fused_band.cuh).
   if (plan.simt().packed) {
     return fmt::format("packed 16-bit fused passes do not take boundary {} (their band, which "

@@ -38,7 +38,12 @@
 //                             keeps it;
 //   PeriodicBoundary          every point is computed: the input is loaded
 //                             wrapped, so every level is the periodic
-//                             extension of the grid, halo included.
+//                             extension of the grid, halo included;
+//   clamp, mirror, reflect    a pass of one level reads the folds and is
+//                             exact; a pass of more reads 0 outside
+//                             (ReadsOutside) and is exact Levels r inside
+//                             the grid, the band (fused_band.cuh)
+//                             recomputing the points nearer an edge.
 //
 // The rows and columns of a level whose inputs are not yet (or no longer)
 // in the warp's window are computed too, from stale window rows (zero at
@@ -184,6 +189,19 @@ template <> struct Computes<PeriodicBoundary> {
   static __device__ __forceinline__ bool axis(long long, int, int) { return true; }
 };
 
+/// The rule a fused pass of Levels levels reads the grid's outside by: the
+/// boundary's own, but in a pass of two or more under clamp, mirror or
+/// reflect, which reads 0 there as a fixed boundary does. Such a pass is
+/// exact only Levels r inside the grid whatever it reads outside, and the
+/// band after it (fused_band.cuh) recomputes every point nearer an edge,
+/// so the folds were work for nothing. In 3D their loads point by point at
+/// the x edges made ptxas spill 360-400 bytes in each edge copy of the pass
+/// (star3d7p fp32 at T 4: 724 bytes in all against 108 at fixed).
+/// A pass of one level (NAME_step's) is exact alone and reads the folds.
+template <class Boundary, int Levels>
+using ReadsOutside =
+    std::conditional_t<FoldsReads<Boundary>::value && Levels >= 2, FixedBoundary, Boundary>;
+
 /// The smallest extent per axis a boundary rule allows (fixed: 2r + 1).
 template <class Boundary> constexpr int minExtent(int radius) {
   return std::is_same_v<Boundary, FixedBoundary> ? 2 * radius + 1 : 1;
@@ -287,15 +305,15 @@ template <class Params> struct Geometry : Params {
 
 /// The kVec elements of row y, columns [x, x + kVec): one load where the
 /// whole access is in the grid (and `vectorRows`), the boundary rule
-/// element by element elsewhere.
-template <class S>
+/// (Reads: ReadsOutside) element by element elsewhere.
+template <class S, class Reads = typename S::Boundary>
 __device__ __forceinline__ typename S::Vector fetchGroup(const typename S::Element *__restrict__ in,
                                                          long long y, long long x, int ny, int nx,
                                                          bool vectorRows) {
   if (vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
     return __ldg(reinterpret_cast<const typename S::Vector *>(in + y * nx + x));
   }
-  return readRun<typename S::Boundary, typename S::Vector, RunRead::kEach>(in, y, x, ny, nx);
+  return readRun<Reads, typename S::Vector, RunRead::kEach>(in, y, x, ny, nx);
 }
 
 /// One row of a level in a thread's registers: its kColsPerThread columns
@@ -448,8 +466,9 @@ template <class S> struct PrefetchRowsOf<S, std::void_t<decltype(S::kPrefetchRow
 /// Starts the loads of kBatch input rows from row p, the thread's groups of
 /// each (the boundary rule only where a point may be outside the grid);
 /// inside the grid, with PrefetchRowsOf, an L2 prefetch of the row that
-/// many rows further (the last row past the grid's end).
-template <class S, bool Interior>
+/// many rows further (the last row past the grid's end). Levels: the
+/// pass's, by which ReadsOutside gives the rule outside the grid.
+template <class S, bool Interior, int Levels = 1>
 __device__ __forceinline__ void
 fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
            const typename S::Element *__restrict__ in, int p, int xFirst, int ny, int nx,
@@ -468,7 +487,8 @@ fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
           }
         }
       } else {
-        groups[i][g] = fetchGroup<S>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
+        groups[i][g] = fetchGroup<S, ReadsOutside<typename S::Boundary, Levels>>(
+            in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
       }
     }
   }
@@ -875,7 +895,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
   }
   const int pFirst = yBegin - kLag; // the first input row
   typename S::Vector groups[B][G];
-  fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
+  fetchBatch<S, Interior, Levels>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // q: the first input row of the iteration.
   for (int q = pFirst; q - kLag < yEnd; q += B) {
     unpackBatch<S, !SidesOf<S>::kAtUse>(win[0], groups);
@@ -886,7 +906,7 @@ __device__ __forceinline__ void stream(const typename S::Element *__restrict__ i
       }
     }
     if (q + B - kLag < yEnd) {
-      fetchBatch<S, Interior>(groups, in, q + B, xFirst, ny, nx, vectorRows);
+      fetchBatch<S, Interior, Levels>(groups, in, q + B, xFirst, ny, nx, vectorRows);
     }
 #pragma unroll
     for (int t = 1; t <= Levels; ++t) {
@@ -1115,8 +1135,8 @@ queuedIteration(const QueuedStrip<S> &strip, Queue<S> (&queues)[Levels],
   Row<S> rows[B];
   unpackBatch<S, true, B>(rows, groups);
   if (q + B - kLag < strip.yEnd) {
-    fetchBatch<S, Interior>(groups, strip.in, q + B, strip.xFirst, strip.ny, strip.nx,
-                            strip.vectorRows);
+    fetchBatch<S, Interior, Levels>(groups, strip.in, q + B, strip.xFirst, strip.ny, strip.nx,
+                                    strip.vectorRows);
   }
 #pragma unroll
   for (int j = 0; j < B; ++j) {
@@ -1213,7 +1233,7 @@ __device__ __forceinline__ void streamQueued(const typename S::Element *__restri
   // that is odd, so that every iteration's q is even.
   const int pFirst = PairedSumsOf<S>::value ? (yBegin - kLag) & ~1 : yBegin - kLag;
   typename S::Vector groups[B][S::kGroupsPerThread];
-  fetchBatch<S, Interior>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
+  fetchBatch<S, Interior, Levels>(groups, in, pFirst, xFirst, ny, nx, vectorRows);
   // The prologue's iterations all run: even a chunk of one row streams
   // 2 kLag + 1 input rows, more than the at most 2 (Levels - 1) r the
   // prologue takes.

@@ -46,9 +46,9 @@
 // periodic grid is loaded wrapped and every point is computed. The last
 // level stores every point of the tile inside the grid, the fixed ring
 // included (but in step, NAME_step's pass of one level, which leaves it as
-// the step kernel does). Under clamp, mirror and reflect a level's points
-// outside the grid keep the input's folded values rather than the level's
-// own fold, so a pass of T levels is exact only T r inside the grid:
+// the step kernel does). Under clamp, mirror and reflect a pass of one
+// level reads the input's folds outside the grid and is exact; a pass of
+// more reads 0 there (ReadsOutside) and is exact only T r inside the grid:
 // fused_band.cuh's runBanded recomputes the band within T r of a face after
 // each pass. Points whose inputs are not (or not yet) in the window are
 // computed from stale values (zero at first) but only ever feed points
@@ -106,6 +106,7 @@ namespace fused3d {
 
 using fused::Computes;
 using fused::minExtent;
+using fused::ReadsOutside;
 
 /// One term of a stencil: coefficient c times the input at (z + dz, y + dy,
 /// x + dx).
@@ -369,9 +370,8 @@ template <class Boundary, class Element> __device__ __forceinline__ Element outs
 /// 5-7 %, fp16 and bf16 14-16 % faster on the H200); in fp64 18-19 %
 /// slower, ptxas copying the loaded registers after the loads as for
 /// kLoadsInside below (docs/performance.md, 2026-11-30 20:26).
-template <class S>
-constexpr bool kFillsOutside =
-    OneOutside<typename S::Boundary>::value && sizeof(typename S::Element) < 8;
+template <class S, class Reads = typename S::Boundary>
+constexpr bool kFillsOutside = OneOutside<Reads>::value && sizeof(typename S::Element) < 8;
 
 /// loadPlane under clamp, mirror and reflect: a plane or row outside the
 /// grid is the one the rule folds it onto, read as whole accesses where the
@@ -414,13 +414,14 @@ __device__ __forceinline__ void loadFolded(typename S::Element (&values)[S::kRow
 /// multiple of kCols, and so is nx), so a row outside may be filled with
 /// the boundary's one value (kFillsOutside) instead of read point by point,
 /// a branch that a lane at the window's edge makes every lane of its warp
-/// take.
-template <class S, bool Interior, bool ZInside = false, bool Whole = Interior>
+/// take. Levels: the pass's, by which fused::ReadsOutside gives the rule
+/// outside the grid.
+template <class S, bool Interior, bool ZInside = false, bool Whole = Interior, int Levels = 1>
 __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows][S::kCols],
                                           const typename S::Element *__restrict__ in, int z,
                                           const Part<S> &p, int nz, int ny, int nx) {
   using Access = typename S::Access;
-  using Boundary = typename S::Boundary;
+  using Boundary = ReadsOutside<typename S::Boundary, Levels>;
   if constexpr (FoldsReads<Boundary>::value) {
     loadFolded<S, Interior, ZInside>(values, in, z, p, nz, ny, nx);
     return;
@@ -433,7 +434,7 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
     if (zInside && (Interior || p.rowVector[e])) {
       const Access bits = __ldg(reinterpret_cast<const Access *>(row));
       std::memcpy(&values[e][0], &bits, sizeof bits);
-    } else if (kFillsOutside<S> && (Whole || p.vectorIn)) {
+    } else if (kFillsOutside<S, Boundary> && (Whole || p.vectorIn)) {
 #pragma unroll
       for (int q = 0; q < S::kCols; ++q) {
         values[e][q] = outsideValue<Boundary, typename S::Element>();
@@ -441,7 +442,7 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
     } else {
 #pragma unroll
       for (int q = 0; q < S::kCols; ++q) {
-        values[e][q] = S::Boundary::read(in, z, p.yFirst + e, p.xFirst + q, nz, ny, nx);
+        values[e][q] = Boundary::read(in, z, p.yFirst + e, p.xFirst + q, nz, ny, nx);
       }
     }
   }
@@ -960,8 +961,8 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
-  loadPlane<S, Interior, kZInside, kWhole>(next[0], in, iFirst, p, nz, ny, nx);
-  loadPlane<S, Interior, kZInside, kWhole>(next[1], in, iFirst + 1, p, nz, ny, nx);
+  loadPlane<S, Interior, kZInside, kWhole, Levels>(next[0], in, iFirst, p, nz, ny, nx);
+  loadPlane<S, Interior, kZInside, kWhole, Levels>(next[1], in, iFirst + 1, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
   const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
   for (int i0 = iFirst;; i0 += S::kUnroll) {
@@ -970,7 +971,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
       const int i = i0 + u;
       copyPlane<S>(queue[0][u % kQueue], next[u % 2]);
       if (i + 2 <= iLast) {
-        loadPlane<S, Interior, kZInside, kWhole>(next[u % 2], in, i + 2, p, nz, ny, nx);
+        loadPlane<S, Interior, kZInside, kWhole, Levels>(next[u % 2], in, i + 2, p, nz, ny, nx);
       }
       writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
 #pragma unroll
