@@ -19,7 +19,7 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile) {
 }
 
 int volumeBandBytes(const StencilSpec &spec, int lines) {
-  return 2 * lines * kBandPatchRows * kBandPatchCols * computeBytes(spec);
+  return 2 * lines * kBandLineCells * computeBytes(spec);
 }
 
 int bandStripBytes(const StencilSpec &spec, int steps) {

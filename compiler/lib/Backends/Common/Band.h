@@ -25,10 +25,13 @@ constexpr int kBandStripSplit = 2;
 /// on a face, a thread each, the middle (rows - 2 W) x (cols - 2 W) stored.
 constexpr int kBandPatchRows = 32;
 constexpr int kBandPatchCols = 32;
+/// A line's cells in a 3D band's shared memory (band.cuh's kLineCells):
+/// the patch's positions and one more, against bank conflicts.
+constexpr int kBandLineCells = kBandPatchRows * kBandPatchCols + 1;
 
 /// Shared memory of a 3D band's block (band.cuh's volumeBandBytes): two
-/// levels of `lines` x kBandPatchRows x kBandPatchCols values of the
-/// arithmetic type; lines is 3 W, or up to 4 W on an axis within 2 W.
+/// levels of `lines` lines of kBandLineCells values of the arithmetic type;
+/// lines is 3 W, or up to 4 W on an axis within 2 W.
 int volumeBandBytes(const StencilSpec &spec, int lines);
 
 /// Shared memory of the band's tile kernel's block: two levels of

@@ -100,7 +100,8 @@ void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream 
       : plan.spec.dims == 2
           ? bandKernels2D(band, w, values)
           : fmt::format("patches of {} x {} positions of each face, {} x {} stored, a thread a "
-                        "position walking its {} lines across, two levels of {} x {} x {} {} in "
+                        "position walking its {} lines across (an x face's loaded and stored a "
+                        "warp along them), two levels of {} lines of {} x {} + 1 {} in "
                         "{} bytes of shared memory (on an axis within {} of its size the whole "
                         "axis and {} past each end)",
                         kBandPatchRows, kBandPatchCols, kBandPatchRows - 2 * w,

@@ -535,10 +535,17 @@ cudaError_t launchLineBand(const typename Band::Element *in, typename Band::Elem
 // take the level's value where the rule folds them (inside the level's
 // box wherever they are needed, since a patch stores at least one position
 // and its line a face's W lines or the whole axis). Two levels of the
-// window live in dynamic shared memory, in the arithmetic type.
+// window live in dynamic shared memory, in the arithmetic type. The x
+// faces' lines run along x, so their loads and stores go a warp along the
+// lines (loadAlong, storeAlong) rather than a position a thread.
 
 /// A 3D band patch's window positions: rows, and columns (a warp's lanes).
 constexpr int kPatchRows = 32, kPatchCols = 32;
+
+/// A window line's cells in shared memory: its positions and one more, so
+/// that a warp at two positions of many lines (an x face's loads and
+/// stores) meets two ways of bank conflict rather than sixteen.
+constexpr int kLineCells = kPatchRows * kPatchCols + 1;
 
 /// Blocks of a patch's threads a multiprocessor asks of the register
 /// allocator: two (32 registers a thread) where it holds 2048 threads, one
@@ -636,13 +643,14 @@ template <class Band, int kAxis> struct PatchThread {
                 "the 3D band is the folding rules' (fused_band.cuh)");
   static constexpr int kR = Band::kRadius, kW = Band::kRadius * Band::kSteps;
   static constexpr int kRowAxis = kAxis == 0 ? 1 : 0, kColAxis = kAxis == 2 ? 1 : 2;
-  static constexpr int kLine = kPatchRows * kPatchCols; // a window line's cells
-  static constexpr int kMostLines = 4 * kW;             // the window's lines across
+  static constexpr int kLine = kLineCells;  // a window line's cells
+  static constexpr int kMostLines = 4 * kW; // the window's lines across
 
   const VolumeBand &vb;
   PatchAxis p[3];
   int pr, pc, own;          // the position, its cell on line 0
   int nAcross;              // the grid's lines across
+  int insideLo, insideHi;   // the window lines inside the grid at this position
   bool alongInside;         // the position lies inside the grid's face
   long long along;          // the position's offset in a plane of lines across (folded)
   long long stride;         // the grid's step from one line across to the next
@@ -663,6 +671,10 @@ template <class Band, int kAxis> struct PatchThread {
     const long long steps[3] = {static_cast<long long>(vb.n[1]) * vb.n[2], vb.n[2], 1};
     along = fr * steps[kRowAxis] + fc * steps[kColAxis];
     stride = steps[kAxis];
+    const long long o = p[0].origin;
+    insideLo = alongInside ? static_cast<int>(max(-o, 0LL)) : 0;
+    insideHi =
+        alongInside ? static_cast<int>(min(static_cast<long long>(p[0].size), nAcross - o)) : 0;
   }
   /// Level l's window lines along axis k (0 across, 1 rows, 2 columns).
   __device__ int lo(int k, int l) const { return p[k].lo(l, kR, (Band::kSteps - l) * kR, kW); }
@@ -683,43 +695,113 @@ template <class Band, int kAxis> struct PatchThread {
     }
   }
 
-  /// Whether window line c at this position lies inside the grid.
-  __device__ bool inside(int c) const {
-    const long long a = p[0].origin + c;
-    return alongInside && a >= 0 && a < nAcross;
+  /// An x face's lines run along x: its loads and stores go kAlong lanes
+  /// along a position's lines (a power of two, at least the lines) and
+  /// 1024 / kAlong positions at once, so that a warp's access is a few
+  /// rows' whole sectors rather than 32 rows. A thread a position made the
+  /// x faces cost as much as the other four together (star3d7p fp32
+  /// clamp on an H200, 216 of 391 us a pass). A thread keeps its lines and
+  /// its column (1024 / kAlong is a multiple of the 32 columns).
+  template <int kLines> static constexpr int kAlong = kLines <= 8 ? 8 : kLines <= 16 ? 16 : 32;
+
+  /// Level 0 of an x face's patch, as load's (lines along x: kAlong).
+  __device__ void loadAlong(const Element *__restrict__ in, Compute *level) const {
+    static_assert(kAxis == 2, "an x face: rows along z, columns along y, lines along x");
+    constexpr int kLanes = kAlong<kMostLines>, kAtOnce = kPatchRows * kPatchCols / kLanes;
+    const int lane = static_cast<int>(threadIdx.x) % kLanes;
+    const int first = static_cast<int>(threadIdx.x) / kLanes, col = first % kPatchCols;
+    const int c0 = lo(0, 0), c1 = hi(0, 0);
+    const bool colIn = col >= lo(2, 0) && col < hi(2, 0);
+    const long long planeStep = static_cast<long long>(vb.n[1]) * vb.n[2];
+    const Element *rows = in + Boundary::fold(p[2].origin + col, vb.n[1]) * vb.n[2];
+#pragma unroll
+    for (int j = 0; j < (kMostLines + kLanes - 1) / kLanes; ++j) { // c < c1 <= kMostLines
+      const int c = lane + j * kLanes;
+      const long long a = Boundary::fold(p[0].origin + c, nAcross);
+      const bool lineIn = colIn && c >= c0 && c < c1;
+#pragma unroll
+      for (int i = 0; i < kLanes; ++i) {
+        const int at = first + i * kAtOnce, row = at / kPatchCols;
+        if (lineIn && row >= lo(1, 0) && row < hi(1, 0)) {
+          const long long z = Boundary::fold(p[1].origin + row, vb.n[0]);
+          level[c * kLine + at] = toCompute(rows[z * planeStep + a]);
+        }
+      }
+    }
   }
 
-  /// Level l's points inside the grid, from level l - 1.
-  __device__ void compute(const Compute *prev, Compute *cur, int l) const {
-    const int c0 = lo(0, l), c1 = hi(0, l);
-    const bool mine = active(l);
+  /// The stored points of an x face's patch (2 W lines from line W: a
+  /// face's W, or an axis of at most 2 W), as loadAlong goes.
+  __device__ void storeAlong(Element *__restrict__ out, const Compute *last) const {
+    static_assert(kAxis == 2, "an x face: rows along z, columns along y, lines along x");
+    constexpr int kLanes = kAlong<2 * kW>, kAtOnce = kPatchRows * kPatchCols / kLanes;
+    const int lane = static_cast<int>(threadIdx.x) % kLanes;
+    const int first = static_cast<int>(threadIdx.x) / kLanes, col = first % kPatchCols;
+    const long long planeStep = static_cast<long long>(vb.n[1]) * vb.n[2];
+    // stored points lie inside: no folds
+    Element *rows = out + (p[2].origin + col) * vb.n[2] + p[0].origin;
 #pragma unroll
-    for (int c = 0; c < kMostLines; ++c) {
-      if (mine && c >= c0 && c < c1 && inside(c)) {
-        const int at = c * kLine + own;
-        cur[at] = levelPoint<Band>([&](int dz, int dy, int dx) {
-          const int d[3] = {dz, dy, dx};
-          return prev[at + d[kAxis] * kLine + d[kRowAxis] * kPatchCols + d[kColAxis]];
-        });
+    for (int j = 0; j < (2 * kW + kLanes - 1) / kLanes; ++j) {
+      const int c = kW + lane + j * kLanes;
+      const bool lineIn = c < kW + p[0].stored && col >= kW && col < kW + p[2].stored;
+#pragma unroll
+      for (int i = 0; i < kLanes; ++i) {
+        const int at = first + i * kAtOnce, row = at / kPatchCols;
+        if (lineIn && row >= kW && row < kW + p[1].stored) {
+          rows[(p[1].origin + row) * planeStep + c] = toElement<Element>(last[c * kLine + at]);
+        }
       }
+    }
+  }
+
+  /// Level l's points inside the grid, from level l - 1: a loop over the
+  /// level's lines inside (1-2 % faster than the 4 W lines unrolled, each
+  /// tested: docs/performance.md, 2026-12-04 14:13).
+  __device__ void compute(const Compute *prev, Compute *cur, int l) const {
+    if (!active(l)) {
+      return;
+    }
+    const int c0 = max(lo(0, l), insideLo), c1 = min(hi(0, l), insideHi);
+#pragma unroll 1
+    for (int c = c0; c < c1; ++c) {
+      const int at = c * kLine + own;
+      cur[at] = levelPoint<Band>([&](int dz, int dy, int dx) {
+        const int d[3] = {dz, dy, dx};
+        return prev[at + d[kAxis] * kLine + d[kRowAxis] * kPatchCols + d[kColAxis]];
+      });
     }
   }
 
   /// Level l's points outside the grid: the level's value where the rule
   /// folds them, computed by compute() (after a barrier). One that no stored
   /// point needs may fold outside the level's box and keeps its stale value.
+  /// At a position inside the face only the W lines at either end of the
+  /// window may lie outside.
   __device__ void refold(Compute *cur, int l) const {
     const int c0 = lo(0, l), c1 = hi(0, l);
-    const bool mine = active(l);
     const bool held = foldedRow >= lo(1, l) && foldedRow < hi(1, l) && foldedCol >= lo(2, l) &&
                       foldedCol < hi(2, l);
-#pragma unroll
-    for (int c = 0; c < kMostLines; ++c) {
-      if (mine && held && c >= c0 && c < c1 && !inside(c)) {
+    if (!active(l) || !held) {
+      return;
+    }
+    auto line = [&](int c) {
+      if (c >= c0 && c < c1 && (c < insideLo || c >= insideHi)) {
         const int from = static_cast<int>(Boundary::fold(p[0].origin + c, nAcross) - p[0].origin);
         if (from >= c0 && from < c1) {
-          cur[c * kLine + own] = cur[(from * kPatchRows + foldedRow) * kPatchCols + foldedCol];
+          cur[c * kLine + own] = cur[from * kLine + foldedRow * kPatchCols + foldedCol];
         }
+      }
+    };
+    if (alongInside) {
+#pragma unroll
+      for (int k = 0; k < kW; ++k) {
+        line(k);
+        line(insideHi + k);
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < kMostLines; ++c) {
+        line(c);
       }
     }
   }
@@ -748,7 +830,11 @@ patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   const PatchThread<Band, kAxis> t(vb, i);
   const int cells = t.p[0].size * PatchThread<Band, kAxis>::kLine;
   auto level = [&](int l) { return window + (l & 1) * cells; };
-  t.load(in, level(0));
+  if constexpr (kAxis == 2) {
+    t.loadAlong(in, level(0));
+  } else {
+    t.load(in, level(0));
+  }
   __syncthreads();
 #pragma unroll 1
   for (int l = 1; l <= Band::kSteps; ++l) {
@@ -757,7 +843,11 @@ patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     t.refold(level(l), l);
     __syncthreads();
   }
-  t.store(out, level(Band::kSteps));
+  if constexpr (kAxis == 2) {
+    t.storeAlong(out, level(Band::kSteps));
+  } else {
+    t.store(out, level(Band::kSteps));
+  }
 }
 
 template <class Band>
@@ -778,11 +868,9 @@ __global__ void __launch_bounds__(kPatchRows *kPatchCols, kPatchBlocks)
   }
 }
 
-/// Shared memory of a 3D band's block: two levels of `lines` x kPatchRows x
-/// kPatchCols values of `bytes` (the planners' volumeBandBytes).
-constexpr int volumeBandBytes(int lines, int bytes) {
-  return 2 * lines * kPatchRows * kPatchCols * bytes;
-}
+/// Shared memory of a 3D band's block: two levels of `lines` lines of
+/// kLineCells values of `bytes` (the planners' volumeBandBytes).
+constexpr int volumeBandBytes(int lines, int bytes) { return 2 * lines * kLineCells * bytes; }
 
 /// Launches the band of one pass of a 3D grid (in -> out) on `stream`.
 template <class Band>
