@@ -476,14 +476,21 @@ std::string optionalIntLine(const char *name, int value, int absent, const char 
 
 namespace {
 
-/// The band's tile (fused_band.cuh), where a 2D plan has a band.
-std::string bandTileLine(const FusedKernel &k) {
+/// The band's line of the fused Params (fused_band.cuh), where the plan
+/// has a band: in 2D its tile kernel's tile; in 3D its shared memory as the
+/// plan counts it (Backends/Common/Band.h, which mirrors band.cuh's
+/// volumeBandBytes; fused_band.cuh asserts that the two agree).
+std::string bandLine(const FusedKernel &k, int dims) {
   if (!k.band) {
     return "";
   }
-  return fmt::format("\nstatic constexpr int kBandTile = {}; // the band's tile kernel's tile "
-                     "(fused_band.cuh): the points within T r of an edge, step by step",
-                     k.band->tile);
+  return dims == 2 ? fmt::format("\nstatic constexpr int kBandTile = {}; // the band's tile "
+                                 "kernel's tile (fused_band.cuh): the points within T r of an "
+                                 "edge, step by step",
+                                 k.band->tile)
+                   : fmt::format("\nstatic constexpr int kBandBytes = {}; // the band's shared "
+                                 "memory as planned, which band.cuh's must equal",
+                                 k.band->sharedBytes);
 }
 
 } // namespace
@@ -506,14 +513,15 @@ std::string fusedGeometryLines(const Plan &plan) {
                  optionalIntLine("kPrefetchRows", k.prefetchRows, 0,
                                  "an L2 prefetch that many rows ahead of the stream inside the "
                                  "grid")),
-        fmt::arg("band", bandTileLine(k)));
+        fmt::arg("band", bandLine(k, 2)));
   default:
     return CodeWriter::filled(
         section("fused_geometry_3d"), fmt::arg("width", k.width), fmt::arg("height", k.height),
         fmt::arg("halo", k.halo), fmt::arg("halo_y", k.haloY), fmt::arg("rows", k.rows),
         fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
         fmt::arg("min_blocks", optionalIntLine("kMinBlocks", k.minBlocks, 1,
-                                               "per multiprocessor, for the register allocator")));
+                                               "per multiprocessor, for the register allocator")),
+        fmt::arg("band", bandLine(k, 3)));
   }
 }
 

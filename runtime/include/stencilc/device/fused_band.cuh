@@ -248,10 +248,26 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
+/// S::kBandBytes, the band's shared memory as the compiler planned it
+/// (its copy of band.cuh's count, Backends/Common/Band.h), or 0 where S has
+/// none.
+template <class S, class = void> struct PlannedBandBytes {
+  static constexpr int value = 0;
+};
+template <class S> struct PlannedBandBytes<S, std::void_t<decltype(S::kBandBytes)>> {
+  static constexpr int value = S::kBandBytes;
+};
+
 /// Launches the band of a pass of `levels` levels (1 .. kSteps).
 template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
                                 int nz, int ny, int nx, cudaStream_t stream) {
+  // The planner decided that the band fits the target by its own count.
+  static_assert(
+      PlannedBandBytes<S>::value == 0 ||
+          PlannedBandBytes<S>::value ==
+              band::volumeBandBytes(3 * S::kSteps * S::kRadius, sizeof(typename S::Compute)),
+      "the compiler's count of the band's shared memory is band.cuh's");
   return withLevels<S::kSteps>(levels, [&](auto at) {
     return band::launchVolumeBand<BandOf<S, decltype(at)::value>>(in, out, nz, ny, nx, stream);
   });
