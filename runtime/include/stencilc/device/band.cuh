@@ -696,8 +696,8 @@ template <class Band, int kAxis> struct PatchThread {
   }
 
   /// An x face's lines run along x: its loads and stores go kAlong lanes
-  /// along a position's lines (a power of two, at least the lines) and
-  /// 1024 / kAlong positions at once, so that a warp's access is a few
+  /// along a position's lines (8, 16 or 32: the lines rounded up to a power
+  /// of two, at most 32) and 1024 / kAlong positions at once, so that a warp's access is a few
   /// rows' whole sectors rather than 32 rows. A thread a position made the
   /// x faces cost as much as the other four together (star3d7p fp32
   /// clamp on an H200, 216 of 391 us a pass). A thread keeps its lines and
@@ -738,8 +738,7 @@ template <class Band, int kAxis> struct PatchThread {
     const int lane = static_cast<int>(threadIdx.x) % kLanes;
     const int first = static_cast<int>(threadIdx.x) / kLanes, col = first % kPatchCols;
     const long long planeStep = static_cast<long long>(vb.n[1]) * vb.n[2];
-    // stored points lie inside: no folds
-    Element *rows = out + (p[2].origin + col) * vb.n[2] + p[0].origin;
+    const long long base = (p[2].origin + col) * vb.n[2] + p[0].origin; // stored: no folds
 #pragma unroll
     for (int j = 0; j < (2 * kW + kLanes - 1) / kLanes; ++j) {
       const int c = kW + lane + j * kLanes;
@@ -748,7 +747,8 @@ template <class Band, int kAxis> struct PatchThread {
       for (int i = 0; i < kLanes; ++i) {
         const int at = first + i * kAtOnce, row = at / kPatchCols;
         if (lineIn && row >= kW && row < kW + p[1].stored) {
-          rows[(p[1].origin + row) * planeStep + c] = toElement<Element>(last[c * kLine + at]);
+          out[base + (p[1].origin + row) * planeStep + c] =
+              toElement<Element>(last[c * kLine + at]);
         }
       }
     }
@@ -756,7 +756,7 @@ template <class Band, int kAxis> struct PatchThread {
 
   /// Level l's points inside the grid, from level l - 1: a loop over the
   /// level's lines inside (1-2 % faster than the 4 W lines unrolled, each
-  /// tested: docs/performance.md, 2026-12-04 14:13).
+  /// tested: docs/performance.md, 2026-12-04 13:43-14:14).
   __device__ void compute(const Compute *prev, Compute *cur, int l) const {
     if (!active(l)) {
       return;

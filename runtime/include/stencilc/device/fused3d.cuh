@@ -373,7 +373,8 @@ template <class Boundary, class Element> __device__ __forceinline__ Element outs
 template <class S, class Reads = typename S::Boundary>
 constexpr bool kFillsOutside = OneOutside<Reads>::value && sizeof(typename S::Element) < 8;
 
-/// loadPlane under clamp, mirror and reflect: a plane or row outside the
+/// loadPlane under clamp, mirror and reflect in a pass of one level (one of
+/// more reads 0 outside: fused::ReadsOutside): a plane or row outside the
 /// grid is the one the rule folds it onto, read as whole accesses where the
 /// thread's columns lie inside, and only a column outside point by point.
 /// Read point by point, each folded three ways, the edge blocks of mirror's
