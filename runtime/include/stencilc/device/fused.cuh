@@ -305,15 +305,17 @@ template <class Params> struct Geometry : Params {
 
 /// The kVec elements of row y, columns [x, x + kVec): one load where the
 /// whole access is in the grid (and `vectorRows`), the boundary rule
-/// (Reads: ReadsOutside) element by element elsewhere.
-template <class S, class Reads = typename S::Boundary>
+/// (ReadsOutside's for a pass of Levels levels) element by element
+/// elsewhere.
+template <class S, int Levels = 1>
 __device__ __forceinline__ typename S::Vector fetchGroup(const typename S::Element *__restrict__ in,
                                                          long long y, long long x, int ny, int nx,
                                                          bool vectorRows) {
   if (vectorRows && y >= 0 && y < ny && x >= 0 && x + S::kVec <= nx) {
     return __ldg(reinterpret_cast<const typename S::Vector *>(in + y * nx + x));
   }
-  return readRun<Reads, typename S::Vector, RunRead::kEach>(in, y, x, ny, nx);
+  return readRun<ReadsOutside<typename S::Boundary, Levels>, typename S::Vector, RunRead::kEach>(
+      in, y, x, ny, nx);
 }
 
 /// One row of a level in a thread's registers: its kColsPerThread columns
@@ -487,8 +489,7 @@ fetchBatch(typename S::Vector (&groups)[S::kBatch][S::kGroupsPerThread],
           }
         }
       } else {
-        groups[i][g] = fetchGroup<S, ReadsOutside<typename S::Boundary, Levels>>(
-            in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
+        groups[i][g] = fetchGroup<S, Levels>(in, p + i, xFirst + g * S::kVec, ny, nx, vectorRows);
       }
     }
   }

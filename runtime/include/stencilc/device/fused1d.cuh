@@ -162,8 +162,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
     const int g = threadIdx.x + k * S::kThreads;
     if (S::kGroups % S::kThreads == 0 || g < S::kGroups) {
       *reinterpret_cast<uint4 *>(&buffers[g * S::kVec]) =
-          fused::fetchGroup<S, fused::ReadsOutside<typename S::Boundary, Levels>>(
-              in, 0, x0 - S::kHalo + g * S::kVec, 1, nx, vectors);
+          fused::fetchGroup<S, Levels>(in, 0, x0 - S::kHalo + g * S::kVec, 1, nx, vectors);
     }
   }
   __syncthreads();

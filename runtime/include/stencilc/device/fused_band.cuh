@@ -38,6 +38,19 @@ template <class S, int Steps> struct FusedBandTraits {
   static constexpr stencilc_boundary kBoundaryKind = Boundary::kKind;
   static constexpr int kRadius = S::kRadius, kSteps = Steps, kRing = 0;
   static constexpr bool kOwnArithmetic = true;
+
+  /// A point in the terms' direct form, as every fused kernel computes it:
+  /// the terms' multiply-adds from 0 in term order, then the scale;
+  /// `value(term)` is the level below at the term's offset.
+  template <class Value> static __device__ __forceinline__ Compute termSum(Value value) {
+    Compute acc = Compute(0);
+#pragma unroll
+    for (int k = 0; k < S::kTerms; ++k) {
+      const auto term = Stencil::template term<Compute>(k);
+      acc = madd(term.c, value(term), acc);
+    }
+    return scaledSum<Stencil>(acc);
+  }
 };
 
 namespace fused {
@@ -54,8 +67,8 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
                 "the band computes the terms' or the unpaired low-rank order");
 
   template <class At> static __device__ __forceinline__ Compute point(At at) {
-    Compute acc = Compute(0);
     if constexpr (LowRankOf<Stencil>::value) {
+      Compute acc = Compute(0);
 #pragma unroll
       for (int k = 0; k < LowRankOf<Stencil>::kPassTerms; ++k) {
         const PassTerm<Compute> term = Stencil::template passTerm<Compute>(k);
@@ -67,12 +80,8 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
       }
       return acc;
     } else {
-#pragma unroll
-      for (int k = 0; k < S::kTerms; ++k) {
-        const Term<Compute> term = Stencil::template term<Compute>(k);
-        acc = madd(term.c, at(term.dy, term.dx), acc);
-      }
-      return scaledSum<Stencil>(acc);
+      return FusedBandTraits<S, Steps>::termSum(
+          [&](const Term<Compute> &term) { return at(term.dy, term.dx); });
     }
   }
 };
@@ -135,13 +144,8 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   using Stencil = typename S::Stencil;
 
   template <class At> static __device__ __forceinline__ Compute point(At at) {
-    Compute acc = Compute(0);
-#pragma unroll
-    for (int k = 0; k < S::kTerms; ++k) {
-      const Term<Compute> term = Stencil::template term<Compute>(k);
-      acc = madd(term.c, at(term.dx), acc);
-    }
-    return scaledSum<Stencil>(acc);
+    return FusedBandTraits<S, Steps>::termSum(
+        [&](const Term<Compute> &term) { return at(term.dx); });
   }
 };
 
@@ -226,8 +230,8 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 
   template <class At> static __device__ __forceinline__ Compute point(At at) {
-    Compute acc = Compute(0);
     if constexpr (FormOf<Stencil>::value) {
+      Compute acc = Compute(0);
 #pragma unroll
       for (int i = 0; i < FormOf<Stencil>::kFormTerms; ++i) {
         const FormTerm<Compute> term = Stencil::template formTerm<Compute>(i);
@@ -238,12 +242,8 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
       }
       return acc;
     } else {
-#pragma unroll
-      for (int k = 0; k < S::kTerms; ++k) {
-        const Term<Compute> term = Stencil::template term<Compute>(k);
-        acc = madd(term.c, at(term.dz, term.dy, term.dx), acc);
-      }
-      return scaledSum<Stencil>(acc);
+      return FusedBandTraits<S, Steps>::termSum(
+          [&](const Term<Compute> &term) { return at(term.dz, term.dy, term.dx); });
     }
   }
 };
