@@ -29,8 +29,8 @@ bool fusedStepComputes(const StencilSpec &spec, long long y, long long n) {
     return y >= 0 && y < n;
   case OutsideRead::Fold:
     // Periodic computes its wrapped extension; under clamp, mirror and
-    // reflect a level's outside keeps the input's folds (the band corrects
-    // what they reach, fused_band.cuh).
+    // reflect a level's outside keeps what level 0 read there
+    // (fusedLevelZero; the band corrects what that reaches, fused_band.cuh).
     return spec.boundary == BoundaryKind::Periodic || (y >= 0 && y < n);
   }
   return false;

@@ -4,8 +4,8 @@
 // Two passes take it: the tensor cores' composed passes (composed.cuh,
 // whose composed stencil reads the input T·r inside the grid), and the
 // CUDA cores' fused passes under clamp, mirror and reflect (fused_band.cuh,
-// whose levels outside the grid keep the input's folded values instead of
-// each level's own fold). docs/design.md, "The band".
+// which read 0 outside the grid instead of each level's own fold).
+// docs/design.md, "The band".
 //
 // A 3D grid's band is patches of its faces (volumeKernel, at the end; its
 // traits give a point's arithmetic, point(at) with at(dz, dy, dx)). A 1D

@@ -2,10 +2,10 @@
 // under clamp, mirror and reflect (docs/design.md, "The band").
 //
 // Under a folding rule a fused level's points outside the grid should be
-// that level's own fold of itself; the fused kernel (fused.cuh) keeps the
-// input's folded values there instead (Computes: only the points inside
-// are computed). That is exact for every point at least W = levels·r
-// inside the grid, whose levels read only points inside. So a pass is the
+// that level's own fold of itself; a fused pass of two or more levels
+// reads 0 there instead (fused.cuh's ReadsOutside; Computes: only the
+// points inside are computed). That is exact for every point at least
+// W = levels·r inside the grid, whose levels read only points inside. So a pass is the
 // fused kernel over the whole grid, then the band kernel (band.cuh), which
 // recomputes and stores every point within W of an edge step by step with
 // the true rule, in the fused kernel's own arithmetic (BandOf::point): the
