@@ -531,13 +531,15 @@ cudaError_t launchLineBand(const typename Band::Element *in, typename Band::Elem
 // inside (the whole axis and W past both ends for an axis within 2 W).
 // Level l is computed on the stored box widened by r a level still to come,
 // as BandRegions' (the window's lines l r in from its sides), then, under
-// clamp, mirror and reflect, after a barrier, its points outside the grid
-// take the level's value where the rule folds them (inside the level's
-// box wherever they are needed, since a patch stores at least one position
-// and its line a face's W lines or the whole axis). Two levels of the
-// window live in dynamic shared memory, in the arithmetic type. The x
-// faces' lines run along x, so their loads and stores go a warp along the
-// lines (loadAlong, storeAlong) rather than a position a thread.
+// clamp, mirror and reflect, its points outside the grid that the next
+// level reads take the level's value where the rule folds them (inside the
+// level's box wherever they are needed, since a patch stores at least one
+// position and its line a face's W lines or the whole axis): a thread's
+// own line's where the patch's positions lie inside the face, without a
+// barrier, else after one. Two levels of the window live in dynamic shared
+// memory, in the arithmetic type. The x faces' lines run along x, so their
+// loads and stores go a warp along the lines (loadAlong, storeAlong)
+// rather than a position a thread.
 
 /// A 3D band patch's window positions: rows, and columns (a warp's lanes).
 constexpr int kPatchRows = 32, kPatchCols = 32;
@@ -650,7 +652,8 @@ template <class Band, int kAxis> struct PatchThread {
   PatchAxis p[3];
   int pr, pc, own;          // the position, its cell on line 0
   int nAcross;              // the grid's lines across
-  int insideLo, insideHi;   // the window lines inside the grid at this position
+  int acrossLo, acrossHi;   // the window lines inside the grid along the axis across
+  int insideLo, insideHi;   // those at this position (none outside the grid's face)
   bool alongInside;         // the position lies inside the grid's face
   long long along;          // the position's offset in a plane of lines across (folded)
   long long stride;         // the grid's step from one line across to the next
@@ -672,9 +675,10 @@ template <class Band, int kAxis> struct PatchThread {
     along = fr * steps[kRowAxis] + fc * steps[kColAxis];
     stride = steps[kAxis];
     const long long o = p[0].origin;
-    insideLo = alongInside ? static_cast<int>(max(-o, 0LL)) : 0;
-    insideHi =
-        alongInside ? static_cast<int>(min(static_cast<long long>(p[0].size), nAcross - o)) : 0;
+    acrossLo = static_cast<int>(max(-o, 0LL));
+    acrossHi = static_cast<int>(min(static_cast<long long>(p[0].size), nAcross - o));
+    insideLo = alongInside ? acrossLo : 0;
+    insideHi = alongInside ? acrossHi : 0;
   }
   /// Level l's window lines along axis k (0 across, 1 rows, 2 columns).
   __device__ int lo(int k, int l) const { return p[k].lo(l, kR, (Band::kSteps - l) * kR, kW); }
@@ -682,15 +686,48 @@ template <class Band, int kAxis> struct PatchThread {
   __device__ bool active(int l) const {
     return pr >= lo(1, l) && pr < hi(1, l) && pc >= lo(2, l) && pc < hi(2, l);
   }
-  /// Level 0: the input over the level's lines, through the rule.
+  /// Whether every position that computes a level lies inside the grid's
+  /// face (the same for the whole block): then a level's points outside the
+  /// grid fold onto the thread's own line, and refold needs no barrier
+  /// before it. Only the patches at a face's edges have positions outside.
+  __device__ bool foldsOwnLines() const {
+    const int axes[2] = {kRowAxis, kColAxis};
+    for (int k = 1; k < 3; ++k) {
+      if (p[k].origin + lo(k, 1) < 0 || p[k].origin + hi(k, 1) > vb.n[axes[k - 1]]) {
+        return false;
+      }
+    }
+    return true;
+  }
+  /// Level 0: the input over the level's lines, through the rule: the
+  /// window's 3 W lines, or 4 W at most on an axis within 2 W of its size.
   __device__ void load(const Element *__restrict__ in, Compute *level) const {
+    if (p[0].size == 3 * kW) {
+      loadLines<3 * kW>(in, level);
+    } else {
+      loadLines<kMostLines>(in, level);
+    }
+  }
+  /// Every read of the window lies in the grid (folded), so each of its
+  /// kLines loads is made, a line past the level's read again, and they go
+  /// out together; a test on each (a branch around its load and store) had
+  /// them wait one after the other.
+  template <int kLines>
+  __device__ void loadLines(const Element *__restrict__ in, Compute *level) const {
+    if (!active(0)) {
+      return;
+    }
     const int c0 = lo(0, 0), c1 = hi(0, 0);
-    const bool mine = active(0);
+    Element v[kLines];
 #pragma unroll
-    for (int c = 0; c < kMostLines; ++c) { // unrolled: the loads go out together
-      if (mine && c >= c0 && c < c1) {
-        const long long a = Boundary::fold(p[0].origin + c, nAcross);
-        level[c * kLine + own] = toCompute(in[along + a * stride]);
+    for (int c = 0; c < kLines; ++c) {
+      const int line = min(max(c, c0), c1 - 1);
+      v[c] = in[along + Boundary::fold(p[0].origin + line, nAcross) * stride];
+    }
+#pragma unroll
+    for (int c = 0; c < kLines; ++c) {
+      if (c >= c0 && c < c1) {
+        level[c * kLine + own] = toCompute(v[c]);
       }
     }
   }
@@ -714,17 +751,30 @@ template <class Band, int kAxis> struct PatchThread {
     const bool colIn = col >= lo(2, 0) && col < hi(2, 0);
     const long long planeStep = static_cast<long long>(vb.n[1]) * vb.n[2];
     const Element *rows = in + Boundary::fold(p[2].origin + col, vb.n[1]) * vb.n[2];
+    const int r0 = lo(1, 0), r1 = hi(1, 0);
+    constexpr int kBatch = kLanes < 8 ? kLanes : 8; // loads in flight at once: registers
 #pragma unroll
     for (int j = 0; j < (kMostLines + kLanes - 1) / kLanes; ++j) { // c < c1 <= kMostLines
       const int c = lane + j * kLanes;
-      const long long a = Boundary::fold(p[0].origin + c, nAcross);
+      // every read lies in the grid (folded), so the loads are all made,
+      // a line or row past the level's read again, and go out together
+      const long long a = Boundary::fold(p[0].origin + min(max(c, c0), c1 - 1), nAcross);
       const bool lineIn = colIn && c >= c0 && c < c1;
 #pragma unroll
-      for (int i = 0; i < kLanes; ++i) {
-        const int at = first + i * kAtOnce, row = at / kPatchCols;
-        if (lineIn && row >= lo(1, 0) && row < hi(1, 0)) {
-          const long long z = Boundary::fold(p[1].origin + row, vb.n[0]);
-          level[c * kLine + at] = toCompute(rows[z * planeStep + a]);
+      for (int i0 = 0; i0 < kLanes; i0 += kBatch) {
+        Element v[kBatch];
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+          const int row = (first + (i0 + i) * kAtOnce) / kPatchCols;
+          const long long z = Boundary::fold(p[1].origin + min(max(row, r0), r1 - 1), vb.n[0]);
+          v[i] = rows[z * planeStep + a];
+        }
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+          const int at = first + (i0 + i) * kAtOnce, row = at / kPatchCols;
+          if (lineIn && row >= r0 && row < r1) {
+            level[c * kLine + at] = toCompute(v[i]);
+          }
         }
       }
     }
@@ -772,11 +822,12 @@ template <class Band, int kAxis> struct PatchThread {
     }
   }
 
-  /// Level l's points outside the grid: the level's value where the rule
-  /// folds them, computed by compute() (after a barrier). One that no stored
-  /// point needs may fold outside the level's box and keeps its stale value.
-  /// At a position inside the face only the W lines at either end of the
-  /// window may lie outside.
+  /// Level l's points outside the grid that compute(l + 1) reads (none
+  /// more than r lines across from the lines inside): the level's value
+  /// where the rule folds them, computed by compute() (after a barrier
+  /// unless foldsOwnLines). One that no stored point needs may fold outside
+  /// the level's box and keeps its stale value. At a position inside the
+  /// face only the r lines at either end of the lines inside are refolded.
   __device__ void refold(Compute *cur, int l) const {
     const int c0 = lo(0, l), c1 = hi(0, l);
     const bool held = foldedRow >= lo(1, l) && foldedRow < hi(1, l) && foldedCol >= lo(2, l) &&
@@ -784,8 +835,9 @@ template <class Band, int kAxis> struct PatchThread {
     if (!active(l) || !held) {
       return;
     }
+    const int read0 = max(c0, acrossLo - kR), read1 = min(c1, acrossHi + kR);
     auto line = [&](int c) {
-      if (c >= c0 && c < c1 && (c < insideLo || c >= insideHi)) {
+      if (c >= read0 && c < read1 && (c < insideLo || c >= insideHi)) {
         const int from = static_cast<int>(Boundary::fold(p[0].origin + c, nAcross) - p[0].origin);
         if (from >= c0 && from < c1) {
           cur[c * kLine + own] = cur[from * kLine + foldedRow * kPatchCols + foldedCol];
@@ -794,13 +846,13 @@ template <class Band, int kAxis> struct PatchThread {
     };
     if (alongInside) {
 #pragma unroll
-      for (int k = 0; k < kW; ++k) {
-        line(k);
-        line(insideHi + k);
+      for (int k = 0; k < kR; ++k) {
+        line(acrossLo - kR + k);
+        line(acrossHi + k);
       }
     } else {
-#pragma unroll
-      for (int c = 0; c < kMostLines; ++c) {
+#pragma unroll 1
+      for (int c = read0; c < read1; ++c) {
         line(c);
       }
     }
@@ -836,14 +888,19 @@ patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     t.load(in, level(0));
   }
   __syncthreads();
+  const bool ownFolds = t.foldsOwnLines();
 #pragma unroll 1
-  for (int l = 1; l <= Band::kSteps; ++l) {
+  for (int l = 1; l < Band::kSteps; ++l) {
     t.compute(level(l - 1), level(l), l);
-    __syncthreads();
-    t.refold(level(l), l);
+    if (!ownFolds) { // refold reads other positions' lines
+      __syncthreads();
+    }
+    t.refold(level(l), l); // the last level's points outside the grid are not read
     __syncthreads();
   }
+  t.compute(level(Band::kSteps - 1), level(Band::kSteps), Band::kSteps);
   if constexpr (kAxis == 2) {
+    __syncthreads(); // storeAlong stores other positions' points; store its own
     t.storeAlong(out, level(Band::kSteps));
   } else {
     t.store(out, level(Band::kSteps));
