@@ -355,8 +355,22 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   auto gridY = [&](int across, int along) { return y0 + (kAlongX ? across : along); };
   auto gridX = [&](int across, int along) { return x0 + (kAlongX ? along : across); };
   const int a = threadIdx.x % kThreads, part = threadIdx.x / kThreads;
-  for (int c = part; c < kAcross; c += kStripSplit) {
-    level(0)[cell(c, a)] = toCompute(Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx));
+  // A thread's loads all go out before it stores any: unrolled to a count
+  // known here, every line's read made (the last line's again past the
+  // window). A loop over them, its load in a branch under fixed and
+  // constant, had them wait one after the other.
+  constexpr int kLoads = (kAcross + kStripSplit - 1) / kStripSplit;
+  typename Band::Element loaded[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    const int c = min(part + k * kStripSplit, kAcross - 1);
+    loaded[k] = Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx);
+  }
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    if (const int c = part + k * kStripSplit; c < kAcross) {
+      level(0)[cell(c, a)] = toCompute(loaded[k]);
+    }
   }
   __syncthreads();
 #pragma unroll 1
