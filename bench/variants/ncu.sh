@@ -8,7 +8,8 @@
 # its band). ncu skips the first SKIP (default 50) matching launches, past
 # NAME_step's 36, and profiles COUNT (default 2), its clocks left alone.
 # The whole reports go to OUT (default /tmp/variants-ncu) as
-# ncu-LABEL.NAME.txt; stdout has each kernel's lines that say what binds
+# ncu-LABEL.NAME.txt, a ':' of LABEL written '_' (the device tool brings
+# back no name with a ':'); stdout has each kernel's lines that say what binds
 # it (durations, clock, occupancy, the pipes, issue, a warp's stalls).
 # Usage: bench/variants/ncu.sh LABEL/NAME:REGEX...   (WORK, default /tmp/variants-ncu)
 set -uo pipefail
@@ -34,7 +35,8 @@ metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,${stalls%,}
 status=0
 for arg in "$@"; do
   target=${arg%:*} regex=${arg##*:} # the last ':' (a label may hold one: new:clamp)
-  exe=$work/${target%%/*}.${target##*/} report=$out/ncu-${target%%/*}.${target##*/}.txt
+  label=${target%%/*}
+  exe=$work/$label.${target##*/} report=$out/ncu-${label//:/_}.${target##*/}.txt
   echo "## $target ($regex)"
   [[ -x $exe ]] || { echo "not built"; status=1; continue; }
   ncu --clock-control none -k regex:"$regex" --launch-skip "${SKIP:-50}" -c "${COUNT:-2}" \
