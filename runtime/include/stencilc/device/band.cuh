@@ -150,6 +150,24 @@ template <class Band>
 struct OwnArithmeticOf<Band, std::void_t<decltype(Band::kOwnArithmetic)>>
     : std::bool_constant<Band::kOwnArithmetic> {};
 
+/// A thread's kCount loads, all made before any is stored: `load(k)` reads
+/// the k-th (every one inside the grid or a value the rule gives, so none
+/// is tested), `store(k, value)` keeps it where it belongs. A load in a
+/// branch with its store made a thread's loads wait one after the other
+/// (docs/performance.md, 2026-12-04 16:17-16:44).
+template <int kCount, class Load, class Store>
+__device__ __forceinline__ void loadAllThenStore(Load load, Store store) {
+  decltype(load(0)) loaded[kCount];
+#pragma unroll
+  for (int k = 0; k < kCount; ++k) {
+    loaded[k] = load(k);
+  }
+#pragma unroll
+  for (int k = 0; k < kCount; ++k) {
+    store(k, loaded[k]);
+  }
+}
+
 /// A level's point inside the grid and outside a `fixed` ring: the
 /// stencil's FMAs over the previous level (`at(dy, dx)`) from 0 in the
 /// order of Band::points, or Band::point's arithmetic, rounded to the
@@ -355,23 +373,19 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   auto gridY = [&](int across, int along) { return y0 + (kAlongX ? across : along); };
   auto gridX = [&](int across, int along) { return x0 + (kAlongX ? along : across); };
   const int a = threadIdx.x % kThreads, part = threadIdx.x / kThreads;
-  // A thread's loads all go out before it stores any: unrolled to a count
-  // known here, every line's read made (the last line's again past the
-  // window). A loop over them, its load in a branch under fixed and
-  // constant, had them wait one after the other.
-  constexpr int kLoads = (kAcross + kStripSplit - 1) / kStripSplit;
-  typename Band::Element loaded[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) {
-    const int c = min(part + k * kStripSplit, kAcross - 1);
-    loaded[k] = Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx);
-  }
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) {
-    if (const int c = part + k * kStripSplit; c < kAcross) {
-      level(0)[cell(c, a)] = toCompute(loaded[k]);
-    }
-  }
+  // Every line's read made (the last line's again past the window), so
+  // the count is known here; a loop over them, its load in a branch under
+  // fixed and constant, had them wait one after the other.
+  loadAllThenStore<(kAcross + kStripSplit - 1) / kStripSplit>(
+      [&](int k) {
+        const int c = min(part + k * kStripSplit, kAcross - 1);
+        return Band::Boundary::read(in, gridY(c, a), gridX(c, a), ny, nx);
+      },
+      [&](int k, typename Band::Element value) {
+        if (const int c = part + k * kStripSplit; c < kAcross) {
+          level(0)[cell(c, a)] = toCompute(value);
+        }
+      });
   __syncthreads();
 #pragma unroll 1
   for (int l = 1; l <= Band::kSteps; ++l) {
@@ -723,27 +737,24 @@ template <class Band, int kAxis> struct PatchThread {
     }
   }
   /// Every read of the window lies in the grid (folded), so each of its
-  /// kLines loads is made, a line past the level's read again, and they go
-  /// out together; a test on each (a branch around its load and store) had
-  /// them wait one after the other.
+  /// kLines loads is made, a line past the level's read again
+  /// (loadAllThenStore).
   template <int kLines>
   __device__ void loadLines(const Element *__restrict__ in, Compute *level) const {
     if (!active(0)) {
       return;
     }
     const int c0 = lo(0, 0), c1 = hi(0, 0);
-    Element v[kLines];
-#pragma unroll
-    for (int c = 0; c < kLines; ++c) {
-      const int line = min(max(c, c0), c1 - 1);
-      v[c] = in[along + Boundary::fold(p[0].origin + line, nAcross) * stride];
-    }
-#pragma unroll
-    for (int c = 0; c < kLines; ++c) {
-      if (c >= c0 && c < c1) {
-        level[c * kLine + own] = toCompute(v[c]);
-      }
-    }
+    loadAllThenStore<kLines>(
+        [&](int c) {
+          const int line = min(max(c, c0), c1 - 1);
+          return in[along + Boundary::fold(p[0].origin + line, nAcross) * stride];
+        },
+        [&](int c, Element value) {
+          if (c >= c0 && c < c1) {
+            level[c * kLine + own] = toCompute(value);
+          }
+        });
   }
 
   /// An x face's lines run along x: its loads and stores go kAlong lanes
@@ -771,25 +782,23 @@ template <class Band, int kAxis> struct PatchThread {
     for (int j = 0; j < (kMostLines + kLanes - 1) / kLanes; ++j) { // c < c1 <= kMostLines
       const int c = lane + j * kLanes;
       // every read lies in the grid (folded), so the loads are all made,
-      // a line or row past the level's read again, and go out together
+      // a line or row past the level's read again (loadAllThenStore)
       const long long a = Boundary::fold(p[0].origin + min(max(c, c0), c1 - 1), nAcross);
       const bool lineIn = colIn && c >= c0 && c < c1;
 #pragma unroll
       for (int i0 = 0; i0 < kLanes; i0 += kBatch) {
-        Element v[kBatch];
-#pragma unroll
-        for (int i = 0; i < kBatch; ++i) {
-          const int row = (first + (i0 + i) * kAtOnce) / kPatchCols;
-          const long long z = Boundary::fold(p[1].origin + min(max(row, r0), r1 - 1), vb.n[0]);
-          v[i] = rows[z * planeStep + a];
-        }
-#pragma unroll
-        for (int i = 0; i < kBatch; ++i) {
-          const int at = first + (i0 + i) * kAtOnce, row = at / kPatchCols;
-          if (lineIn && row >= r0 && row < r1) {
-            level[c * kLine + at] = toCompute(v[i]);
-          }
-        }
+        loadAllThenStore<kBatch>(
+            [&](int i) {
+              const int row = (first + (i0 + i) * kAtOnce) / kPatchCols;
+              const long long z = Boundary::fold(p[1].origin + min(max(row, r0), r1 - 1), vb.n[0]);
+              return rows[z * planeStep + a];
+            },
+            [&](int i, Element value) {
+              const int at = first + (i0 + i) * kAtOnce, row = at / kPatchCols;
+              if (lineIn && row >= r0 && row < r1) {
+                level[c * kLine + at] = toCompute(value);
+              }
+            });
       }
     }
   }
@@ -888,7 +897,7 @@ template <class Band, int kAxis> struct PatchThread {
 };
 
 /// One patch of axis kAxis's faces (see the section's comment). `window`
-/// holds two levels of lines x kPatchRows x kPatchCols values.
+/// holds two levels of lines of kLineCells values.
 template <class Band, int kAxis>
 __device__ __forceinline__ void
 patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element *__restrict__ out,
