@@ -5,7 +5,7 @@ Usage: regions.py CSV [--top N]
 
 CSV (or a .gz of it) is what `ncu -i REPORT --page source --print-source sass --csv` printed
 for one kernel profiled with its SourceCounters (`--set full` or
-`--section SourceCounters`; bench/variants/ncu-source.sh writes it). The
+`--section SourceCounters`; SOURCE=1 bench/variants/ncu.sh writes it). The
 kernel's SASS is cut after each barrier (BAR) and exit (EXIT): a region is
 the code between two of them, so a band kernel's setup and loads, each
 level's compute and refold, and its stores fall apart. For each region it
