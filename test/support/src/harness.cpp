@@ -186,6 +186,14 @@ Comparison compareCarried(const stencilc_stencil_info &info, const Extents &e,
   return compareWithReference<T>(info, e, result, ref, &a, nullptr, &m);
 }
 
+/// NAME_run's buffers as a run case starts them: `a` the input, `b`
+/// poisoned.
+template <class T>
+void startRun(DeviceBuffer<T> &dA, DeviceBuffer<T> &dB, const std::vector<T> &a) {
+  dA.upload(a);
+  dB.upload(poisoned<T>(a.size()));
+}
+
 template <class T>
 void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
               CaseReport &r) {
@@ -194,8 +202,7 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
   const std::uint64_t seed = freshSeed();
   const std::vector<T> a = randomUniform<T>(n, seed);
   DeviceBuffer<T> dA(n), dB(n);
-  dA.upload(a);
-  dB.upload(poisoned<T>(n));
+  startRun(dA, dB, a);
   const std::string what = "run " + std::to_string(steps);
 
   if (!finished(s.run(dA.data(), dB.data(), e, steps, stream), stream, r, e, what))
@@ -247,6 +254,47 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
     detail += sameAsSteps ? " =steps" : " differs-from-single-steps";
   }
   r.line((beyond ? c.ringChanged == 0 : c.passes(tol)) && sameAsSteps, e, what, detail);
+}
+
+/// NAME_run of `steps` steps captured into a CUDA graph (stream capture in
+/// the global mode), the graph launched: the result must be NAME_run's bit
+/// for bit. A run may fork work onto a stream of its own and join it back
+/// (a composed pass's band, stencilc/device/composed.cuh), which a capture
+/// must take in whole.
+template <class T>
+void checkCaptured(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
+                   CaseReport &r) {
+  const std::size_t n = e.points();
+  const std::uint64_t seed = freshSeed();
+  const std::vector<T> a = randomUniform<T>(n, seed);
+  DeviceBuffer<T> dA(n), dB(n);
+  startRun(dA, dB, a);
+  const std::string what = "graph " + std::to_string(steps);
+  if (!finished(s.run(dA.data(), dB.data(), e, steps, stream), stream, r, e, what))
+    return;
+  const std::vector<T> direct = dA.download();
+  startRun(dA, dB, a);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t status = cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  if (status == cudaSuccess) {
+    const cudaError_t ran = s.run(dA.data(), dB.data(), e, steps, stream);
+    status = cudaStreamEndCapture(stream, &graph);
+    status = ran != cudaSuccess ? ran : status;
+  }
+  if (status == cudaSuccess)
+    status = cudaGraphInstantiate(&exec, graph, 0);
+  if (status == cudaSuccess)
+    status = cudaGraphLaunch(exec, stream);
+  const bool launched = finished(status, stream, r, e, what);
+  if (exec != nullptr)
+    cudaGraphExecDestroy(exec);
+  if (graph != nullptr)
+    cudaGraphDestroy(graph);
+  if (!launched)
+    return;
+  const bool same = sameVectorBits(dA.download(), direct);
+  r.line(same, e, what, (same ? "=run " : "differs-from-run ") + seedText(seed));
 }
 
 /// NAME_pass (where the driver gave it) for `steps` steps: out, poisoned,
@@ -405,6 +453,10 @@ template <class T> int conformance(const StencilUnderTest &s, const ConformanceO
         !options.stepCounts.empty() ? options.stepCounts : defaultStepCounts(*s.info, e.points());
     for (int steps : stepCounts)
       checkRun<T>(s, e, steps, stream, report);
+    if (e.points() <= SingleStepCheckPoints) {
+      // A run's passes and the steps past them, captured into a graph.
+      checkCaptured<T>(s, e, std::max(1, s.info->fused_steps) + 1, stream, report);
+    }
     if (s.pass && e.points() <= SingleStepCheckPoints) {
       // NAME_pass takes 1 to T steps (on tensor cores' composed passes, 1 or
       // T): every one it takes, and T + 1 and 0 refused.

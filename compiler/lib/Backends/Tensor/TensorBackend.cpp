@@ -44,7 +44,7 @@ std::string composedRunNote(const Plan &plan) {
   const Schedule &s = plan.schedule;
   const std::string passes = fmt::format(
       "\n* It runs passes of {} steps over memory (the stencil composed {} times on tensor "
-      "cores,\n* then the points within {} of an edge step by step)",
+      "cores,\n* and beside it the points within {} of an edge step by step)",
       s.fusedSteps, s.fusedSteps, s.fusedSteps * plan.spec.radius);
   if (!s.remainder) {
     return passes + " and single steps for the\n* remainder; the result is what as many single "

@@ -352,8 +352,10 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, const ComposedPass &pass
   const StencilSpec &spec = plan.spec;
   const int halo = pass.steps * spec.radius;
   const std::string kernel = fmt::format("{}_{}_tensor2d_kernel", spec.name, ns);
+  // The composed step's own rule (`fixed` where the pass has a band:
+  // TensorFusion.cpp, composedStepSpec), which needs no value struct.
   CodeWriter composedKernel;
-  writeKernel(composedKernel, *pass.plan, boundary, kernel);
+  writeKernel(composedKernel, *pass.plan, boundaryPolicy(pass.plan->spec).type, kernel);
   const bool asFloat = tablesAreFloat(spec.precision);
   std::string points;
   for (const Term &t : spec.terms) {

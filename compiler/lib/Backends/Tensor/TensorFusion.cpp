@@ -66,6 +66,23 @@ constexpr TensorRunEntry TensorRuns[] = {
     {Shape::Box, 3, Precision::BF16, {2, 795.3, 435.4, "an H200"}},
 };
 
+/// The stencil a composed pass's composed step runs: `steps` steps of
+/// `spec` composed, and wherever the pass has a band (every rule but
+/// periodic) under `fixed` with radius W = steps·r (the halo of W even
+/// where the outermost composed weights underflow to 0). Its ring is then
+/// W: it stores no point the band stores, so the band runs beside it
+/// (stencilc/device/composed.cuh, composedPass), and the 0 it reads
+/// outside the grid reaches only ring points.
+StencilSpec composedStepSpec(const StencilSpec &spec, int steps) {
+  StencilSpec composed = composeSteps(spec, steps);
+  if (spec.boundary != BoundaryKind::Periodic) {
+    composed.boundary = BoundaryKind::Fixed;
+    composed.boundaryValue = 0.0;
+    composed.radius = spec.radius * steps;
+  }
+  return composed;
+}
+
 /// The composed pass of `steps` steps whose composed stencil `composed`
 /// plans: the band's numbers and the MMA ratio.
 ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
@@ -123,7 +140,8 @@ std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &o
   if (composedOverflow(plan.spec, steps)) {
     return std::nullopt;
   }
-  PlanOrRefusal composed = planKernel(composeSteps(plan.spec, steps), composedPassOptions(options));
+  PlanOrRefusal composed =
+      planKernel(composedStepSpec(plan.spec, steps), composedPassOptions(options));
   if (!composed || !composed->tensor().stacked) {
     return std::nullopt;
   }
@@ -206,7 +224,7 @@ void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKer
     s.lowered = options.fusedSteps > 1;
     return;
   }
-  PlanOrRefusal composed = planKernel(composeSteps(spec, steps), composedPassOptions(options));
+  PlanOrRefusal composed = planKernel(composedStepSpec(spec, steps), composedPassOptions(options));
   if (!composed) {
     s.why = fmt::format("the stencil composed {} times has no tensor-core plan: {}", steps,
                         composed.reason());

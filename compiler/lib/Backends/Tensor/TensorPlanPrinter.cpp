@@ -409,7 +409,8 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
                         kBandStripThreads * kBandStripSplit, 3 * halo, kBandStripThreads, values,
                         (3 * halo) | 1, pass.band.stripBytes, 100.0 * stripRedundantShare(plan),
                         2 * halo, tiles);
-  os << fmt::format("  band       after the composed step: the points within {} of an edge, {} "
+  os << fmt::format("  band       beside the composed step (a second stream; the two store "
+                    "disjoint points): the points within {} of an edge, {} "
                     "single steps on CUDA cores (stencilc/device/band.cuh): {}\n",
                     halo, steps, how);
 }
@@ -457,13 +458,18 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format(
       "  composed   the stencil composed {} times (2D {} radius {}, {} points, "
       "coefficients exact, rounded once to double), a tensor-core step of its own {}; halo "
-      "{} rows / {} columns (T x r = {}); {} MMAs a {}, {:.2f} x the MMAs per point "
+      "{} rows / {} columns (T x r = {}){}; {} MMAs a {}, {:.2f} x the MMAs per point "
       "of {} single steps; {} bytes of shared memory; parameter fragments {} ({} "
       "registers per thread)\n",
       s.fusedSteps, keyword(composed.spec.shape), composed.spec.radius, composed.spec.points(),
-      step, ct.haloRows, ct.haloCols, halo, ct.mmasPerTile(), ct.stacked ? "strip" : "tile",
-      pass.mmaRatio, s.fusedSteps, ct.sharedBytes(),
-      ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
+      step, ct.haloRows, ct.haloCols, halo,
+      spec.boundary == BoundaryKind::Periodic
+          ? ""
+          : fmt::format(", planned under fixed: it stores only the points at least {} inside "
+                        "the grid, reading 0 outside",
+                        halo),
+      ct.mmasPerTile(), ct.stacked ? "strip" : "tile", pass.mmaRatio, s.fusedSteps,
+      ct.sharedBytes(), ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
       ct.paramFragmentRegisters());
   printBand(plan, os);
   printRemainderPass(plan, os);
@@ -472,8 +478,8 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
 std::string summarizeComposedSchedule(const Plan &plan) {
   const Schedule &s = plan.schedule;
   return fmt::format("NAME_run fuses {} steps a pass (stencilc/device/composed.cuh): the stencil "
-                     "composed {} times on tensor cores ({}), then the points within {} of an "
-                     "edge step by step on CUDA cores{}",
+                     "composed {} times on tensor cores ({}) and beside it the points within {} "
+                     "of an edge step by step on CUDA cores{}",
                      s.fusedSteps, s.fusedSteps, summarizeTensorPlan(*s.composed->plan),
                      s.fusedSteps * plan.spec.radius,
                      s.remainder ? fmt::format("; where {} or more steps remain, one such pass "
