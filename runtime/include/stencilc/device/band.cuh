@@ -51,6 +51,7 @@
 
 #include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
+#include "stencilc/device/dependent.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/host.cuh"
 #include "stencilc/runtime/boundary_index.h"
@@ -250,6 +251,7 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
   }
 
   const Compute(*last)[kSide] = level[Band::kSteps & 1];
+  waitForPrimary(); // the fused pass's stores of these points come first
   for (int c = threadIdx.x; c < kTile * kTile; c += blockDim.x) {
     const long long y = static_cast<long long>(ty) * kTile + c / kTile;
     const long long x = static_cast<long long>(tx) * kTile + c % kTile;
@@ -420,6 +422,7 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
   if (a < kW || a >= kW + stored) {
     return;
   }
+  waitForPrimary(); // the fused pass's stores of these points come first
   for (int c = kW + part; c < 2 * kW; c += kStripSplit) {
     const long long y = gridY(c, a), x = gridX(c, a);
     if (y >= Band::kRing && y < ny - Band::kRing && x >= Band::kRing && x < nx - Band::kRing) {
@@ -455,22 +458,24 @@ __global__ void __launch_bounds__(kThreads *kStripSplit)
   }
 }
 
-/// Launches the band kernel of one pass (in -> out) on `stream`.
+/// Launches the band kernel of one pass (in -> out) on `stream`, as a
+/// programmatic dependent of the kernel before it where `dependent`
+/// (dependent.cuh: a fused pass's kernel, which stored the band's points).
 template <class Band, int kTile>
 cudaError_t launchBand(const typename Band::Element *in, typename Band::Element *out, int ny,
-                       int nx, cudaStream_t stream) {
+                       int nx, cudaStream_t stream, bool dependent = false) {
   constexpr int kW = Band::kRadius * Band::kSteps;
   constexpr int kThreads = stripThreads(kW, sizeof(typename Band::Compute));
   if constexpr (kThreads > 0) {
     if (ny > 2 * kW && nx > 2 * kW) {
       const int strips = BandStrips(ny, nx, kW, kThreads).count();
-      stripKernel<Band, kThreads><<<strips, kThreads * kStripSplit, 0, stream>>>(in, out, ny, nx);
-      return cudaGetLastError();
+      return launchDependent(stripKernel<Band, kThreads>, strips, kThreads * kStripSplit, 0, stream,
+                             dependent, in, out, ny, nx);
     }
   }
   const BandTiles tiles(ny, nx, kTile, kW);
-  bandKernel<Band, kTile><<<tiles.count(), 256, 0, stream>>>(in, out, ny, nx);
-  return cudaGetLastError();
+  return launchDependent(bandKernel<Band, kTile>, tiles.count(), 256, 0, stream, dependent, in, out,
+                         ny, nx);
 }
 
 // ---- The band of a 1D grid -------------------------------------------------
@@ -527,6 +532,7 @@ __global__ void __launch_bounds__(kThreads)
       __syncthreads();
     }
     const Compute *last = level[Band::kSteps & 1];
+    waitForPrimary(); // the fused pass's stores of these points come first
     for (int i = kW + threadIdx.x; i < n - kW; i += kThreads) {
       const long long x = x0 + i;
       const bool mine = whole || (blockIdx.x == 0 ? x < kW : x >= nx - kW);
@@ -537,13 +543,14 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// Launches the band of one pass of a 1D line (in -> out) on `stream`.
+/// Launches the band of one pass of a 1D line (in -> out) on `stream`, a
+/// programmatic dependent of the kernel before it where `dependent`.
 template <class Band>
 cudaError_t launchLineBand(const typename Band::Element *in, typename Band::Element *out, int nx,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, bool dependent = false) {
   constexpr int kW = Band::kRadius * Band::kSteps;
-  lineKernel<Band, 128><<<nx <= 2 * kW ? 1 : 2, 128, 0, stream>>>(in, out, nx);
-  return cudaGetLastError();
+  return launchDependent(lineKernel<Band, 128>, nx <= 2 * kW ? 1 : 2, 128, 0, stream, dependent, in,
+                         out, nx);
 }
 
 // ---- The band of a 3D grid -------------------------------------------------
@@ -922,6 +929,7 @@ patchBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     __syncthreads();
   }
   t.compute(level(Band::kSteps - 1), level(Band::kSteps), Band::kSteps);
+  waitForPrimary(); // the fused pass's stores of these points come first
   if constexpr (kAxis == 2) {
     __syncthreads(); // storeAlong stores other positions' points; store its own
     t.storeAlong(out, level(Band::kSteps));
@@ -952,10 +960,11 @@ __global__ void __launch_bounds__(kPatchRows *kPatchCols, kPatchBlocks)
 /// kLineCells values of `bytes` (the planners' volumeBandBytes).
 constexpr int volumeBandBytes(int lines, int bytes) { return 2 * lines * kLineCells * bytes; }
 
-/// Launches the band of one pass of a 3D grid (in -> out) on `stream`.
+/// Launches the band of one pass of a 3D grid (in -> out) on `stream`, a
+/// programmatic dependent of the kernel before it where `dependent`.
 template <class Band>
 cudaError_t launchVolumeBand(const typename Band::Element *in, typename Band::Element *out, int nz,
-                             int ny, int nx, cudaStream_t stream) {
+                             int ny, int nx, cudaStream_t stream, bool dependent = false) {
   constexpr int kW = Band::kRadius * Band::kSteps;
   static_assert(kW <= kMostVolumeBand, "a patch stores at least one row");
   const VolumeBand vb(nz, ny, nx, kW);
@@ -964,8 +973,8 @@ cudaError_t launchVolumeBand(const typename Band::Element *in, typename Band::El
       optIn != cudaSuccess) {
     return optIn;
   }
-  volumeKernel<Band><<<vb.count(), kPatchRows * kPatchCols, bytes, stream>>>(in, out, vb);
-  return cudaGetLastError();
+  return launchDependent(volumeKernel<Band>, vb.count(), kPatchRows * kPatchCols, bytes, stream,
+                         dependent, in, out, vb);
 }
 
 } // namespace band

@@ -122,6 +122,7 @@
 
 #include "stencilc/device/arch.cuh"
 #include "stencilc/device/boundary.cuh"
+#include "stencilc/device/dependent.cuh"
 #include "stencilc/device/element.cuh"
 #include "stencilc/device/host.cuh"
 #include "stencilc/device/memory.cuh"
@@ -1315,6 +1316,7 @@ __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    letDependentsLaunch(); // a band (fused_band.cuh) may start beside the last blocks
     pass<S, Levels, Ring>(in, out, ny, nx, OuterRange{0, ny});
   }
 }

@@ -184,6 +184,7 @@ __global__ void __launch_bounds__(S::kThreads)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    letDependentsLaunch(); // a band (fused_band.cuh) may start beside the last blocks
     pass<S, Levels, Ring>(in, out, nx);
   }
 }

@@ -1064,6 +1064,7 @@ __global__ void __launch_bounds__(S::kThreads, S::kMinBlocks)
     passKernel(const typename S::Element *__restrict__ in, typename S::Element *__restrict__ out,
                int nz, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const S *>(nullptr))) {
+    letDependentsLaunch(); // a band (fused_band.cuh) may start beside the last blocks
     passBlock<S, Levels, Ring>(in, out, nz, ny, nx, OuterRange{0, nz});
   }
 }

@@ -86,12 +86,14 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+/// Launches the band of a pass of `levels` levels (1 .. kSteps), a
+/// programmatic dependent of the fused kernel before it where `dependent`.
 template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
-                                int ny, int nx, cudaStream_t stream) {
+                                int ny, int nx, cudaStream_t stream, bool dependent) {
   return withLevels<S::kSteps>(levels, [&](auto at) {
-    return band::launchBand<BandOf<S, decltype(at)::value>, S::kBandTile>(in, out, ny, nx, stream);
+    return band::launchBand<BandOf<S, decltype(at)::value>, S::kBandTile>(in, out, ny, nx, stream,
+                                                                          dependent);
   });
 }
 
@@ -101,14 +103,15 @@ template <class S>
 inline cudaError_t bandedPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int ny, int nx, cudaStream_t stream) {
   const int w = levels * S::kRadius;
-  if (ny > 2 * w && nx > 2 * w) {
+  const bool fused = ny > 2 * w && nx > 2 * w;
+  if (fused) {
     if (const cudaError_t status =
             launchPass<S>(levels, in, out, ny, nx, OuterRange{0, ny}, stream);
         status != cudaSuccess) {
       return status;
     }
   }
-  return launchBandOf<S>(levels, in, out, ny, nx, stream);
+  return launchBandOf<S>(levels, in, out, ny, nx, stream, fused);
 }
 
 /// NAME_pass: one banded pass of `steps` steps (1 .. kSteps), in -> out, in
@@ -149,12 +152,13 @@ template <class S, int Steps> struct BandOf : FusedBandTraits<S, Steps> {
   }
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+/// Launches the band of a pass of `levels` levels (1 .. kSteps), a
+/// programmatic dependent of the fused kernel before it where `dependent`.
 template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
-                                int nx, cudaStream_t stream) {
+                                int nx, cudaStream_t stream, bool dependent) {
   return withLevels<S::kSteps>(levels, [&](auto at) {
-    return band::launchLineBand<BandOf<S, decltype(at)::value>>(in, out, nx, stream);
+    return band::launchLineBand<BandOf<S, decltype(at)::value>>(in, out, nx, stream, dependent);
   });
 }
 
@@ -163,13 +167,14 @@ inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typen
 template <class S>
 inline cudaError_t bandedPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nx, cudaStream_t stream) {
-  if (nx > 2 * levels * S::kRadius) {
+  const bool fused = nx > 2 * levels * S::kRadius;
+  if (fused) {
     if (const cudaError_t status = launchPass<S>(levels, in, out, nx, stream);
         status != cudaSuccess) {
       return status;
     }
   }
-  return launchBandOf<S>(levels, in, out, nx, stream);
+  return launchBandOf<S>(levels, in, out, nx, stream, fused);
 }
 
 /// NAME_pass: one banded pass of `steps` steps (1 .. kSteps), in -> out, in
@@ -258,10 +263,11 @@ template <class S> struct PlannedBandBytes<S, std::void_t<decltype(S::kBandBytes
   static constexpr int value = S::kBandBytes;
 };
 
-/// Launches the band of a pass of `levels` levels (1 .. kSteps).
+/// Launches the band of a pass of `levels` levels (1 .. kSteps), a
+/// programmatic dependent of the fused kernel before it where `dependent`.
 template <class S>
 inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typename S::Element *out,
-                                int nz, int ny, int nx, cudaStream_t stream) {
+                                int nz, int ny, int nx, cudaStream_t stream, bool dependent) {
   // The planner decided that the band fits the target by its own count.
   static_assert(
       PlannedBandBytes<S>::value == 0 ||
@@ -269,7 +275,8 @@ inline cudaError_t launchBandOf(int levels, const typename S::Element *in, typen
               band::volumeBandBytes(3 * S::kSteps * S::kRadius, sizeof(typename S::Compute)),
       "the compiler's count of the band's shared memory is band.cuh's");
   return withLevels<S::kSteps>(levels, [&](auto at) {
-    return band::launchVolumeBand<BandOf<S, decltype(at)::value>>(in, out, nz, ny, nx, stream);
+    return band::launchVolumeBand<BandOf<S, decltype(at)::value>>(in, out, nz, ny, nx, stream,
+                                                                  dependent);
   });
 }
 
@@ -279,14 +286,15 @@ template <class S>
 inline cudaError_t bandedPass(int levels, const typename S::Element *in, typename S::Element *out,
                               int nz, int ny, int nx, cudaStream_t stream) {
   const int w = levels * S::kRadius;
-  if (nz > 2 * w && ny > 2 * w && nx > 2 * w) {
+  const bool fused = nz > 2 * w && ny > 2 * w && nx > 2 * w;
+  if (fused) {
     if (const cudaError_t status =
             launchPass<S>(levels, in, out, nz, ny, nx, OuterRange{0, nz}, stream);
         status != cudaSuccess) {
       return status;
     }
   }
-  return launchBandOf<S>(levels, in, out, nz, ny, nx, stream);
+  return launchBandOf<S>(levels, in, out, nz, ny, nx, stream, fused);
 }
 
 /// NAME_pass: one banded pass of `steps` steps (1 .. kSteps), in -> out, in
