@@ -166,6 +166,27 @@ template <class G> struct StackedBlock {
     return w;
   }
 
+  /// A window wholly inside the grid, its first point at `from`, into
+  /// `window` by cp.async, one commit group: a vector's source is one
+  /// multiply-add from `from`, with no edge-case branches (the copy of
+  /// fetchWindow's loop, from the tile's row and column in 64 bits, was
+  /// 28.8 % of the composed step's instructions; docs/performance.md,
+  /// 2026-12-04 19:58-20:06).
+  static __device__ __forceinline__ void fetchInside(const Element *from, int nx, Element *window) {
+    const auto base = static_cast<unsigned>(__cvta_generic_to_shared(window));
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {
+      const int v = static_cast<int>(threadIdx.x) + i * kThreads;
+      if (v < kVectors) {
+        const int row = v / kVectorsPerRow, col = v % kVectorsPerRow * 8;
+        const unsigned to = base + static_cast<unsigned>((row * kPitch + col) * sizeof(Element));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to),
+                     "l"(from + static_cast<long long>(row) * nx + col));
+      }
+    }
+    asm volatile("cp.async.commit_group;");
+  }
+
   /// The window of the block tile at (blockRow, blockCol) into `window`:
   /// window[w][c] = in(blockRow - kRadius + w, blockCol - kHaloCols + c).
   /// Whole vectors by cp.async where they are whole vectors of the grid
@@ -183,6 +204,15 @@ template <class G> struct StackedBlock {
     const bool inside = vectorRows && blockRow >= kRadius &&
                         blockRow <= ny - (kWindowRows - kRadius) && blockCol >= kHaloCols &&
                         blockCol <= nx - (kWindowCols - kHaloCols);
+    // A composed pass's step (not staged) copies a window inside the grid
+    // by fetchInside: its passes 1-2 % faster on an H200; a single step's
+    // (staged) 2-3.5 % slower so, which keeps the loop below
+    // (docs/performance.md, 2026-12-04 19:58-20:06).
+    if (!kStaged && inside) {
+      fetchInside(in + static_cast<long long>(blockRow - kRadius) * nx + (blockCol - kHaloCols), nx,
+                  window);
+      return;
+    }
 #pragma unroll
     for (int i = 0; i < kVectorsPerThread; ++i) {
       const int v = threadIdx.x + i * kThreads;
