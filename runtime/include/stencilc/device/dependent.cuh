@@ -6,9 +6,8 @@
 // only before it stores, since it overwrites points the pass kernel stored
 // (docs/design.md, "The band").
 //
-// On an architecture before sm_90 the launch attribute is ignored (the
-// dependent starts after the kernel before it, as any launch) and the two
-// device calls compile to nothing.
+// Before sm_90 the launch is an ordinary one (the attribute left off) and
+// the two device calls compile to nothing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -34,8 +33,19 @@ __device__ __forceinline__ void waitForPrimary() {
 #endif
 }
 
+/// Whether the current device takes programmatic dependent launches
+/// (compute capability 9.0 on): elsewhere the attribute is left off rather
+/// than trusted to be ignored.
+inline bool dependentLaunches() {
+  int device = 0, major = 0;
+  return cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+         major >= 9;
+}
+
 /// Launches `kernel` on `stream` with `args`, as a programmatic dependent
-/// of the kernel before it where `dependent`, else as any launch.
+/// of the kernel before it where `dependent` and the device takes it, else
+/// as any launch.
 template <class... Params, class... Args>
 cudaError_t launchDependent(void (*kernel)(Params...), dim3 grid, dim3 block, int sharedBytes,
                             cudaStream_t stream, bool dependent, Args... args) {
@@ -48,7 +58,7 @@ cudaError_t launchDependent(void (*kernel)(Params...), dim3 grid, dim3 block, in
   config.dynamicSmemBytes = static_cast<size_t>(sharedBytes);
   config.stream = stream;
   config.attrs = &attribute;
-  config.numAttrs = dependent ? 1 : 0;
+  config.numAttrs = dependent && dependentLaunches() ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
 }
 
