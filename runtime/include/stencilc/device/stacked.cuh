@@ -204,10 +204,13 @@ template <class G> struct StackedBlock {
     const bool inside = vectorRows && blockRow >= kRadius &&
                         blockRow <= ny - (kWindowRows - kRadius) && blockCol >= kHaloCols &&
                         blockCol <= nx - (kWindowCols - kHaloCols);
-    // A composed pass's step (not staged) copies a window inside the grid
-    // by fetchInside: its passes 1-2 % faster on an H200; a single step's
-    // (staged) 2-3.5 % slower so, which keeps the loop below
-    // (docs/performance.md, 2026-12-04 19:58-20:06).
+    // A kernel that does not stage its stores (a composed pass's step; a
+    // single step on a periodic grid at radius 7 or 8, or where the stages
+    // do not fit, as on sm_86) copies a window inside the grid by
+    // fetchInside: the composed passes 1-2 % faster on an H200; the staged
+    // single steps 2-3.5 % slower so, which keep the loop below
+    // (docs/performance.md, 2026-12-04 19:58-20:06; the unstaged single
+    // steps not timed either way).
     if (!kStaged && inside) {
       fetchInside(in + static_cast<long long>(blockRow - kRadius) * nx + (blockCol - kHaloCols), nx,
                   window);
