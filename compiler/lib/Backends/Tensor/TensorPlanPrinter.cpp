@@ -463,11 +463,11 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
       "registers per thread)\n",
       s.fusedSteps, keyword(composed.spec.shape), composed.spec.radius, composed.spec.points(),
       step, ct.haloRows, ct.haloCols, halo,
-      spec.boundary == BoundaryKind::Periodic
+      composed.spec.boundary != BoundaryKind::Fixed
           ? ""
           : fmt::format(", planned under fixed: it stores only the points at least {} inside "
                         "the grid, reading 0 outside",
-                        halo),
+                        composed.spec.ring()),
       ct.mmasPerTile(), ct.stacked ? "strip" : "tile", pass.mmaRatio, s.fusedSteps,
       ct.sharedBytes(), ct.paramsInRegisters ? "in registers" : "re-read from shared memory",
       ct.paramFragmentRegisters());
