@@ -14,7 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/band.cuh"
-#include "stencilc/device/host.cuh"
+#include "stencilc/device/dependent.cuh"
 
 namespace stencilc {
 namespace device {

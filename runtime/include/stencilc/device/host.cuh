@@ -1,8 +1,7 @@
 // stencilc/device/host.cuh - the host-side checks every generated entry
 // point (NAME_step, NAME_run, NAME_pass, NAME_pass_range) makes before it
 // launches anything, the occupancy query of the persistent launches, and
-// what the fused passes' launches share (withLevels, allowDynamicShared), and
-// a stream beside the caller's for work that may run alongside (Beside).
+// what the fused passes' launches share (withLevels, allowDynamicShared).
 #pragma once
 
 #include <cstddef>
@@ -92,80 +91,6 @@ template <class Kernel> inline cudaError_t allowDynamicShared(Kernel kernel, int
              ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
              : cudaSuccess;
 }
-
-/// A second stream beside the caller's `stream` for the length of one call
-/// (NAME_run of a composed plan), made on first use: `fork` enqueues work on it
-/// that waits for everything already on `stream`, `join` makes `stream`
-/// wait for that work. Work forked first runs beside what follows on
-/// `stream` (a composed pass's band beside its composed step: both read
-/// the same input and write disjoint points). Made per call, not cached,
-/// so that no handle outlives a cudaDeviceReset; destroying the stream and
-/// events with work still queued is legal (released when it completes).
-class Beside {
-public:
-  explicit Beside(cudaStream_t stream) : stream_(stream) {}
-  Beside(const Beside &) = delete;
-  Beside &operator=(const Beside &) = delete;
-  ~Beside() { release(); }
-
-  /// Enqueues `launch(side)` on the side stream after the work on `stream`.
-  template <class Launch> cudaError_t fork(Launch launch) {
-    cudaError_t status = side_ != nullptr ? cudaSuccess : make();
-    if (status == cudaSuccess) {
-      status = cudaEventRecord(fork_, stream_);
-    }
-    if (status == cudaSuccess) {
-      status = cudaStreamWaitEvent(side_, fork_, 0);
-    }
-    return status == cudaSuccess ? launch(side_) : status;
-  }
-
-  /// Makes `stream` wait for the work forked so far.
-  cudaError_t join() {
-    cudaError_t status = cudaEventRecord(join_, side_);
-    return status == cudaSuccess ? cudaStreamWaitEvent(stream_, join_, 0) : status;
-  }
-
-private:
-  /// The side stream, at the device's greatest priority so that the
-  /// forked work's blocks are placed before those launched after it, and
-  /// its events; on failure none.
-  cudaError_t make() {
-    int least = 0, greatest = 0;
-    cudaError_t status = cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    if (status == cudaSuccess) {
-      status = cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming);
-    }
-    if (status == cudaSuccess) {
-      status = cudaEventCreateWithFlags(&join_, cudaEventDisableTiming);
-    }
-    if (status == cudaSuccess) {
-      status = cudaStreamCreateWithPriority(&side_, cudaStreamNonBlocking, greatest);
-    }
-    if (status != cudaSuccess) {
-      release();
-    }
-    return status;
-  }
-
-  void release() {
-    if (side_ != nullptr) {
-      cudaStreamDestroy(side_);
-    }
-    if (fork_ != nullptr) {
-      cudaEventDestroy(fork_);
-    }
-    if (join_ != nullptr) {
-      cudaEventDestroy(join_);
-    }
-    side_ = nullptr;
-    fork_ = join_ = nullptr;
-  }
-
-  cudaStream_t stream_;
-  cudaStream_t side_ = nullptr;
-  cudaEvent_t fork_ = nullptr, join_ = nullptr;
-};
 
 } // namespace device
 } // namespace stencilc
