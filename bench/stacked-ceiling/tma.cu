@@ -1,5 +1,6 @@
 // The composed step with its windows copied by the tensor memory accelerator
-// (an experiment: README.md; built with -DEXP_TMA).
+// (an experiment: README.md; built with -DEXP_TMA, and -DEXP_TMA3 for three
+// windows each warp releases).
 #include "s.cu"
 #include "timing.h"
 #include <algorithm>
@@ -10,8 +11,17 @@ namespace g = stencilc_gen_star2d5p_fp16::composed;
 __global__ void __launch_bounds__(g::Block::kThreads, g::Geometry::kMinBlocks)
     tmaKernel(const __grid_constant__ CUtensorMap map, __half *out, int ny, int nx) {
   extern __shared__ __align__(128) unsigned char w[];
+#ifdef EXP_TMA3
+  g::Block::runTma3(&map, out, ny, nx, reinterpret_cast<__half *>(w));
+#else
   g::Block::runTma(&map, out, ny, nx, reinterpret_cast<__half *>(w));
+#endif
 }
+#ifdef EXP_TMA3
+constexpr int kShared = 3 * g::Block::kWindowElements * 2; // three windows, no stages
+#else
+constexpr int kShared = g::Block::kSharedBytes;
+#endif
 using Encode = CUresult (*)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
                             const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
                             const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
@@ -44,13 +54,13 @@ int main() {
   cudaMemset(b, 0, h.size() * 2);
   cudaMemset(c, 0, h.size() * 2);
   long long resident = 0;
-  stencilc::device::residentBlocks(tmaKernel, g::Block::kThreads, g::Block::kSharedBytes, resident);
+  stencilc::device::residentBlocks(tmaKernel, g::Block::kThreads, kShared, resident);
   const int tiles = g::Block::tileCount(n, n);
   const unsigned grid = unsigned(std::min<long long>(tiles, resident));
   CUtensorMap ma = mapOf(a, n, n), mb = mapOf(b, n, n);
   // same output as the cp.async kernel?
   g::launch(a, c, n, n, 0);
-  tmaKernel<<<grid, g::Block::kThreads, g::Block::kSharedBytes>>>(ma, b, n, n);
+  tmaKernel<<<grid, g::Block::kThreads, kShared>>>(ma, b, n, n);
   cudaMemcpy(r1.data(), b, h.size() * 2, cudaMemcpyDeviceToHost);
   cudaMemcpy(r2.data(), c, h.size() * 2, cudaMemcpyDeviceToHost);
   size_t diff = 0;
@@ -60,6 +70,6 @@ int main() {
          cudaGetErrorString(cudaGetLastError()), grid);
   report(VARIANT, [&](int i) {
     const CUtensorMap m = mapOf(i % 2 ? b : a, n, n);
-    tmaKernel<<<grid, g::Block::kThreads, g::Block::kSharedBytes>>>(m, i % 2 ? a : b, n, n);
+    tmaKernel<<<grid, g::Block::kThreads, kShared>>>(m, i % 2 ? a : b, n, n);
   });
 }
