@@ -145,6 +145,12 @@ template <int kTile, int kW, int kR, int kSteps> struct BandRegions {
   }
 };
 
+/// i moved into [begin, end) (end > begin): a line past a level's read
+/// reads its last line again, so that every load is made untested.
+__device__ __forceinline__ int within(int i, int begin, int end) {
+  return min(max(i, begin), end - 1);
+}
+
 /// Whether Band computes a point itself (kOwnArithmetic, Band::point).
 template <class Band, class = void> struct OwnArithmeticOf : std::false_type {};
 template <class Band>
@@ -754,7 +760,7 @@ template <class Band, int kAxis> struct PatchThread {
     const int c0 = lo(0, 0), c1 = hi(0, 0);
     loadAllThenStore<kLines>(
         [&](int c) {
-          const int line = min(max(c, c0), c1 - 1);
+          const int line = within(c, c0, c1);
           return in[along + Boundary::fold(p[0].origin + line, nAcross) * stride];
         },
         [&](int c, Element value) {
@@ -790,14 +796,14 @@ template <class Band, int kAxis> struct PatchThread {
       const int c = lane + j * kLanes;
       // every read lies in the grid (folded), so the loads are all made,
       // a line or row past the level's read again (loadAllThenStore)
-      const long long a = Boundary::fold(p[0].origin + min(max(c, c0), c1 - 1), nAcross);
+      const long long a = Boundary::fold(p[0].origin + within(c, c0, c1), nAcross);
       const bool lineIn = colIn && c >= c0 && c < c1;
 #pragma unroll
       for (int i0 = 0; i0 < kLanes; i0 += kBatch) {
         loadAllThenStore<kBatch>(
             [&](int i) {
               const int row = (first + (i0 + i) * kAtOnce) / kPatchCols;
-              const long long z = Boundary::fold(p[1].origin + min(max(row, r0), r1 - 1), vb.n[0]);
+              const long long z = Boundary::fold(p[1].origin + within(row, r0, r1), vb.n[0]);
               return rows[z * planeStep + a];
             },
             [&](int i, Element value) {
