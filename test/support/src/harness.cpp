@@ -186,28 +186,34 @@ Comparison compareCarried(const stencilc_stencil_info &info, const Extents &e,
   return compareWithReference<T>(info, e, result, ref, &a, nullptr, &m);
 }
 
-/// NAME_run's buffers as a run case starts them: `a` the input, `b`
-/// poisoned.
-template <class T>
-void startRun(DeviceBuffer<T> &dA, DeviceBuffer<T> &dB, const std::vector<T> &a) {
-  dA.upload(a);
-  dB.upload(poisoned<T>(a.size()));
-}
+/// A run case's input and buffers: `a`, fresh random values (of `seed`),
+/// in dA and dB poisoned, as NAME_run starts from them; start() sets them
+/// so again for another run from the same input.
+template <class T> struct RunStart {
+  std::uint64_t seed;
+  std::vector<T> a;
+  DeviceBuffer<T> dA, dB;
+  explicit RunStart(std::size_t n) : seed(freshSeed()), a(randomUniform<T>(n, seed)), dA(n), dB(n) {
+    start();
+  }
+  void start() {
+    dA.upload(a);
+    dB.upload(poisoned<T>(a.size()));
+  }
+};
 
 template <class T>
 void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
               CaseReport &r) {
   const stencilc_stencil_info &info = *s.info;
   const std::size_t n = e.points();
-  const std::uint64_t seed = freshSeed();
-  const std::vector<T> a = randomUniform<T>(n, seed);
-  DeviceBuffer<T> dA(n), dB(n);
-  startRun(dA, dB, a);
+  RunStart<T> input(n);
+  const std::vector<T> &a = input.a;
   const std::string what = "run " + std::to_string(steps);
 
-  if (!finished(s.run(dA.data(), dB.data(), e, steps, stream), stream, r, e, what))
+  if (!finished(s.run(input.dA.data(), input.dB.data(), e, steps, stream), stream, r, e, what))
     return;
-  const std::vector<T> result = dA.download();
+  const std::vector<T> result = input.dA.download();
   std::vector<double> ref = toDoubles(a);
   referenceRun(info, e, ref, steps - 1);
   // The last step's magnitude: what each step's rounding error scales with.
@@ -242,7 +248,7 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
   std::string detail = (beyond    ? std::string("reference past the element's range")
                         : carried ? c.summary() + " carried"
                                   : c.summary()) +
-                       " " + tolText(tol) + " " + seedText(seed);
+                       " " + tolText(tol) + " " + seedText(input.seed);
   // NAME_run, fused or not, must give what as many NAME_step calls give,
   // bit for bit (on grids small enough to run both); the tensor cores'
   // composed passes only within the tolerance.
@@ -264,21 +270,17 @@ void checkRun(const StencilUnderTest &s, const Extents &e, int steps, cudaStream
 template <class T>
 void checkCaptured(const StencilUnderTest &s, const Extents &e, int steps, cudaStream_t stream,
                    CaseReport &r) {
-  const std::size_t n = e.points();
-  const std::uint64_t seed = freshSeed();
-  const std::vector<T> a = randomUniform<T>(n, seed);
-  DeviceBuffer<T> dA(n), dB(n);
-  startRun(dA, dB, a);
+  RunStart<T> input(e.points());
   const std::string what = "graph " + std::to_string(steps);
-  if (!finished(s.run(dA.data(), dB.data(), e, steps, stream), stream, r, e, what))
+  if (!finished(s.run(input.dA.data(), input.dB.data(), e, steps, stream), stream, r, e, what))
     return;
-  const std::vector<T> direct = dA.download();
-  startRun(dA, dB, a);
+  const std::vector<T> direct = input.dA.download();
+  input.start();
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   cudaError_t status = cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
   if (status == cudaSuccess) {
-    const cudaError_t ran = s.run(dA.data(), dB.data(), e, steps, stream);
+    const cudaError_t ran = s.run(input.dA.data(), input.dB.data(), e, steps, stream);
     status = cudaStreamEndCapture(stream, &graph);
     status = ran != cudaSuccess ? ran : status;
   }
@@ -293,8 +295,8 @@ void checkCaptured(const StencilUnderTest &s, const Extents &e, int steps, cudaS
     cudaGraphDestroy(graph);
   if (!launched)
     return;
-  const bool same = sameVectorBits(dA.download(), direct);
-  r.line(same, e, what, (same ? "=run " : "differs-from-run ") + seedText(seed));
+  const bool same = sameVectorBits(input.dA.download(), direct);
+  r.line(same, e, what, (same ? "=run " : "differs-from-run ") + seedText(input.seed));
 }
 
 /// NAME_pass (where the driver gave it) for `steps` steps: out, poisoned,
