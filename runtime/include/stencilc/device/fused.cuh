@@ -1406,6 +1406,26 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
                          gridFor<S>(ny, nx), stream, in, out, ny, nx);
 }
 
+/// `steps` steps of a grid of `points` elements as passes of at most
+/// kSteps levels, each `pass(levels, from, to)`, ping-ponging between a and
+/// b, the result left in a (copied there where the last pass wrote b); the
+/// first failure's status, and nothing after it enqueued. The caller has
+/// checked the arguments (runPasses of 1D, 2D and 3D).
+template <class S, class Pass>
+inline cudaError_t alternatePasses(typename S::Element *a, typename S::Element *b, size_t points,
+                                   int steps, cudaStream_t stream, Pass pass) {
+  typename S::Element *src = a, *dst = b;
+  for (int done = 0; done < steps; done += S::kSteps) {
+    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
+    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
+      return status;
+    }
+    std::swap(src, dst);
+  }
+  return src == a ? cudaSuccess
+                  : cudaMemcpyAsync(a, src, points * sizeof(*a), cudaMemcpyDeviceToDevice, stream);
+}
+
 /// `steps` steps on an ny x nx grid, as NAME_run does them: passes of
 /// kSteps fused steps and one pass of the remainder, each
 /// `pass(levels, from, to)`, ping-ponging between a and b; the result is
@@ -1418,28 +1438,12 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 template <class S, class Pass>
 inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int ny, int nx,
                              int steps, cudaStream_t stream, Pass pass) {
-  using Element = typename S::Element;
   const int least = minExtent<typename S::Boundary>(S::kRadius);
   if (a == nullptr || b == nullptr || a == b || ny < least || nx < least || steps < 0) {
     return cudaErrorInvalidValue;
   }
-  if (steps == 0) {
-    return cudaSuccess;
-  }
-  const size_t row = static_cast<size_t>(nx) * sizeof(Element);
-  Element *src = a;
-  Element *dst = b;
-  for (int done = 0; done < steps; done += S::kSteps) {
-    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
-      return status;
-    }
-    std::swap(src, dst);
-  }
-  if (src != a) {
-    return cudaMemcpyAsync(a, src, static_cast<size_t>(ny) * row, cudaMemcpyDeviceToDevice, stream);
-  }
-  return cudaSuccess;
+  return alternatePasses<S>(a, b, static_cast<size_t>(ny) * static_cast<size_t>(nx), steps, stream,
+                            pass);
 }
 
 /// NAME_run's passes (runPasses), each one launch of the fused kernel.

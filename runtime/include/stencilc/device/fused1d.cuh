@@ -248,25 +248,11 @@ inline cudaError_t onePass(const typename S::Element *in, typename S::Element *o
 template <class S, class Pass>
 inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int nx, int steps,
                              cudaStream_t stream, Pass pass) {
-  using Element = typename S::Element;
   if (a == nullptr || b == nullptr || a == b || nx < minExtent<typename S::Boundary>(S::kRadius) ||
       steps < 0) {
     return cudaErrorInvalidValue;
   }
-  Element *src = a;
-  Element *dst = b;
-  for (int done = 0; done < steps; done += S::kSteps) {
-    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
-      return status;
-    }
-    std::swap(src, dst);
-  }
-  if (src != a) {
-    return cudaMemcpyAsync(a, src, static_cast<size_t>(nx) * sizeof(Element),
-                           cudaMemcpyDeviceToDevice, stream);
-  }
-  return cudaSuccess;
+  return fused::alternatePasses<S>(a, b, static_cast<size_t>(nx), steps, stream, pass);
 }
 
 /// NAME_run's passes (runPasses), each one launch of the fused kernel.

@@ -1181,26 +1181,12 @@ inline cudaError_t step(const typename S::Element *in, typename S::Element *out,
 template <class S, class Pass>
 inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
                              int steps, cudaStream_t stream, Pass pass) {
-  using Element = typename S::Element;
   const int least = minExtent<typename S::Boundary>(S::kRadius);
   if (a == nullptr || b == nullptr || a == b || nz < least || ny < least || nx < least ||
       steps < 0) {
     return cudaErrorInvalidValue;
   }
-  Element *src = a;
-  Element *dst = b;
-  for (int done = 0; done < steps; done += S::kSteps) {
-    const int levels = steps - done < S::kSteps ? steps - done : S::kSteps;
-    if (const cudaError_t status = pass(levels, src, dst); status != cudaSuccess) {
-      return status;
-    }
-    std::swap(src, dst);
-  }
-  if (src != a) {
-    return cudaMemcpyAsync(a, src, static_cast<size_t>(nz) * ny * nx * sizeof(Element),
-                           cudaMemcpyDeviceToDevice, stream);
-  }
-  return cudaSuccess;
+  return fused::alternatePasses<S>(a, b, static_cast<size_t>(nz) * ny * nx, steps, stream, pass);
 }
 
 /// NAME_run's passes (runPasses), each one launch of the fused kernel.
