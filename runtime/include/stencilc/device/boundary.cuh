@@ -47,19 +47,14 @@
 namespace stencilc {
 namespace device {
 
-/// Reads outside the grid give zero.
-struct FixedBoundary {
-  /// The value of every read outside the grid (a kernel may fill a whole
-  /// access outside with it instead of reading point by point).
-  template <class Element> static __device__ __forceinline__ Element outside() {
-    return Element(0.0f);
-  }
-
+/// The reads of a rule whose every read outside the grid gives one value,
+/// Rule::outside<Element>() (FixedBoundary, ConstantBoundary).
+template <class Rule> struct OneValueOutside {
   template <class Element>
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
                                                  long long x, int ny, int nx) {
     if (y < 0 || y >= ny || x < 0 || x >= nx) {
-      return outside<Element>();
+      return Rule::template outside<Element>();
     }
     return in[y * nx + x];
   }
@@ -68,9 +63,18 @@ struct FixedBoundary {
   static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
                                                  long long y, long long x, int nz, int ny, int nx) {
     if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
-      return outside<Element>();
+      return Rule::template outside<Element>();
     }
     return in[(z * ny + y) * nx + x];
+  }
+};
+
+/// Reads outside the grid give zero.
+struct FixedBoundary : OneValueOutside<FixedBoundary> {
+  /// The value of every read outside the grid (a kernel may fill a whole
+  /// access outside with it instead of reading point by point).
+  template <class Element> static __device__ __forceinline__ Element outside() {
+    return Element(0.0f);
   }
 };
 
@@ -136,28 +140,10 @@ using MirrorBoundary = FoldedBoundary<STENCILC_BOUNDARY_MIRROR>;
 using ReflectBoundary = FoldedBoundary<STENCILC_BOUNDARY_REFLECT>;
 
 /// Reads outside the grid give Value::value, converted to the element type.
-template <class Value> struct ConstantBoundary {
+template <class Value> struct ConstantBoundary : OneValueOutside<ConstantBoundary<Value>> {
   /// The value of every read outside the grid.
   template <class Element> static __device__ __forceinline__ Element outside() {
     return Element(Value::value);
-  }
-
-  template <class Element>
-  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long y,
-                                                 long long x, int ny, int nx) {
-    if (y < 0 || y >= ny || x < 0 || x >= nx) {
-      return outside<Element>();
-    }
-    return in[y * nx + x];
-  }
-
-  template <class Element>
-  static __device__ __forceinline__ Element read(const Element *__restrict__ in, long long z,
-                                                 long long y, long long x, int nz, int ny, int nx) {
-    if (z < 0 || z >= nz || y < 0 || y >= ny || x < 0 || x >= nx) {
-      return outside<Element>();
-    }
-    return in[(z * ny + y) * nx + x];
   }
 };
 
