@@ -409,8 +409,9 @@ void printBand(const Plan &plan, llvm::raw_ostream &os) {
                         kBandStripThreads * kBandStripSplit, 3 * halo, kBandStripThreads, values,
                         (3 * halo) | 1, pass.band.stripBytes, 100.0 * stripRedundantShare(plan),
                         2 * halo, tiles);
-  os << fmt::format("  band       beside the composed step (a second stream; the two store "
-                    "disjoint points): the points within {} of an edge, {} "
+  os << fmt::format("  band       beside the composed step in NAME_run (a second stream; the "
+                    "two store disjoint points), after it in NAME_pass: the points within {} of "
+                    "an edge, {} "
                     "single steps on CUDA cores (stencilc/device/band.cuh): {}\n",
                     halo, steps, how);
 }
