@@ -295,6 +295,34 @@ TEST(Planner, StackedStepStagesItsStoresWhereItsBlocksStillFit) {
   }
 }
 
+/// The stacked form's windows are copied by the tensor memory accelerator
+/// on sm_90 at a fixed grid, whose reads outside are the accelerator's
+/// zeros; by cp.async before sm_90 and under every other rule; never in the
+/// dense form. The windows are 128-byte aligned either way.
+TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  for (int radius : {1, 3, 6, 8}) {
+    const StencilSpec box =
+        makeStencil2D(Shape::Box, radius, Precision::BF16, BoundaryKind::Fixed, 1);
+    const TensorPlan tp = tensorPlan(box, options).tensor();
+    ASSERT_TRUE(tp.stacked) << radius;
+    EXPECT_TRUE(tp.mappedWindows) << radius;
+    EXPECT_EQ(tp.windowBytes % 128, 0) << radius;
+    EXPECT_LT(tp.windowBytes - tp.windowRows * tp.windowPitch * 2, 128) << radius;
+  }
+  const StencilSpec star = makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  for (BoundaryKind rule : stencilc::testing::AllBoundaries) {
+    const StencilSpec spec = makeStencil2D(Shape::Star, 1, Precision::FP16, rule, 1);
+    EXPECT_EQ(tensorPlan(spec, options).tensor().mappedWindows, rule == BoundaryKind::Fixed);
+  }
+  options.target = Arch::Sm80;
+  EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
+  options.target = Arch::Sm90;
+  options.mma = MmaRequest::Dense;
+  EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
+}
+
 // The fp64 radius-1 tile kernels under a folding rule ask two blocks a
 // multiprocessor of the register allocator on sm_90 (measured there);
 // nothing else does: fixed, constant and periodic grids, radius 2 (which

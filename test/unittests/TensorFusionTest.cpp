@@ -209,6 +209,12 @@ TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
   // single step of the same form stages its stores.
   EXPECT_FALSE(fusedPlan(star, 4).schedule.composed->plan->tensor().stagedStores);
   EXPECT_TRUE(fusedPlan(star, 4).tensor().stagedStores);
+  // Planned under fixed, the composed step copies its windows by the
+  // tensor memory accelerator on sm_90 (fusedPlan's target) under any rule.
+  const StencilSpec mirrored =
+      makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Mirror, 5);
+  EXPECT_TRUE(fusedPlan(mirrored, 4).schedule.composed->plan->tensor().mappedWindows);
+  EXPECT_FALSE(fusedPlan(mirrored, 4).tensor().mappedWindows);
   for (Shape shape : {Shape::Star, Shape::Box})
     for (Precision p : {Precision::FP16, Precision::BF16})
       for (BoundaryKind b : AllBoundaries) {

@@ -530,6 +530,15 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   EXPECT_TRUE(breaks(
       mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().stagedStores = true; }),
       denseOnSm90(), "planTensor promises stores staged only in the stacked form"));
+  // Windows by the tensor memory accelerator exactly where the planner
+  // takes them: on sm_90 at a fixed grid, not before sm_90, not dense.
+  const std::string_view mapped = "planTensor promises windows copied by the tensor memory";
+  ASSERT_TRUE(plan.tensor().mappedWindows);
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.mappedWindows = false; }, mapped));
+  EXPECT_TRUE(breaks(plan, sm86, mapped));
+  EXPECT_TRUE(breaks(
+      mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().mappedWindows = true; }),
+      denseOnSm90(), mapped));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {

@@ -225,6 +225,12 @@ struct TensorPlan {
   /// of 16-byte vectors; a composed pass's stacked step stores from its
   /// registers (stacked.cuh, kStaged).
   bool stagedStores = false;
+  /// The stacked form's windows copied by the tensor memory accelerator
+  /// (sm_90 on, a fixed grid; stacked.cuh, kMapped): one thread a block
+  /// issues a window's copy, where the grid allows a tensor map of it (rows
+  /// a whole number of 16-byte vectors apart); cp.async from every thread
+  /// where it does not.
+  bool mappedWindows = false;
   static constexpr int StageCols = 64;
   static constexpr int StagePitch = StageCols + 8;
   /// Bytes of shared memory: a window (each of windows()) and the

@@ -116,13 +116,18 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                     "multiprocessor (launch bounds)\n",
                     tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
                     StackedMinBlocks);
-  os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes), twice: the "
-                    "next block tile's is copied (cp.async: whole vectors of the grid, wrapped "
-                    "into a periodic one, zeros outside a fixed one; the boundary rule point by "
-                    "point elsewhere) while the warps compute from the other; {} rows and 8 "
-                    "columns of halo\n",
+  const std::string copy =
+      tp.mappedWindows
+          ? "by the tensor memory accelerator: one thread a block copies a box of the grid, "
+            "zeros outside it; cp.async from every thread where the grid's rows are not a whole "
+            "number of 16-byte vectors or its first point is not 16-byte aligned"
+          : "cp.async: whole vectors of the grid, wrapped into a periodic one, zeros outside a "
+            "fixed one; the boundary rule point by point elsewhere";
+  os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
+                    "aligned), twice: the next block tile's is copied ({}) while the warps "
+                    "compute from the other; {} rows and 8 columns of halo\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes, r);
+                    tp.windowBytes, copy, r);
   os << fmt::format("  shared     {} bytes (dynamic); B ({} words a lane) loaded once per block "
                     "into registers from a table in global memory\n",
                     tp.sharedBytes(), tp.paramFragmentRegisters());
@@ -451,8 +456,10 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
   const std::string step =
       ct.stacked
           ? fmt::format("in the stacked form (the composed stencil's {} rows in K): strips "
-                        "of {} x {} outputs a warp, {} warps a block",
-                        2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps)
+                        "of {} x {} outputs a warp, {} warps a block{}",
+                        2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps,
+                        ct.mappedWindows ? ", its windows copied by the tensor memory accelerator"
+                                         : "")
           : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
                         "{} warps",
                         ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps);

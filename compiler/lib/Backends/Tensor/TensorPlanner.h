@@ -72,6 +72,14 @@ int stackedSharedLimit(const PlanOptions &options);
 /// radius 7 or 8 (its copy stores pairs). A composed pass never stages.
 bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options);
 
+/// Whether the stacked form laid out as `tp` has its windows copied by the
+/// tensor memory accelerator (TensorPlan::mappedWindows;
+/// stencilc/device/stacked.cuh, kMapped): from sm_90 on, on a fixed grid
+/// (the accelerator reads zeros outside it), a window row within a box's
+/// 256 elements.
+bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
+                          const PlanOptions &options);
+
 /// Blocks a multiprocessor the 2D tile kernel laid out as `tp` asks the
 /// register allocator for (TensorPlan::minBlocks): 2 for an fp64 stencil of
 /// radius 1 under clamp, mirror or reflect, in blocks of 256 threads of which

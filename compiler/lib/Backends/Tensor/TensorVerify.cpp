@@ -487,6 +487,10 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const bool wanted = stackedMmaChosen(spec, options);
+  c.require(tp.mappedWindows == stackedWindowsMapped(spec, tp, options),
+            "windows copied by the tensor memory accelerator exactly where stackedWindowsMapped "
+            "says: the stacked form, sm_90 on, a fixed grid",
+            "mapped {}, stacked {}", tp.mappedWindows, tp.stacked);
   if (!c.require(tp.stacked == wanted && !(tp.stacked && tp.sparse),
                  "the stacked form exactly where stackedMmaChosen says, never with the sparse "
                  "form",
@@ -508,9 +512,9 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
                 tp.loadedRows == tp.windowRows && tp.windowCols == tp.blockCols() + 16 &&
                 tp.loadedColBegin == 0 && tp.loadedColEnd == tp.windowCols &&
                 tp.windowPitch >= tp.windowCols && tp.windowPitch * bytes % 32 == 16 &&
-                tp.windowBytes == tp.windowRows * tp.windowPitch * bytes,
+                tp.windowBytes == (tp.windowRows * tp.windowPitch * bytes + 127) / 128 * 128,
             "the stacked form's window: the block, r rows and 8 columns around it, all filled, "
-            "rows an odd number of 16-byte vectors apart",
+            "rows an odd number of 16-byte vectors apart, windows 128 bytes aligned",
             "halo {} / {}, window {} x {} (loaded {}, [{}, {})), pitch {}", tp.haloRows,
             tp.haloCols, tp.windowRows, tp.windowCols, tp.loadedRows, tp.loadedColBegin,
             tp.loadedColEnd, tp.windowPitch);

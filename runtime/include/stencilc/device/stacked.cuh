@@ -35,7 +35,8 @@
 // A persistent block walks block tiles of kWarps strips; the window of its
 // next block tile is copied (cp.async: whole 16-byte vectors of the grid,
 // wrapped into a periodic one, zeros outside a fixed one; the boundary rule
-// point by point elsewhere) into the second of two shared-memory windows
+// point by point elsewhere; or, kMapped, one thread's copy of a box by the
+// tensor memory accelerator) into the second of two shared-memory windows
 // while the warps compute from the first; the warps' stages follow the
 // windows.
 //
@@ -48,6 +49,8 @@
 //                          so an 8 x 8 matrix's rows meet no bank conflict
 //   kSplit, kMinBlocks     accumulators an MMA block; blocks a multiprocessor (launch bounds)
 //   kStaged                optional (false where absent): stores through the warps' stages
+//   kMapped                optional (false where absent): the windows of a fixed grid
+//                          copied by the tensor memory accelerator (sm_90 on)
 //   weights()              the B table: kWeightWords words, lane-minor
 #pragma once
 
@@ -62,6 +65,7 @@
 #include <stencilc/device/element.cuh>
 #include <stencilc/device/host.cuh>
 #include <stencilc/device/mma.cuh>
+#include <stencilc/device/tensor_map.cuh>
 
 namespace stencilc {
 namespace device {
@@ -70,6 +74,16 @@ namespace device {
 template <class G, class = void> struct StagedStoresOf : std::false_type {};
 template <class G>
 struct StagedStoresOf<G, std::void_t<decltype(G::kStaged)>> : std::bool_constant<G::kStaged> {};
+
+/// G::kMapped where G has it, else false (StackedBlock's kMapped).
+template <class G, class = void> struct MappedWindowsOf : std::false_type {};
+template <class G>
+struct MappedWindowsOf<G, std::void_t<decltype(G::kMapped)>> : std::bool_constant<G::kMapped> {};
+
+template <class G>
+__global__ void __launch_bounds__(32 * G::kWarps, G::kMinBlocks)
+    stackedMappedKernel(const __grid_constant__ CUtensorMap windows,
+                        typename G::Element *__restrict__ out, int ny, int nx);
 
 template <class G> struct StackedBlock {
   using Element = typename G::Element;
@@ -91,7 +105,9 @@ template <class G> struct StackedBlock {
   static constexpr int kWindowRows = kBlockRows + 2 * kRadius;
   static constexpr int kWindowCols = kBlockCols + 2 * kHaloCols;
   static constexpr int kPitch = G::kPitch;
-  static constexpr int kWindowElements = kWindowRows * kPitch;
+  // A window's first point 128-byte aligned, as the tensor memory
+  // accelerator writes it.
+  static constexpr int kWindowElements = (kWindowRows * kPitch + 63) / 64 * 64;
   // A single step's stores bind it (the composed pass's MMAs bind that):
   // each warp rounds its sums into a stage of 16 rows of kStageCols, rows
   // an odd number of 16-byte vectors apart (the 4-byte writes of a lane's 8
@@ -101,6 +117,14 @@ template <class G> struct StackedBlock {
   // so, the periodic 15 x 15 box (pairs) 12 % (docs/performance.md,
   // 2026-12-02 04:24-04:50). The planner says where (stackedStepStages).
   static constexpr bool kStaged = StagedStoresOf<G>::value;
+  // The windows of a fixed grid copied by the tensor memory accelerator
+  // (tensor_map.cuh) where the grid allows it (launch): its zeros outside
+  // the grid are the fixed rule's reads, and a box holds whole window rows
+  // of kPitch elements.
+  static constexpr bool kMapped = MappedWindowsOf<G>::value;
+  static_assert(!kMapped || std::is_same_v<Boundary, FixedBoundary>,
+                "the accelerator reads zeros outside the grid: the fixed rule's reads");
+  static_assert(!kMapped || (kPitch <= 256 && kWindowRows <= 256), "a box is at most 256 a side");
   static constexpr int kStageCols = 64;
   static constexpr int kStagePitch = kStageCols + 8;
   static constexpr int kStageElements = kStaged ? 16 * kStagePitch : 0;
@@ -472,61 +496,124 @@ template <class G> struct StackedBlock {
            ((ny + kBlockRows - 1) / kBlockRows);
   }
 
+  /// The window of `tile` (block tiles `across` a row) into `window`.
+  struct TileOrigin {
+    int row, col;
+  };
+  static __device__ __forceinline__ TileOrigin originOf(int tile, int across) {
+    const int row = tile / across;
+    return {row * kBlockRows, (tile - row * across) * kBlockCols};
+  }
+
+  /// The windows by cp.async from every thread (fetchWindow), a commit
+  /// group a tile (empty past the last).
+  struct ThreadCopies {
+    const Element *in;
+    int ny, nx, across, tiles;
+    bool vectorRows;
+    __device__ __forceinline__ void fetch(int tile, int, Element *window) const {
+      if (tile < tiles) {
+        const TileOrigin at = originOf(tile, across);
+        fetchWindow(in, ny, nx, at.row, at.col, vectorRows, window);
+      } else {
+        asm volatile("cp.async.commit_group;");
+      }
+    }
+    __device__ __forceinline__ void await(int, unsigned) const {
+      asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 1));
+      __syncthreads(); // the window is whole for every warp
+    }
+  };
+
+  /// The windows by the tensor memory accelerator: thread 0 issues a
+  /// window's copy, complete on its stage's mbarrier, which every thread
+  /// waits on.
+  struct MappedCopies {
+    const CUtensorMap *map;
+    unsigned barriers; // kStages mbarriers, 8 bytes apart
+    int across, tiles;
+    __device__ __forceinline__ void fetch(int tile, int stage, Element *window) const {
+      if (threadIdx.x == 0 && tile < tiles) {
+        const TileOrigin at = originOf(tile, across);
+        copyBox(map, static_cast<unsigned>(__cvta_generic_to_shared(window)), at.row - kRadius,
+                at.col - kHaloCols, barriers + 8 * stage,
+                kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
+      }
+    }
+    __device__ __forceinline__ void await(int stage, unsigned parity) const {
+      awaitCopy(barriers + 8 * stage, parity);
+    }
+  };
+
+  // The window kStages - 1 tiles ahead is on its way while a tile is
+  // computed. (Written for any number of stages: in this form the composed
+  // passes ran 1.5-2 % faster than in the loop before at two, ptxas placing
+  // the code otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
+  static constexpr int kStages = 2;
+
   /// One step: a persistent block walks block tiles gridDim.x apart,
-  /// computing one window while the next one's copy is on its way.
-  static __device__ __forceinline__ void
-  run(const Element *__restrict__ in, Element *__restrict__ out, int ny, int nx, Element *windows) {
-    const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
-    const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  /// computing one window while `copies` fetch the next.
+  template <class Copies>
+  static __device__ __forceinline__ void walk(const Weights &w, const Copies &copies,
+                                              Element *__restrict__ out, int ny, int nx,
+                                              Element *windows) {
     // Whether a row's stores may be whole vectors (kStaged), quads
     // (kQuads) or pairs.
     constexpr int kStoreElements = kStaged ? 8 : kQuads ? 4 : 2;
     const bool wide =
         nx % kStoreElements == 0 &&
         reinterpret_cast<std::uintptr_t>(out) % (kStoreElements * sizeof(Element)) == 0;
-    // Block tiles in 32-bit arithmetic (launch refuses more than INT_MAX):
-    // a 64-bit division a tile cost as much as a tenth of the MMAs' time.
-    const int across = (nx + kBlockCols - 1) / kBlockCols;
-    const int tiles = tileCount(ny, nx);
-    auto fetch = [&](int tile, Element *window) {
-      const int row = tile / across;
-      fetchWindow(in, ny, nx, row * kBlockRows, (tile - row * across) * kBlockCols, vectorRows,
-                  window);
-    };
-    // The window kStages - 1 tiles ahead is on its way while a tile is
-    // computed (a commit group a tile, empty past the last). (Written for
-    // any number of stages: in this form the composed passes ran 1.5-2 %
-    // faster than in the loop before at two, ptxas placing the code
-    // otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
-    constexpr int kStages = 2;
     int tile = blockIdx.x;
 #pragma unroll
     for (int s = 0; s + 1 < kStages; ++s) {
-      if (tile + s * static_cast<int>(gridDim.x) < tiles) {
-        fetch(tile + s * gridDim.x, windows + s * kWindowElements);
-      } else {
-        asm volatile("cp.async.commit_group;");
-      }
+      copies.fetch(tile + s * static_cast<int>(gridDim.x), s, windows + s * kWindowElements);
     }
-    for (int i = 0; tile < tiles; tile += gridDim.x, ++i) {
-      Element *now = windows + (i % kStages) * kWindowElements;
-      const int ahead = tile + (kStages - 1) * static_cast<int>(gridDim.x);
-      if (ahead < tiles) {
-        fetch(ahead, windows + (i + kStages - 1) % kStages * kWindowElements);
-      } else {
-        asm volatile("cp.async.commit_group;");
-      }
-      asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 1));
-      __syncthreads(); // the window is whole for every warp
-      const int row = tile / across;
-      strip(now, w, out, row * kBlockRows, (tile - row * across) * kBlockCols, ny, nx, wide,
+    for (int i = 0; tile < copies.tiles; tile += gridDim.x, ++i) {
+      const int stage = i % kStages, next = (i + kStages - 1) % kStages;
+      copies.fetch(tile + (kStages - 1) * static_cast<int>(gridDim.x), next,
+                   windows + next * kWindowElements);
+      copies.await(stage, static_cast<unsigned>(i / kStages % 2));
+      const TileOrigin at = originOf(tile, copies.across);
+      strip(windows + stage * kWindowElements, w, out, at.row, at.col, ny, nx, wide,
             windows + kStages * kWindowElements + threadIdx.x / 32 * kStageElements);
       __syncthreads(); // every warp is done with it before it is fetched into again
     }
   }
 
-  /// Launches kernel(in, out, ny, nx) as a persistent grid of as many
-  /// blocks as fit at once (kSharedBytes of dynamic shared memory each).
+  /// One step, the windows by cp.async. Block tiles in 32-bit arithmetic
+  /// (launch refuses more than INT_MAX): a 64-bit division a tile cost as
+  /// much as a tenth of the MMAs' time.
+  static __device__ __forceinline__ void
+  run(const Element *__restrict__ in, Element *__restrict__ out, int ny, int nx, Element *windows) {
+    const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
+    const bool vectorRows = nx % 8 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+    const ThreadCopies copies{
+        in, ny, nx, (nx + kBlockCols - 1) / kBlockCols, tileCount(ny, nx), vectorRows};
+    walk(w, copies, out, ny, nx, windows);
+  }
+
+  /// One step, the windows by the tensor memory accelerator from `map` (a
+  /// windowMap of the input with boxes of kWindowRows x kPitch).
+  static __device__ __forceinline__ void
+  runMapped(const CUtensorMap &map, Element *__restrict__ out, int ny, int nx, Element *windows) {
+    __shared__ alignas(8) unsigned long long barriers[kStages];
+    const auto first = static_cast<unsigned>(__cvta_generic_to_shared(barriers));
+    if (threadIdx.x == 0) {
+#pragma unroll
+      for (int s = 0; s < kStages; ++s) {
+        initCopyBarrier(first + 8 * s);
+      }
+    }
+    const Weights w = loadWeights(G::weights(), threadIdx.x % 32);
+    __syncthreads();
+    const MappedCopies copies{&map, first, (nx + kBlockCols - 1) / kBlockCols, tileCount(ny, nx)};
+    walk(w, copies, out, ny, nx, windows);
+  }
+
+  /// Launches kernel(in, out, ny, nx), or where kMapped and the grid
+  /// allows a tensor map of `in`, stackedMappedKernel<G>(map of in, out,
+  /// ny, nx): a persistent grid of as many blocks as fit at once
+  /// (kSharedBytes of dynamic shared memory each).
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int ny, int nx, cudaStream_t stream) {
     constexpr long long kMost = 0x7fffffffLL;
@@ -536,6 +623,18 @@ template <class G> struct StackedBlock {
         tileCount<long long>(ny, nx) > kMost) {
       return cudaErrorInvalidValue;
     }
+    if constexpr (kMapped) {
+      CUtensorMap map;
+      if (windowMap(map, in, ny, nx, kWindowRows, kPitch)) {
+        return launchPersistent(stackedMappedKernel<G>, ny, nx, stream, map, out, ny, nx);
+      }
+    }
+    return launchPersistent(kernel, ny, nx, stream, in, out, ny, nx);
+  }
+
+  template <class Kernel, class... Args>
+  static cudaError_t launchPersistent(Kernel kernel, int ny, int nx, cudaStream_t stream,
+                                      Args... args) {
     long long resident = 0;
     const cudaError_t status = residentBlocks(kernel, kThreads, kSharedBytes, resident);
     if (status != cudaSuccess) {
@@ -543,10 +642,28 @@ template <class G> struct StackedBlock {
     }
     const long long tiles = tileCount<long long>(ny, nx);
     const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-    kernel<<<grid, kThreads, kSharedBytes, stream>>>(in, out, ny, nx);
+    kernel<<<grid, kThreads, kSharedBytes, stream>>>(args...);
     return cudaGetLastError();
   }
 };
+
+/// A stacked step whose windows the tensor memory accelerator copies
+/// (StackedBlock::runMapped; launched by StackedBlock::launch). Compiled
+/// from sm_90 on; a multi-architecture build's older passes hold a body
+/// that is never launched (StackedBlock launches it only for a plan of
+/// sm_90 on, which runs only there).
+template <class G>
+__global__ void __launch_bounds__(32 * G::kWarps, G::kMinBlocks)
+    stackedMappedKernel(const __grid_constant__ CUtensorMap windows,
+                        typename G::Element *__restrict__ out, int ny, int nx) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(128) unsigned char stencilc_windows[];
+  StackedBlock<G>::runMapped(windows, out, ny, nx,
+                             reinterpret_cast<typename G::Element *>(stencilc_windows));
+#else
+  __trap();
+#endif
+}
 
 } // namespace device
 } // namespace stencilc

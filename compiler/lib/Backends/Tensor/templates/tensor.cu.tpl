@@ -113,6 +113,7 @@ struct Geometry {{
   static constexpr int kSplit = {split}; // accumulators an MMA block
   static constexpr int kMinBlocks = {min_blocks}; // blocks a multiprocessor (launch bounds)
   static constexpr bool kStaged = {staged}; // stores through the warps' stages
+  static constexpr bool kMapped = {mapped}; // windows copied by the tensor memory accelerator
   static __device__ __forceinline__ const std::uint32_t* weights() {{ return kWeights; }}
 }};
 using Block = stencilc::device::StackedBlock<Geometry>;
