@@ -209,6 +209,9 @@ TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
   // single step of the same form stages its stores.
   EXPECT_FALSE(fusedPlan(star, 4).schedule.composed->plan->tensor().stagedStores);
   EXPECT_TRUE(fusedPlan(star, 4).tensor().stagedStores);
+  // It sums an MMA block in 3 accumulators, a single step in 4.
+  EXPECT_EQ(fusedPlan(star, 4).schedule.composed->plan->tensor().splitAccumulators, 3);
+  EXPECT_EQ(fusedPlan(star, 4).tensor().splitAccumulators, 4);
   // Planned under fixed, the composed step copies its windows by the
   // tensor memory accelerator on sm_90 (fusedPlan's target) under any rule.
   const StencilSpec mirrored =

@@ -661,6 +661,21 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                                p.schedule.composed->plan = std::make_shared<const Plan>(other);
                              }),
                      o, "planTensorFusion promises a composed pass's stores not staged"));
+  ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan other = *p.schedule.composed->plan;
+                               other.tensor().splitAccumulators = StackedSplit;
+                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
+                             }),
+                     o, "planTensorFusion promises a composed pass's stacked step sums in"));
+  EXPECT_TRUE(breaks(mutated(plan,
+                             [](Plan &p) {
+                               Plan other = *p.schedule.composed->plan;
+                               other.tensor().splitAccumulators = StackedSplit + 1;
+                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
+                             }),
+                     o, "promises the stacked form's strips"));
   EXPECT_TRUE(breaks(mutated(plan,
                              [](Plan &p) {
                                Plan other = *p.schedule.composed->plan;

@@ -231,6 +231,10 @@ struct TensorPlan {
   /// a whole number of 16-byte vectors apart); cp.async from every thread
   /// where it does not.
   bool mappedWindows = false;
+  /// The stacked form's accumulators an MMA block (MMA m into m mod this,
+  /// added in order at the end): StackedSplit for a single step,
+  /// StackedComposedSplit for a composed pass's step (TensorPlanner.h).
+  int splitAccumulators = 0;
   static constexpr int StageCols = 64;
   static constexpr int StagePitch = StageCols + 8;
   /// Bytes of shared memory: a window (each of windows()) and the

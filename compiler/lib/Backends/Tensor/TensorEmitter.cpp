@@ -312,7 +312,7 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
       fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
       fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
       fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps), fmt::arg("blocks", tp.nBlocks),
-      fmt::arg("pitch", tp.windowPitch), fmt::arg("split", StackedSplit),
+      fmt::arg("pitch", tp.windowPitch), fmt::arg("split", tp.splitAccumulators),
       fmt::arg("min_blocks", StackedMinBlocks), fmt::arg("staged", tp.stagedStores),
       fmt::arg("mapped", tp.mappedWindows), fmt::arg("shared_bytes", tp.sharedBytes()),
       fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),

@@ -101,7 +101,8 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 /// The stacked form's accumulators (tileM x tileN) of strip tr of the block
 /// (stencilc/device/stacked.cuh): for each MMA block, chunk by chunk, the k16
 /// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, MMA m into
-/// accumulator m % StackedSplit, the accumulators then added in order.
+/// accumulator m % tp.splitAccumulators, the accumulators then added in
+/// order.
 void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
                  std::vector<double> &acc) {
   const StencilSpec &spec = plan.spec;
@@ -136,18 +137,19 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
         }
         return sum;
       };
+      const int accumulators = tp.splitAccumulators;
       double split[StackedSplit] = {};
       int index = 0;
       for (int c = 0; c < StackedChunks; ++c) {
         for (int p = 0; p < r; ++p, ++index) {
-          double &s = split[index % StackedSplit];
+          double &s = split[index % accumulators];
           s = roundAccumulator(s + mma(c, 2 * p, 2), a);
         }
-        double &s = split[index++ % StackedSplit];
+        double &s = split[index++ % accumulators];
         s = roundAccumulator(s + mma(c, 2 * r, 1), a);
       }
       double total = split[0];
-      for (int q = 1; q < StackedSplit; ++q) {
+      for (int q = 1; q < accumulators; ++q) {
         total = roundAccumulator(total + split[q], a);
       }
       acc[std::size_t(m) * N + n] = total;

@@ -111,7 +111,7 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  strip      {} x {} outputs a warp ({} MMA blocks of 8 columns, walked along "
                     "x: two of a block's chunks are the block before's, kept in registers; one "
                     "ldmatrix.x4 a new chunk and row pair), sums in {} accumulators in turn\n",
-                    tp.tileM, tp.tileN, tp.nBlocks, StackedSplit);
+                    tp.tileM, tp.tileN, tp.nBlocks, tp.splitAccumulators);
   os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at most {} blocks a "
                     "multiprocessor (launch bounds)\n",
                     tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
@@ -455,11 +455,12 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
                     s.fusedSteps, spec.name, s.why, spec.name);
   const std::string step =
       ct.stacked
-          ? fmt::format("in the stacked form (the composed stencil's {} rows in K): strips "
-                        "of {} x {} outputs a warp, {} warps a block{}",
-                        2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps,
-                        ct.mappedWindows ? ", its windows copied by the tensor memory accelerator"
-                                         : "")
+          ? fmt::format(
+                "in the stacked form (the composed stencil's {} rows in K): strips "
+                "of {} x {} outputs a warp, {} warps a block, {} accumulators an MMA "
+                "block{}",
+                2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps, ct.splitAccumulators,
+                ct.mappedWindows ? ", its windows copied by the tensor memory accelerator" : "")
           : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
                         "{} warps",
                         ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps);

@@ -505,6 +505,7 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   tp.windowBytes = roundUp(tp.windowRows * tp.windowPitch * opBytes, 128);
   tp.paramBytes = 0;
   tp.paramsInRegisters = true;
+  tp.splitAccumulators = StackedSplit;
 }
 
 } // namespace

@@ -49,6 +49,12 @@ inline constexpr int StackedChunks = 3;
 inline constexpr int StackedBlocks = 16;
 inline constexpr int StackedWarps = 4;
 inline constexpr int StackedSplit = 4;
+/// A composed pass's stacked step sums an MMA block in 3 accumulators
+/// (TensorPlan::splitAccumulators): its MMAs bind it, and star2d5p fp16's
+/// composed step ran 2 % faster so on an H200, with its windows copied by
+/// cp.async or by the tensor memory accelerator alike
+/// (bench/results/2026-12-04-2140-stacked-composed-step-ceiling-h200.txt).
+inline constexpr int StackedComposedSplit = 3;
 inline constexpr int StackedMinBlocks = 3;
 
 /// The stacked form's B: the weight that column `col` (0-7) of chunk `chunk`

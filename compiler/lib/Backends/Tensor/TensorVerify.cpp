@@ -503,11 +503,13 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const int r = spec.radius, bytes = operandBytes(tp);
   c.require(tp.tileM == 16 && tp.nBlocks == StackedBlocks && tp.tileN == 8 * tp.nBlocks &&
                 tp.tileRowsPerBlock == StackedWarps && tp.warps == StackedWarps &&
-                tp.tileColsPerBlock == 1,
+                tp.tileColsPerBlock == 1 && tp.splitAccumulators >= 1 &&
+                tp.splitAccumulators <= StackedSplit,
             "the stacked form's strips: 16 rows by StackedBlocks MMA blocks, one a warp, "
-            "StackedWarps a block",
-            "tile {} x {}, {} blocks, {} x {} strips, {} warps", tp.tileM, tp.tileN, tp.nBlocks,
-            tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.warps);
+            "StackedWarps a block, an MMA block's sums in at most StackedSplit accumulators",
+            "tile {} x {}, {} blocks, {} x {} strips, {} warps, {} accumulators", tp.tileM,
+            tp.tileN, tp.nBlocks, tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.warps,
+            tp.splitAccumulators);
   c.require(tp.haloRows == r && tp.haloCols == 8 && tp.windowRows == tp.blockRows() + 2 * r &&
                 tp.loadedRows == tp.windowRows && tp.windowCols == tp.blockCols() + 16 &&
                 tp.loadedColBegin == 0 && tp.loadedColEnd == tp.windowCols &&
@@ -589,6 +591,10 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   }
   c.require(!pass.plan->tensor().stagedStores, "a composed pass's stores not staged",
             "the composed step stages its stores");
+  c.require(!pass.plan->tensor().stacked ||
+                pass.plan->tensor().splitAccumulators == StackedComposedSplit,
+            "a composed pass's stacked step sums in StackedComposedSplit accumulators",
+            "{} accumulators", pass.plan->tensor().splitAccumulators);
   const std::optional<std::string> overflow = composedOverflow(spec, steps);
   c.require(!overflow, "a composed pass's coefficients finite as operands", "{}",
             overflow.value_or(""));
