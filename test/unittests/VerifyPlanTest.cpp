@@ -645,44 +645,28 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.fusedSteps = 16; }), o,
                      "planTensorFusion promises a composed pass only in 2D, of a radius steps x "
                      "r"));
-  EXPECT_TRUE(breaks(mutated(plan,
-                             [](Plan &p) {
-                               Plan other = *p.schedule.composed->plan;
-                               other.spec.name = "another";
-                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
-                             }),
-                     o, "planTensorFusion promises a composed pass planned on tensor cores"));
+  // The plan with its composed step's plan changed by `change`.
+  const auto composedChanged = [&](auto change) {
+    return mutated(plan, [&](Plan &p) {
+      Plan other = *p.schedule.composed->plan;
+      change(other);
+      p.schedule.composed->plan = std::make_shared<const Plan>(other);
+    });
+  };
+  EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.spec.name = "another"; }), o,
+                     "planTensorFusion promises a composed pass planned on tensor cores"));
   EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.schedule.composed->band.sharedBytes += 4; }), o,
                      "planTensorFusion promises a pass's kernels within the shared memory"));
-  EXPECT_TRUE(breaks(mutated(plan,
-                             [](Plan &p) {
-                               Plan other = *p.schedule.composed->plan;
-                               other.tensor().stagedStores = true;
-                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
-                             }),
-                     o, "planTensorFusion promises a composed pass's stores not staged"));
+  EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().stagedStores = true; }), o,
+                     "planTensorFusion promises a composed pass's stores not staged"));
   ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
-  EXPECT_TRUE(breaks(mutated(plan,
-                             [](Plan &p) {
-                               Plan other = *p.schedule.composed->plan;
-                               other.tensor().splitAccumulators = StackedSplit;
-                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
-                             }),
-                     o, "planTensorFusion promises a composed pass's stacked step sums in"));
-  EXPECT_TRUE(breaks(mutated(plan,
-                             [](Plan &p) {
-                               Plan other = *p.schedule.composed->plan;
-                               other.tensor().splitAccumulators = StackedSplit + 1;
-                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
-                             }),
-                     o, "promises the stacked form's strips"));
-  EXPECT_TRUE(breaks(mutated(plan,
-                             [](Plan &p) {
-                               Plan other = *p.schedule.composed->plan;
-                               other.tensor().windowPitch += 2;
-                               p.schedule.composed->plan = std::make_shared<const Plan>(other);
-                             }),
-                     o,
+  EXPECT_TRUE(
+      breaks(composedChanged([](Plan &other) { other.tensor().splitAccumulators = StackedSplit; }),
+             o, "planTensorFusion promises a composed pass's stacked step sums in"));
+  EXPECT_TRUE(breaks(
+      composedChanged([](Plan &other) { other.tensor().splitAccumulators = StackedSplit + 1; }), o,
+      "promises the stacked form's strips"));
+  EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().windowPitch += 2; }), o,
                      "the composed pass's plan: planTensor promises the stacked form's "
                      "window"));
   // A stencil whose 4 steps compose into a weight past fp16's 65504.
