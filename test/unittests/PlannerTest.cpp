@@ -323,6 +323,40 @@ TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
   EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
 }
 
+// The stacked form skips the MMAs whose weights are all zeros: a star's
+// rows other than its centre's reach only the chunk under the outputs, so
+// the row pairs of no centre row skip chunks 0 and 2 (radius 1: the k8 row;
+// radius 2: pair 0 and the k8 row); a box's rows reach every chunk.
+TEST(Planner, StackedSkipsTheMmasOfZeroWeights) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  const auto zeroMmas = [&](Shape shape, int radius) {
+    const StencilSpec spec = makeStencil2D(shape, radius, Precision::FP16, BoundaryKind::Fixed, 1);
+    const TensorPlan tp = tensorPlan(spec, options).tensor();
+    EXPECT_TRUE(tp.stacked);
+    return tp.zeroMmas;
+  };
+  const auto bits = [](int r, std::initializer_list<int> pairs) {
+    std::uint32_t mask = 0;
+    for (int c : {0, 2}) {
+      for (int p : pairs) {
+        mask |= 1u << stackedMmaBit(r, c, p);
+      }
+    }
+    return mask;
+  };
+  EXPECT_EQ(zeroMmas(Shape::Star, 1), bits(1, {1}));
+  EXPECT_EQ(zeroMmas(Shape::Star, 2), bits(2, {0, 2}));
+  EXPECT_EQ(zeroMmas(Shape::Star, 3), bits(3, {0, 2, 3}));
+  for (int radius : {1, 3, 8}) {
+    EXPECT_EQ(zeroMmas(Shape::Box, radius), 0u) << radius;
+  }
+  // An MMA block issues 3 (r + 1) MMAs less the skipped ones.
+  const StencilSpec star = makeStencil2D(Shape::Star, 3, Precision::FP16, BoundaryKind::Fixed, 1);
+  const TensorPlan tp = tensorPlan(star, options).tensor();
+  EXPECT_EQ(tp.mmasPerTile(), tp.nBlocks * (3 * 4 - 6));
+}
+
 // The fp64 radius-1 tile kernels under a folding rule ask two blocks a
 // multiprocessor of the register allocator on sm_90 (measured there);
 // nothing else does: fixed, constant and periodic grids, radius 2 (which

@@ -521,6 +521,13 @@ TEST(VerifyPlan, EachStackedCheckFires) {
                            "planTensor promises the stacked form's two windows within"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
                            "planTensor promises the stacked form's rows"));
+  // Exactly the MMAs of zero weights skipped: none with a weight, and
+  // every one without.
+  const std::string_view skips = "planTensor promises the stacked form skips exactly the MMAs";
+  ASSERT_NE(plan.tensor().zeroMmas, 0u);
+  EXPECT_TRUE(
+      tensorBreaks([](TensorPlan &tp) { tp.zeroMmas |= 1u << stackedMmaBit(3, 1, 1); }, skips));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.zeroMmas = 0; }, skips));
   // Stages only where the launch bounds' blocks fit with them (not sm_86),
   // and only in the stacked form.
   ASSERT_TRUE(plan.tensor().stagedStores);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cassert>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -235,6 +236,12 @@ struct TensorPlan {
   /// added in order at the end): StackedSplit for a single step,
   /// StackedComposedSplit for a composed pass's step (TensorPlanner.h).
   int splitAccumulators = 0;
+  /// The stacked form's MMAs whose weights are all zeros, which its kernel
+  /// does not issue (stackedZeroMmas, TensorPlanner.h: bit chunk (r + 1) +
+  /// row pair). The others keep their accumulators (MMA m into m mod
+  /// splitAccumulators, m counting the skipped ones): a skipped MMA would
+  /// add products of zero weights only, zeros for finite inputs.
+  std::uint32_t zeroMmas = 0;
   static constexpr int StageCols = 64;
   static constexpr int StagePitch = StageCols + 8;
   /// Bytes of shared memory: a window (each of windows()) and the

@@ -307,16 +307,17 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const std::string weights = stackedWeights(plan);
-  w.fillWith(
-      section("kernel_stacked"), fmt::arg("weight_words", tp.paramFragmentRegisters() * 32),
-      fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
-      fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
-      fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps), fmt::arg("blocks", tp.nBlocks),
-      fmt::arg("pitch", tp.windowPitch), fmt::arg("split", tp.splitAccumulators),
-      fmt::arg("min_blocks", StackedMinBlocks), fmt::arg("staged", tp.stagedStores),
-      fmt::arg("mapped", tp.mappedWindows), fmt::arg("shared_bytes", tp.sharedBytes()),
-      fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
-      fmt::arg("guard_begin", kernelGuardBegin(plan)), fmt::arg("guard_end", kernelGuardEnd(plan)));
+  w.fillWith(section("kernel_stacked"), fmt::arg("weight_words", tp.paramFragmentRegisters() * 32),
+             fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
+             fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
+             fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps),
+             fmt::arg("blocks", tp.nBlocks), fmt::arg("pitch", tp.windowPitch),
+             fmt::arg("split", tp.splitAccumulators), fmt::arg("min_blocks", StackedMinBlocks),
+             fmt::arg("staged", tp.stagedStores), fmt::arg("mapped", tp.mappedWindows),
+             fmt::arg("zero_mmas", tp.zeroMmas), fmt::arg("shared_bytes", tp.sharedBytes()),
+             fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
+             fmt::arg("guard_begin", kernelGuardBegin(plan)),
+             fmt::arg("guard_end", kernelGuardEnd(plan)));
   w.line();
 }
 

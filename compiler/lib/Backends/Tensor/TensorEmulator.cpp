@@ -102,7 +102,7 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 /// (stencilc/device/stacked.cuh): for each MMA block, chunk by chunk, the k16
 /// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, MMA m into
 /// accumulator m % tp.splitAccumulators, the accumulators then added in
-/// order.
+/// order; those of zero weights (tp.zeroMmas) not issued.
 void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
                  std::vector<double> &acc) {
   const StencilSpec &spec = plan.spec;
@@ -141,12 +141,12 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
       double split[StackedSplit] = {};
       int index = 0;
       for (int c = 0; c < StackedChunks; ++c) {
-        for (int p = 0; p < r; ++p, ++index) {
-          double &s = split[index % accumulators];
-          s = roundAccumulator(s + mma(c, 2 * p, 2), a);
+        for (int p = 0; p <= r; ++p, ++index) {
+          if ((tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) == 0) { // not skipped
+            double &s = split[index % accumulators];
+            s = roundAccumulator(s + (p < r ? mma(c, 2 * p, 2) : mma(c, 2 * r, 1)), a);
+          }
         }
-        double &s = split[index++ % accumulators];
-        s = roundAccumulator(s + mma(c, 2 * r, 1), a);
       }
       double total = split[0];
       for (int q = 1; q < accumulators; ++q) {

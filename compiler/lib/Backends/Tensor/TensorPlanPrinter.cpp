@@ -96,6 +96,22 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
      << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
+/// The stacked form's MMAs of zero weights, which it does not issue
+/// (TensorPlan::zeroMmas), for the end of its mma line; empty where none.
+std::string zeroMmasText(const TensorPlan &tp, int r) {
+  int zero16 = 0, zero8 = 0;
+  for (int c = 0; c < StackedChunks; ++c) {
+    for (int p = 0; p <= r; ++p) {
+      const bool zero = (tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) != 0;
+      (p < r ? zero16 : zero8) += zero ? 1 : 0;
+    }
+  }
+  return tp.zeroMmas == 0 ? std::string()
+                          : fmt::format("; of these {} k16 and {} k8 have zero weights (rows that "
+                                        "reach no column of a chunk) and are not issued",
+                                        zero16, zero8);
+}
+
 /// The stacked form's lines (stencilc/device/stacked.cuh): its MMAs, strip,
 /// block, window and B.
 void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
@@ -105,9 +121,9 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   os << fmt::format("  mma        m16n8k16 and m16n8k8 {0} x {0} -> {1} (mma.sync), stacked: the "
                     "stencil's {2} rows in K, rows 2p and 2p + 1 of an 8-column chunk a k16 MMA "
                     "and row {3} a k8 one; {4} chunks a block of 8 outputs: {5} k16 and {4} k8 "
-                    "MMAs against {6} k16 for a GEMM a row\n",
+                    "MMAs against {6} k16 for a GEMM a row{7}\n",
                     keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * r + 1, 2 * r,
-                    StackedChunks, StackedChunks * r, tp.paramFragments());
+                    StackedChunks, StackedChunks * r, tp.paramFragments(), zeroMmasText(tp, r));
   os << fmt::format("  strip      {} x {} outputs a warp ({} MMA blocks of 8 columns, walked along "
                     "x: two of a block's chunks are the block before's, kept in registers; one "
                     "ldmatrix.x4 a new chunk and row pair), sums in {} accumulators in turn\n",

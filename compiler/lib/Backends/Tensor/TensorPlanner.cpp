@@ -11,6 +11,7 @@
 #include "Backends/Tensor/TensorFusion.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -300,9 +301,11 @@ int TensorPlan::paramElements() const {
 int TensorPlan::mmasPerTile() const {
   // The sparse form: one mma.sp a slice for each of the tile's 8-row halves
   // and pairs of MMA blocks. The stacked form: r k16 and one k8 MMA a chunk
-  // and MMA block (the gemms are its 2r + 1 rows).
+  // and MMA block (the gemms are its 2r + 1 rows), less those of zero
+  // weights.
   if (stacked) {
-    return nBlocks * StackedChunks * (static_cast<int>(gemms.size()) / 2 + 1);
+    return nBlocks *
+           (StackedChunks * (static_cast<int>(gemms.size()) / 2 + 1) - std::popcount(zeroMmas));
   }
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
 }
@@ -475,6 +478,26 @@ double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n
   return roundCoefficient(spec.coefficient(at), mmaShapeFor(spec.precision, Arch::Sm80).operand);
 }
 
+// (Declared with its contract in TensorPlanner.h.)
+std::uint32_t stackedZeroMmas(const StencilSpec &spec) {
+  const int r = spec.radius;
+  std::uint32_t zero = 0;
+  for (int c = 0; c < StackedChunks; ++c) {
+    for (int p = 0; p <= r; ++p) {
+      bool allZero = true;
+      for (int row = 2 * p; row < 2 * p + (p < r ? 2 : 1); ++row) {
+        for (int col = 0; col < 8; ++col) {
+          for (int n = 0; n < 8; ++n) {
+            allZero = allZero && stackedWeight(spec, row, c, col, n) == 0.0;
+          }
+        }
+      }
+      zero |= allZero ? 1u << stackedMmaBit(r, c, p) : 0u;
+    }
+  }
+  return zero;
+}
+
 namespace {
 
 /// The stacked form's fixed geometry (stencilc/device/stacked.cuh): strips
@@ -506,6 +529,7 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   tp.paramBytes = 0;
   tp.paramsInRegisters = true;
   tp.splitAccumulators = StackedSplit;
+  tp.zeroMmas = stackedZeroMmas(spec);
 }
 
 } // namespace

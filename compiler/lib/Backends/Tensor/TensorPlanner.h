@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,17 @@ inline constexpr int StackedMinBlocks = 3;
 /// (dx = 8 chunk + col - 8 - n), rounded to the MMA operand; 0 beyond the
 /// radius.
 double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n);
+
+/// The bit of the stacked form's MMA of chunk `chunk` (0-2) and row pair
+/// `pair` (0 .. r - 1: rows 2 pair and 2 pair + 1, a k16 MMA; r: row 2r, the
+/// k8 one) in TensorPlan::zeroMmas, at radius r: chunk (r + 1) + pair.
+constexpr int stackedMmaBit(int r, int chunk, int pair) { return chunk * (r + 1) + pair; }
+
+/// The stacked form's MMAs whose B is all zeros (stackedWeight 0 for every
+/// column and output of the chunk and its rows), as stackedMmaBit's bits: a
+/// star's rows far from its centre reach no column of the chunks beside the
+/// outputs. The kernel issues none of them (TensorPlan::zeroMmas).
+std::uint32_t stackedZeroMmas(const StencilSpec &spec);
 
 /// The shared memory a block of the stacked form may take with its warps'
 /// output stages (TensorPlan::stagedStores): the dynamic shared memory the

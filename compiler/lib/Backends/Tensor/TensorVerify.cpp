@@ -482,7 +482,8 @@ void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &
 /// number of 16-byte vectors apart (ldmatrix without bank conflicts), all
 /// of it filled; two windows and the warps' stages (where it stages its
 /// stores, only the stacked form) within the shared memory a block may use;
-/// the weights of the 2r + 1 row slices in order.
+/// the weights of the 2r + 1 row slices in order; exactly the MMAs of zero
+/// weights skipped.
 void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
@@ -530,6 +531,11 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
             "{} bytes (stages {}), limits {} and {}", tp.sharedBytes(), tp.stageBytes(),
             options.sharedMemoryLimit, stackedSharedLimit(options));
+  // A skipped MMA adds nothing only where every weight it would multiply
+  // is zero.
+  c.require(tp.zeroMmas == stackedZeroMmas(spec),
+            "the stacked form skips exactly the MMAs whose weights are all zeros",
+            "skipped {:#x}, of zero weights {:#x}", tp.zeroMmas, stackedZeroMmas(spec));
   bool rowsInOrder = std::ssize(tp.gemms) == 2 * r + 1;
   for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
     rowsInOrder = tp.gemms[i].kind == SliceKind::Row && tp.gemms[i].dy == static_cast<int>(i) - r;

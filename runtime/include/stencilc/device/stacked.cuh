@@ -51,6 +51,7 @@
 //   kStaged                optional (false where absent): stores through the warps' stages
 //   kMapped                optional (false where absent): the windows of a fixed grid
 //                          copied by the tensor memory accelerator (sm_90 on)
+//   kZeroMmas              optional (0 where absent): the MMAs of zero weights, not issued
 //   weights()              the B table: kWeightWords words, lane-minor
 #pragma once
 
@@ -79,6 +80,12 @@ struct StagedStoresOf<G, std::void_t<decltype(G::kStaged)>> : std::bool_constant
 template <class G, class = void> struct MappedWindowsOf : std::false_type {};
 template <class G>
 struct MappedWindowsOf<G, std::void_t<decltype(G::kMapped)>> : std::bool_constant<G::kMapped> {};
+
+/// G::kZeroMmas where G has it, else 0 (StackedBlock's kZeroMmas).
+template <class G, class = void> struct ZeroMmasOf : std::integral_constant<std::uint32_t, 0> {};
+template <class G>
+struct ZeroMmasOf<G, std::void_t<decltype(G::kZeroMmas)>>
+    : std::integral_constant<std::uint32_t, G::kZeroMmas> {};
 
 template <class G>
 __global__ void __launch_bounds__(32 * G::kWarps, G::kMinBlocks)
@@ -136,6 +143,14 @@ template <class G> struct StackedBlock {
   static constexpr int kWeight16 = kChunks * kPairs * 2; // B words of the k16 MMAs, a lane
   static constexpr int kWeightWords = (kWeight16 + kChunks) * 32;
   static constexpr int kSplit = G::kSplit;
+  // The MMAs whose weights are all zeros (a star's rows far from its
+  // centre reach no column of the chunks beside the outputs), which the
+  // strip does not issue: bit c (kPairs + 1) + p of chunk c and row pair p
+  // (p = kPairs: the k8 MMA of row 2r). The others keep their accumulators.
+  static constexpr std::uint32_t kZeroMmas = ZeroMmasOf<G>::value;
+  static __host__ __device__ constexpr bool issued(int c, int p) {
+    return (kZeroMmas >> (c * (kPairs + 1) + p) & 1) == 0;
+  }
   // A strip's outputs are stored two MMA blocks at a time, 4 adjacent
   // columns a lane (8 bytes: whole 32-byte sectors a row and warp): the
   // pair stores of the accumulators' layout (4 bytes, half of each of 8
@@ -301,12 +316,17 @@ template <class G> struct StackedBlock {
     const Element *base = window + (16 * warp + lane % 8 + matrixRow) * kPitch;
     // quad[p][slot], pair[slot]: MMA block j's chunk c sits in slot (c + j) % 3.
     std::uint32_t quad[kPairs][kChunks][4], pair[kChunks][2];
+    // (A row pair whose MMAs are all skipped is not loaded.)
     auto load = [&](int slot, int col) {
 #pragma unroll
       for (int p = 0; p < kPairs; ++p) {
-        loadMatrices(quad[p][slot], base + 2 * p * kPitch + col);
+        if (issued(0, p) || issued(1, p) || issued(2, p)) {
+          loadMatrices(quad[p][slot], base + 2 * p * kPitch + col);
+        }
       }
-      loadMatrices(pair[slot], base + 2 * kPairs * kPitch + col);
+      if (issued(0, kPairs) || issued(1, kPairs) || issued(2, kPairs)) {
+        loadMatrices(pair[slot], base + 2 * kPairs * kPitch + col);
+      }
     };
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
@@ -329,11 +349,16 @@ template <class G> struct StackedBlock {
         const int s = (c + j) % kChunks;
 #pragma unroll
         for (int p = 0; p < kPairs; ++p, ++m) {
-          Mma16::mma(acc[m % kSplit],
-                     {{quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3]}},
-                     {{w.k16[c][p][0], w.k16[c][p][1]}});
+          if (issued(c, p)) {
+            Mma16::mma(acc[m % kSplit],
+                       {{quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3]}},
+                       {{w.k16[c][p][0], w.k16[c][p][1]}});
+          }
         }
-        Mma8::mma(acc[m++ % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
+        if (issued(c, kPairs)) {
+          Mma8::mma(acc[m % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
+        }
+        ++m;
         // Chunk 0's slot is free now: it takes block j + 1's new chunk, two
         // chunks of MMAs ahead of its use.
         if (c == 0 && j + 1 < kBlocks) {

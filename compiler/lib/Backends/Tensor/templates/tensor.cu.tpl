@@ -114,6 +114,8 @@ struct Geometry {{
   static constexpr int kMinBlocks = {min_blocks}; // blocks a multiprocessor (launch bounds)
   static constexpr bool kStaged = {staged}; // stores through the warps' stages
   static constexpr bool kMapped = {mapped}; // windows copied by the tensor memory accelerator
+  // MMAs of zero weights, not issued: bit chunk (kRadius + 1) + row pair (kRadius: the k8 row)
+  static constexpr std::uint32_t kZeroMmas = {zero_mmas:#x}u;
   static __device__ __forceinline__ const std::uint32_t* weights() {{ return kWeights; }}
 }};
 using Block = stencilc::device::StackedBlock<Geometry>;
