@@ -238,9 +238,9 @@ struct TensorPlan {
   int splitAccumulators = 0;
   /// The stacked form's MMAs whose weights are all zeros, which its kernel
   /// does not issue (stackedZeroMmas, TensorPlanner.h: bit chunk (r + 1) +
-  /// row pair). The others keep their accumulators (MMA m into m mod
-  /// splitAccumulators, m counting the skipped ones): a skipped MMA would
-  /// add products of zero weights only, zeros for finite inputs.
+  /// row pair): a skipped MMA would add products of zero weights only,
+  /// zeros for finite inputs. The MMAs issued take the accumulators in
+  /// turn (the m-th into m mod splitAccumulators).
   std::uint32_t zeroMmas = 0;
   static constexpr int StageCols = 64;
   static constexpr int StagePitch = StageCols + 8;

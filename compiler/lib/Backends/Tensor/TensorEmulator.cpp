@@ -100,9 +100,9 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 
 /// The stacked form's accumulators (tileM x tileN) of strip tr of the block
 /// (stencilc/device/stacked.cuh): for each MMA block, chunk by chunk, the k16
-/// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, MMA m into
-/// accumulator m % tp.splitAccumulators, the accumulators then added in
-/// order; those of zero weights (tp.zeroMmas) not issued.
+/// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, those of zero
+/// weights (tp.zeroMmas) not issued, the m-th MMA issued into accumulator
+/// m % tp.splitAccumulators, the accumulators then added in order.
 void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
                  std::vector<double> &acc) {
   const StencilSpec &spec = plan.spec;
@@ -141,9 +141,9 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
       double split[StackedSplit] = {};
       int index = 0;
       for (int c = 0; c < StackedChunks; ++c) {
-        for (int p = 0; p <= r; ++p, ++index) {
-          if ((tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) == 0) { // not skipped
-            double &s = split[index % accumulators];
+        for (int p = 0; p <= r; ++p) {
+          if ((tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) == 0) { // issued
+            double &s = split[index++ % accumulators];
             s = roundAccumulator(s + (p < r ? mma(c, 2 * p, 2) : mma(c, 2 * r, 1)), a);
           }
         }

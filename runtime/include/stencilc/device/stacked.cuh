@@ -23,8 +23,9 @@
 // registers in every slot and the MMAs need no register moves. B (the
 // weights) is the same for every block: each lane's fragments are loaded
 // once per block from a table the generated code holds. The sums of an MMA
-// block go to kSplit accumulators in turn (MMA m to accumulator m %
-// kSplit), added in order at the end, so that kSplit MMAs are independent.
+// block go to kSplit accumulators in turn (the m-th MMA issued to
+// accumulator m % kSplit; those of zero weights are not issued, kZeroMmas),
+// added in order at the end, so that kSplit MMAs are independent.
 // A single step's kernel (kStaged) rounds each MMA block's sums into a
 // stage of the warp's in shared memory and stores every 64 columns of its
 // strip as rows of 16-byte vectors; a composed pass (composed.cuh) stores
@@ -146,7 +147,8 @@ template <class G> struct StackedBlock {
   // The MMAs whose weights are all zeros (a star's rows far from its
   // centre reach no column of the chunks beside the outputs), which the
   // strip does not issue: bit c (kPairs + 1) + p of chunk c and row pair p
-  // (p = kPairs: the k8 MMA of row 2r). The others keep their accumulators.
+  // (p = kPairs: the k8 MMA of row 2r). The MMAs issued take the
+  // accumulators in turn, so that no two in a row wait on one another.
   static constexpr std::uint32_t kZeroMmas = ZeroMmasOf<G>::value;
   static __host__ __device__ constexpr bool issued(int c, int p) {
     return (kZeroMmas >> (c * (kPairs + 1) + p) & 1) == 0;
@@ -348,17 +350,16 @@ template <class G> struct StackedBlock {
       for (int c = 0; c < kChunks; ++c) {
         const int s = (c + j) % kChunks;
 #pragma unroll
-        for (int p = 0; p < kPairs; ++p, ++m) {
+        for (int p = 0; p < kPairs; ++p) {
           if (issued(c, p)) {
-            Mma16::mma(acc[m % kSplit],
+            Mma16::mma(acc[m++ % kSplit],
                        {{quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3]}},
                        {{w.k16[c][p][0], w.k16[c][p][1]}});
           }
         }
         if (issued(c, kPairs)) {
-          Mma8::mma(acc[m % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
+          Mma8::mma(acc[m++ % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
         }
-        ++m;
         // Chunk 0's slot is free now: it takes block j + 1's new chunk, two
         // chunks of MMAs ahead of its use.
         if (c == 0 && j + 1 < kBlocks) {
