@@ -361,6 +361,38 @@ TEST(EmulatorMatchesReference, StackedFormPlans) {
   }
 }
 
+/// The stacked form's skipped MMAs add nothing: with one accumulator (so
+/// that skipping changes no grouping of the sums) a star's step with its
+/// MMAs of zero weights skipped is the full form's bit for bit, at every
+/// radius and boundary; and skipping an MMA that has a weight is caught.
+TEST(EmulatorMatchesReference, StackedSkippedMmasAddNothing) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.mma = MmaRequest::Stacked;
+  for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
+    for (int r = 1; r <= StackedMaxRadius; ++r) {
+      const StencilSpec spec = makeStencil2D(Shape::Star, r, Precision::FP16, boundary, 90 + r);
+      Plan skipping = tensorPlan(spec, options);
+      ASSERT_NE(skipping.tensor().zeroMmas, 0u) << r;
+      skipping.tensor().splitAccumulators = 1;
+      Plan full = skipping;
+      full.tensor().zeroMmas = 0;
+      const Grid2D in = randomGrid(45, 83, spec.precision, 30 + r);
+      Grid2D a(45, 83), b(45, 83);
+      emulateStep(skipping, in, a);
+      emulateStep(full, in, b);
+      EXPECT_EQ(a.values, b.values) << r << " " << static_cast<int>(boundary);
+      // The centre row's pair (row r is in pair r / 2, or the k8 row) on
+      // chunk 0 has weights: skipping it drops taps.
+      Plan wrong = skipping;
+      wrong.tensor().zeroMmas |= 1u << stackedMmaBit(r, 0, r / 2);
+      Grid2D c(45, 83);
+      emulateStep(wrong, in, c);
+      EXPECT_NE(c.values, b.values) << r;
+    }
+  }
+}
+
 /// Periodic reads wrap even when the halo is wider than the grid.
 TEST(EmulatorMatchesReference, PeriodicGridNarrowerThanTheHalo) {
   Plan plan = tensorPlan(makeStencil2D(Shape::Box, 4, Precision::FP64, BoundaryKind::Periodic, 12));
