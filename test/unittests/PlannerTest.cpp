@@ -297,8 +297,8 @@ TEST(Planner, StackedStepStagesItsStoresWhereItsBlocksStillFit) {
 
 /// The stacked form's windows are copied by the tensor memory accelerator
 /// on sm_90 at a fixed grid, whose reads outside are the accelerator's
-/// zeros; by cp.async before sm_90 and under every other rule; never in the
-/// dense form. The windows are 128-byte aligned either way.
+/// zeros; by cp.async before sm_90, under every other rule and where
+/// copy=threads asks; never in the dense form. The windows are 128-byte aligned either way.
 TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
   PlanOptions options;
   options.target = Arch::Sm90;
@@ -319,6 +319,9 @@ TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
   options.target = Arch::Sm80;
   EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
   options.target = Arch::Sm90;
+  options.copy = CopyRequest::Threads; // --plan-option copy=threads
+  EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
+  options.copy = CopyRequest::Auto;
   options.mma = MmaRequest::Dense;
   EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
 }

@@ -543,6 +543,9 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   ASSERT_TRUE(plan.tensor().mappedWindows);
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.mappedWindows = false; }, mapped));
   EXPECT_TRUE(breaks(plan, sm86, mapped));
+  PlanOptions threads = o;
+  threads.copy = CopyRequest::Threads;
+  EXPECT_TRUE(breaks(plan, threads, mapped));
   EXPECT_TRUE(breaks(
       mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().mappedWindows = true; }),
       denseOnSm90(), mapped));

@@ -441,6 +441,12 @@ enum class ScaleRequest { Auto, Off };
 /// the default) or the form's own order (Off).
 enum class PairsRequest { Auto, Off };
 
+/// What --plan-option copy asks for of the stacked tensor-core form's
+/// windows: by the tensor memory accelerator where the plan allows it
+/// (TensorPlan::mappedWindows; Auto, the default), or by cp.async from
+/// every thread everywhere (Threads).
+enum class CopyRequest { Auto, Threads };
+
 /// An fp64 stencil's coefficients as integers k times one factor 1/D
 /// (docs/generated-code.md, "Scaled coefficients"): where the exact
 /// coefficients (the simplest rationals rounding to them) share a

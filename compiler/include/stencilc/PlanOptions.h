@@ -52,6 +52,9 @@ struct PlanOptions {
   /// --plan-option pairs: whether a 2D low-rank form may add in the paired
   /// order (a word too).
   PairsRequest pairs = PairsRequest::Auto;
+  /// --plan-option copy: how the stacked tensor-core form copies its
+  /// windows (a word too).
+  CopyRequest copy = CopyRequest::Auto;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read

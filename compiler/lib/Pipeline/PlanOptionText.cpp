@@ -49,6 +49,12 @@ constexpr std::pair<std::string_view, PairsRequest> PairsWords[] = {
     {"off", PairsRequest::Off},
 };
 
+/// The words --plan-option copy takes.
+constexpr std::pair<std::string_view, CopyRequest> CopyWords[] = {
+    {"auto", CopyRequest::Auto},
+    {"threads", CopyRequest::Threads},
+};
+
 /// Sets `field` to the value of the word `valueText` in `words`, or says
 /// which words the option `name` takes.
 template <class Value, size_t N>
@@ -102,6 +108,11 @@ constexpr WordOptionEntry WordOptions[] = {
       "structure, radius 7 or less; opt-in: measured slower on an H200) or stacked (the rows "
       "stacked in K, radius 8 or less)"},
      applyWordTo<MmaWords, &PlanOptions::mma>},
+    {{"copy", BackendKind::Tensor,
+      "how the stacked form copies its windows into shared memory: auto (the default: one "
+      "thread's copy by the tensor memory accelerator on sm_90 and later at a fixed grid, "
+      "cp.async from every thread elsewhere) or threads (cp.async from every thread)"},
+     applyWordTo<CopyWords, &PlanOptions::copy>},
     {{"scale", BackendKind::Simt,
       "the coefficients of an fp64 stencil: auto (the default: as integers times one factor "
       "1/D where they all are, the integers FMA immediates and a point's sum times 1/D, rounded "

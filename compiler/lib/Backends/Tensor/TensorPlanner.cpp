@@ -540,8 +540,8 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
 // same (docs/performance.md, 2026-12-04 about 21:40).
 bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
                           const PlanOptions &options) {
-  return tp.stacked && info(options.target).sm >= 90 && spec.boundary == BoundaryKind::Fixed &&
-         tp.windowPitch <= 256 && tp.windowRows <= 256;
+  return tp.stacked && options.copy != CopyRequest::Threads && info(options.target).sm >= 90 &&
+         spec.boundary == BoundaryKind::Fixed && tp.windowPitch <= 256 && tp.windowRows <= 256;
 }
 
 // (Declared with its contract in TensorPlanner.h.) The folds of the edge

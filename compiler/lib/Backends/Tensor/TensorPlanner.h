@@ -94,7 +94,7 @@ bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const Plan
 /// tensor memory accelerator (TensorPlan::mappedWindows;
 /// stencilc/device/stacked.cuh, kMapped): from sm_90 on, on a fixed grid
 /// (the accelerator reads zeros outside it), a window row within a box's
-/// 256 elements.
+/// 256 elements, unless --plan-option copy=threads asks for cp.async.
 bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
                           const PlanOptions &options);
 
