@@ -298,7 +298,8 @@ TEST(Planner, StackedStepStagesItsStoresWhereItsBlocksStillFit) {
 /// The stacked form's windows are copied by the tensor memory accelerator
 /// on sm_90 at a fixed grid, whose reads outside are the accelerator's
 /// zeros; by cp.async before sm_90, under every other rule and where
-/// copy=threads asks; never in the dense form. The windows are 128-byte aligned either way.
+/// copy=threads asks; never in the dense form. The windows are 128-byte
+/// aligned either way.
 TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
   PlanOptions options;
   options.target = Arch::Sm90;

@@ -142,7 +142,7 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
       int index = 0;
       for (int c = 0; c < StackedChunks; ++c) {
         for (int p = 0; p <= r; ++p) {
-          if ((tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) == 0) { // issued
+          if (!stackedMmaSkipped(tp, r, c, p)) {
             double &s = split[index++ % accumulators];
             s = roundAccumulator(s + (p < r ? mma(c, 2 * p, 2) : mma(c, 2 * r, 1)), a);
           }

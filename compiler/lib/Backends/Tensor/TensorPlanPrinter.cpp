@@ -102,8 +102,7 @@ std::string zeroMmasText(const TensorPlan &tp, int r) {
   int zero16 = 0, zero8 = 0;
   for (int c = 0; c < StackedChunks; ++c) {
     for (int p = 0; p <= r; ++p) {
-      const bool zero = (tp.zeroMmas >> stackedMmaBit(r, c, p) & 1) != 0;
-      (p < r ? zero16 : zero8) += zero ? 1 : 0;
+      (p < r ? zero16 : zero8) += stackedMmaSkipped(tp, r, c, p) ? 1 : 0;
     }
   }
   return tp.zeroMmas == 0 ? std::string()

@@ -70,6 +70,12 @@ double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n
 /// k8 one) in TensorPlan::zeroMmas, at radius r: chunk (r + 1) + pair.
 constexpr int stackedMmaBit(int r, int chunk, int pair) { return chunk * (r + 1) + pair; }
 
+/// Whether the stacked plan `tp` (radius r) skips the MMA of chunk `chunk`
+/// and row pair `pair` (stackedMmaBit's), its weights all zeros.
+inline bool stackedMmaSkipped(const TensorPlan &tp, int r, int chunk, int pair) {
+  return (tp.zeroMmas >> stackedMmaBit(r, chunk, pair) & 1) != 0;
+}
+
 /// The stacked form's MMAs whose B is all zeros (stackedWeight 0 for every
 /// column and output of the chunk and its rows), as stackedMmaBit's bits: a
 /// star's rows far from its centre reach no column of the chunks beside the

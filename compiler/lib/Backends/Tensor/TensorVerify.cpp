@@ -490,7 +490,7 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const bool wanted = stackedMmaChosen(spec, options);
   c.require(tp.mappedWindows == stackedWindowsMapped(spec, tp, options),
             "windows copied by the tensor memory accelerator exactly where stackedWindowsMapped "
-            "says: the stacked form, sm_90 on, a fixed grid",
+            "says: the stacked form, sm_90 on, a fixed grid, unless copy=threads asks",
             "mapped {}, stacked {}", tp.mappedWindows, tp.stacked);
   if (!c.require(tp.stacked == wanted && !(tp.stacked && tp.sparse),
                  "the stacked form exactly where stackedMmaChosen says, never with the sparse "

@@ -153,6 +153,11 @@ template <class G> struct StackedBlock {
   static __host__ __device__ constexpr bool issued(int c, int p) {
     return (kZeroMmas >> (c * (kPairs + 1) + p) & 1) == 0;
   }
+  /// Whether row pair p (kPairs: row 2r) has an MMA issued on some chunk,
+  /// so that its rows are loaded.
+  static __host__ __device__ constexpr bool loaded(int p) {
+    return issued(0, p) || issued(1, p) || issued(2, p);
+  }
   // A strip's outputs are stored two MMA blocks at a time, 4 adjacent
   // columns a lane (8 bytes: whole 32-byte sectors a row and warp): the
   // pair stores of the accumulators' layout (4 bytes, half of each of 8
@@ -318,15 +323,14 @@ template <class G> struct StackedBlock {
     const Element *base = window + (16 * warp + lane % 8 + matrixRow) * kPitch;
     // quad[p][slot], pair[slot]: MMA block j's chunk c sits in slot (c + j) % 3.
     std::uint32_t quad[kPairs][kChunks][4], pair[kChunks][2];
-    // (A row pair whose MMAs are all skipped is not loaded.)
     auto load = [&](int slot, int col) {
 #pragma unroll
       for (int p = 0; p < kPairs; ++p) {
-        if (issued(0, p) || issued(1, p) || issued(2, p)) {
+        if (loaded(p)) {
           loadMatrices(quad[p][slot], base + 2 * p * kPitch + col);
         }
       }
-      if (issued(0, kPairs) || issued(1, kPairs) || issued(2, kPairs)) {
+      if (loaded(kPairs)) {
         loadMatrices(pair[slot], base + 2 * kPairs * kPitch + col);
       }
     };
