@@ -335,60 +335,88 @@ TEST(EmulatorMatchesReference, SparseFormPlans) {
   }
 }
 
-/// The stacked form's plans (mma=stacked): each strip's MMA blocks chunk
-/// by chunk, rows 2p and 2p + 1 a k16 MMA and row 2r a k8 one, into four
-/// accumulators in turn, match the reference at every radius the form
-/// takes, star and box, fp16 and bf16, every boundary, on grids from the
-/// smallest to several block tiles with partial strips; and the planner's
-/// promises hold for each.
+/// The stacked form's plans (mma=stacked), with one window and with the
+/// shifted one (windows=two: radius 1-4, fp16): each strip's MMA blocks
+/// group by group, chunk by chunk, into four accumulators in turn, match
+/// the reference at every radius the form takes, star and box, fp16 and
+/// bf16, every boundary, on
+/// grids from the smallest to several block tiles with partial strips; and
+/// the planner's promises hold for each.
 TEST(EmulatorMatchesReference, StackedFormPlans) {
   PlanOptions options;
   options.target = Arch::Sm90;
   options.mma = MmaRequest::Stacked;
-  for (Precision p : {Precision::FP16, Precision::BF16}) {
-    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
-      for (int r = 1; r <= StackedMaxRadius; ++r) {
-        for (Shape shape : {Shape::Star, Shape::Box}) {
-          Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 70 + r), options);
-          ASSERT_TRUE(plan.tensor().stacked);
-          EXPECT_EQ(verifyPlan(plan, options), std::vector<std::string>{});
-          checkOneGrid(plan, 45, 83, 5 + r);
-          checkOneGrid(plan, 2 * plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,
-                       9 + r);
+  for (WindowsRequest windows : {WindowsRequest::Auto, WindowsRequest::Two}) {
+    options.windows = windows;
+    // (The shifted window changes only the plans of radius 4 or less, and
+    // nothing between fp16 and bf16.)
+    const bool two = windows == WindowsRequest::Two;
+    for (Precision p : {Precision::FP16, Precision::BF16}) {
+      for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
+        for (int r = 1; r <= (two ? 4 : StackedMaxRadius) && !(two && p == Precision::BF16); ++r) {
+          for (Shape shape : {Shape::Star, Shape::Box}) {
+            Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 70 + r), options);
+            ASSERT_TRUE(plan.tensor().stacked);
+            // The shifted window where asked and the rows reach 4 or less.
+            EXPECT_EQ(plan.tensor().shiftedWindow, two);
+            EXPECT_EQ(verifyPlan(plan, options), std::vector<std::string>{});
+            checkOneGrid(plan, 45, 83, 5 + r);
+            checkOneGrid(plan, 2 * plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,
+                         9 + r);
+          }
         }
       }
     }
   }
 }
 
-/// The stacked form's skipped MMAs add nothing: with one accumulator (so
-/// that skipping changes no grouping of the sums) a star's step with its
-/// MMAs of zero weights skipped is the full form's bit for bit, at every
-/// radius and boundary; and skipping an MMA that has a weight is caught.
-TEST(EmulatorMatchesReference, StackedSkippedMmasAddNothing) {
+/// The stacked form's groups reach every weight: a star's step with its
+/// rows grouped by the chunks they reach (and with the shifted window,
+/// windows=two) agrees with every row on every chunk of window 0, in order,
+/// within 2 units in the last place of fp16 at every point, every radius
+/// and boundary (the same products, summed in fp32 in another order); and a
+/// group that misses a chunk its row reaches is caught.
+TEST(EmulatorMatchesReference, StackedGroupsReachEveryWeight) {
   PlanOptions options;
   options.target = Arch::Sm90;
   options.mma = MmaRequest::Stacked;
-  for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
-    for (int r = 1; r <= StackedMaxRadius; ++r) {
-      const StencilSpec spec = makeStencil2D(Shape::Star, r, Precision::FP16, boundary, 90 + r);
-      Plan skipping = tensorPlan(spec, options);
-      ASSERT_NE(skipping.tensor().zeroMmas, 0u) << r;
-      skipping.tensor().splitAccumulators = 1;
-      Plan full = skipping;
-      full.tensor().zeroMmas = 0;
-      const Grid2D in = randomGrid(45, 83, spec.precision, 30 + r);
-      Grid2D a(45, 83), b(45, 83);
-      emulateStep(skipping, in, a);
-      emulateStep(full, in, b);
-      EXPECT_EQ(a.values, b.values) << r << " " << static_cast<int>(boundary);
-      // The centre row's pair (row r is in pair r / 2, or the k8 row) on
-      // chunk 0 has weights: skipping it drops taps.
-      Plan wrong = skipping;
-      wrong.tensor().zeroMmas |= 1u << stackedMmaBit(r, 0, r / 2);
-      Grid2D c(45, 83);
-      emulateStep(wrong, in, c);
-      EXPECT_NE(c.values, b.values) << r;
+  const auto farthest = [](const Grid2D &a, const Grid2D &b) {
+    double most = 0.0;
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+      most = std::max(most, std::abs(a.values[i] - b.values[i]));
+    }
+    return most;
+  };
+  for (WindowsRequest windows : {WindowsRequest::Auto, WindowsRequest::Two}) {
+    options.windows = windows;
+    for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
+      for (int r = 1; r <= StackedMaxRadius; ++r) {
+        SCOPED_TRACE(::testing::Message() << "radius " << r << " " << keyword(boundary));
+        const StencilSpec spec = makeStencil2D(Shape::Star, r, Precision::FP16, boundary, 90 + r);
+        const Plan grouped = tensorPlan(spec, options);
+        Plan full = grouped;
+        full.tensor().stackedGroups.clear();
+        for (int row = 0; row <= 2 * r; row += 2) {
+          full.tensor().stackedGroups.push_back(
+              StackedGroup{{{row, 0, 0}, {row < 2 * r ? row + 1 : -1, 0, 0}}, 3});
+        }
+        const Grid2D in = randomGrid(45, 83, spec.precision, 30 + r);
+        Grid2D a(45, 83), b(45, 83);
+        emulateStep(grouped, in, a);
+        emulateStep(full, in, b);
+        EXPECT_LE(farthest(a, b), 2.0 / 2048); // outputs below 1: fp16's ulp at most 2^-11
+        // The centre row's group without its first chunk drops taps left
+        // of the outputs.
+        Plan wrong = grouped;
+        for (StackedGroup &g : wrong.tensor().stackedGroups) {
+          for (StackedHalf &h : g.half) {
+            h.first += h.row == r ? 1 : 0;
+          }
+        }
+        Grid2D c(45, 83);
+        emulateStep(wrong, in, c);
+        EXPECT_GT(farthest(c, b), 8.0 / 2048);
+      }
     }
   }
 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "Backends/Tensor/TensorCompose.h"
 #include "Backends/Tensor/TensorPlanner.h"
 #include "StencilFixtures.h"
 
@@ -327,38 +328,112 @@ TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
   EXPECT_FALSE(tensorPlan(star, options).tensor().mappedWindows);
 }
 
-// The stacked form skips the MMAs whose weights are all zeros: a star's
-// rows other than its centre's reach only the chunk under the outputs, so
-// the row pairs of no centre row skip chunks 0 and 2 (radius 1: the k8 row;
-// radius 2: pair 0 and the k8 row); a box's rows reach every chunk.
-TEST(Planner, StackedSkipsTheMmasOfZeroWeights) {
+/// A stacked group as text: "rows (chunks)", s after a row of window 1,
+/// @first after a half that does not start at chunk 0.
+std::string groupText(const StackedGroup &g) {
+  auto half = [](const StackedHalf &h) {
+    return std::to_string(h.row) + (h.window == 1 ? "s" : "") +
+           (h.first ? "@" + std::to_string(h.first) : "");
+  };
+  return half(g.half[0]) + (g.paired() ? " " + half(g.half[1]) : "") + " (" +
+         std::to_string(g.count) + ")";
+}
+
+std::vector<std::string> groupsText(const TensorPlan &tp) {
+  std::vector<std::string> text;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    text.push_back(groupText(g));
+  }
+  return text;
+}
+
+// The stacked form groups the rows by the chunks their weights reach: a
+// box's rows all reach 3 chunks and keep their order (2p and 2p + 1, row 2r
+// alone); a star's rows off its centre reach only the chunk under the
+// outputs (chunk 1), so they pair with each other, and the centre row goes
+// alone; a composed star (a diamond) pairs rows of equal reach.
+TEST(Planner, StackedGroupsRowsByTheChunksTheyReach) {
   PlanOptions options;
   options.target = Arch::Sm90;
-  const auto zeroMmas = [&](Shape shape, int radius) {
-    const StencilSpec spec = makeStencil2D(shape, radius, Precision::FP16, BoundaryKind::Fixed, 1);
+  const auto plan = [&](const StencilSpec &spec) {
     const TensorPlan tp = tensorPlan(spec, options).tensor();
     EXPECT_TRUE(tp.stacked);
-    return tp.zeroMmas;
+    EXPECT_FALSE(tp.shiftedWindow);
+    EXPECT_EQ(tp.nBlocks, StackedBlocks);
+    return tp;
   };
-  const auto bits = [](int r, std::initializer_list<int> pairs) {
-    std::uint32_t mask = 0;
-    for (int c : {0, 2}) {
-      for (int p : pairs) {
-        mask |= 1u << stackedMmaBit(r, c, p);
-      }
-    }
-    return mask;
+  const auto box = [](int r) {
+    return makeStencil2D(Shape::Box, r, Precision::FP16, BoundaryKind::Fixed, 1);
   };
-  EXPECT_EQ(zeroMmas(Shape::Star, 1), bits(1, {1}));
-  EXPECT_EQ(zeroMmas(Shape::Star, 2), bits(2, {0, 2}));
-  EXPECT_EQ(zeroMmas(Shape::Star, 3), bits(3, {0, 2, 3}));
-  for (int radius : {1, 3, 8}) {
-    EXPECT_EQ(zeroMmas(Shape::Box, radius), 0u) << radius;
+  const auto star = [](int r) {
+    return makeStencil2D(Shape::Star, r, Precision::FP16, BoundaryKind::Fixed, 1);
+  };
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(groupsText(plan(box(1))), (Texts{"0 1 (3)", "2 (3)"}));
+  EXPECT_EQ(groupsText(plan(box(2))), (Texts{"0 1 (3)", "2 3 (3)", "4 (3)"}));
+  EXPECT_EQ(groupsText(plan(star(1))), (Texts{"0@1 2@1 (1)", "1 (3)"}));
+  EXPECT_EQ(groupsText(plan(star(3))),
+            (Texts{"0@1 1@1 (1)", "2@1 4@1 (1)", "3 (3)", "5@1 6@1 (1)"}));
+  // 3 k16 and 3 k8 MMAs a block, against 3 (r + 1) = 12 with every chunk.
+  EXPECT_EQ(plan(star(3)).mmasPerTile(), StackedBlocks * 6);
+  // Two steps of star2d5p: rows 0 and 4 reach the outputs' column, 1 and 3
+  // one column each way, row 2 two.
+  const TensorPlan diamond = plan(composeSteps(star(1), 2));
+  EXPECT_EQ(groupsText(diamond), (Texts{"0@1 4@1 (1)", "1 2 (3)", "3 (3)"}));
+}
+
+// Asked for (--plan-option windows=two), the stacked form reads a second
+// window 4 columns right of the first where its rows then take fewer
+// chunks: rows that reach 4 columns or less take 2 there, not 3; its strips
+// are then StackedShiftedBlocks MMA blocks. Rows that reach 5 or more, and
+// a star's rows that reach only the outputs' column, stay in window 0.
+TEST(Planner, StackedShiftedWindowWhereItTakesFewerChunks) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  options.windows = WindowsRequest::Two;
+  const auto plan = [&](const StencilSpec &spec) { return tensorPlan(spec, options).tensor(); };
+  using Texts = std::vector<std::string>;
+  // star2d5p's weights (1/5 each): every one of its composed weights is a
+  // nonzero fp16 (random ones may round to 0 at the corners).
+  StencilSpec star = makeStencil2D(Shape::Star, 1, Precision::FP16, BoundaryKind::Fixed, 1);
+  for (Term &t : star.terms) {
+    t.coefficient = 0.2;
   }
-  // An MMA block issues 3 (r + 1) MMAs less the skipped ones.
-  const StencilSpec star = makeStencil2D(Shape::Star, 3, Precision::FP16, BoundaryKind::Fixed, 1);
-  const TensorPlan tp = tensorPlan(star, options).tensor();
-  EXPECT_EQ(tp.mmasPerTile(), tp.nBlocks * (3 * 4 - 6));
+  const TensorPlan step = plan(star);
+  EXPECT_TRUE(step.shiftedWindow);
+  EXPECT_EQ(step.nBlocks, StackedShiftedBlocks);
+  EXPECT_EQ(groupsText(step), (Texts{"0@1 2@1 (1)", "1s (2)"}));
+  const TensorPlan box =
+      plan(makeStencil2D(Shape::Box, 4, Precision::FP16, BoundaryKind::Fixed, 1));
+  EXPECT_EQ(groupsText(box), (Texts{"0s 1s (2)", "2s 3s (2)", "4s 5s (2)", "6s 7s (2)", "8s (2)"}));
+  // Radius 5 and more: window 0 alone, as without the option.
+  const TensorPlan wide =
+      plan(makeStencil2D(Shape::Box, 5, Precision::FP16, BoundaryKind::Fixed, 1));
+  EXPECT_FALSE(wide.shiftedWindow);
+  EXPECT_EQ(wide.nBlocks, StackedBlocks);
+  // Eight steps of star2d5p (radius 8): rows 0 and 16 reach the outputs'
+  // column (window 0, chunk 1), rows 1-4 and 12-15 reach 1-4 columns (the
+  // shifted window, 2 chunks), rows 5-11 reach 5-8 (window 0, 3 chunks).
+  const TensorPlan diamond = plan(composeSteps(star, 8));
+  EXPECT_TRUE(diamond.shiftedWindow);
+  EXPECT_EQ(groupsText(diamond),
+            (Texts{"0@1 16@1 (1)", "1s 2s (2)", "3s 4s (2)", "5 6 (3)", "7 8 (3)", "9 10 (3)",
+                   "11 (3)", "12s 13s (2)", "14s 15s (2)"}));
+  int k16 = 0, k8 = 0;
+  for (const StackedGroup &g : diamond.stackedGroups) {
+    (g.paired() ? k16 : k8) += g.count;
+  }
+  EXPECT_EQ(k16, 18);
+  EXPECT_EQ(k8, 3);
+  // Without the option: 22 k16 and 3 k8 (rows 0 and 16 paired, 15 rows of
+  // 3 chunks), against 24 k16 and 3 k8 with rows 2p and 2p + 1 paired.
+  options.windows = WindowsRequest::Auto;
+  k16 = k8 = 0;
+  for (const StackedGroup &g : plan(composeSteps(star, 8)).stackedGroups) {
+    (g.paired() ? k16 : k8) += g.count;
+  }
+  EXPECT_EQ(k16, 22);
+  EXPECT_EQ(k8, 3);
 }
 
 // The fp64 radius-1 tile kernels under a folding rule ask two blocks a

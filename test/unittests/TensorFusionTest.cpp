@@ -20,11 +20,13 @@ using testing::AllBoundaries;
 using testing::makeStencil;
 using testing::randomGrid;
 
-Plan fusedPlan(const StencilSpec &spec, int steps, MmaRequest mma = MmaRequest::Auto) {
+Plan fusedPlan(const StencilSpec &spec, int steps, MmaRequest mma = MmaRequest::Auto,
+               WindowsRequest windows = WindowsRequest::Auto) {
   PlanOptions options;
   options.target = Arch::Sm90;
   options.fusedSteps = steps;
   options.mma = mma;
+  options.windows = windows;
   PlanOrRefusal plan = planTensor(spec, options);
   EXPECT_TRUE(plan) << spec.name;
   return *std::move(plan);
@@ -229,6 +231,22 @@ TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
         checkRuns(plan, 70, 150);
         checkRuns(plan, 9, 11); // within the fused halo: all band
       }
+}
+
+/// With the shifted window asked for (windows=two), a composed star's step
+/// reads it (its rows that reach 4 columns or less), and its runs match
+/// the single steps at every boundary, T 8 of star2d5p and T 4 of a star of
+/// radius 2.
+TEST(TensorFusion, ComposedStepReadsTheShiftedWindowWhereAsked) {
+  for (BoundaryKind b : AllBoundaries) {
+    for (auto [radius, t] : {std::pair{1, 8}, std::pair{2, 4}}) {
+      const StencilSpec star = makeStencil(2, Shape::Star, radius, Precision::FP16, b, 21);
+      const Plan plan = fusedPlan(star, t, MmaRequest::Auto, WindowsRequest::Two);
+      ASSERT_TRUE(plan.schedule.composed);
+      EXPECT_TRUE(plan.schedule.composed->plan->tensor().shiftedWindow);
+      checkRuns(plan, 70, 150);
+    }
+  }
 }
 
 TEST(TensorFusion, RunsMatchSingleStepsRadius2AndLargerGrids) {

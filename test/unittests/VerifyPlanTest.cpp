@@ -518,22 +518,39 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedColEnd -= 8; }, window));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowRows -= 1; }, window));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowBytes *= 2; },
-                           "planTensor promises the stacked form's two windows within"));
+                           "planTensor promises the stacked form's windows within"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
                            "planTensor promises the stacked form's rows"));
-  // Exactly the MMAs of zero weights skipped: none with a weight, and
-  // every one without.
-  const std::string_view skips = "planTensor promises the stacked form skips exactly the MMAs";
-  ASSERT_NE(plan.tensor().zeroMmas, 0u);
+  // Every weighted row in exactly one group, whose chunks reach its
+  // weights; the shifted window exactly where a group reads it, and only
+  // where asked; the groups stackedGroups chose.
+  const std::string_view groups = "planTensor promises the stacked form's groups: each row";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.stackedGroups.pop_back(); }, groups));
+  EXPECT_TRUE(tensorBreaks(
+      [](TensorPlan &tp) { tp.stackedGroups.push_back(tp.stackedGroups.front()); }, groups));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.stackedGroups.back().count -= 1; }, groups));
   EXPECT_TRUE(
-      tensorBreaks([](TensorPlan &tp) { tp.zeroMmas |= 1u << stackedMmaBit(3, 1, 1); }, skips));
-  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.zeroMmas = 0; }, skips));
+      tensorBreaks([](TensorPlan &tp) { tp.stackedGroups.back().half[0].first += 1; }, groups));
+  const std::string_view shifted = "planTensor promises the shifted window exactly where";
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.shiftedWindow = true; }, shifted));
+  EXPECT_TRUE(tensorBreaks(
+      [](TensorPlan &tp) {
+        tp.stackedGroups.back().half[0].window = 1;
+        tp.stackedGroups.back().count = 2;
+        tp.stackedGroups.back().half[0].first = 0;
+        tp.shiftedWindow = true;
+        tp.nBlocks = StackedShiftedBlocks;
+      },
+      shifted));
+  EXPECT_TRUE(tensorBreaks(
+      [](TensorPlan &tp) { std::swap(tp.stackedGroups.front(), tp.stackedGroups.back()); },
+      "planTensor promises the stacked form's groups those stackedGroups chooses"));
   // Stages only where the launch bounds' blocks fit with them (not sm_86),
   // and only in the stacked form.
   ASSERT_TRUE(plan.tensor().stagedStores);
   PlanOptions sm86 = o;
   sm86.target = Arch::Sm86;
-  EXPECT_TRUE(breaks(plan, sm86, "planTensor promises the stacked form's two windows within"));
+  EXPECT_TRUE(breaks(plan, sm86, "planTensor promises the stacked form's windows within"));
   EXPECT_TRUE(breaks(
       mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().stagedStores = true; }),
       denseOnSm90(), "planTensor promises stores staged only in the stacked form"));

@@ -151,6 +151,26 @@ struct TensorFieldsPlan {
   }
 };
 
+/// One half of a stacked MMA's K (stencilc/device/stacked.cuh): 8 columns
+/// of stencil row `row` (0 .. 2r, dy = row - r) from window `window` (0:
+/// its columns start 8 left of the block's first output; 1: 4 left), the
+/// MMA block's chunk `first` and those after it (chunk k of MMA block j is
+/// window columns 8 (j + k) on).
+struct StackedHalf {
+  int row = -1;
+  int window = 0;
+  int first = 0;
+};
+
+/// A group of the stacked form's MMAs: `count` chunks, each one MMA whose K
+/// is half[0]'s 8 columns and half[1]'s (a k16 MMA), or half[0]'s alone
+/// where half[1].row < 0 (a k8 one).
+struct StackedGroup {
+  StackedHalf half[2];
+  int count = 0;
+  bool paired() const { return half[1].row >= 0; }
+};
+
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).
 ///
 /// The output is cut into tiles of tileM x tileN points, nBlocks MMA outputs
@@ -236,12 +256,16 @@ struct TensorPlan {
   /// added in order at the end): StackedSplit for a single step,
   /// StackedComposedSplit for a composed pass's step (TensorPlanner.h).
   int splitAccumulators = 0;
-  /// The stacked form's MMAs whose weights are all zeros, which its kernel
-  /// does not issue (stackedZeroMmas, TensorPlanner.h: bit chunk (r + 1) +
-  /// row pair): a skipped MMA would add products of zero weights only,
-  /// zeros for finite inputs. The MMAs issued take the accumulators in
-  /// turn (the m-th into m mod splitAccumulators).
-  std::uint32_t zeroMmas = 0;
+  /// The stacked form's MMAs, as groups (StackedGroup): for every chunk of
+  /// a group, one MMA of its rows, the groups in turn chunk by chunk (every
+  /// group's first chunk, then every second, ...), the m-th MMA into
+  /// accumulator m mod splitAccumulators. Each stencil row that has a
+  /// nonzero weight is in exactly one group (stackedGroups, TensorPlanner.h).
+  std::vector<StackedGroup> stackedGroups;
+  /// The stacked form reads a second window, its columns 4 right of the
+  /// first's (StackedHalf::window 1), in every stage (twoWindows): some
+  /// group's rows take fewer chunks there.
+  bool shiftedWindow = false;
   static constexpr int StageCols = 64;
   static constexpr int StagePitch = StageCols + 8;
   /// Bytes of shared memory: a window (each of windows()) and the
@@ -275,12 +299,19 @@ struct TensorPlan {
   int windows() const {
     return fields && !fields->windowFields.empty() ? int(fields->windowFields.size()) : 1;
   }
-  /// The stacked form double-buffers its one window, and its warps' stages
-  /// follow.
+  /// The stacked form double-buffers its window (or its two:
+  /// shiftedWindow), and its warps' stages follow.
   int sharedBytes() const {
-    return stacked ? 2 * windowBytes + (stagedStores ? stageBytes() : 0)
+    return stacked ? 2 * stackedWindows() * windowBytes + (stagedStores ? stageBytes() : 0)
                    : windows() * windowBytes + paramBytes;
   }
+  /// The stacked form's windows a stage: 2 where it reads the shifted one.
+  int stackedWindows() const { return shiftedWindow ? 2 : 1; }
+  /// The bytes held to the shared memory a block may use without opting in
+  /// (PlanOptions::sharedMemoryLimit): all of sharedBytes(), but for the
+  /// stacked form its two windows alone (its shifted windows and stages are
+  /// held to what a block may opt in to, which its launch does).
+  int unoptedSharedBytes() const { return stacked ? 2 * windowBytes : sharedBytes(); }
   /// The bytes of the warps' stages, 16 rows each (in sharedBytes() where
   /// stagedStores).
   int stageBytes() const;
@@ -446,6 +477,11 @@ enum class PairsRequest { Auto, Off };
 /// (TensorPlan::mappedWindows; Auto, the default), or by cp.async from
 /// every thread everywhere (Threads).
 enum class CopyRequest { Auto, Threads };
+
+/// What --plan-option windows asks for of the stacked tensor-core form:
+/// one window (Auto, the default), or a second one, its columns 4 right of
+/// the first's, wherever it takes fewer MMAs (Two; TensorPlan::shiftedWindow).
+enum class WindowsRequest { Auto, Two };
 
 /// An fp64 stencil's coefficients as integers k times one factor 1/D
 /// (docs/generated-code.md, "Scaled coefficients"): where the exact

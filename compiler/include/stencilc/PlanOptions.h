@@ -55,6 +55,9 @@ struct PlanOptions {
   /// --plan-option copy: how the stacked tensor-core form copies its
   /// windows (a word too).
   CopyRequest copy = CopyRequest::Auto;
+  /// --plan-option windows: whether the stacked tensor-core form may read
+  /// a second window, half a chunk right (a word too).
+  WindowsRequest windows = WindowsRequest::Auto;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read

@@ -55,6 +55,12 @@ constexpr std::pair<std::string_view, CopyRequest> CopyWords[] = {
     {"threads", CopyRequest::Threads},
 };
 
+/// The words --plan-option windows takes.
+constexpr std::pair<std::string_view, WindowsRequest> WindowsWords[] = {
+    {"auto", WindowsRequest::Auto},
+    {"two", WindowsRequest::Two},
+};
+
 /// Sets `field` to the value of the word `valueText` in `words`, or says
 /// which words the option `name` takes.
 template <class Value, size_t N>
@@ -113,6 +119,11 @@ constexpr WordOptionEntry WordOptions[] = {
       "thread's copy by the tensor memory accelerator on sm_90 and later at a fixed grid, "
       "cp.async from every thread elsewhere) or threads (cp.async from every thread)"},
      applyWordTo<CopyWords, &PlanOptions::copy>},
+    {{"windows", BackendKind::Tensor,
+      "the stacked form's windows: auto (the default: one a stage) or two (a second, its "
+      "columns 4 right of the first's, for the rows whose weights reach 4 columns or less each "
+      "way, where they then take fewer MMAs; opt-in, not yet measured on a GPU)"},
+     applyWordTo<WindowsWords, &PlanOptions::windows>},
     {{"scale", BackendKind::Simt,
       "the coefficients of an fp64 stencil: auto (the default: as integers times one factor "
       "1/D where they all are, the integers FMA immediates and a point's sum times 1/D, rounded "

@@ -268,34 +268,45 @@ std::pair<std::string, std::string> sparseBand(const Plan &plan) {
   return {setup, gemm};
 }
 
-/// The stacked form's B table (stencilc/device/stacked.cuh, loadWeights),
-/// eight words a line.
+/// The stacked form's B table (stencilc/device/stacked.cuh, loadWeights):
+/// for each group, chunk by chunk, each half's 32 lanes; eight words a line.
 std::string stackedWeights(const Plan &plan) {
   const StencilSpec &spec = plan.spec;
-  const int r = spec.radius;
-  auto word = [&](int row, int chunk, int lane) {
+  auto word = [&](const StackedHalf &h, int chunk, int lane) {
     const int g = lane / 4, t = lane % 4;
-    return sixteenBits(stackedWeight(spec, row, chunk, 2 * t, g), spec.precision) |
-           sixteenBits(stackedWeight(spec, row, chunk, 2 * t + 1, g), spec.precision) << 16;
+    auto weight = [&](int col) {
+      return sixteenBits(stackedWeight(spec, h.row, h.window, h.first + chunk, col, g),
+                         spec.precision);
+    };
+    return weight(2 * t) | weight(2 * t + 1) << 16;
   };
   std::vector<unsigned> words;
-  for (int c = 0; c < StackedChunks; ++c) {
-    for (int p = 0; p < r; ++p) {
-      for (int h = 0; h < 2; ++h) {
+  for (const StackedGroup &g : plan.tensor().stackedGroups) {
+    for (int k = 0; k < g.count; ++k) {
+      for (int h = 0; h < (g.paired() ? 2 : 1); ++h) {
         for (int lane = 0; lane < 32; ++lane) {
-          words.push_back(word(2 * p + h, c, lane));
+          words.push_back(word(g.half[h], k, lane));
         }
       }
-    }
-  }
-  for (int c = 0; c < StackedChunks; ++c) {
-    for (int lane = 0; lane < 32; ++lane) {
-      words.push_back(word(2 * r, c, lane));
     }
   }
   std::string text;
   for (std::size_t i = 0; i < words.size(); ++i) {
     text += fmt::format("{}0x{:08X}u,", i % 8 == 0 ? (i ? "\n  " : "  ") : " ", words[i]);
+  }
+  return text;
+}
+
+/// The stacked form's groups as the cases of its geometry's group(g).
+std::string stackedGroupCases(const TensorPlan &tp) {
+  std::string text;
+  for (std::size_t i = 0; i < tp.stackedGroups.size(); ++i) {
+    const StackedGroup &g = tp.stackedGroups[i];
+    auto half = [](const StackedHalf &h) {
+      return fmt::format("{{{}, {}, {}}}", h.row, h.window, h.first);
+    };
+    text += fmt::format("{}    case {}: return {{{{{}, {}}}, {}}};", i ? "\n" : "", i,
+                        half(g.half[0]), g.paired() ? half(g.half[1]) : "{-1, 0, 0}", g.count);
   }
   return text;
 }
@@ -307,17 +318,18 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const std::string weights = stackedWeights(plan);
-  w.fillWith(section("kernel_stacked"), fmt::arg("weight_words", tp.paramFragmentRegisters() * 32),
-             fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
-             fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps),
-             fmt::arg("blocks", tp.nBlocks), fmt::arg("pitch", tp.windowPitch),
-             fmt::arg("split", tp.splitAccumulators), fmt::arg("min_blocks", StackedMinBlocks),
-             fmt::arg("staged", tp.stagedStores), fmt::arg("mapped", tp.mappedWindows),
-             fmt::arg("zero_mmas", tp.zeroMmas), fmt::arg("shared_bytes", tp.sharedBytes()),
-             fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
-             fmt::arg("guard_begin", kernelGuardBegin(plan)),
-             fmt::arg("guard_end", kernelGuardEnd(plan)));
+  w.fillWith(
+      section("kernel_stacked"), fmt::arg("weight_words", tp.paramFragmentRegisters() * 32),
+      fmt::arg("weights", weights), fmt::arg("element", elementTypeName(spec.precision)),
+      fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
+      fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps), fmt::arg("blocks", tp.nBlocks),
+      fmt::arg("pitch", tp.windowPitch), fmt::arg("split", tp.splitAccumulators),
+      fmt::arg("min_blocks", StackedMinBlocks), fmt::arg("staged", tp.stagedStores),
+      fmt::arg("mapped", tp.mappedWindows), fmt::arg("shifted", tp.shiftedWindow),
+      fmt::arg("groups", tp.stackedGroups.size()), fmt::arg("group_cases", stackedGroupCases(tp)),
+      fmt::arg("shared_bytes", tp.sharedBytes()), fmt::arg("min_size", spec.smallestExtent()),
+      fmt::arg("kernel", kernel), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+      fmt::arg("guard_end", kernelGuardEnd(plan)));
   w.line();
 }
 

@@ -99,57 +99,50 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 }
 
 /// The stacked form's accumulators (tileM x tileN) of strip tr of the block
-/// (stencilc/device/stacked.cuh): for each MMA block, chunk by chunk, the k16
-/// MMAs of rows 2p and 2p + 1 and the k8 MMA of row 2r, those of zero
-/// weights (tp.zeroMmas) not issued, the m-th MMA issued into accumulator
-/// m % tp.splitAccumulators, the accumulators then added in order.
+/// (stencilc/device/stacked.cuh): for each MMA block, the groups' MMAs
+/// chunk by chunk (every group's first chunk, then every second, ...), the
+/// m-th MMA into accumulator m % tp.splitAccumulators, the accumulators
+/// then added in order. Window 1 (the shifted one) holds window 0's values
+/// 4 columns right: the same points of the grid.
 void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
                  std::vector<double> &acc) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
-  const int r = spec.radius, N = tp.tileN;
+  const int N = tp.tileN;
   const Precision a = tp.mma.accumulator;
   auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
-  // B: the weight of (row, chunk, column) for output column n of a block.
-  std::vector<double> weights(std::size_t(2 * r + 1) * StackedChunks * 64);
-  auto weight = [&](int row, int c, int col, int n) -> double & {
-    return weights[((std::size_t(row) * StackedChunks + c) * 8 + col) * 8 + n];
-  };
-  for (int row = 0; row <= 2 * r; ++row) {
-    for (int c = 0; c < StackedChunks; ++c) {
-      for (int col = 0; col < 8; ++col) {
-        for (int n = 0; n < 8; ++n) {
-          weight(row, c, col, n) = stackedWeight(spec, row, c, col, n);
-        }
-      }
+  // The products of one half of an MMA for output (m, n) of block `block`.
+  auto half = [&](const StackedHalf &h, int chunk, int m, int block, int n) {
+    double sum = 0.0;
+    const int first =
+        8 * (block + h.first + chunk) + StackedHaloCols[0] - StackedHaloCols[h.window];
+    for (int col = 0; col < 8; ++col) {
+      sum += win(tr * tp.tileM + m + h.row, first + col) *
+             stackedWeight(spec, h.row, h.window, h.first + chunk, col, n);
     }
+    return sum;
+  };
+  int chunks = 0;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    chunks = std::max(chunks, g.count);
   }
   for (int m = 0; m < tp.tileM; ++m) {
     for (int n = 0; n < N; ++n) {
       const int block = n / 8, nn = n % 8;
-      // One MMA's products of `rows` stencil rows from `first`, chunk c.
-      auto mma = [&](int c, int first, int rows) {
-        double sum = 0.0;
-        for (int row = first; row < first + rows; ++row) {
-          for (int col = 0; col < 8; ++col) {
-            sum += win(tr * tp.tileM + m + row, 8 * (block + c) + col) * weight(row, c, col, nn);
-          }
-        }
-        return sum;
-      };
-      const int accumulators = tp.splitAccumulators;
       double split[StackedSplit] = {};
       int index = 0;
-      for (int c = 0; c < StackedChunks; ++c) {
-        for (int p = 0; p <= r; ++p) {
-          if (!stackedMmaSkipped(tp, r, c, p)) {
-            double &s = split[index++ % accumulators];
-            s = roundAccumulator(s + (p < r ? mma(c, 2 * p, 2) : mma(c, 2 * r, 1)), a);
+      for (int k = 0; k < chunks; ++k) {
+        for (const StackedGroup &g : tp.stackedGroups) {
+          if (k < g.count) {
+            const double products = half(g.half[0], k, m, block, nn) +
+                                    (g.paired() ? half(g.half[1], k, m, block, nn) : 0.0);
+            double &s = split[index++ % tp.splitAccumulators];
+            s = roundAccumulator(s + products, a);
           }
         }
       }
       double total = split[0];
-      for (int q = 1; q < accumulators; ++q) {
+      for (int q = 1; q < tp.splitAccumulators; ++q) {
         total = roundAccumulator(total + split[q], a);
       }
       acc[std::size_t(m) * N + n] = total;

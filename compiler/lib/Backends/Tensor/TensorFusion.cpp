@@ -101,9 +101,12 @@ ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
   return pass;
 }
 
-/// The shared memory a block of either of a pass's kernels uses.
+/// The shared memory a block of either of a pass's kernels uses without
+/// opting in (a stacked composed step's shifted windows are held to what
+/// it may opt in to: layOutStacked).
 int passSharedBytes(const ComposedPass &pass) {
-  return std::max({pass.plan->tensor().sharedBytes(), pass.band.sharedBytes, pass.band.stripBytes});
+  return std::max(
+      {pass.plan->tensor().unoptedSharedBytes(), pass.band.sharedBytes, pass.band.stripBytes});
 }
 
 /// The most of `asked` steps a composed pass may take, and in `lowered`

@@ -96,19 +96,18 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
      << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
-/// The stacked form's MMAs of zero weights, which it does not issue
-/// (TensorPlan::zeroMmas), for the end of its mma line; empty where none.
-std::string zeroMmasText(const TensorPlan &tp, int r) {
-  int zero16 = 0, zero8 = 0;
-  for (int c = 0; c < StackedChunks; ++c) {
-    for (int p = 0; p <= r; ++p) {
-      (p < r ? zero16 : zero8) += stackedMmaSkipped(tp, r, c, p) ? 1 : 0;
-    }
+/// The stacked form's groups (TensorPlan::stackedGroups), for its mma line:
+/// each group's rows (s: from the shifted window) and chunks.
+std::string stackedGroupsText(const TensorPlan &tp) {
+  std::string text;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    auto row = [](const StackedHalf &h) {
+      return fmt::format("{}{}", h.row, h.window == 1 ? "s" : "");
+    };
+    text += fmt::format("{}{}{} ({})", text.empty() ? "" : ", ", row(g.half[0]),
+                        g.paired() ? " " + row(g.half[1]) : std::string(), g.count);
   }
-  return tp.zeroMmas == 0 ? std::string()
-                          : fmt::format("; of these {} k16 and {} k8 have zero weights (rows that "
-                                        "reach no column of a chunk) and are not issued",
-                                        zero16, zero8);
+  return text;
 }
 
 /// The stacked form's lines (stencilc/device/stacked.cuh): its MMAs, strip,
@@ -117,15 +116,21 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int r = spec.radius;
+  int k16 = 0, k8 = 0;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    (g.paired() ? k16 : k8) += g.count;
+  }
   os << fmt::format("  mma        m16n8k16 and m16n8k8 {0} x {0} -> {1} (mma.sync), stacked: the "
-                    "stencil's {2} rows in K, rows 2p and 2p + 1 of an 8-column chunk a k16 MMA "
-                    "and row {3} a k8 one; {4} chunks a block of 8 outputs: {5} k16 and {4} k8 "
-                    "MMAs against {6} k16 for a GEMM a row{7}\n",
-                    keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * r + 1, 2 * r,
-                    StackedChunks, StackedChunks * r, tp.paramFragments(), zeroMmasText(tp, r));
+                    "stencil's {2} rows in K, an 8-column chunk of two rows a k16 MMA, of one "
+                    "row a k8; rows grouped by the chunks their weights reach (rows, chunks; "
+                    "s: from the shifted window): {3}; a block of 8 outputs {4} k16 and {5} k8 "
+                    "MMAs against {6} k16 for a GEMM a row\n",
+                    keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * r + 1,
+                    stackedGroupsText(tp), k16, k8, tp.paramFragments());
   os << fmt::format("  strip      {} x {} outputs a warp ({} MMA blocks of 8 columns, walked along "
-                    "x: two of a block's chunks are the block before's, kept in registers; one "
-                    "ldmatrix.x4 a new chunk and row pair), sums in {} accumulators in turn\n",
+                    "x: a group's chunks but its last are the block before's, kept in "
+                    "registers; one ldmatrix a new chunk and group), sums in {} accumulators in "
+                    "turn\n",
                     tp.tileM, tp.tileN, tp.nBlocks, tp.splitAccumulators);
   os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at most {} blocks a "
                     "multiprocessor (launch bounds)\n",
@@ -140,9 +145,12 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
             "fixed one; the boundary rule point by point elsewhere";
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
                     "aligned), twice: the next block tile's is copied ({}) while the warps "
-                    "compute from the other; {} rows and 8 columns of halo\n",
+                    "compute from the other; {} rows and 8 columns of halo{}\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes, copy, r);
+                    tp.windowBytes, copy, r,
+                    tp.shiftedWindow ? "; with each a shifted window of the same size, its "
+                                       "columns 4 right (--plan-option windows=two)"
+                                     : "");
   os << fmt::format("  shared     {} bytes (dynamic); B ({} words a lane) loaded once per block "
                     "into registers from a table in global memory\n",
                     tp.sharedBytes(), tp.paramFragmentRegisters());
@@ -471,11 +479,13 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
   const std::string step =
       ct.stacked
           ? fmt::format(
-                "in the stacked form (the composed stencil's {} rows in K): strips "
-                "of {} x {} outputs a warp, {} warps a block, {} accumulators an MMA "
-                "block{}",
-                2 * composed.spec.radius + 1, ct.tileM, ct.tileN, ct.warps, ct.splitAccumulators,
-                ct.mappedWindows ? ", its windows copied by the tensor memory accelerator" : "")
+                "in the stacked form (the composed stencil's {} rows in K, grouped as its mma "
+                "line would say: {}): strips of {} x {} outputs a warp, {} warps a block, {} "
+                "accumulators an MMA block{}{}",
+                2 * composed.spec.radius + 1, stackedGroupsText(ct), ct.tileM, ct.tileN, ct.warps,
+                ct.splitAccumulators,
+                ct.mappedWindows ? ", its windows copied by the tensor memory accelerator" : "",
+                ct.shiftedWindow ? ", with a shifted window 4 columns right of each" : "")
           : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
                         "{} warps",
                         ct.tileM, ct.tileN, ct.tileRowsPerBlock, ct.tileColsPerBlock, ct.warps);

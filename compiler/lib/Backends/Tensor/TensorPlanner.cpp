@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <compare>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -300,12 +301,14 @@ int TensorPlan::paramElements() const {
 
 int TensorPlan::mmasPerTile() const {
   // The sparse form: one mma.sp a slice for each of the tile's 8-row halves
-  // and pairs of MMA blocks. The stacked form: r k16 and one k8 MMA a chunk
-  // and MMA block (the gemms are its 2r + 1 rows), less those of zero
-  // weights.
+  // and pairs of MMA blocks. The stacked form: its groups' chunks, an MMA
+  // each, a MMA block.
   if (stacked) {
-    return nBlocks *
-           (StackedChunks * (static_cast<int>(gemms.size()) / 2 + 1) - std::popcount(zeroMmas));
+    int mmas = 0;
+    for (const StackedGroup &g : stackedGroups) {
+      mmas += g.count;
+    }
+    return nBlocks * mmas;
   }
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
 }
@@ -322,8 +325,12 @@ int TensorPlan::sparseSliceBytes() const {
 }
 
 int TensorPlan::paramFragmentRegisters() const {
-  if (stacked) { // two words a k16 MMA of a chunk, one a k8
-    return StackedChunks * (static_cast<int>(gemms.size()) / 2 * 2 + 1);
+  if (stacked) { // two words a k16 MMA, one a k8
+    int words = 0;
+    for (const StackedGroup &g : stackedGroups) {
+      words += g.count * (g.paired() ? 2 : 1);
+    }
+    return words;
   }
   if (sparse) {
     return static_cast<int>(gemms.size()) * SparseSliceRegisters;
@@ -431,15 +438,16 @@ std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec) {
 
 namespace {
 
-void layOutStacked(const StencilSpec &spec, TensorPlan &tp);
+void layOutStacked(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options);
 
-/// The shared memory of the stacked form's two windows for `spec`.
+/// The shared memory of the stacked form's two windows for `spec` (the
+/// shifted ones, where asked, are taken only where they fit besides).
 int stackedSharedBytes(const StencilSpec &spec) {
   TensorPlan tp;
   tp.stacked = true;
   tp.mma = mmaShapeFor(spec.precision, Arch::Sm80);
   tp.vectorWidth = 16 / static_cast<int>(elementBytes(spec.precision));
-  layOutStacked(spec, tp);
+  layOutStacked(spec, tp, PlanOptions{});
   return tp.sharedBytes();
 }
 
@@ -469,8 +477,7 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
           stackedSharedBytes(spec) <= options.sharedMemoryLimit);
 }
 
-double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n) {
-  const int dx = 8 * chunk + col - 8 - n;
+double stackedTap(const StencilSpec &spec, int row, int dx) {
   if (dx < -spec.radius || dx > spec.radius) {
     return 0.0;
   }
@@ -478,37 +485,150 @@ double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n
   return roundCoefficient(spec.coefficient(at), mmaShapeFor(spec.precision, Arch::Sm80).operand);
 }
 
-// (Declared with its contract in TensorPlanner.h.)
-std::uint32_t stackedZeroMmas(const StencilSpec &spec) {
-  const int r = spec.radius;
-  std::uint32_t zero = 0;
-  for (int c = 0; c < StackedChunks; ++c) {
-    for (int p = 0; p <= r; ++p) {
-      bool allZero = true;
-      for (int row = 2 * p; row < 2 * p + (p < r ? 2 : 1); ++row) {
-        for (int col = 0; col < 8; ++col) {
-          for (int n = 0; n < 8; ++n) {
-            allZero = allZero && stackedWeight(spec, row, c, col, n) == 0.0;
-          }
-        }
-      }
-      zero |= allZero ? 1u << stackedMmaBit(r, c, p) : 0u;
-    }
-  }
-  return zero;
+double stackedWeight(const StencilSpec &spec, int row, int window, int chunk, int col, int n) {
+  return stackedTap(spec, row, 8 * chunk + col - StackedHaloCols[window] - n);
 }
 
 namespace {
 
-/// The stacked form's fixed geometry (stencilc/device/stacked.cuh): strips
-/// of 16 rows by StackedBlocks MMA blocks, one a warp, and a window of the
-/// block's rows and r above and below by its columns and 8 left and right,
-/// rows an odd number of 16-byte vectors apart; two windows, no parameter
-/// matrices in shared memory.
-void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
+/// The chunks of each window a stencil row needs: [first, first + count)
+/// holds every column its nonzero weights reach for an MMA block's 8
+/// outputs; count 0 where the window cannot hold them, or the row has no
+/// nonzero weight.
+struct RowChunks {
+  int first[2] = {0, 0};
+  int count[2] = {0, 0};
+};
+
+RowChunks rowChunks(const StencilSpec &spec, int row) {
+  int low = spec.radius + 1, high = -spec.radius - 1; // the row's nonzero dx
+  for (int dx = -spec.radius; dx <= spec.radius; ++dx) {
+    if (stackedTap(spec, row, dx) != 0.0) {
+      low = std::min(low, dx);
+      high = std::max(high, dx);
+    }
+  }
+  RowChunks chunks;
+  for (int w = 0; low <= high && w < 2; ++w) {
+    // Outputs 0-7 read window columns low + h .. 7 + high + h (h: the halo).
+    const int first = (low + StackedHaloCols[w]) / 8, last = (7 + high + StackedHaloCols[w]) / 8;
+    if (low + StackedHaloCols[w] >= 0 && last < StackedWindowChunks[w]) {
+      chunks.first[w] = first;
+      chunks.count[w] = last - first + 1;
+    }
+  }
+  return chunks;
+}
+
+/// The group of rows a and b (b < 0: a alone) of fewest chunks, in window
+/// 0 where that takes no more (window 1 only where `twoWindows`); count 0
+/// where no window holds them.
+StackedGroup cheapestGroup(const std::vector<RowChunks> &chunks, int a, int b, bool twoWindows) {
+  StackedGroup best;
+  const int windows = twoWindows ? 2 : 1;
+  for (int wa = 0; wa < windows; ++wa) {
+    for (int wb = 0; wb < (b < 0 ? 1 : windows); ++wb) {
+      const int needA = chunks[a].count[wa], needB = b < 0 ? 1 : chunks[b].count[wb];
+      const int count = std::max(needA, needB);
+      const int room = std::min(StackedWindowChunks[wa], b < 0 ? 3 : StackedWindowChunks[wb]);
+      if (needA == 0 || needB == 0 || count > room || (best.count && best.count <= count)) {
+        continue;
+      }
+      // A half that needs fewer chunks takes as many, within its window.
+      auto half = [&](int row, int w) {
+        const int first = std::min(chunks[row].first[w], StackedWindowChunks[w] - count);
+        return StackedHalf{row, w, first};
+      };
+      best.half[0] = half(a, wa);
+      best.half[1] = b < 0 ? StackedHalf{} : half(b, wb);
+      best.count = count;
+    }
+  }
+  return best;
+}
+
+/// What a set of groups costs: K halves of 8 columns (a k16 MMA two, a k8
+/// one: the tensor pipe's time), then MMAs issued, then halves in window 1.
+struct GroupsCost {
+  int halves = 0, mmas = 0, shifted = 0;
+  auto operator<=>(const GroupsCost &) const = default;
+  GroupsCost plus(const StackedGroup &g) const {
+    const int shiftedHalves = (g.half[0].window == 1) + (g.paired() && g.half[1].window == 1);
+    return {halves + g.count * (g.paired() ? 2 : 1), mmas + g.count, shifted + shiftedHalves};
+  }
+};
+
+} // namespace
+
+// (Declared with its contract in TensorPlanner.h.) Every pairing of the
+// rows, by their subsets (at most 17 rows: 2^17 states), the lowest row
+// left taking a partner or going alone.
+std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows) {
+  std::vector<RowChunks> chunks;
+  std::vector<int> rows; // those with a nonzero weight
+  for (int row = 0; row <= 2 * spec.radius; ++row) {
+    chunks.push_back(rowChunks(spec, row));
+    if (chunks.back().count[0] > 0) {
+      rows.push_back(row);
+    }
+  }
+  if (rows.empty()) { // every weight zero: one MMA of zeros a block
+    return {StackedGroup{{{spec.radius, 0, 1}, {}}, 1}};
+  }
+  const int n = static_cast<int>(rows.size()), all = (1 << n) - 1;
+  std::vector<GroupsCost> cost(std::size_t(all) + 1);
+  std::vector<StackedGroup> choice(std::size_t(all) + 1);
+  for (int done = all - 1; done >= 0; --done) { // cost[done]: of the rows not in `done`
+    const int i = std::countr_one(static_cast<unsigned>(done));
+    bool found = false;
+    // Partners first, then alone: among equal costs the rows keep their
+    // order (a box's pairs 2p, 2p + 1 and its row 2r alone).
+    for (int j = i + 1; j <= n; ++j) {
+      const bool alone = j == n;
+      if (!alone && (done >> j & 1)) {
+        continue;
+      }
+      const StackedGroup g = cheapestGroup(chunks, rows[i], alone ? -1 : rows[j], twoWindows);
+      const int next = done | 1 << i | (alone ? 0 : 1 << j);
+      const GroupsCost total = cost[next].plus(g);
+      if (g.count > 0 && (!found || total < cost[done])) {
+        cost[done] = total;
+        choice[done] = g;
+        found = true;
+      }
+    }
+  }
+  std::vector<StackedGroup> groups;
+  for (int done = 0; done != all;) {
+    const StackedGroup &g = choice[done];
+    groups.push_back(g);
+    for (const StackedHalf &h : g.half) {
+      if (h.row >= 0) {
+        done |= 1 << (std::find(rows.begin(), rows.end(), h.row) - rows.begin());
+      }
+    }
+  }
+  return groups;
+}
+
+namespace {
+
+/// The stacked form's groups and geometry, with the shifted window where
+/// `twoWindows` allows it and its rows then take fewer MMAs: strips of 16
+/// rows by MMA blocks, one a warp, and a window of the block's rows and r
+/// above and below by its columns and 8 left and right, rows an odd number
+/// of 16-byte vectors apart. With the shifted windows a strip is
+/// StackedShiftedBlocks MMA blocks, so that StackedMinBlocks blocks of four
+/// windows fit a multiprocessor.
+void layOutStackedWindows(const StencilSpec &spec, TensorPlan &tp, bool twoWindows) {
+  tp.stackedGroups = stackedGroups(spec, twoWindows);
+  tp.shiftedWindow = false;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    tp.shiftedWindow = tp.shiftedWindow || g.half[0].window == 1 || g.half[1].window == 1;
+  }
   tp.tileM = 16;
-  tp.nBlocks = StackedBlocks;
-  tp.tileN = StackedBlocks * tp.mma.n;
+  tp.nBlocks = tp.shiftedWindow ? StackedShiftedBlocks : StackedBlocks;
+  tp.tileN = tp.nBlocks * tp.mma.n;
   tp.tileRowsPerBlock = StackedWarps;
   tp.tileColsPerBlock = 1;
   tp.warps = StackedWarps;
@@ -523,13 +643,23 @@ void layOutStacked(const StencilSpec &spec, TensorPlan &tp) {
   }
   tp.loadedColBegin = 0;
   tp.loadedColEnd = tp.windowCols;
-  // The second window 128-byte aligned, as the tensor memory accelerator
-  // writes one (stacked.cuh, kWindowElements).
+  // Each window 128-byte aligned, as the tensor memory accelerator writes
+  // one (stacked.cuh, kWindowElements).
   tp.windowBytes = roundUp(tp.windowRows * tp.windowPitch * opBytes, 128);
+}
+
+/// The stacked form's plan (stencilc/device/stacked.cuh): its groups and
+/// geometry (layOutStackedWindows), the shifted windows only where the four
+/// windows fit the shared memory a block may opt in to; no parameter
+/// matrices in shared memory.
+void layOutStacked(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options) {
+  layOutStackedWindows(spec, tp, options.windows == WindowsRequest::Two);
+  if (tp.shiftedWindow && 2 * tp.stackedWindows() * tp.windowBytes > stackedSharedLimit(options)) {
+    layOutStackedWindows(spec, tp, false);
+  }
   tp.paramBytes = 0;
   tp.paramsInRegisters = true;
   tp.splitAccumulators = StackedSplit;
-  tp.zeroMmas = stackedZeroMmas(spec);
 }
 
 } // namespace
@@ -566,7 +696,8 @@ int tileMinBlocks(const StencilSpec &spec, const TensorPlan &tp, const PlanOptio
 // (sm_80 and sm_90 on, not sm_86 or sm_89).
 bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
   return !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7) &&
-         StackedMinBlocks * (2 * tp.windowBytes + tp.stageBytes()) <= stackedSharedLimit(options);
+         StackedMinBlocks * (2 * tp.stackedWindows() * tp.windowBytes + tp.stageBytes()) <=
+             stackedSharedLimit(options);
 }
 
 namespace {
@@ -628,7 +759,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
   tp.paramsInRegisters = tp.paramFragmentRegisters() <= options.paramRegisterBudget;
 
   if (tp.stacked) {
-    layOutStacked(spec, tp);
+    layOutStacked(spec, tp, options);
     tp.stagedStores = stackedStepStages(spec, tp, options);
     tp.mappedWindows = stackedWindowsMapped(spec, tp, options);
   } else {

@@ -58,29 +58,40 @@ inline constexpr int StackedSplit = 4;
 inline constexpr int StackedComposedSplit = 3;
 inline constexpr int StackedMinBlocks = 3;
 
-/// The stacked form's B: the weight that column `col` (0-7) of chunk `chunk`
-/// of stencil row `row` (0 .. 2r, dy = row - r) takes for output column n
-/// (0-7) of an MMA block, the chunk's columns starting 8 left of the block
-/// (dx = 8 chunk + col - 8 - n), rounded to the MMA operand; 0 beyond the
+/// The stacked form's windows (StackedHalf::window): window w's columns
+/// start StackedHaloCols[w] left of a block tile's first output, and a
+/// block's row offers StackedWindowChunks[w] chunks of 8 columns in it
+/// (window 0: 8 columns left and right of its outputs, for a radius of up
+/// to 8; window 1, the shifted one: 4, for rows that reach 4 or less).
+inline constexpr int StackedHaloCols[2] = {8, 4};
+inline constexpr int StackedWindowChunks[2] = {3, 2};
+/// MMA blocks a strip where the form reads the shifted windows: four
+/// windows of 8 such blocks' rows fit StackedMinBlocks blocks on sm_90
+/// (not yet measured against other shapes).
+inline constexpr int StackedShiftedBlocks = 8;
+
+/// The weight of stencil row `row` (0 .. 2r) at column offset dx as the
+/// stacked form's MMAs take it, rounded to their operand; 0 beyond the
 /// radius.
-double stackedWeight(const StencilSpec &spec, int row, int chunk, int col, int n);
+double stackedTap(const StencilSpec &spec, int row, int dx);
 
-/// The bit of the stacked form's MMA of chunk `chunk` (0-2) and row pair
-/// `pair` (0 .. r - 1: rows 2 pair and 2 pair + 1, a k16 MMA; r: row 2r, the
-/// k8 one) in TensorPlan::zeroMmas, at radius r: chunk (r + 1) + pair.
-constexpr int stackedMmaBit(int r, int chunk, int pair) { return chunk * (r + 1) + pair; }
+/// The stacked form's B: the weight that column `col` (0-7) of chunk `chunk`
+/// of window `window` takes for stencil row `row` (0 .. 2r, dy = row - r)
+/// and output column n (0-7) of an MMA block (dx = 8 chunk + col -
+/// StackedHaloCols[window] - n), rounded to the MMA operand; 0 beyond the
+/// radius.
+double stackedWeight(const StencilSpec &spec, int row, int window, int chunk, int col, int n);
 
-/// Whether the stacked plan `tp` (radius r) skips the MMA of chunk `chunk`
-/// and row pair `pair` (stackedMmaBit's), its weights all zeros.
-inline bool stackedMmaSkipped(const TensorPlan &tp, int r, int chunk, int pair) {
-  return (tp.zeroMmas >> stackedMmaBit(r, chunk, pair) & 1) != 0;
-}
-
-/// The stacked form's MMAs whose B is all zeros (stackedWeight 0 for every
-/// column and output of the chunk and its rows), as stackedMmaBit's bits: a
-/// star's rows far from its centre reach no column of the chunks beside the
-/// outputs. The kernel issues none of them (TensorPlan::zeroMmas).
-std::uint32_t stackedZeroMmas(const StencilSpec &spec);
+/// The stacked form's groups of MMAs (TensorPlan::stackedGroups): every
+/// stencil row with a nonzero weight in exactly one group, each half the
+/// chunks that hold every column its row's nonzero weights reach, rows
+/// paired to take the fewest K halves (a k16 MMA's two, a k8's one), then
+/// the fewest MMAs, then the fewest halves in window 1, which only
+/// `twoWindows` allows. A star's rows far from its centre reach only the
+/// outputs' column (one chunk), and with the shifted window rows that reach
+/// 4 or less take 2 chunks instead of 3. Among equal costs the rows keep
+/// their order: a box's groups are rows 2p and 2p + 1, and 2r alone.
+std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows);
 
 /// The shared memory a block of the stacked form may take with its warps'
 /// output stages (TensorPlan::stagedStores): the dynamic shared memory the

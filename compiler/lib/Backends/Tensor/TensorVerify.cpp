@@ -475,6 +475,74 @@ void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &
             options.paramRegisterBudget, tp.paramsInRegisters);
 }
 
+/// Whether the half `h` of a group of `count` chunks lies in its window and
+/// reaches every column its row's nonzero weights read for an MMA block's 8
+/// outputs.
+bool stackedHalfHoldsRow(const StencilSpec &spec, const StackedHalf &h, int count) {
+  if (h.row < 0 || h.row > 2 * spec.radius || h.window < 0 || h.window > 1 || h.first < 0 ||
+      h.first + count > StackedWindowChunks[h.window]) {
+    return false;
+  }
+  const int begin = 8 * h.first - StackedHaloCols[h.window], end = begin + 8 * count;
+  for (int dx = -spec.radius; dx <= spec.radius; ++dx) {
+    const bool reached = begin <= dx && 7 + dx < end;
+    if (!reached && stackedTap(spec, h.row, dx) != 0.0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The stacked form's groups: every stencil row with a nonzero weight in
+/// exactly one half, each half within its window and reaching every
+/// column its row reads; the shifted window exactly where a half is in it,
+/// only where --plan-option windows=two asks, a strip then of
+/// StackedShiftedBlocks MMA blocks; and the groups stackedGroups chose.
+void verifyStackedGroups(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const TensorPlan &tp = plan.tensor();
+  std::vector<int> uses(std::size_t(2 * spec.radius + 1), 0);
+  bool held = !tp.stackedGroups.empty(), shifted = false;
+  for (const StackedGroup &g : tp.stackedGroups) {
+    held = held && g.count >= 1 && g.count <= 3;
+    for (int h = 0; h < (g.paired() ? 2 : 1); ++h) {
+      held = held && stackedHalfHoldsRow(spec, g.half[h], g.count);
+      if (g.half[h].row >= 0 && g.half[h].row <= 2 * spec.radius) {
+        ++uses[std::size_t(g.half[h].row)];
+      }
+      shifted = shifted || g.half[h].window == 1;
+    }
+  }
+  for (int row = 0; row <= 2 * spec.radius; ++row) {
+    bool weighted = false;
+    for (int dx = -spec.radius; dx <= spec.radius; ++dx) {
+      weighted = weighted || stackedTap(spec, row, dx) != 0.0;
+    }
+    held = held && uses[std::size_t(row)] <= 1 && (!weighted || uses[std::size_t(row)] == 1);
+  }
+  c.require(held,
+            "the stacked form's groups: each row with a nonzero weight in exactly one, each "
+            "half within its window and reaching every column its row's weights read",
+            "{} groups", tp.stackedGroups.size());
+  c.require(tp.shiftedWindow == shifted && (!shifted || options.windows == WindowsRequest::Two) &&
+                tp.nBlocks == (shifted ? StackedShiftedBlocks : StackedBlocks),
+            "the shifted window exactly where a group reads it, only where --plan-option "
+            "windows=two asks, its strips StackedShiftedBlocks MMA blocks",
+            "shifted {}, halves in window 1 {}, {} blocks", tp.shiftedWindow, shifted, tp.nBlocks);
+  const auto chosen = stackedGroups(spec, options.windows == WindowsRequest::Two);
+  c.require(std::ranges::equal(tp.stackedGroups, chosen,
+                               [](const StackedGroup &a, const StackedGroup &b) {
+                                 auto same = [](const StackedHalf &x, const StackedHalf &y) {
+                                   return x.row == y.row && x.window == y.window &&
+                                          x.first == y.first;
+                                 };
+                                 return a.count == b.count && same(a.half[0], b.half[0]) &&
+                                        same(a.half[1], b.half[1]);
+                               }),
+            "the stacked form's groups those stackedGroups chooses (the fewest K halves)",
+            "{} groups, chosen {}", tp.stackedGroups.size(), chosen.size());
+}
+
 /// The stacked form (stencilc/device/stacked.cuh) exactly where
 /// stackedMmaChosen says, and then what its kernel assumes: strips of 16
 /// rows by StackedBlocks MMA blocks, one a warp, StackedWarps a block; a
@@ -502,11 +570,10 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
     return;
   }
   const int r = spec.radius, bytes = operandBytes(tp);
-  c.require(tp.tileM == 16 && tp.nBlocks == StackedBlocks && tp.tileN == 8 * tp.nBlocks &&
-                tp.tileRowsPerBlock == StackedWarps && tp.warps == StackedWarps &&
-                tp.tileColsPerBlock == 1 && tp.splitAccumulators >= 1 &&
+  c.require(tp.tileM == 16 && tp.tileN == 8 * tp.nBlocks && tp.tileRowsPerBlock == StackedWarps &&
+                tp.warps == StackedWarps && tp.tileColsPerBlock == 1 && tp.splitAccumulators >= 1 &&
                 tp.splitAccumulators <= StackedSplit,
-            "the stacked form's strips: 16 rows by StackedBlocks MMA blocks, one a warp, "
+            "the stacked form's strips: 16 rows by MMA blocks, one a warp, "
             "StackedWarps a block, an MMA block's sums in at most StackedSplit accumulators",
             "tile {} x {}, {} blocks, {} x {} strips, {} warps, {} accumulators", tp.tileM,
             tp.tileN, tp.nBlocks, tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.warps,
@@ -523,19 +590,18 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             tp.loadedColEnd, tp.windowPitch);
   const int stageBytes = tp.warps * 16 * TensorPlan::StagePitch * bytes;
   c.require(tp.stageBytes() == stageBytes &&
-                tp.sharedBytes() == 2 * tp.windowBytes + (tp.stagedStores ? stageBytes : 0) &&
-                2 * tp.windowBytes <= options.sharedMemoryLimit &&
+                tp.sharedBytes() ==
+                    2 * tp.stackedWindows() * tp.windowBytes + (tp.stagedStores ? stageBytes : 0) &&
+                2 * tp.stackedWindows() * tp.windowBytes <=
+                    (tp.shiftedWindow ? stackedSharedLimit(options) : options.sharedMemoryLimit) &&
                 (!tp.stagedStores || stackedStepStages(spec, tp, options)),
-            "the stacked form's two windows within the shared-memory limit, with its warps' "
+            "the stacked form's windows within the shared-memory limit (two; four with the "
+            "shifted ones, within what a block may opt in to), with its warps' "
             "stages (16 rows each) only where StackedMinBlocks blocks with them fit the dynamic "
             "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
             "{} bytes (stages {}), limits {} and {}", tp.sharedBytes(), tp.stageBytes(),
             options.sharedMemoryLimit, stackedSharedLimit(options));
-  // A skipped MMA adds nothing only where every weight it would multiply
-  // is zero.
-  c.require(tp.zeroMmas == stackedZeroMmas(spec),
-            "the stacked form skips exactly the MMAs whose weights are all zeros",
-            "skipped {:#x}, of zero weights {:#x}", tp.zeroMmas, stackedZeroMmas(spec));
+  verifyStackedGroups(plan, options, c);
   bool rowsInOrder = std::ssize(tp.gemms) == 2 * r + 1;
   for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
     rowsInOrder = tp.gemms[i].kind == SliceKind::Row && tp.gemms[i].dy == static_cast<int>(i) - r;
@@ -604,7 +670,7 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   const std::optional<std::string> overflow = composedOverflow(spec, steps);
   c.require(!overflow, "a composed pass's coefficients finite as operands", "{}",
             overflow.value_or(""));
-  const int composedBytes = pass.plan->tensor().sharedBytes();
+  const int composedBytes = pass.plan->tensor().unoptedSharedBytes();
   c.require(pass.band.sharedBytes == bandSharedBytes(spec, steps, pass.band.tile) &&
                 pass.band.stripBytes == bandStripBytes(spec, steps) &&
                 std::max({composedBytes, pass.band.sharedBytes, pass.band.stripBytes}) <=

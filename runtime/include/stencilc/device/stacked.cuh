@@ -7,25 +7,29 @@
 // radius r and 8 outputs of a row, K covers the 8 + 2r input columns padded
 // to 32, in two k16 MMAs per row, 2 (2r + 1) MMAs for 16 x 8 outputs. Here
 // the rows share K: an MMA's 16 K positions are 8 input columns (a chunk)
-// of stencil row 2p and the same 8 of row 2p + 1, so 3 chunks (the window
-// columns 8 left of the outputs to 16 right) take r k16 MMAs each and one
-// k8 MMA for row 2r: 3 r + 1.5 k16-equivalents, 22.5 against 60 at radius
-// 7. The zeros of the band (a chunk's columns a row's weights do not reach)
-// are multiplied as in TCStencil's form.
+// of one stencil row and 8 of another, or a k8 MMA's 8 those of one row.
+// The planner groups the rows (G::group): a group's two rows take the same
+// number of chunks, as many as the columns their weights reach need (3,
+// from 8 columns left of the outputs to 16 right, for a row of radius 8; 1
+// for a star's row that reaches only the outputs' column), an MMA a chunk.
+// Where kShifted, a stage holds a second window, its columns 4 right of the
+// first's, in which a row that reaches 4 or less takes 2 chunks, not 3. A
+// box of radius 7 takes 22.5 k16-equivalents against 60 a GEMM a row.
 //
 // A warp computes a strip of 16 output rows by kBlocks MMA blocks of 8
-// columns, walking along x. Block j's chunks are j's, j + 1's and j + 2's
-// 8 columns of the window, so two of its three chunks were block j - 1's:
-// they stay in registers, in three slots that rotate (chunk c of block j in
-// slot (c + j) % 3), and each block loads one new chunk per row pair. One
-// ldmatrix.x4 fills an MMA's whole A quad (rows 2p, 2p + 8, 2p + 1, 2p + 9
-// below the lane's row: the fragment's order), so a quad keeps its
-// registers in every slot and the MMAs need no register moves. B (the
-// weights) is the same for every block: each lane's fragments are loaded
-// once per block from a table the generated code holds. The sums of an MMA
-// block go to kSplit accumulators in turn (the m-th MMA issued to
-// accumulator m % kSplit; those of zero weights are not issued, kZeroMmas),
-// added in order at the end, so that kSplit MMAs are independent.
+// columns, walking along x. Block j's chunk k of a group is window columns
+// 8 (j + first + k), so all its chunks but the last were block j - 1's:
+// they stay in registers, in as many slots as the group has chunks, which
+// rotate (chunk k of block j in slot (k + j) % count), and each block loads
+// one new chunk a group. One ldmatrix.x4 fills a k16 MMA's whole A quad
+// (lanes 0-15 address the first row's matrices, 16-31 the second's: the
+// fragment's order), so a quad keeps its registers in every slot and the
+// MMAs need no register moves. B (the weights) is the same for every
+// block: each lane's fragments are loaded once per block from a table the
+// generated code holds. The sums of an MMA block go to kSplit accumulators
+// in turn (every group's first chunk, then every second; the m-th MMA to
+// accumulator m % kSplit), added in order at the end, so that kSplit MMAs
+// are independent.
 // A single step's kernel (kStaged) rounds each MMA block's sums into a
 // stage of the warp's in shared memory and stores every 64 columns of its
 // strip as rows of 16-byte vectors; a composed pass (composed.cuh) stores
@@ -33,13 +37,13 @@
 // swap with the neighbouring lane, so that a warp's store writes whole
 // sectors (kQuads).
 //
-// A persistent block walks block tiles of kWarps strips; the window of its
-// next block tile is copied (cp.async: whole 16-byte vectors of the grid,
-// wrapped into a periodic one, zeros outside a fixed one; the boundary rule
-// point by point elsewhere; or, kMapped, one thread's copy of a box by the
-// tensor memory accelerator) into the second of two shared-memory windows
-// while the warps compute from the first; the warps' stages follow the
-// windows.
+// A persistent block walks block tiles of kWarps strips; the window (or
+// two, kShifted) of its next block tile is copied (cp.async: whole 16-byte
+// vectors of the grid, wrapped into a periodic one, zeros outside a fixed
+// one, a shifted window's as two 8-byte halves; the boundary rule point by
+// point elsewhere; or, kMapped, one thread's copy of a box by the tensor
+// memory accelerator) into the second of two stages while the warps
+// compute from the first; the warps' stages follow the windows.
 //
 // G (the generated code's geometry):
 //   using Element;         __half or __nv_bfloat16
@@ -52,7 +56,8 @@
 //   kStaged                optional (false where absent): stores through the warps' stages
 //   kMapped                optional (false where absent): the windows of a fixed grid
 //                          copied by the tensor memory accelerator (sm_90 on)
-//   kZeroMmas              optional (0 where absent): the MMAs of zero weights, not issued
+//   kShifted               a second window a stage, its columns 4 right of the first's
+//   kGroups, group(g)      the groups of MMAs (StackedGroup), in the order they are issued
 //   weights()              the B table: kWeightWords words, lane-minor
 #pragma once
 
@@ -82,11 +87,22 @@ template <class G, class = void> struct MappedWindowsOf : std::false_type {};
 template <class G>
 struct MappedWindowsOf<G, std::void_t<decltype(G::kMapped)>> : std::bool_constant<G::kMapped> {};
 
-/// G::kZeroMmas where G has it, else 0 (StackedBlock's kZeroMmas).
-template <class G, class = void> struct ZeroMmasOf : std::integral_constant<std::uint32_t, 0> {};
-template <class G>
-struct ZeroMmasOf<G, std::void_t<decltype(G::kZeroMmas)>>
-    : std::integral_constant<std::uint32_t, G::kZeroMmas> {};
+/// One half of a stacked MMA's K: 8 columns of stencil row `row` (0 .. 2r)
+/// from window `window` (0: its columns start 8 left of the block tile's
+/// outputs; 1, the shifted one: 4 left), MMA block j's chunk k at window
+/// column 8 (j + first + k).
+struct StackedHalf {
+  int row, window, first;
+};
+
+/// A group of stacked MMAs: `count` chunks, an MMA each, whose K is
+/// half[0]'s 8 columns and half[1]'s (k16), or half[0]'s alone where
+/// half[1].row < 0 (k8).
+struct StackedGroup {
+  StackedHalf half[2];
+  int count;
+  __host__ __device__ constexpr bool paired() const { return half[1].row >= 0; }
+};
 
 template <class G>
 __global__ void __launch_bounds__(32 * G::kWarps, G::kMinBlocks)
@@ -102,9 +118,34 @@ template <class G> struct StackedBlock {
   static constexpr int kRadius = G::kRadius;
   static constexpr int kRing = G::kRing;
   static constexpr int kRows = 2 * kRadius + 1;
-  static constexpr int kPairs = kRadius; // k16 MMAs a chunk; row 2r takes a k8 one
-  static constexpr int kChunks = 3;      // 8-column chunks a block's window row spans
-  static constexpr int kHaloCols = 8;    // window columns left of the outputs
+  static constexpr int kHaloCols = 8;    // window columns left of the outputs (window 0)
+  static constexpr int kShiftedHalo = 4; // and of the shifted window (window 1)
+  static constexpr bool kShifted = G::kShifted;
+  static constexpr int kWindows = kShifted ? 2 : 1; // windows a stage
+  static constexpr int kGroups = G::kGroups;
+  static __host__ __device__ constexpr StackedGroup group(int g) { return G::group(g); }
+  /// B words a lane of the groups before g: two a k16 MMA, one a k8.
+  static __host__ __device__ constexpr int wordsBefore(int g) {
+    int words = 0;
+    for (int i = 0; i < g; ++i) {
+      words += group(i).count * (group(i).paired() ? 2 : 1);
+    }
+    return words;
+  }
+  /// The most chunks of a group (slots a group's quads rotate in).
+  static __host__ __device__ constexpr int mostChunks() {
+    int most = 1;
+    for (int g = 0; g < kGroups; ++g) {
+      most = group(g).count > most ? group(g).count : most;
+    }
+    return most;
+  }
+  static constexpr int kChunks = mostChunks();
+  // The window kStages - 1 tiles ahead is on its way while a tile is
+  // computed. (Written for any number of stages: in this form the composed
+  // passes ran 1.5-2 % faster than in the loop before at two, ptxas placing
+  // the code otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
+  static constexpr int kStages = 2;
   static constexpr int kWarps = G::kWarps;
   static constexpr int kBlocks = G::kBlocks;
   static constexpr int kThreads = 32 * kWarps;
@@ -136,28 +177,15 @@ template <class G> struct StackedBlock {
   static constexpr int kStageCols = 64;
   static constexpr int kStagePitch = kStageCols + 8;
   static constexpr int kStageElements = kStaged ? 16 * kStagePitch : 0;
+  static constexpr int kStageElementsOfWindows = kWindows * kWindowElements; // a stage's windows
   static constexpr int kSharedBytes =
-      (2 * kWindowElements + kWarps * kStageElements) * int(sizeof(Element));
+      (kStages * kStageElementsOfWindows + kWarps * kStageElements) * int(sizeof(Element));
   static constexpr int kVectorsPerRow = kWindowCols / 8;
   static constexpr int kVectors = kWindowRows * kVectorsPerRow;
   static constexpr int kVectorsPerThread = (kVectors + kThreads - 1) / kThreads;
-  static constexpr int kWeight16 = kChunks * kPairs * 2; // B words of the k16 MMAs, a lane
-  static constexpr int kWeightWords = (kWeight16 + kChunks) * 32;
+  static constexpr int kWords = wordsBefore(kGroups); // B words a lane
+  static constexpr int kWeightWords = kWords * 32;
   static constexpr int kSplit = G::kSplit;
-  // The MMAs whose weights are all zeros (a star's rows far from its
-  // centre reach no column of the chunks beside the outputs), which the
-  // strip does not issue: bit c (kPairs + 1) + p of chunk c and row pair p
-  // (p = kPairs: the k8 MMA of row 2r). The MMAs issued take the
-  // accumulators in turn, so that no two in a row wait on one another.
-  static constexpr std::uint32_t kZeroMmas = ZeroMmasOf<G>::value;
-  static __host__ __device__ constexpr bool issued(int c, int p) {
-    return (kZeroMmas >> (c * (kPairs + 1) + p) & 1) == 0;
-  }
-  /// Whether row pair p (kPairs: row 2r) has an MMA issued on some chunk,
-  /// so that its rows are loaded.
-  static __host__ __device__ constexpr bool loaded(int p) {
-    return issued(0, p) || issued(1, p) || issued(2, p);
-  }
   // A strip's outputs are stored two MMA blocks at a time, 4 adjacent
   // columns a lane (8 bytes: whole 32-byte sectors a row and warp): the
   // pair stores of the accumulators' layout (4 bytes, half of each of 8
@@ -173,26 +201,21 @@ template <class G> struct StackedBlock {
   static_assert(sizeof(Element) == 2, "the stacked form takes 16-bit operands");
   static_assert(kRadius >= 1 && kRadius <= kHaloCols,
                 "3 chunks hold a block's columns for a radius of at most 8");
+  static_assert(kGroups >= 1 && kChunks <= 3, "a group's chunks are at most a window's 3");
   static_assert(kPitch >= kWindowCols && kPitch * sizeof(Element) % 32 == 16,
                 "window rows an odd number of 16-byte vectors apart");
 
-  /// Each lane's B fragments: chunk c, row pair p (rows 2p and 2p + 1) of
-  /// the k16 MMAs; chunk c (row 2r) of the k8 ones.
+  /// Each lane's B fragments: group g's chunk k at word wordsBefore(g) +
+  /// k (2 for a k16 MMA, 1 for a k8) and the one after it for a k16 MMA.
   struct Weights {
-    std::uint32_t k16[kChunks][kPairs][2];
-    std::uint32_t k8[kChunks];
+    std::uint32_t word[kWords];
   };
 
   static __device__ __forceinline__ Weights loadWeights(const std::uint32_t *table, int lane) {
     Weights w;
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-#pragma unroll
-      for (int p = 0; p < kPairs; ++p) {
-        w.k16[c][p][0] = table[((c * kPairs + p) * 2) * 32 + lane];
-        w.k16[c][p][1] = table[((c * kPairs + p) * 2 + 1) * 32 + lane];
-      }
-      w.k8[c] = table[(kWeight16 + c) * 32 + lane];
+    for (int i = 0; i < kWords; ++i) {
+      w.word[i] = table[i * 32 + lane];
     }
     return w;
   }
@@ -213,7 +236,7 @@ template <class G> struct StackedBlock {
   }
 
   /// A window wholly inside the grid, its first point at `from`, into
-  /// `window` by cp.async, one commit group: a vector's source is one
+  /// `window` by cp.async (the caller commits the group): a vector's source is one
   /// multiply-add from `from`, with no edge-case branches (the copy of
   /// fetchWindow's loop, from the tile's row and column in 64 bits, was
   /// 28.8 % of the composed step's instructions; docs/performance.md,
@@ -230,7 +253,6 @@ template <class G> struct StackedBlock {
                      "l"(from + static_cast<long long>(row) * nx + col));
       }
     }
-    asm volatile("cp.async.commit_group;");
   }
 
   /// The window of the block tile at (blockRow, blockCol) into `window`:
@@ -238,7 +260,7 @@ template <class G> struct StackedBlock {
   /// Whole vectors by cp.async where they are whole vectors of the grid
   /// (inside it, or wrapped into it on a periodic grid; the vectors wholly
   /// outside a fixed grid as zeros it fills in), the rest by the boundary
-  /// rule point by point; one commit group (complete after
+  /// rule point by point (the caller commits the group, complete after
   /// cp.async.wait_group). On a periodic grid a window wholly inside it
   /// (most of them) is copied without the wrapping, as is one of any other
   /// boundary without its tests: the 15 x 15 box's periodic step 5 % faster
@@ -304,70 +326,119 @@ template <class G> struct StackedBlock {
         }
       }
     }
-    asm volatile("cp.async.commit_group;");
+  }
+
+  /// The shifted window of the block tile at (blockRow, blockCol) into
+  /// `window`: window[w][c] = in(blockRow - kRadius + w, blockCol -
+  /// kShiftedHalo + c). A vector inside the grid whose rows are whole
+  /// vectors is two 8-byte cp.async (it starts 4 past a 16-byte boundary),
+  /// one wholly outside a fixed grid zeros; the rest by the boundary rule
+  /// point by point (the caller commits the group).
+  static __device__ __forceinline__ void fetchShifted(const Element *__restrict__ in, int ny,
+                                                      int nx, int blockRow, int blockCol,
+                                                      bool vectorRows, Element *window) {
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {
+      const int v = threadIdx.x + i * kThreads;
+      if (v < kVectors) {
+        const int row = v / kVectorsPerRow, col = v % kVectorsPerRow * 8;
+        const int y = blockRow - kRadius + row, x = blockCol - kShiftedHalo + col;
+        Element *dst = window + row * kPitch + col;
+        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+        const Element *from = in + static_cast<long long>(y) * nx + x;
+        if (vectorRows && y >= 0 && y < ny && x >= 0 && x + 8 <= nx) {
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to), "l"(from));
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to + 8), "l"(from + 4));
+        } else if (std::is_same_v<Boundary, FixedBoundary> &&
+                   (y < 0 || y >= ny || x + 8 <= 0 || x >= nx)) {
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;" ::"r"(to), "l"(in));
+        } else {
+          alignas(16) Element values[8];
+#pragma unroll
+          for (int e = 0; e < 8; ++e) {
+            values[e] = Boundary::read(in, y, x + e, ny, nx);
+          }
+          *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(values);
+        }
+      }
+    }
   }
 
   // --- a warp's strip ----------------------------------------------------
 
-  /// The strip of warp `warp`: output rows blockRow + 16 warp .. + 16,
-  /// columns blockCol .. + kBlockCols, from the window, stored where the
-  /// step writes them.
-  static __device__ __forceinline__ void strip(const Element *window, const Weights &w,
-                                               Element *__restrict__ out, long long blockRow,
-                                               long long blockCol, int ny, int nx, bool wide,
-                                               Element *stage) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    // The row this lane addresses for ldmatrix: row lane % 8 of matrix
-    // lane / 8, whose rows start 0, 8, 1 and 9 below the strip's.
-    const int matrixRow = (lane / 8 % 2) * 8 + lane / 16;
-    const Element *base = window + (16 * warp + lane % 8 + matrixRow) * kPitch;
-    // quad[p][slot], pair[slot]: MMA block j's chunk c sits in slot (c + j) % 3.
-    std::uint32_t quad[kPairs][kChunks][4], pair[kChunks][2];
-    auto load = [&](int slot, int col) {
-#pragma unroll
-      for (int p = 0; p < kPairs; ++p) {
-        if (loaded(p)) {
-          loadMatrices(quad[p][slot], base + 2 * p * kPitch + col);
-        }
-      }
-      if (loaded(kPairs)) {
-        loadMatrices(pair[slot], base + 2 * kPairs * kPitch + col);
-      }
-    };
-#pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-      load(c, 8 * c);
+  /// A warp's A operands of a strip: quad[g][slot] holds MMA block j's
+  /// chunk k of group g in slot (k + j) % count (a k8 group's in its first
+  /// two words). Group indices are template arguments, so that each group's
+  /// numbers are constants wherever they are used (read through a loop
+  /// index, they left the quads in local memory).
+  struct Quads {
+    std::uint32_t quad[kGroups][kChunks][4];
+    // The window row this lane addresses for ldmatrix, before its stencil
+    // row's: row lane % 8 of the strip's rows 0-7 or 8-15 (matrices 0 and
+    // 1 of K's first half, 2 and 3 of its second: the fragment's order),
+    // and for the second half's lanes the usual distance to it (kApart).
+    const Element *base;
+    bool second; // the lane addresses K's second half of a k16 MMA
+
+    __device__ __forceinline__ Quads(const Element *window, int warp) {
+      const int lane = threadIdx.x % 32;
+      second = lane >= 16;
+      base = window + (16 * warp + lane % 8 + lane / 8 % 2 * 8) * kPitch + (second ? kApart : 0);
     }
-    // The lane's two output rows: whether the step writes them, and where
-    // they start (the 64-bit arithmetic once a strip; columns are ints).
-    const long long row = blockRow + 16 * warp + lane / 4;
-    const bool write0 = row >= kRing && row < ny - kRing;
-    const bool write8 = row + 8 >= kRing && row + 8 < ny - kRing;
-    const Rows rows{write0 ? out + row * nx : out, write8 ? out + (row + 8) * nx : out, write0,
-                    write8};
-    std::uint32_t held[2] = {0, 0}; // block j - 1's pairs, for odd j (kQuads)
+
+    /// Group g's chunk at window column `col` (its halves' first chunks
+    /// on) into `slot`. Each half's offset is a constant; a group whose
+    /// halves lie another distance apart than kApart adds the difference
+    /// for the second half's lanes (a k8 MMA's second lanes address
+    /// nothing). A select between the halves a group instead cost a box's
+    /// composed step 32 bytes of spills more.
+    template <int g> __device__ __forceinline__ void load(int slot, int col) {
+      constexpr StackedGroup group = G::group(g);
+      constexpr int first = offsetOf(group.half[0]);
+      constexpr int extra = group.paired() ? offsetOf(group.half[1]) - first - kApart : 0;
+      const Element *at = base + (extra != 0 && second ? extra : 0) + first + col;
+      loadMatrices<group.paired() ? 4 : 2>(quad[g][slot], at);
+    }
+
+    /// MMA block 0's chunks, chunk by chunk.
+    __device__ __forceinline__ void loadFirst() {
 #pragma unroll
-    for (int j = 0; j < kBlocks; ++j) {
+      for (int k = 0; k < kChunks; ++k) {
+        forEachGroup([&](auto g) {
+          if (k < G::group(decltype(g)::value).count) {
+            load<decltype(g)::value>(k, 8 * k);
+          }
+        });
+      }
+    }
+
+    /// MMA block j's sums: every group's first chunk, then every second,
+    /// ..., the m-th MMA into accumulator m % kSplit, added in order; after
+    /// the first round, each group's freed slot takes block j + 1's new
+    /// chunk, a round of the other groups' MMAs ahead of its use.
+    __device__ __forceinline__ typename Mma16::FragmentC block(int j, const Weights &w) {
       typename Mma16::FragmentC acc[kSplit];
       int m = 0;
 #pragma unroll
-      for (int c = 0; c < kChunks; ++c) {
-        const int s = (c + j) % kChunks;
-#pragma unroll
-        for (int p = 0; p < kPairs; ++p) {
-          if (issued(c, p)) {
-            Mma16::mma(acc[m++ % kSplit],
-                       {{quad[p][s][0], quad[p][s][1], quad[p][s][2], quad[p][s][3]}},
-                       {{w.k16[c][p][0], w.k16[c][p][1]}});
+      for (int k = 0; k < kChunks; ++k) {
+        forEachGroup([&](auto g) {
+          constexpr StackedGroup group = G::group(decltype(g)::value);
+          if (k < group.count) {
+            const auto &a = quad[decltype(g)::value][(k + j) % group.count];
+            const int b = wordsBefore(decltype(g)::value) + k * (group.paired() ? 2 : 1);
+            if constexpr (group.paired()) {
+              Mma16::mma(acc[m++ % kSplit], {{a[0], a[1], a[2], a[3]}},
+                         {{w.word[b], w.word[b + 1]}});
+            } else {
+              Mma8::mma(acc[m++ % kSplit], {{a[0], a[1]}}, {{w.word[b]}});
+            }
           }
-        }
-        if (issued(c, kPairs)) {
-          Mma8::mma(acc[m++ % kSplit], {{pair[s][0], pair[s][1]}}, {{w.k8[c]}});
-        }
-        // Chunk 0's slot is free now: it takes block j + 1's new chunk, two
-        // chunks of MMAs ahead of its use.
-        if (c == 0 && j + 1 < kBlocks) {
-          load(s, 8 * (j + 1) + 16);
+        });
+        if (k == 0 && j + 1 < kBlocks) {
+          forEachGroup([&](auto g) {
+            constexpr int count = G::group(decltype(g)::value).count;
+            load<decltype(g)::value>(j % count, 8 * (j + count));
+          });
         }
       }
 #pragma unroll
@@ -377,8 +448,27 @@ template <class G> struct StackedBlock {
           acc[0].x[e] += acc[q].x[e];
         }
       }
+      return acc[0];
+    }
+  };
+
+  /// The strip of warp `warp`: output rows blockRow + 16 warp .. + 16,
+  /// columns blockCol .. + kBlockCols, from the window, stored where the
+  /// step writes them.
+  static __device__ __forceinline__ void strip(const Element *window, const Weights &w,
+                                               Element *__restrict__ out, long long blockRow,
+                                               long long blockCol, int ny, int nx, bool wide,
+                                               Element *stage) {
+    const int warp = threadIdx.x / 32;
+    Quads quads(window, warp);
+    quads.loadFirst();
+    const Rows rows = rowsOf(out, blockRow + 16 * warp, ny, nx);
+    std::uint32_t held[2] = {0, 0}; // block j - 1's pairs, for odd j (kQuads)
+#pragma unroll
+    for (int j = 0; j < kBlocks; ++j) {
+      const typename Mma16::FragmentC sum = quads.block(j, w);
       if constexpr (kStaged) {
-        stageBlock(j, acc[0], stage);
+        stageBlock(j, sum, stage);
         if (8 * (j + 1) % kStageCols == 0) {
           __syncwarp();
           storeStage(stage, out, blockRow + 16 * warp,
@@ -386,7 +476,7 @@ template <class G> struct StackedBlock {
           __syncwarp(); // read before the next block's sums are written
         }
       } else {
-        storeBlock(j, acc[0], held, rows, static_cast<int>(blockCol), nx, wide);
+        storeBlock(j, sum, held, rows, static_cast<int>(blockCol), nx, wide);
       }
     }
   }
@@ -440,6 +530,17 @@ template <class G> struct StackedBlock {
     Element *out0, *out8;
     bool write0, write8;
   };
+
+  /// The lane's two output rows of a strip whose first is `first`: where
+  /// they start, and whether the step writes them (the 64-bit arithmetic
+  /// once a strip; columns are ints).
+  static __device__ __forceinline__ Rows rowsOf(Element *__restrict__ out, long long first, int ny,
+                                                int nx) {
+    const long long row = first + threadIdx.x % 32 / 4;
+    const bool write0 = row >= kRing && row < ny - kRing;
+    const bool write8 = row + 8 >= kRing && row + 8 < ny - kRing;
+    return {write0 ? out + row * nx : out, write8 ? out + (row + 8) * nx : out, write0, write8};
+  }
 
   /// MMA block j's sums, stored where the step writes them: as pairs
   /// (!kQuads), else held for an even j and stored with block j + 1's.
@@ -499,10 +600,48 @@ template <class G> struct StackedBlock {
     }
   }
 
-  /// ldmatrix: lane l addresses row l % 8 of 8 x 8 matrix l / 8 (Count 2:
-  /// lanes 0-15 address; 4: all).
+  /// The distance from a paired group's first half to its second in a
+  /// stage's windows (0 for a k8 group).
+  static __host__ __device__ constexpr int apartOf(const StackedGroup &group) {
+    return group.paired() ? offsetOf(group.half[1]) - offsetOf(group.half[0]) : 0;
+  }
+
+  /// The distance in a stage's windows from a k16 MMA's first half to its
+  /// second that most groups have (a box's: one row).
+  static __host__ __device__ constexpr int mostCommonApart() {
+    int best = 0, bestCount = 0;
+    for (int g = 0; g < kGroups; ++g) {
+      int count = 0;
+      for (int h = 0; h < kGroups; ++h) {
+        count += group(h).paired() && apartOf(group(h)) == apartOf(group(g)) ? 1 : 0;
+      }
+      if (group(g).paired() && count > bestCount) {
+        best = apartOf(group(g));
+        bestCount = count;
+      }
+    }
+    return best;
+  }
+  static constexpr int kApart = mostCommonApart();
+
+  /// f(std::integral_constant<int, g>{}) for each group g in order.
+  template <int g = 0, class F> static __device__ __forceinline__ void forEachGroup(F &&f) {
+    if constexpr (g < kGroups) {
+      f(std::integral_constant<int, g>{});
+      forEachGroup<g + 1>(f);
+    }
+  }
+
+  /// A half's first element in a stage's windows, from the lane's row of
+  /// window 0 (0 for a k8 MMA's missing half).
+  static __host__ __device__ constexpr int offsetOf(const StackedHalf &half) {
+    return half.row < 0 ? 0 : half.window * kWindowElements + half.row * kPitch + 8 * half.first;
+  }
+
+  /// ldmatrix into r[0 .. Count): lane l addresses row l % 8 of 8 x 8
+  /// matrix l / 8 (Count 2: lanes 0-15 address; 4: all).
   template <int Count>
-  static __device__ __forceinline__ void loadMatrices(std::uint32_t (&r)[Count], const Element *p) {
+  static __device__ __forceinline__ void loadMatrices(std::uint32_t *r, const Element *p) {
     const auto address = static_cast<unsigned>(__cvta_generic_to_shared(p));
     if constexpr (Count == 4) {
       asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -535,8 +674,9 @@ template <class G> struct StackedBlock {
     return {row * kBlockRows, (tile - row * across) * kBlockCols};
   }
 
-  /// The windows by cp.async from every thread (fetchWindow), a commit
-  /// group a tile (empty past the last).
+  /// The windows by cp.async from every thread (fetchWindow, and
+  /// fetchShifted after it where kShifted), a commit group a tile (empty
+  /// past the last).
   struct ThreadCopies {
     const Element *in;
     int ny, nx, across, tiles;
@@ -545,9 +685,11 @@ template <class G> struct StackedBlock {
       if (tile < tiles) {
         const TileOrigin at = originOf(tile, across);
         fetchWindow(in, ny, nx, at.row, at.col, vectorRows, window);
-      } else {
-        asm volatile("cp.async.commit_group;");
+        if constexpr (kShifted) {
+          fetchShifted(in, ny, nx, at.row, at.col, vectorRows, window + kWindowElements);
+        }
       }
+      asm volatile("cp.async.commit_group;");
     }
     __device__ __forceinline__ void await(int, unsigned) const {
       asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 1));
@@ -556,8 +698,9 @@ template <class G> struct StackedBlock {
   };
 
   /// The windows by the tensor memory accelerator: thread 0 issues a
-  /// window's copy, complete on its stage's mbarrier, which every thread
-  /// waits on.
+  /// stage's copies (its window, and the shifted one 4 columns right where
+  /// kShifted), complete on the stage's mbarrier, which every thread waits
+  /// on.
   struct MappedCopies {
     const CUtensorMap *map;
     unsigned barriers; // kStages mbarriers, 8 bytes apart
@@ -565,21 +708,21 @@ template <class G> struct StackedBlock {
     __device__ __forceinline__ void fetch(int tile, int stage, Element *window) const {
       if (threadIdx.x == 0 && tile < tiles) {
         const TileOrigin at = originOf(tile, across);
-        copyBox(map, static_cast<unsigned>(__cvta_generic_to_shared(window)), at.row - kRadius,
-                at.col - kHaloCols, barriers + 8 * stage,
-                kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
+        const unsigned barrier = barriers + 8 * stage;
+        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(window));
+        expectCopies(barrier,
+                     kWindows * kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
+        copyBox(map, to, at.row - kRadius, at.col - kHaloCols, barrier);
+        if constexpr (kShifted) {
+          copyBox(map, to + kWindowElements * static_cast<unsigned>(sizeof(Element)),
+                  at.row - kRadius, at.col - kShiftedHalo, barrier);
+        }
       }
     }
     __device__ __forceinline__ void await(int stage, unsigned parity) const {
       awaitCopy(barriers + 8 * stage, parity);
     }
   };
-
-  // The window kStages - 1 tiles ahead is on its way while a tile is
-  // computed. (Written for any number of stages: in this form the composed
-  // passes ran 1.5-2 % faster than in the loop before at two, ptxas placing
-  // the code otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
-  static constexpr int kStages = 2;
 
   /// One step: a persistent block walks block tiles gridDim.x apart,
   /// computing one window while `copies` fetch the next.
@@ -596,16 +739,17 @@ template <class G> struct StackedBlock {
     int tile = blockIdx.x;
 #pragma unroll
     for (int s = 0; s + 1 < kStages; ++s) {
-      copies.fetch(tile + s * static_cast<int>(gridDim.x), s, windows + s * kWindowElements);
+      copies.fetch(tile + s * static_cast<int>(gridDim.x), s,
+                   windows + s * kStageElementsOfWindows);
     }
     for (int i = 0; tile < copies.tiles; tile += gridDim.x, ++i) {
       const int stage = i % kStages, next = (i + kStages - 1) % kStages;
       copies.fetch(tile + (kStages - 1) * static_cast<int>(gridDim.x), next,
-                   windows + next * kWindowElements);
+                   windows + next * kStageElementsOfWindows);
       copies.await(stage, static_cast<unsigned>(i / kStages % 2));
       const TileOrigin at = originOf(tile, copies.across);
-      strip(windows + stage * kWindowElements, w, out, at.row, at.col, ny, nx, wide,
-            windows + kStages * kWindowElements + threadIdx.x / 32 * kStageElements);
+      strip(windows + stage * kStageElementsOfWindows, w, out, at.row, at.col, ny, nx, wide,
+            windows + kStages * kStageElementsOfWindows + threadIdx.x / 32 * kStageElements);
       __syncthreads(); // every warp is done with it before it is fetched into again
     }
   }

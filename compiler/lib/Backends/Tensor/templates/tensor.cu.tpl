@@ -94,9 +94,8 @@ __global__ void __launch_bounds__({launch_bounds})
 
 //@ section kernel_stacked
 /// B of the stacked form's MMAs, every lane's fragments (stencilc/device/stacked.cuh):
-/// the k16 MMAs' (chunk c, row pair p, register h) at word ((c r + p) 2 + h) 32 + lane,
-/// then the k8 MMAs' (chunk c) at (6 r + c) 32 + lane; two weights a word, the first
-/// in the low half.
+/// group by group (Geometry::group), chunk by chunk, a word of 32 lanes for each half
+/// of K (two for a k16 MMA, one for a k8); two weights a word, the first in the low half.
 static __device__ const std::uint32_t kWeights[{weight_words}] = {{
 {weights}
 }};
@@ -114,8 +113,15 @@ struct Geometry {{
   static constexpr int kMinBlocks = {min_blocks}; // blocks a multiprocessor (launch bounds)
   static constexpr bool kStaged = {staged}; // stores through the warps' stages
   static constexpr bool kMapped = {mapped}; // windows copied by the tensor memory accelerator
-  // MMAs of zero weights, not issued: bit chunk (kRadius + 1) + row pair (kRadius: the k8 row)
-  static constexpr std::uint32_t kZeroMmas = {zero_mmas:#x}u;
+  static constexpr bool kShifted = {shifted}; // a second window a stage, its columns 4 right
+  static constexpr int kGroups = {groups}; // groups of MMAs: rows, chunks from a window
+  // Group g: K's halves {{stencil row, window, first chunk}} (row -1: a k8 MMA), and its chunks.
+  static __host__ __device__ constexpr stencilc::device::StackedGroup group(int g) {{
+    switch (g) {{
+{group_cases}
+    default: return {{}};
+    }}
+  }}
   static __device__ __forceinline__ const std::uint32_t* weights() {{ return kWeights; }}
 }};
 using Block = stencilc::device::StackedBlock<Geometry>;
