@@ -332,8 +332,8 @@ template <class G> struct StackedBlock {
   /// `window`: window[w][c] = in(blockRow - kRadius + w, blockCol -
   /// kShiftedHalo + c). A vector inside the grid whose rows are whole
   /// vectors is two 8-byte cp.async (it starts 4 past a 16-byte boundary),
-  /// one wholly outside a fixed grid zeros; the rest by the boundary rule
-  /// point by point (the caller commits the group).
+  /// one wholly outside such a fixed grid zeros; the rest by the boundary
+  /// rule point by point (the caller commits the group).
   static __device__ __forceinline__ void fetchShifted(const Element *__restrict__ in, int ny,
                                                       int nx, int blockRow, int blockCol,
                                                       bool vectorRows, Element *window) {
@@ -349,8 +349,10 @@ template <class G> struct StackedBlock {
         if (vectorRows && y >= 0 && y < ny && x >= 0 && x + 8 <= nx) {
           asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to), "l"(from));
           asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to + 8), "l"(from + 4));
-        } else if (std::is_same_v<Boundary, FixedBoundary> &&
+        } else if (std::is_same_v<Boundary, FixedBoundary> && vectorRows &&
                    (y < 0 || y >= ny || x + 8 <= 0 || x >= nx)) {
+          // zeros, reading nothing (from the grid's first point, 16-byte
+          // aligned where vectorRows)
           asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;" ::"r"(to), "l"(in));
         } else {
           alignas(16) Element values[8];
