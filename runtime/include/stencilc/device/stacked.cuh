@@ -37,13 +37,14 @@
 // swap with the neighbouring lane, so that a warp's store writes whole
 // sectors (kQuads).
 //
-// A persistent block walks block tiles of kWarps strips; the window (or
-// two, kShifted) of its next block tile is copied (cp.async: whole 16-byte
-// vectors of the grid, wrapped into a periodic one, zeros outside a fixed
-// one, a shifted window's as two 8-byte halves; the boundary rule point by
-// point elsewhere; or, kMapped, one thread's copy of a box by the tensor
-// memory accelerator) into the second of two stages while the warps
-// compute from the first; the warps' stages follow the windows.
+// A persistent block walks block tiles of kWarps strips; the window of its
+// next block tile is copied (cp.async: whole 16-byte vectors of the grid,
+// wrapped into a periodic one, zeros outside a fixed one; the boundary rule
+// point by point elsewhere; or, kMapped, one thread's copy of a box by the
+// tensor memory accelerator) into the second of two stages while the warps
+// compute from the first (where kShifted, a stage's shifted window is built
+// from its first in shared memory once that is whole); the warps' stages
+// follow the windows.
 //
 // G (the generated code's geometry):
 //   using Element;         __half or __nv_bfloat16
@@ -118,8 +119,7 @@ template <class G> struct StackedBlock {
   static constexpr int kRadius = G::kRadius;
   static constexpr int kRing = G::kRing;
   static constexpr int kRows = 2 * kRadius + 1;
-  static constexpr int kHaloCols = 8;    // window columns left of the outputs (window 0)
-  static constexpr int kShiftedHalo = 4; // and of the shifted window (window 1)
+  static constexpr int kHaloCols = 8; // window columns left of the outputs (window 0)
   static constexpr bool kShifted = G::kShifted;
   static constexpr int kWindows = kShifted ? 2 : 1; // windows a stage
   static constexpr int kGroups = G::kGroups;
@@ -328,40 +328,24 @@ template <class G> struct StackedBlock {
     }
   }
 
-  /// The shifted window of the block tile at (blockRow, blockCol) into
-  /// `window`: window[w][c] = in(blockRow - kRadius + w, blockCol -
-  /// kShiftedHalo + c). A vector inside the grid whose rows are whole
-  /// vectors is two 8-byte cp.async (it starts 4 past a 16-byte boundary),
-  /// one wholly outside such a fixed grid zeros; the rest by the boundary
-  /// rule point by point (the caller commits the group).
-  static __device__ __forceinline__ void fetchShifted(const Element *__restrict__ in, int ny,
-                                                      int nx, int blockRow, int blockCol,
-                                                      bool vectorRows, Element *window) {
+  /// The shifted window of a stage from its first window, once that is
+  /// whole: shifted[w][c] = window[w][c + 4], every vector but the last of
+  /// a row (no group reads it), two 8-byte reads and one 16-byte write a
+  /// vector. Built in shared memory because the accelerator's boxes start
+  /// on 16-byte boundaries (one 8 bytes off stopped the kernel with an
+  /// illegal instruction on an H100, 2026-12-05), and it needs nothing from
+  /// the grid that the first window lacks.
+  static __device__ __forceinline__ void shiftWindow(Element *window) {
+    constexpr int kRowVectors = kVectorsPerRow - 1;
 #pragma unroll
-    for (int i = 0; i < kVectorsPerThread; ++i) {
+    for (int i = 0; i < (kWindowRows * kRowVectors + kThreads - 1) / kThreads; ++i) {
       const int v = threadIdx.x + i * kThreads;
-      if (v < kVectors) {
-        const int row = v / kVectorsPerRow, col = v % kVectorsPerRow * 8;
-        const int y = blockRow - kRadius + row, x = blockCol - kShiftedHalo + col;
-        Element *dst = window + row * kPitch + col;
-        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-        const Element *from = in + static_cast<long long>(y) * nx + x;
-        if (vectorRows && y >= 0 && y < ny && x >= 0 && x + 8 <= nx) {
-          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to), "l"(from));
-          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(to + 8), "l"(from + 4));
-        } else if (std::is_same_v<Boundary, FixedBoundary> && vectorRows &&
-                   (y < 0 || y >= ny || x + 8 <= 0 || x >= nx)) {
-          // zeros, reading nothing (from the grid's first point, 16-byte
-          // aligned where vectorRows)
-          asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;" ::"r"(to), "l"(in));
-        } else {
-          alignas(16) Element values[8];
-#pragma unroll
-          for (int e = 0; e < 8; ++e) {
-            values[e] = Boundary::read(in, y, x + e, ny, nx);
-          }
-          *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(values);
-        }
+      if (v < kWindowRows * kRowVectors) {
+        const int at = v / kRowVectors * kPitch + v % kRowVectors * 8;
+        const uint2 low = *reinterpret_cast<const uint2 *>(window + at + 4);
+        const uint2 high = *reinterpret_cast<const uint2 *>(window + at + 8);
+        *reinterpret_cast<uint4 *>(window + kWindowElements + at) =
+            make_uint4(low.x, low.y, high.x, high.y);
       }
     }
   }
@@ -676,9 +660,8 @@ template <class G> struct StackedBlock {
     return {row * kBlockRows, (tile - row * across) * kBlockCols};
   }
 
-  /// The windows by cp.async from every thread (fetchWindow, and
-  /// fetchShifted after it where kShifted), a commit group a tile (empty
-  /// past the last).
+  /// The windows by cp.async from every thread (fetchWindow), a commit
+  /// group a tile (empty past the last).
   struct ThreadCopies {
     const Element *in;
     int ny, nx, across, tiles;
@@ -687,9 +670,6 @@ template <class G> struct StackedBlock {
       if (tile < tiles) {
         const TileOrigin at = originOf(tile, across);
         fetchWindow(in, ny, nx, at.row, at.col, vectorRows, window);
-        if constexpr (kShifted) {
-          fetchShifted(in, ny, nx, at.row, at.col, vectorRows, window + kWindowElements);
-        }
       }
       asm volatile("cp.async.commit_group;");
     }
@@ -700,9 +680,8 @@ template <class G> struct StackedBlock {
   };
 
   /// The windows by the tensor memory accelerator: thread 0 issues a
-  /// stage's copies (its window, and the shifted one 4 columns right where
-  /// kShifted), complete on the stage's mbarrier, which every thread waits
-  /// on.
+  /// window's copy, complete on its stage's mbarrier, which every thread
+  /// waits on.
   struct MappedCopies {
     const CUtensorMap *map;
     unsigned barriers; // kStages mbarriers, 8 bytes apart
@@ -711,14 +690,9 @@ template <class G> struct StackedBlock {
       if (threadIdx.x == 0 && tile < tiles) {
         const TileOrigin at = originOf(tile, across);
         const unsigned barrier = barriers + 8 * stage;
-        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(window));
-        expectCopies(barrier,
-                     kWindows * kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
-        copyBox(map, to, at.row - kRadius, at.col - kHaloCols, barrier);
-        if constexpr (kShifted) {
-          copyBox(map, to + kWindowElements * static_cast<unsigned>(sizeof(Element)),
-                  at.row - kRadius, at.col - kShiftedHalo, barrier);
-        }
+        expectCopies(barrier, kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
+        copyBox(map, static_cast<unsigned>(__cvta_generic_to_shared(window)), at.row - kRadius,
+                at.col - kHaloCols, barrier);
       }
     }
     __device__ __forceinline__ void await(int stage, unsigned parity) const {
@@ -749,6 +723,10 @@ template <class G> struct StackedBlock {
       copies.fetch(tile + (kStages - 1) * static_cast<int>(gridDim.x), next,
                    windows + next * kStageElementsOfWindows);
       copies.await(stage, static_cast<unsigned>(i / kStages % 2));
+      if constexpr (kShifted) {
+        shiftWindow(windows + stage * kStageElementsOfWindows);
+        __syncthreads(); // the shifted window is whole for every warp
+      }
       const TileOrigin at = originOf(tile, copies.across);
       strip(windows + stage * kStageElementsOfWindows, w, out, at.row, at.col, ny, nx, wide,
             windows + kStages * kStageElementsOfWindows + threadIdx.x / 32 * kStageElements);

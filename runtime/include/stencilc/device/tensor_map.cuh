@@ -85,7 +85,9 @@ __device__ __forceinline__ void expectCopies(unsigned barrier, unsigned bytes) {
 }
 
 /// Copies the box of `map` whose first point is (row, col) (either may be
-/// negative, or the box reach past the grid: zeros there) to shared address
+/// negative, or the box reach past the grid: zeros there; col a multiple of
+/// 8, the box's rows starting on 16-byte boundaries: one 8 bytes off
+/// stopped the kernel with an illegal instruction on an H100) to shared address
 /// `to` (128-byte aligned), its bytes counted on `barrier`'s current phase
 /// (expectCopies). One thread of the block calls it.
 __device__ __forceinline__ void copyBox(const CUtensorMap *map, unsigned to, int row, int col,
