@@ -160,6 +160,7 @@ struct StackedHalf {
   int row = -1;
   int window = 0;
   int first = 0;
+  bool operator==(const StackedHalf &) const = default;
 };
 
 /// A group of the stacked form's MMAs: `count` chunks, each one MMA whose K
@@ -169,6 +170,9 @@ struct StackedGroup {
   StackedHalf half[2];
   int count = 0;
   bool paired() const { return half[1].row >= 0; }
+  /// Its halves in window 1, the shifted one.
+  int shiftedHalves() const { return (half[0].window == 1) + (paired() && half[1].window == 1); }
+  bool operator==(const StackedGroup &) const = default;
 };
 
 /// The tensor-core kernel of a 2D stencil (TCStencil made general).
@@ -302,11 +306,18 @@ struct TensorPlan {
   /// The stacked form double-buffers its window (or its two:
   /// shiftedWindow), and its warps' stages follow.
   int sharedBytes() const {
-    return stacked ? 2 * stackedWindows() * windowBytes + (stagedStores ? stageBytes() : 0)
+    return stacked ? stackedWindowsBytes() + (stagedStores ? stageBytes() : 0)
                    : windows() * windowBytes + paramBytes;
   }
   /// The stacked form's windows a stage: 2 where it reads the shifted one.
   int stackedWindows() const { return shiftedWindow ? 2 : 1; }
+  /// The bytes of the stacked form's windows, both stages'.
+  int stackedWindowsBytes() const { return 2 * stackedWindows() * windowBytes; }
+  /// The stacked form's MMAs an MMA block: k16 (two rows a group) and k8.
+  struct StackedMmas {
+    int k16 = 0, k8 = 0;
+  };
+  StackedMmas stackedMmas() const;
   /// The bytes held to the shared memory a block may use without opting in
   /// (PlanOptions::sharedMemoryLimit): all of sharedBytes(), but for the
   /// stacked form its two windows alone (its shifted windows and stages are

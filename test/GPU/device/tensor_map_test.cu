@@ -50,8 +50,8 @@ __global__ void copyTwoBoxes(const __grid_constant__ CUtensorMap map, Origin fir
   const Origin origins[2] = {first, second};
   for (int phase = 0; phase < 2; ++phase) {
     if (threadIdx.x == 0) {
-      device::expectCopies(bar, static_cast<unsigned>(points * 2));
-      device::copyBox(&map, to, origins[phase].row, origins[phase].col, bar);
+      device::copyBox(&map, to, origins[phase].row, origins[phase].col, bar,
+                      static_cast<unsigned>(points * 2));
     }
     device::awaitCopy(bar, static_cast<unsigned>(phase));
     for (int i = threadIdx.x; i < points; i += blockDim.x) {

@@ -304,13 +304,17 @@ int TensorPlan::mmasPerTile() const {
   // and pairs of MMA blocks. The stacked form: its groups' chunks, an MMA
   // each, a MMA block.
   if (stacked) {
-    int mmas = 0;
-    for (const StackedGroup &g : stackedGroups) {
-      mmas += g.count;
-    }
-    return nBlocks * mmas;
+    return nBlocks * (stackedMmas().k16 + stackedMmas().k8);
   }
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
+}
+
+TensorPlan::StackedMmas TensorPlan::stackedMmas() const {
+  StackedMmas mmas;
+  for (const StackedGroup &g : stackedGroups) {
+    (g.paired() ? mmas.k16 : mmas.k8) += g.count;
+  }
+  return mmas;
 }
 
 int TensorPlan::stageBytes() const {
@@ -326,11 +330,7 @@ int TensorPlan::sparseSliceBytes() const {
 
 int TensorPlan::paramFragmentRegisters() const {
   if (stacked) { // two words a k16 MMA, one a k8
-    int words = 0;
-    for (const StackedGroup &g : stackedGroups) {
-      words += g.count * (g.paired() ? 2 : 1);
-    }
-    return words;
+    return 2 * stackedMmas().k16 + stackedMmas().k8;
   }
   if (sparse) {
     return static_cast<int>(gemms.size()) * SparseSliceRegisters;
@@ -530,7 +530,7 @@ StackedGroup cheapestGroup(const std::vector<RowChunks> &chunks, int a, int b, b
     for (int wb = 0; wb < (b < 0 ? 1 : windows); ++wb) {
       const int needA = chunks[a].count[wa], needB = b < 0 ? 1 : chunks[b].count[wb];
       const int count = std::max(needA, needB);
-      const int room = std::min(StackedWindowChunks[wa], b < 0 ? 3 : StackedWindowChunks[wb]);
+      const int room = std::min(StackedWindowChunks[wa], StackedWindowChunks[wb]);
       if (needA == 0 || needB == 0 || count > room || (best.count && best.count <= count)) {
         continue;
       }
@@ -553,8 +553,7 @@ struct GroupsCost {
   int halves = 0, mmas = 0, shifted = 0;
   auto operator<=>(const GroupsCost &) const = default;
   GroupsCost plus(const StackedGroup &g) const {
-    const int shiftedHalves = (g.half[0].window == 1) + (g.paired() && g.half[1].window == 1);
-    return {halves + g.count * (g.paired() ? 2 : 1), mmas + g.count, shifted + shiftedHalves};
+    return {halves + g.count * (g.paired() ? 2 : 1), mmas + g.count, shifted + g.shiftedHalves()};
   }
 };
 
@@ -622,10 +621,8 @@ namespace {
 /// windows fit a multiprocessor.
 void layOutStackedWindows(const StencilSpec &spec, TensorPlan &tp, bool twoWindows) {
   tp.stackedGroups = stackedGroups(spec, twoWindows);
-  tp.shiftedWindow = false;
-  for (const StackedGroup &g : tp.stackedGroups) {
-    tp.shiftedWindow = tp.shiftedWindow || g.half[0].window == 1 || g.half[1].window == 1;
-  }
+  tp.shiftedWindow = std::ranges::any_of(
+      tp.stackedGroups, [](const StackedGroup &g) { return g.shiftedHalves() > 0; });
   tp.tileM = 16;
   tp.nBlocks = tp.shiftedWindow ? StackedShiftedBlocks : StackedBlocks;
   tp.tileN = tp.nBlocks * tp.mma.n;
@@ -654,7 +651,7 @@ void layOutStackedWindows(const StencilSpec &spec, TensorPlan &tp, bool twoWindo
 /// matrices in shared memory.
 void layOutStacked(const StencilSpec &spec, TensorPlan &tp, const PlanOptions &options) {
   layOutStackedWindows(spec, tp, options.windows == WindowsRequest::Two);
-  if (tp.shiftedWindow && 2 * tp.stackedWindows() * tp.windowBytes > stackedSharedLimit(options)) {
+  if (tp.shiftedWindow && tp.stackedWindowsBytes() > stackedSharedLimit(options)) {
     layOutStackedWindows(spec, tp, false);
   }
   tp.paramBytes = 0;
@@ -696,7 +693,7 @@ int tileMinBlocks(const StencilSpec &spec, const TensorPlan &tp, const PlanOptio
 // (sm_80 and sm_90 on, not sm_86 or sm_89).
 bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const PlanOptions &options) {
   return !(spec.boundary == BoundaryKind::Periodic && spec.radius >= 7) &&
-         StackedMinBlocks * (2 * tp.stackedWindows() * tp.windowBytes + tp.stageBytes()) <=
+         StackedMinBlocks * (tp.stackedWindowsBytes() + tp.stageBytes()) <=
              stackedSharedLimit(options);
 }
 

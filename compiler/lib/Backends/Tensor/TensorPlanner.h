@@ -39,14 +39,12 @@ inline constexpr int SparseSwizzleBlock = 64;
 inline constexpr int SparseSliceRegisters = 5;
 
 /// The stacked form's numbers (stencilc/device/stacked.cuh): the largest
-/// radius (3 chunks of 8 columns hold a block's 8 + 2r), chunks a window row,
-/// the strip a warp computes (16 rows by StackedBlocks MMA blocks of 8
-/// columns), warps (strips) a block, accumulators an MMA block and blocks a
-/// multiprocessor (launch bounds, 168 registers): the geometry measured best
-/// for the 15 x 15 box on an H200 (bench/results/2026-12-01-1135-tensor15-rows-in-k-h200.txt,
-/// and for the blocks a multiprocessor bench/results/2026-12-01-1205-stacked-form-h200.txt).
+/// radius (3 chunks of 8 columns hold a block's 8 + 2r), the strip a warp computes (16 rows by
+/// StackedBlocks MMA blocks of 8 columns), warps (strips) a block, accumulators an MMA block and
+/// blocks a multiprocessor (launch bounds, 168 registers): the geometry measured best for the 15 x
+/// 15 box on an H200 (bench/results/2026-12-01-1135-tensor15-rows-in-k-h200.txt, and for the blocks
+/// a multiprocessor bench/results/2026-12-01-1205-stacked-form-h200.txt).
 inline constexpr int StackedMaxRadius = 8;
-inline constexpr int StackedChunks = 3;
 inline constexpr int StackedBlocks = 16;
 inline constexpr int StackedWarps = 4;
 inline constexpr int StackedSplit = 4;

@@ -510,8 +510,8 @@ void verifyStackedGroups(const Plan &plan, const PlanOptions &options, PromiseCh
       if (g.half[h].row >= 0 && g.half[h].row <= 2 * spec.radius) {
         ++uses[std::size_t(g.half[h].row)];
       }
-      shifted = shifted || g.half[h].window == 1;
     }
+    shifted = shifted || g.shiftedHalves() > 0;
   }
   for (int row = 0; row <= 2 * spec.radius; ++row) {
     bool weighted = false;
@@ -530,15 +530,7 @@ void verifyStackedGroups(const Plan &plan, const PlanOptions &options, PromiseCh
             "windows=two asks, its strips StackedShiftedBlocks MMA blocks",
             "shifted {}, halves in window 1 {}, {} blocks", tp.shiftedWindow, shifted, tp.nBlocks);
   const auto chosen = stackedGroups(spec, options.windows == WindowsRequest::Two);
-  c.require(std::ranges::equal(tp.stackedGroups, chosen,
-                               [](const StackedGroup &a, const StackedGroup &b) {
-                                 auto same = [](const StackedHalf &x, const StackedHalf &y) {
-                                   return x.row == y.row && x.window == y.window &&
-                                          x.first == y.first;
-                                 };
-                                 return a.count == b.count && same(a.half[0], b.half[0]) &&
-                                        same(a.half[1], b.half[1]);
-                               }),
+  c.require(tp.stackedGroups == chosen,
             "the stacked form's groups those stackedGroups chooses (the fewest K halves)",
             "{} groups, chosen {}", tp.stackedGroups.size(), chosen.size());
 }
@@ -592,7 +584,7 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
   c.require(tp.stageBytes() == stageBytes &&
                 tp.sharedBytes() ==
                     2 * tp.stackedWindows() * tp.windowBytes + (tp.stagedStores ? stageBytes : 0) &&
-                2 * tp.stackedWindows() * tp.windowBytes <=
+                tp.stackedWindowsBytes() <=
                     (tp.shiftedWindow ? stackedSharedLimit(options) : options.sharedMemoryLimit) &&
                 (!tp.stagedStores || stackedStepStages(spec, tp, options)),
             "the stacked form's windows within the shared-memory limit (two; four with the "

@@ -689,10 +689,9 @@ template <class G> struct StackedBlock {
     __device__ __forceinline__ void fetch(int tile, int stage, Element *window) const {
       if (threadIdx.x == 0 && tile < tiles) {
         const TileOrigin at = originOf(tile, across);
-        const unsigned barrier = barriers + 8 * stage;
-        expectCopies(barrier, kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
         copyBox(map, static_cast<unsigned>(__cvta_generic_to_shared(window)), at.row - kRadius,
-                at.col - kHaloCols, barrier);
+                at.col - kHaloCols, barriers + 8 * stage,
+                kWindowRows * kPitch * static_cast<unsigned>(sizeof(Element)));
       }
     }
     __device__ __forceinline__ void await(int stage, unsigned parity) const {

@@ -75,24 +75,17 @@ __device__ __forceinline__ void initCopyBarrier(unsigned barrier) {
 #endif
 }
 
-/// Makes `barrier`'s current phase complete once `bytes` have arrived, by
-/// the copies issued after it (copyBox); the issuing thread's arrival.
-__device__ __forceinline__ void expectCopies(unsigned barrier, unsigned bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(bytes)
-               : "memory");
-#endif
-}
-
 /// Copies the box of `map` whose first point is (row, col) (either may be
 /// negative, or the box reach past the grid: zeros there; col a multiple of
 /// 8, the box's rows starting on 16-byte boundaries: one 8 bytes off
-/// stopped the kernel with an illegal instruction on an H100) to shared address
-/// `to` (128-byte aligned), its bytes counted on `barrier`'s current phase
-/// (expectCopies). One thread of the block calls it.
+/// stopped the kernel with an illegal instruction on an H100) to shared
+/// address `to` (128-byte aligned), `bytes` in all, complete on `barrier`'s
+/// current phase. One thread of the block calls it.
 __device__ __forceinline__ void copyBox(const CUtensorMap *map, unsigned to, int row, int col,
-                                        unsigned barrier) {
+                                        unsigned barrier, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(bytes)
+               : "memory");
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                " [%0], [%1, {%2, %3}], [%4];" ::"r"(to),
                "l"(map), "r"(col), "r"(row), "r"(barrier)
