@@ -129,8 +129,10 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                     "registers; one ldmatrix a new chunk and group), sums in {} accumulators in "
                     "turn\n",
                     tp.tileM, tp.tileN, tp.nBlocks, tp.splitAccumulators);
-  os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at most {} blocks a "
-                    "multiprocessor (launch bounds)\n",
+  // The launch bounds ask the registers of that many blocks; where fewer
+  // suffice, as many more as the shared memory holds share a multiprocessor.
+  os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at least {} blocks a "
+                    "multiprocessor by the registers (launch bounds)\n",
                     tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
                     StackedMinBlocks);
   const std::string copy =
