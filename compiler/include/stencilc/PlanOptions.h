@@ -130,6 +130,12 @@ constexpr bool shapesDenseBlock(std::string_view name) {
   return false;
 }
 
+/// Whether --plan-option `name` shapes only the stacked tensor-core form's
+/// windows (copy, windows), which the dense and sparse forms do not read.
+constexpr bool shapesStackedWindows(std::string_view name) {
+  return name == "copy" || name == "windows";
+}
+
 /// Whether `options` sets one of DenseBlockOptions.
 constexpr bool givesDenseBlockOption(const PlanOptions &options) {
   for (int PlanOptions::*field : DenseBlockOptions) {

@@ -293,20 +293,46 @@ std::vector<std::string> ignoredPlanOptions(const BackendOptions &options, const
   return ignored;
 }
 
-/// The --plan-option names given that shape the dense tensor-core block
-/// (DenseBlockOptions), which a plan in the stacked form ignores (its
-/// geometry is fixed, measured best).
-std::vector<std::string> ignoredByStackedForm(const BackendOptions &options, const Plan &plan) {
+/// Whether `plan`, or the composed step of its fused passes, is a
+/// tensor-core plan in the stacked form.
+bool takesStackedForm(const Plan &plan) {
+  const auto stacked = [](const Plan &p) {
+    return p.backend() == BackendKind::Tensor && p.tensor().stacked;
+  };
+  return stacked(plan) || (plan.schedule.composed && stacked(*plan.schedule.composed->plan));
+}
+
+/// The --plan-option names given that shape the tensor-core form `plan`
+/// does not take: the dense block's (DenseBlockOptions), which a plan in
+/// the stacked form ignores (its geometry is fixed, measured best), or the
+/// stacked form's windows, which a tensor-core plan without it ignores.
+std::vector<std::string> ignoredByTensorForm(const BackendOptions &options, const Plan &plan) {
   std::vector<std::string> ignored;
-  if (plan.backend() != BackendKind::Tensor || !plan.tensor().stacked) {
+  if (plan.backend() != BackendKind::Tensor) {
     return ignored;
   }
+  const bool stacked = plan.tensor().stacked, anyStacked = takesStackedForm(plan);
   for (const std::string &name : options.planOptionsGiven) {
-    if (shapesDenseBlock(name)) {
+    if ((stacked && shapesDenseBlock(name)) || (!anyStacked && shapesStackedWindows(name))) {
       ignored.push_back(name);
     }
   }
   return ignored;
+}
+
+/// The warning for ignoredByTensorForm's names.
+std::string ignoredByTensorFormText(const std::vector<std::string> &names, const Plan &plan) {
+  const bool many = names.size() > 1;
+  if (plan.tensor().stacked) {
+    return fmt::format("--plan-option {} {} not apply to the stacked tensor-core form, whose "
+                       "geometry is fixed; stencil '{}' takes that form and ignores {}",
+                       fmt::join(names, ", "), many ? "do" : "does", plan.spec.name,
+                       many ? "them" : "it");
+  }
+  return fmt::format("--plan-option {} {} to the stacked tensor-core form's windows; stencil "
+                     "'{}' takes the {} form and ignores {}",
+                     fmt::join(names, ", "), many ? "apply" : "applies", plan.spec.name,
+                     plan.tensor().sparse ? "sparse" : "dense", many ? "them" : "it");
 }
 
 /// The kernels a --plan-option that `kind` ignores is for: the other
@@ -415,14 +441,10 @@ std::vector<Plan> planAll(const std::vector<StencilSpec> &specs, llvm::ArrayRef<
                                 otherKernels(kind), plans[i].spec.name, unitsName(kind),
                                 ignored.size() > 1 ? "them" : "it"));
     }
-    const std::vector<std::string> fixed = ignoredByStackedForm(options, plans[i]);
-    if (!fixed.empty()) {
+    const std::vector<std::string> form = ignoredByTensorForm(options, plans[i]);
+    if (!form.empty()) {
       diags.warning(Warning::IgnoredPlanOption, i < locs.size() ? locs[i] : llvm::SMLoc(),
-                    fmt::format("--plan-option {} {} not apply to the stacked tensor-core form, "
-                                "whose geometry is fixed; stencil '{}' takes that form and "
-                                "ignores {}",
-                                fmt::join(fixed, ", "), fixed.size() > 1 ? "do" : "does",
-                                plans[i].spec.name, fixed.size() > 1 ? "them" : "it"));
+                    ignoredByTensorFormText(form, plans[i]));
     }
   }
   return plans;

@@ -122,7 +122,8 @@ constexpr WordOptionEntry WordOptions[] = {
     {{"windows", BackendKind::Tensor,
       "the stacked form's windows: auto (the default: one a stage) or two (a second, its "
       "columns 4 right of the first's, for the rows whose weights reach 4 columns or less each "
-      "way, where they then take fewer MMAs; opt-in, not yet measured on a GPU)"},
+      "way, where they then take fewer MMAs; opt-in: one step 1.07-1.24x faster on an H200, "
+      "fused passes 0.79-0.82x)"},
      applyWordTo<WindowsWords, &PlanOptions::windows>},
     {{"scale", BackendKind::Simt,
       "the coefficients of an fp64 stencil: auto (the default: as integers times one factor "
