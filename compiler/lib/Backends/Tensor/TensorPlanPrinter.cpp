@@ -116,14 +116,14 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int r = spec.radius;
+  const TensorPlan::StackedMmas mmas = tp.stackedMmas();
   os << fmt::format("  mma        m16n8k16 and m16n8k8 {0} x {0} -> {1} (mma.sync), stacked: the "
                     "stencil's {2} rows in K, an 8-column chunk of two rows a k16 MMA, of one "
                     "row a k8; rows grouped by the chunks their weights reach (rows, chunks; "
                     "s: from the shifted window): {3}; a block of 8 outputs {4} k16 and {5} k8 "
                     "MMAs against {6} k16 for a GEMM a row\n",
                     keyword(tp.mma.operand), keyword(tp.mma.accumulator), 2 * r + 1,
-                    stackedGroupsText(tp), tp.stackedMmas().k16, tp.stackedMmas().k8,
-                    tp.paramFragments());
+                    stackedGroupsText(tp), mmas.k16, mmas.k8, tp.paramFragments());
   os << fmt::format("  strip      {} x {} outputs a warp ({} MMA blocks of 8 columns, walked along "
                     "x: a group's chunks but its last are the block before's, kept in "
                     "registers; one ldmatrix a new chunk and group), sums in {} accumulators in "

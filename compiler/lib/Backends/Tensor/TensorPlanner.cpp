@@ -304,7 +304,8 @@ int TensorPlan::mmasPerTile() const {
   // and pairs of MMA blocks. The stacked form: its groups' chunks, an MMA
   // each, a MMA block.
   if (stacked) {
-    return nBlocks * (stackedMmas().k16 + stackedMmas().k8);
+    const StackedMmas mmas = stackedMmas();
+    return nBlocks * (mmas.k16 + mmas.k8);
   }
   return sparse ? static_cast<int>(gemms.size()) * nBlocks : nBlocks * paramFragments();
 }
@@ -330,7 +331,8 @@ int TensorPlan::sparseSliceBytes() const {
 
 int TensorPlan::paramFragmentRegisters() const {
   if (stacked) { // two words a k16 MMA, one a k8
-    return 2 * stackedMmas().k16 + stackedMmas().k8;
+    const StackedMmas mmas = stackedMmas();
+    return 2 * mmas.k16 + mmas.k8;
   }
   if (sparse) {
     return static_cast<int>(gemms.size()) * SparseSliceRegisters;

@@ -582,8 +582,7 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             tp.loadedColEnd, tp.windowPitch);
   const int stageBytes = tp.warps * 16 * TensorPlan::StagePitch * bytes;
   c.require(tp.stageBytes() == stageBytes &&
-                tp.sharedBytes() ==
-                    2 * tp.stackedWindows() * tp.windowBytes + (tp.stagedStores ? stageBytes : 0) &&
+                tp.sharedBytes() == tp.stackedWindowsBytes() + (tp.stagedStores ? stageBytes : 0) &&
                 tp.stackedWindowsBytes() <=
                     (tp.shiftedWindow ? stackedSharedLimit(options) : options.sharedMemoryLimit) &&
                 (!tp.stagedStores || stackedStepStages(spec, tp, options)),
