@@ -331,12 +331,26 @@ TEST(Planner, StackedWindowsByTheAcceleratorOnSm90AtAFixedGrid) {
 /// A stacked group as text: "rows (chunks)", s after a row of window 1,
 /// @first after a half that does not start at chunk 0.
 std::string groupText(const StackedGroup &g) {
-  auto half = [](const StackedHalf &h) {
-    return std::to_string(h.row) + (h.window == 1 ? "s" : "") +
-           (h.first ? "@" + std::to_string(h.first) : "");
+  // Appended piece by piece: GCC 12's -Wrestrict misfires on
+  // `"@" + std::to_string(...)` (bug 105651), an error under -Werror.
+  auto half = [](std::string &text, const StackedHalf &h) {
+    text += std::to_string(h.row);
+    text += h.window == 1 ? "s" : "";
+    if (h.first) {
+      text += '@';
+      text += std::to_string(h.first);
+    }
   };
-  return half(g.half[0]) + (g.paired() ? " " + half(g.half[1]) : "") + " (" +
-         std::to_string(g.count) + ")";
+  std::string text;
+  half(text, g.half[0]);
+  if (g.paired()) {
+    text += ' ';
+    half(text, g.half[1]);
+  }
+  text += " (";
+  text += std::to_string(g.count);
+  text += ')';
+  return text;
 }
 
 std::vector<std::string> groupsText(const TensorPlan &tp) {

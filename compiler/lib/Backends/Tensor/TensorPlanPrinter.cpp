@@ -104,8 +104,10 @@ std::string stackedGroupsText(const TensorPlan &tp) {
     auto row = [](const StackedHalf &h) {
       return fmt::format("{}{}", h.row, h.window == 1 ? "s" : "");
     };
-    text += fmt::format("{}{}{} ({})", text.empty() ? "" : ", ", row(g.half[0]),
-                        g.paired() ? " " + row(g.half[1]) : std::string(), g.count);
+    // (Not `" " + row(...)`: GCC 12's -Wrestrict misfires on it, bug 105651.)
+    text +=
+        fmt::format("{}{}{}{} ({})", text.empty() ? "" : ", ", row(g.half[0]),
+                    g.paired() ? " " : "", g.paired() ? row(g.half[1]) : std::string(), g.count);
   }
   return text;
 }
