@@ -105,9 +105,8 @@ std::string stackedGroupsText(const TensorPlan &tp) {
       return fmt::format("{}{}", h.row, h.window == 1 ? "s" : "");
     };
     // (Not `" " + row(...)`: GCC 12's -Wrestrict misfires on it, bug 105651.)
-    text +=
-        fmt::format("{}{}{}{} ({})", text.empty() ? "" : ", ", row(g.half[0]),
-                    g.paired() ? " " : "", g.paired() ? row(g.half[1]) : std::string(), g.count);
+    const std::string second = g.paired() ? fmt::format(" {}", row(g.half[1])) : std::string();
+    text += fmt::format("{}{}{} ({})", text.empty() ? "" : ", ", row(g.half[0]), second, g.count);
   }
   return text;
 }
