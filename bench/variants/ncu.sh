@@ -3,9 +3,10 @@
 # kernels of NAME_run of plans that bench/variants/gen.sh wrote into
 # VARIANTS (default .gpu/variants, carried), one program each
 # (bench/headers/header_bench.cu, built with -lineinfo). Each argument is
-# LABEL/NAME:REGEX (split at its last ':'), REGEX the kernels to profile (passKernel for a CUDA-core
-# fused pass; tensor2d|band for a composed tensor-core pass, its step then
-# its band). ncu skips the first SKIP (default 50) matching launches, past
+# LABEL/NAME:REGEX (split at its last ':'), REGEX the kernels to profile
+# (passKernel for a CUDA-core fused pass; tensor2d|stackedMapped|strip for
+# a composed tensor-core pass: its step, by cp.async or, at a fixed grid on
+# sm_90, by the tensor memory accelerator, then its band in strips). ncu skips the first SKIP (default 50) matching launches, past
 # NAME_step's 36, and profiles COUNT (default 2), its clocks left alone.
 # The whole reports go to OUT (default /tmp/variants-ncu) as
 # ncu-LABEL.NAME.txt, a ':' of LABEL written '_' (the device tool brings
