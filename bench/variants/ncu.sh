@@ -29,7 +29,7 @@ command -v ncu >/dev/null || { echo "ncu.sh: no ncu on the PATH" >&2; exit 2; }
 # shellcheck source=bench/variants/programs.sh
 source "$root/bench/variants/programs.sh"
 export -f headers build
-export root variants work HB_N2D
+export root variants work HB_N2D BUILD_SECONDS
 export HB_NVCC_FLAGS="${HB_NVCC_FLAGS:-} -lineinfo"
 printf '%s\n' "${@%:*}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 stalls=$(printf 'smsp__average_warp_latency_issue_stalled_%s.ratio,' wait long_scoreboard \

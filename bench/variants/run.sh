@@ -13,7 +13,8 @@
 # variants that grep -E pattern matches); SANITIZE names LABEL/NAME variants
 # whose harness then runs under compute-sanitizer memcheck, racecheck and
 # initcheck (SANITIZE_TOOLS, to name others) on grids up to 100000
-# points. HB_N2D sets the side of the 2D grids (default 8192); HB_PASS=1
+# points. A build past BUILD_SECONDS (default 240) is stopped: that variant
+# is not built. HB_N2D sets the side of the 2D grids (default 8192); HB_PASS=1
 # also times NAME_pass of one step; ROUNDS=N times every variant N times,
 # every other round in reverse order. A variant folder holding include/
 # (another tree's runtime/include, for generated code of another commit) is
@@ -39,12 +40,12 @@ check() {
   include=$(headers "$label")
   python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
     "$variants/$1.h" >"$work/check-$label.$name.cu"
-  nvcc -std=c++17 -O3 -arch=sm_90 -I "$include" -I "$root/test/support/include" \
+  timeout "${BUILD_SECONDS:-240}" nvcc -std=c++17 -O3 -arch=sm_90 -I "$include" -I "$root/test/support/include" \
     -o "$work/check-$label.$name" "$work/check-$label.$name.cu" "$variants/$1.cu" \
     "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
 }
 export -f headers build check
-export root variants work HB_N2D HB_PASS HB_NVCC_FLAGS
+export root variants work HB_N2D HB_PASS HB_NVCC_FLAGS BUILD_SECONDS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 checked=("${programs[@]}")
 [[ -n ${CHECK_ONLY:-} ]] && mapfile -t checked < <(printf '%s\n' "${programs[@]}" | grep -E "$CHECK_ONLY")
