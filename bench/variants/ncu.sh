@@ -6,8 +6,9 @@
 # LABEL/NAME:REGEX (split at its last ':'), REGEX the kernels to profile
 # (passKernel for a CUDA-core fused pass; tensor2d|stackedMapped|strip for
 # a composed tensor-core pass: its step, by cp.async or, at a fixed grid on
-# sm_90, by the tensor memory accelerator, then its band in strips). ncu skips the first SKIP (default 50) matching launches, past
-# NAME_step's 36, and profiles COUNT (default 2), its clocks left alone.
+# sm_90, by the tensor memory accelerator, then its band in strips). ncu
+# skips the first SKIP (default 50) matching launches, past NAME_step's 36,
+# and profiles COUNT (default 2), its clocks left alone.
 # The whole reports go to OUT (default /tmp/variants-ncu) as
 # ncu-LABEL.NAME.txt, a ':' of LABEL written '_' (the device tool brings
 # back no name with a ':'); stdout has each kernel's lines that say what binds
@@ -28,7 +29,7 @@ mkdir -p "$work" "$out"
 command -v ncu >/dev/null || { echo "ncu.sh: no ncu on the PATH" >&2; exit 2; }
 # shellcheck source=bench/variants/programs.sh
 source "$root/bench/variants/programs.sh"
-export -f headers build
+export -f headers compile build
 export root variants work HB_N2D BUILD_SECONDS
 export HB_NVCC_FLAGS="${HB_NVCC_FLAGS:-} -lineinfo"
 printf '%s\n' "${@%:*}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'

@@ -10,13 +10,25 @@ headers() {
   if [[ -d $variants/$1/include ]]; then echo "$variants/$1/include"; else echo "$root/runtime/include"; fi
 }
 
+# nvcc with its arguments, writing program $1 and its log $1.log, stopped
+# after BUILD_SECONDS (default 240): then no program, and the log says why.
+# One plan nvcc takes minutes over (EBISU's 2d49pt fp64 at fuse=4: more
+# than 200 s here) costs its own line, not the whole device call.
+# shellcheck disable=SC2317 # run through xargs
+compile() {
+  local exe=$1
+  shift
+  timeout "${BUILD_SECONDS:-240}" nvcc "$@" -o "$exe" >"$exe.log" 2>&1
+  (($? != 124)) || {
+    rm -f "$exe"
+    echo "build: nvcc ran past BUILD_SECONDS (${BUILD_SECONDS:-240} s)" >>"$exe.log"
+  }
+}
+
 # Builds variant $1 (LABEL/NAME) into $work/LABEL.NAME, its log beside it:
 # the element type and dimensions read from its header; HB_PASS=1 times
 # NAME_pass too where the header has it, HB_N2D sets the 2D side, and
-# HB_NVCC_FLAGS adds nvcc flags (ncu.sh: -lineinfo). A build that runs past
-# BUILD_SECONDS (default 240) is stopped and counts as not built, so that one
-# plan nvcc takes minutes over (EBISU's 2d49pt fp64 at fuse=4: more than
-# 200 s here) costs its own line and not the whole device call.
+# HB_NVCC_FLAGS adds nvcc flags (ncu.sh: -lineinfo).
 # shellcheck disable=SC2154,SC2317 # root, variants, work: the caller's; run through xargs
 build() {
   local label=${1%%/*} name=${1##*/} h=$variants/$1.h element dims=2 include
@@ -29,13 +41,9 @@ build() {
   local flags
   read -r -a flags <<<"${HB_NVCC_FLAGS:-}"
   extra+=("${flags[@]}")
-  timeout "${BUILD_SECONDS:-240}" nvcc -std=c++17 -O3 -arch=sm_90 "${extra[@]}" -I "$include" -I "$root/test/GPU/device" \
-    -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" -DELEMENT="$element" \
-    -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" "$root/bench/headers/header_bench.cu" \
-    "$variants/$1.cu" "$root/runtime/src/check.cpp" "$root/runtime/src/timer.cu" \
-    -o "$work/$label.$name" >"$work/$label.$name.log" 2>&1
-  (($? != 124)) || {
-    rm -f "$work/$label.$name"
-    echo "build: nvcc ran past BUILD_SECONDS (${BUILD_SECONDS:-240} s)" >>"$work/$label.$name.log"
-  }
+  compile "$work/$label.$name" -std=c++17 -O3 -arch=sm_90 "${extra[@]}" -I "$include" \
+    -I "$root/test/GPU/device" -I "$variants/$label" -DHEADER="\"$name.h\"" -DNAME="$name" \
+    -DELEMENT="$element" -DDIMS="$dims" -DHB_N2D="${HB_N2D:-8192}" -DTREE="\"$label\"" \
+    "$root/bench/headers/header_bench.cu" "$variants/$1.cu" "$root/runtime/src/check.cpp" \
+    "$root/runtime/src/timer.cu"
 }

@@ -40,11 +40,11 @@ check() {
   include=$(headers "$label")
   python3 "$root/test/GPU/harness/stencil_list.py" --main "$root/test/GPU/harness/stencil_test_main.cu" \
     "$variants/$1.h" >"$work/check-$label.$name.cu"
-  timeout "${BUILD_SECONDS:-240}" nvcc -std=c++17 -O3 -arch=sm_90 -I "$include" -I "$root/test/support/include" \
-    -o "$work/check-$label.$name" "$work/check-$label.$name.cu" "$variants/$1.cu" \
-    "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a" >"$work/check-$label.$name.log" 2>&1
+  compile "$work/check-$label.$name" -std=c++17 -O3 -arch=sm_90 -I "$include" \
+    -I "$root/test/support/include" "$work/check-$label.$name.cu" "$variants/$1.cu" \
+    "$LIBS/libstencilc_testing.a" "$LIBS/libstencilc_runtime.a"
 }
-export -f headers build check
+export -f headers compile build check
 export root variants work HB_N2D HB_PASS HB_NVCC_FLAGS BUILD_SECONDS
 printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 checked=("${programs[@]}")
