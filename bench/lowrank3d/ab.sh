@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# A change to fused3d.cuh (or any runtime header) timed against a revision
-# before it, in one lease: the A/B of docs/performance.md's 3D sections.
-# Here (where stencilc and nvcc are; no GPU needed): generates each kind
-# with --arch=sm_90, exports REV's runtime headers, and builds sweep.cu
-# twice a kind, against REV's headers ("old") and the tree's ("new"), into
-# OUT (default .gpu/ab). Then on the GPU machine (carry OUT):
+# A change to fused3d.cuh or fused.cuh (or any runtime header) timed
+# against a revision before it, in one lease: the A/B of
+# docs/performance.md's 3D sections. Here (where stencilc and nvcc are; no
+# GPU needed): generates each kind with --arch=sm_90, exports REV's
+# runtime headers, and builds its sweep twice, against REV's headers
+# ("old") and the tree's ("new"), into OUT (default .gpu/ab): sweep.cu for
+# a 3D kind, ../lowrank/sweep2d.cu for a 2D one whose plan has a fused
+# pass on CUDA cores. Then on the GPU machine (carry OUT):
 #
 #   OUT/run.sh        each kind's programs old, new, new, old, sustained
 #                     (STENCILC_BENCH_RUNS, default 30), one line a timing
@@ -14,7 +16,9 @@
 #   OUT, STENCILC (default build/bin/stencilc), JOBS (default 2: parallel
 #   nvcc), VARIANTS (default gen::FusedParams: the plan; sweep.cu's
 #   Variant<T, width, height, rows, threads, chunk> list for more, each
-#   optionally in MinBlocks<..., blocks>), NEW_ONLY=1 (a sweep of
+#   optionally in MinBlocks<..., blocks>, or sweep2d.cu's Variant<T, width,
+#   batch, chunk, minBlocks[, queued[, prefetchRows]]>; one list serves
+#   every kind, so name kinds of one dimension), NEW_ONLY=1 (a sweep of
 #   geometries alone: build and run the tree's program only, REV unused
 #   but checked), STENCILC_FLAGS (added to stencilc's; a kind that auto
 #   runs one step a launch has FusedParams only with --plan-option fuse=T)
@@ -43,18 +47,35 @@ common=(-std=c++17 -O3 -arch=sm_90 -I "$root/test/GPU/device")
 nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/check.cpp" -o "$out/obj/check.o"
 nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/timer.cu" -o "$out/obj/timer.o"
 
-# build KIND VERSION: one program, its headers REV's (old) or the tree's.
+# The element type of a suite kind's precision (its name's last part).
+element() {
+  case ${1##*_} in
+  fp64) echo double ;;
+  fp32 | tf32) echo float ;;
+  fp16) echo __half ;;
+  bf16) echo __nv_bfloat16 ;;
+  esac
+}
+
+# build KIND VERSION: one program, its headers REV's (old) or the tree's;
+# the 3D sweep names a kind without its precision, the 2D one with it.
 build() {
-  local kind=$1 version=$2 include=$root/runtime/include
+  local kind=$1 version=$2 include=$root/runtime/include sweep=$root/bench/lowrank3d/sweep.cu
   [[ $version == old ]] && include=$out/old
   {
-    echo "#define SWEEP_NAME ${kind%_*}"
-    echo "#define SWEEP_PRECISION ${kind##*_}"
+    if grep -q 'stencilc/device/fused.cuh' "$out/gen/$kind.cu"; then
+      sweep=$root/bench/lowrank/sweep2d.cu
+      echo "#define SWEEP_NAME $kind"
+      echo "#define SWEEP_ELEMENT $(element "$kind")"
+    else
+      echo "#define SWEEP_NAME ${kind%_*}"
+      echo "#define SWEEP_PRECISION ${kind##*_}"
+    fi
     echo "#define SWEEP_VARIANTS $variants"
     echo "#include \"$out/gen/$kind.cu\""
   } >"$out/obj/$kind-$version.h"
   nvcc "${common[@]}" -I "$include" -include "$out/obj/$kind-$version.h" \
-    -c "$root/bench/lowrank3d/sweep.cu" -o "$out/obj/$kind-$version.o"
+    -c "$sweep" -o "$out/obj/$kind-$version.o"
   nvcc -arch=sm_90 "$out/obj/$kind-$version.o" "$out/obj/check.o" "$out/obj/timer.o" \
     -o "$out/bin/$kind-$version"
   rm "$out/obj/$kind-$version.o"
@@ -62,6 +83,10 @@ build() {
 
 for kind in "$@"; do
   "$stencilc" --arch=sm_90 "${flags[@]}" "$root/examples/suite/$kind.stencil" -o "$out/gen/$kind.cu"
+  grep -q 'stencilc/device/fused\(3d\)\?.cuh' "$out/gen/$kind.cu" || {
+    echo "$0: $kind's plan has no fused pass on CUDA cores (STENCILC_FLAGS='--backend=simt'?)" >&2
+    exit 1
+  }
 done
 pids=()
 versions="old new"
