@@ -5,7 +5,7 @@
 // 8192^2 for 100 steps and compared bit for bit with T 1 through the same
 // kernel (fused_nd_bench.h's benchOne; every geometry evaluates the form
 // in one order). A header given with -include defines SWEEP_NAME (the
-// suite stencil), SWEEP_ELEMENT (its element type) and SWEEP_VARIANTS (a
+// suite stencil) and SWEEP_VARIANTS (a
 // comma-separated list of Variant<T, width, batch, chunk, minBlocks[,
 // queued[, prefetchRows]]>; nvcc would split a -D value at its commas) and
 // includes the generated NAME.cu. README.md says how to build it.
@@ -22,7 +22,7 @@ namespace {
 
 namespace fused = stencilc::device::fused;
 namespace gen = SWEEP_CAT(stencilc_gen_, SWEEP_NAME);
-using E = SWEEP_ELEMENT;
+using E = gen::FusedParams::Element;
 using fused_nd_bench::Grids;
 
 constexpr int kN = 8192;

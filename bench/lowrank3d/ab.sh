@@ -47,16 +47,6 @@ common=(-std=c++17 -O3 -arch=sm_90 -I "$root/test/GPU/device")
 nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/check.cpp" -o "$out/obj/check.o"
 nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/timer.cu" -o "$out/obj/timer.o"
 
-# The element type of a suite kind's precision (its name's last part).
-element() {
-  case ${1##*_} in
-  fp64) echo double ;;
-  fp32 | tf32) echo float ;;
-  fp16) echo __half ;;
-  bf16) echo __nv_bfloat16 ;;
-  esac
-}
-
 # build KIND VERSION: one program, its headers REV's (old) or the tree's;
 # the 3D sweep names a kind without its precision, the 2D one with it.
 build() {
@@ -66,7 +56,6 @@ build() {
     if grep -q 'stencilc/device/fused.cuh' "$out/gen/$kind.cu"; then
       sweep=$root/bench/lowrank/sweep2d.cu
       echo "#define SWEEP_NAME $kind"
-      echo "#define SWEEP_ELEMENT $(element "$kind")"
     else
       echo "#define SWEEP_NAME ${kind%_*}"
       echo "#define SWEEP_PRECISION ${kind##*_}"
