@@ -48,12 +48,13 @@ nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/check.cpp" 
 nvcc "${common[@]}" -I "$root/runtime/include" -c "$root/runtime/src/timer.cu" -o "$out/obj/timer.o"
 
 # build KIND VERSION: one program, its headers REV's (old) or the tree's;
-# the 3D sweep names a kind without its precision, the 2D one with it.
+# the 3D sweep names a kind without its precision, the 2D one with it
+# (the kind's dimension as --emit=spec gives it).
 build() {
   local kind=$1 version=$2 include=$root/runtime/include sweep=$root/bench/lowrank3d/sweep.cu
   [[ $version == old ]] && include=$out/old
   {
-    if grep -q 'stencilc/device/fused.cuh' "$out/gen/$kind.cu"; then
+    if [[ $(<"$out/gen/$kind.dims") == 2 ]]; then
       sweep=$root/bench/lowrank/sweep2d.cu
       echo "#define SWEEP_NAME $kind"
     else
@@ -72,6 +73,8 @@ build() {
 
 for kind in "$@"; do
   "$stencilc" --arch=sm_90 "${flags[@]}" "$root/examples/suite/$kind.stencil" -o "$out/gen/$kind.cu"
+  "$stencilc" --emit=spec "$root/examples/suite/$kind.stencil" |
+    awk '$1 == "dims" { print $2 }' >"$out/gen/$kind.dims"
   grep -q 'stencilc/device/fused\(3d\)\?.cuh' "$out/gen/$kind.cu" || {
     echo "$0: $kind's plan has no fused pass on CUDA cores (STENCILC_FLAGS='--backend=simt'?)" >&2
     exit 1
@@ -107,4 +110,5 @@ for kind in $*; do
 done
 EOF
 chmod +x "$out/run.sh"
-echo "built $(ls "$out/bin" | wc -l) programs in $out; on the GPU machine: $out/run.sh"
+programs=("$out/bin/"*)
+echo "built ${#programs[@]} programs in $out; on the GPU machine: $out/run.sh"
