@@ -349,10 +349,32 @@ constexpr MeasuredFusion Measured[] = {
     // fp64 form keeps 96: 64 planes ran 308.9 against 314.9). Its figure
     // since the edge blocks got cheaper: 630.4 (2026-11-30 20:55, still the
     // fastest of the geometries re-swept at 21:37;
-    // bench/results/2026-11-30-1951-3d-edge-blocks-h200.txt).
+    // bench/results/2026-11-30-1951-3d-edge-blocks-h200.txt). Since
+    // 2026-12-05 (bench/lowrank3d/ab.sh on an H100, 19:21 and 19:39-19:41,
+    // bench/results/2026-12-05-1921-boards-3d-2d-geometries-h100.txt and
+    // ...-1939-3d-geometries-256-threads-h100.txt) fp32 fuses 3 steps in
+    // windows of 64 columns x 32 rows, rows of 4 a thread of 2 columns, 256
+    // threads, 96 planes a block: 617.8-618.0 against 507.8-508.3 at the
+    // H200's geometry above on the H100 (64 and 128 planes 605.5 and 594.8,
+    // rows of 2 at 512 threads at most 570.2, T 4 448.4). 215 registers a
+    // thread for sm_90, no spills. The step figure is one step a launch in
+    // the same run, through one level of the fused kernel (T 1, 64 x 64 at
+    // 512 threads), as NAME_step runs this kind. A periodic grid keeps the
+    // H200's geometry, which the new window was not measured against there,
+    // and so do forms of more work than the box's 10 operations a point (the
+    // 27-point heat step and Laplacian, 15): unmeasured at T 3, and nvcc
+    // took 193 s over heat27 fp32's pass there against 74 s at T 2 (2
+    // cores, 2026-12-06).
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
+     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true,
+     .periodic = true},
+    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 3, .width = 64,
+     .height = 32, .threads = 256, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
+     .gstencils = 617.9, .stepGStencils = 322.5, .lowRank = true, .formOps = 10},
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
      .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
      .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true},
