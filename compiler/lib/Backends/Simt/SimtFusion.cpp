@@ -432,6 +432,9 @@ constexpr MeasuredFusedStep FusedStepMeasured[] = {
     {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .kind = "star2d9p fp64",
      .fused = 222.6, .step = 193.9},
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .lowRank = true,
+     // In the fp32 box's window of T 3 at 256 threads (its plan since
+     // 2026-12-06) one level ran 357.7 against 290.8 on an H200, one round:
+     // bench/results/2026-12-06-0150-box3d-fp32-t3-checks-h200.txt.
      .kind = "box3d27p fp32", .fused = 349.1, .step = 288.9},
 };
 // clang-format on
