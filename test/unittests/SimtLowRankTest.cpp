@@ -525,10 +525,11 @@ TEST(SimtLowRank3DPlan, UsedWhereAThreadExecutesFewerOperations) {
 TEST(SimtLowRank3DPlan, AutoFollowsTheMeasurements) {
   // Measured: at radius 1 in fp64 and fp32 the form fused beat the fused
   // direct form, so auto takes it, fp64 T 2 (on an H200), fp32 T 3 (on an
-  // H100; tf32, fp32 arithmetic on CUDA cores, with fp32's entry); one step a launch in
-  // fp32 arithmetic it lost, so auto keeps the direct form where the form
-  // does not fuse (16 bits); under a folding rule it fuses with a band, and
-  // auto keeps it (fp32); at radius 2 it won one step a launch in both.
+  // H100; tf32, fp32 arithmetic on CUDA cores, with fp32's entry); one step
+  // a launch in fp32 arithmetic it lost, so auto keeps the direct form where
+  // the form does not fuse (16 bits); under a folding rule it fuses with a
+  // band, and auto keeps it (fp32); at radius 2 it won one step a launch in
+  // both.
   for (Precision p : {Precision::FP64, Precision::FP32, Precision::TF32}) {
     const Plan fused = planWith(box3DPlusCentre(1, p, Fixed), LowRankRequest::Auto);
     ASSERT_TRUE(fused.simt().lowRank.form) << fused.simt().lowRank.why;

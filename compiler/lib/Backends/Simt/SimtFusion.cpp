@@ -22,6 +22,22 @@ namespace stencilc {
 
 namespace {
 
+/// `m`, served to periodic grids only (measuredKind).
+constexpr MeasuredFusion periodicOnly(MeasuredFusion m) {
+  m.periodic = true;
+  return m;
+}
+
+/// The 3D low-rank box of radius 1 in fp32 as measured on an H200 (the
+/// table's comment at its entries): a periodic grid's plan, and that of
+/// forms of more work than the box's, ahead of and after the H100's window.
+// clang-format off
+constexpr MeasuredFusion LowRankBox3DFp32H200 = {
+    .dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
+    .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+    .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true};
+// clang-format on
+
 /// The best geometries measured (on an H100 where the entry names no other
 /// device), 100 steps of NAME_run: 2D at
 /// 8192^2 (bench/results/2026-11-24-2203-fused2d-bench-h100.txt); 1D at
@@ -368,16 +384,11 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true},
-    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
-     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
-     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true,
-     .periodic = true},
+    periodicOnly(LowRankBox3DFp32H200),
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 3, .width = 64,
      .height = 32, .threads = 256, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 617.9, .stepGStencils = 322.5, .lowRank = true, .formOps = 10},
-    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
-     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
-     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true},
+    LowRankBox3DFp32H200,
     {.dims = 3, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 32, .threads = 256, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
      .gstencils = 115.1, .stepGStencils = 162.2, .device = "an H200", .lowRank = true},
@@ -431,10 +442,10 @@ constexpr MeasuredFusedStep FusedStepMeasured[] = {
     // The window form (fused.cuh stores a fixed ring in the queued form).
     {.dims = 2, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .kind = "star2d9p fp64",
      .fused = 222.6, .step = 193.9},
+    // In the fp32 box's window of T 3 at 256 threads (its plan since
+    // 2026-12-06) one level ran 357.7 against 290.8 on an H200, one round:
+    // bench/results/2026-12-06-0150-box3d-fp32-t3-checks-h200.txt.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .lowRank = true,
-     // In the fp32 box's window of T 3 at 256 threads (its plan since
-     // 2026-12-06) one level ran 357.7 against 290.8 on an H200, one round:
-     // bench/results/2026-12-06-0150-box3d-fp32-t3-checks-h200.txt.
      .kind = "box3d27p fp32", .fused = 349.1, .step = 288.9},
 };
 // clang-format on
