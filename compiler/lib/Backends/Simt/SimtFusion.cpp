@@ -30,7 +30,7 @@ constexpr MeasuredFusion periodicOnly(MeasuredFusion m) {
 
 /// The 3D low-rank box of radius 1 in fp32 as measured on an H200 (the
 /// table's comment at its entries): a periodic grid's plan, and that of
-/// forms of more work than the box's, ahead of and after the H100's window.
+/// forms other than the box's, ahead of and after the H100's window.
 // clang-format off
 constexpr MeasuredFusion LowRankBox3DFp32H200 = {
     .dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
@@ -377,7 +377,7 @@ constexpr MeasuredFusion Measured[] = {
     // the same run, through one level of the fused kernel (T 1, 64 x 64 at
     // 512 threads), as NAME_step runs this kind. A periodic grid keeps the
     // H200's geometry, which the new window was not measured against there,
-    // and so do forms of more work than the box's 10 operations a point (the
+    // and so do forms other than the box's of 10 operations a point (the
     // 27-point heat step and Laplacian, 15): unmeasured at T 3, and nvcc
     // took 193 s over heat27 fp32's pass there against 74 s at T 2 (2
     // cores, 2026-12-06).
