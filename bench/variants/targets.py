@@ -93,7 +93,7 @@ def rows(runs):
         for precision in ("fp16", "bf16"):
             figures = ratio_figures(runs, shape, precision)
             yield (f"{shape}_{precision} ≥ {k:g} × fp32",
-                   (span(figures, 2) + " ×", verdict(figures, k)) if figures else None)
+                   (span(figures, 3) + " ×", verdict(figures, k)) if figures else None)
 
 
 def main():
