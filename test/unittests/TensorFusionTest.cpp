@@ -220,6 +220,12 @@ TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
       makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Mirror, 5);
   EXPECT_TRUE(fusedPlan(mirrored, 4).schedule.composed->plan->tensor().mappedWindows);
   EXPECT_FALSE(fusedPlan(mirrored, 4).tensor().mappedWindows);
+  // Its mapped windows are read with an L2 promotion of 128 bytes, a
+  // single step's without (stackedWindowPromotion); unmapped, none.
+  EXPECT_EQ(fusedPlan(star, 4).schedule.composed->plan->tensor().windowPromotion, 128);
+  EXPECT_TRUE(fusedPlan(star, 4).tensor().mappedWindows);
+  EXPECT_EQ(fusedPlan(star, 4).tensor().windowPromotion, 0);
+  EXPECT_EQ(fusedPlan(mirrored, 4).tensor().windowPromotion, 0);
   for (Shape shape : {Shape::Star, Shape::Box})
     for (Precision p : {Precision::FP16, Precision::BF16})
       for (BoundaryKind b : AllBoundaries) {

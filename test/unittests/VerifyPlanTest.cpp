@@ -566,6 +566,9 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   EXPECT_TRUE(breaks(
       mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().mappedWindows = true; }),
       denseOnSm90(), mapped));
+  // A single step's mapped windows read without L2 promotion.
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPromotion = 128; },
+                           "planTensor promises a single step's mapped windows read with"));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {
@@ -686,6 +689,8 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                      "planTensorFusion promises a pass's kernels within the shared memory"));
   EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().stagedStores = true; }), o,
                      "planTensorFusion promises a composed pass's stores not staged"));
+  EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().windowPromotion = 0; }), o,
+                     "planTensorFusion promises a composed pass's mapped windows read with"));
   ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
   EXPECT_TRUE(
       breaks(composedChanged([](Plan &other) { other.tensor().splitAccumulators = StackedSplit; }),

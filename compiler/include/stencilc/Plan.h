@@ -256,6 +256,10 @@ struct TensorPlan {
   /// a whole number of 16-byte vectors apart); cp.async from every thread
   /// where it does not.
   bool mappedWindows = false;
+  /// Bytes the L2 fetches around each of the accelerator's reads of a
+  /// window (its tensor map's L2 promotion: 0 none, 128 or 256) where
+  /// mappedWindows; stackedWindowPromotion (TensorPlanner.h) sets it.
+  int windowPromotion = 0;
   /// The stacked form's accumulators an MMA block (MMA m into m mod this,
   /// added in order at the end): StackedSplit for a single step,
   /// StackedComposedSplit for a composed pass's step (TensorPlanner.h).

@@ -2,12 +2,13 @@
 // on): grids of 1, 3, 17 and 1000 rows by 8, 24, 136 and 1000 columns of
 // 16-bit elements (the sizes as whole 16-byte vectors a row) are mapped
 // with boxes of 5 x 24 and 80 x 152 (the stacked form's composed window),
+// at each L2 promotion the stacked kernels take (0 and 128) and 256,
 // and boxes at origins inside the grid, across each edge and wholly
 // outside it are copied into shared memory, twice on one mbarrier (its
 // two phases), then out: each point of a box must be the grid's where it
 // lies inside and 0 outside. windowMap must refuse what the accelerator
 // cannot take: rows not whole 16-byte vectors, a base not 16-byte
-// aligned, a box side past 256.
+// aligned, a box side past 256, a promotion the map has not.
 #include <cstdint>
 #include <vector>
 
@@ -86,14 +87,14 @@ std::vector<std::uint16_t> expectedBox(const std::vector<std::uint16_t> &grid, i
   return box;
 }
 
-void checkGrid(Tally &tally, int ny, int nx, int boxRows, int boxCols) {
+void checkGrid(Tally &tally, int ny, int nx, int boxRows, int boxCols, int promotion) {
   const std::vector<std::uint16_t> grid =
       patterned(static_cast<std::size_t>(ny) * nx, ny + 7u * nx);
   DeviceBuffer<std::uint16_t> in(grid.size()), out(2 * kMostBoxPoints);
   in.upload(grid);
   CUtensorMap map;
-  tally.check(device::windowMap(map, in.data(), ny, nx, boxRows, boxCols), "windowMap of a grid",
-              nx);
+  tally.check(device::windowMap(map, in.data(), ny, nx, boxRows, boxCols, promotion),
+              "windowMap of a grid", nx);
   // (Columns multiples of 8: a box starts on a 16-byte boundary; one 8
   // bytes off stopped the kernel with an illegal instruction on an H100.)
   const Origin origins[] = {
@@ -121,10 +122,13 @@ void checkGrid(Tally &tally, int ny, int nx, int boxRows, int boxCols) {
 void checkRefusals(Tally &tally) {
   DeviceBuffer<std::uint16_t> in(4096);
   CUtensorMap map;
-  tally.check(!device::windowMap(map, in.data(), 17, 17, 5, 24), "rows not whole vectors refused");
-  tally.check(!device::windowMap(map, in.data() + 1, 17, 24, 5, 24), "an unaligned base refused");
-  tally.check(!device::windowMap(map, in.data(), 17, 24, 257, 24), "257 box rows refused");
-  tally.check(!device::windowMap(map, in.data(), 17, 24, 5, 264), "264 box columns refused");
+  tally.check(!device::windowMap(map, in.data(), 17, 17, 5, 24, 0),
+              "rows not whole vectors refused");
+  tally.check(!device::windowMap(map, in.data() + 1, 17, 24, 5, 24, 0),
+              "an unaligned base refused");
+  tally.check(!device::windowMap(map, in.data(), 17, 24, 257, 24, 0), "257 box rows refused");
+  tally.check(!device::windowMap(map, in.data(), 17, 24, 5, 264, 0), "264 box columns refused");
+  tally.check(!device::windowMap(map, in.data(), 17, 24, 5, 24, 64), "a 64-byte promotion refused");
 }
 
 } // namespace
@@ -144,8 +148,10 @@ int main() {
   checkRefusals(tally);
   for (int ny : device_test::kSizes) {
     for (int nx : {8, 24, 136, 1000}) {
-      checkGrid(tally, ny, nx, 5, 24);
-      checkGrid(tally, ny, nx, 80, 152);
+      for (int promotion : {0, 128, 256}) {
+        checkGrid(tally, ny, nx, 5, 24, promotion);
+        checkGrid(tally, ny, nx, 80, 152, promotion);
+      }
     }
   }
   return tally.finish("tensor_map");

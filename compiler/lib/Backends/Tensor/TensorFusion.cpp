@@ -90,6 +90,7 @@ ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
   // the 16-bit stars and boxes of radius 1 and 2 ran 1-2 % slower
   // (docs/performance.md, 2026-12-02 04:24-04:50).
   composed.tensor().stagedStores = false;
+  composed.tensor().windowPromotion = stackedWindowPromotion(composed.tensor(), true);
   if (composed.tensor().stacked) {
     composed.tensor().splitAccumulators = StackedComposedSplit;
   }

@@ -96,6 +96,16 @@ void printFieldsLines(const StencilSpec &spec, const TensorFieldsPlan &f, llvm::
      << ", passed with every launch; below, each element's term (-1: zero)\n";
 }
 
+/// What the L2 fetches from memory for the accelerator's reads of a mapped
+/// window (TensorPlan::windowPromotion).
+std::string promotionText(const TensorPlan &tp) {
+  return tp.windowPromotion
+             ? fmt::format("each L2 miss fetching the whole {}-byte block around it (L2 "
+                           "promotion)",
+                           tp.windowPromotion)
+             : std::string("each L2 miss fetching only its 32-byte sectors (no L2 promotion)");
+}
+
 /// The stacked form's groups (TensorPlan::stackedGroups), for its mma line:
 /// each group's rows (s: from the shifted window) and chunks.
 std::string stackedGroupsText(const TensorPlan &tp) {
@@ -138,9 +148,11 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                     StackedMinBlocks);
   const std::string copy =
       tp.mappedWindows
-          ? "by the tensor memory accelerator: one thread a block copies a box of the grid, "
-            "zeros outside it; cp.async from every thread where the grid's rows are not a whole "
-            "number of 16-byte vectors or its first point is not 16-byte aligned"
+          ? fmt::format("by the tensor memory accelerator: one thread a block copies a box of the "
+                        "grid, zeros outside it, {}; cp.async from every thread where the grid's "
+                        "rows are not a whole number of 16-byte vectors or its first point is "
+                        "not 16-byte aligned",
+                        promotionText(tp))
           : "cp.async: whole vectors of the grid, wrapped into a periodic one, zeros outside a "
             "fixed one; the boundary rule point by point elsewhere";
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
@@ -484,7 +496,9 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
                 "accumulators an MMA block{}{}",
                 2 * composed.spec.radius + 1, stackedGroupsText(ct), ct.tileM, ct.tileN, ct.warps,
                 ct.splitAccumulators,
-                ct.mappedWindows ? ", its windows copied by the tensor memory accelerator" : "",
+                ct.mappedWindows
+                    ? ", its windows copied by the tensor memory accelerator, " + promotionText(ct)
+                    : "",
                 ct.shiftedWindow ? ", with a shifted window 4 columns right of each" : "")
           : fmt::format("on every tile: {} x {} output tiles, {} x {} tiles per block, "
                         "{} warps",

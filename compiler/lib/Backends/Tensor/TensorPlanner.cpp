@@ -673,6 +673,18 @@ bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
          spec.boundary == BoundaryKind::Fixed && tp.windowPitch <= 256 && tp.windowRows <= 256;
 }
 
+// (Declared with its contract in TensorPlanner.h.) Promoted to 256 bytes
+// (as first built), a window row's reads fetch up to a 256-byte segment on
+// each side from memory: box2d9p fp16's single step read 174 MB for a grid
+// of 134 on an H100, 148 MB without promotion, and ran 1.09-1.12 x faster
+// so (every 16-bit single step tried, radius 1-3); the composed passes ran
+// as fast or faster at 128 bytes than without (box2d49p 1.03 x, star2d13p
+// 1.01 x; against 256 1.06 x and 1.04 x; docs/performance.md, 2026-12-06
+// 05:45-06:00).
+int stackedWindowPromotion(const TensorPlan &tp, bool composed) {
+  return tp.mappedWindows && composed ? 128 : 0;
+}
+
 // (Declared with its contract in TensorPlanner.h.) The folds of the edge
 // reads (clamp, mirror, reflect) raised these kernels to 156-197 registers,
 // one block of 256 threads a multiprocessor; asked for two, ptxas fits 128
@@ -761,6 +773,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
     layOutStacked(spec, tp, options);
     tp.stagedStores = stackedStepStages(spec, tp, options);
     tp.mappedWindows = stackedWindowsMapped(spec, tp, options);
+    tp.windowPromotion = stackedWindowPromotion(tp, false);
   } else {
     layOutNarrowedToFit(spec, tp, options);
     tp.minBlocks = tileMinBlocks(spec, tp, options);

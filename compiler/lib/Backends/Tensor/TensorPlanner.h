@@ -113,6 +113,12 @@ bool stackedStepStages(const StencilSpec &spec, const TensorPlan &tp, const Plan
 bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
                           const PlanOptions &options);
 
+/// The L2 promotion of the accelerator's window reads for the stacked form
+/// laid out as `tp` (TensorPlan::windowPromotion; stencilc/device/stacked.cuh,
+/// kPromotion): none for a single step, 128 bytes for a composed pass's
+/// step (`composed`); 0 where its windows are not mapped.
+int stackedWindowPromotion(const TensorPlan &tp, bool composed);
+
 /// Blocks a multiprocessor the 2D tile kernel laid out as `tp` asks the
 /// register allocator for (TensorPlan::minBlocks): 2 for an fp64 stencil of
 /// radius 1 under clamp, mirror or reflect, in blocks of 256 threads of which

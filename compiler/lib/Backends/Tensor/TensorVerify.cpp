@@ -654,6 +654,10 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   }
   c.require(!pass.plan->tensor().stagedStores, "a composed pass's stores not staged",
             "the composed step stages its stores");
+  c.require(pass.plan->tensor().windowPromotion ==
+                stackedWindowPromotion(pass.plan->tensor(), true),
+            "a composed pass's mapped windows read with stackedWindowPromotion's L2 promotion",
+            "{} bytes", pass.plan->tensor().windowPromotion);
   c.require(!pass.plan->tensor().stacked ||
                 pass.plan->tensor().splitAccumulators == StackedComposedSplit,
             "a composed pass's stacked step sums in StackedComposedSplit accumulators",
@@ -710,6 +714,9 @@ void verifyTensorPlan(const Plan &plan, const PlanOptions &options,
   PromiseChecker c(problems, plan.spec.hasFields() ? "planTensorFields" : "planTensor");
   c.require(!plan.choice.empty(), "a choice that says why the tensor cores", "choice is empty");
   verifyKernel(plan, options, c);
+  c.require(plan.tensor().windowPromotion == stackedWindowPromotion(plan.tensor(), false),
+            "a single step's mapped windows read with stackedWindowPromotion's L2 promotion",
+            "{} bytes", plan.tensor().windowPromotion);
   verifyComposedPass(plan, options, problems);
 }
 

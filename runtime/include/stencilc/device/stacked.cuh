@@ -57,6 +57,8 @@
 //   kStaged                optional (false where absent): stores through the warps' stages
 //   kMapped                optional (false where absent): the windows of a fixed grid
 //                          copied by the tensor memory accelerator (sm_90 on)
+//   kPromotion             optional (0 where absent): bytes an L2 miss of those copies
+//                          fetches (0, 128 or 256)
 //   kShifted               a second window a stage, its columns 4 right of the first's
 //   kGroups, group(g)      the groups of MMAs (StackedGroup), in the order they are issued
 //   weights()              the B table: kWeightWords words, lane-minor
@@ -87,6 +89,12 @@ struct StagedStoresOf<G, std::void_t<decltype(G::kStaged)>> : std::bool_constant
 template <class G, class = void> struct MappedWindowsOf : std::false_type {};
 template <class G>
 struct MappedWindowsOf<G, std::void_t<decltype(G::kMapped)>> : std::bool_constant<G::kMapped> {};
+
+/// G::kPromotion where G has it, else 0 (StackedBlock's kPromotion).
+template <class G, class = void> struct WindowPromotionOf : std::integral_constant<int, 0> {};
+template <class G>
+struct WindowPromotionOf<G, std::void_t<decltype(G::kPromotion)>>
+    : std::integral_constant<int, G::kPromotion> {};
 
 /// One half of a stacked MMA's K: 8 columns of stencil row `row` (0 .. 2r)
 /// from window `window` (0: its columns start 8 left of the block tile's
@@ -174,6 +182,13 @@ template <class G> struct StackedBlock {
   static_assert(!kMapped || std::is_same_v<Boundary, FixedBoundary>,
                 "the accelerator reads zeros outside the grid: the fixed rule's reads");
   static_assert(!kMapped || (kPitch <= 256 && kWindowRows <= 256), "a box is at most 256 a side");
+  // The bytes an L2 miss of the accelerator's reads fetches (its tensor
+  // map's promotion; 0: only the sectors read). At 256 a single step read
+  // 1.3 x the grid from memory on an H100; the planner says which
+  // (stackedWindowPromotion).
+  static constexpr int kPromotion = WindowPromotionOf<G>::value;
+  static_assert(kPromotion == 0 || kPromotion == 128 || kPromotion == 256,
+                "an L2 promotion the tensor map has");
   static constexpr int kStageCols = 64;
   static constexpr int kStagePitch = kStageCols + 8;
   static constexpr int kStageElements = kStaged ? 16 * kStagePitch : 0;
@@ -778,7 +793,7 @@ template <class G> struct StackedBlock {
     }
     if constexpr (kMapped) {
       CUtensorMap map;
-      if (windowMap(map, in, ny, nx, kWindowRows, kPitch)) {
+      if (windowMap(map, in, ny, nx, kWindowRows, kPitch, kPromotion)) {
         return launchPersistent(stackedMappedKernel<G>, ny, nx, stream, map, out, ny, nx);
       }
     }

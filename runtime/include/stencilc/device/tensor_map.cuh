@@ -44,24 +44,29 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
 
 /// A tensor map of the ny x nx grid of 16-bit elements at `base` (rows nx
 /// apart) whose boxes are boxRows x boxCols, points outside the grid read
-/// as zeros. False, `map` unusable, where the accelerator cannot take the
-/// grid: a base not 16-byte aligned, rows not a whole number of 16-byte
-/// vectors apart, a box side past 256, or a driver without the encoder.
-inline bool windowMap(CUtensorMap &map, const void *base, int ny, int nx, int boxRows,
-                      int boxCols) {
+/// as zeros, an L2 miss of its reads fetching `promotion` bytes around it
+/// (0: only its 32-byte sectors; 128 or 256). False, `map` unusable, where
+/// the accelerator cannot take the grid: a base not 16-byte aligned, rows
+/// not a whole number of 16-byte vectors apart, a box side past 256, or a
+/// driver without the encoder; or where `promotion` is none of those.
+inline bool windowMap(CUtensorMap &map, const void *base, int ny, int nx, int boxRows, int boxCols,
+                      int promotion) {
   const PFN_cuTensorMapEncodeTiled_v12000 encode = tensorMapEncoder();
   if (encode == nullptr || reinterpret_cast<std::uintptr_t>(base) % 16 != 0 || nx % 8 != 0 ||
-      ny < 1 || nx < 1 || boxRows > 256 || boxCols > 256) {
+      ny < 1 || nx < 1 || boxRows > 256 || boxCols > 256 ||
+      (promotion != 0 && promotion != 128 && promotion != 256)) {
     return false;
   }
+  const CUtensorMapL2promotion l2 = promotion == 256   ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                    : promotion == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+                                                       : CU_TENSOR_MAP_L2_PROMOTION_NONE;
   const cuuint64_t extents[2] = {static_cast<cuuint64_t>(nx), static_cast<cuuint64_t>(ny)};
   const cuuint64_t rowBytes[1] = {static_cast<cuuint64_t>(nx) * 2};
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(boxCols), static_cast<cuuint32_t>(boxRows)};
   const cuuint32_t unit[2] = {1, 1};
   // (As 16-bit integers: the copy moves bits; fp16 and bf16 alike.)
   return encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<void *>(base), extents,
-                rowBytes, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                rowBytes, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, l2,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
