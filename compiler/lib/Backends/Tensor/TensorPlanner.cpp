@@ -674,13 +674,13 @@ bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
 }
 
 // (Declared with its contract in TensorPlanner.h.) Promoted to 256 bytes
-// (as first built), a window row's reads fetch up to a 256-byte segment on
-// each side from memory: box2d9p fp16's single step read 174 MB for a grid
-// of 134 on an H100, 148 MB without promotion, and ran 1.09-1.12 x faster
-// so (every 16-bit single step tried, radius 1-3); the composed passes ran
-// as fast or faster at 128 bytes than without (box2d49p 1.03 x, star2d13p
-// 1.01 x; against 256 1.06 x and 1.04 x; docs/performance.md, 2026-12-06
-// 05:45-06:00).
+// (as first built), an L2 miss of a window's read fetched the whole
+// 256-byte block around it: box2d9p fp16's single step read 174 MB from
+// memory for a grid of 134 on an H100, 148 MB without promotion, and ran
+// 1.09-1.12 x faster so (every 16-bit single step tried, radius 1-3); the
+// composed passes ran as fast or faster at 128 bytes than without
+// (box2d49p 1.03 x, star2d13p 1.01 x; against 256 1.06 x and 1.04 x;
+// docs/performance.md, 2026-12-06 05:45-06:13).
 int stackedWindowPromotion(const TensorPlan &tp, bool composed) {
   return tp.mappedWindows && composed ? 128 : 0;
 }
