@@ -680,7 +680,7 @@ bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
 // 1.09-1.12 x faster so (every 16-bit single step tried, radius 1-3); the
 // composed passes ran as fast or faster at 128 bytes than without
 // (box2d49p 1.03 x, star2d13p 1.01 x; against 256 1.06 x and 1.04 x;
-// docs/performance.md, 2026-12-06 05:45-06:13).
+// docs/performance.md, 2026-12-06 05:45-06:40).
 int stackedWindowPromotion(const TensorPlan &tp, bool composed) {
   return tp.mappedWindows && composed ? 128 : 0;
 }
