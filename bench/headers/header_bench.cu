@@ -1,7 +1,8 @@
 // header_bench.cu - one generated suite stencil timed against one tree of
 // the runtime's headers (run.sh builds it once against the working tree's
 // and once against another): NAME_step, one step at 2^27, 8192^2 (HB_N2D^2)
-// or 512^3 points (CUDA events, median of 30 launches after 5 warm-ups,
+// or 512^3 points (CUDA events, median of 30 launches after a quarter of a
+// second of steps back to back and 5 warm-ups,
 // input and output rotated over four pairs so that the L2 never holds the
 // input), and
 // NAME_run of 100 steps (HB_STEPS; median of 5 after 2 warm-ups, fresh
@@ -13,6 +14,7 @@
 // Prints GStencil/s (every point x every step) and an FNV-1a hash of each
 // result from a fixed input, which run.sh compares between the trees.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -76,9 +78,18 @@ unsigned long long hashOf(const E *grid) {
 }
 
 /// The median ms of one step (`launch`: step or pass1) over four rotated
-/// input/output pairs.
+/// input/output pairs, after a quarter of a second of steps back to back:
+/// without it, the first program of a run.sh timed its step 8-17 % slower
+/// than in its later rounds on an H100 (docs/performance.md, 2026-12-06
+/// 05:45-06:40), its five discarded launches too few.
 template <class Launch>
 double stepMs(std::vector<stencilc::DeviceBuffer<E>> &grids, Launch launch) {
+  const auto begin = std::chrono::steady_clock::now();
+  for (int i = 0; std::chrono::steady_clock::now() - begin < std::chrono::milliseconds(250); ++i) {
+    const int pair = i % 4;
+    STENCILC_CHECK(launch(grids[2 * pair].data(), grids[2 * pair + 1].data()));
+  }
+  STENCILC_CHECK(cudaDeviceSynchronize());
   stencilc::EventTimer timer;
   std::vector<double> ms;
   for (int i = 0; i < 35; ++i) {
