@@ -8,7 +8,7 @@
 // two phases), then out: each point of a box must be the grid's where it
 // lies inside and 0 outside. windowMap must refuse what the accelerator
 // cannot take: rows not whole 16-byte vectors, a base not 16-byte
-// aligned, a box side past 256, a promotion the map has not.
+// aligned, a box side past 256, an L2 promotion other than 0, 128, 256.
 #include <cstdint>
 #include <vector>
 
