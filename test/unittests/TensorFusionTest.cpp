@@ -199,6 +199,34 @@ TEST(TensorFusion, RunsMatchSingleStepsEveryKind) {
       }
 }
 
+/// On sm_90 a single step runs a block a block tile at every rule; a
+/// composed pass's step does where that measured faster
+/// (composedStepInTiles: a periodic grid, the star of radius 3) and walks
+/// tiles in a persistent grid elsewhere; --plan-option grid overrides
+/// both (stackedPersistentGrid).
+TEST(TensorFusion, StackedGridAsMeasured) {
+  const auto grids = [](const Plan &plan) {
+    return std::pair{plan.tensor().persistentGrid,
+                     plan.schedule.composed->plan->tensor().persistentGrid};
+  };
+  using Grids = std::pair<bool, bool>; // single step, composed step: persistent
+  for (BoundaryKind b : AllBoundaries) {
+    const StencilSpec star = makeStencil(2, Shape::Star, 1, Precision::FP16, b, 5);
+    EXPECT_EQ(grids(fusedPlan(star, 4)), Grids(false, b != BoundaryKind::Periodic));
+  }
+  const StencilSpec star3 = makeStencil(2, Shape::Star, 3, Precision::BF16, BoundaryKind::Fixed, 5);
+  EXPECT_EQ(grids(fusedPlan(star3, 2)), Grids(false, false));
+  const StencilSpec box3 = makeStencil(2, Shape::Box, 3, Precision::FP16, BoundaryKind::Fixed, 5);
+  EXPECT_EQ(grids(fusedPlan(box3, 2)), Grids(false, true));
+  PlanOptions tiles;
+  tiles.target = Arch::Sm90;
+  tiles.fusedSteps = 2;
+  tiles.grid = GridRequest::Tiles;
+  EXPECT_EQ(grids(*planTensor(box3, tiles)), Grids(false, false));
+  tiles.grid = GridRequest::Persistent;
+  EXPECT_EQ(grids(*planTensor(star3, tiles)), Grids(true, true));
+}
+
 /// A composed pass runs the composed stencil in the stacked form (radius T
 /// r, at most 8) unless the dense one is asked. Its runs match the single
 /// steps as the dense form's do, every 16-bit shape and boundary, grids

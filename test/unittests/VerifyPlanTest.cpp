@@ -517,7 +517,7 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPitch += tp.vectorWidth; }, window));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.loadedColEnd -= 8; }, window));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowRows -= 1; }, window));
-  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowBytes *= 2; },
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowBytes *= 3; },
                            "planTensor promises the stacked form's windows within"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
                            "planTensor promises the stacked form's rows"));
@@ -550,7 +550,9 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   ASSERT_TRUE(plan.tensor().stagedStores);
   PlanOptions sm86 = o;
   sm86.target = Arch::Sm86;
-  EXPECT_TRUE(breaks(plan, sm86, "planTensor promises the stacked form's windows within"));
+  // (In sm_86's persistent grid: two windows, as planned there.)
+  EXPECT_TRUE(breaks(mutated(plan, [](Plan &p) { p.tensor().persistentGrid = true; }), sm86,
+                     "planTensor promises the stacked form's windows within"));
   EXPECT_TRUE(breaks(
       mutated(tensorPlan(star, denseOnSm90()), [](Plan &p) { p.tensor().stagedStores = true; }),
       denseOnSm90(), "planTensor promises stores staged only in the stacked form"));
@@ -569,6 +571,9 @@ TEST(VerifyPlan, EachStackedCheckFires) {
   // A single step's mapped windows read without L2 promotion.
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.windowPromotion = 128; },
                            "planTensor promises a single step's mapped windows read with"));
+  // A single step whose windows are mapped runs a block a tile.
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.persistentGrid = true; },
+                           "planTensor promises a single step in stackedPersistentGrid's grid"));
 }
 
 TEST(VerifyPlan, EachTensorGuaranteeFires) {
@@ -691,6 +696,8 @@ TEST(VerifyPlan, EachTensorFusionCheckFires) {
                      "planTensorFusion promises a composed pass's stores not staged"));
   EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().windowPromotion = 0; }), o,
                      "planTensorFusion promises a composed pass's mapped windows read with"));
+  EXPECT_TRUE(breaks(composedChanged([](Plan &other) { other.tensor().persistentGrid = false; }), o,
+                     "planTensorFusion promises a composed pass's step in"));
   ASSERT_TRUE(plan.schedule.composed->plan->tensor().stacked);
   EXPECT_TRUE(
       breaks(composedChanged([](Plan &other) { other.tensor().splitAccumulators = StackedSplit; }),

@@ -260,6 +260,11 @@ struct TensorPlan {
   /// window (its tensor map's L2 promotion: 0 none, 128 or 256) where
   /// mappedWindows; stackedWindowPromotion (TensorPlanner.h) sets it.
   int windowPromotion = 0;
+  /// The stacked form's grid: as many blocks as fit at once, each walking
+  /// block tiles gridDim.x apart while the next one's window is copied
+  /// (true), or a block a block tile (false; stacked.cuh, kPersistent);
+  /// stackedPersistentGrid (TensorPlanner.h) sets it.
+  bool persistentGrid = true;
   /// The stacked form's accumulators an MMA block (MMA m into m mod this,
   /// added in order at the end): StackedSplit for a single step,
   /// StackedComposedSplit for a composed pass's step (TensorPlanner.h).
@@ -308,15 +313,18 @@ struct TensorPlan {
     return fields && !fields->windowFields.empty() ? int(fields->windowFields.size()) : 1;
   }
   /// The stacked form double-buffers its window (or its two:
-  /// shiftedWindow), and its warps' stages follow.
+  /// shiftedWindow) in a persistent grid, and its warps' stages follow.
   int sharedBytes() const {
     return stacked ? stackedWindowsBytes() + (stagedStores ? stageBytes() : 0)
                    : windows() * windowBytes + paramBytes;
   }
   /// The stacked form's windows a stage: 2 where it reads the shifted one.
   int stackedWindows() const { return shiftedWindow ? 2 : 1; }
-  /// The bytes of the stacked form's windows, both stages'.
-  int stackedWindowsBytes() const { return 2 * stackedWindows() * windowBytes; }
+  /// The stacked form's window stages: two in a persistent grid (the next
+  /// tile's copied while a block computes one), one in a block a tile.
+  int stackedStages() const { return persistentGrid ? 2 : 1; }
+  /// The bytes of the stacked form's windows, every stage's.
+  int stackedWindowsBytes() const { return stackedStages() * stackedWindows() * windowBytes; }
   /// The stacked form's MMAs an MMA block: k16 (two rows a group) and k8.
   struct StackedMmas {
     int k16 = 0, k8 = 0;
@@ -324,9 +332,9 @@ struct TensorPlan {
   StackedMmas stackedMmas() const;
   /// The bytes held to the shared memory a block may use without opting in
   /// (PlanOptions::sharedMemoryLimit): all of sharedBytes(), but for the
-  /// stacked form its two windows alone (its shifted windows and stages are
-  /// held to what a block may opt in to, which its launch does).
-  int unoptedSharedBytes() const { return stacked ? 2 * windowBytes : sharedBytes(); }
+  /// stacked form its windows' stages alone (its shifted windows and stages
+  /// are held to what a block may opt in to, which its launch does).
+  int unoptedSharedBytes() const { return stacked ? stackedStages() * windowBytes : sharedBytes(); }
   /// The bytes of the warps' stages, 16 rows each (in sharedBytes() where
   /// stagedStores).
   int stageBytes() const;
@@ -497,6 +505,12 @@ enum class CopyRequest { Auto, Threads };
 /// one window (Auto, the default), or a second one, its columns 4 right of
 /// the first's, wherever it takes fewer MMAs (Two; TensorPlan::shiftedWindow).
 enum class WindowsRequest { Auto, Two };
+
+/// What --plan-option grid asks for of the stacked tensor-core form's
+/// kernels: the planner's grid (Auto, the default;
+/// TensorPlan::persistentGrid), a persistent grid of the blocks that fit
+/// at once for every one (Persistent), or a block a block tile (Tiles).
+enum class GridRequest { Auto, Persistent, Tiles };
 
 /// An fp64 stencil's coefficients as integers k times one factor 1/D
 /// (docs/generated-code.md, "Scaled coefficients"): where the exact

@@ -58,6 +58,8 @@ struct PlanOptions {
   /// --plan-option windows: whether the stacked tensor-core form may read
   /// a second window, half a chunk right (a word too).
   WindowsRequest windows = WindowsRequest::Auto;
+  /// --plan-option grid: the stacked tensor-core form's grid (a word too).
+  GridRequest grid = GridRequest::Auto;
 
   /// Tensor cores: parameter fragments stay in registers while they need at
   /// most this many 32-bit registers per thread; beyond, they are re-read
@@ -131,9 +133,10 @@ constexpr bool shapesDenseBlock(std::string_view name) {
 }
 
 /// Whether --plan-option `name` shapes only the stacked tensor-core form's
-/// windows (copy, windows), which the dense and sparse forms do not read.
+/// windows or grid (copy, windows, grid), which the dense and sparse forms
+/// do not read.
 constexpr bool shapesStackedWindows(std::string_view name) {
-  return name == "copy" || name == "windows";
+  return name == "copy" || name == "windows" || name == "grid";
 }
 
 /// Whether `options` sets one of DenseBlockOptions.

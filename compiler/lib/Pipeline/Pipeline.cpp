@@ -329,10 +329,11 @@ std::string ignoredByTensorFormText(const std::vector<std::string> &names, const
                        fmt::join(names, ", "), many ? "do" : "does", plan.spec.name,
                        many ? "them" : "it");
   }
-  return fmt::format("--plan-option {} {} to the stacked tensor-core form's windows; stencil "
-                     "'{}' takes the {} form and ignores {}",
-                     fmt::join(names, ", "), many ? "apply" : "applies", plan.spec.name,
-                     plan.tensor().sparse ? "sparse" : "dense", many ? "them" : "it");
+  return fmt::format(
+      "--plan-option {} {} to the stacked tensor-core form's windows and grid; stencil "
+      "'{}' takes the {} form and ignores {}",
+      fmt::join(names, ", "), many ? "apply" : "applies", plan.spec.name,
+      plan.tensor().sparse ? "sparse" : "dense", many ? "them" : "it");
 }
 
 /// The kernels a --plan-option that `kind` ignores is for: the other

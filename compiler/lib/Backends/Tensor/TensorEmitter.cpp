@@ -326,10 +326,11 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
       fmt::arg("pitch", tp.windowPitch), fmt::arg("split", tp.splitAccumulators),
       fmt::arg("min_blocks", StackedMinBlocks), fmt::arg("staged", tp.stagedStores),
       fmt::arg("mapped", tp.mappedWindows), fmt::arg("promotion", tp.windowPromotion),
-      fmt::arg("shifted", tp.shiftedWindow), fmt::arg("groups", tp.stackedGroups.size()),
-      fmt::arg("group_cases", stackedGroupCases(tp)), fmt::arg("shared_bytes", tp.sharedBytes()),
-      fmt::arg("min_size", spec.smallestExtent()), fmt::arg("kernel", kernel),
-      fmt::arg("guard_begin", kernelGuardBegin(plan)), fmt::arg("guard_end", kernelGuardEnd(plan)));
+      fmt::arg("persistent", tp.persistentGrid), fmt::arg("shifted", tp.shiftedWindow),
+      fmt::arg("groups", tp.stackedGroups.size()), fmt::arg("group_cases", stackedGroupCases(tp)),
+      fmt::arg("shared_bytes", tp.sharedBytes()), fmt::arg("min_size", spec.smallestExtent()),
+      fmt::arg("kernel", kernel), fmt::arg("guard_begin", kernelGuardBegin(plan)),
+      fmt::arg("guard_end", kernelGuardEnd(plan)));
   w.line();
 }
 

@@ -60,8 +60,8 @@ constexpr TensorRunEntry TensorRuns[] = {
     {Shape::Star, 2, Precision::BF16, {4, 1286.3, 1092.7, "an H200"}},
     {Shape::Box, 2, Precision::FP16, {4, 1218.7, 570.7, "an H200"}},
     {Shape::Box, 2, Precision::BF16, {4, 1219.5, 564.7, "an H200"}},
-    {Shape::Star, 3, Precision::FP16, {2, 852.3, 754.4, "an H200"}},
-    {Shape::Star, 3, Precision::BF16, {2, 860.0, 738.3, "an H200"}},
+    {Shape::Star, 3, Precision::FP16, {2, 852.3, 754.4, "an H200", 0.0, 0.0, true}},
+    {Shape::Star, 3, Precision::BF16, {2, 860.0, 738.3, "an H200", 0.0, 0.0, true}},
     {Shape::Box, 3, Precision::FP16, {2, 792.8, 433.3, "an H200"}},
     {Shape::Box, 3, Precision::BF16, {2, 795.3, 435.4, "an H200"}},
 };
@@ -85,12 +85,14 @@ StencilSpec composedStepSpec(const StencilSpec &spec, int steps) {
 
 /// The composed pass of `steps` steps whose composed stencil `composed`
 /// plans: the band's numbers and the MMA ratio.
-ComposedPass composedPass(const Plan &plan, int steps, Plan composed) {
+ComposedPass composedPass(const Plan &plan, const PlanOptions &options, int steps, Plan composed) {
   // Its MMAs bind a composed pass, not its stores: staged, the passes of
   // the 16-bit stars and boxes of radius 1 and 2 ran 1-2 % slower
   // (docs/performance.md, 2026-12-02 04:24-04:50).
   composed.tensor().stagedStores = false;
   composed.tensor().windowPromotion = stackedWindowPromotion(composed.tensor(), true);
+  composed.tensor().persistentGrid =
+      stackedPersistentGrid(composed.tensor(), options, composedStepInTiles(plan.spec));
   if (composed.tensor().stacked) {
     composed.tensor().splitAccumulators = StackedComposedSplit;
   }
@@ -152,7 +154,7 @@ std::optional<ComposedPass> remainderPass(const Plan &plan, const PlanOptions &o
   if (!composed || !composed->tensor().stacked) {
     return std::nullopt;
   }
-  ComposedPass pass = composedPass(plan, steps, *std::move(composed));
+  ComposedPass pass = composedPass(plan, options, steps, *std::move(composed));
   if (passSharedBytes(pass) > options.sharedMemoryLimit) {
     return std::nullopt;
   }
@@ -192,6 +194,18 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
                  s.composed->plan->tensor().stacked
              ? measured
              : nullptr;
+}
+
+// (Declared with its contract in TensorFusion.h.) At 8192^2 on an H100,
+// NAME_run of 100 steps with the composed step a block a tile against
+// the persistent grid: periodic box2d9p, star2d5p and box2d25p fp16
+// 1.23-1.26 x (their composed steps of radius 8 wrap, copied by
+// cp.async), periodic star2d13p fp16 0.99 x; under fixed star2d13p fp16
+// and bf16 1.08 x, and star2d5p, star2d9p, box2d9p, box2d25p and box2d49p
+// 0.91-0.98 x (docs/performance.md, 2026-12-06 07:20-08:00).
+bool composedStepInTiles(const StencilSpec &spec) {
+  const MeasuredTensorRun *measured = measuredTensorRun(spec);
+  return spec.boundary == BoundaryKind::Periodic || (measured && measured->composedStepInTiles);
 }
 
 PlanOptions composedPassOptions(const PlanOptions &options) {
@@ -247,7 +261,7 @@ void planTensorFusion(Plan &plan, const PlanOptions &options, PlanKernel planKer
                         measured->device);
     return;
   }
-  const ComposedPass pass = composedPass(plan, steps, *std::move(composed));
+  const ComposedPass pass = composedPass(plan, options, steps, *std::move(composed));
   const int needed = passSharedBytes(pass);
   if (needed > options.sharedMemoryLimit) {
     s.why = fmt::format("a pass of {} steps needs {} bytes of shared memory in one block, and a "

@@ -28,6 +28,9 @@ struct MeasuredTensorRun {
   const char *device;
   double tensorStepGStencils = 0.0;
   double simtStepGStencils = 0.0;
+  /// Whether its composed step, planned under fixed, measured faster in a
+  /// grid of a block a block tile than in the persistent one (on an H100).
+  bool composedStepInTiles = false;
 };
 
 /// The measurement of `spec`'s kind where its tensor-core NAME_run won, or
@@ -38,6 +41,13 @@ const MeasuredTensorRun *measuredTensorRun(const StencilSpec &spec);
 /// measured (composed passes of the measured T, the composed step stacked),
 /// or null.
 const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan);
+
+/// Whether a composed pass's step of `spec` (the stencil stepped) runs a
+/// block a block tile where --plan-option grid leaves it to the planner
+/// (stackedPersistentGrid's `tilesFaster`): on a periodic grid, whose
+/// composed step wraps, and where measuredTensorRun's composedStepInTiles
+/// says.
+bool composedStepInTiles(const StencilSpec &spec);
 
 /// The options a composed pass's kernel is planned with: one step, the MMA
 /// form as asked. (Its kernel is the composed stencil's own step, which

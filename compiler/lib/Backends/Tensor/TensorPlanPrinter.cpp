@@ -106,6 +106,13 @@ std::string promotionText(const TensorPlan &tp) {
              : std::string("each L2 miss fetching only its 32-byte sectors (no L2 promotion)");
 }
 
+/// The stacked form's grid (TensorPlan::persistentGrid).
+std::string_view gridText(const TensorPlan &tp) {
+  return tp.persistentGrid ? "a persistent grid of the blocks that fit at once, each walking "
+                             "block tiles"
+                           : "a block a block tile";
+}
+
 /// The stacked form's groups (TensorPlan::stackedGroups), for its mma line:
 /// each group's rows (s: from the shifted window) and chunks.
 std::string stackedGroupsText(const TensorPlan &tp) {
@@ -143,9 +150,9 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   // The launch bounds ask the registers of that many blocks; where fewer
   // suffice, as many more as the shared memory holds share a multiprocessor.
   os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at least {} blocks a "
-                    "multiprocessor by the registers (launch bounds)\n",
-                    tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps,
-                    StackedMinBlocks);
+                    "multiprocessor by the registers (launch bounds); {}\n",
+                    tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps, StackedMinBlocks,
+                    gridText(tp));
   const std::string copy =
       tp.mappedWindows
           ? fmt::format("by the tensor memory accelerator: one thread a block copies a box of the "
@@ -156,10 +163,11 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
           : "cp.async: whole vectors of the grid, wrapped into a periodic one, zeros outside a "
             "fixed one; the boundary rule point by point elsewhere";
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
-                    "aligned), twice: the next block tile's is copied ({}) while the warps "
-                    "compute from the other; {} rows and 8 columns of halo{}\n",
+                    "aligned), {} ({}){}; {} rows and 8 columns of halo{}\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes, copy, r,
+                    tp.windowBytes,
+                    tp.persistentGrid ? "twice: the next block tile's is copied" : "once, copied",
+                    copy, tp.persistentGrid ? " while the warps compute from the other" : "", r,
                     tp.shiftedWindow ? "; with each a shifted window of the same size, its "
                                        "columns 4 right (--plan-option windows=two)"
                                      : "");
@@ -493,9 +501,9 @@ void printComposedSchedule(const Plan &plan, llvm::raw_ostream &os) {
           ? fmt::format(
                 "in the stacked form (the composed stencil's {} rows in K, grouped as its mma "
                 "line would say: {}): strips of {} x {} outputs a warp, {} warps a block, {} "
-                "accumulators an MMA block{}{}",
+                "accumulators an MMA block{}{}{}",
                 2 * composed.spec.radius + 1, stackedGroupsText(ct), ct.tileM, ct.tileN, ct.warps,
-                ct.splitAccumulators,
+                ct.splitAccumulators, ct.persistentGrid ? "" : ", a block a block tile",
                 ct.mappedWindows
                     ? ", its windows copied by the tensor memory accelerator, " + promotionText(ct)
                     : "",

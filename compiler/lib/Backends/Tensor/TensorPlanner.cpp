@@ -685,6 +685,23 @@ int stackedWindowPromotion(const TensorPlan &tp, bool composed) {
   return tp.mappedWindows && composed ? 128 : 0;
 }
 
+// (Declared with its contract in TensorPlanner.h.) A block a tile, with
+// one window, ran the single steps of the 16-bit stars and boxes of
+// radius 1-3 at 8192^2 1.07-1.16 x as fast on an H100 as the persistent
+// grid at a fixed grid, 1.06-1.11 x at a periodic one (cp.async): the
+// hardware hands each next tile to whichever multiprocessor has room
+// (docs/performance.md, 2026-12-06 07:20-08:00). The composed steps
+// differ by kind (composedStepInTiles).
+bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, bool tilesFaster) {
+  if (!tp.stacked || options.grid == GridRequest::Persistent) {
+    return true;
+  }
+  if (options.grid == GridRequest::Tiles) {
+    return false;
+  }
+  return !tilesFaster || info(options.target).sm < 90;
+}
+
 // (Declared with its contract in TensorPlanner.h.) The folds of the edge
 // reads (clamp, mirror, reflect) raised these kernels to 156-197 registers,
 // one block of 256 threads a multiprocessor; asked for two, ptxas fits 128
@@ -771,6 +788,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
 
   if (tp.stacked) {
     layOutStacked(spec, tp, options);
+    tp.persistentGrid = stackedPersistentGrid(tp, options, true);
     tp.stagedStores = stackedStepStages(spec, tp, options);
     tp.mappedWindows = stackedWindowsMapped(spec, tp, options);
     tp.windowPromotion = stackedWindowPromotion(tp, false);

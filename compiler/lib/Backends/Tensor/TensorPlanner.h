@@ -119,6 +119,14 @@ bool stackedWindowsMapped(const StencilSpec &spec, const TensorPlan &tp,
 /// step (`composed`); 0 where its windows are not mapped.
 int stackedWindowPromotion(const TensorPlan &tp, bool composed);
 
+/// Whether the stacked form laid out as `tp` runs in a persistent grid
+/// (TensorPlan::persistentGrid; stencilc/device/stacked.cuh, kPersistent):
+/// as --plan-option grid asks; unasked, a block a block tile from sm_90 on
+/// where that measured faster for the kernel (`tilesFaster`: a single
+/// step, and a composed pass's step where composedStepInTiles says,
+/// TensorFusion.h). True for any other form (which has no such choice).
+bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, bool tilesFaster);
+
 /// Blocks a multiprocessor the 2D tile kernel laid out as `tp` asks the
 /// register allocator for (TensorPlan::minBlocks): 2 for an fp64 stencil of
 /// radius 1 under clamp, mirror or reflect, in blocks of 256 threads of which

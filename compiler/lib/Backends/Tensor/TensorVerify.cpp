@@ -658,6 +658,10 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
                 stackedWindowPromotion(pass.plan->tensor(), true),
             "a composed pass's mapped windows read with stackedWindowPromotion's L2 promotion",
             "{} bytes", pass.plan->tensor().windowPromotion);
+  c.require(pass.plan->tensor().persistentGrid ==
+                stackedPersistentGrid(pass.plan->tensor(), options, composedStepInTiles(plan.spec)),
+            "a composed pass's step in stackedPersistentGrid's grid", "persistent {}",
+            pass.plan->tensor().persistentGrid);
   c.require(!pass.plan->tensor().stacked ||
                 pass.plan->tensor().splitAccumulators == StackedComposedSplit,
             "a composed pass's stacked step sums in StackedComposedSplit accumulators",
@@ -717,6 +721,9 @@ void verifyTensorPlan(const Plan &plan, const PlanOptions &options,
   c.require(plan.tensor().windowPromotion == stackedWindowPromotion(plan.tensor(), false),
             "a single step's mapped windows read with stackedWindowPromotion's L2 promotion",
             "{} bytes", plan.tensor().windowPromotion);
+  c.require(plan.tensor().persistentGrid == stackedPersistentGrid(plan.tensor(), options, true),
+            "a single step in stackedPersistentGrid's grid", "persistent {}",
+            plan.tensor().persistentGrid);
   verifyComposedPass(plan, options, problems);
 }
 

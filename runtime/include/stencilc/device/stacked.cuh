@@ -59,6 +59,8 @@
 //                          copied by the tensor memory accelerator (sm_90 on)
 //   kPromotion             optional (0 where absent): bytes an L2 miss of those copies
 //                          fetches (0, 128 or 256)
+//   kPersistent            optional (true where absent): a grid of the blocks that fit at
+//                          once, each walking block tiles; false: a block a block tile
 //   kShifted               a second window a stage, its columns 4 right of the first's
 //   kGroups, group(g)      the groups of MMAs (StackedGroup), in the order they are issued
 //   weights()              the B table: kWeightWords words, lane-minor
@@ -95,6 +97,12 @@ template <class G, class = void> struct WindowPromotionOf : std::integral_consta
 template <class G>
 struct WindowPromotionOf<G, std::void_t<decltype(G::kPromotion)>>
     : std::integral_constant<int, G::kPromotion> {};
+
+/// G::kPersistent where G has it, else true (StackedBlock's kPersistent).
+template <class G, class = void> struct PersistentGridOf : std::true_type {};
+template <class G>
+struct PersistentGridOf<G, std::void_t<decltype(G::kPersistent)>>
+    : std::bool_constant<G::kPersistent> {};
 
 /// One half of a stacked MMA's K: 8 columns of stencil row `row` (0 .. 2r)
 /// from window `window` (0: its columns start 8 left of the block tile's
@@ -149,11 +157,17 @@ template <class G> struct StackedBlock {
     return most;
   }
   static constexpr int kChunks = mostChunks();
-  // The window kStages - 1 tiles ahead is on its way while a tile is
-  // computed. (Written for any number of stages: in this form the composed
-  // passes ran 1.5-2 % faster than in the loop before at two, ptxas placing
-  // the code otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
-  static constexpr int kStages = 2;
+  // The grid: the blocks that fit at once, each walking block tiles
+  // gridDim.x apart, or a block a tile, which the hardware hands to
+  // whichever multiprocessor frees first. The planner says which
+  // (stackedPersistentGrid).
+  static constexpr bool kPersistent = PersistentGridOf<G>::value;
+  // In a persistent grid the window kStages - 1 tiles ahead is on its way
+  // while a tile is computed; a block of one tile has one window. (Written
+  // for any number of stages: in this form the composed passes ran 1.5-2 %
+  // faster than in the loop before at two, ptxas placing the code
+  // otherwise; docs/performance.md, 2026-12-02 04:54-05:07.)
+  static constexpr int kStages = kPersistent ? 2 : 1;
   static constexpr int kWarps = G::kWarps;
   static constexpr int kBlocks = G::kBlocks;
   static constexpr int kThreads = 32 * kWarps;
@@ -714,8 +728,9 @@ template <class G> struct StackedBlock {
     }
   };
 
-  /// One step: a persistent block walks block tiles gridDim.x apart,
-  /// computing one window while `copies` fetch the next.
+  /// One step: a block walks block tiles gridDim.x apart, computing one
+  /// window while `copies` fetch the next (in a grid of a block a tile,
+  /// its one tile).
   template <class Copies>
   static __device__ __forceinline__ void walk(const Weights &w, const Copies &copies,
                                               Element *__restrict__ out, int ny, int nx,
@@ -780,8 +795,9 @@ template <class G> struct StackedBlock {
 
   /// Launches kernel(in, out, ny, nx), or where kMapped and the grid
   /// allows a tensor map of `in`, stackedMappedKernel<G>(map of in, out,
-  /// ny, nx): a persistent grid of as many blocks as fit at once
-  /// (kSharedBytes of dynamic shared memory each).
+  /// ny, nx): where kPersistent a grid of as many blocks as fit at once,
+  /// else a block a block tile (kSharedBytes of dynamic shared memory
+  /// each).
   static cudaError_t launch(void (*kernel)(const Element *, Element *, int, int), const Element *in,
                             Element *out, int ny, int nx, cudaStream_t stream) {
     constexpr long long kMost = 0x7fffffffLL;
@@ -794,22 +810,23 @@ template <class G> struct StackedBlock {
     if constexpr (kMapped) {
       CUtensorMap map;
       if (windowMap(map, in, ny, nx, kWindowRows, kPitch, kPromotion)) {
-        return launchPersistent(stackedMappedKernel<G>, ny, nx, stream, map, out, ny, nx);
+        return launchGrid(stackedMappedKernel<G>, ny, nx, stream, map, out, ny, nx);
       }
     }
-    return launchPersistent(kernel, ny, nx, stream, in, out, ny, nx);
+    return launchGrid(kernel, ny, nx, stream, in, out, ny, nx);
   }
 
   template <class Kernel, class... Args>
-  static cudaError_t launchPersistent(Kernel kernel, int ny, int nx, cudaStream_t stream,
-                                      Args... args) {
+  static cudaError_t launchGrid(Kernel kernel, int ny, int nx, cudaStream_t stream, Args... args) {
+    // (Also in a grid of a block a tile: residentBlocks opts the kernel in
+    // to kSharedBytes of dynamic shared memory.)
     long long resident = 0;
     const cudaError_t status = residentBlocks(kernel, kThreads, kSharedBytes, resident);
     if (status != cudaSuccess) {
       return status;
     }
     const long long tiles = tileCount<long long>(ny, nx);
-    const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    const unsigned grid = static_cast<unsigned>(kPersistent && resident < tiles ? resident : tiles);
     kernel<<<grid, kThreads, kSharedBytes, stream>>>(args...);
     return cudaGetLastError();
   }

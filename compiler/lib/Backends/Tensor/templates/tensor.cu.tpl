@@ -114,6 +114,7 @@ struct Geometry {{
   static constexpr bool kStaged = {staged}; // stores through the warps' stages
   static constexpr bool kMapped = {mapped}; // windows copied by the tensor memory accelerator
   static constexpr int kPromotion = {promotion}; // L2 promotion of kMapped's reads, bytes (0: none)
+  static constexpr bool kPersistent = {persistent}; // a grid of resident blocks walking tiles; else a block a tile
   static constexpr bool kShifted = {shifted}; // a second window a stage, its columns 4 right
   static constexpr int kGroups = {groups}; // groups of MMAs: rows, chunks from a window
   // Group g: K's halves {{stencil row, window, first chunk}} (row -1: a k8 MMA), and its chunks.
