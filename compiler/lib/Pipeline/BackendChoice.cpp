@@ -178,12 +178,6 @@ Plan planAuto(const StencilSpec &spec, PlanOrRefusal tensorPlan, const PlanOptio
         "composed step stacked) measured faster on {} than the CUDA cores' fused run: {:.0f} "
         "vs {:.0f} GStencil/s (docs/performance.md)",
         won->steps, won->device, won->tensorGStencils, won->simtFusedGStencils);
-    if (won->simtStepGStencils > won->tensorStepGStencils) {
-      tensorPlan->choice += fmt::format(
-          "; NAME_step alone measured faster on the CUDA cores ({:.0f} vs {:.0f} GStencil/s "
-          "a step): a program of single steps runs faster with --backend=simt",
-          won->simtStepGStencils, won->tensorStepGStencils);
-    }
     return *std::move(tensorPlan);
   }
   // Elsewhere the tensor cores' composed passes measured slower than the

@@ -39,12 +39,13 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// of radius 1 only; docs/performance.md.) Since 18:40 the band computes
 /// only what its stored lines need, and these passes ran 2-8 % faster with
 /// `fixed` (bench/results/2026-12-01-1834-composed-band-regions-h200.txt);
-/// the figures here are those the choice was made on. NAME_step alone, one
-/// step at 8192^2 (the mean of two medians in one lease, 2026-12-02 04:43,
-/// the stacked step's stores staged (TensorPlanner.cpp, stackedStepStages),
-/// bench/results/2026-12-02-0429-stacked-step-staged-stores-h200.txt):
-/// the stars of radius 1 still stepped faster on the CUDA cores (--backend=
-/// simt's step kernel); the other kinds were not compared so.
+/// the figures here are those the choice was made on. NAME_step alone: on
+/// an H200 (2026-12-02 04:43) the stars of radius 1 stepped faster on the
+/// CUDA cores (fp16 777.5 against 719.4, bf16 770.8 against 725.7), and
+/// their plans named --backend=simt for single steps; since the single
+/// step runs a block a tile, on an H100 the tensor cores' step ran
+/// 1.07-1.10 x the CUDA cores' (docs/performance.md, 2026-12-06
+/// 07:20-08:12), and the plans name no other backend.
 struct TensorRunEntry {
   Shape shape;
   int radius;
@@ -52,16 +53,16 @@ struct TensorRunEntry {
   MeasuredTensorRun measured;
 };
 constexpr TensorRunEntry TensorRuns[] = {
-    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200", 719.4, 777.5}},
-    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200", 725.7, 770.8}},
+    {Shape::Star, 1, Precision::FP16, {8, 2139.0, 1959.8, "an H200"}},
+    {Shape::Star, 1, Precision::BF16, {8, 2140.1, 1928.4, "an H200"}},
     {Shape::Box, 1, Precision::FP16, {8, 2105.5, 1402.7, "an H200"}},
     {Shape::Box, 1, Precision::BF16, {8, 2108.1, 1348.3, "an H200"}},
     {Shape::Star, 2, Precision::FP16, {4, 1285.1, 1151.5, "an H200"}},
     {Shape::Star, 2, Precision::BF16, {4, 1286.3, 1092.7, "an H200"}},
     {Shape::Box, 2, Precision::FP16, {4, 1218.7, 570.7, "an H200"}},
     {Shape::Box, 2, Precision::BF16, {4, 1219.5, 564.7, "an H200"}},
-    {Shape::Star, 3, Precision::FP16, {2, 852.3, 754.4, "an H200", 0.0, 0.0, true}},
-    {Shape::Star, 3, Precision::BF16, {2, 860.0, 738.3, "an H200", 0.0, 0.0, true}},
+    {Shape::Star, 3, Precision::FP16, {2, 852.3, 754.4, "an H200", true}},
+    {Shape::Star, 3, Precision::BF16, {2, 860.0, 738.3, "an H200", true}},
     {Shape::Box, 3, Precision::FP16, {2, 792.8, 433.3, "an H200"}},
     {Shape::Box, 3, Precision::BF16, {2, 795.3, 435.4, "an H200"}},
 };
@@ -202,7 +203,7 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
 // 1.23-1.26 x (their composed steps of radius 8 wrap, copied by
 // cp.async), periodic star2d13p fp16 0.99 x; under fixed star2d13p fp16
 // and bf16 1.08 x, and star2d5p, star2d9p, box2d9p, box2d25p and box2d49p
-// 0.91-0.98 x (docs/performance.md, 2026-12-06 07:20-08:00).
+// 0.91-0.98 x (docs/performance.md, 2026-12-06 07:20-08:12).
 bool composedStepInTiles(const StencilSpec &spec) {
   const MeasuredTensorRun *measured = measuredTensorRun(spec);
   return spec.boundary == BoundaryKind::Periodic || (measured && measured->composedStepInTiles);

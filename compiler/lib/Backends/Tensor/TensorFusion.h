@@ -19,15 +19,12 @@ namespace stencilc {
 /// A kind whose tensor-core NAME_run measured faster than the CUDA cores'
 /// fused NAME_run on a GPU: composed passes of T steps (band included) with
 /// the composed step in the stacked form, both figures and the GPU, as the
-/// plan names them. Where NAME_step alone was measured on both backends
-/// too, its two figures (0: not measured).
+/// plan names them.
 struct MeasuredTensorRun {
   int steps;
   double tensorGStencils;
   double simtFusedGStencils;
   const char *device;
-  double tensorStepGStencils = 0.0;
-  double simtStepGStencils = 0.0;
   /// Whether its composed step, planned under fixed, measured faster in a
   /// grid of a block a block tile than in the persistent one (on an H100).
   bool composedStepInTiles = false;
