@@ -45,7 +45,7 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// their plans named --backend=simt for single steps; since the single
 /// step runs a block a tile, on an H100 the tensor cores' step ran
 /// 1.07-1.10 x the CUDA cores' (docs/performance.md, 2026-12-06
-/// 07:20-08:29), and the plans name no other backend.
+/// 07:20-08:45), and the plans name no other backend.
 struct TensorRunEntry {
   Shape shape;
   int radius;
@@ -203,7 +203,7 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan) {
 // 1.23-1.26 x (their composed steps of radius 8 wrap, copied by
 // cp.async), periodic star2d13p fp16 0.99 x; under fixed star2d13p fp16
 // and bf16 1.08 x, and star2d5p, star2d9p, box2d9p, box2d25p and box2d49p
-// 0.91-0.98 x (docs/performance.md, 2026-12-06 07:20-08:29).
+// 0.91-0.98 x (docs/performance.md, 2026-12-06 07:20-08:45).
 bool composedStepInTiles(const StencilSpec &spec) {
   const MeasuredTensorRun *measured = measuredTensorRun(spec);
   return spec.boundary == BoundaryKind::Periodic || (measured && measured->composedStepInTiles);

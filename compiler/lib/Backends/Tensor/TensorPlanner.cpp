@@ -690,7 +690,7 @@ int stackedWindowPromotion(const TensorPlan &tp, bool composed) {
 // radius 1-3 at 8192^2 1.07-1.16 x as fast on an H100 as the persistent
 // grid at a fixed grid, 1.06-1.11 x at a periodic one (cp.async): the
 // hardware hands each next tile to whichever multiprocessor has room
-// (docs/performance.md, 2026-12-06 07:20-08:29). The composed steps
+// (docs/performance.md, 2026-12-06 07:20-08:45). The composed steps
 // differ by kind (composedStepInTiles).
 bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, bool tilesFaster) {
   if (!tp.stacked || options.grid == GridRequest::Persistent) {
