@@ -162,12 +162,16 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                         promotionText(tp))
           : "cp.async: whole vectors of the grid, wrapped into a periodic one, zeros outside a "
             "fixed one; the boundary rule point by point elsewhere";
+  const std::string stages =
+      tp.persistentGrid
+          ? fmt::format("twice: the next block tile's is copied ({}) while the warps compute "
+                        "from the other",
+                        copy)
+          : fmt::format("once, copied ({})", copy);
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
-                    "aligned), {} ({}){}; {} rows and 8 columns of halo{}\n",
+                    "aligned), {}; {} rows and 8 columns of halo{}\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes,
-                    tp.persistentGrid ? "twice: the next block tile's is copied" : "once, copied",
-                    copy, tp.persistentGrid ? " while the warps compute from the other" : "", r,
+                    tp.windowBytes, stages, r,
                     tp.shiftedWindow ? "; with each a shifted window of the same size, its "
                                        "columns 4 right (--plan-option windows=two)"
                                      : "");

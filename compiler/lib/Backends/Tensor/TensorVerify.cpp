@@ -637,6 +637,23 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
 /// for the stencil composed that many times, of a radius a tile takes, its
 /// stores from registers (not staged: its MMAs bind it), its two kernels
 /// within the shared memory a block may use, its plan sound.
+/// How a stacked kernel launches (stacked.cuh's kPromotion and
+/// kPersistent), a single step's or a composed pass's step's (`composed`):
+/// its L2 promotion as stackedWindowPromotion says, its grid as
+/// stackedPersistentGrid says for `tilesFaster`.
+void verifyStackedLaunch(const TensorPlan &tp, const PlanOptions &options, bool composed,
+                         bool tilesFaster, PromiseChecker &c) {
+  const std::string_view kernel = composed ? "a composed pass's" : "a single step's";
+  c.require(
+      tp.windowPromotion == stackedWindowPromotion(tp, composed),
+      fmt::format("{} mapped windows read with stackedWindowPromotion's L2 promotion", kernel),
+      "{} bytes", tp.windowPromotion);
+  c.require(tp.persistentGrid == stackedPersistentGrid(tp, options, tilesFaster),
+            fmt::format("{} in stackedPersistentGrid's grid",
+                        composed ? "a composed pass's step" : "a single step"),
+            "persistent {}", tp.persistentGrid);
+}
+
 void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const PlanOptions &options,
                 PromiseChecker &c, std::vector<std::string> &problems) {
   const StencilSpec &spec = plan.spec;
@@ -654,14 +671,7 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
   }
   c.require(!pass.plan->tensor().stagedStores, "a composed pass's stores not staged",
             "the composed step stages its stores");
-  c.require(pass.plan->tensor().windowPromotion ==
-                stackedWindowPromotion(pass.plan->tensor(), true),
-            "a composed pass's mapped windows read with stackedWindowPromotion's L2 promotion",
-            "{} bytes", pass.plan->tensor().windowPromotion);
-  c.require(pass.plan->tensor().persistentGrid ==
-                stackedPersistentGrid(pass.plan->tensor(), options, composedStepInTiles(plan.spec)),
-            "a composed pass's step in stackedPersistentGrid's grid", "persistent {}",
-            pass.plan->tensor().persistentGrid);
+  verifyStackedLaunch(pass.plan->tensor(), options, true, composedStepInTiles(plan.spec), c);
   c.require(!pass.plan->tensor().stacked ||
                 pass.plan->tensor().splitAccumulators == StackedComposedSplit,
             "a composed pass's stacked step sums in StackedComposedSplit accumulators",
@@ -718,12 +728,7 @@ void verifyTensorPlan(const Plan &plan, const PlanOptions &options,
   PromiseChecker c(problems, plan.spec.hasFields() ? "planTensorFields" : "planTensor");
   c.require(!plan.choice.empty(), "a choice that says why the tensor cores", "choice is empty");
   verifyKernel(plan, options, c);
-  c.require(plan.tensor().windowPromotion == stackedWindowPromotion(plan.tensor(), false),
-            "a single step's mapped windows read with stackedWindowPromotion's L2 promotion",
-            "{} bytes", plan.tensor().windowPromotion);
-  c.require(plan.tensor().persistentGrid == stackedPersistentGrid(plan.tensor(), options, true),
-            "a single step in stackedPersistentGrid's grid", "persistent {}",
-            plan.tensor().persistentGrid);
+  verifyStackedLaunch(plan.tensor(), options, false, true, c);
   verifyComposedPass(plan, options, problems);
 }
 
