@@ -353,7 +353,8 @@ TEST(EmulatorMatchesReference, StackedFormPlans) {
     const bool two = windows == WindowsRequest::Two;
     for (Precision p : {Precision::FP16, Precision::BF16}) {
       for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
-        for (int r = 1; r <= (two ? 4 : StackedMaxRadius) && !(two && p == Precision::BF16); ++r) {
+        for (int r = 1; r <= (two ? 4 : maxTensorRadius(p)) && !(two && p == Precision::BF16);
+             ++r) {
           for (Shape shape : {Shape::Star, Shape::Box}) {
             Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 70 + r), options);
             ASSERT_TRUE(plan.tensor().stacked);
@@ -364,6 +365,32 @@ TEST(EmulatorMatchesReference, StackedFormPlans) {
             checkOneGrid(plan, 2 * plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,
                          9 + r);
           }
+        }
+      }
+    }
+  }
+}
+
+/// Past radius 8 (maxTensorRadius) the stacked form alone, with 16 columns
+/// of halo and 5 chunks a row: stars and boxes of radius 9 and 16 at a
+/// fixed and a periodic grid in fp16, and of radius 12 in bf16, on grids of
+/// one and several block tiles (fewer radii than StackedFormPlans: the
+/// emulator's time grows with the taps).
+TEST(EmulatorMatchesReference, StackedFormPastRadius8) {
+  PlanOptions options;
+  options.target = Arch::Sm90;
+  for (Precision p : {Precision::FP16, Precision::BF16}) {
+    for (BoundaryKind boundary : {BoundaryKind::Fixed, BoundaryKind::Periodic}) {
+      for (int r :
+           p == Precision::FP16 ? std::vector<int>{9, StackedMaxRadius} : std::vector<int>{12}) {
+        for (Shape shape : {Shape::Star, Shape::Box}) {
+          Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 50 + r), options);
+          ASSERT_TRUE(plan.tensor().stacked);
+          EXPECT_EQ(plan.tensor().haloCols, 16);
+          EXPECT_EQ(verifyPlan(plan, options), std::vector<std::string>{});
+          checkOneGrid(plan, 2 * r + 3, 2 * r + 5, 5 + r);
+          checkOneGrid(plan, plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,
+                       9 + r);
         }
       }
     }
@@ -390,15 +417,15 @@ TEST(EmulatorMatchesReference, StackedGroupsReachEveryWeight) {
   for (WindowsRequest windows : {WindowsRequest::Auto, WindowsRequest::Two}) {
     options.windows = windows;
     for (BoundaryKind boundary : stencilc::testing::AllBoundaries) {
-      for (int r = 1; r <= StackedMaxRadius; ++r) {
+      for (int r : {1, 2, 3, 4, 5, 6, 7, 8, 9, StackedMaxRadius}) {
         SCOPED_TRACE(::testing::Message() << "radius " << r << " " << keyword(boundary));
         const StencilSpec spec = makeStencil2D(Shape::Star, r, Precision::FP16, boundary, 90 + r);
         const Plan grouped = tensorPlan(spec, options);
         Plan full = grouped;
         full.tensor().stackedGroups.clear();
         for (int row = 0; row <= 2 * r; row += 2) {
-          full.tensor().stackedGroups.push_back(
-              StackedGroup{{{row, 0, 0}, {row < 2 * r ? row + 1 : -1, 0, 0}}, 3});
+          full.tensor().stackedGroups.push_back(StackedGroup{
+              {{row, 0, 0}, {row < 2 * r ? row + 1 : -1, 0, 0}}, stackedWindowChunks(r, 0)});
         }
         const Grid2D in = randomGrid(45, 83, spec.precision, 30 + r);
         Grid2D a(45, 83), b(45, 83);

@@ -140,7 +140,14 @@ TEST(Planner, RefusesWhatTensorCoresCannotDo) {
   EXPECT_NE(tensorRefusal(wide)->find("radius 5"), std::string::npos);
   EXPECT_FALSE(
       tensorRefusal(makeStencil2D(Shape::Box, 8, Precision::FP16, BoundaryKind::Fixed, 6)));
-  EXPECT_TRUE(tensorRefusal(makeStencil2D(Shape::Box, 9, Precision::BF16, BoundaryKind::Fixed, 6)));
+  // Past radius 8 the stacked form alone, to 16: 2D 16-bit stencils of one
+  // field (a 3D one is refused).
+  EXPECT_FALSE(
+      tensorRefusal(makeStencil2D(Shape::Box, 16, Precision::BF16, BoundaryKind::Fixed, 6)));
+  EXPECT_TRUE(
+      tensorRefusal(makeStencil2D(Shape::Box, 17, Precision::BF16, BoundaryKind::Fixed, 6)));
+  EXPECT_TRUE(
+      tensorRefusal(makeStencil(3, Shape::Star, 9, Precision::FP16, BoundaryKind::Fixed, 6)));
 
   // 3D: the 2r + 1 window slabs and every plane's parameter matrices must
   // fit one block's shared memory.
@@ -395,6 +402,16 @@ TEST(Planner, StackedGroupsRowsByTheChunksTheyReach) {
   // one column each way, row 2 two.
   const TensorPlan diamond = plan(composeSteps(star(1), 2));
   EXPECT_EQ(groupsText(diamond), (Texts{"0@1 4@1 (1)", "1 2 (3)", "3 (3)"}));
+  // Past radius 8 a window of 16 columns of halo, 5 chunks: a box's rows
+  // take all 5; three steps of star2d13p (radius 9), too many rows to try
+  // every pairing, pair the rows of as many chunks in order: those that
+  // reach only the outputs' column (chunk 2), those that reach 3 or 6
+  // columns (chunks 1-3), and the centre row, which reaches 9, alone.
+  EXPECT_EQ(plan(box(9)).haloCols, 16);
+  EXPECT_EQ(groupsText(plan(box(9)))[0], "0 1 (5)");
+  EXPECT_EQ(groupsText(plan(composeSteps(star(3), 3))),
+            (Texts{"0@2 1@2 (1)", "2@2 16@2 (1)", "3@1 4@1 (3)", "5@1 6@1 (3)", "7@1 8@1 (3)",
+                   "9 (5)", "10@1 11@1 (3)", "12@1 13@1 (3)", "14@1 15@1 (3)", "17@2 18@2 (1)"}));
 }
 
 // Asked for (--plan-option windows=two), the stacked form reads a second

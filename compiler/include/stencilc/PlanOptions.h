@@ -159,8 +159,8 @@ std::optional<std::string> sparseMmaUnavailable(const StencilSpec &spec,
 
 /// What a stencil lacks for --plan-option mma=stacked, in a phrase, or
 /// nothing where the tensor cores' stacked form can take it: fp16 or bf16,
-/// 2D, one field, radius 1-8 (TensorPlanner.cpp). Every target stencilc plans
-/// for (sm_80 on) has its MMAs and cp.async.
+/// 2D, one field, radius 1-16 (TensorPlanner.cpp; past 8 the only tensor-core form). Every target
+/// stencilc plans for (sm_80 on) has its MMAs and cp.async.
 std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec);
 
 /// Whether the tensor cores' single-step kernel of `spec` takes the stacked

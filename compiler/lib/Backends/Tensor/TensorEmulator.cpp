@@ -114,8 +114,8 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
   // The products of one half of an MMA for output (m, n) of block `block`.
   auto half = [&](const StackedHalf &h, int chunk, int m, int block, int n) {
     double sum = 0.0;
-    const int first =
-        8 * (block + h.first + chunk) + StackedHaloCols[0] - StackedHaloCols[h.window];
+    const int first = 8 * (block + h.first + chunk) + stackedHaloCols(spec.radius, 0) -
+                      stackedHaloCols(spec.radius, h.window);
     for (int col = 0; col < 8; ++col) {
       sum += win(tr * tp.tileM + m + h.row, first + col) *
              stackedWeight(spec, h.row, h.window, h.first + chunk, col, n);

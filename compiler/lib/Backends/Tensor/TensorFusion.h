@@ -25,9 +25,6 @@ struct MeasuredTensorRun {
   double tensorGStencils;
   double simtFusedGStencils;
   const char *device;
-  /// Whether its composed step, planned under fixed, measured faster in a
-  /// grid of a block a block tile than in the persistent one (on an H100).
-  bool composedStepInTiles = false;
 };
 
 /// The measurement of `spec`'s kind where its tensor-core NAME_run won, or
@@ -42,8 +39,7 @@ const MeasuredTensorRun *measuredRunOf(const Plan &tensorPlan);
 /// Whether a composed pass's step of `spec` (the stencil stepped) runs a
 /// block a block tile where --plan-option grid leaves it to the planner
 /// (stackedPersistentGrid's `tilesFaster`): on a periodic grid, whose
-/// composed step wraps, and where measuredTensorRun's composedStepInTiles
-/// says.
+/// composed step wraps (the one case measured faster so).
 bool composedStepInTiles(const StencilSpec &spec);
 
 /// The options a composed pass's kernel is planned with: one step, the MMA

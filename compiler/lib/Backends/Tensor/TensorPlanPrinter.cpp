@@ -169,9 +169,9 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
                         copy)
           : fmt::format("once, copied ({})", copy);
   os << fmt::format("  window     {} x {} {} in shared memory, pitch {} ({} bytes, 128-byte "
-                    "aligned), {}; {} rows and 8 columns of halo{}\n",
+                    "aligned), {}; {} rows and {} columns of halo{}\n",
                     tp.windowRows, tp.windowCols, elementTypeName(spec.precision), tp.windowPitch,
-                    tp.windowBytes, stages, r,
+                    tp.windowBytes, stages, r, tp.haloCols,
                     tp.shiftedWindow ? "; with each a shifted window of the same size, its "
                                        "columns 4 right (--plan-option windows=two)"
                                      : "");

@@ -384,12 +384,27 @@ std::optional<std::string> unsupportedKind(const StencilSpec &spec) {
                        "tensor cores do not offer (use tf32 to accept "
                        "tensor-core rounding)");
   }
-  if (spec.radius > maxTensorRadius(spec.precision)) {
+  if (spec.radius > maxTensorRadius(spec.precision) && stackedMmaUnavailable(spec)) {
     return fmt::format("radius {} is larger than {}, the most a {} fragment "
                        "allows",
                        spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
   }
   return std::nullopt;
+}
+
+/// Why a plan of `spec` past maxTensorRadius (which only the stacked form
+/// takes) is not stacked with `options`, or nothing.
+std::optional<std::string> denseRadiusRefusal(const StencilSpec &spec, const TensorPlan &tp,
+                                              const PlanOptions &options) {
+  if (tp.stacked || spec.radius <= maxTensorRadius(spec.precision)) {
+    return std::nullopt;
+  }
+  return fmt::format("radius {} is larger than {}, the most a GEMM a row takes, and only the "
+                     "stacked form takes it (radius up to {}), which {} rules out",
+                     spec.radius, maxTensorRadius(spec.precision), StackedMaxRadius,
+                     options.mma != MmaRequest::Auto  ? "the asked --plan-option mma"
+                     : givesDenseBlockOption(options) ? "an option shaping the dense form's block"
+                                                      : "the shared memory of its windows");
 }
 
 /// What a stencil lacks of a 2D stencil of one field in fp16 or bf16 (what
@@ -431,7 +446,7 @@ std::optional<std::string> stackedMmaUnavailable(const StencilSpec &spec) {
     return missing;
   }
   if (spec.radius > StackedMaxRadius) {
-    return fmt::format("it takes a radius of at most {} (3 chunks of 8 columns hold a block's "
+    return fmt::format("it takes a radius of at most {} (5 chunks of 8 columns hold a block's "
                        "8 + 2r), and stencil '{}' has radius {}",
                        StackedMaxRadius, spec.name, spec.radius);
   }
@@ -474,9 +489,13 @@ bool stackedMmaChosen(const StencilSpec &spec, const PlanOptions &options) {
   // against 478.5 at 4, 547.6 against 236.4 at 5, 485.3 against 231.9 at
   // 6, 440 against 213 at 7; the stars of radius 1-3 by 2-8 %;
   // docs/performance.md, 2026-12-01 15:08-15:18).
+  // Past maxTensorRadius, where no other form takes the stencil, its
+  // windows are held to what a block may opt in to.
+  const int limit = spec.radius > maxTensorRadius(spec.precision) ? stackedSharedLimit(options)
+                                                                  : options.sharedMemoryLimit;
   return options.mma == MmaRequest::Stacked ||
          (options.mma == MmaRequest::Auto && !givesDenseBlockOption(options) &&
-          stackedSharedBytes(spec) <= options.sharedMemoryLimit);
+          stackedSharedBytes(spec) <= limit);
 }
 
 double stackedTap(const StencilSpec &spec, int row, int dx) {
@@ -488,7 +507,15 @@ double stackedTap(const StencilSpec &spec, int row, int dx) {
 }
 
 double stackedWeight(const StencilSpec &spec, int row, int window, int chunk, int col, int n) {
-  return stackedTap(spec, row, 8 * chunk + col - StackedHaloCols[window] - n);
+  return stackedTap(spec, row, 8 * chunk + col - stackedHaloCols(spec.radius, window) - n);
+}
+
+int stackedHaloCols(int radius, int window) {
+  return window == 0 ? std::max(8, roundUp(radius, 8)) : 4;
+}
+
+int stackedWindowChunks(int radius, int window) {
+  return window == 0 ? 1 + 2 * stackedHaloCols(radius, 0) / 8 : radius <= 8 ? 2 : 0;
 }
 
 namespace {
@@ -513,8 +540,9 @@ RowChunks rowChunks(const StencilSpec &spec, int row) {
   RowChunks chunks;
   for (int w = 0; low <= high && w < 2; ++w) {
     // Outputs 0-7 read window columns low + h .. 7 + high + h (h: the halo).
-    const int first = (low + StackedHaloCols[w]) / 8, last = (7 + high + StackedHaloCols[w]) / 8;
-    if (low + StackedHaloCols[w] >= 0 && last < StackedWindowChunks[w]) {
+    const int halo = stackedHaloCols(spec.radius, w);
+    const int first = (low + halo) / 8, last = (7 + high + halo) / 8;
+    if (low + halo >= 0 && last < stackedWindowChunks(spec.radius, w)) {
       chunks.first[w] = first;
       chunks.count[w] = last - first + 1;
     }
@@ -525,20 +553,21 @@ RowChunks rowChunks(const StencilSpec &spec, int row) {
 /// The group of rows a and b (b < 0: a alone) of fewest chunks, in window
 /// 0 where that takes no more (window 1 only where `twoWindows`); count 0
 /// where no window holds them.
-StackedGroup cheapestGroup(const std::vector<RowChunks> &chunks, int a, int b, bool twoWindows) {
+StackedGroup cheapestGroup(const std::vector<RowChunks> &chunks, int a, int b, bool twoWindows,
+                           int radius) {
   StackedGroup best;
   const int windows = twoWindows ? 2 : 1;
   for (int wa = 0; wa < windows; ++wa) {
     for (int wb = 0; wb < (b < 0 ? 1 : windows); ++wb) {
       const int needA = chunks[a].count[wa], needB = b < 0 ? 1 : chunks[b].count[wb];
       const int count = std::max(needA, needB);
-      const int room = std::min(StackedWindowChunks[wa], StackedWindowChunks[wb]);
+      const int room = std::min(stackedWindowChunks(radius, wa), stackedWindowChunks(radius, wb));
       if (needA == 0 || needB == 0 || count > room || (best.count && best.count <= count)) {
         continue;
       }
       // A half that needs fewer chunks takes as many, within its window.
       auto half = [&](int row, int w) {
-        const int first = std::min(chunks[row].first[w], StackedWindowChunks[w] - count);
+        const int first = std::min(chunks[row].first[w], stackedWindowChunks(radius, w) - count);
         return StackedHalf{row, w, first};
       };
       best.half[0] = half(a, wa);
@@ -561,21 +590,14 @@ struct GroupsCost {
 
 } // namespace
 
-// (Declared with its contract in TensorPlanner.h.) Every pairing of the
-// rows, by their subsets (at most 17 rows: 2^17 states), the lowest row
-// left taking a partner or going alone.
-std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows) {
-  std::vector<RowChunks> chunks;
-  std::vector<int> rows; // those with a nonzero weight
-  for (int row = 0; row <= 2 * spec.radius; ++row) {
-    chunks.push_back(rowChunks(spec, row));
-    if (chunks.back().count[0] > 0) {
-      rows.push_back(row);
-    }
-  }
-  if (rows.empty()) { // every weight zero: one MMA of zeros a block
-    return {StackedGroup{{{spec.radius, 0, 1}, {}}, 1}};
-  }
+namespace {
+
+/// The groups of `rows` (those with a nonzero weight) of least cost: every
+/// pairing, by their subsets (2^n states), the lowest row left taking a
+/// partner or going alone.
+std::vector<StackedGroup> groupsBySubsets(const std::vector<RowChunks> &chunks,
+                                          const std::vector<int> &rows, bool twoWindows,
+                                          int radius) {
   const int n = static_cast<int>(rows.size()), all = (1 << n) - 1;
   std::vector<GroupsCost> cost(std::size_t(all) + 1);
   std::vector<StackedGroup> choice(std::size_t(all) + 1);
@@ -589,7 +611,8 @@ std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows
       if (!alone && (done >> j & 1)) {
         continue;
       }
-      const StackedGroup g = cheapestGroup(chunks, rows[i], alone ? -1 : rows[j], twoWindows);
+      const StackedGroup g =
+          cheapestGroup(chunks, rows[i], alone ? -1 : rows[j], twoWindows, radius);
       const int next = done | 1 << i | (alone ? 0 : 1 << j);
       const GroupsCost total = cost[next].plus(g);
       if (g.count > 0 && (!found || total < cost[done])) {
@@ -612,6 +635,51 @@ std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows
   return groups;
 }
 
+/// The groups of `rows` in one window, each row paired with the next row
+/// left of as many chunks. In one window that is a least cost: a pair of
+/// counts a and b takes 2 max(a, b) halves, a + b only where a = b, so no
+/// other pair saves halves, and every such pair saves MMAs.
+std::vector<StackedGroup> groupsByCount(const std::vector<RowChunks> &chunks,
+                                        const std::vector<int> &rows, int radius) {
+  std::vector<StackedGroup> groups;
+  std::vector<bool> taken(rows.size(), false);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (taken[i]) {
+      continue;
+    }
+    int partner = -1;
+    for (std::size_t j = i + 1; j < rows.size() && partner < 0; ++j) {
+      if (!taken[j] && chunks[rows[j]].count[0] == chunks[rows[i]].count[0]) {
+        partner = rows[j];
+        taken[j] = true;
+      }
+    }
+    groups.push_back(cheapestGroup(chunks, rows[i], partner, false, radius));
+  }
+  return groups;
+}
+
+} // namespace
+
+// (Declared with its contract in TensorPlanner.h.) Up to 17 rows with a
+// weight (radius 8) every pairing is tried; past that (radius 9-16, where
+// the shifted window is not taken) rows pair by their chunks' count.
+std::vector<StackedGroup> stackedGroups(const StencilSpec &spec, bool twoWindows) {
+  std::vector<RowChunks> chunks;
+  std::vector<int> rows; // those with a nonzero weight
+  for (int row = 0; row <= 2 * spec.radius; ++row) {
+    chunks.push_back(rowChunks(spec, row));
+    if (chunks.back().count[0] > 0) {
+      rows.push_back(row);
+    }
+  }
+  if (rows.empty()) { // every weight zero: one MMA of zeros a block
+    return {StackedGroup{{{spec.radius, 0, 1}, {}}, 1}};
+  }
+  return rows.size() <= 17 ? groupsBySubsets(chunks, rows, twoWindows, spec.radius)
+                           : groupsByCount(chunks, rows, spec.radius);
+}
+
 namespace {
 
 /// The stacked form's groups and geometry, with the shifted window where
@@ -632,7 +700,7 @@ void layOutStackedWindows(const StencilSpec &spec, TensorPlan &tp, bool twoWindo
   tp.tileColsPerBlock = 1;
   tp.warps = StackedWarps;
   tp.haloRows = spec.radius;
-  tp.haloCols = tp.vectorWidth;
+  tp.haloCols = stackedHaloCols(spec.radius, 0);
   tp.loadedRows = tp.windowRows = tp.blockRows() + 2 * spec.radius;
   tp.windowCols = tp.blockCols() + 2 * tp.haloCols;
   tp.windowPitch = tp.windowCols;
@@ -802,8 +870,9 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
           ? fmt::format("tensor cores: {} mma.sync m16n8k16 and m16n8k8 with {} accumulation, "
                         "the stencil's rows stacked in K, {}",
                         keyword(spec.precision), keyword(tp.mma.accumulator),
-                        options.mma == MmaRequest::Stacked
-                            ? "as --plan-option mma=stacked asked"
+                        options.mma == MmaRequest::Stacked ? "as --plan-option mma=stacked asked"
+                        : spec.radius > maxTensorRadius(spec.precision)
+                            ? "the only tensor-core form past radius 8"
                             : "measured faster than a GEMM a row at every radius on an H200")
       : tp.sparse
           ? fmt::format("tensor cores: {} m16n8k32 2:4 sparse mma.sp with {} accumulation, as "
@@ -837,6 +906,9 @@ PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &optio
   // matrices, with these options) cannot run. (Stages are taken only where
   // they fit: stackedStepStages.)
   const TensorPlan &tp = plan.tensor();
+  if (std::optional<std::string> reason = denseRadiusRefusal(spec, tp, options)) {
+    return PlanOrRefusal::refused(std::move(*reason));
+  }
   const int limit = tp.stacked ? stackedSharedLimit(options) : options.sharedMemoryLimit;
   if (tp.sharedBytes() > limit) {
     return PlanOrRefusal::refused(

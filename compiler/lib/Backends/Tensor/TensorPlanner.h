@@ -39,12 +39,13 @@ inline constexpr int SparseSwizzleBlock = 64;
 inline constexpr int SparseSliceRegisters = 5;
 
 /// The stacked form's numbers (stencilc/device/stacked.cuh): the largest
-/// radius (3 chunks of 8 columns hold a block's 8 + 2r), the strip a warp computes (16 rows by
+/// radius (5 chunks of 8 columns hold a block's 8 + 2r; past
+/// maxTensorRadius, the only form that takes it), the strip a warp computes (16 rows by
 /// StackedBlocks MMA blocks of 8 columns), warps (strips) a block, accumulators an MMA block and
 /// blocks a multiprocessor (launch bounds, 168 registers): the geometry measured best for the 15 x
 /// 15 box on an H200 (bench/results/2026-12-01-1135-tensor15-rows-in-k-h200.txt, and for the blocks
 /// a multiprocessor bench/results/2026-12-01-1205-stacked-form-h200.txt).
-inline constexpr int StackedMaxRadius = 8;
+inline constexpr int StackedMaxRadius = 16;
 inline constexpr int StackedBlocks = 16;
 inline constexpr int StackedWarps = 4;
 inline constexpr int StackedSplit = 4;
@@ -56,13 +57,15 @@ inline constexpr int StackedSplit = 4;
 inline constexpr int StackedComposedSplit = 3;
 inline constexpr int StackedMinBlocks = 3;
 
-/// The stacked form's windows (StackedHalf::window): window w's columns
-/// start StackedHaloCols[w] left of a block tile's first output, and a
-/// block's row offers StackedWindowChunks[w] chunks of 8 columns in it
-/// (window 0: 8 columns left and right of its outputs, for a radius of up
-/// to 8; window 1, the shifted one: 4, for rows that reach 4 or less).
-inline constexpr int StackedHaloCols[2] = {8, 4};
-inline constexpr int StackedWindowChunks[2] = {3, 2};
+/// The stacked form's windows (StackedHalf::window) for a stencil of
+/// radius r: window w's columns start stackedHaloCols(r, w) left of a block
+/// tile's first output, and a block's row offers stackedWindowChunks(r, w)
+/// chunks of 8 columns in it. Window 0: r rounded up to 8 columns left and
+/// right of its outputs (3 chunks to radius 8, 5 to 16); window 1, the
+/// shifted one, up to radius 8: 4, 2 chunks for rows that reach 4 or less
+/// (none past radius 8).
+int stackedHaloCols(int radius, int window);
+int stackedWindowChunks(int radius, int window);
 /// MMA blocks a strip where the form reads the shifted windows: four
 /// windows of 8 such blocks' rows fit StackedMinBlocks blocks on sm_90
 /// (not yet measured against other shapes).
@@ -76,7 +79,7 @@ double stackedTap(const StencilSpec &spec, int row, int dx);
 /// The stacked form's B: the weight that column `col` (0-7) of chunk `chunk`
 /// of window `window` takes for stencil row `row` (0 .. 2r, dy = row - r)
 /// and output column n (0-7) of an MMA block (dx = 8 chunk + col -
-/// StackedHaloCols[window] - n), rounded to the MMA operand; 0 beyond the
+/// stackedHaloCols(r, window) - n), rounded to the MMA operand; 0 beyond the
 /// radius.
 double stackedWeight(const StencilSpec &spec, int row, int window, int chunk, int col, int n);
 

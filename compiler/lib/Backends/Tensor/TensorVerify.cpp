@@ -38,10 +38,11 @@ void verifyTiles(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int r = spec.radius;
-  c.require(spec.precision != Precision::FP32 && r <= maxTensorRadius(spec.precision) &&
+  c.require(spec.precision != Precision::FP32 &&
+                r <= (tp.stacked ? StackedMaxRadius : maxTensorRadius(spec.precision)) &&
                 tp.mma.operand == spec.precision,
             "a precision the MMAs take, as their operand, and a radius of at most "
-            "maxTensorRadius",
+            "maxTensorRadius (StackedMaxRadius in the stacked form)",
             "{} with {} operands, radius {}", keyword(spec.precision), keyword(tp.mma.operand), r);
   c.require(tp.tileM == tp.mma.m && tp.nBlocks >= 1 && tp.tileN == tp.nBlocks * tp.mma.n,
             "output tiles of whole MMAs (tileM = m, tileN = nBlocks x n)",
@@ -480,10 +481,10 @@ void verifySparse(const Plan &plan, const PlanOptions &options, PromiseChecker &
 /// outputs.
 bool stackedHalfHoldsRow(const StencilSpec &spec, const StackedHalf &h, int count) {
   if (h.row < 0 || h.row > 2 * spec.radius || h.window < 0 || h.window > 1 || h.first < 0 ||
-      h.first + count > StackedWindowChunks[h.window]) {
+      h.first + count > stackedWindowChunks(spec.radius, h.window)) {
     return false;
   }
-  const int begin = 8 * h.first - StackedHaloCols[h.window], end = begin + 8 * count;
+  const int begin = 8 * h.first - stackedHaloCols(spec.radius, h.window), end = begin + 8 * count;
   for (int dx = -spec.radius; dx <= spec.radius; ++dx) {
     const bool reached = begin <= dx && 7 + dx < end;
     if (!reached && stackedTap(spec, h.row, dx) != 0.0) {
@@ -504,7 +505,7 @@ void verifyStackedGroups(const Plan &plan, const PlanOptions &options, PromiseCh
   std::vector<int> uses(std::size_t(2 * spec.radius + 1), 0);
   bool held = !tp.stackedGroups.empty(), shifted = false;
   for (const StackedGroup &g : tp.stackedGroups) {
-    held = held && g.count >= 1 && g.count <= 3;
+    held = held && g.count >= 1 && g.count <= stackedWindowChunks(spec.radius, 0);
     for (int h = 0; h < (g.paired() ? 2 : 1); ++h) {
       held = held && stackedHalfHoldsRow(spec, g.half[h], g.count);
       if (g.half[h].row >= 0 && g.half[h].row <= 2 * spec.radius) {
@@ -538,7 +539,7 @@ void verifyStackedGroups(const Plan &plan, const PlanOptions &options, PromiseCh
 /// The stacked form (stencilc/device/stacked.cuh) exactly where
 /// stackedMmaChosen says, and then what its kernel assumes: strips of 16
 /// rows by StackedBlocks MMA blocks, one a warp, StackedWarps a block; a
-/// window of the block and r rows and 8 columns around it, its rows an odd
+/// window of the block and r rows and r rounded up to 8 columns around it, its rows an odd
 /// number of 16-byte vectors apart (ldmatrix without bank conflicts), all
 /// of it filled; two windows and the warps' stages (where it stages its
 /// stores, only the stacked form) within the shared memory a block may use;
@@ -570,12 +571,14 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "tile {} x {}, {} blocks, {} x {} strips, {} warps, {} accumulators", tp.tileM,
             tp.tileN, tp.nBlocks, tp.tileRowsPerBlock, tp.tileColsPerBlock, tp.warps,
             tp.splitAccumulators);
-  c.require(tp.haloRows == r && tp.haloCols == 8 && tp.windowRows == tp.blockRows() + 2 * r &&
-                tp.loadedRows == tp.windowRows && tp.windowCols == tp.blockCols() + 16 &&
-                tp.loadedColBegin == 0 && tp.loadedColEnd == tp.windowCols &&
-                tp.windowPitch >= tp.windowCols && tp.windowPitch * bytes % 32 == 16 &&
+  c.require(tp.haloRows == r && tp.haloCols == stackedHaloCols(r, 0) &&
+                tp.windowRows == tp.blockRows() + 2 * r && tp.loadedRows == tp.windowRows &&
+                tp.windowCols == tp.blockCols() + 2 * tp.haloCols && tp.loadedColBegin == 0 &&
+                tp.loadedColEnd == tp.windowCols && tp.windowPitch >= tp.windowCols &&
+                tp.windowPitch * bytes % 32 == 16 &&
                 tp.windowBytes == (tp.windowRows * tp.windowPitch * bytes + 127) / 128 * 128,
-            "the stacked form's window: the block, r rows and 8 columns around it, all filled, "
+            "the stacked form's window: the block, r rows and r rounded up to 8 columns around "
+            "it, all filled, "
             "rows an odd number of 16-byte vectors apart, windows 128 bytes aligned",
             "halo {} / {}, window {} x {} (loaded {}, [{}, {})), pitch {}", tp.haloRows,
             tp.haloCols, tp.windowRows, tp.windowCols, tp.loadedRows, tp.loadedColBegin,
@@ -583,11 +586,13 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const int stageBytes = tp.warps * 16 * TensorPlan::StagePitch * bytes;
   c.require(tp.stageBytes() == stageBytes &&
                 tp.sharedBytes() == tp.stackedWindowsBytes() + (tp.stagedStores ? stageBytes : 0) &&
-                tp.stackedWindowsBytes() <=
-                    (tp.shiftedWindow ? stackedSharedLimit(options) : options.sharedMemoryLimit) &&
+                tp.stackedWindowsBytes() <= (tp.stackedWindowsOptIn()
+                                                 ? stackedSharedLimit(options)
+                                                 : options.sharedMemoryLimit) &&
                 (!tp.stagedStores || stackedStepStages(spec, tp, options)),
             "the stacked form's windows within the shared-memory limit (two; four with the "
-            "shifted ones, within what a block may opt in to), with its warps' "
+            "shifted ones, and past radius 8, within what a block may opt in to), with its "
+            "warps' "
             "stages (16 rows each) only where StackedMinBlocks blocks with them fit the dynamic "
             "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
             "{} bytes (stages {}), limits {} and {}", tp.sharedBytes(), tp.stageBytes(),
@@ -658,10 +663,14 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
                 PromiseChecker &c, std::vector<std::string> &problems) {
   const StencilSpec &spec = plan.spec;
   const int radius = steps * spec.radius;
-  c.require(pass.steps == steps && spec.dims == 2 && radius <= maxTensorRadius(spec.precision),
+  const int most =
+      pass.plan && pass.plan->backend() == BackendKind::Tensor && pass.plan->tensor().stacked
+          ? StackedMaxRadius
+          : maxTensorRadius(spec.precision);
+  c.require(pass.steps == steps && spec.dims == 2 && radius <= most,
             "a composed pass only in 2D, of a radius steps x r a tile takes",
             "{} steps (expected {}), {}D, steps x r = {}, at most {}", pass.steps, steps, spec.dims,
-            radius, maxTensorRadius(spec.precision));
+            radius, most);
   if (!c.require(pass.plan && pass.plan->backend() == BackendKind::Tensor &&
                      pass.plan->spec.name == spec.name && pass.plan->spec.radius <= radius &&
                      pass.plan->schedule.fusedSteps == 1,

@@ -10,8 +10,9 @@
 // of one stencil row and 8 of another, or a k8 MMA's 8 those of one row.
 // The planner groups the rows (G::group): a group's two rows take the same
 // number of chunks, as many as the columns their weights reach need (3,
-// from 8 columns left of the outputs to 16 right, for a row of radius 8; 1
-// for a star's row that reaches only the outputs' column), an MMA a chunk.
+// from 8 columns left of the outputs to 16 right, for a row of radius 8; 5,
+// from 16 left to 24 right, for radius 9-16; 1 for a star's row that
+// reaches only the outputs' column), an MMA a chunk.
 // Where kShifted, a stage holds a second window, its columns 4 right of the
 // first's, in which a row that reaches 4 or less takes 2 chunks, not 3. A
 // box of radius 7 takes 22.5 k16-equivalents against 60 a GEMM a row.
@@ -49,7 +50,7 @@
 // G (the generated code's geometry):
 //   using Element;         __half or __nv_bfloat16
 //   using Boundary;        FixedBoundary, PeriodicBoundary or ConstantBoundary<V>
-//   kRadius, kRing         radius (1-8); points a step leaves unwritten at each edge
+//   kRadius, kRing         radius (1-16); points a step leaves unwritten at each edge
 //   kWarps, kBlocks        strips a block tile; MMA blocks of 8 columns a strip
 //   kPitch                 window row pitch in elements: an odd multiple of 16 bytes,
 //                          so an 8 x 8 matrix's rows meet no bank conflict
@@ -135,7 +136,11 @@ template <class G> struct StackedBlock {
   static constexpr int kRadius = G::kRadius;
   static constexpr int kRing = G::kRing;
   static constexpr int kRows = 2 * kRadius + 1;
-  static constexpr int kHaloCols = 8; // window columns left of the outputs (window 0)
+  // Window columns left of the outputs (window 0): the radius rounded up to
+  // a chunk, whose kWindowChunks chunks hold a block's 8 + 2r columns (3
+  // to radius 8, 5 to 16).
+  static constexpr int kHaloCols = kRadius <= 8 ? 8 : 16;
+  static constexpr int kWindowChunks = 1 + 2 * kHaloCols / 8;
   static constexpr bool kShifted = G::kShifted;
   static constexpr int kWindows = kShifted ? 2 : 1; // windows a stage
   static constexpr int kGroups = G::kGroups;
@@ -229,8 +234,10 @@ template <class G> struct StackedBlock {
 
   static_assert(sizeof(Element) == 2, "the stacked form takes 16-bit operands");
   static_assert(kRadius >= 1 && kRadius <= kHaloCols,
-                "3 chunks hold a block's columns for a radius of at most 8");
-  static_assert(kGroups >= 1 && kChunks <= 3, "a group's chunks are at most a window's 3");
+                "5 chunks hold a block's columns for a radius of at most 16");
+  static_assert(!kShifted || kRadius <= 8, "the shifted window is built up to radius 8");
+  static_assert(kGroups >= 1 && kChunks <= kWindowChunks,
+                "a group's chunks are at most a window's");
   static_assert(kPitch >= kWindowCols && kPitch * sizeof(Element) % 32 == 16,
                 "window rows an odd number of 16-byte vectors apart");
 
