@@ -338,7 +338,8 @@ struct TensorPlan {
   /// The bytes held to the shared memory a block may use without opting in
   /// (PlanOptions::sharedMemoryLimit): all of sharedBytes(), but for the
   /// stacked form its windows' stages alone (its shifted windows and stages
-  /// are held to what a block may opt in to), none where stackedWindowsOptIn.
+  /// are held to what a block may opt in to), none past radius 8 (a halo of
+  /// 16 columns), where every window is (stackedWindowsOptIn).
   int unoptedSharedBytes() const {
     return !stacked ? sharedBytes() : haloCols > 8 ? 0 : stackedStages() * windowBytes;
   }
