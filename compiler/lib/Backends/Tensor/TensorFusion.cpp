@@ -47,7 +47,7 @@ double mmasPerPoint(const TensorPlan &tp) {
 /// 1.07-1.10 x the CUDA cores' (docs/performance.md, 2026-12-06
 /// 07:20-08:45), and the plans name no other backend. The stars of radius
 /// 3 at T 3, a composed radius of 9 (the stacked form's 5 chunks), on an
-/// H100 on 2026-12-06: 1.20 x their T 2 at fixed and constant, 1.18 x at
+/// H100 on 2026-12-06: 1.20-1.21 x their T 2 at fixed and constant, 1.17-1.18 x at
 /// mirror, the same at periodic, and 1.09 x with the composed step in the
 /// persistent grid (bench/results/2026-12-06-0944-*, -0950-*); star2d9p at
 /// T 5 (radius 10) ran 0.70 x its T 4.
