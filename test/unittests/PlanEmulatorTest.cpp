@@ -387,6 +387,8 @@ TEST(EmulatorMatchesReference, StackedFormPastRadius8) {
           Plan plan = tensorPlan(makeStencil2D(shape, r, p, boundary, 50 + r), options);
           ASSERT_TRUE(plan.tensor().stacked);
           EXPECT_EQ(plan.tensor().haloCols, 16);
+          // The boxes' quads and B words take 2 blocks' registers (255).
+          EXPECT_EQ(plan.tensor().minBlocks, shape == Shape::Box ? 2 : StackedMinBlocks);
           EXPECT_EQ(verifyPlan(plan, options), std::vector<std::string>{});
           checkOneGrid(plan, 2 * r + 3, 2 * r + 5, 5 + r);
           checkOneGrid(plan, plan.tensor().blockRows() + 7, 2 * plan.tensor().blockCols() + 9,

@@ -521,6 +521,8 @@ TEST(VerifyPlan, EachStackedCheckFires) {
                            "planTensor promises the stacked form's windows within"));
   EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.gemms.pop_back(); },
                            "planTensor promises the stacked form's rows"));
+  EXPECT_TRUE(tensorBreaks([](TensorPlan &tp) { tp.minBlocks = 2; },
+                           "planTensor promises the stacked form's blocks a multiprocessor"));
   // Every weighted row in exactly one group, whose chunks reach its
   // weights; the shifted window exactly where a group reads it, and only
   // where asked; the groups stackedGroups chose.

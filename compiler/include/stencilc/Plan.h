@@ -233,7 +233,8 @@ struct TensorPlan {
   bool paramsInRegisters = true;
   /// Blocks a multiprocessor the register allocator must fit
   /// (__launch_bounds__'s second argument) in the 2D tile kernel; 1 leaves
-  /// ptxas free (tileMinBlocks, TensorPlanner.h, says where 2 is asked).
+  /// ptxas free (tileMinBlocks, TensorPlanner.h, says where 2 is asked). In
+  /// the stacked form, stackedMinBlocks's.
   int minBlocks = 1;
   /// The sparse form (--plan-option mma=sparse, 2D fp16 or bf16): every row
   /// slice, K 32 columns from the tile's first window column, run as 2:4

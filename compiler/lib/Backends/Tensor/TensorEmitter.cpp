@@ -324,7 +324,7 @@ void writeStackedKernel(CodeWriter &w, const Plan &plan, std::string_view bounda
       fmt::arg("boundary", boundary), fmt::arg("radius", spec.radius),
       fmt::arg("ring", spec.ring()), fmt::arg("warps", tp.warps), fmt::arg("blocks", tp.nBlocks),
       fmt::arg("pitch", tp.windowPitch), fmt::arg("split", tp.splitAccumulators),
-      fmt::arg("min_blocks", StackedMinBlocks), fmt::arg("staged", tp.stagedStores),
+      fmt::arg("min_blocks", tp.minBlocks), fmt::arg("staged", tp.stagedStores),
       fmt::arg("mapped", tp.mappedWindows), fmt::arg("promotion", tp.windowPromotion),
       fmt::arg("persistent", tp.persistentGrid), fmt::arg("shifted", tp.shiftedWindow),
       fmt::arg("groups", tp.stackedGroups.size()), fmt::arg("group_cases", stackedGroupCases(tp)),

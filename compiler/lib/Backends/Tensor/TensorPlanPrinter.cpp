@@ -151,7 +151,7 @@ void printStackedLines(const Plan &plan, llvm::raw_ostream &os) {
   // suffice, as many more as the shared memory holds share a multiprocessor.
   os << fmt::format("  block      {} strips ({} x {} outputs), {} warps, at least {} blocks a "
                     "multiprocessor by the registers (launch bounds); {}\n",
-                    tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps, StackedMinBlocks,
+                    tp.tileRowsPerBlock, tp.blockRows(), tp.blockCols(), tp.warps, tp.minBlocks,
                     gridText(tp));
   const std::string copy =
       tp.mappedWindows

@@ -770,6 +770,18 @@ bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, boo
   return !tilesFaster || info(options.target).sm < 90;
 }
 
+// (Declared with its contract in TensorPlanner.h.) A lane holds every
+// group's quads (4 registers a chunk of a k16 MMA, 2 of a k8) and the B
+// words (TensorPlan::paramFragmentRegisters); star2d13p's composed step of
+// 3 steps takes 141 and kept 3 blocks without a spill (165 registers).
+int stackedMinBlocks(const TensorPlan &tp) {
+  int operands = tp.paramFragmentRegisters();
+  for (const StackedGroup &g : tp.stackedGroups) {
+    operands += g.count * (g.paired() ? 4 : 2);
+  }
+  return tp.haloCols > 8 && operands > StackedOperandRegisters ? 2 : StackedMinBlocks;
+}
+
 // (Declared with its contract in TensorPlanner.h.) The folds of the edge
 // reads (clamp, mirror, reflect) raised these kernels to 156-197 registers,
 // one block of 256 threads a multiprocessor; asked for two, ptxas fits 128
@@ -856,6 +868,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
 
   if (tp.stacked) {
     layOutStacked(spec, tp, options);
+    tp.minBlocks = stackedMinBlocks(tp);
     tp.persistentGrid = stackedPersistentGrid(tp, options, true);
     tp.stagedStores = stackedStepStages(spec, tp, options);
     tp.mappedWindows = stackedWindowsMapped(spec, tp, options);

@@ -130,6 +130,17 @@ int stackedWindowPromotion(const TensorPlan &tp, bool composed);
 /// TensorFusion.h). True for any other form (which has no such choice).
 bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, bool tilesFaster);
 
+/// Blocks a multiprocessor the stacked form's kernel laid out as `tp` asks
+/// of the register allocator (TensorPlan::minBlocks; stacked.cuh's
+/// kMinBlocks): StackedMinBlocks (168 registers a thread), but 2 (255) past
+/// radius 8 where a lane's A quads and B words pass
+/// StackedOperandRegisters. At 3, boxes of radius 10 and 12 spilled 1352
+/// and 1912 bytes a thread; at 2, 480 and 888, and their steps ran 2.5 x as
+/// fast on an H100, bit for bit the same (docs/performance.md, 2026-12-06
+/// 11:12).
+int stackedMinBlocks(const TensorPlan &tp);
+inline constexpr int StackedOperandRegisters = 160;
+
 /// Blocks a multiprocessor the 2D tile kernel laid out as `tp` asks the
 /// register allocator for (TensorPlan::minBlocks): 2 for an fp64 stencil of
 /// radius 1 under clamp, mirror or reflect, in blocks of 256 threads of which

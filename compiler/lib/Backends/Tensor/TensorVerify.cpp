@@ -597,6 +597,9 @@ void verifyStacked(const Plan &plan, const PlanOptions &options, PromiseChecker 
             "shared memory a block may opt in to, and not on a periodic grid at radius 7 or 8",
             "{} bytes (stages {}), limits {} and {}", tp.sharedBytes(), tp.stageBytes(),
             options.sharedMemoryLimit, stackedSharedLimit(options));
+  c.require(tp.minBlocks == stackedMinBlocks(tp),
+            "the stacked form's blocks a multiprocessor (launch bounds) as stackedMinBlocks says",
+            "{} blocks, stackedMinBlocks {}", tp.minBlocks, stackedMinBlocks(tp));
   verifyStackedGroups(plan, options, c);
   bool rowsInOrder = std::ssize(tp.gemms) == 2 * r + 1;
   for (std::size_t i = 0; rowsInOrder && i < tp.gemms.size(); ++i) {
