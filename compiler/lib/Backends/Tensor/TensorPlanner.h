@@ -137,7 +137,7 @@ bool stackedPersistentGrid(const TensorPlan &tp, const PlanOptions &options, boo
 /// StackedOperandRegisters. At 3, boxes of radius 10 and 12 spilled 1352
 /// and 1912 bytes a thread; at 2, 480 and 888, and their steps ran 2.5 x as
 /// fast on an H100, bit for bit the same (docs/performance.md, 2026-12-06
-/// 11:12).
+/// 11:09-11:15).
 int stackedMinBlocks(const TensorPlan &tp);
 inline constexpr int StackedOperandRegisters = 160;
 
