@@ -331,18 +331,20 @@ struct TensorPlan {
     int k16 = 0, k8 = 0;
   };
   StackedMmas stackedMmas() const;
+  /// Whether the stacked form runs past radius 8 (a halo of 16 columns),
+  /// where no other tensor-core form takes the stencil.
+  bool stackedPastRadius8() const { return stacked && haloCols > 8; }
   /// Whether the stacked form's windows are held only to the shared memory
   /// a block may opt in to, which its launch does: with the shifted ones,
-  /// and past radius 8 (a halo of 16 columns), where no other form takes
-  /// the stencil.
-  bool stackedWindowsOptIn() const { return shiftedWindow || haloCols > 8; }
+  /// and stackedPastRadius8.
+  bool stackedWindowsOptIn() const { return shiftedWindow || stackedPastRadius8(); }
   /// The bytes held to the shared memory a block may use without opting in
   /// (PlanOptions::sharedMemoryLimit): all of sharedBytes(), but for the
   /// stacked form its windows' stages alone (its shifted windows and stages
-  /// are held to what a block may opt in to), none past radius 8 (a halo of
-  /// 16 columns), where every window is (stackedWindowsOptIn).
+  /// are held to what a block may opt in to), none where stackedPastRadius8
+  /// (every window is).
   int unoptedSharedBytes() const {
-    return !stacked ? sharedBytes() : haloCols > 8 ? 0 : stackedStages() * windowBytes;
+    return !stacked ? sharedBytes() : stackedPastRadius8() ? 0 : stackedStages() * windowBytes;
   }
   /// The bytes of the warps' stages, 16 rows each (in sharedBytes() where
   /// stagedStores).

@@ -377,26 +377,24 @@ StencilSpec asRowOfA2DBox(const StencilSpec &spec) {
   return row;
 }
 
-/// Why the tensor cores cannot take `spec` at all, whatever the geometry.
-std::optional<std::string> unsupportedKind(const StencilSpec &spec) {
+/// Why the tensor cores cannot take `spec` with `options`, whatever the
+/// geometry: fp32, or a radius past maxTensorRadius that the stacked form
+/// (the only one past it) cannot take or that the options rule out.
+std::optional<std::string> unsupportedKind(const StencilSpec &spec, const PlanOptions &options) {
   if (spec.precision == Precision::FP32) {
     return std::string("precision fp32 needs full fp32 arithmetic, which the "
                        "tensor cores do not offer (use tf32 to accept "
                        "tensor-core rounding)");
   }
-  if (spec.radius > maxTensorRadius(spec.precision) && stackedMmaUnavailable(spec)) {
+  if (spec.radius <= maxTensorRadius(spec.precision)) {
+    return std::nullopt;
+  }
+  if (stackedMmaUnavailable(spec)) {
     return fmt::format("radius {} is larger than {}, the most a {} fragment "
                        "allows",
                        spec.radius, maxTensorRadius(spec.precision), keyword(spec.precision));
   }
-  return std::nullopt;
-}
-
-/// Why a plan of `spec` past maxTensorRadius (which only the stacked form
-/// takes) is not stacked with `options`, or nothing.
-std::optional<std::string> denseRadiusRefusal(const StencilSpec &spec, const TensorPlan &tp,
-                                              const PlanOptions &options) {
-  if (tp.stacked || spec.radius <= maxTensorRadius(spec.precision)) {
+  if (stackedMmaChosen(spec, options)) {
     return std::nullopt;
   }
   return fmt::format("radius {} is larger than {}, the most a GEMM a row takes, and only the "
@@ -779,7 +777,7 @@ int stackedMinBlocks(const TensorPlan &tp) {
   for (const StackedGroup &g : tp.stackedGroups) {
     operands += g.count * (g.paired() ? 4 : 2);
   }
-  return tp.haloCols > 8 && operands > StackedOperandRegisters ? 2 : StackedMinBlocks;
+  return tp.stackedPastRadius8() && operands > StackedOperandRegisters ? 2 : StackedMinBlocks;
 }
 
 // (Declared with its contract in TensorPlanner.h.) The folds of the edge
@@ -898,7 +896,7 @@ Plan planTensorWith(const StencilSpec &spec, const PlanOptions &options) {
 
 /// The single-step kernel of `spec`, or why the tensor cores cannot take it.
 PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &options) {
-  if (std::optional<std::string> reason = unsupportedKind(spec)) {
+  if (std::optional<std::string> reason = unsupportedKind(spec, options)) {
     return PlanOrRefusal::refused(std::move(*reason));
   }
   // A sweep on another architecture measured this kernel when the MMA is
@@ -919,9 +917,6 @@ PlanOrRefusal planTensorKernel(const StencilSpec &spec, const PlanOptions &optio
   // matrices, with these options) cannot run. (Stages are taken only where
   // they fit: stackedStepStages.)
   const TensorPlan &tp = plan.tensor();
-  if (std::optional<std::string> reason = denseRadiusRefusal(spec, tp, options)) {
-    return PlanOrRefusal::refused(std::move(*reason));
-  }
   const int limit = tp.stacked ? stackedSharedLimit(options) : options.sharedMemoryLimit;
   if (tp.sharedBytes() > limit) {
     return PlanOrRefusal::refused(

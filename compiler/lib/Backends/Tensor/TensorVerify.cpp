@@ -38,11 +38,10 @@ void verifyTiles(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int r = spec.radius;
-  c.require(spec.precision != Precision::FP32 &&
-                r <= (tp.stacked ? StackedMaxRadius : maxTensorRadius(spec.precision)) &&
+  c.require(spec.precision != Precision::FP32 && r <= maxTensorRadius(spec.precision) &&
                 tp.mma.operand == spec.precision,
             "a precision the MMAs take, as their operand, and a radius of at most "
-            "maxTensorRadius (StackedMaxRadius in the stacked form)",
+            "maxTensorRadius",
             "{} with {} operands, radius {}", keyword(spec.precision), keyword(tp.mma.operand), r);
   c.require(tp.tileM == tp.mma.m && tp.nBlocks >= 1 && tp.tileN == tp.nBlocks * tp.mma.n,
             "output tiles of whole MMAs (tileM = m, tileN = nBlocks x n)",
@@ -641,10 +640,6 @@ void verifyKernel(const Plan &plan, const PlanOptions &options, PromiseChecker &
   verifySparse(plan, options, c);
 }
 
-/// A composed pass's promises: of `steps` steps, planned on tensor cores
-/// for the stencil composed that many times, of a radius a tile takes, its
-/// stores from registers (not staged: its MMAs bind it), its two kernels
-/// within the shared memory a block may use, its plan sound.
 /// How a stacked kernel launches (stacked.cuh's kPromotion and
 /// kPersistent), a single step's or a composed pass's step's (`composed`):
 /// its L2 promotion as stackedWindowPromotion says, its grid as
@@ -662,6 +657,10 @@ void verifyStackedLaunch(const TensorPlan &tp, const PlanOptions &options, bool 
             "persistent {}", tp.persistentGrid);
 }
 
+/// A composed pass's promises: of `steps` steps, planned on tensor cores
+/// for the stencil composed that many times, of a radius a tile takes, its
+/// stores from registers (not staged: its MMAs bind it), its two kernels
+/// within the shared memory a block may use, its plan sound.
 void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const PlanOptions &options,
                 PromiseChecker &c, std::vector<std::string> &problems) {
   const StencilSpec &spec = plan.spec;
