@@ -228,7 +228,7 @@ TEST(TensorFusion, StackedGridAsMeasured) {
 }
 
 /// A composed pass runs the composed stencil in the stacked form (radius T
-/// r, at most 8) unless the dense one is asked. Its runs match the single
+/// r, at most 16; 8 in the dense form) unless the dense one is asked. Its runs match the single
 /// steps as the dense form's do, every 16-bit shape and boundary, grids
 /// with more than one strip and block tile and grids that are all band.
 TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
