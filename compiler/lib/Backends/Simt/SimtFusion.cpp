@@ -304,10 +304,17 @@ constexpr MeasuredFusion Measured[] = {
     // 430.4 at T 2 in blocks of 56 rows at 2 blocks against 402.1 at T 3
     // (48 rows at 3 blocks 431.9). The one-stage grouping (39) measured at
     // these geometries the same way (01:57, ...-0152-2d49pt-grouped-rows-
-    // h200.txt), and the direct form ran 199.6 and 351.2 there.
+    // h200.txt), and the direct form ran 199.6 and 351.2 there. On an H100
+    // (2026-12-06 about 13:50, bench/results/2026-12-06-1350-ebisu2d49pt-
+    // fp64-l2-prefetch-h100.txt) fp64 runs 1.02-1.03 x as fast with an L2
+    // prefetch 2 rows ahead (248.6-250.2 against 243.7-244.5; 4 rows 246.8-
+    // 247.3, T 3 245.4-248.7, chunks of 126 rows 237.1-237.8), the issue's
+    // target of 250 on that board; the low-rank forms gained from it on an
+    // H200 too (the blur, box2d49p fp32), where it cost the direct fp64
+    // forms 2-3 % (2026-12-01 04:29-04:52), so the direct 2d25pt keeps none.
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
-     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 260.7,
-     .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true, .formOps = 38},
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 249.4, .lowRank = true,
+     .rowsAtPoint = true, .queued = true, .formOps = 38, .prefetchRows = 2},
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 4, .steps = 2, .width = 128,
      .threads = 128, .batch = 2, .chunk = 56, .minBlocks = 2, .gstencils = 430.4,
      .device = "an H200", .lowRank = true, .rowsAtPoint = true, .queued = true, .formOps = 38},
