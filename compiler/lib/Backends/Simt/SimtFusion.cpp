@@ -308,10 +308,11 @@ constexpr MeasuredFusion Measured[] = {
     // (2026-12-06 about 13:50, bench/results/2026-12-06-1350-ebisu2d49pt-
     // fp64-l2-prefetch-h100.txt) fp64 runs 1.02-1.03 x as fast with an L2
     // prefetch 2 rows ahead (248.6-250.2 against 243.7-244.5; 4 rows 246.8-
-    // 247.3, T 3 245.4-248.7, chunks of 126 rows 237.1-237.8), the issue's
-    // target of 250 on that board; the low-rank forms gained from it on an
-    // H200 too (the blur, box2d49p fp32), where it cost the direct fp64
-    // forms 2-3 % (2026-12-01 04:29-04:52), so the direct 2d25pt keeps none.
+    // 247.3, T 3 245.4-248.7, chunks of 126 rows 237.1-237.8), at the
+    // issue's target of 250 for that board in one round of two; the low-rank
+    // forms gained from it on an H200 too (the blur, box2d49p fp32), where it
+    // cost the direct fp64 forms 2-3 % (2026-12-01 04:29-04:52), so the
+    // direct 2d25pt keeps none. Not run on an H200 since.
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
      .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 249.4, .lowRank = true,
      .rowsAtPoint = true, .queued = true, .formOps = 38, .prefetchRows = 2},
