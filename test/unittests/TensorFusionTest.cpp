@@ -228,9 +228,10 @@ TEST(TensorFusion, StackedGridAsMeasured) {
 }
 
 /// A composed pass runs the composed stencil in the stacked form (radius T
-/// r, at most 16; 8 in the dense form) unless the dense one is asked. Its runs match the single
-/// steps as the dense form's do, every 16-bit shape and boundary, grids
-/// with more than one strip and block tile and grids that are all band.
+/// r, at most 16; 8 in the dense form) unless the dense one is asked. Its
+/// runs match the single steps as the dense form's do, every 16-bit shape
+/// and boundary, grids with more than one strip and block tile and grids
+/// that are all band.
 TEST(TensorFusion, StackedComposedPassUnlessDenseAsked) {
   const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP16, BoundaryKind::Fixed, 5);
   EXPECT_TRUE(fusedPlan(star, 4).schedule.composed->plan->tensor().stacked);
