@@ -106,10 +106,19 @@ constexpr MeasuredFusion Measured[] = {
     // bench/results/2026-11-29-2355-scaled-fused-geometry-h200.txt): the
     // immediates leave room for 3 blocks a multiprocessor, 2d25pt 345.1
     // against 320.5 at 1 (T 3), 2d49pt 193.2 against 188.8 (T 2); every
-    // other scaled fp64 kind measured best at its unscaled geometry.
+    // other scaled fp64 kind measured best at its unscaled geometry. On an
+    // H100, the board, 2d25pt runs 1.01 x as fast with an L2
+    // prefetch 2 rows ahead (2026-12-06 about 13:50, bench/results/2026-12-
+    // 06-1350-ebisu2d49pt-fp64-l2-prefetch-h100.txt: 355.0-355.4 against
+    // 351.3-352.6; the target there is 351), and as generated 356.0-357.4
+    // against 352.6-354.8 (2026-12-06 about 16:40, bench/results/2026-12-
+    // 06-1640-ebisu2d25pt-fp64-l2-prefetch-h100.txt). On an H200 it ran no
+    // faster with it (2026-12-01 04:29-04:52, where it cost the other direct
+    // fp64 forms 2-3 %; 368.8 without it on 2026-12-02, the target met there
+    // either way).
     {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 3, .width = 128,
-     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 345.1,
-     .device = "an H200", .queued = true, .scaled = true},
+     .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 356.0, .queued = true,
+     .scaled = true, .prefetchRows = 2},
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
      .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 193.2,
      .device = "an H200", .queued = true, .scaled = true},
@@ -311,8 +320,10 @@ constexpr MeasuredFusion Measured[] = {
     // 247.3, T 3 245.4-248.7, chunks of 126 rows 237.1-237.8), at the
     // issue's target of 250 for that board in one round of two; the low-rank
     // forms gained from it on an H200 too (the blur, box2d49p fp32), where it
-    // cost the direct fp64 forms 2-3 % (2026-12-01 04:29-04:52), so the
-    // direct 2d25pt keeps none. Not run on an H200 since.
+    // cost the direct fp64 forms 2-3 % (2026-12-01 04:29-04:52). 1 and 3
+    // rows ahead ran 244.9-247.3 and 245.7-246.5 against 2's 247.8-248.3
+    // (2026-12-06 about 16:40, ...-1640-ebisu2d25pt-fp64-l2-prefetch-
+    // h100.txt). Not run on an H200 since.
     {.dims = 2, .shape = Shape::Box, .radius = 3, .elementBytes = 8, .steps = 2, .width = 128,
      .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 249.4, .lowRank = true,
      .rowsAtPoint = true, .queued = true, .formOps = 38, .prefetchRows = 2},
