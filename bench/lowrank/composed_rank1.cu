@@ -1,0 +1,209 @@
+// composed_rank1.cu - a measurement, not a plan stencilc makes: T steps of
+// the uniform 7 x 7 blur (fp64) composed into one stencil of radius 3T,
+// which has rank 1 like the blur (weights w_i w_j, w the T-fold convolution
+// of seven 1/7s), run as one pass of two 1D passes of 6T + 1 taps in a
+// block's shared memory: the window of a tile and its halo of 3T, its rows'
+// x-passes, then the tile's y-passes, each thread 8 outputs along its pass
+// from registers. Issue 35's blur target asks 500 GStencil/s on an H100;
+// the fused pass of 4 steps runs 405 there (docs/performance.md, 2026-12-06
+// about 16:00, where the single-step kernel ran such composed steps at
+// 0.40-0.69 x of it). This times the tile-interior pass only: the band of
+// points within 3T of an edge (band.cuh) is not run, so the figures are an
+// upper bound for a plan that adds it.
+//
+// Checks first, on a 1024^2 grid: one pass against T direct steps of the
+// blur in float64 on the host (fixed ring of 3), at every point at least
+// 3T from an edge, the largest difference printed. Then NAME_run's measure:
+// passes of T over an 8192^2 grid, ping-pong, for 100 steps (or the most
+// whole passes under it), the median of 5 after 2 warm-ups, every grid
+// point x step counted; the device-to-device copy in the same run.
+//
+// Build (GPU machine): nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/include
+//   bench/lowrank/composed_rank1.cu runtime/src/check.cpp -o composed_rank1
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "../median_ms.h"
+#include "stencilc/runtime/check.h"
+
+namespace {
+
+constexpr int kOut = 8; // outputs a thread computes along its pass
+
+/// The composed 1D weights of T steps: n_k / 7^T, n the T-fold convolution
+/// of seven ones (exact integers), each rounded once to double.
+std::vector<double> composedWeights(int steps) {
+  std::vector<double> n{1.0};
+  for (int s = 0; s < steps; ++s) {
+    std::vector<double> next(n.size() + 6, 0.0);
+    for (size_t i = 0; i < n.size(); ++i)
+      for (int k = 0; k < 7; ++k)
+        next[i + k] += n[i];
+    n = next;
+  }
+  const double scale = std::pow(7.0, steps);
+  for (double &v : n)
+    v /= scale;
+  return n;
+}
+
+__constant__ double cWeights[64];
+
+/// One pass of T composed steps over the tile of kTx x kTy outputs whose
+/// window starts at (blockIdx.y * kTy, blockIdx.x * kTx); outputs are the
+/// points at least R = 3T inside the grid, the rest of `out` untouched.
+template <int T, int kTx, int kTy, int kThreads, int kBlocks>
+__global__ void __launch_bounds__(kThreads, kBlocks)
+    composedPass(const double *__restrict__ in, double *__restrict__ out, int ny, int nx) {
+  constexpr int R = 3 * T, K = 2 * R + 1, WX = kTx + 2 * R, WY = kTy + 2 * R;
+  constexpr int WXP = WX | 1; // odd pitches: a warp's rows fall in distinct banks
+  constexpr int HXP = kTx | 1;
+  extern __shared__ double smem[];
+  double *win = smem;
+  double *hx = smem + WY * WXP;
+  const int wx0 = blockIdx.x * kTx, wy0 = blockIdx.y * kTy;
+  for (int i = threadIdx.x; i < WY * WX; i += kThreads) {
+    const int r = i / WX, c = i % WX, gy = wy0 + r, gx = wx0 + c;
+    win[r * WXP + c] = gy < ny && gx < nx ? in[size_t(gy) * nx + gx] : 0.0;
+  }
+  __syncthreads();
+  // x-passes of every window row: lanes take consecutive rows.
+  constexpr int kXItems = WY * (kTx / kOut);
+  for (int i = threadIdx.x; i < kXItems; i += kThreads) {
+    const int r = i % WY, c0 = (i / WY) * kOut;
+    double v[kOut + K - 1];
+#pragma unroll
+    for (int j = 0; j < kOut + K - 1; ++j)
+      v[j] = win[r * WXP + c0 + j];
+#pragma unroll
+    for (int o = 0; o < kOut; ++o) {
+      double s = 0.0;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        s = fma(cWeights[k], v[o + k], s);
+      hx[r * HXP + c0 + o] = s;
+    }
+  }
+  __syncthreads();
+  // y-passes of the tile: lanes take consecutive columns.
+  constexpr int kYItems = kTx * (kTy / kOut);
+  for (int i = threadIdx.x; i < kYItems; i += kThreads) {
+    const int c = i % kTx, r0 = (i / kTx) * kOut;
+    double v[kOut + K - 1];
+#pragma unroll
+    for (int j = 0; j < kOut + K - 1; ++j)
+      v[j] = hx[(r0 + j) * HXP + c];
+    const int gx = wx0 + R + c;
+#pragma unroll
+    for (int o = 0; o < kOut; ++o) {
+      double s = 0.0;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        s = fma(cWeights[k], v[o + k], s);
+      const int gy = wy0 + R + r0 + o;
+      if (gy < ny - R && gx < nx - R)
+        out[size_t(gy) * nx + gx] = s;
+    }
+  }
+}
+
+template <int T, int kTx, int kTy, int kThreads, int kBlocks> struct Variant {
+  static constexpr int R = 3 * T;
+  static constexpr size_t bytes() {
+    return sizeof(double) *
+           (size_t((kTy + 2 * R) * ((kTx + 2 * R) | 1)) + size_t((kTy + 2 * R) * (kTx | 1)));
+  }
+  static void launch(const double *in, double *out, int ny, int nx) {
+    auto kernel = composedPass<T, kTx, kTy, kThreads, kBlocks>;
+    STENCILC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(bytes())));
+    const dim3 grid((nx - 2 * R + kTx - 1) / kTx, (ny - 2 * R + kTy - 1) / kTy);
+    kernel<<<grid, kThreads, bytes()>>>(in, out, ny, nx);
+  }
+};
+
+/// T direct steps of the blur in float64, fixed ring of 3.
+std::vector<double> reference(std::vector<double> u, int n, int steps) {
+  std::vector<double> next = u;
+  for (int s = 0; s < steps; ++s) {
+    for (int y = 3; y < n - 3; ++y)
+      for (int x = 3; x < n - 3; ++x) {
+        double sum = 0.0;
+        for (int dy = -3; dy <= 3; ++dy)
+          for (int dx = -3; dx <= 3; ++dx)
+            sum += (1.0 / 49.0) * u[size_t(y + dy) * n + x + dx];
+        next[size_t(y) * n + x] = sum;
+      }
+    std::swap(u, next);
+  }
+  return u;
+}
+
+template <class V, int T> void runOne(const char *label, double *a, double *b, int n) {
+  const std::vector<double> w = composedWeights(T);
+  STENCILC_CHECK(cudaMemcpyToSymbol(cWeights, w.data(), w.size() * sizeof(double)));
+  // The check.
+  constexpr int kCheck = 1024;
+  std::vector<double> host(size_t(kCheck) * kCheck);
+  std::mt19937_64 rng(T * 7919 + V::bytes());
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (double &v : host)
+    v = dist(rng);
+  STENCILC_CHECK(cudaMemcpy(a, host.data(), host.size() * sizeof(double), cudaMemcpyHostToDevice));
+  STENCILC_CHECK(cudaMemset(b, 0xff, host.size() * sizeof(double))); // NaN: poisoned
+  V::launch(a, b, kCheck, kCheck);
+  STENCILC_CHECK(cudaGetLastError());
+  std::vector<double> got(host.size());
+  STENCILC_CHECK(cudaMemcpy(got.data(), b, got.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  const std::vector<double> want = reference(host, kCheck, T);
+  double worst = 0.0;
+  const int R = 3 * T;
+  for (int y = R; y < kCheck - R; ++y)
+    for (int x = R; x < kCheck - R; ++x) {
+      const double d = std::fabs(got[size_t(y) * kCheck + x] - want[size_t(y) * kCheck + x]);
+      worst = std::isnan(d) ? INFINITY : std::max(worst, d);
+    }
+  // The measure.
+  const int passes = 100 / T;
+  const double ms = stencilc::medianMs(
+      [&](int) {
+        for (int p = 0; p < passes; ++p)
+          V::launch(p % 2 ? b : a, p % 2 ? a : b, n, n);
+      },
+      2, 5);
+  STENCILC_CHECK(cudaGetLastError());
+  const double points = double(n) * n * passes * T;
+  std::printf("%-28s T %d: %d passes (%d steps) %8.3f ms %7.1f GStencil/s  check max |diff| %.3g "
+              "(%zu bytes of shared memory a block)\n",
+              label, T, passes, passes * T, ms, points / (ms * 1e6), worst, V::bytes());
+}
+
+} // namespace
+
+int main() {
+  constexpr int kN = 8192;
+  double *a = nullptr, *b = nullptr;
+  const size_t bytes = size_t(kN) * kN * sizeof(double);
+  STENCILC_CHECK(cudaMalloc(&a, bytes));
+  STENCILC_CHECK(cudaMalloc(&b, bytes));
+  STENCILC_CHECK(cudaMemset(a, 0, bytes));
+  STENCILC_CHECK(cudaMemset(b, 0, bytes));
+  const double copyMs = stencilc::medianMs(
+      [&](int) { STENCILC_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 2, 5);
+  std::printf("copy %zu MiB device to device: %.3f ms, %.1f GB/s (read + write)\n", bytes >> 20,
+              copyMs, 2.0 * bytes / (copyMs * 1e6));
+  runOne<Variant<4, 64, 64, 256, 2>, 4>("T4 64x64 256 threads 2 blocks", a, b, kN);
+  runOne<Variant<4, 128, 64, 512, 1>, 4>("T4 128x64 512 threads 1 block", a, b, kN);
+  runOne<Variant<4, 64, 32, 256, 3>, 4>("T4 64x32 256 threads 3 blocks", a, b, kN);
+  runOne<Variant<5, 64, 64, 256, 2>, 5>("T5 64x64 256 threads 2 blocks", a, b, kN);
+  runOne<Variant<6, 64, 64, 512, 1>, 6>("T6 64x64 512 threads 1 block", a, b, kN);
+  runOne<Variant<6, 128, 32, 512, 1>, 6>("T6 128x32 512 threads 1 block", a, b, kN);
+  STENCILC_CHECK(cudaFree(a));
+  STENCILC_CHECK(cudaFree(b));
+  return 0;
+}
