@@ -54,6 +54,24 @@ std::vector<double> composedWeights(int steps) {
 
 __constant__ double cWeights[64];
 
+/// kOut outputs of a 1D pass of K taps from registers: sums[o] is the sum
+/// over k of cWeights[k] src[(o + k) * stride], the loads made once.
+template <int K>
+__device__ __forceinline__ void passOf(const double *src, int stride, double (&sums)[kOut]) {
+  double v[kOut + K - 1];
+#pragma unroll
+  for (int j = 0; j < kOut + K - 1; ++j)
+    v[j] = src[j * stride];
+#pragma unroll
+  for (int o = 0; o < kOut; ++o) {
+    double s = 0.0;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      s = fma(cWeights[k], v[o + k], s);
+    sums[o] = s;
+  }
+}
+
 /// One pass of T composed steps over the tile of kTx x kTy outputs whose
 /// window starts at (blockIdx.y * kTy, blockIdx.x * kTx); outputs are the
 /// points at least R = 3T inside the grid, the rest of `out` untouched.
@@ -72,42 +90,25 @@ __global__ void __launch_bounds__(kThreads, kBlocks)
     win[r * WXP + c] = gy < ny && gx < nx ? in[size_t(gy) * nx + gx] : 0.0;
   }
   __syncthreads();
+  double sums[kOut];
   // x-passes of every window row: lanes take consecutive rows.
-  constexpr int kXItems = WY * (kTx / kOut);
-  for (int i = threadIdx.x; i < kXItems; i += kThreads) {
+  for (int i = threadIdx.x; i < WY * (kTx / kOut); i += kThreads) {
     const int r = i % WY, c0 = (i / WY) * kOut;
-    double v[kOut + K - 1];
+    passOf<K>(win + r * WXP + c0, 1, sums);
 #pragma unroll
-    for (int j = 0; j < kOut + K - 1; ++j)
-      v[j] = win[r * WXP + c0 + j];
-#pragma unroll
-    for (int o = 0; o < kOut; ++o) {
-      double s = 0.0;
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        s = fma(cWeights[k], v[o + k], s);
-      hx[r * HXP + c0 + o] = s;
-    }
+    for (int o = 0; o < kOut; ++o)
+      hx[r * HXP + c0 + o] = sums[o];
   }
   __syncthreads();
   // y-passes of the tile: lanes take consecutive columns.
-  constexpr int kYItems = kTx * (kTy / kOut);
-  for (int i = threadIdx.x; i < kYItems; i += kThreads) {
-    const int c = i % kTx, r0 = (i / kTx) * kOut;
-    double v[kOut + K - 1];
-#pragma unroll
-    for (int j = 0; j < kOut + K - 1; ++j)
-      v[j] = hx[(r0 + j) * HXP + c];
-    const int gx = wx0 + R + c;
+  for (int i = threadIdx.x; i < kTx * (kTy / kOut); i += kThreads) {
+    const int c = i % kTx, r0 = (i / kTx) * kOut, gx = wx0 + R + c;
+    passOf<K>(hx + r0 * HXP + c, HXP, sums);
 #pragma unroll
     for (int o = 0; o < kOut; ++o) {
-      double s = 0.0;
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        s = fma(cWeights[k], v[o + k], s);
       const int gy = wy0 + R + r0 + o;
       if (gy < ny - R && gx < nx - R)
-        out[size_t(gy) * nx + gx] = s;
+        out[size_t(gy) * nx + gx] = sums[o];
     }
   }
 }
