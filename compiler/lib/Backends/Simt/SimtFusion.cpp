@@ -112,10 +112,9 @@ constexpr MeasuredFusion Measured[] = {
     // 06-1350-ebisu2d49pt-fp64-l2-prefetch-h100.txt: 355.0-355.4 against
     // 351.3-352.6; the target there is 351), and as generated 356.0-357.4
     // against 352.6-354.8 (2026-12-06 about 16:40, bench/results/2026-12-
-    // 06-1640-ebisu2d25pt-fp64-l2-prefetch-h100.txt). On an H200 it ran no
-    // faster with it (2026-12-01 04:29-04:52, where it cost the other direct
-    // fp64 forms 2-3 %; 368.8 without it on 2026-12-02, the target met there
-    // either way).
+    // 06-1640-ebisu2d25pt-fp64-l2-prefetch-h100.txt). On an H200 it ran
+    // within 0.4 % with it (366.7-367.9 against 367.7-368.6, 2026-12-01
+    // 04:29-04:52), its target met there either way.
     {.dims = 2, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 3, .width = 128,
      .threads = 128, .batch = 2, .chunk = 64, .minBlocks = 3, .gstencils = 356.0, .queued = true,
      .scaled = true, .prefetchRows = 2},
@@ -319,8 +318,8 @@ constexpr MeasuredFusion Measured[] = {
     // prefetch 2 rows ahead (248.6-250.2 against 243.7-244.5; 4 rows 246.8-
     // 247.3, T 3 245.4-248.7, chunks of 126 rows 237.1-237.8), at the
     // issue's target of 250 for that board in one round of two; the low-rank
-    // forms gained from it on an H200 too (the blur, box2d49p fp32), where it
-    // cost the direct fp64 forms 2-3 % (2026-12-01 04:29-04:52). 1 and 3
+    // forms gained from it on an H200 too (the blur, box2d49p fp32; 2026-12-01
+    // 04:29-04:52), where the direct fp64 forms ran within 0.4 %. 1 and 3
     // rows ahead ran 244.9-247.3 and 245.7-246.5 against 2's 247.8-248.3
     // (2026-12-06 about 16:40, ...-1640-ebisu2d25pt-fp64-l2-prefetch-
     // h100.txt). Not run on an H200 since.
