@@ -13,13 +13,15 @@
 //
 // Checks first, on a 1024^2 grid: one pass against T direct steps of the
 // blur in float64 on the host (fixed ring of 3), at every point at least
-// 3T from an edge, the largest difference printed. Then NAME_run's measure:
+// 3T from an edge, the largest difference printed. Then NAME_run's measure
+// as sweep2d.cu takes it (test/GPU/device/fused_nd_bench.h: fresh random
+// inputs, the median of 5 after 2 warm-ups, the copy in the same run):
 // passes of T over an 8192^2 grid, ping-pong, for 100 steps (or the most
-// whole passes under it), the median of 5 after 2 warm-ups, every grid
-// point x step counted; the device-to-device copy in the same run.
+// whole passes under it), every grid point x step counted.
 //
 // Build (GPU machine): nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/include
-//   bench/lowrank/composed_rank1.cu runtime/src/check.cpp -o composed_rank1
+//   -I test/GPU/device bench/lowrank/composed_rank1.cu runtime/src/check.cpp
+//   runtime/src/timer.cu -o composed_rank1
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,8 +30,9 @@
 
 #include <cuda_runtime.h>
 
-#include "../median_ms.h"
+#include "fused_nd_bench.h" // test/GPU/device
 #include "stencilc/runtime/check.h"
+#include "stencilc/runtime/device_buffer.h"
 
 namespace {
 
@@ -114,17 +117,20 @@ __global__ void __launch_bounds__(kThreads, kBlocks)
 }
 
 template <int T, int kTx, int kTy, int kThreads, int kBlocks> struct Variant {
-  static constexpr int R = 3 * T;
+  static constexpr int kSteps = T, R = 3 * T;
   static constexpr size_t bytes() {
     return sizeof(double) *
            (size_t((kTy + 2 * R) * ((kTx + 2 * R) | 1)) + size_t((kTy + 2 * R) * (kTx | 1)));
   }
-  static void launch(const double *in, double *out, int ny, int nx) {
-    auto kernel = composedPass<T, kTx, kTy, kThreads, kBlocks>;
-    STENCILC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  /// Once, before any launch: the block's shared memory past 48 KB.
+  static void prepare() {
+    STENCILC_CHECK(cudaFuncSetAttribute(composedPass<T, kTx, kTy, kThreads, kBlocks>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes())));
+  }
+  static void launch(const double *in, double *out, int ny, int nx) {
     const dim3 grid((nx - 2 * R + kTx - 1) / kTx, (ny - 2 * R + kTy - 1) / kTy);
-    kernel<<<grid, kThreads, bytes()>>>(in, out, ny, nx);
+    composedPass<T, kTx, kTy, kThreads, kBlocks><<<grid, kThreads, bytes()>>>(in, out, ny, nx);
   }
 };
 
@@ -145,9 +151,11 @@ std::vector<double> reference(std::vector<double> u, int n, int steps) {
   return u;
 }
 
-template <class V, int T> void runOne(const char *label, double *a, double *b, int n) {
+template <class V> void runOne(const char *label, double *a, double *b, int n) {
+  constexpr int T = V::kSteps;
   const std::vector<double> w = composedWeights(T);
   STENCILC_CHECK(cudaMemcpyToSymbol(cWeights, w.data(), w.size() * sizeof(double)));
+  V::prepare();
   // The check.
   constexpr int kCheck = 1024;
   std::vector<double> host(size_t(kCheck) * kCheck);
@@ -169,14 +177,13 @@ template <class V, int T> void runOne(const char *label, double *a, double *b, i
       const double d = std::fabs(got[size_t(y) * kCheck + x] - want[size_t(y) * kCheck + x]);
       worst = std::isnan(d) ? INFINITY : std::max(worst, d);
     }
-  // The measure.
+  // The measure: a is refilled before each run, b's ring (never written) zeroed.
+  STENCILC_CHECK(cudaMemset(b, 0, size_t(n) * n * sizeof(double)));
   const int passes = 100 / T;
-  const double ms = stencilc::medianMs(
-      [&](int) {
-        for (int p = 0; p < passes; ++p)
-          V::launch(p % 2 ? b : a, p % 2 ? a : b, n, n);
-      },
-      2, 5);
+  const double ms = fused_nd_bench::medianMs(a, static_cast<long long>(n) * n, [&] {
+    for (int p = 0; p < passes; ++p)
+      V::launch(p % 2 ? b : a, p % 2 ? a : b, n, n);
+  });
   STENCILC_CHECK(cudaGetLastError());
   const double points = double(n) * n * passes * T;
   std::printf("%-28s T %d: %d passes (%d steps) %8.3f ms %7.1f GStencil/s  check max |diff| %.3g "
@@ -188,23 +195,15 @@ template <class V, int T> void runOne(const char *label, double *a, double *b, i
 
 int main() {
   constexpr int kN = 8192;
-  double *a = nullptr, *b = nullptr;
-  const size_t bytes = size_t(kN) * kN * sizeof(double);
-  STENCILC_CHECK(cudaMalloc(&a, bytes));
-  STENCILC_CHECK(cudaMalloc(&b, bytes));
-  STENCILC_CHECK(cudaMemset(a, 0, bytes));
-  STENCILC_CHECK(cudaMemset(b, 0, bytes));
-  const double copyMs = stencilc::medianMs(
-      [&](int) { STENCILC_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 2, 5);
-  std::printf("copy %zu MiB device to device: %.3f ms, %.1f GB/s (read + write)\n", bytes >> 20,
-              copyMs, 2.0 * bytes / (copyMs * 1e6));
-  runOne<Variant<4, 64, 64, 256, 2>, 4>("T4 64x64 256 threads 2 blocks", a, b, kN);
-  runOne<Variant<4, 128, 64, 512, 1>, 4>("T4 128x64 512 threads 1 block", a, b, kN);
-  runOne<Variant<4, 64, 32, 256, 3>, 4>("T4 64x32 256 threads 3 blocks", a, b, kN);
-  runOne<Variant<5, 64, 64, 256, 2>, 5>("T5 64x64 256 threads 2 blocks", a, b, kN);
-  runOne<Variant<6, 64, 64, 512, 1>, 6>("T6 64x64 512 threads 1 block", a, b, kN);
-  runOne<Variant<6, 128, 32, 512, 1>, 6>("T6 128x32 512 threads 1 block", a, b, kN);
-  STENCILC_CHECK(cudaFree(a));
-  STENCILC_CHECK(cudaFree(b));
+  stencilc::DeviceBuffer<double> grids[2] = {stencilc::DeviceBuffer<double>(size_t(kN) * kN),
+                                             stencilc::DeviceBuffer<double>(size_t(kN) * kN)};
+  double *a = grids[0].data(), *b = grids[1].data();
+  fused_nd_bench::copyGBs(size_t(kN) * kN * sizeof(double));
+  runOne<Variant<4, 64, 64, 256, 2>>("T4 64x64 256 threads 2 blocks", a, b, kN);
+  runOne<Variant<4, 128, 64, 512, 1>>("T4 128x64 512 threads 1 block", a, b, kN);
+  runOne<Variant<4, 64, 32, 256, 3>>("T4 64x32 256 threads 3 blocks", a, b, kN);
+  runOne<Variant<5, 64, 64, 256, 2>>("T5 64x64 256 threads 2 blocks", a, b, kN);
+  runOne<Variant<6, 64, 64, 512, 1>>("T6 64x64 512 threads 1 block", a, b, kN);
+  runOne<Variant<6, 128, 32, 512, 1>>("T6 128x32 512 threads 1 block", a, b, kN);
   return 0;
 }
