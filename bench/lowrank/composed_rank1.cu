@@ -1,15 +1,16 @@
 // composed_rank1.cu - a measurement, not a plan stencilc makes: T steps of
 // the uniform 7 x 7 blur (fp64) composed into one stencil of radius 3T,
 // which has rank 1 like the blur (weights w_i w_j, w the T-fold convolution
-// of seven 1/7s), run as one pass of two 1D passes of 6T + 1 taps in a
-// block's shared memory: the window of a tile and its halo of 3T, its rows'
-// x-passes, then the tile's y-passes, each thread 8 outputs along its pass
-// from registers. Issue 35's blur target asks 500 GStencil/s on an H100;
-// the fused pass of 4 steps runs 405 there (docs/performance.md, 2026-12-06
-// about 16:00, where the single-step kernel ran such composed steps at
-// 0.40-0.69 x of it). This times the tile-interior pass only: the band of
-// points within 3T of an edge (band.cuh) is not run, so the figures are an
-// upper bound for a plan that adds it.
+// of seven 1/7s), run as two 1D passes of 6T + 1 taps, each thread 8
+// outputs along its pass from registers, in two forms: tiles (a block's
+// window and its halo of 3T in shared memory, its rows' x-passes, then the
+// tile's y-passes) and streamed (streamPass: a strip's rows streamed down in
+// batches, each row x-passed once into a ring, the y-passes from the ring).
+// Issue 35's blur target asks 500 GStencil/s on an H100, where the fused
+// pass of 4 steps runs 405. This times the passes over the interior only:
+// the band of points within 3T of an edge (band.cuh) is not run, so the
+// figures are an upper bound for a plan that adds it. Measured:
+// bench/results/2026-12-06-1800-*.txt (tiles) and -1815-*.txt (streamed).
 //
 // Checks first, on a 1024^2 grid: one pass against T direct steps of the
 // blur in float64 on the host (fixed ring of 3), at every point at least
@@ -28,6 +29,7 @@
 #include <random>
 #include <vector>
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include "fused_nd_bench.h" // test/GPU/device
@@ -116,6 +118,104 @@ __global__ void __launch_bounds__(kThreads, kBlocks)
   }
 }
 
+/// The streamed pass: a block takes a strip of kTx output columns and kRows
+/// output rows and streams its window's rows down in batches of kB. Batch
+/// b's rows are copied (cp.async, one batch ahead) into one of two buffers
+/// and x-passed into a ring of hx rows; then the group of kB output rows
+/// whose y-passes batch b completes (b - kLag, kLag = ceil(2R / kB)) is
+/// y-passed from the ring to `out`. Unlike the tiles above, no window row
+/// is x-passed twice and no input row is read twice (but kLag kB rows a
+/// block), and the copies of a batch overlap the arithmetic of the last.
+template <int T, int kTx, int kB, int kRows, int kThreads, int kBlocks>
+__global__ void __launch_bounds__(kThreads, kBlocks)
+    streamPass(const double *__restrict__ in, double *__restrict__ out, int ny, int nx) {
+  constexpr int R = 3 * T, K = 2 * R + 1, WX = kTx + 2 * R, WXP = WX | 1, HXP = kTx | 1;
+  constexpr int kLag = (2 * R + kB - 1) / kB, kRing = kB * (kLag + 1);
+  constexpr int kBatches = kRows / kB + kLag;
+  static_assert(kRows % kB == 0 && kB % kOut == 0 && kTx % kOut == 0, "whole tasks");
+  extern __shared__ double smem[];
+  double *buf = smem;             // 2 x kB rows of WXP
+  double *hx = smem + 2 * kB * WXP; // the ring: kRing rows of HXP
+  const int x0 = blockIdx.x * kTx, y0 = blockIdx.y * kRows;
+  const auto load = [&](int b) { // batch b's window rows into buf[b & 1]
+    double *dst = buf + (b & 1) * kB * WXP;
+    for (int i = threadIdx.x; i < kB * WX; i += kThreads) {
+      const int r = i / WX, c = i - r * WX, gy = y0 + b * kB + r, gx = x0 + c;
+      if (gy < ny && gx < nx)
+        __pipeline_memcpy_async(dst + r * WXP + c, in + size_t(gy) * nx + gx, sizeof(double));
+      else
+        dst[r * WXP + c] = 0.0;
+    }
+    __pipeline_commit();
+  };
+  double sums[kOut];
+  load(0);
+  for (int b0 = 0; b0 < kBatches; b0 += kLag + 1) {
+#pragma unroll
+    for (int p = 0; p <= kLag; ++p) { // p = b mod (kLag + 1): the ring's slot of batch b
+      const int b = b0 + p;
+      if (b >= kBatches)
+        break;
+      if (b + 1 < kBatches)
+        load(b + 1);
+      else
+        __pipeline_commit(); // an empty group: wait_prior(1) below still means batch b
+      __pipeline_wait_prior(1);
+      __syncthreads();
+      const double *rows = buf + (b & 1) * kB * WXP;
+      for (int i = threadIdx.x; i < kB * (kTx / kOut); i += kThreads) {
+        const int r = i % kB, c0 = (i / kB) * kOut;
+        passOf<K>(rows + r * WXP + c0, 1, sums);
+#pragma unroll
+        for (int o = 0; o < kOut; ++o)
+          hx[(p * kB + r) * HXP + c0 + o] = sums[o];
+      }
+      __syncthreads();
+      if (b < kLag)
+        continue;
+      // Group b - kLag: window rows from (b - kLag) kB, whose slot is first.
+      const int first = ((p + 1) % (kLag + 1)) * kB;
+      for (int i = threadIdx.x; i < kTx * (kB / kOut); i += kThreads) {
+        const int c = i % kTx, r0 = (i / kTx) * kOut;
+        double v[kOut + K - 1];
+#pragma unroll
+        for (int j = 0; j < kOut + K - 1; ++j)
+          v[j] = hx[((first + r0 + j) % kRing) * HXP + c];
+        const int gx = x0 + R + c;
+#pragma unroll
+        for (int o = 0; o < kOut; ++o) {
+          double s = 0.0;
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            s = fma(cWeights[k], v[o + k], s);
+          const int gy = y0 + R + (b - kLag) * kB + r0 + o;
+          if (gy < ny - R && gx < nx - R)
+            out[size_t(gy) * nx + gx] = s;
+        }
+      }
+    }
+  }
+}
+
+template <int T, int kTx, int kB, int kRows, int kThreads, int kBlocks> struct Streamed {
+  static constexpr int kSteps = T, R = 3 * T;
+  static constexpr int kLag = (2 * R + kB - 1) / kB;
+  static constexpr size_t bytes() {
+    return sizeof(double) *
+           (size_t(2 * kB * ((kTx + 2 * R) | 1)) + size_t(kB * (kLag + 1) * (kTx | 1)));
+  }
+  static void prepare() {
+    STENCILC_CHECK(cudaFuncSetAttribute(streamPass<T, kTx, kB, kRows, kThreads, kBlocks>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(bytes())));
+  }
+  static void launch(const double *in, double *out, int ny, int nx) {
+    const dim3 grid((nx - 2 * R + kTx - 1) / kTx, (ny - 2 * R + kRows - 1) / kRows);
+    streamPass<T, kTx, kB, kRows, kThreads, kBlocks>
+        <<<grid, kThreads, bytes()>>>(in, out, ny, nx);
+  }
+};
+
 template <int T, int kTx, int kTy, int kThreads, int kBlocks> struct Variant {
   static constexpr int kSteps = T, R = 3 * T;
   static constexpr size_t bytes() {
@@ -199,11 +299,14 @@ int main() {
                                              stencilc::DeviceBuffer<double>(size_t(kN) * kN)};
   double *a = grids[0].data(), *b = grids[1].data();
   fused_nd_bench::copyGBs(size_t(kN) * kN * sizeof(double));
-  runOne<Variant<4, 64, 64, 256, 2>>("T4 64x64 256 threads 2 blocks", a, b, kN);
-  runOne<Variant<4, 128, 64, 512, 1>>("T4 128x64 512 threads 1 block", a, b, kN);
   runOne<Variant<4, 64, 32, 256, 3>>("T4 64x32 256 threads 3 blocks", a, b, kN);
-  runOne<Variant<5, 64, 64, 256, 2>>("T5 64x64 256 threads 2 blocks", a, b, kN);
-  runOne<Variant<6, 64, 64, 512, 1>>("T6 64x64 512 threads 1 block", a, b, kN);
-  runOne<Variant<6, 128, 32, 512, 1>>("T6 128x32 512 threads 1 block", a, b, kN);
+  runOne<Streamed<4, 128, 16, 512, 256, 2>>("S T4 128 b16 r512 256x2", a, b, kN);
+  runOne<Streamed<4, 128, 16, 1024, 256, 2>>("S T4 128 b16 r1024 256x2", a, b, kN);
+  runOne<Streamed<4, 64, 16, 512, 128, 4>>("S T4 64 b16 r512 128x4", a, b, kN);
+  runOne<Streamed<4, 128, 8, 512, 128, 4>>("S T4 128 b8 r512 128x4", a, b, kN);
+  runOne<Streamed<4, 256, 16, 512, 512, 1>>("S T4 256 b16 r512 512x1", a, b, kN);
+  runOne<Streamed<3, 128, 16, 512, 256, 2>>("S T3 128 b16 r512 256x2", a, b, kN);
+  runOne<Streamed<5, 128, 16, 512, 256, 2>>("S T5 128 b16 r512 256x2", a, b, kN);
+  runOne<Streamed<6, 128, 16, 512, 256, 2>>("S T6 128 b16 r512 256x2", a, b, kN);
   return 0;
 }
