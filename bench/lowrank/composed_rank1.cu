@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks)
   constexpr int kBatches = kRows / kB + kLag;
   static_assert(kRows % kB == 0 && kB % kOut == 0 && kTx % kOut == 0, "whole tasks");
   extern __shared__ double smem[];
-  double *buf = smem;             // 2 x kB rows of WXP
+  double *buf = smem;               // 2 x kB rows of WXP
   double *hx = smem + 2 * kB * WXP; // the ring: kRing rows of HXP
   const int x0 = blockIdx.x * kTx, y0 = blockIdx.y * kRows;
   const auto load = [&](int b) { // batch b's window rows into buf[b & 1]
@@ -211,8 +211,7 @@ template <int T, int kTx, int kB, int kRows, int kThreads, int kBlocks> struct S
   }
   static void launch(const double *in, double *out, int ny, int nx) {
     const dim3 grid((nx - 2 * R + kTx - 1) / kTx, (ny - 2 * R + kRows - 1) / kRows);
-    streamPass<T, kTx, kB, kRows, kThreads, kBlocks>
-        <<<grid, kThreads, bytes()>>>(in, out, ny, nx);
+    streamPass<T, kTx, kB, kRows, kThreads, kBlocks><<<grid, kThreads, bytes()>>>(in, out, ny, nx);
   }
 };
 
