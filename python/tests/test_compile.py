@@ -31,6 +31,7 @@ def test_compile_and_info(needs_nvcc):
     assert info.coefficients == {(0, 0): 0.5, (-1, 0): 0.125, (1, 0): 0.125, (0, -1): 0.125,
                                  (0, 1): 0.125}
     assert info.backend in ("tensor", "simt") and info.fused_steps >= 1
+    assert info.run_composed == (info.backend == "tensor" and info.fused_steps > 1)  # a star
     assert list(module.stencils) == ["heat2d"]
     assert module.cache_entry.startswith(stencilc.cache_root())
 

@@ -26,16 +26,6 @@ TEST(BackendInterface, EveryBackendOfTheTableIsRegistered) {
   }
 }
 
-/// `steps` float64 reference steps of `spec` on `grid`, NAME_run's way.
-GridND referenceRun(const StencilSpec &spec, GridND grid, int steps) {
-  for (int step = 0; step < steps; ++step) {
-    GridND out = grid; // the points a step does not write keep their value
-    referenceStepND(spec, grid, out);
-    grid = std::move(out);
-  }
-  return grid;
-}
-
 /// NAME_run of 3 steps through Backend::emulateRun on an odd grid, against
 /// the reference: every backend that plans the stencil, in 1D, 2D and 3D,
 /// fp64 and fp16 (which both backends take), every boundary rule. A refusal
@@ -57,7 +47,7 @@ TEST(BackendInterface, EmulatedRunsMatchTheReference) {
           ++planned;
           const std::array<int, 3> n = sizes[std::size_t(dims - 1)];
           GridND grid = randomGridND(dims, n, precision, 11);
-          const GridND reference = referenceRun(spec, grid, 3);
+          const GridND reference = stencilc::testing::referenceRunND(spec, grid, 3);
           backend.emulateRun(*plan, grid, 3);
           EXPECT_LE(relativeL2ErrorND(spec, grid, reference), 3 * relativeTolerance(precision))
               << keyword(kind) << " " << spec.name << " " << keyword(boundary);

@@ -29,18 +29,9 @@ using namespace stencilc;
 using stencilc::testing::makeStencil;
 using stencilc::testing::onSm90;
 using stencilc::testing::randomGridND;
+using stencilc::testing::referenceRunND;
 
 namespace {
-
-/// `steps` float64 steps of the spec (the ring of a fixed grid kept).
-GridND referenceRun(const StencilSpec &spec, GridND a, int steps) {
-  for (int s = 0; s < steps; ++s) {
-    GridND b = a;
-    referenceStepND(spec, a, b);
-    a = std::move(b);
-  }
-  return a;
-}
 
 /// The plan with one step a launch: what NAME_run would do without fusion.
 Plan unfused(Plan plan) {
@@ -84,7 +75,7 @@ void checkRuns(const Plan &plan, std::array<int, 3> n, unsigned seed) {
     emulateRun(unfused(plan), single, steps);
     EXPECT_FALSE(anyNaN(fused)) << "a stored point read a value the block does not hold";
     EXPECT_TRUE(sameBits(fused, single)) << "the fused passes differ from single steps";
-    const GridND reference = referenceRun(spec, in, steps);
+    const GridND reference = referenceRunND(spec, in, steps);
     EXPECT_LE(relativeL2ErrorND(spec, fused, reference), relativeTolerance(spec.precision) * steps);
   }
 }

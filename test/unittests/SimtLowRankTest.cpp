@@ -133,6 +133,7 @@ Plan planWith(const StencilSpec &spec, LowRankRequest request, int fuse = 0,
   PlanOptions options = onSm90(fuse);
   options.lowRank = request;
   options.scale = scale;
+  options.compose = ComposeRequest::Off; // the fused pass (SimtRankOneTest: the composed one)
   return planSimt(spec, options);
 }
 

@@ -143,6 +143,17 @@ inline bool sameBits(const GridND &a, const GridND &b) {
          std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0;
 }
 
+/// `steps` float64 steps of the spec from `a` (referenceStepND: the ring of
+/// a fixed grid kept).
+inline GridND referenceRunND(const StencilSpec &spec, GridND a, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    GridND b = a;
+    referenceStepND(spec, a, b);
+    a = std::move(b);
+  }
+  return a;
+}
+
 /// A grid of 1-3 dimensions of random values of the element type.
 inline GridND randomGridND(int dims, std::array<int, 3> n, Precision precision, unsigned seed) {
   GridND grid(dims, n);

@@ -506,6 +506,13 @@ enum class ScaleRequest { Auto, Off };
 /// the default) or the form's own order (Off).
 enum class PairsRequest { Auto, Off };
 
+/// What --plan-option compose asks for of a rank-1 2D stencil on CUDA
+/// cores: NAME_run in composed rank-1 passes where they measured faster
+/// with their band (RankOnePass; Auto, the default), wherever the planner
+/// has their geometry (On), or the fused kernel, which gives what as many
+/// NAME_step calls give bit for bit (Off).
+enum class ComposeRequest { Auto, Off, On };
+
 /// What --plan-option copy asks for of the stacked tensor-core form's
 /// windows: by the tensor memory accelerator where the plan allows it
 /// (TensorPlan::mappedWindows; Auto, the default), or by cp.async from
@@ -759,6 +766,29 @@ struct ComposedPass {
   double mmaRatio = 0.0;
 };
 
+/// T steps of a rank-1 2D stencil as one pass of the stencil composed T
+/// times, on CUDA cores (runtime/include/stencilc/device/rank_one.cuh;
+/// docs/design.md, "Composed rank-1 passes"): an x-pass and a y-pass of
+/// 2 T r + 1 taps, then the band kernel of stencilc/device/composed.cuh for
+/// the points within T r of an edge. Not bit for bit the T steps: the
+/// composed weights are rounded once (docs/generated-code.md states the
+/// error).
+struct RankOnePass {
+  int steps = 0;
+  /// The composed stencil's row (along x) and column (along y, with the
+  /// scale), 2 T r + 1 taps each from offset -T r, each rounded once from
+  /// its exact value to the arithmetic type.
+  std::vector<double> row, column;
+  /// The kernel's strip of columns, batch of rows, output rows and threads
+  /// a block, and blocks a multiprocessor (__launch_bounds__).
+  int columns = 0, batch = 0, rows = 0, threads = 0, minBlocks = 1;
+  /// Its dynamic shared memory (rank_one.cuh's Shape::kSharedBytes).
+  int sharedBytes = 0;
+  BandKernel band;
+  /// Where the geometry and the choice come from (a measurement).
+  std::string source;
+};
+
 /// How the time steps of NAME_run map onto kernel launches: passes of
 /// fusedSteps steps (T) each and one pass of the remainder. NAME_step is
 /// always one step.
@@ -773,6 +803,9 @@ struct Schedule {
   /// passes of T: one composed pass of T / 2 steps before the single steps
   /// of the rest (where T / 2 >= 2 and the composed step is stacked).
   std::optional<ComposedPass> remainder;
+  /// The composed rank-1 pass (fusedSteps > 1) on CUDA cores, where the
+  /// planner takes it; then `fused` is unused.
+  std::optional<RankOnePass> rankOne;
   /// Why T is what it is, in one phrase (the plan prints it).
   std::string why;
   /// Whether T is lower than --plan-option fuse asked for (`why` says why):

@@ -52,6 +52,9 @@ struct PlanOptions {
   /// --plan-option pairs: whether a 2D low-rank form may add in the paired
   /// order (a word too).
   PairsRequest pairs = PairsRequest::Auto;
+  /// --plan-option compose: whether NAME_run of a rank-1 2D stencil may run
+  /// its steps composed on CUDA cores (a word too).
+  ComposeRequest compose = ComposeRequest::Auto;
   /// --plan-option copy: how the stacked tensor-core form copies its
   /// windows (a word too).
   CopyRequest copy = CopyRequest::Auto;

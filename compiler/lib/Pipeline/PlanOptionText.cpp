@@ -44,6 +44,11 @@ constexpr std::pair<std::string_view, ScaleRequest> ScaleWords[] = {
 };
 
 /// The words --plan-option pairs takes.
+constexpr std::pair<std::string_view, ComposeRequest> ComposeWords[] = {
+    {"auto", ComposeRequest::Auto},
+    {"off", ComposeRequest::Off},
+    {"on", ComposeRequest::On},
+};
 constexpr std::pair<std::string_view, PairsRequest> PairsWords[] = {
     {"auto", PairsRequest::Auto},
     {"off", PairsRequest::Off},
@@ -149,6 +154,12 @@ constexpr WordOptionEntry WordOptions[] = {
       "columns and rows added in pairs of an even index and the next, where the grid does not "
       "wrap) or off (one by one, as before)"},
      applyWordTo<PairsWords, &PlanOptions::pairs>},
+    {{"compose", BackendKind::Simt,
+      "NAME_run of a rank-1 2D stencil: auto (the default: in passes of its steps composed, "
+      "two 1D passes each, where measured faster; not bit for bit as many steps), on (so "
+      "wherever the planner has their geometry: fp64 of radius 3) or off (the fused kernel, "
+      "bit for bit)"},
+     applyWordTo<ComposeWords, &PlanOptions::compose>},
 };
 
 const WordOptionEntry *findWordOption(llvm::StringRef name) {

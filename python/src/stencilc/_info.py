@@ -47,7 +47,8 @@ class InfoStruct(ctypes.Structure):  # stencilc_stencil_info
                 ("shape", ctypes.c_int), ("precision", ctypes.c_int), ("boundary", ctypes.c_int),
                 ("boundary_value", ctypes.c_double), ("num_points", ctypes.c_int),
                 ("points", ctypes.POINTER(_Point)), ("backend", ctypes.c_int),
-                ("tile", ctypes.c_int * 3), ("fused_steps", ctypes.c_int)]
+                ("tile", ctypes.c_int * 3), ("fused_steps", ctypes.c_int),
+                ("run_composed", ctypes.c_int)]
 
 
 class FieldsStruct(ctypes.Structure):  # stencilc_fields_info
@@ -98,6 +99,9 @@ class Info:
         self.backend = _kind(_kinds.BACKENDS, s.backend, "backend", self.name)
         self.tile: tuple[int, ...] = tuple(s.tile[: s.dims])
         self.fused_steps: int = s.fused_steps
+        # Whether run's passes compose the steps (rounded otherwise than as
+        # many single steps: docs/generated-code.md).
+        self.run_composed: bool = bool(s.run_composed)
         # A stencil of the one input `in` (fields None), or of fields
         # (docs/language.md): every field in declaration order (the order of
         # the C API's pointers), the coefficient fields among them, the

@@ -57,7 +57,7 @@ static const stencilc_point wrong_points[5] = {
 // clang-format off
 static const stencilc_stencil_info wrong_kernel_info = {
     "wrong_weight", 2, 1, STENCILC_STAR, STENCILC_FP32, STENCILC_BOUNDARY_FIXED, 0.0,
-    5, wrong_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1};
+    5, wrong_points, STENCILC_BACKEND_SIMT, {4, 64, 0}, 1, 0};
 // clang-format on
 cudaError_t wrong_weight_step(const float *in, float *out, int ny, int nx, cudaStream_t stream) {
   return stencilc::naiveStep<float>(wrong_kernel_info, in, out, Extents::of2D(ny, nx), stream);

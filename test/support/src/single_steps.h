@@ -37,11 +37,12 @@ inline std::vector<T> singleSteps(const StencilUnderTest &s, const Extents &e,
 }
 
 /// Whether NAME_run must equal as many NAME_step calls bit for bit: every
-/// plan but a tensor-core one that fuses steps, whose composed passes round
-/// differently from single steps (docs/generated-code.md, "Fused time
-/// steps"); its runs are checked against the tolerance instead.
+/// plan but one whose passes compose the steps (run_composed: the tensor
+/// cores' composed passes, the CUDA cores' composed rank-1 passes), which
+/// round differently from single steps (docs/generated-code.md); its runs
+/// are checked against the tolerance instead.
 inline bool runMatchesStepsBitwise(const stencilc_stencil_info &info) {
-  return info.backend != STENCILC_BACKEND_TENSOR || info.fused_steps <= 1;
+  return info.run_composed == 0 || info.fused_steps <= 1;
 }
 
 } // namespace stencilc

@@ -55,6 +55,13 @@ struct BoundaryPolicy {
 };
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
 
+/// The traits struct `name` of band.cuh's band kernel for passes of `steps`
+/// steps of `spec` (the composed passes' band): the stencil's points with
+/// its own coefficients in the arithmetic type (float, or double for fp64),
+/// in the spec's order; `boundary` the policy's type (boundaryPolicy).
+std::string bandTraits(const StencilSpec &spec, std::string_view name, int steps,
+                       std::string_view boundary);
+
 /// The stencil_info.h enumerator of the spec's boundary (HeaderEmitter.cpp):
 /// STENCILC_BOUNDARY_FIXED and so on.
 std::string boundaryEnumerator(const StencilSpec &spec);

@@ -79,7 +79,7 @@ std::string runNote(const Plan &plan) {
   if (plan.spec.boundary != BoundaryKind::Fixed) {
     return {};
   }
-  if (plan.schedule.fusedSteps > 1 && !plan.schedule.composed) {
+  if (plan.schedule.fusedSteps > 1 && !plan.schedule.composed && !plan.schedule.rankOne) {
     return " The ring of a is kept at every step:\n * each pass stores it unchanged.";
   }
   return " The ring of b is first made equal to the ring of a,\n * so it stays fixed for every "
@@ -97,8 +97,8 @@ std::string passNote(const Plan &plan) {
   if (t <= 1) {
     return "steps = 1";
   }
-  return plan.schedule.composed ? fmt::format("steps = 1 or {}", t)
-                                : fmt::format("steps from 1 to {}", t);
+  return plan.schedule.composed || plan.schedule.rankOne ? fmt::format("steps = 1 or {}", t)
+                                                         : fmt::format("steps from 1 to {}", t);
 }
 
 /// What NAME_pass_range does with a fixed boundary's ring: a fused pass
@@ -204,7 +204,9 @@ std::string emitHeader(const std::vector<Plan> &plans, const CodeGenOptions &opt
         fmt::arg("boundary", boundaryEnumerator(spec)),
         fmt::arg("boundary_value", numberLiteral(spec.boundaryValue, false)),
         fmt::arg("backend_enum", "STENCILC_BACKEND_" + upper(keyword(plan.backend()))),
-        fmt::arg("fused_steps", plan.schedule.fusedSteps), fmt::arg("limit_note", notes.limits),
+        fmt::arg("fused_steps", plan.schedule.fusedSteps),
+        fmt::arg("run_composed", plan.schedule.composed || plan.schedule.rankOne ? 1 : 0),
+        fmt::arg("limit_note", notes.limits),
         fmt::arg("fused_note", plan.schedule.fusedSteps == 1 ? std::string() : notes.fusedRun),
         fmt::arg("pass_note", passNote(plan)), fmt::arg("pass_range", passRangeDeclaration(plan)));
     emitDistWrappers(w, plan);

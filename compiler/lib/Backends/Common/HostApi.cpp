@@ -59,7 +59,8 @@ std::string stencilNamespace(const Plan &plan) { return "stencilc_gen_" + plan.s
 bool passTakesRange(const Plan &plan) {
   // A pass followed by a band (composed, or fused under a folding rule)
   // stores the band's points whatever the range.
-  return plan.spec.dims >= 2 && !plan.schedule.composed && !plan.schedule.fused.band &&
+  return plan.spec.dims >= 2 && !plan.schedule.composed && !plan.schedule.rankOne &&
+         !plan.schedule.fused.band &&
          (plan.schedule.fusedSteps > 1 || backendFor(plan).stepKernelTakesRange());
 }
 
@@ -145,6 +146,23 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns, std:
              fmt::arg("size_product", sizeProduct), fmt::arg("launch", launch),
              fmt::arg("run", run), fmt::arg("pass", pass),
              fmt::arg("pass_range", passRangeFunction(plan, ns)));
+}
+
+std::string bandTraits(const StencilSpec &spec, std::string_view name, int steps,
+                       std::string_view boundary) {
+  const bool asFloat = spec.precision != Precision::FP64;
+  std::string points;
+  for (const Term &t : spec.terms) {
+    const double c = asFloat ? double(float(t.coefficient)) : t.coefficient;
+    points += fmt::format("{}    f({}, {}, {});", points.empty() ? "" : "\n", t.offset.d[0],
+                          t.offset.d[1], numberLiteral(c, asFloat));
+  }
+  return CodeWriter::filled(
+      templateSection("host_api.cu.tpl", "band_traits"), fmt::arg("band", name),
+      fmt::arg("element", elementTypeName(spec.precision)),
+      fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
+      fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
+      fmt::arg("steps", steps), fmt::arg("ring", spec.ring()), fmt::arg("points", points));
 }
 
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {

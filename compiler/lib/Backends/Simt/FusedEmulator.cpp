@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backends/Simt/FusedEmulator.h"
+#include "Backends/Simt/SimtRankOne.h"
 
 #include <algorithm>
 #include <array>
@@ -233,7 +234,18 @@ void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels) {
 
 void emulateRun(const Plan &plan, GridND &a, int steps) {
   const int fused = plan.schedule.fusedSteps;
-  GridND b = a; // NAME_run's ring copy: b starts with a's ring
+  GridND b = a;                // NAME_run's ring copy: b starts with a's ring
+  if (plan.schedule.rankOne) { // composed.cuh's run: passes of T, then single steps
+    for (int pass = 0; pass < steps / fused; ++pass) {
+      emulateRankOnePass(plan, a, b);
+      std::swap(a, b);
+    }
+    for (int step = 0; step < steps % fused; ++step) {
+      emulateSimtStep(plan, a, b);
+      std::swap(a, b);
+    }
+    return;
+  }
   for (int done = 0; done < steps; done += fused) {
     const int levels = std::min(fused, steps - done);
     if (fused > 1) {

@@ -26,6 +26,7 @@
 #include "Backends/Simt/FusedEmulator.h"
 #include "Backends/Simt/SimtCodeGen.h"
 #include "Backends/Simt/SimtPlanner.h"
+#include "Backends/Simt/SimtRankOne.h"
 
 namespace stencilc {
 
@@ -247,6 +248,13 @@ std::string limitNote(const Plan &plan) {
 /// chunks of planes along z (3D).
 std::string fusedRunNote(const Plan &plan) {
   const Schedule &s = plan.schedule;
+  if (s.rankOne) {
+    return fmt::format("\n* It runs passes of {} steps as one stencil, the {} steps composed (rank "
+                       "1),\n* each followed by the points within T r of an edge step by step, "
+                       "and single\n* steps for the rest; within the rounding of the composed "
+                       "weights, what as many\n* single steps give (docs/generated-code.md).",
+                       s.fusedSteps, s.fusedSteps);
+  }
   const auto limit = [](std::string_view axis, long long per, std::string_view unit) {
     return blockLimitSentence(axis, std::min<long long>(65535 * per, INT32_MAX),
                               fmt::format("{} {}", per, unit));
@@ -316,6 +324,10 @@ public:
       printFieldsFused(plan, os);
       return;
     }
+    if (s.rankOne) {
+      printRankOne(plan, os);
+      return;
+    }
     switch (spec.dims) {
     case 1:
       printFused1D(plan, os);
@@ -336,6 +348,11 @@ public:
     const std::string kernel = summarizeSimtPlan(plan);
     if (plan.schedule.fusedSteps == 1) {
       return kernel;
+    }
+    if (plan.schedule.rankOne) {
+      return fmt::format("{}; NAME_run runs passes of {} steps composed (rank 1: "
+                         "stencilc/device/rank_one.cuh, the band beside each)",
+                         kernel, plan.schedule.fusedSteps);
     }
     return fmt::format("{}; NAME_run fuses {} steps a pass (stencilc/device/{}.cuh: {})", kernel,
                        plan.schedule.fusedSteps,

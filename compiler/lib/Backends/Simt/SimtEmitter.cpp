@@ -18,6 +18,7 @@
 #include "Backends/Common/EmitterParts.h"
 #include "Backends/Simt/SimtCodeGen.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Simt/SimtRankOne.h"
 
 namespace stencilc {
 
@@ -597,11 +598,15 @@ void writeSimtStencil(CodeWriter &w, const Plan &plan) {
       fmt::arg("packed_member", sp.packed ? std::string(section("packed_member")) : std::string()),
       fmt::arg("scale_member", scaleMember(sp)));
   w.line();
-  if (plan.schedule.fusedSteps > 1) {
+  std::optional<PassBodies> rankOne;
+  if (plan.schedule.rankOne) {
+    rankOne = writeRankOne(w, plan, ns, boundary.type);
+    w.line();
+  } else if (plan.schedule.fusedSteps > 1) {
     writeFusedStencil(w, plan, ns, boundary);
     w.line();
   }
-  writeEntryPoints(w, plan, ns, launchCode(plan));
+  writeEntryPoints(w, plan, ns, launchCode(plan), rankOne ? &*rankOne : nullptr);
   w.line();
 }
 

@@ -377,6 +377,10 @@ bool pairedShape(const StencilSpec &spec, const LowRankForm *form) {
          pairedRuns(*form).has_value();
 }
 
+std::optional<double> roundedToCompute(const Rational &x, Precision compute) {
+  return rounded(x, compute);
+}
+
 LowRankChoice planLowRank(const StencilSpec &spec, Precision compute, LowRankRequest request) {
   LowRankChoice choice;
   choice.directOps = choice.decomposedOps = static_cast<int>(spec.points());

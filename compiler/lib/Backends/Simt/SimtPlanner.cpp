@@ -11,6 +11,7 @@
 #include "Backends/Simt/SimtPlanner.h"
 #include "Backends/Common/PlannerRuns.h"
 #include "Backends/Common/TunedPlans.h"
+#include "Backends/Simt/SimtRankOne.h"
 
 #include <algorithm>
 
@@ -338,6 +339,7 @@ Plan planSimtWith(const StencilSpec &spec, const PlanOptions &simt) {
   plan.choice = sp.packed ? packedChoice(spec.precision) : simtChoice(spec.precision);
   planSimtFusion(plan, simt);
   planPairedOrder(plan, simt.pairs);
+  planRankOne(plan, simt);
   return plan;
 }
 

@@ -22,6 +22,8 @@ class raw_ostream;
 
 namespace stencilc {
 
+class Rational;
+
 /// Plans the simt kernel of `spec`. Needs: nothing (every spec the front end
 /// accepts). Guarantees: tileX is a multiple of vectorWidth and outputsX,
 /// haloX a multiple of vectorWidth and >= radiusX, sharedBytes() within the
@@ -64,6 +66,10 @@ int unfusedBytes(const StencilSpec &spec);
 double fusedBytes(const StencilSpec &spec, int steps);
 /// The fused kernel's lines of a stencil of fields' plan.
 void printFieldsFused(const Plan &plan, llvm::raw_ostream &os);
+
+/// `x` rounded to a double and then to `compute`, where its parts fit 64
+/// bits (SimtLowRank.cpp).
+std::optional<double> roundedToCompute(const Rational &x, Precision compute);
 
 /// Whether the CUDA-core kernels of `spec` evaluate it in the low-rank form
 /// (SimtLowRank.cpp; 2D: row passes along x and multiply-adds along y; 3D:

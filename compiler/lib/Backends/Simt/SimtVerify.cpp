@@ -205,6 +205,31 @@ void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
             plan.schedule.fusedSteps * spec.radius);
 }
 
+/// planRankOne's promises on its pass: a 2D stencil not periodic, its
+/// composed row and column of 2 T r + 1 taps, whole tasks of 8 outputs
+/// (rank_one.cuh), its shared memory within the target's opt-in limit, the
+/// band fittingBand gives, and no fused kernel beside it.
+void verifyRankOne(const Plan &plan, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const Schedule &s = plan.schedule;
+  const RankOnePass &p = *s.rankOne;
+  const auto taps = static_cast<std::size_t>(2 * s.fusedSteps * spec.radius + 1);
+  c.require(spec.dims == 2 && spec.boundary != BoundaryKind::Periodic && p.steps == s.fusedSteps &&
+                p.row.size() == taps && p.column.size() == taps,
+            "a rank-1 pass of a 2D stencil, not periodic, of 2 T r + 1 taps a factor",
+            "{}D, {}, T {} and {}, {} and {} taps", spec.dims, keyword(spec.boundary), p.steps,
+            s.fusedSteps, p.row.size(), p.column.size());
+  c.require(p.batch % 8 == 0 && p.columns % 8 == 0 && p.rows % p.batch == 0 &&
+                p.sharedBytes <= info(plan.target).maxDynamicSharedBytes,
+            "whole tasks of 8 outputs and shared memory within the target's opt-in limit",
+            "columns {}, batch {}, rows {}, {} bytes", p.columns, p.batch, p.rows, p.sharedBytes);
+  const std::optional<BandKernel> fits = fittingBand(spec, p.steps, plan.target);
+  c.require(fits && fits->tile == p.band.tile && fits->sharedBytes == p.band.sharedBytes &&
+                s.fused.width == 0 && !s.fused.takesSteps,
+            "the band fittingBand gives, and no fused kernel", "band tile {}, fused width {}",
+            p.band.tile, s.fused.width);
+}
+
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the
 /// fused kernels take, their shared memory within the target's opt-in
 /// limit, and halos that leave each level's r and points to store; and
@@ -217,6 +242,10 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
             "NAME_step takes the fused kernel only where NAME_run has one", "fusedSteps {}",
             s.fusedSteps);
   if (s.fusedSteps <= 1) {
+    return;
+  }
+  if (s.rankOne) {
+    verifyRankOne(plan, c);
     return;
   }
   const FusedKernel &k = s.fused;
@@ -332,7 +361,7 @@ void verifyPaired(const Plan &plan, const PlanOptions &options, PromiseChecker &
             "the paired order for its shape on a grid that does not wrap, items at even columns",
             "boundary {}, tileX {}, outputsX {}", keyword(plan.spec.boundary), sp.tileX,
             sp.outputsX);
-  c.require(plan.schedule.fusedSteps <= 1 ||
+  c.require(plan.schedule.fusedSteps <= 1 || plan.schedule.rankOne || // no fused kernel
                 (k.queued && k.columnsPerThread() % 2 == 0 && k.batch % 2 == 0 &&
                  k.storedColumns() % 2 == 0 && k.halo % 2 == 0),
             "a paired fused pass in the queued form with even strips, halos, columns and batches",

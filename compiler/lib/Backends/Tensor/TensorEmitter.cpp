@@ -371,20 +371,12 @@ void writeComposedPass(CodeWriter &w, const Plan &plan, const ComposedPass &pass
   CodeWriter composedKernel;
   writeKernel(composedKernel, *pass.plan, boundaryPolicy(pass.plan->spec).type, kernel);
   const bool asFloat = tablesAreFloat(spec.precision);
-  std::string points;
-  for (const Term &t : spec.terms) {
-    const double c = asFloat ? double(float(t.coefficient)) : t.coefficient;
-    points += fmt::format("{}    f({}, {}, {});", points.empty() ? "" : "\n", t.offset.d[0],
-                          t.offset.d[1], numberLiteral(c, asFloat));
-  }
   w.fillWith(section("composed"), fmt::arg("kernel", kernel), fmt::arg("halo", halo),
-             fmt::arg("pass_doc", passDoc), fmt::arg("namespace", ns), fmt::arg("band", band),
-             fmt::arg("composed_kernel", composedKernel.takeHole()),
+             fmt::arg("pass_doc", passDoc), fmt::arg("namespace", ns),
+             fmt::arg("steps", pass.steps), fmt::arg("composed_kernel", composedKernel.takeHole()),
              fmt::arg("element", elementTypeName(spec.precision)),
-             fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
-             fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
-             fmt::arg("steps", pass.steps), fmt::arg("ring", spec.ring()),
-             fmt::arg("points", points));
+             fmt::arg("compute", asFloat ? "float" : "double"),
+             fmt::arg("band_traits", bandTraits(spec, band, pass.steps, boundary)));
   w.line();
 }
 

@@ -5,7 +5,8 @@
 // input stay T·r inside the grid, and beside it one launch of the band
 // kernel (band.cuh), which computes every point within W of an edge step
 // by step with the true boundary rule. `periodic` needs no band: the
-// composed stencil wraps as every step would.
+// composed stencil wraps as every step would. The CUDA cores' composed
+// rank-1 passes (rank_one.cuh, which is not periodic) run through it too.
 #pragma once
 
 #include <type_traits>

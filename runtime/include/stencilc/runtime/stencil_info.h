@@ -57,6 +57,11 @@ typedef struct stencilc_stencil_info {
   stencilc_backend backend;
   int tile[3];     /* output points one block computes, in index order */
   int fused_steps; /* steps NAME_run fuses into one pass over memory (1: none) */
+  /* 1 where NAME_run's passes run the steps composed (the tensor cores'
+   * composed passes, the CUDA cores' composed rank-1 passes), which round
+   * otherwise than as many NAME_step calls (docs/generated-code.md); 0 where
+   * NAME_run gives what they give, bit for bit. */
+  int run_composed;
 } stencilc_stencil_info;
 
 /* A stencil of fields (docs/language.md): each term is its coefficient (the

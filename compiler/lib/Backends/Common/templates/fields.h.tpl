@@ -45,6 +45,7 @@ static const stencilc_stencil_info {name}_info = {{
   {backend_enum},
   {{{tile}}}, /* tile: outputs per block, in index order */
   {fused_steps}, /* fused_steps */
+  0, /* run_composed */
 }};
 
 /* The fields, parameters and terms as code can read them. */

@@ -61,6 +61,7 @@ static const stencilc_stencil_info {name}_info = {{
   {backend_enum},
   {{{tile}}}, /* tile: outputs per block, in index order */
   {fused_steps}, /* fused_steps: steps {name}_run fuses a pass */
+  {run_composed}, /* run_composed: {name}_run's passes compose the steps */
 }};
 
 //@ section pass_range

@@ -124,3 +124,17 @@ if (const cudaError_t status = cudaMemcpyAsync(out, in, {size_product} * sizeof(
 struct BoundaryValue {{
   static constexpr {type} value = {literal};
 }};
+
+//@ section band_traits
+struct {band} {{
+  using Element = {element};
+  using Compute = {compute};
+  using Boundary = stencilc::device::{boundary};
+  static constexpr stencilc_boundary kBoundaryKind = {boundary_kind};
+  static constexpr int kRadius = {radius};
+  static constexpr int kSteps = {steps};
+  static constexpr int kRing = {ring}; // points a step leaves unwritten at each edge
+  template <class F> static __device__ __forceinline__ void points(F&& f) {{
+{points}
+  }}
+}};

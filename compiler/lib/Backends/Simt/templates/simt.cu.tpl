@@ -315,3 +315,53 @@ if (const cudaError_t status = {fused}::step<Fused>(in, out, {size_args}, stream
   return status;
 }}
 {launch}
+
+//@ section rank_one
+// ===== {name}_run: {steps} steps a pass, the stencil composed (rank 1) =====
+#include <stencilc/device/composed.cuh>
+#include <stencilc/device/rank_one.cuh>
+
+namespace {namespace} {{
+
+/// The stencil composed {steps} times, radius {halo}: its row (along x) and
+/// column (along y), {taps} taps each from offset -{halo}, the {steps}-fold
+/// convolutions of the stencil's, each rounded once from its exact value.
+__constant__ {compute} kRankOneRow[{taps}] = {{
+{row}
+}};
+__constant__ {compute} kRankOneColumn[{taps}] = {{
+{column}
+}};
+
+/// The pass's numbers (stencilc/device/rank_one.cuh), {source}.
+struct RankOne {{
+  using Element = {element};
+  using Compute = {compute};
+  static constexpr int kRadius = {halo};
+  static constexpr int kColumns = {columns}, kBatch = {batch}, kRows = {rows};
+  static constexpr int kThreads = {threads}, kMinBlocks = {min_blocks};
+  static __device__ __forceinline__ Compute row(int k) {{ return kRankOneRow[k]; }}
+  static __device__ __forceinline__ Compute column(int k) {{ return kRankOneColumn[k]; }}
+}};
+
+/// One composed pass over the points {halo} or more inside the grid (the caller's
+/// grid is wider than {halo} twice on both axes: composed.cuh's composedPass).
+inline cudaError_t rankOnePass(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream) {{
+  return stencilc::device::rank_one::launch<RankOne>(in, out, ny, nx, stream);
+}}
+
+/// The band beside each pass: every point within {halo} of an edge, {steps}
+/// single steps on CUDA cores with the stencil's own coefficients.
+{band_traits}
+constexpr int kBandTile = {band_tile};
+
+}} // namespace {namespace}
+
+//@ section run_rank_one
+// Passes of {steps} steps, the stencil composed (rank_one.cuh, the band beside
+// each), and single steps for the rest; the result in a.
+return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, rankOnePass, {name}_step, stream);
+
+//@ section pass_rank_one
+// One composed pass (steps = {steps}) or one step, in -> out.
+return stencilc::device::composed::onePass<Band, kBandTile>(in, out, {size_args}, steps, rankOnePass, {name}_step, stream);

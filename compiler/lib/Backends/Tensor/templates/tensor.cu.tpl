@@ -251,18 +251,7 @@ cudaError_t launch(const Element* in, Element* out, int ny, int nx, cudaStream_t
 
 /// ... then every point within {halo} of an edge, step by step on CUDA cores,
 /// with the stencil's own coefficients (the arithmetic type's values).
-struct {band} {{
-  using Element = {element};
-  using Compute = {compute};
-  using Boundary = stencilc::device::{boundary};
-  static constexpr stencilc_boundary kBoundaryKind = {boundary_kind};
-  static constexpr int kRadius = {radius};
-  static constexpr int kSteps = {steps};
-  static constexpr int kRing = {ring}; // points a step leaves unwritten at each edge
-  template <class F> static __device__ __forceinline__ void points(F&& f) {{
-{points}
-  }}
-}};
+{band_traits}
 
 //@ section band_tile
 constexpr int kBandTile = {band_tile};

@@ -1,0 +1,294 @@
+//===- SimtRankOne.cpp - Composed rank-1 passes on CUDA cores -------------===//
+//
+// A stencil whose coefficient matrix has exact rank 1 (a column times a
+// row: the uniform blur, the binomial Gaussian) composes over T steps into
+// one of the same kind, radius T r, whose column and row are the T-fold
+// convolutions of the stencil's. rank_one.cuh runs a pass of it as one
+// x-pass and one y-pass, 2 (2 T r + 1) operations a point for T steps and
+// no queues of levels, where the fused kernel computes T levels; the band
+// kernel (band.cuh) computes the points within T r of an edge step by step.
+// The composed weights are rounded once from their exact values, so a pass
+// is not bit for bit T steps (docs/generated-code.md gives the error).
+//
+//===----------------------------------------------------------------------===//
+#include "Backends/Simt/SimtRankOne.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "Backends/Common/Band.h"
+#include "Backends/Common/CodeGen.h"
+#include "Backends/Common/CodeWriter.h"
+#include "Backends/Common/Emulation.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "stencilc/Target.h"
+
+namespace stencilc {
+
+namespace {
+
+/// A kind whose composed rank-1 pass was measured against its fused pass
+/// (NAME_run of 100 steps at 8192^2, every point x step counted), with the
+/// geometry measured best. The kernel does not depend on the weights: an
+/// entry serves every rank-1 stencil of its radius and element size.
+/// `gstencils` is the plan's, its band beside each pass, 0 where that has
+/// not run yet; `kernelGStencils` the pass's kernel alone (no band).
+struct MeasuredRankOne {
+  int radius = 0, elementBytes = 0, steps = 0;
+  int columns = 0, batch = 0, rows = 0, threads = 0, minBlocks = 1;
+  double gstencils = 0.0, kernelGStencils = 0.0, fusedGStencils = 0.0;
+  const char *device = "an H100";
+  const char *results = "";
+};
+
+constexpr MeasuredRankOne kMeasuredRankOne[] = {
+    // The uniform 7 x 7 blur in fp64: the kernel alone (T 4, 1024 rows a
+    // block), the fused pass of 4 steps in the same run.
+    {.radius = 3,
+     .elementBytes = 8,
+     .steps = 4,
+     .columns = 128,
+     .batch = 16,
+     .rows = 1024,
+     .threads = 256,
+     .minBlocks = 2,
+     .kernelGStencils = 517.4,
+     .fusedGStencils = 406.4,
+     .results = "bench/results/2026-12-06-1815-blur-composed-rank1-streamed-h100.txt"},
+};
+
+const MeasuredRankOne *measuredRankOne(const StencilSpec &spec) {
+  for (const MeasuredRankOne &m : kMeasuredRankOne) {
+    if (m.radius == spec.radius &&
+        m.elementBytes == static_cast<int>(elementBytes(spec.precision))) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+/// rank_one.cuh's Shape::kSharedBytes.
+int rankOneSharedBytes(const StencilSpec &spec, const RankOnePass &p) {
+  const int w = p.steps * spec.radius;
+  const int lag = (2 * w + p.batch - 1) / p.batch;
+  const int compute = spec.precision == Precision::FP64 ? 8 : 4;
+  return static_cast<int>(elementBytes(spec.precision)) * 2 * p.batch * ((p.columns + 2 * w) | 1) +
+         compute * p.batch * (lag + 1) * (p.columns | 1);
+}
+
+/// Why `plan` takes no composed rank-1 pass, or empty; `term` the one term.
+std::string whyNot(const Plan &plan, const PlanOptions &options, const LowRankAnalysis &a) {
+  const StencilSpec &spec = plan.spec;
+  if (spec.dims != 2 || spec.hasFields() || plan.simt().packed) {
+    return "not a 2D stencil of one input in widened arithmetic";
+  }
+  if (options.fusedSteps > 0 || options.lowRank == LowRankRequest::Off ||
+      options.compose == ComposeRequest::Off) {
+    return "--plan-option fuse, lowrank=off or compose=off asked";
+  }
+  if (spec.boundary == BoundaryKind::Periodic) {
+    return "periodic: the pass does not wrap";
+  }
+  if (!a.analysed() || a.rank != 1 || a.terms.size() != 1) {
+    return "not of exact rank 1";
+  }
+  return measuredRankOne(spec) ? "" : "not measured for its radius and precision";
+}
+
+/// The composed factors of T steps, rounded once each to the arithmetic
+/// type: the row as it is, the column with the scale. None where a value
+/// does not fit.
+bool composeFactors(const RankOneTerm &term, int steps, Precision compute, RankOnePass &p) {
+  Rational scale(1);
+  for (int t = 0; t < steps; ++t) {
+    scale = scale * term.scale;
+  }
+  for (const Rational &v : convolvedPower(term.row, steps)) {
+    const std::optional<double> d = roundedToCompute(v, compute);
+    if (!d) {
+      return false;
+    }
+    p.row.push_back(*d);
+  }
+  for (const Rational &v : convolvedPower(term.column, steps)) {
+    const std::optional<double> d = roundedToCompute(scale * v, compute);
+    if (!d) {
+      return false;
+    }
+    p.column.push_back(*d);
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<Rational> convolvedPower(const std::vector<Rational> &factor, int times) {
+  std::vector<Rational> power{Rational(1)};
+  for (int t = 0; t < times; ++t) {
+    std::vector<Rational> next(power.size() + factor.size() - 1);
+    for (std::size_t i = 0; i < power.size(); ++i) {
+      for (std::size_t j = 0; j < factor.size(); ++j) {
+        next[i + j] = next[i + j] + power[i] * factor[j];
+      }
+    }
+    power = std::move(next);
+  }
+  return power;
+}
+
+void planRankOne(Plan &plan, const PlanOptions &options) {
+  const StencilSpec &spec = plan.spec;
+  const LowRankAnalysis a = spec.dims == 2 ? analyseLowRank(spec) : LowRankAnalysis{};
+  if (!whyNot(plan, options, a).empty()) {
+    return;
+  }
+  const MeasuredRankOne &m = *measuredRankOne(spec);
+  const std::optional<BandKernel> band = fittingBand(spec, m.steps, plan.target);
+  RankOnePass p;
+  p.steps = m.steps;
+  p.columns = m.columns, p.batch = m.batch, p.rows = m.rows;
+  p.threads = m.threads, p.minBlocks = m.minBlocks;
+  p.sharedBytes = rankOneSharedBytes(spec, p);
+  const bool faster = m.gstencils > m.fusedGStencils;
+  if (!band || (options.compose == ComposeRequest::Auto && !faster) ||
+      p.sharedBytes > info(plan.target).maxDynamicSharedBytes ||
+      !composeFactors(a.terms.front(), m.steps, plan.simt().compute, p)) {
+    return;
+  }
+  p.band = *band;
+  p.source =
+      faster ? fmt::format("measured on {}: {:.1f} GStencil/s against the fused pass's {:.1f} ({})",
+                           m.device, m.gstencils, m.fusedGStencils, m.results)
+             : fmt::format("asked for (compose=on): not yet measured with its band, the kernel "
+                           "alone {:.1f} GStencil/s against the fused pass's {:.1f} on {} ({})",
+                           m.kernelGStencils, m.fusedGStencils, m.device, m.results);
+  Schedule &s = plan.schedule;
+  s = Schedule{};
+  s.fusedSteps = m.steps;
+  s.why = fmt::format("the stencil has rank 1, so {} steps compose into one stencil of rank 1 and "
+                      "radius {}, two 1D passes of {} taps: {:.1f} operations a point and step",
+                      m.steps, m.steps * spec.radius, 2 * m.steps * spec.radius + 1,
+                      2.0 * (2 * m.steps * spec.radius + 1) / m.steps);
+  s.rankOne = std::move(p);
+}
+
+void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
+  const StencilSpec &spec = plan.spec;
+  const RankOnePass &p = *plan.schedule.rankOne;
+  const int w = p.steps * spec.radius;
+  os << fmt::format("  rank-one   stencilc/device/rank_one.cuh: strips of {} columns, batches of "
+                    "{} rows copied a batch ahead, {} output rows and {} threads a block, {} "
+                    "blocks a multiprocessor, {} bytes of shared memory; {}\n",
+                    p.columns, p.batch, p.rows, p.threads, p.minBlocks, p.sharedBytes, p.source);
+  os << fmt::format("  weights    the composed row and column ({} taps from offset -{}), each "
+                    "rounded once from its exact value: not bit for bit {} steps\n",
+                    p.row.size(), w, p.steps);
+  os << fmt::format("  band       beside each pass, on a stream of its own: the points within T "
+                    "r = {} of an edge, {} steps with the stencil's own coefficients "
+                    "(stencilc/device/band.cuh, composed.cuh), {} x {} output tiles\n",
+                    w, p.steps, p.band.tile, p.band.tile);
+}
+
+PassBodies writeRankOne(CodeWriter &w, const Plan &plan, std::string_view ns,
+                        std::string_view boundary) {
+  const StencilSpec &spec = plan.spec;
+  const RankOnePass &p = *plan.schedule.rankOne;
+  const bool asFloat = plan.simt().compute != Precision::FP64;
+  const auto table = [&](const std::vector<double> &values) {
+    std::vector<std::string> cells;
+    for (double v : values) {
+      cells.push_back(numberLiteral(v, asFloat));
+    }
+    return alignedTable(cells, 4);
+  };
+  const std::string_view tpl = "simt.cu.tpl";
+  w.fillWith(templateSection(tpl, "rank_one"), fmt::arg("name", spec.name),
+             fmt::arg("namespace", ns), fmt::arg("steps", p.steps),
+             fmt::arg("halo", p.steps * spec.radius), fmt::arg("taps", p.row.size()),
+             fmt::arg("compute", asFloat ? "float" : "double"),
+             fmt::arg("element", elementTypeName(spec.precision)), fmt::arg("row", table(p.row)),
+             fmt::arg("column", table(p.column)), fmt::arg("columns", p.columns),
+             fmt::arg("batch", p.batch), fmt::arg("rows", p.rows), fmt::arg("threads", p.threads),
+             fmt::arg("min_blocks", p.minBlocks), fmt::arg("source", p.source),
+             fmt::arg("band_traits", bandTraits(spec, "Band", p.steps, boundary)),
+             fmt::arg("band_tile", p.band.tile));
+  PassBodies bodies;
+  for (auto [body, name] :
+       {std::pair{&bodies.run, "run_rank_one"}, {&bodies.pass, "pass_rank_one"}}) {
+    *body =
+        CodeWriter::filled(templateSection(tpl, name), fmt::arg("steps", p.steps),
+                           fmt::arg("size_args", sizeArguments(2)), fmt::arg("name", spec.name));
+  }
+  return bodies;
+}
+
+namespace {
+
+/// One band level over the whole grid: each point a step writes, the FMAs
+/// of the stencil's terms in order from 0 over the level before read with
+/// the boundary rule, rounded to the element type (band.cuh's levelPoint).
+GridND bandLevel(const StencilSpec &spec, const GridND &in) {
+  const Precision compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
+  GridND out = in;
+  forEachWrittenPoint(spec, in, [&](const std::array<long long, 3> &i) {
+    double acc = 0.0;
+    for (const Term &t : spec.terms) {
+      const double c = compute == Precision::FP64 ? t.coefficient : double(float(t.coefficient));
+      acc =
+          multiplyAdd(c, boundaryReadND(spec, in, {i[0] + t.offset.d[0], i[1] + t.offset.d[1], 0}),
+                      acc, compute);
+    }
+    out.at(i) = roundToStorage(acc, spec.precision);
+  });
+  return out;
+}
+
+/// The kernel's points, W or more inside the grid: each row's x-pass, then
+/// each output's y-pass, in rank_one.cuh's order and arithmetic.
+void rankOneInterior(const Plan &plan, const GridND &in, GridND &out) {
+  const RankOnePass &p = *plan.schedule.rankOne;
+  const Precision compute = plan.simt().compute;
+  const long long ny = in.n[0], nx = in.n[1], w = p.steps * plan.spec.radius;
+  GridND rows = in; // each row's x-pass at the columns W or more inside
+  for (long long y = 0; y < ny; ++y) {
+    for (long long x = w; x < nx - w; ++x) {
+      double s = 0.0;
+      for (std::size_t k = 0; k < p.row.size(); ++k) {
+        s = multiplyAdd(p.row[k], in.at({y, x - w + static_cast<long long>(k), 0}), s, compute);
+      }
+      rows.at({y, x, 0}) = s;
+    }
+  }
+  for (long long y = w; y < ny - w; ++y) {
+    for (long long x = w; x < nx - w; ++x) {
+      double s = 0.0;
+      for (std::size_t k = 0; k < p.column.size(); ++k) {
+        s = multiplyAdd(p.column[k], rows.at({y - w + static_cast<long long>(k), x, 0}), s,
+                        compute);
+      }
+      out.at({y, x, 0}) = roundToStorage(s, plan.spec.precision);
+    }
+  }
+}
+
+} // namespace
+
+void emulateRankOnePass(const Plan &plan, const GridND &in, GridND &out) {
+  const StencilSpec &spec = plan.spec;
+  const long long ny = in.n[0], nx = in.n[1];
+  const long long w = static_cast<long long>(plan.schedule.fusedSteps) * spec.radius;
+  if (ny > 2 * w && nx > 2 * w) { // else all band (composed.cuh)
+    rankOneInterior(plan, in, out);
+  }
+  GridND level = in;
+  for (int l = 0; l < plan.schedule.fusedSteps; ++l) {
+    level = bandLevel(spec, level);
+  }
+  forEachWrittenPoint(spec, in, [&](const std::array<long long, 3> &i) {
+    if (i[0] < w || i[0] >= ny - w || i[1] < w || i[1] >= nx - w) {
+      out.at(i) = level.at(i);
+    }
+  });
+}
+
+} // namespace stencilc
