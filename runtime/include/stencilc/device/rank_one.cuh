@@ -39,6 +39,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/arch.cuh"
+#include "stencilc/device/host.cuh"
 
 namespace stencilc {
 namespace device {
@@ -186,15 +187,6 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
   }
 }
 
-/// The pass's dynamic shared memory, set once a process (past 48 KB it must
-/// be opted in to).
-template <class P> cudaError_t prepare() {
-  static const cudaError_t status =
-      cudaFuncSetAttribute(kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(Shape<P>::kSharedBytes));
-  return status;
-}
-
 /// One pass, in -> out, on `stream`: every point W or more inside the grid
 /// (the caller's grid is wider than 2 W on both axes); no other point of
 /// `out` is written.
@@ -202,7 +194,9 @@ template <class P>
 cudaError_t launch(const typename P::Element *in, typename P::Element *out, int ny, int nx,
                    cudaStream_t stream) {
   using S = Shape<P>;
-  if (const cudaError_t status = prepare<P>(); status != cudaSuccess) {
+  // On the current device, before every launch (host.cuh).
+  if (const cudaError_t status = allowDynamicShared(kernel<P>, static_cast<int>(S::kSharedBytes));
+      status != cudaSuccess) {
     return status;
   }
   const dim3 grid((nx - 2 * S::kW + P::kColumns - 1) / P::kColumns,
