@@ -76,7 +76,7 @@ int rankOneSharedBytes(const StencilSpec &spec, const RankOnePass &p) {
          compute * p.batch * (lag + 1) * (p.columns | 1);
 }
 
-/// Why `plan` takes no composed rank-1 pass, or empty; `term` the one term.
+/// Why `plan` takes no composed rank-1 pass, or empty (`a`: its analysis).
 std::string whyNot(const Plan &plan, const PlanOptions &options, const LowRankAnalysis &a) {
   const StencilSpec &spec = plan.spec;
   if (spec.dims != 2 || spec.hasFields() || plan.simt().packed) {
@@ -92,7 +92,7 @@ std::string whyNot(const Plan &plan, const PlanOptions &options, const LowRankAn
   if (!a.analysed() || a.rank != 1 || a.terms.size() != 1) {
     return "not of exact rank 1";
   }
-  return measuredRankOne(spec) ? "" : "not measured for its radius and precision";
+  return measuredRankOne(spec) ? "" : "no geometry of it for the radius and precision";
 }
 
 /// The composed factors of T steps, rounded once each to the arithmetic
@@ -139,7 +139,10 @@ std::vector<Rational> convolvedPower(const std::vector<Rational> &factor, int ti
 void planRankOne(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   const LowRankAnalysis a = spec.dims == 2 ? analyseLowRank(spec) : LowRankAnalysis{};
-  if (!whyNot(plan, options, a).empty()) {
+  if (const std::string why = whyNot(plan, options, a); !why.empty()) {
+    if (options.compose == ComposeRequest::On) { // asked for: the plan says why not
+      plan.schedule.why += fmt::format("; --plan-option compose=on: no composed pass, {}", why);
+    }
     return;
   }
   const MeasuredRankOne &m = *measuredRankOne(spec);
