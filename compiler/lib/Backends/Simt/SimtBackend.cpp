@@ -250,7 +250,7 @@ std::string fusedRunNote(const Plan &plan) {
   const Schedule &s = plan.schedule;
   if (s.rankOne) {
     return fmt::format("\n* It runs passes of {} steps as one stencil, the {} steps composed (rank "
-                       "1),\n* each followed by the points within T r of an edge step by step, "
+                       "1),\n* each with the points within T r of an edge step by step beside it, "
                        "and single\n* steps for the rest; within the rounding of the composed "
                        "weights, what as many\n* single steps give (docs/generated-code.md).",
                        s.fusedSteps, s.fusedSteps);

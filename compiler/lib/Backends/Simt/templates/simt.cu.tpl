@@ -10,12 +10,10 @@
 // for very large stencils, a `slice_looped` over the coefficient table of
 // `term_tables`), and `launch` inside the shared host API (or, where
 // NAME_step takes the fused kernel, `launch_fused_1d` or `launch_fused`).
-// Every section is balanced: it closes each scope it opens.
-//
-// The last four sections (the boundary reads, the L2-prefetching load) are
-// not the simt kernel's, which has them from stencilc/device: the
-// tensor-core backend still writes them from here (its 3D boundary read and
-// its prefetching load), until it includes those headers too.
+// Every section is balanced: it closes each scope it opens. A plan of
+// composed rank-1 passes has `rank_one` (its traits, weights and band, by
+// SimtRankOne.cpp) in place of `fused`, and NAME_run's and NAME_pass's
+// bodies `run_rank_one` and `pass_rank_one`.
 
 //@ section file_includes
 #include "{header}"
