@@ -195,16 +195,21 @@ TEST(FusedPlans, PackedArithmeticDoesNotFuseUnderAFoldingRule) {
   EXPECT_NE(plan.schedule.why.find("packed"), std::string::npos) << plan.schedule.why;
 }
 
-// The band's tile kernel holds two levels of (tile + 2 T r)^2 values in
-// 48 KB: 32 where that fits, else 16 where T r allows it.
+// The band's tile kernel holds two levels of (tile + 2 T r)^2 values: 32
+// where that fits 48 KB, else 16 where T r allows it, else the smallest
+// tile of 16, 32 and 64 that holds T r and fits the target's opt-in.
 TEST(FusedPlans, TheBandTakesTheTileThatFits) {
   const StencilSpec star = makeStencil(2, Shape::Star, 2, Precision::FP64, BoundaryKind::Clamp, 3);
   EXPECT_EQ(fittingBand(star, 4, Arch::Sm90)->tile, 32); // 2 (32 + 16)^2 8 = 36864
   EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->tile, 16); // 32: 2 (32 + 24)^2 8 = 50176
   EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->sharedBytes, 2 * 40 * 40 * 8);
-  EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->stripBytes, 0); // 2 128 37 8 passes 48 KB
-  // T r 18: past 16, and 32's levels pass 48 KB.
-  EXPECT_FALSE(fittingBand(star, 9, Arch::Sm90).has_value());
+  EXPECT_EQ(fittingBand(star, 6, Arch::Sm90)->stripBytes, 2 * 128 * 37 * 8); // opted in to
+  // T r 18: past 16, and 32's levels (2 68^2 8 = 73984) past 48 KB.
+  EXPECT_EQ(fittingBand(star, 9, Arch::Sm90)->tile, 32);
+  EXPECT_EQ(fittingBand(star, 9, Arch::Sm90)->sharedBytes, 2 * 68 * 68 * 8);
+  EXPECT_EQ(fittingBand(star, 9, Arch::Sm86)->stripBytes, 0); // 2 128 55 8 past 99 KB
+  // T r 34: 64's levels (2 132^2 8 = 278784) past every target's opt-in.
+  EXPECT_FALSE(fittingBand(star, 17, Arch::Sm90).has_value());
 }
 
 // A 3D band's block holds two levels of a 32 x 32 patch's lines across in

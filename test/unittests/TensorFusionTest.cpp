@@ -360,11 +360,12 @@ TEST(TensorFusion, DetectsAWrongComposedStencil) {
 
 // The band runs in strips wherever there is one (every rule but periodic):
 // two windows of 128 lines along by 3 T r + 1 across in the arithmetic type.
-// Periodic has no band, and strips past 48 KB of static shared memory leave
-// the band to the tiles.
+// Periodic has no band, and strips past what the target lets a block opt in
+// to, or that store no line (2 T r >= 128), leave the band to the tiles.
 TEST(TensorFusion, BandStripsWhereThereIsABand) {
-  const auto bytes = [](BoundaryKind boundary, Precision precision, int steps) {
-    return bandStripBytes(makeStencil(2, Shape::Star, 1, precision, boundary, 4), steps);
+  const auto bytes = [](BoundaryKind boundary, Precision precision, int steps,
+                        Arch target = Arch::Sm90) {
+    return bandStripBytes(makeStencil(2, Shape::Star, 1, precision, boundary, 4), steps, target);
   };
   EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP16, 8), 2 * 128 * 25 * 4);
   EXPECT_EQ(bytes(BoundaryKind::Constant, Precision::BF16, 4), 2 * 128 * 13 * 4);
@@ -373,8 +374,13 @@ TEST(TensorFusion, BandStripsWhereThereIsABand) {
   EXPECT_EQ(bytes(BoundaryKind::Clamp, Precision::FP16, 2), 2 * 128 * 7 * 4);
   EXPECT_EQ(bytes(BoundaryKind::Reflect, Precision::FP32, 3), 2 * 128 * 10 * 4);
   EXPECT_EQ(bytes(BoundaryKind::Periodic, Precision::FP16, 8), 0);
-  // Past 48 KB of static shared memory (8-byte values, W 8): the tiles.
-  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 8), 0);
+  // Past 48 KB (8-byte values, W 8): opted in to.
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 8), 2 * 128 * 25 * 8);
+  // W 17 in 8 bytes, 106496: within sm_90's 227 KB, past sm_86's 99 KB.
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 17), 2 * 128 * 52 * 8);
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP64, 17, Arch::Sm86), 0);
+  // W 64 stores no line along a strip of 128.
+  EXPECT_EQ(bytes(BoundaryKind::Fixed, Precision::FP16, 64), 0);
 }
 
 } // namespace stencilc

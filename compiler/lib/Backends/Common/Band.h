@@ -10,6 +10,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "stencilc/Plan.h"
 
@@ -41,17 +43,24 @@ int bandSharedBytes(const StencilSpec &spec, int steps, int tile);
 
 /// Shared memory of the band's strip kernel (band.cuh, stripKernel): two
 /// windows of kBandStripThreads x (3 T r + 1) values of the arithmetic
-/// type, where there is a band (every rule but periodic) and they fit the
-/// 48 KB of static shared memory; else 0 (no band, or the tile kernel
-/// takes it).
-int bandStripBytes(const StencilSpec &spec, int steps);
+/// type, where there is a band (every rule but periodic), a strip stores
+/// some lines (2 T r < kBandStripThreads) and `target` lets a block opt in
+/// to them; else 0 (no band, or the tile kernel takes it). band.cuh asks
+/// the device it runs on the same question.
+int bandStripBytes(const StencilSpec &spec, int steps, Arch target);
 
-/// The band of a pass of `steps` steps in tiles of `tile`.
-BandKernel bandKernel(const StencilSpec &spec, int steps, int tile);
+/// How a 2D band of width `w` runs, for the plan: in strips, or in tiles
+/// (`values`: "doubles" or "floats").
+std::string bandKernelText(const BandKernel &band, int w, std::string_view values);
+
+/// The band of a pass of `steps` steps in tiles of `tile`, on `target`.
+BandKernel bandKernel(const StencilSpec &spec, int steps, int tile, Arch target);
 
 /// The band of a pass of `steps` steps: in 2D in the widest tile of 32 or
-/// 16 that is at least T r and whose two levels fit the tile kernel's 48 KB
-/// of static shared memory, none where neither does; in 1D a block at each
+/// 16 that is at least T r and whose two levels fit the 48 KB a block has
+/// without opting in, else in the smallest of 16, 32 and 64 whose levels
+/// `target` lets a block opt in to, none where none does (the tile kernel
+/// takes its levels as dynamic shared memory); in 1D a block at each
 /// end of the line (tile 0), two levels of 4 T r values; in 3D patches of
 /// each face (tile kBandPatchRows) where one stores a row (2 T r <
 /// kBandPatchRows) and the block's two levels of 4 T r lines fit what

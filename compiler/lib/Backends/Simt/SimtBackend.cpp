@@ -70,24 +70,6 @@ std::string levelsKept(const Plan &plan) {
                      sidesShared(plan));
 }
 
-/// How the band of a 2D plan runs: strips, or tiles.
-std::string bandKernels2D(const BandKernel &band, int w, std::string_view values) {
-  const std::string tiles = fmt::format(
-      "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of "
-      "shared memory",
-      band.tile, band.tile, band.tile + 2 * w, band.tile + 2 * w, values, band.sharedBytes);
-  const std::string how =
-      band.stripBytes == 0
-          ? tiles
-          : fmt::format("in strips of {} lines along each edge, {} threads a line across the "
-                        "band, {} threads, two windows of {} x {} {} in {} bytes of shared memory; "
-                        "a grid within {} of its size on an axis in {}",
-                        kBandStripThreads - 2 * w, kBandStripSplit,
-                        kBandStripThreads * kBandStripSplit, 3 * w, kBandStripThreads, values,
-                        band.stripBytes, 2 * w, tiles);
-  return how;
-}
-
 /// The band's line of a plan under a folding rule (fused_band.cuh).
 void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream &os) {
   const int w = plan.schedule.fusedSteps * plan.spec.radius;
@@ -99,7 +81,7 @@ void printFusedBand(const Plan &plan, const BandKernel &band, llvm::raw_ostream 
                         "size)",
                         4 * w, values, band.sharedBytes, 2 * w)
       : plan.spec.dims == 2
-          ? bandKernels2D(band, w, values)
+          ? bandKernelText(band, w, values)
           : fmt::format("patches of {} x {} positions of each face, {} x {} stored, a thread a "
                         "position walking its {} lines across (an x face's loaded and stored a "
                         "warp along them), two levels of {} lines of {} x {} + 1 {} in "

@@ -873,9 +873,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
                    ? fmt::format("the band of {} fused steps (T r = {}) fits no patch of {} "
                                  "rows and {}'s shared memory",
                                  wanted, wanted * spec.radius, kBandPatchRows, keyword(plan.target))
-                   : fmt::format("the band of {} fused steps (T r = {}) fits no tile kernel's 48 "
-                                 "KB of static shared memory",
-                                 wanted, wanted * spec.radius);
+                   : fmt::format("the band of {} fused steps (T r = {}) fits no tile of 64 or "
+                                 "less in {}'s shared memory",
+                                 wanted, wanted * spec.radius, keyword(plan.target));
   }
   if (steps < wanted) {
     const FusedKernel asWanted = geometry(wanted);

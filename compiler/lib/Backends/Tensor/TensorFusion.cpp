@@ -105,7 +105,7 @@ ComposedPass composedPass(const Plan &plan, const PlanOptions &options, int step
   ComposedPass pass;
   pass.steps = steps;
   pass.plan = std::make_shared<const Plan>(std::move(composed));
-  pass.band = bandKernel(plan.spec, steps, pass.band.tile);
+  pass.band = bandKernel(plan.spec, steps, pass.band.tile, plan.target);
   pass.mmaRatio = mmasPerPoint(pass.plan->tensor()) / (steps * mmasPerPoint(plan.tensor()));
   return pass;
 }

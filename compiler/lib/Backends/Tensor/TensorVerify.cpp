@@ -692,7 +692,7 @@ void verifyPass(const Plan &plan, const ComposedPass &pass, int steps, const Pla
             overflow.value_or(""));
   const int composedBytes = pass.plan->tensor().unoptedSharedBytes();
   c.require(pass.band.sharedBytes == bandSharedBytes(spec, steps, pass.band.tile) &&
-                pass.band.stripBytes == bandStripBytes(spec, steps) &&
+                pass.band.stripBytes == bandStripBytes(spec, steps, plan.target) &&
                 std::max({composedBytes, pass.band.sharedBytes, pass.band.stripBytes}) <=
                     options.sharedMemoryLimit,
             "a pass's kernels within the shared memory a block may use",

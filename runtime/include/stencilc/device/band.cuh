@@ -193,10 +193,18 @@ __device__ __forceinline__ typename Band::Compute levelPoint(At at) {
   }
 }
 
+/// The tile kernel's block: two levels of (kTile + 2 W)^2 values of the
+/// arithmetic type, in dynamic shared memory (past the 48 KB of static
+/// shared memory from fp64 W 12: the 7 x 7 blur composed over 6 steps).
+template <class Band, int kTile> constexpr int tileBytes() {
+  constexpr int kSide = kTile + 2 * Band::kRadius * Band::kSteps;
+  return 2 * kSide * kSide * static_cast<int>(sizeof(typename Band::Compute));
+}
+
 template <class Band, int kTile>
 __device__ __forceinline__ void bandBlock(const typename Band::Element *__restrict__ in,
-                                          typename Band::Element *__restrict__ out, int ny,
-                                          int nx) {
+                                          typename Band::Element *__restrict__ out, int ny, int nx,
+                                          void *shared) {
   using Element = typename Band::Element;
   using Compute = typename Band::Compute;
   constexpr int kR = Band::kRadius;
@@ -204,7 +212,7 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
   constexpr int kSide = kTile + 2 * kW;
   constexpr bool kFolded = STENCILC_BOUNDARY_FOLDS_AT_EDGE(Band::kBoundaryKind);
   static_assert(kTile >= kW, "clamp and mirror folds must land inside the window");
-  __shared__ Compute level[2][kSide][kSide];
+  auto level = static_cast<Compute(*)[kSide][kSide]>(shared); // [2][kSide][kSide]
 
   const BandTiles tiles(ny, nx, kTile, kW);
   int ty = 0, tx = 0;
@@ -272,7 +280,8 @@ __global__ void __launch_bounds__(256)
     bandKernel(const typename Band::Element *__restrict__ in,
                typename Band::Element *__restrict__ out, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
-    bandBlock<Band, kTile>(in, out, ny, nx);
+    extern __shared__ __align__(16) unsigned char tileLevels[];
+    bandBlock<Band, kTile>(in, out, ny, nx, tileLevels);
   }
 }
 
@@ -281,9 +290,9 @@ __global__ void __launch_bounds__(256)
 // A band's levels need no margin toward its edge: outside the grid a level
 // holds the boundary's values (kept under fixed and constant, refolded from
 // the level's points inside under clamp, mirror and reflect: foldLevel).
-// Each of the four bands is cut into strips of stripThreads - 2 W lines
+// Each of the four bands is cut into strips of kStripThreads - 2 W lines
 // along it; a strip's window is its W lines and W more on every side (3 W
-// lines across by stripThreads along), and kStripSplit threads compute each
+// lines across by kStripThreads along), and kStripSplit threads compute each
 // line across the band, walking every kStripSplit-th point of it, every
 // level (no division a point, a strip's levels widened only along the band
 // and inward). The top and bottom
@@ -296,16 +305,26 @@ __global__ void __launch_bounds__(256)
 /// (docs/performance.md, 2026-12-04 08:25).
 constexpr int kStripSplit = 2;
 
-/// A strip's threads (its window's lines along) for a band of width w in
-/// elements of `bytes`: 128, or 0 where its two windows would pass the 48 KB
-/// of static shared memory (never for the widths composed passes take: at
-/// most 8 in 4-byte and 4 in 8-byte arithmetic; for the CUDA cores' fused
-/// passes from W 8 in fp64), which leaves the band to the tile kernel. The
-/// planners' bandStripBytes (Backends/Common/Band.cpp) is the same formula,
-/// for the plan's shared memory.
-constexpr int stripThreads(int w, int bytes) {
-  return 2 * 128 * (3 * w + 1) * bytes <= 48 * 1024 ? 128 : 0;
+/// A strip's threads: its window's lines along.
+constexpr int kStripThreads = 128;
+
+/// A strip's block's dynamic shared memory: two windows of kStripThreads x
+/// (3 W + 1) values of the arithmetic type. Strips take the band wherever
+/// the device lets a block opt in to that (launchBand; from fp64 W 8 past
+/// the 48 KB a block has without opting in), else the tile kernel does.
+/// The planners' bandStripBytes (Backends/Common/Band.cpp) is the same
+/// formula, against the target's limit, for the plan.
+template <class Band> constexpr int stripBytes() {
+  return 2 * kStripThreads * (3 * Band::kRadius * Band::kSteps + 1) *
+         static_cast<int>(sizeof(typename Band::Compute));
 }
+
+/// Whether strips can take a band at all: a strip stores some lines
+/// (2 W < kStripThreads) and its windows fit the largest opt-in of any
+/// device (227 KB, sm_90); else stripKernel is not compiled.
+template <class Band>
+constexpr bool kStripsPossible =
+    2 * Band::kRadius * Band::kSteps < kStripThreads && stripBytes<Band>() <= 227 * 1024;
 
 /// The strips of one pass: top and bottom, then left and right.
 struct BandStrips {
@@ -443,7 +462,8 @@ __global__ void __launch_bounds__(kThreads *kStripSplit)
                 typename Band::Element *__restrict__ out, int ny, int nx) {
   if constexpr (planCompiledHere(static_cast<const Band *>(nullptr))) {
     constexpr int kW = Band::kRadius * Band::kSteps;
-    __shared__ typename Band::Compute window[2 * kThreads * (3 * kW + 1)];
+    extern __shared__ __align__(16) unsigned char stripWindows[]; // stripBytes<Band>()
+    auto *window = reinterpret_cast<typename Band::Compute *>(stripWindows);
     const BandStrips strips(ny, nx, kW, kThreads);
     int i = blockIdx.x;
     if (i < 2 * strips.rowStrips) { // top, then bottom: stored rows [0, W) or [ny - W, ny)
@@ -471,17 +491,26 @@ template <class Band, int kTile>
 cudaError_t launchBand(const typename Band::Element *in, typename Band::Element *out, int ny,
                        int nx, cudaStream_t stream, bool dependent = false) {
   constexpr int kW = Band::kRadius * Band::kSteps;
-  constexpr int kThreads = stripThreads(kW, sizeof(typename Band::Compute));
-  if constexpr (kThreads > 0) {
-    if (ny > 2 * kW && nx > 2 * kW) {
-      const int strips = BandStrips(ny, nx, kW, kThreads).count();
-      return launchDependent(stripKernel<Band, kThreads>, strips, kThreads * kStripSplit, 0, stream,
-                             dependent, in, out, ny, nx);
+  if constexpr (kStripsPossible<Band>) {
+    if (ny > 2 * kW && nx > 2 * kW && stripBytes<Band>() <= sharedOptIn()) {
+      const auto kernel = stripKernel<Band, kStripThreads>;
+      if (const cudaError_t status = allowDynamicShared(kernel, stripBytes<Band>());
+          status != cudaSuccess) {
+        return status;
+      }
+      const int strips = BandStrips(ny, nx, kW, kStripThreads).count();
+      return launchDependent(kernel, strips, kStripThreads * kStripSplit, stripBytes<Band>(),
+                             stream, dependent, in, out, ny, nx);
     }
   }
+  constexpr int kBytes = tileBytes<Band, kTile>();
+  if (const cudaError_t status = allowDynamicShared(bandKernel<Band, kTile>, kBytes);
+      status != cudaSuccess) {
+    return status;
+  }
   const BandTiles tiles(ny, nx, kTile, kW);
-  return launchDependent(bandKernel<Band, kTile>, tiles.count(), 256, 0, stream, dependent, in, out,
-                         ny, nx);
+  return launchDependent(bandKernel<Band, kTile>, tiles.count(), 256, kBytes, stream, dependent, in,
+                         out, ny, nx);
 }
 
 // ---- The band of a 1D grid -------------------------------------------------

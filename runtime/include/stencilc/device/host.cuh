@@ -92,5 +92,18 @@ template <class Kernel> inline cudaError_t allowDynamicShared(Kernel kernel, int
              : cudaSuccess;
 }
 
+/// The most shared memory a block may opt in to on the current device (0
+/// where the device cannot be asked: then nothing that needs a choice
+/// by it is taken).
+inline int sharedOptIn() {
+  int device = 0, bytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+          cudaSuccess) {
+    return 0;
+  }
+  return bytes;
+}
+
 } // namespace device
 } // namespace stencilc
