@@ -4,10 +4,11 @@
 // factors are the exact convolution powers; the planner takes the pass
 // (asked for by --plan-option compose=on) only for the kind it has the
 // geometry of (a rank-1 2D stencil of radius 3 in fp64), at every boundary
-// but periodic, and not where fuse, lowrank=off or compose=off asks
-// otherwise; NAME_run's model (passes of the composed
-// stencil with the band, then single steps) stays within a bound of the
-// float64 steps on grids of interior and band, and on grids all band.
+// but periodic, of fuse=T steps where that is asked with it, and not where
+// fuse alone, lowrank=off or compose=off asks otherwise; NAME_run's model
+// (passes of the composed stencil with the band, a remainder pass of T - 2
+// steps, then single steps) stays within a bound of the float64 steps on
+// grids of interior and band, and on grids all band.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -76,7 +77,8 @@ TEST(SimtRankOne, NotPlannedElsewhere) {
   EXPECT_FALSE(
       planSimt(blur(Precision::FP64, BoundaryKind::Periodic), composeOn()).schedule.rankOne);
   EXPECT_FALSE(planSimt(blur(Precision::FP32, BoundaryKind::Fixed), composeOn()).schedule.rankOne);
-  EXPECT_FALSE(planSimt(blur(Precision::FP64, BoundaryKind::Fixed), composeOn(4)).schedule.rankOne);
+  EXPECT_FALSE(planSimt(blur(Precision::FP64, BoundaryKind::Fixed), onSm90(4)).schedule.rankOne);
+  EXPECT_FALSE(planSimt(blur(Precision::FP64, BoundaryKind::Fixed), composeOn(1)).schedule.rankOne);
   PlanOptions off = composeOn();
   off.lowRank = LowRankRequest::Off;
   EXPECT_FALSE(planSimt(blur(Precision::FP64, BoundaryKind::Fixed), off).schedule.rankOne);
@@ -88,24 +90,46 @@ TEST(SimtRankOne, NotPlannedElsewhere) {
   EXPECT_FALSE(planSimt(fullRank, composeOn()).schedule.rankOne);
 }
 
+// fuse=T with compose=on composes T steps, with a remainder pass of T - 2
+// in the same geometry and band tiles; T 3 has none (T - 2 = 1).
+TEST(SimtRankOne, FuseAskedWithComposeSetsTAndTheRemainder) {
+  const Plan six = planSimt(blur(Precision::FP64, BoundaryKind::Mirror), composeOn(6));
+  ASSERT_TRUE(six.schedule.rankOne);
+  EXPECT_EQ(six.schedule.fusedSteps, 6);
+  EXPECT_EQ(six.schedule.rankOne->row.size(), 37u);
+  EXPECT_EQ(six.schedule.rankOne->band.tile, 32); // 16 < T r = 18
+  ASSERT_TRUE(six.schedule.rankOne->remainder);
+  EXPECT_EQ(six.schedule.rankOne->remainder->steps, 4);
+  EXPECT_EQ(six.schedule.rankOne->remainder->row.size(), 25u);
+  EXPECT_EQ(six.schedule.rankOne->remainder->band.tile, 32);
+  const Plan three = planSimt(blur(Precision::FP64, BoundaryKind::Fixed), composeOn(3));
+  ASSERT_TRUE(three.schedule.rankOne);
+  EXPECT_FALSE(three.schedule.rankOne->remainder);
+}
+
 /// NAME_run's model against float64 steps: relative L2 within 1e-14 at
-/// step counts around T and 100, on grids with an interior (past 2 W = 24
-/// on both axes) and grids all band. The worst is printed for
-/// docs/generated-code.md.
+/// step counts 1, T - 2, T - 1, T, T + 1, 3 T + 2 and 100, on grids with
+/// an interior (past 2 W on both axes) and grids all band, at T 4 (the
+/// default) and 6. The worst is printed for docs/generated-code.md.
 TEST(SimtRankOne, RunStaysWithinBoundOfFloat64Steps) {
   double worst = 0.0;
-  for (BoundaryKind b : kBanded) {
-    const StencilSpec spec = blur(Precision::FP64, b);
-    const Plan plan = planSimt(spec, composeOn());
-    ASSERT_TRUE(plan.schedule.rankOne);
-    for (const std::array<int, 3> n : {std::array<int, 3>{61, 53, 1}, {20, 23, 1}, {25, 40, 1}}) {
-      for (int steps : {1, 3, 4, 5, 14, 100}) {
-        GridND a = randomGridND(2, n, spec.precision, 31u * n[0] + steps);
-        const GridND want = referenceRunND(spec, a, steps);
-        emulateRun(plan, a, steps);
-        const double error = relativeL2ErrorND(spec, a, want);
-        worst = std::max(worst, error);
-        EXPECT_LE(error, 1e-14) << keyword(b) << " " << n[0] << "x" << n[1] << ", " << steps;
+  for (int fuse : {0, 6}) {
+    for (BoundaryKind b : kBanded) {
+      const StencilSpec spec = blur(Precision::FP64, b);
+      const Plan plan = planSimt(spec, composeOn(fuse));
+      ASSERT_TRUE(plan.schedule.rankOne);
+      const int t = plan.schedule.fusedSteps;
+      for (const std::array<int, 3> n :
+           {std::array<int, 3>{61, 53, 1}, {20, 23, 1}, {25, 40, 1}, {83, 77, 1}}) {
+        for (int steps : {1, t - 2, t - 1, t, t + 1, 3 * t + 2, 100}) {
+          GridND a = randomGridND(2, n, spec.precision, 31u * n[0] + steps);
+          const GridND want = referenceRunND(spec, a, steps);
+          emulateRun(plan, a, steps);
+          const double error = relativeL2ErrorND(spec, a, want);
+          worst = std::max(worst, error);
+          EXPECT_LE(error, 1e-14) << keyword(b) << " T " << t << ", " << n[0] << "x" << n[1] << ", "
+                                  << steps;
+        }
       }
     }
   }

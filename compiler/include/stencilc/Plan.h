@@ -647,15 +647,15 @@ struct SimtPlan {
 /// `mirror` and `reflect`.
 struct BandKernel {
   /// The tile kernel: tile x tile output tiles, 256 threads, two
-  /// (tile + 2 W)^2 levels of the arithmetic type in static shared memory
+  /// (tile + 2 W)^2 levels of the arithmetic type in dynamic shared memory
   /// (`sharedBytes`); it takes grids within 2 W of their size on an axis.
   /// A 1D line's band has tile 0 and `sharedBytes` its end blocks' two
   /// levels of 4 W values (band.cuh's lineKernel).
   int tile = 32;
   int sharedBytes = 0;
   /// The band in strips along the edges on grids past 2 W on each axis:
-  /// two windows of 3 W x 128 values (allocated 3 W + 1 across) in shared
-  /// memory; 0 where the tile kernel takes it all (bandStripBytes).
+  /// two windows of 3 W x 128 values (allocated 3 W + 1 across) in dynamic
+  /// shared memory; 0 where the tile kernel takes it all (bandStripBytes).
   int stripBytes = 0;
 };
 
@@ -787,6 +787,11 @@ struct RankOnePass {
   BandKernel band;
   /// Where the geometry and the choice come from (a measurement).
   std::string source;
+  /// NAME_run's last steps, where T - 2 or more remain after its passes of
+  /// T (and T - 2 >= 2): one pass of the stencil composed T - 2 times, in
+  /// the same geometry, its band in the same tiles, before single steps of
+  /// the rest. Its own remainder and source are empty.
+  std::shared_ptr<const RankOnePass> remainder;
 };
 
 /// How the time steps of NAME_run map onto kernel launches: passes of

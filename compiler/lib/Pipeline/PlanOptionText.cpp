@@ -157,8 +157,8 @@ constexpr WordOptionEntry WordOptions[] = {
     {{"compose", BackendKind::Simt,
       "NAME_run of a rank-1 2D stencil: auto (the default: in passes of its steps composed, "
       "two 1D passes each, where measured faster; not bit for bit as many steps), on (so "
-      "wherever the planner has their geometry: fp64 of radius 3) or off (the fused kernel, "
-      "bit for bit)"},
+      "wherever the planner has their geometry: fp64 of radius 3; with fuse=T, T steps a "
+      "pass) or off (the fused kernel, bit for bit)"},
      applyWordTo<ComposeWords, &PlanOptions::compose>},
 };
 

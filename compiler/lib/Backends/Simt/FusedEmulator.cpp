@@ -234,13 +234,19 @@ void fusedBlocks(const Plan &plan, const GridND &in, GridND &out, int levels) {
 
 void emulateRun(const Plan &plan, GridND &a, int steps) {
   const int fused = plan.schedule.fusedSteps;
-  GridND b = a;                // NAME_run's ring copy: b starts with a's ring
-  if (plan.schedule.rankOne) { // composed.cuh's run: passes of T, then single steps
+  GridND b = a;                                // NAME_run's ring copy: b starts with a's ring
+  if (const auto &p = plan.schedule.rankOne) { // composed.cuh's run
     for (int pass = 0; pass < steps / fused; ++pass) {
-      emulateRankOnePass(plan, a, b);
+      emulateRankOnePass(plan, *p, a, b);
       std::swap(a, b);
     }
-    for (int step = 0; step < steps % fused; ++step) {
+    int rest = steps % fused;
+    if (p->remainder && rest >= p->remainder->steps) {
+      emulateRankOnePass(plan, *p->remainder, a, b);
+      std::swap(a, b);
+      rest -= p->remainder->steps;
+    }
+    for (int step = 0; step < rest; ++step) {
       emulateSimtStep(plan, a, b);
       std::swap(a, b);
     }

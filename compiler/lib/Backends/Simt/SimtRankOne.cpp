@@ -37,7 +37,8 @@ struct MeasuredRankOne {
   int radius = 0, elementBytes = 0, steps = 0;
   int columns = 0, batch = 0, rows = 0, threads = 0, minBlocks = 1;
   double gstencils = 0.0, kernelGStencils = 0.0, fusedGStencils = 0.0;
-  const char *device = "an H100";
+  const char *device = "an H100";       // gstencils' and fusedGStencils'
+  const char *kernelDevice = "an H100"; // kernelGStencils'
   const char *results = "";
 };
 
@@ -58,16 +59,38 @@ constexpr MeasuredRankOne kMeasuredRankOne[] = {
      .fusedGStencils = 445.5,
      .device = "an H200",
      .results = "bench/results/2026-12-06-2017-blur-composed-rank1-as-generated-h200.txt"},
+    // Its steps 6 at a time: the kernel alone on an H100 (547.4-547.7
+    // against the fused pass's 404.4-406.4), not yet with its band.
+    {.radius = 3,
+     .elementBytes = 8,
+     .steps = 6,
+     .columns = 128,
+     .batch = 16,
+     .rows = 512,
+     .threads = 256,
+     .minBlocks = 2,
+     .kernelGStencils = 547.4,
+     .fusedGStencils = 404.4,
+     .results = "bench/results/2026-12-06-1815-blur-composed-rank1-streamed-h100.txt"},
 };
 
-const MeasuredRankOne *measuredRankOne(const StencilSpec &spec) {
+/// The entry of the spec's radius and element size that `steps` asks for
+/// (0: the fastest measured with its band, else the first), or none.
+const MeasuredRankOne *measuredRankOne(const StencilSpec &spec, int steps) {
+  const MeasuredRankOne *best = nullptr;
   for (const MeasuredRankOne &m : kMeasuredRankOne) {
-    if (m.radius == spec.radius &&
-        m.elementBytes == static_cast<int>(elementBytes(spec.precision))) {
+    if (m.radius != spec.radius ||
+        m.elementBytes != static_cast<int>(elementBytes(spec.precision))) {
+      continue;
+    }
+    if (m.steps == steps) {
       return &m;
     }
+    if (!best || m.gstencils > best->gstencils) {
+      best = &m;
+    }
   }
-  return nullptr;
+  return best;
 }
 
 /// rank_one.cuh's Shape::kSharedBytes.
@@ -85,9 +108,11 @@ std::string whyNot(const Plan &plan, const PlanOptions &options, const LowRankAn
   if (spec.dims != 2 || spec.hasFields() || plan.simt().packed) {
     return "not a 2D stencil of one input in widened arithmetic";
   }
-  if (options.fusedSteps > 0 || options.lowRank == LowRankRequest::Off ||
+  if ((options.fusedSteps > 0 && options.compose != ComposeRequest::On) ||
+      options.fusedSteps == 1 || options.lowRank == LowRankRequest::Off ||
       options.compose == ComposeRequest::Off) {
-    return "--plan-option fuse, lowrank=off or compose=off asked";
+    return "--plan-option fuse (without compose=on, or of 1 step), lowrank=off or compose=off "
+           "asked";
   }
   if (spec.boundary == BoundaryKind::Periodic) {
     return "periodic: the pass does not wrap";
@@ -95,7 +120,7 @@ std::string whyNot(const Plan &plan, const PlanOptions &options, const LowRankAn
   if (!a.analysed() || a.rank != 1 || a.terms.size() != 1) {
     return "not of exact rank 1";
   }
-  return measuredRankOne(spec) ? "" : "no geometry of it for the radius and precision";
+  return measuredRankOne(spec, 0) ? "" : "no geometry of it for the radius and precision";
 }
 
 /// The composed factors of T steps, rounded once each to the arithmetic
@@ -139,42 +164,88 @@ std::vector<Rational> convolvedPower(const std::vector<Rational> &factor, int ti
   return power;
 }
 
+namespace {
+
+/// The pass of `steps` steps in m's geometry, its band in tiles of `tile`
+/// (0: fittingBand's); none where the band, the shared memory or a
+/// composed weight does not fit.
+std::optional<RankOnePass> passOf(const Plan &plan, const MeasuredRankOne &m, int steps,
+                                  const RankOneTerm &term, int tile) {
+  const StencilSpec &spec = plan.spec;
+  const std::optional<BandKernel> band =
+      tile > 0 ? std::optional(bandKernel(spec, steps, tile, plan.target))
+               : fittingBand(spec, steps, plan.target);
+  RankOnePass p;
+  p.steps = steps;
+  p.columns = m.columns, p.batch = m.batch, p.rows = m.rows;
+  p.threads = m.threads, p.minBlocks = m.minBlocks;
+  p.sharedBytes = rankOneSharedBytes(spec, p);
+  const int most = info(plan.target).maxDynamicSharedBytes;
+  if (!band || band->sharedBytes > most || p.sharedBytes > most ||
+      !composeFactors(term, steps, plan.simt().compute, p)) {
+    return std::nullopt;
+  }
+  p.band = *band;
+  return p;
+}
+
+/// Where the pass's geometry and the choice come from.
+std::string sourceOf(const MeasuredRankOne &m, int steps, bool measured) {
+  if (measured) {
+    return fmt::format("measured on {}: {:.1f} GStencil/s against the fused pass's {:.1f} ({})",
+                       m.device, m.gstencils, m.fusedGStencils, m.results);
+  }
+  if (m.steps != steps) {
+    return fmt::format("asked for (compose=on, fuse={}): not measured, the geometry of the pass "
+                       "of {} steps ({})",
+                       steps, m.steps, m.results);
+  }
+  return fmt::format("asked for (compose=on): not yet measured with its band, the kernel alone "
+                     "{:.1f} GStencil/s ({}) against the fused pass's {:.1f} ({})",
+                     m.kernelGStencils, m.kernelDevice, m.fusedGStencils, m.device);
+}
+
+} // namespace
+
 void planRankOne(Plan &plan, const PlanOptions &options) {
   const StencilSpec &spec = plan.spec;
   const LowRankAnalysis a = spec.dims == 2 ? analyseLowRank(spec) : LowRankAnalysis{};
-  if (const std::string why = whyNot(plan, options, a); !why.empty()) {
+  std::string why = whyNot(plan, options, a);
+  std::optional<RankOnePass> p;
+  if (why.empty()) {
+    const int steps = options.fusedSteps > 1 ? options.fusedSteps : 0;
+    const MeasuredRankOne &m = *measuredRankOne(spec, steps);
+    const bool measured = m.steps == (steps > 0 ? steps : m.steps) && m.gstencils > 0.0;
+    p = passOf(plan, m, steps > 0 ? steps : m.steps, a.terms.front(), 0);
+    if (!p) {
+      why = fmt::format("its band, shared memory or weights do not fit {} steps",
+                        steps > 0 ? steps : m.steps);
+    } else if (options.compose == ComposeRequest::Auto &&
+               (!measured || m.gstencils <= m.fusedGStencils)) {
+      return; // not measured faster: the fused pass
+    } else {
+      p->source = sourceOf(m, p->steps, measured && m.gstencils > m.fusedGStencils);
+      // The remainder: T - 2 steps in the same geometry and band tiles.
+      if (const int rest = p->steps - 2; rest >= 2) {
+        if (std::optional<RankOnePass> r = passOf(plan, m, rest, a.terms.front(), p->band.tile)) {
+          p->remainder = std::make_shared<const RankOnePass>(std::move(*r));
+        }
+      }
+    }
+  }
+  if (!p || !why.empty()) {
     if (options.compose == ComposeRequest::On) { // asked for: the plan says why not
       plan.schedule.why += fmt::format("; --plan-option compose=on: no composed pass, {}", why);
     }
     return;
   }
-  const MeasuredRankOne &m = *measuredRankOne(spec);
-  const std::optional<BandKernel> band = fittingBand(spec, m.steps, plan.target);
-  RankOnePass p;
-  p.steps = m.steps;
-  p.columns = m.columns, p.batch = m.batch, p.rows = m.rows;
-  p.threads = m.threads, p.minBlocks = m.minBlocks;
-  p.sharedBytes = rankOneSharedBytes(spec, p);
-  const bool faster = m.gstencils > m.fusedGStencils;
-  if (!band || (options.compose == ComposeRequest::Auto && !faster) ||
-      p.sharedBytes > info(plan.target).maxDynamicSharedBytes ||
-      !composeFactors(a.terms.front(), m.steps, plan.simt().compute, p)) {
-    return;
-  }
-  p.band = *band;
-  p.source =
-      faster ? fmt::format("measured on {}: {:.1f} GStencil/s against the fused pass's {:.1f} ({})",
-                           m.device, m.gstencils, m.fusedGStencils, m.results)
-             : fmt::format("asked for (compose=on): not yet measured with its band, the kernel "
-                           "alone {:.1f} GStencil/s against the fused pass's {:.1f} on {} ({})",
-                           m.kernelGStencils, m.fusedGStencils, m.device, m.results);
   Schedule &s = plan.schedule;
   s = Schedule{};
-  s.fusedSteps = m.steps;
+  s.fusedSteps = p->steps;
+  const int w = p->steps * spec.radius;
   s.why = fmt::format("the stencil has rank 1, so {} steps compose into one stencil of rank 1 and "
                       "radius {}, two 1D passes of {} taps: {:.1f} operations a point and step",
-                      m.steps, m.steps * spec.radius, 2 * m.steps * spec.radius + 1,
-                      2.0 * (2 * m.steps * spec.radius + 1) / m.steps);
+                      p->steps, w, 2 * w + 1, 2.0 * (2 * w + 1) / p->steps);
   s.rankOne = std::move(p);
 }
 
@@ -182,6 +253,7 @@ void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
   const StencilSpec &spec = plan.spec;
   const RankOnePass &p = *plan.schedule.rankOne;
   const int w = p.steps * spec.radius;
+  const std::string_view values = spec.precision == Precision::FP64 ? "doubles" : "floats";
   os << fmt::format("  rank-one   stencilc/device/rank_one.cuh: strips of {} columns, batches of "
                     "{} rows copied a batch ahead, {} output rows and {} threads a block, {} "
                     "blocks a multiprocessor, {} bytes of shared memory; {}\n",
@@ -191,14 +263,27 @@ void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
                     p.row.size(), w, p.steps);
   os << fmt::format("  band       beside each pass, on a stream of its own: the points within T "
                     "r = {} of an edge, {} steps with the stencil's own coefficients "
-                    "(stencilc/device/band.cuh, composed.cuh), {} x {} output tiles\n",
-                    w, p.steps, p.band.tile, p.band.tile);
+                    "(stencilc/device/band.cuh, composed.cuh): {}\n",
+                    w, p.steps, bandKernelText(p.band, w, values));
+  if (const RankOnePass *r = p.remainder.get()) {
+    os << fmt::format("  remainder  where {} or more steps remain after the passes of {}: one "
+                      "pass of the stencil composed {} times ({} taps a factor, {} bytes of "
+                      "shared memory), its band within {} of an edge: {}; then single steps\n",
+                      r->steps, p.steps, r->steps, r->row.size(), r->sharedBytes,
+                      r->steps * spec.radius,
+                      bandKernelText(r->band, r->steps * spec.radius, values));
+  }
 }
 
-PassBodies writeRankOne(CodeWriter &w, const Plan &plan, std::string_view ns,
-                        std::string_view boundary) {
+namespace {
+
+/// One pass's weights, traits, launch and band traits (section
+/// rank_one_pass): `traits` names its traits, the launch is `launch` and
+/// the band's traits `band`.
+std::string rankOnePassCode(const Plan &plan, const RankOnePass &p, std::string_view traits,
+                            std::string_view launch, std::string_view band,
+                            std::string_view boundary) {
   const StencilSpec &spec = plan.spec;
-  const RankOnePass &p = *plan.schedule.rankOne;
   const bool asFloat = plan.simt().compute != Precision::FP64;
   const auto table = [&](const std::vector<double> &values) {
     std::vector<std::string> cells;
@@ -207,23 +292,47 @@ PassBodies writeRankOne(CodeWriter &w, const Plan &plan, std::string_view ns,
     }
     return alignedTable(cells, 4);
   };
+  return CodeWriter::filled(
+      templateSection("simt.cu.tpl", "rank_one_pass"), fmt::arg("traits", traits),
+      fmt::arg("launch", launch), fmt::arg("steps", p.steps),
+      fmt::arg("halo", p.steps * spec.radius), fmt::arg("taps", p.row.size()),
+      fmt::arg("compute", asFloat ? "float" : "double"),
+      fmt::arg("element", elementTypeName(spec.precision)), fmt::arg("row", table(p.row)),
+      fmt::arg("column", table(p.column)), fmt::arg("columns", p.columns),
+      fmt::arg("batch", p.batch), fmt::arg("rows", p.rows), fmt::arg("threads", p.threads),
+      fmt::arg("min_blocks", p.minBlocks),
+      fmt::arg("source", p.source.empty() ? "the remainder's, in the passes' geometry" : p.source),
+      fmt::arg("band_traits", bandTraits(spec, band, p.steps, boundary)));
+}
+
+} // namespace
+
+PassBodies writeRankOne(CodeWriter &w, const Plan &plan, std::string_view ns,
+                        std::string_view boundary) {
+  const StencilSpec &spec = plan.spec;
+  const RankOnePass &p = *plan.schedule.rankOne;
+  std::string passes = rankOnePassCode(plan, p, "RankOne", "rankOnePass", "Band", boundary);
+  if (p.remainder) {
+    passes += '\n';
+    passes += rankOnePassCode(plan, *p.remainder, "RankOneRemainder", "rankOneRemainderPass",
+                              "RemainderBand", boundary);
+  }
   const std::string_view tpl = "simt.cu.tpl";
   w.fillWith(templateSection(tpl, "rank_one"), fmt::arg("name", spec.name),
-             fmt::arg("namespace", ns), fmt::arg("steps", p.steps),
-             fmt::arg("halo", p.steps * spec.radius), fmt::arg("taps", p.row.size()),
-             fmt::arg("compute", asFloat ? "float" : "double"),
-             fmt::arg("element", elementTypeName(spec.precision)), fmt::arg("row", table(p.row)),
-             fmt::arg("column", table(p.column)), fmt::arg("columns", p.columns),
-             fmt::arg("batch", p.batch), fmt::arg("rows", p.rows), fmt::arg("threads", p.threads),
-             fmt::arg("min_blocks", p.minBlocks), fmt::arg("source", p.source),
-             fmt::arg("band_traits", bandTraits(spec, "Band", p.steps, boundary)),
+             fmt::arg("namespace", ns), fmt::arg("steps", p.steps), fmt::arg("passes", passes),
              fmt::arg("band_tile", p.band.tile));
+  const std::string remainderNote =
+      p.remainder ? fmt::format("one pass of {} where that many remain, ", p.remainder->steps)
+                  : std::string();
   PassBodies bodies;
   for (auto [body, name] :
        {std::pair{&bodies.run, "run_rank_one"}, {&bodies.pass, "pass_rank_one"}}) {
-    *body =
-        CodeWriter::filled(templateSection(tpl, name), fmt::arg("steps", p.steps),
-                           fmt::arg("size_args", sizeArguments(2)), fmt::arg("name", spec.name));
+    *body = CodeWriter::filled(
+        templateSection(tpl, name), fmt::arg("steps", p.steps),
+        fmt::arg("size_args", sizeArguments(2)), fmt::arg("name", spec.name),
+        fmt::arg("remainder_note", remainderNote),
+        fmt::arg("remainder_band", p.remainder ? "RemainderBand" : "void"),
+        fmt::arg("remainder_pass", p.remainder ? "rankOneRemainderPass" : "nullptr"));
   }
   return bodies;
 }
@@ -251,8 +360,7 @@ GridND bandLevel(const StencilSpec &spec, const GridND &in) {
 
 /// The kernel's points, W or more inside the grid: each row's x-pass, then
 /// each output's y-pass, in rank_one.cuh's order and arithmetic.
-void rankOneInterior(const Plan &plan, const GridND &in, GridND &out) {
-  const RankOnePass &p = *plan.schedule.rankOne;
+void rankOneInterior(const Plan &plan, const RankOnePass &p, const GridND &in, GridND &out) {
   const Precision compute = plan.simt().compute;
   const long long ny = in.n[0], nx = in.n[1], w = p.steps * plan.spec.radius;
   GridND rows = in; // each row's x-pass at the columns W or more inside
@@ -279,15 +387,15 @@ void rankOneInterior(const Plan &plan, const GridND &in, GridND &out) {
 
 } // namespace
 
-void emulateRankOnePass(const Plan &plan, const GridND &in, GridND &out) {
+void emulateRankOnePass(const Plan &plan, const RankOnePass &p, const GridND &in, GridND &out) {
   const StencilSpec &spec = plan.spec;
   const long long ny = in.n[0], nx = in.n[1];
-  const long long w = static_cast<long long>(plan.schedule.fusedSteps) * spec.radius;
+  const long long w = static_cast<long long>(p.steps) * spec.radius;
   if (ny > 2 * w && nx > 2 * w) { // else all band (composed.cuh)
-    rankOneInterior(plan, in, out);
+    rankOneInterior(plan, p, in, out);
   }
   GridND level = in;
-  for (int l = 0; l < plan.schedule.fusedSteps; ++l) {
+  for (int l = 0; l < p.steps; ++l) {
     level = bandLevel(spec, level);
   }
   forEachWrittenPoint(spec, in, [&](const std::array<long long, 3> &i) {

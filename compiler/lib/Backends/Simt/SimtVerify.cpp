@@ -205,29 +205,52 @@ void requireBandWhereFolded(const Plan &plan, PromiseChecker &c) {
             plan.schedule.fusedSteps * spec.radius);
 }
 
-/// planRankOne's promises on its pass: a 2D stencil not periodic, its
-/// composed row and column of 2 T r + 1 taps, whole tasks of 8 outputs
-/// (rank_one.cuh), its shared memory within the target's opt-in limit, the
-/// band fittingBand gives, and no fused kernel beside it.
+/// A composed rank-1 pass's promises: of 2 T r + 1 taps a factor, whole
+/// tasks of 8 outputs (rank_one.cuh), its kernel's and band's shared memory
+/// within the target's opt-in limit, its band in tiles of `tile` (at least
+/// T r).
+void verifyRankOnePass(const Plan &plan, const RankOnePass &p, int tile, PromiseChecker &c) {
+  const StencilSpec &spec = plan.spec;
+  const auto taps = static_cast<std::size_t>(2 * p.steps * spec.radius + 1);
+  const int most = info(plan.target).maxDynamicSharedBytes;
+  c.require(p.row.size() == taps && p.column.size() == taps,
+            "a rank-1 pass of 2 T r + 1 taps a factor", "T {}, {} and {} taps", p.steps,
+            p.row.size(), p.column.size());
+  c.require(p.batch % 8 == 0 && p.columns % 8 == 0 && p.rows % p.batch == 0 &&
+                p.sharedBytes <= most,
+            "whole tasks of 8 outputs and shared memory within the target's opt-in limit",
+            "columns {}, batch {}, rows {}, {} bytes", p.columns, p.batch, p.rows, p.sharedBytes);
+  const BandKernel band = bandKernel(spec, p.steps, tile, plan.target);
+  c.require(tile >= p.steps * spec.radius && p.band.tile == band.tile &&
+                p.band.sharedBytes == band.sharedBytes && p.band.stripBytes == band.stripBytes &&
+                band.sharedBytes <= most,
+            "a band in tiles that hold T r, within the target's opt-in limit",
+            "tile {} for T r {}, {} bytes", p.band.tile, p.steps * spec.radius, p.band.sharedBytes);
+}
+
+/// planRankOne's promises: a 2D stencil not periodic, its passes' (T) band
+/// the one fittingBand gives, a remainder of T - 2 steps (where that is 2
+/// or more) in the same geometry and band tiles, and no fused kernel.
 void verifyRankOne(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   const RankOnePass &p = *s.rankOne;
-  const auto taps = static_cast<std::size_t>(2 * s.fusedSteps * spec.radius + 1);
   c.require(spec.dims == 2 && spec.boundary != BoundaryKind::Periodic && p.steps == s.fusedSteps &&
-                p.row.size() == taps && p.column.size() == taps,
-            "a rank-1 pass of a 2D stencil, not periodic, of 2 T r + 1 taps a factor",
-            "{}D, {}, T {} and {}, {} and {} taps", spec.dims, keyword(spec.boundary), p.steps,
-            s.fusedSteps, p.row.size(), p.column.size());
-  c.require(p.batch % 8 == 0 && p.columns % 8 == 0 && p.rows % p.batch == 0 &&
-                p.sharedBytes <= info(plan.target).maxDynamicSharedBytes,
-            "whole tasks of 8 outputs and shared memory within the target's opt-in limit",
-            "columns {}, batch {}, rows {}, {} bytes", p.columns, p.batch, p.rows, p.sharedBytes);
-  const std::optional<BandKernel> fits = fittingBand(spec, p.steps, plan.target);
-  c.require(fits && fits->tile == p.band.tile && fits->sharedBytes == p.band.sharedBytes &&
                 s.fused.width == 0 && !s.fused.takesSteps,
-            "the band fittingBand gives, and no fused kernel", "band tile {}, fused width {}",
-            p.band.tile, s.fused.width);
+            "a rank-1 pass of a 2D stencil, not periodic, of T steps, and no fused kernel",
+            "{}D, {}, T {} and {}, fused width {}", spec.dims, keyword(spec.boundary), p.steps,
+            s.fusedSteps, s.fused.width);
+  const std::optional<BandKernel> fits = fittingBand(spec, p.steps, plan.target);
+  c.require(fits && fits->tile == p.band.tile, "the passes' band in fittingBand's tiles", "tile {}",
+            p.band.tile);
+  verifyRankOnePass(plan, p, p.band.tile, c);
+  if (const RankOnePass *r = p.remainder.get()) {
+    c.require(r->steps == p.steps - 2 && r->steps >= 2 && !r->remainder &&
+                  r->columns == p.columns && r->batch == p.batch && r->rows == p.rows &&
+                  r->threads == p.threads && r->minBlocks == p.minBlocks,
+              "a remainder of T - 2 steps in the passes' geometry", "{} steps", r->steps);
+    verifyRankOnePass(plan, *r, p.band.tile, c);
+  }
 }
 
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the

@@ -11,7 +11,8 @@
 // `term_tables`), and `launch` inside the shared host API (or, where
 // NAME_step takes the fused kernel, `launch_fused_1d` or `launch_fused`).
 // Every section is balanced: it closes each scope it opens. A plan of
-// composed rank-1 passes has `rank_one` (its traits, weights and band, by
+// composed rank-1 passes has `rank_one` (holding a `rank_one_pass` each
+// for its passes and its remainder's: traits, weights and band, by
 // SimtRankOne.cpp) in place of `fused`, and NAME_run's and NAME_pass's
 // bodies `run_rank_one` and `pass_rank_one`.
 
@@ -320,45 +321,47 @@ if (const cudaError_t status = {fused}::step<Fused>(in, out, {size_args}, stream
 #include <stencilc/device/rank_one.cuh>
 
 namespace {namespace} {{
+{passes}
+constexpr int kBandTile = {band_tile}; // the band's tile kernel's tile, for every pass
 
+}} // namespace {namespace}
+
+//@ section rank_one_pass
 /// The stencil composed {steps} times, radius {halo}: its row (along x) and
 /// column (along y), {taps} taps each from offset -{halo}, the {steps}-fold
 /// convolutions of the stencil's, each rounded once from its exact value.
-__constant__ {compute} kRankOneRow[{taps}] = {{
+__constant__ {compute} k{traits}Row[{taps}] = {{
 {row}
 }};
-__constant__ {compute} kRankOneColumn[{taps}] = {{
+__constant__ {compute} k{traits}Column[{taps}] = {{
 {column}
 }};
 
 /// The pass's numbers (stencilc/device/rank_one.cuh), {source}.
-struct RankOne {{
+struct {traits} {{
   using Element = {element};
   using Compute = {compute};
   static constexpr int kRadius = {halo};
   static constexpr int kColumns = {columns}, kBatch = {batch}, kRows = {rows};
   static constexpr int kThreads = {threads}, kMinBlocks = {min_blocks};
-  static __device__ __forceinline__ Compute row(int k) {{ return kRankOneRow[k]; }}
-  static __device__ __forceinline__ Compute column(int k) {{ return kRankOneColumn[k]; }}
+  static __device__ __forceinline__ Compute row(int k) {{ return k{traits}Row[k]; }}
+  static __device__ __forceinline__ Compute column(int k) {{ return k{traits}Column[k]; }}
 }};
 
-/// One composed pass over the points {halo} or more inside the grid (the caller's
-/// grid is wider than {halo} twice on both axes: composed.cuh's composedPass).
-inline cudaError_t rankOnePass(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream) {{
-  return stencilc::device::rank_one::launch<RankOne>(in, out, ny, nx, stream);
+/// One composed pass of {steps} steps over the points {halo} or more inside the
+/// grid (the caller's grid is wider than {halo} twice on both axes: composed.cuh's
+/// composedPass).
+inline cudaError_t {launch}(const {element}* in, {element}* out, int ny, int nx, cudaStream_t stream) {{
+  return stencilc::device::rank_one::launch<{traits}>(in, out, ny, nx, stream);
 }}
 
-/// The band beside each pass: every point within {halo} of an edge, {steps}
-/// single steps on CUDA cores with the stencil's own coefficients.
+/// The band beside each such pass: every point within {halo} of an edge,
+/// {steps} single steps on CUDA cores with the stencil's own coefficients.
 {band_traits}
-constexpr int kBandTile = {band_tile};
-
-}} // namespace {namespace}
-
 //@ section run_rank_one
 // Passes of {steps} steps, the stencil composed (rank_one.cuh, the band beside
-// each), and single steps for the rest; the result in a.
-return stencilc::device::composed::run<Band, kBandTile>(a, b, {size_args}, steps, rankOnePass, {name}_step, stream);
+// each), {remainder_note}single steps for the rest; the result in a.
+return stencilc::device::composed::run<Band, {remainder_band}, kBandTile>(a, b, {size_args}, steps, rankOnePass, {remainder_pass}, {name}_step, stream);
 
 //@ section pass_rank_one
 // One composed pass (steps = {steps}) or one step, in -> out.
