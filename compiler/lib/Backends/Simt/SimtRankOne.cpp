@@ -190,9 +190,14 @@ std::optional<RankOnePass> passOf(const Plan &plan, const MeasuredRankOne &m, in
 }
 
 /// Where the pass's geometry and the choice come from.
-std::string sourceOf(const MeasuredRankOne &m, int steps, bool measured) {
-  if (measured) {
+std::string sourceOf(const MeasuredRankOne &m, int steps, bool faster) {
+  if (faster) {
     return fmt::format("measured on {}: {:.1f} GStencil/s against the fused pass's {:.1f} ({})",
+                       m.device, m.gstencils, m.fusedGStencils, m.results);
+  }
+  if (m.steps == steps && m.gstencils > 0.0) {
+    return fmt::format("asked for (compose=on): measured slower on {}, {:.1f} GStencil/s against "
+                       "the fused pass's {:.1f} ({})",
                        m.device, m.gstencils, m.fusedGStencils, m.results);
   }
   if (m.steps != steps) {
@@ -205,6 +210,33 @@ std::string sourceOf(const MeasuredRankOne &m, int steps, bool measured) {
                      m.kernelGStencils, m.kernelDevice, m.fusedGStencils, m.device);
 }
 
+/// The pass `options` asks for: fuse=T's steps, else the table's fastest
+/// entry's, with its remainder of T - 2 steps where that is 2 or more. None
+/// where auto keeps the fused pass (not measured faster) or nothing fits
+/// (then `why` says so).
+std::optional<RankOnePass> chosenPass(const Plan &plan, const PlanOptions &options,
+                                      const RankOneTerm &term, std::string &why) {
+  const int asked = options.fusedSteps > 1 ? options.fusedSteps : 0;
+  const MeasuredRankOne &m = *measuredRankOne(plan.spec, asked);
+  const int steps = asked > 0 ? asked : m.steps;
+  const bool faster = m.steps == steps && m.gstencils > m.fusedGStencils;
+  std::optional<RankOnePass> p = passOf(plan, m, steps, term, 0);
+  if (!p) {
+    why = fmt::format("its band, shared memory or weights do not fit {} steps", steps);
+    return std::nullopt;
+  }
+  if (options.compose == ComposeRequest::Auto && !faster) {
+    return std::nullopt;
+  }
+  p->source = sourceOf(m, steps, faster);
+  if (const int rest = steps - 2; rest >= 2) { // in the same geometry and band tiles
+    if (std::optional<RankOnePass> r = passOf(plan, m, rest, term, p->band.tile)) {
+      p->remainder = std::make_shared<const RankOnePass>(std::move(*r));
+    }
+  }
+  return p;
+}
+
 } // namespace
 
 void planRankOne(Plan &plan, const PlanOptions &options) {
@@ -213,28 +245,10 @@ void planRankOne(Plan &plan, const PlanOptions &options) {
   std::string why = whyNot(plan, options, a);
   std::optional<RankOnePass> p;
   if (why.empty()) {
-    const int steps = options.fusedSteps > 1 ? options.fusedSteps : 0;
-    const MeasuredRankOne &m = *measuredRankOne(spec, steps);
-    const bool measured = m.steps == (steps > 0 ? steps : m.steps) && m.gstencils > 0.0;
-    p = passOf(plan, m, steps > 0 ? steps : m.steps, a.terms.front(), 0);
-    if (!p) {
-      why = fmt::format("its band, shared memory or weights do not fit {} steps",
-                        steps > 0 ? steps : m.steps);
-    } else if (options.compose == ComposeRequest::Auto &&
-               (!measured || m.gstencils <= m.fusedGStencils)) {
-      return; // not measured faster: the fused pass
-    } else {
-      p->source = sourceOf(m, p->steps, measured && m.gstencils > m.fusedGStencils);
-      // The remainder: T - 2 steps in the same geometry and band tiles.
-      if (const int rest = p->steps - 2; rest >= 2) {
-        if (std::optional<RankOnePass> r = passOf(plan, m, rest, a.terms.front(), p->band.tile)) {
-          p->remainder = std::make_shared<const RankOnePass>(std::move(*r));
-        }
-      }
-    }
+    p = chosenPass(plan, options, a.terms.front(), why);
   }
-  if (!p || !why.empty()) {
-    if (options.compose == ComposeRequest::On) { // asked for: the plan says why not
+  if (!p) {
+    if (!why.empty() && options.compose == ComposeRequest::On) { // the plan says why not
       plan.schedule.why += fmt::format("; --plan-option compose=on: no composed pass, {}", why);
     }
     return;
