@@ -44,8 +44,10 @@ struct MeasuredRankOne {
 
 constexpr MeasuredRankOne kMeasuredRankOne[] = {
     // The uniform 7 x 7 blur in fp64 as generated, its band beside each
-    // pass, and the fused pass of 4 steps in the same run, on an H200; the
-    // kernel alone on an H100 (515.4-521.5 against 404.4-406.4).
+    // pass (in strips), on an H100 in one run with the fused pass of 4
+    // steps (403.9-405.6): T 4 474.8-477.5 (the kernel alone 538.2-540.8),
+    // T 6 504.5-506.7 (alone 579.6-583.0), T 6 in 1024 rows a block
+    // 498.3-505.2, T 8 476.3-481.0 (its 100 steps end in 4 single ones).
     {.radius = 3,
      .elementBytes = 8,
      .steps = 4,
@@ -54,13 +56,10 @@ constexpr MeasuredRankOne kMeasuredRankOne[] = {
      .rows = 1024,
      .threads = 256,
      .minBlocks = 2,
-     .gstencils = 485.2,
-     .kernelGStencils = 517.4,
-     .fusedGStencils = 445.5,
-     .device = "an H200",
-     .results = "bench/results/2026-12-06-2017-blur-composed-rank1-as-generated-h200.txt"},
-    // Its steps 6 at a time: the kernel alone on an H100 (547.4-547.7
-    // against the fused pass's 404.4-406.4), not yet with its band.
+     .gstencils = 474.8,
+     .kernelGStencils = 538.2,
+     .fusedGStencils = 404.1,
+     .results = "bench/results/2026-12-06-2228-blur-composed-rank1-t6-h100.txt"},
     {.radius = 3,
      .elementBytes = 8,
      .steps = 6,
@@ -69,9 +68,21 @@ constexpr MeasuredRankOne kMeasuredRankOne[] = {
      .rows = 512,
      .threads = 256,
      .minBlocks = 2,
-     .kernelGStencils = 547.4,
-     .fusedGStencils = 404.4,
-     .results = "bench/results/2026-12-06-1815-blur-composed-rank1-streamed-h100.txt"},
+     .gstencils = 504.5,
+     .kernelGStencils = 579.6,
+     .fusedGStencils = 404.1,
+     .results = "bench/results/2026-12-06-2228-blur-composed-rank1-t6-h100.txt"},
+    {.radius = 3,
+     .elementBytes = 8,
+     .steps = 8,
+     .columns = 128,
+     .batch = 16,
+     .rows = 1024,
+     .threads = 256,
+     .minBlocks = 2,
+     .gstencils = 476.3,
+     .fusedGStencils = 404.1,
+     .results = "bench/results/2026-12-06-2228-blur-composed-rank1-t6-h100.txt"},
 };
 
 /// The entry of the spec's radius and element size that `steps` asks for
