@@ -97,7 +97,7 @@ TEST(SimtRankOne, FuseAskedWithComposeSetsTAndTheRemainder) {
   ASSERT_TRUE(eight.schedule.rankOne);
   EXPECT_EQ(eight.schedule.fusedSteps, 8);
   EXPECT_EQ(eight.schedule.rankOne->row.size(), 49u);
-  EXPECT_EQ(eight.schedule.rankOne->rows, 1024); // its own entry's geometry
+  EXPECT_EQ(eight.schedule.rankOne->rows, 1024);    // its own entry's geometry
   EXPECT_EQ(eight.schedule.rankOne->band.tile, 32); // 16 < T r = 24
   ASSERT_TRUE(eight.schedule.rankOne->remainder);
   EXPECT_EQ(eight.schedule.rankOne->remainder->steps, 6);
