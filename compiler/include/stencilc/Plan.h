@@ -785,6 +785,10 @@ struct RankOnePass {
   /// Its dynamic shared memory (rank_one.cuh's Shape::kSharedBytes).
   int sharedBytes = 0;
   BandKernel band;
+  /// The band's levels as an x-pass and a y-pass (band.cuh's kSeparable):
+  /// the stencil's own row and column (with the scale), 2 r + 1 taps each,
+  /// rounded once each to the arithmetic type.
+  std::vector<double> bandRow, bandColumn;
   /// Where the geometry and the choice come from (a measurement).
   std::string source;
   /// NAME_run's last steps, where T - 2 or more remain after its passes of

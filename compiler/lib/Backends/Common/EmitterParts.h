@@ -58,9 +58,10 @@ BoundaryPolicy boundaryPolicy(const StencilSpec &spec);
 /// The traits struct `name` of band.cuh's band kernel for passes of `steps`
 /// steps of `spec` (the composed passes' band): the stencil's points with
 /// its own coefficients in the arithmetic type (float, or double for fp64),
-/// in the spec's order; `boundary` the policy's type (boundaryPolicy).
+/// in the spec's order; `boundary` the policy's type (boundaryPolicy);
+/// `members` more of them (the composed rank-1 passes' separable levels).
 std::string bandTraits(const StencilSpec &spec, std::string_view name, int steps,
-                       std::string_view boundary);
+                       std::string_view boundary, std::string_view members = "");
 
 /// The stencil_info.h enumerator of the spec's boundary (HeaderEmitter.cpp):
 /// STENCILC_BOUNDARY_FIXED and so on.

@@ -149,7 +149,7 @@ void writeEntryPoints(CodeWriter &w, const Plan &plan, std::string_view ns, std:
 }
 
 std::string bandTraits(const StencilSpec &spec, std::string_view name, int steps,
-                       std::string_view boundary) {
+                       std::string_view boundary, std::string_view members) {
   const bool asFloat = spec.precision != Precision::FP64;
   std::string points;
   for (const Term &t : spec.terms) {
@@ -162,7 +162,8 @@ std::string bandTraits(const StencilSpec &spec, std::string_view name, int steps
       fmt::arg("element", elementTypeName(spec.precision)),
       fmt::arg("compute", asFloat ? "float" : "double"), fmt::arg("boundary", boundary),
       fmt::arg("boundary_kind", boundaryEnumerator(spec)), fmt::arg("radius", spec.radius),
-      fmt::arg("steps", steps), fmt::arg("ring", spec.ring()), fmt::arg("points", points));
+      fmt::arg("steps", steps), fmt::arg("ring", spec.ring()), fmt::arg("points", points),
+      fmt::arg("members", members));
 }
 
 BoundaryPolicy boundaryPolicy(const StencilSpec &spec) {

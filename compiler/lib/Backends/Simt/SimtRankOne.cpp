@@ -192,11 +192,15 @@ std::optional<RankOnePass> passOf(const Plan &plan, const MeasuredRankOne &m, in
   p.threads = m.threads, p.minBlocks = m.minBlocks;
   p.sharedBytes = rankOneSharedBytes(spec, p);
   const int most = info(plan.target).maxDynamicSharedBytes;
+  RankOnePass own; // the stencil's own factors (its 1-fold power), the band's
   if (!band || band->sharedBytes > most || p.sharedBytes > most ||
-      !composeFactors(term, steps, plan.simt().compute, p)) {
+      !composeFactors(term, steps, plan.simt().compute, p) ||
+      !composeFactors(term, 1, plan.simt().compute, own)) {
     return std::nullopt;
   }
   p.band = *band;
+  p.bandRow = std::move(own.row);
+  p.bandColumn = std::move(own.column);
   return p;
 }
 
@@ -287,7 +291,8 @@ void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
                     "rounded once from its exact value: not bit for bit {} steps\n",
                     p.row.size(), w, p.steps);
   os << fmt::format("  band       beside each pass, on a stream of its own: the points within T "
-                    "r = {} of an edge, {} steps with the stencil's own coefficients "
+                    "r = {} of an edge, {} steps, each an x-pass and a y-pass of the stencil's own "
+                    "row and column "
                     "(stencilc/device/band.cuh, composed.cuh): {}\n",
                     w, p.steps, bandKernelText(p.band, w, values));
   if (const RankOnePass *r = p.remainder.get()) {
@@ -301,6 +306,29 @@ void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
 }
 
 namespace {
+
+/// The band traits' separable levels (band.cuh's kSeparable): the
+/// stencil's own row and column.
+std::string separableMembers(const Plan &plan, const RankOnePass &p) {
+  const bool asFloat = plan.simt().compute != Precision::FP64;
+  const auto list = [&](const std::vector<double> &values) {
+    std::string text;
+    for (double v : values) {
+      text += fmt::format("{}{}", text.empty() ? "" : ", ", numberLiteral(v, asFloat));
+    }
+    return text;
+  };
+  const std::string_view type = asFloat ? "float" : "double";
+  return fmt::format("\n// Each level an x-pass and a y-pass of the stencil's own factors.\n"
+                     "static constexpr bool kSeparable = true;\n"
+                     "static __device__ __forceinline__ {0} row(int k) {{\n"
+                     "  constexpr {0} kRow[{1}] = {{{2}}};\n"
+                     "  return kRow[k];\n}}\n"
+                     "static __device__ __forceinline__ {0} column(int k) {{\n"
+                     "  constexpr {0} kColumn[{1}] = {{{3}}};\n"
+                     "  return kColumn[k];\n}}",
+                     type, p.bandRow.size(), list(p.bandRow), list(p.bandColumn));
+}
 
 /// One pass's weights, traits, launch and band traits (section
 /// rank_one_pass): `traits` names its traits, the launch is `launch` and
@@ -327,7 +355,8 @@ std::string rankOnePassCode(const Plan &plan, const RankOnePass &p, std::string_
       fmt::arg("batch", p.batch), fmt::arg("rows", p.rows), fmt::arg("threads", p.threads),
       fmt::arg("min_blocks", p.minBlocks),
       fmt::arg("source", p.source.empty() ? "the remainder's, in the passes' geometry" : p.source),
-      fmt::arg("band_traits", bandTraits(spec, band, p.steps, boundary)));
+      fmt::arg("band_traits",
+               bandTraits(spec, band, p.steps, boundary, separableMembers(plan, p))));
 }
 
 } // namespace
@@ -364,19 +393,25 @@ PassBodies writeRankOne(CodeWriter &w, const Plan &plan, std::string_view ns,
 
 namespace {
 
-/// One band level over the whole grid: each point a step writes, the FMAs
-/// of the stencil's terms in order from 0 over the level before read with
-/// the boundary rule, rounded to the element type (band.cuh's levelPoint).
-GridND bandLevel(const StencilSpec &spec, const GridND &in) {
-  const Precision compute = spec.precision == Precision::FP64 ? Precision::FP64 : Precision::FP32;
+/// One band level over the whole grid, as band.cuh's separable levels:
+/// each point a step writes is the multiply-adds of the band's column over
+/// the x-passes (the band's row's multiply-adds over the level before, read
+/// with the boundary rule) of its column of rows, rounded to the element
+/// type (rowSum, columnSum).
+GridND bandLevel(const Plan &plan, const RankOnePass &p, const GridND &in) {
+  const StencilSpec &spec = plan.spec;
+  const Precision compute = plan.simt().compute;
+  const long long r = spec.radius;
   GridND out = in;
   forEachWrittenPoint(spec, in, [&](const std::array<long long, 3> &i) {
     double acc = 0.0;
-    for (const Term &t : spec.terms) {
-      const double c = compute == Precision::FP64 ? t.coefficient : double(float(t.coefficient));
-      acc =
-          multiplyAdd(c, boundaryReadND(spec, in, {i[0] + t.offset.d[0], i[1] + t.offset.d[1], 0}),
-                      acc, compute);
+    for (long long dy = -r; dy <= r; ++dy) {
+      double row = 0.0;
+      for (long long dx = -r; dx <= r; ++dx) {
+        row = multiplyAdd(p.bandRow[dx + r], boundaryReadND(spec, in, {i[0] + dy, i[1] + dx, 0}),
+                          row, compute);
+      }
+      acc = multiplyAdd(p.bandColumn[dy + r], row, acc, compute);
     }
     out.at(i) = roundToStorage(acc, spec.precision);
   });
@@ -421,7 +456,7 @@ void emulateRankOnePass(const Plan &plan, const RankOnePass &p, const GridND &in
   }
   GridND level = in;
   for (int l = 0; l < p.steps; ++l) {
-    level = bandLevel(spec, level);
+    level = bandLevel(plan, p, level);
   }
   forEachWrittenPoint(spec, in, [&](const std::array<long long, 3> &i) {
     if (i[0] < w || i[0] >= ny - w || i[1] < w || i[1] >= nx - w) {

@@ -43,6 +43,10 @@
 //   template <class At> static __device__ Compute point(At at);
 //       a point's value before rounding, at(dy, dx) the previous level
 //       (at(dx) on a line)
+// or, for a 2D stencil of rank 1 (column(dy) row(dx): the composed rank-1
+// passes' band), a level as two passes (separableLevel):
+//   static constexpr bool kSeparable = true;
+//   static __device__ Compute row(int k), column(int k);   k in [0, 2 r]
 #pragma once
 
 #include <type_traits>
@@ -157,6 +161,35 @@ template <class Band>
 struct OwnArithmeticOf<Band, std::void_t<decltype(Band::kOwnArithmetic)>>
     : std::bool_constant<Band::kOwnArithmetic> {};
 
+/// Whether Band's levels are an x-pass and a y-pass (kSeparable).
+template <class Band, class = void> struct SeparableOf : std::false_type {};
+template <class Band>
+struct SeparableOf<Band, std::void_t<decltype(Band::kSeparable)>>
+    : std::bool_constant<Band::kSeparable> {};
+
+/// A separable level's two sums (Band::kSeparable): a value of the x-pass
+/// is row(k)'s multiply-adds over the level before at dx = k - r, from 0
+/// in k's order; a point the column's over the x-pass at dy = k - r,
+/// rounded to the element type. 2 (2 r + 1) operations a point where the
+/// direct form takes (2 r + 1)^2: the band beside the blur's composed
+/// passes is bound by its FMAs (docs/performance.md, 2026-12-06 22:28).
+template <class Band, class At> __device__ __forceinline__ typename Band::Compute rowSum(At at) {
+  typename Band::Compute acc = 0;
+#pragma unroll
+  for (int k = 0; k <= 2 * Band::kRadius; ++k) {
+    acc = madd(Band::row(k), at(k - Band::kRadius), acc);
+  }
+  return acc;
+}
+template <class Band, class At> __device__ __forceinline__ typename Band::Compute columnSum(At at) {
+  typename Band::Compute acc = 0;
+#pragma unroll
+  for (int k = 0; k <= 2 * Band::kRadius; ++k) {
+    acc = madd(Band::column(k), at(k - Band::kRadius), acc);
+  }
+  return toCompute(toElement<typename Band::Element>(acc));
+}
+
 /// A thread's kCount loads, all made before any is stored: `load(k)` reads
 /// the k-th (every one inside the grid or a value the rule gives, so none
 /// is tested), `store(k, value)` keeps it where it belongs. A load in a
@@ -179,7 +212,8 @@ __device__ __forceinline__ void loadAllThenStore(Load load, Store store) {
 /// stencil's FMAs over the previous level (`at(dy, dx)`) from 0 in the
 /// order of Band::points, or Band::point's arithmetic, rounded to the
 /// element type (what a single step stores). Both band kernels compute
-/// through it, so that they give the same bits.
+/// through it (a separable band through rowSum and columnSum), so that they
+/// give the same bits.
 template <class Band, class At>
 __device__ __forceinline__ typename Band::Compute levelPoint(At at) {
   using Compute = typename Band::Compute;
@@ -200,6 +234,29 @@ __device__ __forceinline__ typename Band::Compute levelPoint(At at) {
 template <class Band, int kTile> constexpr int tileBytes() {
   constexpr int kSide = kTile + 2 * Band::kRadius * Band::kSteps;
   return 2 * kSide * kSide * static_cast<int>(sizeof(typename Band::Compute));
+}
+
+/// A tile's separable level (Band::kSeparable) in place in `lvl`: the
+/// x-pass of the rows `need` reads (r more above and below) into `tmp`,
+/// then the y-pass of each point of `need` inside the grid and outside a
+/// `fixed` ring into `lvl`; its other points keep the level before.
+template <class Band, int kSide, class Inside, class InRing>
+__device__ __forceinline__ void
+separableTileLevel(typename Band::Compute (*lvl)[kSide], typename Band::Compute (*tmp)[kSide],
+                   const Region &need, long long y0, long long x0, Inside inside, InRing inRing) {
+  constexpr int kR = Band::kRadius;
+  const int rows = need.height() + 2 * kR;
+  for (int c = threadIdx.x; c < rows * need.width(); c += blockDim.x) {
+    const int wy = need.y0 - kR + c / need.width(), wx = need.x0 + c % need.width();
+    tmp[wy][wx] = rowSum<Band>([&](int dx) { return lvl[wy][wx + dx]; });
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < need.height() * need.width(); c += blockDim.x) {
+    const int wy = need.y0 + c / need.width(), wx = need.x0 + c % need.width();
+    if (inside(y0 + wy, x0 + wx) && !inRing(y0 + wy, x0 + wx)) {
+      lvl[wy][wx] = columnSum<Band>([&](int dy) { return tmp[wy + dy][wx]; });
+    }
+  }
 }
 
 template <class Band, int kTile>
@@ -233,12 +290,17 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
   }
   __syncthreads();
 
+  // A separable band keeps each level in level[0], level[1] its x-pass.
+  constexpr bool kSeparable = SeparableOf<Band>::value;
 #pragma unroll 1
   for (int l = 1; l <= Band::kSteps; ++l) {
     const Compute(*prev)[kSide] = level[(l - 1) & 1];
-    Compute(*cur)[kSide] = level[l & 1];
+    Compute(*cur)[kSide] = level[kSeparable ? 0 : l & 1];
     const Region need = regions.at(l);
-    for (int c = threadIdx.x; c < need.height() * need.width(); c += blockDim.x) {
+    if constexpr (kSeparable) {
+      separableTileLevel<Band, kSide>(level[0], level[1], need, y0, x0, inside, inRing);
+    }
+    for (int c = threadIdx.x; !kSeparable && c < need.height() * need.width(); c += blockDim.x) {
       const int wy = need.y0 + c / need.width(), wx = need.x0 + c % need.width();
       const long long y = y0 + wy, x = x0 + wx;
       if (!inside(y, x) || inRing(y, x)) {
@@ -265,7 +327,7 @@ __device__ __forceinline__ void bandBlock(const typename Band::Element *__restri
     __syncthreads();
   }
 
-  const Compute(*last)[kSide] = level[Band::kSteps & 1];
+  const Compute(*last)[kSide] = level[kSeparable ? 0 : Band::kSteps & 1];
   waitForPrimary(); // the fused pass's stores of these points come first
   for (int c = threadIdx.x; c < kTile * kTile; c += blockDim.x) {
     const long long y = static_cast<long long>(ty) * kTile + c / kTile;
@@ -379,6 +441,33 @@ __device__ __forceinline__ void foldLevel(typename Band::Compute *cur, Cell cell
   }
 }
 
+/// A strip's separable level (Band::kSeparable) in place in `lvl`, as
+/// separableTileLevel: the x-pass of the cells the y-pass reads into
+/// `tmp` (grid x runs along a top or bottom strip, across a side strip),
+/// then the y-pass of the level's lines [lo, hi) across at the positions
+/// along [aLo, aHi), where `computed(c)` (inside the grid, outside a ring).
+template <class Band, bool kAlongX, class Cell, class Computed>
+__device__ __forceinline__ void
+separableStripLevel(typename Band::Compute *lvl, typename Band::Compute *tmp, Cell cell, int lo,
+                    int hi, int aLo, int aHi, int a, int part, Computed computed) {
+  constexpr int kR = Band::kRadius;
+  // The y-pass reads r more lines across (top, bottom) or positions along (sides).
+  const int xLo = kAlongX ? lo - kR : lo, xHi = kAlongX ? hi + kR : hi;
+  const bool xActive = kAlongX ? a >= aLo && a < aHi : a >= aLo - kR && a < aHi + kR;
+  for (int c = xLo + part; xActive && c < xHi; c += kStripSplit) {
+    tmp[cell(c, a)] =
+        rowSum<Band>([&](int dx) { return lvl[kAlongX ? cell(c, a + dx) : cell(c + dx, a)]; });
+  }
+  __syncthreads();
+  const bool active = a >= aLo && a < aHi;
+  for (int c = lo + part; active && c < hi; c += kStripSplit) {
+    if (computed(c)) {
+      lvl[cell(c, a)] =
+          columnSum<Band>([&](int dy) { return tmp[kAlongX ? cell(c + dy, a) : cell(c, a + dy)]; });
+    }
+  }
+}
+
 /// One strip of the band: window lines [0, 3W) across by [0, kThreads)
 /// along, from grid point (y0, x0); kAlongX: a top or bottom strip (window
 /// [across][along]), else a side strip (window [along][across]).
@@ -415,22 +504,30 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
         }
       });
   __syncthreads();
+  // A separable band keeps each level in level(0), level(1) its x-pass.
+  constexpr bool kSeparable = SeparableOf<Band>::value;
+  auto computed = [&](int c) { // inside the grid, outside a `fixed` ring
+    const long long y = gridY(c, a), x = gridX(c, a);
+    return y >= Band::kRing && y < ny - Band::kRing && x >= Band::kRing && x < nx - Band::kRing;
+  };
 #pragma unroll 1
   for (int l = 1; l <= Band::kSteps; ++l) {
     const Compute *prev = level(l - 1);
-    Compute *cur = level(l);
+    Compute *cur = level(kSeparable ? 0 : l);
     // Level l's lines along: the stored ones widened by r a level to come.
     const int grow = (Band::kSteps - l) * kR;
     const bool active = a >= l * kR && a < kW + stored + grow;
     const int lo = l * kR, hi = kAcross - l * kR; // level l's lines across
-    for (int c = lo + part; active && c < hi; c += kStripSplit) {
+    if constexpr (kSeparable) {
+      separableStripLevel<Band, kAlongX>(cur, level(1), cell, lo, hi, l * kR, kW + stored + grow, a,
+                                         part, computed);
+    }
+    for (int c = lo + part; !kSeparable && active && c < hi; c += kStripSplit) {
       const long long y = gridY(c, a), x = gridX(c, a);
-      const bool outside = y < 0 || y >= ny || x < 0 || x >= nx;
-      if (outside && kFolded) {
+      if (kFolded && (y < 0 || y >= ny || x < 0 || x >= nx)) {
         continue; // folded below, from this level's points inside the grid
       }
-      if (outside || y < Band::kRing || y >= ny - Band::kRing || x < Band::kRing ||
-          x >= nx - Band::kRing) {
+      if (!computed(c)) {
         cur[cell(c, a)] = prev[cell(c, a)];
         continue;
       }
@@ -444,15 +541,14 @@ stripBlock(const typename Band::Element *__restrict__ in, typename Band::Element
     }
     __syncthreads();
   }
-  const Compute *last = level(Band::kSteps);
+  const Compute *last = level(kSeparable ? 0 : Band::kSteps);
   if (a < kW || a >= kW + stored) {
     return;
   }
   waitForPrimary(); // the fused pass's stores of these points come first
   for (int c = kW + part; c < 2 * kW; c += kStripSplit) {
-    const long long y = gridY(c, a), x = gridX(c, a);
-    if (y >= Band::kRing && y < ny - Band::kRing && x >= Band::kRing && x < nx - Band::kRing) {
-      out[y * nx + x] = toElement<typename Band::Element>(last[cell(c, a)]);
+    if (computed(c)) {
+      out[gridY(c, a) * nx + gridX(c, a)] = toElement<typename Band::Element>(last[cell(c, a)]);
     }
   }
 }

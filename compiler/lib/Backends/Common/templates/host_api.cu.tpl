@@ -136,5 +136,5 @@ struct {band} {{
   static constexpr int kRing = {ring}; // points a step leaves unwritten at each edge
   template <class F> static __device__ __forceinline__ void points(F&& f) {{
 {points}
-  }}
+  }}{members}
 }};

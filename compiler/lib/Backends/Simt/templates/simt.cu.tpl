@@ -356,7 +356,8 @@ inline cudaError_t {launch}(const {element}* in, {element}* out, int ny, int nx,
 }}
 
 /// The band beside each such pass: every point within {halo} of an edge,
-/// {steps} single steps on CUDA cores with the stencil's own coefficients.
+/// {steps} steps on CUDA cores, each an x-pass and a y-pass of the stencil's own
+/// row and column (band.cuh's separable levels).
 {band_traits}
 //@ section run_rank_one
 // Passes of {steps} steps, the stencil composed (rank_one.cuh, the band beside
