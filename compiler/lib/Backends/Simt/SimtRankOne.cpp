@@ -43,11 +43,12 @@ struct MeasuredRankOne {
 };
 
 constexpr MeasuredRankOne kMeasuredRankOne[] = {
-    // The uniform 7 x 7 blur in fp64 as generated, its band beside each
-    // pass (in strips), on an H100 in one run with the fused pass of 4
-    // steps (403.9-405.6): T 4 474.8-477.5 (the kernel alone 538.2-540.8),
-    // T 6 504.5-506.7 (alone 579.6-583.0), T 6 in 1024 rows a block
-    // 498.3-505.2, T 8 476.3-481.0 (its 100 steps end in 4 single ones).
+    // The uniform 7 x 7 blur in fp64 as generated on an H100, its band
+    // beside each pass in strips of separable levels, in one run with the
+    // fused pass of 4 steps (405.2-406.0): T 4 491.7-492.1, T 6
+    // 536.8-537.4 (the kernel alone 578.1-579.7). T 8 ran with the band's
+    // levels in the stencil's 49 terms (T 6 then 504.5-506.7): 476.3-481.0,
+    // its 100 steps ending in 4 single ones.
     {.radius = 3,
      .elementBytes = 8,
      .steps = 4,
@@ -56,10 +57,10 @@ constexpr MeasuredRankOne kMeasuredRankOne[] = {
      .rows = 1024,
      .threads = 256,
      .minBlocks = 2,
-     .gstencils = 474.8,
+     .gstencils = 491.7,
      .kernelGStencils = 538.2,
-     .fusedGStencils = 404.1,
-     .results = "bench/results/2026-12-06-2228-blur-composed-rank1-t6-h100.txt"},
+     .fusedGStencils = 405.2,
+     .results = "bench/results/2026-12-06-2329-blur-separable-band-h100.txt"},
     {.radius = 3,
      .elementBytes = 8,
      .steps = 6,
@@ -68,10 +69,10 @@ constexpr MeasuredRankOne kMeasuredRankOne[] = {
      .rows = 512,
      .threads = 256,
      .minBlocks = 2,
-     .gstencils = 504.5,
-     .kernelGStencils = 579.6,
-     .fusedGStencils = 404.1,
-     .results = "bench/results/2026-12-06-2228-blur-composed-rank1-t6-h100.txt"},
+     .gstencils = 536.8,
+     .kernelGStencils = 578.1,
+     .fusedGStencils = 405.2,
+     .results = "bench/results/2026-12-06-2329-blur-separable-band-h100.txt"},
     {.radius = 3,
      .elementBytes = 8,
      .steps = 8,
