@@ -45,16 +45,14 @@ std::string bandKernelText(const BandKernel &band, int w, std::string_view value
       "{} x {} output tiles, 256 threads, two levels of {} x {} {} in {} bytes of "
       "shared memory",
       band.tile, band.tile, band.tile + 2 * w, band.tile + 2 * w, values, band.sharedBytes);
-  const std::string how =
-      band.stripBytes == 0
-          ? tiles
-          : fmt::format("in strips of {} lines along each edge, {} threads a line across the "
-                        "band, {} threads, two windows of {} x {} {} in {} bytes of shared memory; "
-                        "a grid within {} of its size on an axis in {}",
-                        kBandStripThreads - 2 * w, kBandStripSplit,
-                        kBandStripThreads * kBandStripSplit, 3 * w, kBandStripThreads, values,
-                        band.stripBytes, 2 * w, tiles);
-  return how;
+  return band.stripBytes == 0
+             ? tiles
+             : fmt::format(
+                   "in strips of {} lines along each edge, {} threads a line across the "
+                   "band, {} threads, two windows of {} x {} {} in {} bytes of shared memory; "
+                   "a grid within {} of its size on an axis in {}",
+                   kBandStripThreads - 2 * w, kBandStripSplit, kBandStripThreads * kBandStripSplit,
+                   3 * w, kBandStripThreads, values, band.stripBytes, 2 * w, tiles);
 }
 
 std::optional<BandKernel> fittingBand(const StencilSpec &spec, int steps, Arch target) {

@@ -14,6 +14,7 @@
 #include "Backends/Simt/SimtRankOne.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "Backends/Common/Band.h"
@@ -37,8 +38,7 @@ struct MeasuredRankOne {
   int radius = 0, elementBytes = 0, steps = 0;
   int columns = 0, batch = 0, rows = 0, threads = 0, minBlocks = 1;
   double gstencils = 0.0, kernelGStencils = 0.0, fusedGStencils = 0.0;
-  const char *device = "an H100";       // gstencils' and fusedGStencils'
-  const char *kernelDevice = "an H100"; // kernelGStencils'
+  const char *device = "an H100";
   const char *results = "";
 };
 
@@ -222,8 +222,8 @@ std::string sourceOf(const MeasuredRankOne &m, int steps, bool faster) {
                        steps, m.steps, m.results);
   }
   return fmt::format("asked for (compose=on): not yet measured with its band, the kernel alone "
-                     "{:.1f} GStencil/s ({}) against the fused pass's {:.1f} ({})",
-                     m.kernelGStencils, m.kernelDevice, m.fusedGStencils, m.device);
+                     "{:.1f} GStencil/s against the fused pass's {:.1f} on {} ({})",
+                     m.kernelGStencils, m.fusedGStencils, m.device, m.results);
 }
 
 /// The pass `options` asks for: fuse=T's steps, else the table's fastest
@@ -308,16 +308,21 @@ void printRankOne(const Plan &plan, llvm::raw_ostream &os) {
 
 namespace {
 
+/// `values` as literals of the plan's arithmetic type.
+std::vector<std::string> literals(const Plan &plan, const std::vector<double> &values) {
+  std::vector<std::string> cells;
+  for (double v : values) {
+    cells.push_back(numberLiteral(v, plan.simt().compute != Precision::FP64));
+  }
+  return cells;
+}
+
 /// The band traits' separable levels (band.cuh's kSeparable): the
 /// stencil's own row and column.
 std::string separableMembers(const Plan &plan, const RankOnePass &p) {
   const bool asFloat = plan.simt().compute != Precision::FP64;
   const auto list = [&](const std::vector<double> &values) {
-    std::string text;
-    for (double v : values) {
-      text += fmt::format("{}{}", text.empty() ? "" : ", ", numberLiteral(v, asFloat));
-    }
-    return text;
+    return fmt::format("{}", fmt::join(literals(plan, values), ", "));
   };
   const std::string_view type = asFloat ? "float" : "double";
   return fmt::format("\n// Each level an x-pass and a y-pass of the stencil's own factors.\n"
@@ -340,11 +345,7 @@ std::string rankOnePassCode(const Plan &plan, const RankOnePass &p, std::string_
   const StencilSpec &spec = plan.spec;
   const bool asFloat = plan.simt().compute != Precision::FP64;
   const auto table = [&](const std::vector<double> &values) {
-    std::vector<std::string> cells;
-    for (double v : values) {
-      cells.push_back(numberLiteral(v, asFloat));
-    }
-    return alignedTable(cells, 4);
+    return alignedTable(literals(plan, values), 4);
   };
   return CodeWriter::filled(
       templateSection("simt.cu.tpl", "rank_one_pass"), fmt::arg("traits", traits),
