@@ -23,6 +23,7 @@
 
 #include "Backends/Simt/FusedEmulator.h"
 #include "Backends/Simt/SimtEmulator.h"
+#include "Backends/Simt/SimtFusion.h"
 #include "Backends/Simt/SimtPlanner.h"
 #include "StencilFixtures.h"
 #include "stencilc/LowRank.h"
@@ -595,6 +596,45 @@ TEST(SimtLowRank3DPlan, StepsTakeTheFusedKernelWhereMeasuredFaster) {
       planWith(box3DPlusCentre(1, Precision::FP32, BoundaryKind::Periodic), LowRankRequest::Auto);
   ASSERT_GT(periodic.schedule.fusedSteps, 1);
   EXPECT_FALSE(periodic.schedule.fused.takesSteps);
+}
+
+TEST(SimtLowRank3DPlan, InputPlanesStagedWhereMeasured) {
+  // As measured on an H100 (2026-12-07 about 00:45): the fused passes of
+  // the fp32 box's low-rank form stage their input planes 3 ahead in
+  // shared memory, the fp32 stars of radius 1 2 ahead and of radius 2 3;
+  // fp64, a periodic grid and a target whose shared memory the slots do
+  // not fit (sm_86) stage none, at the same T.
+  const auto fused = [](const StencilSpec &spec, Arch arch) {
+    PlanOptions options = onSm90();
+    options.target = arch;
+    options.compose = ComposeRequest::Off;
+    return planSimt(spec, options).schedule;
+  };
+  const Schedule box = fused(box3DPlusCentre(1, Precision::FP32, Fixed), Arch::Sm90);
+  EXPECT_EQ(box.fusedSteps, 3);
+  EXPECT_EQ(box.fused.stagedPlanes, 3);
+  const Schedule star =
+      fused(makeStencil(3, Shape::Star, 1, Precision::FP32, Fixed, 3), Arch::Sm90);
+  EXPECT_EQ(star.fused.stagedPlanes, 2);
+  // The slots: two more than the planes staged, each thread's 4 rows of 2
+  // floats.
+  EXPECT_EQ(stagedPlaneBytes(star.fused, star.fusedSteps), 4 * 4 * 512 * 8);
+  const Schedule star86 =
+      fused(makeStencil(3, Shape::Star, 1, Precision::FP32, Fixed, 3), Arch::Sm86);
+  EXPECT_EQ(star86.fusedSteps, star.fusedSteps);
+  EXPECT_EQ(star86.fused.stagedPlanes, 0);
+  EXPECT_EQ(star.fused.sharedBytes,
+            star86.fused.sharedBytes + stagedPlaneBytes(star.fused, star.fusedSteps));
+  EXPECT_EQ(fused(makeStencil(3, Shape::Star, 2, Precision::FP32, Fixed, 3), Arch::Sm90)
+                .fused.stagedPlanes,
+            3);
+  EXPECT_EQ(fused(makeStencil(3, Shape::Star, 1, Precision::FP64, Fixed, 3), Arch::Sm90)
+                .fused.stagedPlanes,
+            0);
+  EXPECT_EQ(
+      fused(makeStencil(3, Shape::Star, 1, Precision::FP32, BoundaryKind::Periodic, 3), Arch::Sm90)
+          .fused.stagedPlanes,
+      0);
 }
 
 TEST(SimtLowRank3DPlan, EbisuStaysDirectUnderAuto) {

@@ -705,6 +705,11 @@ struct FusedKernel {
   /// 2D: an L2 prefetch this many rows ahead of the stream's loads inside
   /// the grid (fused.cuh's kPrefetchRows; 0: none), where measured faster.
   int prefetchRows = 0;
+  /// 3D: a pass of several levels by a block inside the grid copies its
+  /// input planes this many ahead into shared memory by cp.async
+  /// (fused3d.cuh's kStagedPlanes; 0: two ahead into registers), where
+  /// measured faster; never on a periodic grid, whose passes load wrapped.
+  int stagedPlanes = 0;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
   /// 3D: T * r, the y halo (0 otherwise).

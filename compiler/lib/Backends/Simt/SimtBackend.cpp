@@ -154,6 +154,18 @@ std::string formValues(const SimtPlan &sp) {
                      values == 1 ? "" : "s", sp.compute == Precision::FP64 ? "double" : "float");
 }
 
+/// The staged input planes of a 3D pass (FusedKernel::stagedPlanes), as the
+/// plan's shared-memory clause ends, or nothing.
+std::string stagedPlanesText(const FusedKernel &k) {
+  if (k.stagedPlanes == 0) {
+    return "";
+  }
+  return fmt::format(", and {} slots of each thread's input points: a pass of several levels "
+                     "inside the grid copies its input planes {} ahead by cp.async (measured "
+                     "faster for this kind)",
+                     k.stagedPlanes + 2, k.stagedPlanes);
+}
+
 /// The fused kernel's lines of a 3D plan: windows streamed along z, each
 /// thread's points of every level in registers, edge rows in shared memory.
 void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
@@ -171,10 +183,10 @@ void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
                     k.halo, s.fusedSteps * r, k.chunkRows, k.source);
   os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
                     "and the planes a block streams beside its own); shared memory {} bytes (the "
-                    "levels' rings of edge rows); registers: each thread keeps its {} x {} (rows x "
-                    "columns) {} points of every level and plane still read{}, {} block{} per "
+                    "levels' rings of edge rows{}); registers: each thread keeps its {} x {} (rows "
+                    "x columns) {} points of every level and plane still read{}, {} block{} per "
                     "multiprocessor asked of the register allocator\n",
-                    100.0 * k.redundantShare, k.sharedBytes, k.rows, cols,
+                    100.0 * k.redundantShare, k.sharedBytes, stagedPlanesText(k), k.rows, cols,
                     elementTypeName(spec.precision), formValues(plan.simt()), k.minBlocks,
                     k.minBlocks == 1 ? "" : "s");
   if (k.band) {

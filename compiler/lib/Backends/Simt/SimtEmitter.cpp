@@ -466,7 +466,8 @@ constexpr const char *PairedLine =
 
 /// A fused Params' optional int member on a line of its own where the plan
 /// sets it above `absent`, the value the kernel reads where the member is
-/// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks.
+/// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks
+/// and kStagedPlanes.
 std::string optionalIntLine(const char *name, int value, int absent, const char *comment) {
   if (value <= absent) {
     return "";
@@ -522,6 +523,10 @@ std::string fusedGeometryLines(const Plan &plan) {
         fmt::arg("threads", k.threads), fmt::arg("batch", k.batch), fmt::arg("chunk", k.chunkRows),
         fmt::arg("min_blocks", optionalIntLine("kMinBlocks", k.minBlocks, 1,
                                                "per multiprocessor, for the register allocator")),
+        fmt::arg("staged", optionalIntLine("kStagedPlanes", k.stagedPlanes, 0,
+                                           "input planes copied that many ahead into shared "
+                                           "memory by cp.async, in passes of several levels "
+                                           "inside the grid")),
         fmt::arg("band", bandLine(k, 3)));
   }
 }

@@ -202,9 +202,15 @@ constexpr MeasuredFusion Measured[] = {
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 5, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 1,
      .gstencils = 473.8, .stepGStencils = 183.1, .device = "an H200", .periodic = true},
+    // Its input planes staged 2 ahead in shared memory (fused3d.cuh's
+    // kStagedPlanes) since 2026-12-07 (an H100, bench/variants/
+    // fused3d-staged.list, bench/results/2026-12-07-0045-fused3d-staged-
+    // planes-h100.txt): star3d7p 997.1 against 961.4-961.5 as planned
+    // before, EBISU's 3d7pt 997.3-997.7 against 961.6-962.9; 3 planes
+    // 994.8-999.0, 4 and 6 954.0-958.5 and 932.1-932.2.
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 4, .width = 64,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 1092.6, .stepGStencils = 399.1, .device = "an H200"},
+     .gstencils = 1092.6, .stepGStencils = 399.1, .device = "an H200", .stagedPlanes = 2},
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 4, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 2,
      .gstencils = 453.5, .stepGStencils = 180.4, .device = "an H200", .periodic = true},
@@ -242,9 +248,12 @@ constexpr MeasuredFusion Measured[] = {
     // of 2 at 512 threads: 400.7 at T 2 (T 3 392.0, chunks of 128 390.9).
     // fp64 fused at best 120.5 (T 2, rows of 4 at 512 threads): one step a
     // launch.
+    // fp32's input planes staged 3 ahead since 2026-12-07 (an H100, the
+    // same file as the star of radius 1's): 346.6-347.6 against
+    // 333.0-341.7 as planned before; 2 planes 332.5-333.7.
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
-     .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200"},
+     .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200", .stagedPlanes = 3},
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
      .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"},
@@ -403,9 +412,14 @@ constexpr MeasuredFusion Measured[] = {
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true},
     periodicOnly(LowRankBox3DFp32H200),
+    // Its input planes staged 3 ahead in passes of several levels since
+    // 2026-12-07 (an H100, the same file as the fp32 stars'): 661.3-661.5
+    // against 615.9-616.0 as planned before, 2 planes 649.8-649.9; one
+    // level (NAME_step's pass) staged ran 0.95 x, and keeps registers.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 3, .width = 64,
      .height = 32, .threads = 256, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 617.9, .stepGStencils = 322.5, .lowRank = true, .formOps = 10},
+     .gstencils = 617.9, .stepGStencils = 322.5, .lowRank = true, .formOps = 10,
+     .stagedPlanes = 3},
     LowRankBox3DFp32H200,
     {.dims = 3, .shape = Shape::Box, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 32, .threads = 256, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
@@ -829,6 +843,19 @@ FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
   return g;
 }
 
+/// fusedGeometryOf, its staged input planes left out where they would not
+/// fit `most` bytes of shared memory (sm_86's 99 KB): they are measured on
+/// an H100, and there the pass loads into registers instead, before a
+/// smaller T would.
+FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t, int most) {
+  FusedKernel k = fusedGeometryOf(plan, m, t);
+  if (k.stagedPlanes > 0 && k.sharedBytes > most) {
+    k.sharedBytes -= stagedPlaneBytes(k, t);
+    k.stagedPlanes = 0;
+  }
+  return k;
+}
+
 } // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
@@ -854,7 +881,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  const auto geometry = [&](int t) { return fusedGeometryOf(plan, m, t); };
+  const auto geometry = [&](int t) { return fusedGeometryWithin(plan, m, t, most); };
   FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.

@@ -65,6 +65,9 @@ struct MeasuredFusion {
   /// 2D: an L2 prefetch this many rows ahead of the stream inside the grid
   /// (FusedKernel::prefetchRows) measured faster for this kind; 0: none.
   int prefetchRows = 0;
+  /// 3D: the input planes staged this many ahead in shared memory
+  /// (FusedKernel::stagedPlanes) measured faster for this kind; 0: none.
+  int stagedPlanes = 0;
   /// 2D low-rank form: measured in the paired order (LowRankForm::paired),
   /// for a form of its shape only (SimtPlanner.h's pairedShape); an entry
   /// without it serves every form the entries before it did not.
@@ -73,6 +76,12 @@ struct MeasuredFusion {
   /// Whether the best fused run measured faster than one step a launch.
   bool fusingGains() const { return steps > 1 && gstencils > stepGStencils; }
 };
+
+/// The shared memory of a 3D pass of `steps` levels' staged input planes
+/// (fused3d.cuh's kStageBytes where it stages: more than one level): two
+/// slots more than the planes staged ahead, each thread's accesses of a
+/// plane a slot; 0 where the plan stages none.
+int stagedPlaneBytes(const FusedKernel &k, int steps);
 
 /// The geometry of the 1D or 3D fused kernel for `steps` steps of `spec`:
 /// the measured one where `m` is given, else the rule's, widened until the

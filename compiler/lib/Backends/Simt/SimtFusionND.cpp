@@ -52,6 +52,7 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
     k.height = m->height;
     k.chunkRows = m->chunk;
     k.minBlocks = m->minBlocks;
+    k.stagedPlanes = spec.boundary == BoundaryKind::Periodic ? 0 : m->stagedPlanes;
     cols = m->width * m->height / (m->rows * m->threads);
   }
   k.batch = 1;
@@ -75,7 +76,11 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
   const int lag = span == 0 ? r : std::max(r, span + 1);
   const int slots = lag + span + 1;
   const int pad = (r + cols - 1) / cols * cols;
-  k.sharedBytes = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
+  // As fused3d.cuh's sharedBytes: the rings in whole 16-byte vectors, then
+  // the staged planes' slots (two more than it stages) of each thread's
+  // accesses.
+  const int rings = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
+  k.sharedBytes = (rings + 15) / 16 * 16 + stagedPlaneBytes(k, steps);
   // Every iteration computes every level on the whole window; a block's
   // chunk takes T (lag + r) iterations more than its planes.
   const double computed =
@@ -85,6 +90,11 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
 }
 
 } // namespace
+
+int stagedPlaneBytes(const FusedKernel &k, int steps) {
+  return k.stagedPlanes > 0 && steps > 1 ? (k.stagedPlanes + 2) * k.rows * k.threads * k.accessBytes
+                                         : 0;
+}
 
 FusedKernel fusedGeometryND(const StencilSpec &spec, int steps, const MeasuredFusion *m,
                             bool lowRankForm) {

@@ -255,9 +255,10 @@ void verifyRankOne(const Plan &plan, PromiseChecker &c) {
 
 /// planSimtFusion's promises on a schedule that fuses steps: a boundary the
 /// fused kernels take, their shared memory within the target's opt-in
-/// limit, and halos that leave each level's r and points to store; and
+/// limit, and halos that leave each level's r and points to store;
 /// NAME_step taking the fused kernel only where the plan has one, in 2D
-/// in the window form.
+/// in the window form; staged input planes only where fused3d.cuh stages
+/// them.
 void verifyFusion(const Plan &plan, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
@@ -291,6 +292,12 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
             "the queued form only for a 2D stencil in the direct or low-rank form (fused.cuh adds "
             "their terms, not packed ones)",
             "a {}D stencil{}", spec.dims, plan.simt().packed ? ", packed" : "");
+  c.require(k.stagedPlanes == 0 ||
+                (spec.dims == 3 && k.stagedPlanes <= 6 && spec.boundary != BoundaryKind::Periodic),
+            "staged input planes only in a 3D pass, 1 to 6 ahead, on a grid that is not "
+            "periodic (fused3d.cuh stages the planes of blocks inside the grid)",
+            "{} planes, a {}D stencil, boundary {}", k.stagedPlanes, spec.dims,
+            keyword(spec.boundary));
 }
 
 /// planFieldsFusion's promises on a stencil of fields that fuses: 2D or

@@ -24,7 +24,9 @@
 //
 // One __syncthreads per plane orders it all. In iteration i a thread starts
 // the loads of input plane i + 2 (whole-access loads where it can, the
-// boundary rule element by element at the grid's edge), takes plane i as
+// boundary rule element by element at the grid's edge; where the plan sets
+// kStagedPlanes, a pass of several levels inside the grid copies plane i +
+// kStagedPlanes into shared memory instead), takes plane i as
 // level 0 and computes plane i - t kLag of each level t = 1 .. Levels from
 // level t - 1, so that what it reads is in its queue and the edge rows were
 // written before the last barrier: kLag is r where only terms with dz = 0
@@ -161,6 +163,15 @@ template <class Params> struct BatchOf<Params, std::void_t<decltype(Params::kBat
   static constexpr int value = Params::kBatch;
 };
 
+/// Params::kStagedPlanes, or 0 where Params has none.
+template <class Params, class = void> struct StagedPlanesOf {
+  static constexpr int value = 0;
+};
+template <class Params>
+struct StagedPlanesOf<Params, std::void_t<decltype(Params::kStagedPlanes)>> {
+  static constexpr int value = Params::kStagedPlanes;
+};
+
 /// An unsigned type of Bytes bytes (2, 4, 8 or 16): one memory access.
 template <int Bytes>
 using AccessOf = std::conditional_t<
@@ -265,6 +276,11 @@ private:
 ///   kBatch             optional; 1 where present (planes per iteration)
 ///   kMinBlocks         optional (1 where absent): blocks per
 ///                      multiprocessor, for __launch_bounds__
+///   kStagedPlanes      optional (0 where absent): in a pass of several
+///                      levels by a block whose window and loads lie inside
+///                      the grid (not periodic), the input planes copied
+///                      this many ahead into shared memory by cp.async
+///                      (stagePlane), not two ahead into registers
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
@@ -326,11 +342,27 @@ template <class Params> struct Geometry : Params {
   static_assert(Params::kThreads % 32 == 0, "whole warps");
   static_assert(kSlots * kEdgePlane * kElementBytes * Params::kSteps <= 227 * 1024,
                 "the rings of kSteps levels fit an H100's shared memory");
+  /// The input planes a block inside the grid copies ahead into shared
+  /// memory, and the slots they take: two more than that, so that a slot
+  /// refilled was read two iterations before, its values used since.
+  static constexpr int kStagedPlanes = StagedPlanesOf<Params>::value;
+  static constexpr int kStageSlots = kStagedPlanes > 0 ? kStagedPlanes + 2 : 0;
+  static constexpr int kStageBytes =
+      kStageSlots * Params::kRows * Params::kThreads * static_cast<int>(sizeof(Access));
+  static_assert(kStagedPlanes >= 0 && kStagedPlanes <= 6, "0 to 6 planes staged ahead");
+  static_assert((Params::kSteps * kSlots * kEdgePlane * kElementBytes + 15) / 16 * 16 +
+                        kStageBytes <=
+                    227 * 1024,
+                "the rings of kSteps levels and the staged planes fit an H100's shared memory");
 
   /// Shared memory of a pass of `levels` fused steps: the rings of levels
-  /// 0 .. levels - 1.
-  static constexpr int sharedBytes(int levels) {
-    return levels * kSlots * kEdgePlane * kElementBytes;
+  /// 0 .. levels - 1 (whole 16-byte vectors), then the staged planes where
+  /// it stages them (more than one level).
+  static __host__ __device__ constexpr int ringBytes(int levels) {
+    return (levels * kSlots * kEdgePlane * kElementBytes + 15) / 16 * 16;
+  }
+  static __host__ __device__ constexpr int sharedBytes(int levels) {
+    return ringBytes(levels) + (levels > 1 ? kStageBytes : 0);
   }
 };
 
@@ -446,6 +478,44 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
         values[e][q] = Boundary::read(in, z, p.yFirst + e, p.xFirst + q, nz, ny, nx);
       }
     }
+  }
+}
+
+/// Starts the copy of this thread's points of input plane z into stage
+/// slot `slot` (cp.async, one group; the caller commits): a block whose
+/// window and loads lie inside the grid (pass's kStagedLoads), so every
+/// row is one whole access. Slot s holds row e of thread k at
+/// stage[(s kRows + e) kThreads + k]: a warp's accesses are adjacent.
+template <class S>
+__device__ __forceinline__ void stagePlane(typename S::Access *stage, int slot,
+                                           const typename S::Element *__restrict__ in, int z,
+                                           const Part<S> &p, int ny, int nx) {
+  constexpr int kBytes = static_cast<int>(sizeof(typename S::Access));
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  const typename S::Element *row = in + static_cast<long long>(z) * ny * nx + p.rowOffset;
+  const auto base = static_cast<unsigned>(__cvta_generic_to_shared(stage)) +
+                    static_cast<unsigned>((slot * S::kRows * S::kThreads + threadIdx.x) * kBytes);
+#pragma unroll
+  for (int e = 0; e < S::kRows; ++e, row += nx) {
+    const unsigned to = base + static_cast<unsigned>(e * S::kThreads * kBytes);
+    if constexpr (kBytes == 16) {
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(row));
+    } else {
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(row), "n"(kBytes));
+    }
+  }
+}
+
+/// This thread's points of the plane in stage slot `slot`, once its copy
+/// is complete: every group but the Ahead - 1 committed after it.
+template <class S, int Ahead>
+__device__ __forceinline__ void takeStaged(typename S::Element (&values)[S::kRows][S::kCols],
+                                           const typename S::Access *stage, int slot) {
+  asm volatile("cp.async.wait_group %0;" ::"n"(Ahead - 1) : "memory");
+#pragma unroll
+  for (int e = 0; e < S::kRows; ++e) {
+    const typename S::Access bits = stage[(slot * S::kRows + e) * S::kThreads + threadIdx.x];
+    std::memcpy(&values[e][0], &bits, sizeof bits);
   }
 }
 
@@ -904,6 +974,69 @@ template <class S, bool Ring> __device__ __forceinline__ void storeComputedOnly(
   }
 }
 
+/// The input planes of a pass (pass's template arguments): plane i comes
+/// to the queue in iteration i (take), its load started two iterations
+/// ahead into registers (next), or, in a pass of several levels whose
+/// window and every plane loaded lie inside the grid (kStaged), copied
+/// kStagedPlanes ahead into shared memory (stagePlane): NAME_run of the
+/// fp32 stars and of the fp32 box's low-rank form 1.02-1.07 x so on an
+/// H100, fp64 and 16 bits 0.85-0.98 x, and one level (NAME_step's pass of
+/// box3d27p fp32) 0.95 x at 3 planes (docs/performance.md, 2026-12-07
+/// about 00:45); the planner sets kStagedPlanes where it measured faster.
+template <class S, int Levels, bool Interior, bool AllPlanes> struct InputPlanes {
+  using Element = typename S::Element;
+  static constexpr bool kZInside = kLoadsInside<S, AllPlanes>;
+  static constexpr bool kWhole = Interior || AllPlanes;
+  static constexpr bool kStaged = S::kStagedPlanes > 0 && Levels > 1 && Interior &&AllPlanes &&
+                                  !Computes<typename S::Boundary>::kEveryPoint;
+  static constexpr int kAhead = kStaged ? S::kStagedPlanes : 2;
+  Element next[2][S::kRows][S::kCols];
+  typename S::Access *stage; // after the rings
+  int taken = 0;             // the stage slot of the next plane taken
+
+  __device__ __forceinline__ explicit InputPlanes(Element *ring)
+      : stage(reinterpret_cast<typename S::Access *>(reinterpret_cast<unsigned char *>(ring) +
+                                                     S::ringBytes(Levels))) {}
+
+  /// Starts the loads of the first kAhead planes (those up to iLast).
+  __device__ __forceinline__ void start(const Element *__restrict__ in, int iFirst, int iLast,
+                                        const Part<S> &p, int nz, int ny, int nx) {
+    if constexpr (kStaged) {
+#pragma unroll
+      for (int k = 0; k < kAhead; ++k) {
+        if (iFirst + k <= iLast) {
+          stagePlane<S>(stage, k, in, iFirst + k, p, ny, nx);
+        }
+        asm volatile("cp.async.commit_group;" ::: "memory"); // a group a plane
+      }
+    } else {
+      loadPlane<S, Interior, kZInside, kWhole, Levels>(next[0], in, iFirst, p, nz, ny, nx);
+      loadPlane<S, Interior, kZInside, kWhole, Levels>(next[1], in, iFirst + 1, p, nz, ny, nx);
+    }
+  }
+
+  /// Plane i (the loop's u-th of an unrolled round) into `to`, and the
+  /// load of plane i + kAhead started where it is at most iLast.
+  __device__ __forceinline__ void take(Element (&to)[S::kRows][S::kCols], int u, int i, int iLast,
+                                       const Element *__restrict__ in, const Part<S> &p, int nz,
+                                       int ny, int nx) {
+    if constexpr (kStaged) {
+      takeStaged<S, kAhead>(to, stage, taken);
+      if (i + kAhead <= iLast) {
+        const int fill = taken + kAhead - (taken + kAhead >= S::kStageSlots ? S::kStageSlots : 0);
+        stagePlane<S>(stage, fill, in, i + kAhead, p, ny, nx);
+      }
+      asm volatile("cp.async.commit_group;" ::: "memory"); // one group an iteration
+      taken = taken + 1 == S::kStageSlots ? 0 : taken + 1;
+    } else {
+      copyPlane<S>(to, next[u % 2]);
+      if (i + 2 <= iLast) {
+        loadPlane<S, Interior, kZInside, kWhole, Levels>(next[u % 2], in, i + 2, p, nz, ny, nx);
+      }
+    }
+  }
+};
+
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
 /// along blockIdx.x (x) and blockIdx.y (y), the stored planes `chunk`
@@ -923,7 +1056,8 @@ template <class S, bool Ring> __device__ __forceinline__ void storeComputedOnly(
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
-/// makes constants. Input planes are loaded two iterations ahead. A warp
+/// makes constants. Input planes are loaded two iterations ahead (or
+/// staged kStagedPlanes ahead: kStagedLoads below). A warp
 /// skips the levels none of its rows computes for the tile (levelsNeeded).
 /// Ring false: the points of a fixed ring are not stored (NAME_step leaves
 /// out's as they were), so a thread at an edge may store part of its row.
@@ -940,7 +1074,6 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   using Rule = Computes<typename S::Boundary>;
   constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
   constexpr int kLag = S::kLag, kQueue = S::kQueue;
-  constexpr bool kZInside = kLoadsInside<S, AllPlanes>;
   constexpr bool kWhole = Interior || AllPlanes; // whole accesses (passBlock)
   Element *const ring = rings<Element>();
   Part<S> p;
@@ -961,19 +1094,15 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   __syncthreads();
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
-  Element next[2][kRows][kCols];
-  loadPlane<S, Interior, kZInside, kWhole, Levels>(next[0], in, iFirst, p, nz, ny, nx);
-  loadPlane<S, Interior, kZInside, kWhole, Levels>(next[1], in, iFirst + 1, p, nz, ny, nx);
+  InputPlanes<S, Levels, Interior, AllPlanes> input(ring);
+  input.start(in, iFirst, iLast, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
   const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
   for (int i0 = iFirst;; i0 += S::kUnroll) {
 #pragma unroll
     for (int u = 0; u < S::kUnroll; ++u) {
       const int i = i0 + u;
-      copyPlane<S>(queue[0][u % kQueue], next[u % 2]);
-      if (i + 2 <= iLast) {
-        loadPlane<S, Interior, kZInside, kWhole, Levels>(next[u % 2], in, i + 2, p, nz, ny, nx);
-      }
+      input.take(queue[0][u % kQueue], u, i, iLast, in, p, nz, ny, nx);
       writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
 #pragma unroll
       for (int t = 1; t <= Levels; ++t) {
