@@ -15,6 +15,7 @@
 
 #include "Backends/Common/Band.h"
 #include "Backends/Common/VerifyPlan.h"
+#include "Backends/Simt/SimtFusion.h"
 #include "Backends/Simt/SimtPlanner.h"
 
 namespace stencilc {
@@ -370,10 +371,11 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const long long rings = static_cast<long long>(plan.schedule.fusedSteps) * (2 * r + 2) *
                           (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) *
                           static_cast<long long>(elementBytes(spec.precision));
-  c.require(k.sharedBytes == rings,
+  const long long taken = (rings + 15) / 16 * 16 + stagedPlaneBytes(k, plan.schedule.fusedSteps);
+  c.require(k.sharedBytes == taken,
             "a fused 3D low-rank form's shared memory as fused3d.cuh takes it (2r + 2 ring planes "
-            "a level)",
-            "{} bytes planned, {} taken", k.sharedBytes, rings);
+            "a level, in whole 16-byte vectors, and the staged input planes' slots)",
+            "{} bytes planned, {} taken", k.sharedBytes, taken);
 }
 
 /// planPairedOrder's promises: the paired order only where pairs=off did
