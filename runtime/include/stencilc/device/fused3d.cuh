@@ -974,68 +974,70 @@ template <class S, bool Ring> __device__ __forceinline__ void storeComputedOnly(
   }
 }
 
-/// The input planes of a pass (pass's template arguments): plane i comes
-/// to the queue in iteration i (take), its load started two iterations
-/// ahead into registers (next), or, in a pass of several levels whose
-/// window and every plane loaded lie inside the grid (kStaged), copied
-/// kStagedPlanes ahead into shared memory (stagePlane): NAME_run of the
-/// fp32 stars and of the fp32 box's low-rank form 1.02-1.07 x so on an
-/// H100, fp64 and 16 bits 0.85-0.98 x, and one level (NAME_step's pass of
-/// box3d27p fp32) 0.95 x at 3 planes (docs/performance.md, 2026-12-07
-/// about 00:45); the planner sets kStagedPlanes where it measured faster.
-template <class S, int Levels, bool Interior, bool AllPlanes> struct InputPlanes {
-  using Element = typename S::Element;
-  static constexpr bool kZInside = kLoadsInside<S, AllPlanes>;
-  static constexpr bool kWhole = Interior || AllPlanes;
-  static constexpr bool kStaged = S::kStagedPlanes > 0 && Levels > 1 && Interior &&AllPlanes &&
-                                  !Computes<typename S::Boundary>::kEveryPoint;
-  static constexpr int kAhead = kStaged ? S::kStagedPlanes : 2;
-  Element next[2][S::kRows][S::kCols];
-  typename S::Access *stage; // after the rings
-  int taken = 0;             // the stage slot of the next plane taken
+/// Whether a pass (pass's template arguments) stages its input planes: one
+/// of several levels whose window and every plane loaded lie inside the
+/// grid, where the plan sets kStagedPlanes. Plane i comes to the queue in
+/// iteration i (takeInput), its load started two iterations ahead into
+/// registers (`next`), or, staged, kStagedPlanes ahead into shared memory
+/// (stagePlane): NAME_run of the fp32 stars and of the fp32 box's low-rank
+/// form 1.02-1.07 x so on an H100, fp64 and 16 bits 0.85-0.98 x, and one
+/// level (NAME_step's pass of box3d27p fp32) 0.95 x at 3 planes
+/// (docs/performance.md, 2026-12-07 about 00:45); the planner sets
+/// kStagedPlanes where it measured faster. (Free functions over pass's own
+/// `next`: held in a struct, the loads into registers ran box3d27p fp64
+/// 0.96-0.97 x, ptxas placing its register moves otherwise.)
+template <class S, int Levels, bool Interior, bool AllPlanes>
+constexpr bool kStagesInput = S::kStagedPlanes > 0 && Levels > 1 && Interior &&AllPlanes &&
+                              !Computes<typename S::Boundary>::kEveryPoint;
 
-  __device__ __forceinline__ explicit InputPlanes(Element *ring)
-      : stage(reinterpret_cast<typename S::Access *>(reinterpret_cast<unsigned char *>(ring) +
-                                                     S::ringBytes(Levels))) {}
-
-  /// Starts the loads of the first kAhead planes (those up to iLast).
-  __device__ __forceinline__ void start(const Element *__restrict__ in, int iFirst, int iLast,
-                                        const Part<S> &p, int nz, int ny, int nx) {
-    if constexpr (kStaged) {
+/// Starts the loads of the first planes a pass takes (iFirst on, those up
+/// to iLast): two into `next`, or kStagedPlanes into `stage`.
+template <class S, int Levels, bool Interior, bool AllPlanes>
+__device__ __forceinline__ void startInput(typename S::Element (&next)[2][S::kRows][S::kCols],
+                                           typename S::Access *stage,
+                                           const typename S::Element *__restrict__ in, int iFirst,
+                                           int iLast, const Part<S> &p, int nz, int ny, int nx) {
+  constexpr bool kZInside = kLoadsInside<S, AllPlanes>, kWhole = Interior || AllPlanes;
+  if constexpr (kStagesInput<S, Levels, Interior, AllPlanes>) {
 #pragma unroll
-      for (int k = 0; k < kAhead; ++k) {
-        if (iFirst + k <= iLast) {
-          stagePlane<S>(stage, k, in, iFirst + k, p, ny, nx);
-        }
-        asm volatile("cp.async.commit_group;" ::: "memory"); // a group a plane
+    for (int k = 0; k < S::kStagedPlanes; ++k) {
+      if (iFirst + k <= iLast) {
+        stagePlane<S>(stage, k, in, iFirst + k, p, ny, nx);
       }
-    } else {
-      loadPlane<S, Interior, kZInside, kWhole, Levels>(next[0], in, iFirst, p, nz, ny, nx);
-      loadPlane<S, Interior, kZInside, kWhole, Levels>(next[1], in, iFirst + 1, p, nz, ny, nx);
+      asm volatile("cp.async.commit_group;" ::: "memory"); // a group a plane
     }
+  } else {
+    loadPlane<S, Interior, kZInside, kWhole, Levels>(next[0], in, iFirst, p, nz, ny, nx);
+    loadPlane<S, Interior, kZInside, kWhole, Levels>(next[1], in, iFirst + 1, p, nz, ny, nx);
   }
+}
 
-  /// Plane i (the loop's u-th of an unrolled round) into `to`, and the
-  /// load of plane i + kAhead started where it is at most iLast.
-  __device__ __forceinline__ void take(Element (&to)[S::kRows][S::kCols], int u, int i, int iLast,
-                                       const Element *__restrict__ in, const Part<S> &p, int nz,
-                                       int ny, int nx) {
-    if constexpr (kStaged) {
-      takeStaged<S, kAhead>(to, stage, taken);
-      if (i + kAhead <= iLast) {
-        const int fill = taken + kAhead - (taken + kAhead >= S::kStageSlots ? S::kStageSlots : 0);
-        stagePlane<S>(stage, fill, in, i + kAhead, p, ny, nx);
-      }
-      asm volatile("cp.async.commit_group;" ::: "memory"); // one group an iteration
-      taken = taken + 1 == S::kStageSlots ? 0 : taken + 1;
-    } else {
-      copyPlane<S>(to, next[u % 2]);
-      if (i + 2 <= iLast) {
-        loadPlane<S, Interior, kZInside, kWhole, Levels>(next[u % 2], in, i + 2, p, nz, ny, nx);
-      }
+/// Plane i (the u-th of an unrolled round) into `to`, and the load of the
+/// plane as far ahead started where it is at most iLast; `taken` is the
+/// stage slot of plane i where the pass stages.
+template <class S, int Levels, bool Interior, bool AllPlanes>
+__device__ __forceinline__ void takeInput(typename S::Element (&to)[S::kRows][S::kCols],
+                                          typename S::Element (&next)[2][S::kRows][S::kCols],
+                                          typename S::Access *stage, int &taken, int u, int i,
+                                          int iLast, const typename S::Element *__restrict__ in,
+                                          const Part<S> &p, int nz, int ny, int nx) {
+  constexpr bool kZInside = kLoadsInside<S, AllPlanes>, kWhole = Interior || AllPlanes;
+  if constexpr (kStagesInput<S, Levels, Interior, AllPlanes>) {
+    constexpr int kAhead = S::kStagedPlanes;
+    takeStaged<S, kAhead>(to, stage, taken);
+    if (i + kAhead <= iLast) {
+      const int fill = taken + kAhead - (taken + kAhead >= S::kStageSlots ? S::kStageSlots : 0);
+      stagePlane<S>(stage, fill, in, i + kAhead, p, ny, nx);
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory"); // one group an iteration
+    taken = taken + 1 == S::kStageSlots ? 0 : taken + 1;
+  } else {
+    copyPlane<S>(to, next[u % 2]);
+    if (i + 2 <= iLast) {
+      loadPlane<S, Interior, kZInside, kWhole, Levels>(next[u % 2], in, i + 2, p, nz, ny, nx);
     }
   }
-};
+}
 
 /// One pass of Levels fused steps (1 <= Levels <= kSteps) by the block
 /// (the whole body of a kernel): in -> out, an nz x ny x nx grid, windows
@@ -1094,15 +1096,19 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   __syncthreads();
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
-  InputPlanes<S, Levels, Interior, AllPlanes> input(ring);
-  input.start(in, iFirst, iLast, p, nz, ny, nx);
+  Element next[2][kRows][kCols];
+  auto *const stage = reinterpret_cast<typename S::Access *>(
+      reinterpret_cast<unsigned char *>(ring) + S::ringBytes(Levels)); // (staged input)
+  int taken = 0;
+  startInput<S, Levels, Interior, AllPlanes>(next, stage, in, iFirst, iLast, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
   const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
   for (int i0 = iFirst;; i0 += S::kUnroll) {
 #pragma unroll
     for (int u = 0; u < S::kUnroll; ++u) {
       const int i = i0 + u;
-      input.take(queue[0][u % kQueue], u, i, iLast, in, p, nz, ny, nx);
+      takeInput<S, Levels, Interior, AllPlanes>(queue[0][u % kQueue], next, stage, taken, u, i,
+                                                iLast, in, p, nz, ny, nx);
       writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
 #pragma unroll
       for (int t = 1; t <= Levels; ++t) {
