@@ -483,7 +483,7 @@ __device__ __forceinline__ void loadPlane(typename S::Element (&values)[S::kRows
 
 /// Starts the copy of this thread's points of input plane z into stage
 /// slot `slot` (cp.async, one group; the caller commits): a block whose
-/// window and loads lie inside the grid (pass's kStagedLoads), so every
+/// window and loads lie inside the grid (kStagesInput), so every
 /// row is one whole access. Slot s holds row e of thread k at
 /// stage[(s kRows + e) kThreads + k]: a warp's accesses are adjacent.
 template <class S>
@@ -987,7 +987,7 @@ template <class S, bool Ring> __device__ __forceinline__ void storeComputedOnly(
 /// `next`: held in a struct, the loads into registers ran box3d27p fp64
 /// 0.96-0.97 x, ptxas placing its register moves otherwise.)
 template <class S, int Levels, bool Interior, bool AllPlanes>
-constexpr bool kStagesInput = S::kStagedPlanes > 0 && Levels > 1 && Interior &&AllPlanes &&
+constexpr bool kStagesInput = S::kStagedPlanes > 0 && Levels > 1 && (Interior && AllPlanes) &&
                               !Computes<typename S::Boundary>::kEveryPoint;
 
 /// Starts the loads of the first planes a pass takes (iFirst on, those up
@@ -1059,7 +1059,7 @@ __device__ __forceinline__ void takeInput(typename S::Element (&to)[S::kRows][S:
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
 /// makes constants. Input planes are loaded two iterations ahead (or
-/// staged kStagedPlanes ahead: kStagedLoads below). A warp
+/// staged kStagedPlanes ahead: kStagesInput). A warp
 /// skips the levels none of its rows computes for the tile (levelsNeeded).
 /// Ring false: the points of a fixed ring are not stored (NAME_step leaves
 /// out's as they were), so a thread at an edge may store part of its row.
