@@ -175,21 +175,21 @@ struct SeparableOf<Band, std::void_t<decltype(Band::kSeparable)>>
 /// direct form takes (2 r + 1)^2: in 49 terms the band took 12-13 % of the
 /// blur's composed passes beside it, separable 7 % (docs/performance.md,
 /// 2026-12-06 22:28 and 23:29).
-template <class Band, class At> __device__ __forceinline__ typename Band::Compute rowSum(At at) {
+template <class Band, class Weight, class At>
+__device__ __forceinline__ typename Band::Compute separableSum(Weight weight, At at) {
   typename Band::Compute acc = 0;
 #pragma unroll
   for (int k = 0; k <= 2 * Band::kRadius; ++k) {
-    acc = madd(Band::row(k), at(k - Band::kRadius), acc);
+    acc = madd(weight(k), at(k - Band::kRadius), acc);
   }
   return acc;
 }
+template <class Band, class At> __device__ __forceinline__ typename Band::Compute rowSum(At at) {
+  return separableSum<Band>([](int k) { return Band::row(k); }, at);
+}
 template <class Band, class At> __device__ __forceinline__ typename Band::Compute columnSum(At at) {
-  typename Band::Compute acc = 0;
-#pragma unroll
-  for (int k = 0; k <= 2 * Band::kRadius; ++k) {
-    acc = madd(Band::column(k), at(k - Band::kRadius), acc);
-  }
-  return toCompute(toElement<typename Band::Element>(acc));
+  return toCompute(toElement<typename Band::Element>(
+      separableSum<Band>([](int k) { return Band::column(k); }, at)));
 }
 
 /// A thread's kCount loads, all made before any is stored: `load(k)` reads

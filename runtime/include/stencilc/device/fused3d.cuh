@@ -340,8 +340,6 @@ template <class Params> struct Geometry : Params {
   static_assert(kTileX % kCols == 0, "a thread's first column is a multiple of kCols (loadPlane)");
   static_assert(Params::kChunkZ >= 1, "planes per block");
   static_assert(Params::kThreads % 32 == 0, "whole warps");
-  static_assert(kSlots * kEdgePlane * kElementBytes * Params::kSteps <= 227 * 1024,
-                "the rings of kSteps levels fit an H100's shared memory");
   /// The input planes a block inside the grid copies ahead into shared
   /// memory, and the slots they take: two more than that, so that a slot
   /// refilled was read two iterations before, its values used since.
