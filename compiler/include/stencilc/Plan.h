@@ -513,6 +513,12 @@ enum class PairsRequest { Auto, Off };
 /// NAME_step calls give bit for bit (Off).
 enum class ComposeRequest { Auto, Off, On };
 
+/// What --plan-option barrier asks for of a fused 3D pass on CUDA cores:
+/// one __syncthreads a plane (Auto, the default), or the split barrier
+/// (FusedKernel::splitBarrier; Split, opt-in: measured faster on an H100,
+/// not yet through the GPU conformance harness).
+enum class BarrierRequest { Auto, Split };
+
 /// What --plan-option copy asks for of the stacked tensor-core form's
 /// windows: by the tensor memory accelerator where the plan allows it
 /// (TensorPlan::mappedWindows; Auto, the default), or by cp.async from
@@ -710,6 +716,12 @@ struct FusedKernel {
   /// (fused3d.cuh's kStagedPlanes; 0: two ahead into registers), where
   /// measured faster; never on a periodic grid, whose passes load wrapped.
   int stagedPlanes = 0;
+  /// 3D, sm_90 and later: a pass of several levels orders its planes by an
+  /// mbarrier each thread arrives at after its last edge rows of a plane
+  /// and waits on before it next reads any (fused3d.cuh's kSplitBarrier),
+  /// not one __syncthreads a plane; each level's ring holds a plane more.
+  /// Where measured faster.
+  bool splitBarrier = false;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
   /// 3D: T * r, the y halo (0 otherwise).

@@ -58,6 +58,9 @@ struct PlanOptions {
   /// --plan-option copy: how the stacked tensor-core form copies its
   /// windows (a word too).
   CopyRequest copy = CopyRequest::Auto;
+  /// --plan-option barrier: how a fused 3D pass on CUDA cores orders its
+  /// planes (a word too).
+  BarrierRequest barrier = BarrierRequest::Auto;
   /// --plan-option windows: whether the stacked tensor-core form may read
   /// a second window, half a chunk right (a word too).
   WindowsRequest windows = WindowsRequest::Auto;

@@ -233,11 +233,34 @@ std::optional<std::string> mmaFormUnavailable(const StencilSpec &spec,
   return std::nullopt;
 }
 
+/// Why `spec` cannot take --plan-option barrier=split under `options`, or
+/// nothing: the split barrier orders the planes of fused3d.cuh's passes,
+/// by mbarrier.try_wait (sm_90 on).
+std::optional<std::string> splitBarrierUnavailable(const StencilSpec &spec,
+                                                   const BackendOptions &options) {
+  if (spec.dims != 3 || spec.hasFields()) {
+    return fmt::format("it orders the planes of a fused 3D pass of one field, and stencil '{}' "
+                       "is {}D{}",
+                       spec.name, spec.dims, spec.hasFields() ? " with fields" : "");
+  }
+  if (requestedBackend(options.backend) == BackendKind::Tensor) {
+    return std::string("the tensor-core backend fuses no 3D passes (--backend=tensor)");
+  }
+  for (Arch a : buildTargets(options)) {
+    if (info(a).sm < 90) {
+      return fmt::format("its mbarrier.try_wait needs sm_90 or later, and the target is {}",
+                         info(a).name);
+    }
+  }
+  return std::nullopt;
+}
+
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
-/// --plan-option arith=packed, mma=sparse or mma=stacked where the stencil
-/// cannot take it is an error at the stencil, naming what is missing.
+/// --plan-option arith=packed, mma=sparse, mma=stacked or barrier=split
+/// where the stencil cannot take it is an error at the stencil, naming what
+/// is missing.
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.plan.arith == ArithRequest::Packed) {
@@ -251,6 +274,12 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
       diags.error(loc, fmt::format("cannot use --plan-option mma={}: {}",
                                    options.plan.mma == MmaRequest::Sparse ? "sparse" : "stacked",
                                    *missing));
+      return std::nullopt;
+    }
+  }
+  if (options.plan.barrier == BarrierRequest::Split) {
+    if (const std::optional<std::string> missing = splitBarrierUnavailable(spec, options)) {
+      diags.error(loc, "cannot use --plan-option barrier=split: " + *missing);
       return std::nullopt;
     }
   }

@@ -60,6 +60,12 @@ constexpr std::pair<std::string_view, CopyRequest> CopyWords[] = {
     {"threads", CopyRequest::Threads},
 };
 
+/// The words --plan-option barrier takes.
+constexpr std::pair<std::string_view, BarrierRequest> BarrierWords[] = {
+    {"auto", BarrierRequest::Auto},
+    {"split", BarrierRequest::Split},
+};
+
 /// The words --plan-option windows takes.
 constexpr std::pair<std::string_view, WindowsRequest> WindowsWords[] = {
     {"auto", WindowsRequest::Auto},
@@ -160,6 +166,12 @@ constexpr WordOptionEntry WordOptions[] = {
       "wherever the planner has their geometry: fp64 of radius 3; with fuse=T, T steps a "
       "pass) or off (the fused kernel, bit for bit)"},
      applyWordTo<ComposeWords, &PlanOptions::compose>},
+    {{"barrier", BackendKind::Simt,
+      "how a fused 3D pass of several steps orders its planes: auto (the default: a "
+      "__syncthreads a plane) or split (sm_90 and later: an mbarrier a plane, arrived at after "
+      "a thread's last edge rows and waited on before its next reads; opt-in: NAME_run 1.03-1.11x "
+      "on an H100, the same results, not yet through the GPU conformance harness)"},
+     applyWordTo<BarrierWords, &PlanOptions::barrier>},
 };
 
 const WordOptionEntry *findWordOption(llvm::StringRef name) {

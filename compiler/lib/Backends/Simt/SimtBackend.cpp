@@ -166,6 +166,18 @@ std::string stagedPlanesText(const FusedKernel &k) {
                      k.stagedPlanes + 2, k.stagedPlanes);
 }
 
+/// How a 3D pass orders its planes where the split barrier does
+/// (FusedKernel::splitBarrier), as the plan's shared-memory clause ends, or
+/// nothing.
+std::string splitBarrierText(const FusedKernel &k) {
+  if (!k.splitBarrier) {
+    return "";
+  }
+  return ", and a split barrier's: a pass of several levels orders its planes by an mbarrier that "
+         "a thread arrives at after its last edge rows of a plane and waits on before it next "
+         "reads any, each level's ring a plane deeper";
+}
+
 /// The fused kernel's lines of a 3D plan: windows streamed along z, each
 /// thread's points of every level in registers, edge rows in shared memory.
 void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
@@ -181,14 +193,15 @@ void printFused3D(const Plan &plan, llvm::raw_ostream &os) {
                     "{}\n",
                     k.threads, k.height, k.width, k.storedRows(), k.storedColumns(), k.haloY,
                     k.halo, s.fusedSteps * r, k.chunkRows, k.source);
-  os << fmt::format("  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
-                    "and the planes a block streams beside its own); shared memory {} bytes (the "
-                    "levels' rings of edge rows{}); registers: each thread keeps its {} x {} (rows "
-                    "x columns) {} points of every level and plane still read{}, {} block{} per "
-                    "multiprocessor asked of the register allocator\n",
-                    100.0 * k.redundantShare, k.sharedBytes, stagedPlanesText(k), k.rows, cols,
-                    elementTypeName(spec.precision), formValues(plan.simt()), k.minBlocks,
-                    k.minBlocks == 1 ? "" : "s");
+  os << fmt::format(
+      "  fused work {:.1f} % of the point-levels computed are redundant (the halo, "
+      "and the planes a block streams beside its own); shared memory {} bytes (the "
+      "levels' rings of edge rows{}{}); registers: each thread keeps its {} x {} (rows "
+      "x columns) {} points of every level and plane still read{}, {} block{} per "
+      "multiprocessor asked of the register allocator\n",
+      100.0 * k.redundantShare, k.sharedBytes, stagedPlanesText(k), splitBarrierText(k), k.rows,
+      cols, elementTypeName(spec.precision), formValues(plan.simt()), k.minBlocks,
+      k.minBlocks == 1 ? "" : "s");
   if (k.band) {
     printFusedBand(plan, *k.band, os);
   }

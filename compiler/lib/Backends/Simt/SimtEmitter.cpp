@@ -459,6 +459,11 @@ constexpr const char *QueuedLine =
     "\nstatic constexpr bool kQueued = true; // each level keeps partial sums, not a window "
     "(measured faster for this kind)";
 
+/// The fused 3D Params' line for the split barrier (FusedKernel::splitBarrier).
+constexpr const char *SplitBarrierLine =
+    "\nstatic constexpr bool kSplitBarrier = true; // on sm_90, passes of several levels ordered "
+    "by an mbarrier a plane, arrived at and waited on apart (--plan-option barrier=split)";
+
 /// The fused 2D Params' line for the paired order (LowRankForm::paired).
 constexpr const char *PairedLine =
     "\nstatic constexpr bool kPairedSums = true; // the low-rank form's paired order, as the "
@@ -527,6 +532,7 @@ std::string fusedGeometryLines(const Plan &plan) {
                                            "input planes copied that many ahead into shared "
                                            "memory by cp.async, in passes of several levels "
                                            "inside the grid")),
+        fmt::arg("split", k.splitBarrier ? SplitBarrierLine : ""),
         fmt::arg("band", bandLine(k, 3)));
   }
 }

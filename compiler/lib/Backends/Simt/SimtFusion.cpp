@@ -847,11 +847,27 @@ FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
 /// fit `most` bytes of shared memory (sm_86's 99 KB): they are measured on
 /// an H100, and there the pass loads into registers instead, before a
 /// smaller T would.
-FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t, int most) {
+/// Under --plan-option barrier=split (sm_90 on: Pipeline refuses it
+/// elsewhere) a 3D pass of several levels takes the split barrier, its
+/// rings a plane deeper, where that fits too.
+FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t, int most,
+                                BarrierRequest barrier) {
   FusedKernel k = fusedGeometryOf(plan, m, t);
   if (k.stagedPlanes > 0 && k.sharedBytes > most) {
     k.sharedBytes -= stagedPlaneBytes(k, t);
     k.stagedPlanes = 0;
+  }
+  if (barrier == BarrierRequest::Split && plan.spec.dims == 3 && t > 1) {
+    FusedKernel split = k;
+    split.splitBarrier = true;
+    split.sharedBytes = fused3DSharedBytes(plan.spec, split, t, lowRank(plan));
+    if (split.sharedBytes <= most) {
+      k = split;
+    } else {
+      k.source += fmt::format("; not the split barrier asked: its rings would take {} bytes of "
+                              "shared memory, past the {} a block of {} may have",
+                              split.sharedBytes, most, keyword(plan.target));
+    }
   }
   return k;
 }
@@ -881,7 +897,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  const auto geometry = [&](int t) { return fusedGeometryWithin(plan, m, t, most); };
+  const auto geometry = [&](int t) {
+    return fusedGeometryWithin(plan, m, t, most, options.barrier);
+  };
   FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.

@@ -83,6 +83,12 @@ struct MeasuredFusion {
 /// plane a slot; 0 where the plan stages none.
 int stagedPlaneBytes(const FusedKernel &k, int steps);
 
+/// The shared memory of a 3D pass of `steps` levels in geometry `k`
+/// (fused3d.cuh's Geometry::sharedBytes): its levels' rings of edge rows
+/// (a plane deeper under k.splitBarrier), its staged planes' slots and the
+/// split barrier's mbarrier. lowRankForm: as fusedGeometryND's.
+int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps, bool lowRankForm);
+
 /// The geometry of the 1D or 3D fused kernel for `steps` steps of `spec`:
 /// the measured one where `m` is given, else the rule's, widened until the
 /// halo leaves points to store; sharedBytes is what a pass needs. Needs:

@@ -68,19 +68,9 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
   k.halo = haloX();
   k.accessBytes = cols * bytes;
   k.threads = k.width / cols * (k.height / k.rows);
-  // Per level a ring of edge rows (r top and r bottom rows of each band of
-  // threads) of kSlots planes: a star lags r planes a level and reads one
-  // plane's edge rows, a box (and any low-rank form) lags r + 1 and reads
-  // 2r + 1.
+  k.sharedBytes = fused3DSharedBytes(spec, k, steps, lowRankForm);
   const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
   const int lag = span == 0 ? r : std::max(r, span + 1);
-  const int slots = lag + span + 1;
-  const int pad = (r + cols - 1) / cols * cols;
-  // As fused3d.cuh's sharedBytes: the rings in whole 16-byte vectors, then
-  // the staged planes' slots (two more than it stages) of each thread's
-  // accesses.
-  const int rings = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
-  k.sharedBytes = (rings + 15) / 16 * 16 + stagedPlaneBytes(k, steps);
   // Every iteration computes every level on the whole window; a block's
   // chunk takes T (lag + r) iterations more than its planes.
   const double computed =
@@ -90,6 +80,28 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
 }
 
 } // namespace
+
+int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps, bool lowRankForm) {
+  const int r = spec.radius;
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  const int cols = k.accessBytes / bytes;
+  // Per level a ring of edge rows (r top and r bottom rows of each band of
+  // threads) of kSlots planes: a star lags r planes a level and reads one
+  // plane's edge rows, a box (and any low-rank form) lags r + 1 and reads
+  // 2r + 1; under the split barrier a plane more, rounded up to whole
+  // register queues (fused3d.cuh's kSlots).
+  const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
+  const int lag = span == 0 ? r : std::max(r, span + 1);
+  const int queue = r + lag + 1;
+  const int slots = k.splitBarrier ? (lag + span + 2 + queue - 1) / queue * queue : lag + span + 1;
+  const int pad = (r + cols - 1) / cols * cols;
+  // As fused3d.cuh's sharedBytes: the rings in whole 16-byte vectors, then
+  // the staged planes' slots (two more than it stages) of each thread's
+  // accesses, then the split barrier's 16 bytes.
+  const int rings = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
+  return (rings + 15) / 16 * 16 + stagedPlaneBytes(k, steps) +
+         (k.splitBarrier && steps > 1 ? 16 : 0);
+}
 
 int stagedPlaneBytes(const FusedKernel &k, int steps) {
   return k.stagedPlanes > 0 && steps > 1 ? (k.stagedPlanes + 2) * k.rows * k.threads * k.accessBytes

@@ -260,7 +260,7 @@ void verifyRankOne(const Plan &plan, PromiseChecker &c) {
 /// NAME_step taking the fused kernel only where the plan has one, in 2D
 /// in the window form; staged input planes only where fused3d.cuh stages
 /// them.
-void verifyFusion(const Plan &plan, PromiseChecker &c) {
+void verifyFusion(const Plan &plan, const PlanOptions &options, PromiseChecker &c) {
   const StencilSpec &spec = plan.spec;
   const Schedule &s = plan.schedule;
   c.require(!s.fused.takesSteps || s.fusedSteps > 1,
@@ -299,6 +299,11 @@ void verifyFusion(const Plan &plan, PromiseChecker &c) {
             "periodic (fused3d.cuh stages the planes of blocks inside the grid)",
             "{} planes, a {}D stencil, boundary {}", k.stagedPlanes, spec.dims,
             keyword(spec.boundary));
+  c.require(!k.splitBarrier || (spec.dims == 3 && info(plan.target).sm >= 90 &&
+                                options.barrier == BarrierRequest::Split),
+            "the split barrier only in a 3D pass for sm_90 or later (fused3d.cuh's "
+            "mbarrier.try_wait), where --plan-option barrier=split asks",
+            "a {}D stencil for {}", spec.dims, keyword(plan.target));
 }
 
 /// planFieldsFusion's promises on a stencil of fields that fuses: 2D or
@@ -368,13 +373,18 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
   }
   const int r = spec.radius, cols = k.accessBytes / static_cast<int>(elementBytes(spec.precision));
   const int pad = (r + cols - 1) / cols * cols;
-  const long long rings = static_cast<long long>(plan.schedule.fusedSteps) * (2 * r + 2) *
+  // Under the split barrier 2r + 3 planes, rounded up to whole queues of
+  // 2r + 2.
+  const int planes = k.splitBarrier ? 2 * (2 * r + 2) : 2 * r + 2;
+  const long long rings = static_cast<long long>(plan.schedule.fusedSteps) * planes *
                           (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) *
                           static_cast<long long>(elementBytes(spec.precision));
-  const long long taken = (rings + 15) / 16 * 16 + stagedPlaneBytes(k, plan.schedule.fusedSteps);
+  const long long taken = (rings + 15) / 16 * 16 + stagedPlaneBytes(k, plan.schedule.fusedSteps) +
+                          (k.splitBarrier ? 16 : 0);
   c.require(k.sharedBytes == taken,
             "a fused 3D low-rank form's shared memory as fused3d.cuh takes it (2r + 2 ring planes "
-            "a level, in whole 16-byte vectors, and the staged input planes' slots)",
+            "a level, 4r + 4 under the split barrier, in whole 16-byte vectors, the staged input "
+            "planes' slots and the barrier)",
             "{} bytes planned, {} taken", k.sharedBytes, taken);
 }
 
@@ -470,7 +480,7 @@ void verifySimtPlan(const Plan &plan, const PlanOptions &options,
   PromiseChecker scaled = c.forPlanner("planScaled");
   verifyScaled(plan, options, scaled);
   PromiseChecker fusion = c.forPlanner("planSimtFusion");
-  verifyFusion(plan, fusion);
+  verifyFusion(plan, options, fusion);
 }
 
 } // namespace stencilc

@@ -22,7 +22,10 @@
 //     (its "edge rows") to a ring of kSlots planes per level and reads
 //     those of the threads above and below it.
 //
-// One __syncthreads per plane orders it all. In iteration i a thread starts
+// One __syncthreads per plane orders it all (or, where the plan sets
+// kSplitBarrier, an mbarrier a plane that a thread arrives at after its last
+// edge rows and waits on before its next reads: PlaneOrder, sm_90 on, with
+// a ring slot more a level). In iteration i a thread starts
 // the loads of input plane i + 2 (whole-access loads where it can, the
 // boundary rule element by element at the grid's edge; where the plan sets
 // kStagedPlanes, a pass of several levels inside the grid copies plane i +
@@ -155,6 +158,86 @@ template <class E> __device__ __forceinline__ E *rings() {
   return reinterpret_cast<E *>(sharedRings);
 }
 
+/// The split barrier (Params::kSplitBarrier): an mbarrier of kThreads
+/// arrivals a phase at shared address `barrier`, one phase a plane.
+__device__ __forceinline__ void initPlaneBarrier(unsigned barrier, unsigned threads) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(barrier), "r"(threads) : "memory");
+#endif
+}
+/// This thread's arrival (release: its edge rows written before it).
+__device__ __forceinline__ void arrivePlane(unsigned barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(barrier) : "memory");
+#endif
+}
+/// Waits until the phase of parity `parity` has completed (acquire).
+__device__ __forceinline__ void awaitPlane(unsigned barrier, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // (the loop in PTX, its labels local to the braces)
+  asm volatile("{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;"
+               " @!p bra.uni WAIT; }" ::"r"(barrier),
+               "r"(parity)
+               : "memory");
+#endif
+}
+
+/// The staged input planes' slots (kStagedPlanes), after the rings.
+template <class S, int Levels>
+__device__ __forceinline__ typename S::Access *stagedSlots(typename S::Element *ring) {
+  return reinterpret_cast<typename S::Access *>(reinterpret_cast<unsigned char *>(ring) +
+                                                S::ringBytes(Levels));
+}
+
+/// How a pass orders its planes: one __syncthreads a plane, or where it
+/// splits (kSplitBarrier, several levels, sm_90 on) an mbarrier of a phase
+/// a plane, which a thread arrives at after its last edge rows of plane i
+/// and waits on before it reads any of plane i + 1 (their parity alternates
+/// from iFirst on, and kUnroll is even, so the unrolled step u's is u & 1).
+/// Between, a thread takes its next input plane and writes its edge rows
+/// while slower ones finish plane i: the rings hold a plane more.
+template <class S, int Levels> struct PlaneOrder {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  static constexpr bool kSplits = false;
+#else
+  static constexpr bool kSplits = S::kSplitBarrier && Levels > 1;
+#endif
+  unsigned barrier = 0; // its shared address, after the rings and staged planes
+
+  /// Initialises the barrier, synchronises the block (the rings cleared
+  /// before), and arrives for the phase before the first plane's.
+  __device__ __forceinline__ explicit PlaneOrder(const void *ring) {
+    if constexpr (kSplits) {
+      barrier = static_cast<unsigned>(__cvta_generic_to_shared(ring)) +
+                static_cast<unsigned>(S::barrierOffset(Levels));
+      if (threadIdx.x == 0) {
+        initPlaneBarrier(barrier, S::kThreads);
+      }
+    }
+    __syncthreads();
+    if constexpr (kSplits) {
+      arrivePlane(barrier);
+    }
+  }
+  __device__ __forceinline__ void await(int u) const {
+    if constexpr (kSplits) {
+      awaitPlane(barrier, static_cast<unsigned>(u & 1));
+    }
+  }
+  /// Before level t of a plane: arrives before the last.
+  __device__ __forceinline__ void arrive(int t) const {
+    if (kSplits && t == Levels) {
+      arrivePlane(barrier);
+    }
+  }
+  /// After a plane.
+  __device__ __forceinline__ void next() const {
+    if constexpr (!kSplits) {
+      __syncthreads();
+    }
+  }
+};
+
 /// Params::kBatch, or 1 where Params has none.
 template <class Params, class = void> struct BatchOf {
   static constexpr int value = 1;
@@ -170,6 +253,15 @@ template <class Params, class = void> struct StagedPlanesOf {
 template <class Params>
 struct StagedPlanesOf<Params, std::void_t<decltype(Params::kStagedPlanes)>> {
   static constexpr int value = Params::kStagedPlanes;
+};
+
+/// Params::kSplitBarrier, or false where Params has none.
+template <class Params, class = void> struct SplitBarrierOf {
+  static constexpr bool value = false;
+};
+template <class Params>
+struct SplitBarrierOf<Params, std::void_t<decltype(Params::kSplitBarrier)>> {
+  static constexpr bool value = Params::kSplitBarrier;
 };
 
 /// An unsigned type of Bytes bytes (2, 4, 8 or 16): one memory access.
@@ -281,6 +373,11 @@ private:
 ///                      the grid (not periodic), the input planes copied
 ///                      this many ahead into shared memory by cp.async
 ///                      (stagePlane), not two ahead into registers
+///   kSplitBarrier      optional (false where absent): on sm_90, a pass of
+///                      several levels orders its planes by an mbarrier
+///                      that a thread arrives at after its last edge rows
+///                      of a plane and waits on before it next reads any,
+///                      not by one __syncthreads a plane (splitBarrier)
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
@@ -304,8 +401,14 @@ template <class Params> struct Geometry : Params {
   /// Planes of a level's register queue: [c - r, c + kLag] when the next
   /// level computes plane c.
   static constexpr int kQueue = kRadius + kLag + 1;
-  /// Planes of a level's edge-row ring: [c - kPlaneSpan, c + kLag].
-  static constexpr int kSlots = kLag + kPlaneSpan + 1;
+  static constexpr bool kSplitBarrier = SplitBarrierOf<Params>::value;
+  /// Planes of a level's edge-row ring: [c - kPlaneSpan, c + kLag]; under
+  /// the split barrier one more (a thread may write a plane's edge rows one
+  /// iteration ahead of the slowest's reads), rounded up to a multiple of
+  /// kQueue so that the unrolled loop stays as short.
+  static constexpr int kSlots = kSplitBarrier
+                                    ? (kLag + kPlaneSpan + 2 + kQueue - 1) / kQueue * kQueue
+                                    : kLag + kPlaneSpan + 1;
   /// The redundant halo each side: kSteps * r, in x whole thread columns.
   static constexpr int kHaloX = (Params::kSteps * kRadius + kCols - 1) / kCols * kCols;
   static constexpr int kHaloY = Params::kSteps * kRadius;
@@ -359,8 +462,12 @@ template <class Params> struct Geometry : Params {
   static __host__ __device__ constexpr int ringBytes(int levels) {
     return (levels * kSlots * kEdgePlane * kElementBytes + 15) / 16 * 16;
   }
-  static __host__ __device__ constexpr int sharedBytes(int levels) {
+  /// The split barrier's mbarrier, after the staged planes.
+  static __host__ __device__ constexpr int barrierOffset(int levels) {
     return ringBytes(levels) + (levels > 1 ? kStageBytes : 0);
+  }
+  static __host__ __device__ constexpr int sharedBytes(int levels) {
+    return barrierOffset(levels) + (kSplitBarrier && levels > 1 ? 16 : 0);
   }
 };
 
@@ -1091,12 +1198,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   Element queue[Levels][kQueue][kRows][kCols];
   clearRingsAndQueues<S, Levels>(ring, queue);
   PlaneValues<S, Levels> values{};
-  __syncthreads();
+  const PlaneOrder<S, Levels> order(ring); // (a __syncthreads: the rings cleared)
   const int iFirst = p.zBegin - Levels * r;
   const int iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
-  auto *const stage = reinterpret_cast<typename S::Access *>(
-      reinterpret_cast<unsigned char *>(ring) + S::ringBytes(Levels)); // (staged input)
+  Access *const stage = stagedSlots<S, Levels>(ring);
   int taken = 0;
   startInput<S, Levels, Interior, AllPlanes>(next, stage, in, iFirst, iLast, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
@@ -1108,9 +1214,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
       takeInput<S, Levels, Interior, AllPlanes>(queue[0][u % kQueue], next, stage, taken, u, i,
                                                 iLast, in, p, nz, ny, nx);
       writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
+      order.await(u); // every thread's edge rows of the plane before
 #pragma unroll
       for (int t = 1; t <= Levels; ++t) {
         const int c = i - t * kLag;
+        order.arrive(t); // before the last level, which writes no edge rows
         if (!(needed >> t & 1u)) {
           continue;
         }
@@ -1142,7 +1250,7 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
       if (i == iLast) {
         return;
       }
-      __syncthreads();
+      order.next();
     }
   }
 }

@@ -1,0 +1,77 @@
+//===- SimtSplitBarrierTest.cpp - the fused 3D pass's split barrier -------===//
+//
+// --plan-option barrier=split: a fused 3D pass of several levels takes the
+// split barrier (fused3d.cuh's kSplitBarrier), each level's ring a plane
+// deeper, rounded up to whole register queues, and 16 bytes of mbarrier;
+// never unasked, never for one level, never in 2D.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include "Backends/Simt/SimtFusion.h"
+#include "Backends/Simt/SimtPlanner.h"
+#include "StencilFixtures.h"
+
+using namespace stencilc;
+using stencilc::testing::makeStencil;
+using stencilc::testing::onSm90;
+
+namespace {
+
+Plan planBarrier(const StencilSpec &spec, BarrierRequest barrier, int fuse = 0) {
+  PlanOptions options = onSm90(fuse);
+  options.barrier = barrier;
+  return planSimt(spec, options);
+}
+
+/// The bytes of one plane of every level's ring of `k` (fused3d.cuh's
+/// kEdgePlane times the element and the levels).
+int ringPlaneBytes(const StencilSpec &spec, const FusedKernel &k, int levels) {
+  const int bytes = static_cast<int>(elementBytes(spec.precision));
+  const int cols = k.accessBytes / bytes, r = spec.radius;
+  const int pad = (r + cols - 1) / cols * cols;
+  return levels * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
+}
+
+} // namespace
+
+TEST(SimtSplitBarrier, AStarsRingsGainAPlaneAndTheBarrier) {
+  // A star of radius 1 lags 1 plane and reads 1: 2 planes a level, 3 under
+  // the split barrier (its queue of 3 already whole).
+  for (Precision p : {Precision::FP64, Precision::FP32}) {
+    const StencilSpec spec = makeStencil(3, Shape::Star, 1, p, BoundaryKind::Fixed, 7);
+    const Plan plain = planBarrier(spec, BarrierRequest::Auto, 3);
+    const Plan split = planBarrier(spec, BarrierRequest::Split, 3);
+    ASSERT_EQ(plain.schedule.fusedSteps, 3);
+    ASSERT_EQ(split.schedule.fusedSteps, 3);
+    EXPECT_FALSE(plain.schedule.fused.splitBarrier);
+    EXPECT_TRUE(split.schedule.fused.splitBarrier);
+    const int plane = ringPlaneBytes(spec, plain.schedule.fused, 3);
+    EXPECT_EQ(split.schedule.fused.sharedBytes - plain.schedule.fused.sharedBytes,
+              (3 * plane + 15) / 16 * 16 - (2 * plane + 15) / 16 * 16 + 16)
+        << keyword(p);
+  }
+}
+
+TEST(SimtSplitBarrier, ABoxsRingsDoubleToWholeQueues) {
+  // A box of radius 1 lags 2 planes and reads 3: 4 planes a level, a queue
+  // of 4; under the split barrier 5, rounded up to 8.
+  const StencilSpec spec = makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Fixed, 11);
+  PlanOptions options = onSm90(2);
+  options.lowRank = LowRankRequest::Off;
+  const Plan plain = planSimt(spec, options);
+  options.barrier = BarrierRequest::Split;
+  const Plan split = planSimt(spec, options);
+  ASSERT_EQ(plain.schedule.fusedSteps, 2);
+  ASSERT_TRUE(split.schedule.fused.splitBarrier);
+  const int plane = ringPlaneBytes(spec, plain.schedule.fused, 2);
+  EXPECT_EQ(plain.schedule.fused.sharedBytes, (4 * plane + 15) / 16 * 16);
+  EXPECT_EQ(split.schedule.fused.sharedBytes, (8 * plane + 15) / 16 * 16 + 16);
+}
+
+TEST(SimtSplitBarrier, NotForOneLevelNorIn2D) {
+  const StencilSpec star3 = makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 3);
+  EXPECT_FALSE(planBarrier(star3, BarrierRequest::Split, 1).schedule.fused.splitBarrier);
+  const StencilSpec star2 = makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 5);
+  EXPECT_FALSE(planBarrier(star2, BarrierRequest::Split, 4).schedule.fused.splitBarrier);
+}
