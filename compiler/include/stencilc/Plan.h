@@ -720,7 +720,7 @@ struct FusedKernel {
   /// mbarrier each thread arrives at after its last edge rows of a plane
   /// and waits on before it next reads any (fused3d.cuh's kSplitBarrier),
   /// not one __syncthreads a plane; each level's ring holds a plane more.
-  /// Where measured faster.
+  /// Where --plan-option barrier=split asks and the rings fit.
   bool splitBarrier = false;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
