@@ -19,13 +19,18 @@
 # every other round in reverse order. A variant folder holding include/
 # (another tree's runtime/include, for generated code of another commit) is
 # built, and checked, against it instead of the working tree's headers.
+# BUILD_ONLY=1 builds the programs (and, with LIBS, the checks) into WORK
+# and stops, with no GPU needed: nvcc runs here, where device time is not
+# spent on it (the same CUDA 13 as the GPU machine's); carry WORK there and
+# run with PREBUILT=1, which runs what WORK holds and builds nothing (WORK
+# inside the tree: a path that travels, e.g. .gpu/work).
 # Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 variants=${VARIANTS:-$root/.gpu/variants}
 work=${WORK:-/tmp/variants}
-rm -rf "$work" && mkdir -p "$work"
+[[ -n ${PREBUILT:-} ]] || { rm -rf "$work" && mkdir -p "$work"; }
 programs=()
 while read -r label name _; do
   [[ -z $label || $label == \#* ]] && continue
@@ -46,12 +51,20 @@ check() {
 }
 export -f headers compile build check
 export root variants work HB_N2D HB_PASS HB_NVCC_FLAGS BUILD_SECONDS
-printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+[[ -n ${PREBUILT:-} ]] || printf '%s\n' "${programs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 checked=("${programs[@]}")
 [[ -n ${CHECK_ONLY:-} ]] && mapfile -t checked < <(printf '%s\n' "${programs[@]}" | grep -E "$CHECK_ONLY")
-if [[ -n ${LIBS:-} ]]; then
+if [[ -n ${LIBS:-} && -z ${PREBUILT:-} ]]; then
   export LIBS
   printf '%s\n' "${checked[@]}" | xargs -P "$(nproc)" -I{} bash -c 'check {}'
+fi
+if [[ -n ${BUILD_ONLY:-} ]]; then
+  for p in "${programs[@]}"; do
+    exe=$work/${p%%/*}.${p##*/}
+    [[ -x $exe ]] || { echo "$p: not built"; tail -3 "$exe.log"; }
+  done
+  echo "built in $work: $(find "$work" -maxdepth 1 -type f -perm -u+x | wc -l) programs"
+  exit 0
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 status=0
@@ -69,7 +82,8 @@ for ((round = 1; round <= ${ROUNDS:-1}; ++round)); do
     first=0
   done
 done
-[[ -n ${LIBS:-} ]] || exit $status
+# (PREBUILT: the checks WORK holds, as BUILD_ONLY with LIBS built them)
+[[ -n ${LIBS:-} || (-n ${PREBUILT:-} && -n $(compgen -G "$work/check-*")) ]] || exit $status
 for p in "${checked[@]}"; do
   exe=$work/check-${p%%/*}.${p##*/}
   [[ -x $exe ]] || { echo "check $p: not built"; tail -3 "$exe.log"; status=1; continue; }
