@@ -405,7 +405,8 @@ template <class Params> struct Geometry : Params {
   /// Planes of a level's edge-row ring: [c - kPlaneSpan, c + kLag]; under
   /// the split barrier one more (a thread may write a plane's edge rows one
   /// iteration ahead of the slowest's reads), rounded up to a multiple of
-  /// kQueue so that the unrolled loop stays as short.
+  /// kQueue so that kUnroll grows no more than it must (a star of radius 1:
+  /// 6 as before; a box: 8, not 20).
   static constexpr int kSlots = kSplitBarrier
                                     ? (kLag + kPlaneSpan + 2 + kQueue - 1) / kQueue * kQueue
                                     : kLag + kPlaneSpan + 1;
