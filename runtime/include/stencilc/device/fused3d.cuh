@@ -103,6 +103,7 @@
 #include <cuda_runtime.h>
 
 #include "stencilc/device/fused.cuh"
+#include "stencilc/device/mbarrier.cuh"
 #include "stencilc/device/range.cuh"
 
 namespace stencilc {
@@ -158,30 +159,6 @@ template <class E> __device__ __forceinline__ E *rings() {
   return reinterpret_cast<E *>(sharedRings);
 }
 
-/// The split barrier (Params::kSplitBarrier): an mbarrier of kThreads
-/// arrivals a phase at shared address `barrier`, one phase a plane.
-__device__ __forceinline__ void initPlaneBarrier(unsigned barrier, unsigned threads) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(barrier), "r"(threads) : "memory");
-#endif
-}
-/// This thread's arrival (release: its edge rows written before it).
-__device__ __forceinline__ void arrivePlane(unsigned barrier) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(barrier) : "memory");
-#endif
-}
-/// Waits until the phase of parity `parity` has completed (acquire).
-__device__ __forceinline__ void awaitPlane(unsigned barrier, unsigned parity) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // (the loop in PTX, its labels local to the braces)
-  asm volatile("{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;"
-               " @!p bra.uni WAIT; }" ::"r"(barrier),
-               "r"(parity)
-               : "memory");
-#endif
-}
-
 /// The staged input planes' slots (kStagedPlanes), after the rings.
 template <class S, int Levels>
 __device__ __forceinline__ typename S::Access *stagedSlots(typename S::Element *ring) {
@@ -211,23 +188,23 @@ template <class S, int Levels> struct PlaneOrder {
       barrier = static_cast<unsigned>(__cvta_generic_to_shared(ring)) +
                 static_cast<unsigned>(S::barrierOffset(Levels));
       if (threadIdx.x == 0) {
-        initPlaneBarrier(barrier, S::kThreads);
+        initBarrier<S::kThreads>(barrier);
       }
     }
     __syncthreads();
     if constexpr (kSplits) {
-      arrivePlane(barrier);
+      arriveBarrier(barrier);
     }
   }
   __device__ __forceinline__ void await(int u) const {
     if constexpr (kSplits) {
-      awaitPlane(barrier, static_cast<unsigned>(u & 1));
+      awaitBarrier(barrier, static_cast<unsigned>(u & 1));
     }
   }
   /// Before level t of a plane: arrives before the last.
   __device__ __forceinline__ void arrive(int t) const {
     if (kSplits && t == Levels) {
-      arrivePlane(barrier);
+      arriveBarrier(barrier);
     }
   }
   /// After a plane.

@@ -20,6 +20,8 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include "stencilc/device/mbarrier.cuh"
+
 namespace stencilc {
 namespace device {
 
@@ -74,8 +76,8 @@ inline bool windowMap(CUtensorMap &map, const void *base, int ny, int nx, int bo
 /// thread that issues a copy); visible to the accelerator once the block
 /// has synchronised.
 __device__ __forceinline__ void initCopyBarrier(unsigned barrier) {
+  initBarrier<1>(barrier);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #endif
 }
@@ -100,16 +102,7 @@ __device__ __forceinline__ void copyBox(const CUtensorMap *map, unsigned to, int
 
 /// Waits until the phase of `barrier` of parity `parity` has completed.
 __device__ __forceinline__ void awaitCopy(unsigned barrier, unsigned parity) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  unsigned done = 0;
-  do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
-                 " selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(barrier), "r"(parity)
-                 : "memory");
-  } while (done == 0);
-#endif
+  awaitBarrier(barrier, parity);
 }
 
 } // namespace device
