@@ -30,6 +30,19 @@ void geometry1D(int r, int bytes, const MeasuredFusion *m, FusedKernel &k) {
   k.redundantShare = 1.0 - double(k.storedColumns()) / (k.width - 2 * r);
 }
 
+/// The planes a 3D pass's level reads beside its own along z, and the
+/// planes it lags the level below (fused3d.cuh's kPlaneSpan and kLag): a
+/// star's terms reach along x or y only at dz = 0 (span 0, lag r); a box's,
+/// and any low-rank form's, at every dz (span r, lag r + 1).
+struct PlaneLag {
+  int span, lag;
+};
+PlaneLag planeLag(const StencilSpec &spec, bool lowRankForm) {
+  const int r = spec.radius;
+  const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
+  return {span, span == 0 ? r : std::max(r, span + 1)};
+}
+
 /// The window, threads, chunk and halos of a 3D block. Each thread owns
 /// `cols` x `rows` points of a window row band (cols x element bytes one
 /// access of 2-16 bytes, width / cols = 32 lanes a row); the rule, where
@@ -69,8 +82,7 @@ void geometry3D(const StencilSpec &spec, int bytes, int steps, const MeasuredFus
   k.accessBytes = cols * bytes;
   k.threads = k.width / cols * (k.height / k.rows);
   k.sharedBytes = fused3DSharedBytes(spec, k, steps, lowRankForm);
-  const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
-  const int lag = span == 0 ? r : std::max(r, span + 1);
+  const int lag = planeLag(spec, lowRankForm).lag;
   // Every iteration computes every level on the whole window; a block's
   // chunk takes T (lag + r) iterations more than its planes.
   const double computed =
@@ -90,8 +102,7 @@ int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps,
   // plane's edge rows, a box (and any low-rank form) lags r + 1 and reads
   // 2r + 1; under the split barrier a plane more, rounded up to whole
   // register queues (fused3d.cuh's kSlots).
-  const int span = spec.shape == Shape::Star && !lowRankForm ? 0 : r;
-  const int lag = span == 0 ? r : std::max(r, span + 1);
+  const auto [span, lag] = planeLag(spec, lowRankForm);
   const int queue = r + lag + 1;
   const int slots = k.splitBarrier ? (lag + span + 2 + queue - 1) / queue * queue : lag + span + 1;
   const int pad = (r + cols - 1) / cols * cols;
