@@ -23,13 +23,21 @@
 # and stops, with no GPU needed: nvcc runs here, where device time is not
 # spent on it (the same CUDA 13 as the GPU machine's); carry WORK there and
 # run with PREBUILT=1, which runs what WORK holds and builds nothing (WORK
-# inside the tree: a path that travels, e.g. .gpu/work).
+# inside the tree: a path that travels, e.g. .gpu/work). With PACK=FILE,
+# BUILD_ONLY also strips the programs and packs WORK and VARIANTS into
+# FILE (tar.xz, inside the tree): a device call carries only that (a
+# dozen plans with their checks take about 80 MB unpacked, past the 64 MiB
+# a call carries, and about 10 MB packed); PREBUILT with PACK=FILE unpacks
+# it first.
 # Exit 1 where a build, run or check fails.
 # Usage: bench/variants/run.sh   (WORK, default /tmp/variants)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 variants=${VARIANTS:-$root/.gpu/variants}
 work=${WORK:-/tmp/variants}
+if [[ -n ${PREBUILT:-} && -n ${PACK:-} ]]; then
+  tar -xJf "$PACK" -C "$root" || exit 1
+fi
 [[ -n ${PREBUILT:-} ]] || { rm -rf "$work" && mkdir -p "$work"; }
 programs=()
 while read -r label name _; do
@@ -64,6 +72,12 @@ if [[ -n ${BUILD_ONLY:-} ]]; then
     [[ -x $exe ]] || { echo "$p: not built"; tail -3 "$exe.log"; }
   done
   echo "built in $work: $(find "$work" -maxdepth 1 -type f -perm -u+x | wc -l) programs"
+  if [[ -n ${PACK:-} ]]; then
+    find "$work" -maxdepth 1 -type f -perm -u+x -exec strip {} +
+    tar -cJf "$PACK" -C "$root" "$(realpath --relative-to="$root" "$work")" \
+      "$(realpath --relative-to="$root" "$variants")" || exit 1
+    echo "packed into $PACK: $(du -h "$PACK" | cut -f1)"
+  fi
   exit 0
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

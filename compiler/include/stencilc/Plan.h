@@ -514,10 +514,12 @@ enum class PairsRequest { Auto, Off };
 enum class ComposeRequest { Auto, Off, On };
 
 /// What --plan-option barrier asks for of a fused 3D pass on CUDA cores:
-/// one __syncthreads a plane (Auto, the default), or the split barrier
-/// (FusedKernel::splitBarrier; Split, opt-in: measured faster on an H100,
-/// not yet through the GPU conformance harness).
-enum class BarrierRequest { Auto, Split };
+/// the split barrier (FusedKernel::splitBarrier) where the target is sm_90
+/// or later and it measured faster for the kind, else one __syncthreads a
+/// plane (Auto, the default); the split barrier wherever its rings fit, an
+/// error where the stencil or target cannot take it (Split); or one
+/// __syncthreads a plane (Sync).
+enum class BarrierRequest { Auto, Split, Sync };
 
 /// What --plan-option copy asks for of the stacked tensor-core form's
 /// windows: by the tensor memory accelerator where the plan allows it

@@ -64,6 +64,7 @@ constexpr std::pair<std::string_view, CopyRequest> CopyWords[] = {
 constexpr std::pair<std::string_view, BarrierRequest> BarrierWords[] = {
     {"auto", BarrierRequest::Auto},
     {"split", BarrierRequest::Split},
+    {"sync", BarrierRequest::Sync},
 };
 
 /// The words --plan-option windows takes.
@@ -167,10 +168,11 @@ constexpr WordOptionEntry WordOptions[] = {
       "pass) or off (the fused kernel, bit for bit)"},
      applyWordTo<ComposeWords, &PlanOptions::compose>},
     {{"barrier", BackendKind::Simt,
-      "how a fused 3D pass of several steps orders its planes: auto (the default: a "
-      "__syncthreads a plane) or split (sm_90 and later: an mbarrier a plane, arrived at after "
-      "a thread's last edge rows and waited on before its next reads; opt-in: NAME_run 1.03-1.11x "
-      "on an H100, the same results, not yet through the GPU conformance harness)"},
+      "how a fused 3D pass of several steps orders its planes: auto (the default: the split "
+      "barrier where the target is sm_90 or later and it measured faster for the kind, else a "
+      "__syncthreads a plane), split (an mbarrier a plane, arrived at after a thread's last edge "
+      "rows and waited on before its next reads, wherever its rings fit; sm_90 and later, an "
+      "error elsewhere) or sync (a __syncthreads a plane)"},
      applyWordTo<BarrierWords, &PlanOptions::barrier>},
 };
 

@@ -187,9 +187,17 @@ constexpr MeasuredFusion Measured[] = {
     // 815.2-815.6 and 733.9-734.5 (T 4: 831.2, 748.3), and fp32 952.6 at
     // its T 5 (20:55; T 4 and 6 slower, chunks of 128 within 1 % at 22:49:
     // bench/results/2026-11-30-2245-3d-geometries-resweep-h200.txt).
+    // The split barrier (FusedKernel::splitBarrier) since 2026-12-07, on
+    // an H100 (bench/variants/fused3d-split-barrier.list and
+    // ...-breadth.list, bench/results/2026-12-07-0605-fused3d-split-
+    // barrier-checked-h100.txt and ...-0634-...-breadth-h100.txt), in this
+    // entry and those that say so below: star3d7p 400.6-400.7 against
+    // 390.2, EBISU's 3d7pt 398.7-399.0 against 390.2-390.4, clamp
+    // 335.8-336.1 against 317.9-318.0, periodic 261.3-261.7 against
+    // 255.9-256.1; at T 4 313.6-315.4 against 290.5-290.9 (T 3 stays).
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 3, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 426.8, .stepGStencils = 216.2, .device = "an H200"},
+     .gstencils = 426.8, .stepGStencils = 216.2, .device = "an H200", .splitBarrier = true},
     // fp32 since 2026-12-02 (bench/lowrank3d/ab.sh, 16:42 and 16:59,
     // bench/results/2026-12-02-1641-3d-star-fp32-and-16bit-box-windows-
     // h200.txt): windows of 64 x 64, rows of 4 a thread of 2 columns, T 4,
@@ -207,10 +215,15 @@ constexpr MeasuredFusion Measured[] = {
     // fused3d-staged.list, bench/results/2026-12-07-0045-fused3d-staged-
     // planes-h100.txt): star3d7p 997.1 against 961.4-961.5 as planned
     // before, EBISU's 3d7pt 997.3-997.7 against 961.6-962.9; 3 planes
-    // 994.8-999.0, 4 and 6 954.0-958.5 and 932.1-932.2.
+    // 994.8-999.0, 4 and 6 954.0-958.5 and 932.1-932.2. The split barrier
+    // (2026-12-07, the files of the fp64 star's): star3d7p 1036.4-1038.6
+    // against 997.0-997.8, EBISU's 3d7pt 1038.4-1039.0 against 997.3-997.5,
+    // tf32 1038.7-1038.8, clamp 798.2-799.0 against 777.2-777.3, constant
+    // 0.25 1038.1-1039.2 against 995.5-998.2.
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 4, .steps = 4, .width = 64,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 1092.6, .stepGStencils = 399.1, .device = "an H200", .stagedPlanes = 2},
+     .gstencils = 1092.6, .stepGStencils = 399.1, .device = "an H200", .stagedPlanes = 2,
+     .splitBarrier = true},
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 4, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 2,
      .gstencils = 453.5, .stepGStencils = 180.4, .device = "an H200", .periodic = true},
@@ -221,10 +234,12 @@ constexpr MeasuredFusion Measured[] = {
     // one block a multiprocessor, fp16 911.4 and bf16 842.2-845.3 against
     // 847.5 and 780.0-780.9 in the window before (64 columns x 32 rows,
     // rows of 2, 2 blocks); at T 2 fp16 893.4, bf16 857.0-857.3, at T 4
-    // 871.2 and 820.1-821.1. The figure is fp16's.
+    // 871.2 and 820.1-821.1. The figure is fp16's. The split barrier
+    // (2026-12-07, the files of the fp64 star's): fp16 936.0-942.4 against
+    // 901.3-903.5, bf16 876.2-877.4 against 836.8-837.5.
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 2, .steps = 3, .width = 64,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 911.4, .stepGStencils = 562.3, .device = "an H200"},
+     .gstencils = 911.4, .stepGStencils = 562.3, .device = "an H200", .splitBarrier = true},
     // The fp64 box in the direct form, its geometry measured again on an
     // H200 (bench/lowrank3d/ab.sh, 2026-12-02 12:31 and 12:54,
     // bench/results/2026-12-02-1231-3d-geometries-radius-2-checks-h200.txt
@@ -260,10 +275,12 @@ constexpr MeasuredFusion Measured[] = {
     // 16 bits (the suite's star3d13p) at 2 blocks a multiprocessor, 128
     // planes a block (12:54, the same file): fp16 419.6 and bf16 392.4
     // against one step a launch's 377.8 and 379.7 (the figures are fp16's);
-    // the rule's rows of 4 ran 156.9.
+    // the rule's rows of 4 ran 156.9. The split barrier (2026-12-07, the
+    // files of the fp64 star of radius 1's): fp16 499.3-499.6 against
+    // 402.1-403.0.
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
      .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
-     .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200"},
+     .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200", .splitBarrier = true},
     // The fp32 box in the direct form, measured on an H200 (bench/lowrank3d/
     // ab.sh, 2026-12-02 15:42-16:07, bench/results/2026-12-02-1542-3d-
     // fp32-box-geometries-16bit-star-step-h200.txt and ...-1557-...): in
@@ -408,9 +425,17 @@ constexpr MeasuredFusion Measured[] = {
     // 27-point heat step and Laplacian, 15): unmeasured at T 3, and nvcc
     // took 193 s over heat27 fp32's pass there against 74 s at T 2 (2
     // cores, 2026-12-06).
+    // The split barrier (2026-12-07, the files of the fp64 star's):
+    // box3d27p 301.5-301.6 against 272.3-272.7, mirror 259.1-259.3 against
+    // 237.6-238.2. The boxes measured slower with it keep a __syncthreads a
+    // plane: the fp32 low-rank form (staged) 630.0-633.8 against
+    // 662.6-664.4, the direct form's EBISU 3d27pt fp32 293.8-294.0 against
+    // 472.1-475.6 and fp64 159.4-159.8 against 188.0-188.1, 3d17pt fp32
+    // 480.3-481.0 against 534.2-535.3 and fp64 199.3 against 212.7-213.9.
     {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true},
+     .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true,
+     .splitBarrier = true},
     periodicOnly(LowRankBox3DFp32H200),
     // Its input planes staged 3 ahead in passes of several levels since
     // 2026-12-07 (an H100, the same file as the fp32 stars'): 661.3-661.5
@@ -847,9 +872,10 @@ FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
 /// fit `most` bytes of shared memory (sm_86's 99 KB): they are measured on
 /// an H100, and there the pass loads into registers instead, before a
 /// smaller T would.
-/// Under --plan-option barrier=split (sm_90 on: Pipeline refuses it
-/// elsewhere) a 3D pass of several levels takes the split barrier, its
-/// rings a plane deeper, where that fits too.
+/// Under barrier=split (Pipeline refuses it before sm_90), or by default
+/// for sm_90 on where `m` measured it faster at T = `t` in the plan's form,
+/// a 3D pass of several levels takes the split barrier, its rings a plane
+/// deeper, where that fits too.
 FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t, int most,
                                 BarrierRequest barrier) {
   FusedKernel k = fusedGeometryOf(plan, m, t);
@@ -857,19 +883,26 @@ FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t
     k.sharedBytes -= stagedPlaneBytes(k, t);
     k.stagedPlanes = 0;
   }
-  if (barrier == BarrierRequest::Split && plan.spec.dims == 3 && t > 1) {
-    FusedKernel split = k;
-    split.splitBarrier = true;
-    split.sharedBytes = fused3DSharedBytes(plan.spec, split, t, lowRank(plan));
-    if (split.sharedBytes <= most) {
-      k = split;
-    } else {
-      k.source += fmt::format("; not the split barrier asked: its rings would take {} bytes of "
-                              "shared memory, past the {} a block of {} may have",
-                              split.sharedBytes, most, keyword(plan.target));
-    }
+  const bool measuredSplit = m && m->splitBarrier && m->steps == t && m->lowRank == lowRank(plan) &&
+                             info(plan.target).sm >= 90;
+  if (plan.spec.dims != 3 || t < 2 || barrier == BarrierRequest::Sync ||
+      (barrier == BarrierRequest::Auto && !measuredSplit)) {
+    return k;
   }
-  return k;
+  FusedKernel split = k;
+  split.splitBarrier = true;
+  split.sharedBytes = fused3DSharedBytes(plan.spec, split, t, lowRank(plan));
+  if (split.sharedBytes > most) {
+    k.source += fmt::format("; a __syncthreads a plane, not the split barrier: its rings would "
+                            "take {} bytes of shared memory, past the {} a block of {} may have",
+                            split.sharedBytes, most, keyword(plan.target));
+    return k;
+  }
+  if (barrier == BarrierRequest::Auto) {
+    split.source += "; its planes ordered by the split barrier, measured faster for this kind on "
+                    "an H100";
+  }
+  return split;
 }
 
 } // namespace

@@ -68,6 +68,9 @@ struct MeasuredFusion {
   /// 3D: the input planes staged this many ahead in shared memory
   /// (FusedKernel::stagedPlanes) measured faster for this kind; 0: none.
   int stagedPlanes = 0;
+  /// 3D, sm_90 on: the split barrier (FusedKernel::splitBarrier) measured
+  /// faster for this kind and form at its T, on an H100.
+  bool splitBarrier = false;
   /// 2D low-rank form: measured in the paired order (LowRankForm::paired),
   /// for a form of its shape only (SimtPlanner.h's pairedShape); an entry
   /// without it serves every form the entries before it did not.

@@ -300,9 +300,9 @@ void verifyFusion(const Plan &plan, const PlanOptions &options, PromiseChecker &
             "{} planes, a {}D stencil, boundary {}", k.stagedPlanes, spec.dims,
             keyword(spec.boundary));
   c.require(!k.splitBarrier || (spec.dims == 3 && info(plan.target).sm >= 90 &&
-                                options.barrier == BarrierRequest::Split),
+                                options.barrier != BarrierRequest::Sync),
             "the split barrier only in a 3D pass for sm_90 or later (fused3d.cuh's "
-            "mbarrier.try_wait), where --plan-option barrier=split asks",
+            "mbarrier.try_wait), unless --plan-option barrier=sync asks for none",
             "a {}D stencil for {}", spec.dims, keyword(plan.target));
 }
 
