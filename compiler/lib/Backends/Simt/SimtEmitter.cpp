@@ -462,7 +462,8 @@ constexpr const char *QueuedLine =
 /// The fused 3D Params' line for the split barrier (FusedKernel::splitBarrier).
 constexpr const char *SplitBarrierLine =
     "\nstatic constexpr bool kSplitBarrier = true; // on sm_90, passes of several levels ordered "
-    "by an mbarrier a plane, arrived at and waited on apart (--plan-option barrier=split)";
+    "by an mbarrier a plane, arrived at and waited on apart (docs/simt-backend.md, \"The split "
+    "barrier\")";
 
 /// The fused 2D Params' line for the paired order (LowRankForm::paired).
 constexpr const char *PairedLine =

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Adds to a variants folder (bench/variants/gen.sh's OUT) a variant of one
+# of its plans with some of the generated fused Params' constants set
+# otherwise: a geometry the planner does not take, to time beside it with
+# bench/variants/run.sh. FROM/NAME.{cu,h} are copied into OUT/LABEL, each
+# `static constexpr int K = ...;` (or bool) line of the fused Params that an
+# assignment names rewritten, and the variant appended to OUT/list.txt.
+# Stops, writing nothing, where a constant it names is not in the plan.
+# Usage: bench/variants/params.sh OUT FROM-LABEL NAME LABEL K=V [K=V...]
+#   e.g. params.sh .gpu/v auto star3d7p_fp64 c128 kChunkZ=128
+set -euo pipefail
+out=${1:?usage: params.sh OUT FROM-LABEL NAME LABEL K=V...}
+from=$out/${2:?} name=${3:?} label=${4:?}
+shift 4
+[[ $# -gt 0 ]] || { echo "params.sh: no constant to set" >&2; exit 1; }
+script=()
+for assignment in "$@"; do
+  key=${assignment%%=*} value=${assignment#*=}
+  sed -n '/^struct FusedParams {/,/^};/p' "$from/$name.cu" | grep -q "static constexpr \(int\|bool\) $key = " ||
+    { echo "params.sh: $from/$name.cu's FusedParams has no $key" >&2; exit 1; }
+  script+=(-e "/^struct FusedParams {/,/^};/s/static constexpr \(int\|bool\) $key = [^;]*;/static constexpr \1 $key = $value;/")
+done
+mkdir -p "$out/$label"
+sed "${script[@]}" "$from/$name.cu" >"$out/$label/$name.cu"
+cp "$from/$name.h" "$out/$label/$name.h"
+echo "$label $name" >>"$out/list.txt"
