@@ -1,9 +1,11 @@
 //===- SimtSplitBarrierTest.cpp - the fused 3D pass's split barrier -------===//
 //
 // A fused 3D pass of several levels for sm_90 takes the split barrier
-// (fused3d.cuh's kSplitBarrier) unless --plan-option barrier=sync, each
-// level's ring a plane deeper, rounded up to whole register queues, and 16
-// bytes of mbarrier; never before sm_90, never for one level, never in 2D.
+// (fused3d.cuh's kSplitBarrier) where barrier=split asks or, by default,
+// where its kind measured faster with it (MeasuredFusion::splitBarrier);
+// each level's ring a plane deeper, rounded up to whole register queues,
+// and 16 bytes of mbarrier; never under barrier=sync, before sm_90, for one
+// level or in 2D.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>

@@ -722,7 +722,8 @@ struct FusedKernel {
   /// mbarrier each thread arrives at after its last edge rows of a plane
   /// and waits on before it next reads any (fused3d.cuh's kSplitBarrier),
   /// not one __syncthreads a plane; each level's ring holds a plane more.
-  /// Where --plan-option barrier=split asks and the rings fit.
+  /// Where the rings fit and the kind measured faster with it
+  /// (MeasuredFusion::splitBarrier) or --plan-option barrier=split asks.
   bool splitBarrier = false;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
