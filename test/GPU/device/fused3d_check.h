@@ -16,7 +16,9 @@
 //  - steps 1, T - 1, T, T + 1, 3T + 2 and 100 (100 from 17x19x21 up);
 //  - T 2 at 3 steps on the grids of whole rows with the buffers one element
 //    off their alignment (no whole accesses: the copies of the pass that
-//    need them must not run).
+//    need them must not run);
+//  - T 2 and T 3 under the split barrier with the loop unrolled as little
+//    as the queue allows (RotatedParams: a box's ring rotates).
 // The scratch buffer b is NaN before each run; the result must be in a.
 // --max-points N (maxPoints) skips the grids of more than N points and
 // --max-steps N (maxSteps) the runs of more than N steps (for
@@ -52,6 +54,18 @@ void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
       offset);
 }
 
+/// P under the split barrier (kSplitBarrier: a ring a plane deeper, an
+/// mbarrier a plane on sm_90).
+template <class P> struct SplitParams : P {
+  static constexpr bool kSplitBarrier = true;
+};
+/// SplitParams<P> with the stream's loop unrolled as few planes as the
+/// queue allows (kUnrollPlanes): a box's ring of 8 slots then rotates two
+/// parts of 4 (fused3d::RingParts); a star's is whole rings as before.
+template <class P> struct RotatedParams : SplitParams<P> {
+  static constexpr int kUnrollPlanes = fused3d::lcm(2, fused3d::Geometry<SplitParams<P>>::kQueue);
+};
+
 /// Every step count of stepCounts(T) for T 2, 3 and 4.
 inline std::vector<int> allStepCounts(bool large) {
   std::set<int> counts;
@@ -70,6 +84,8 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   using T3 = fused3d::Geometry<Params3<E, B, St, 3, 32, 16, 1, 2, 7>>;
   using Bench3 = fused3d::Geometry<Params3<E, B, St, 3, 32, 64, 1, 4, 64>>;
   using Bench4 = fused3d::Geometry<Params3<E, B, St, 4, 32, 32, 1, 4, 64>>;
+  using Rotated2 = fused3d::Geometry<RotatedParams<Params3<E, B, St, 2>>>;
+  using Rotated3 = fused3d::Geometry<RotatedParams<Params3<E, B, St, 3, 32, 16, 1, 2, 7>>>;
   constexpr bool kFolds = K == Kind::Clamp || K == Kind::Mirror;
   const int least = fused3d::minExtent<B>(St::kRadius);
   const Shape shapes[] = {{1, 1, 1, 3},    {3, 3, 3, 3},    {17, 19, 21, 3},
@@ -89,6 +105,10 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
     }
     for (int steps : stepCounts(3, large)) {
       checkOne<T3>(tally, input, ref.at(steps), g, steps, K, St::kName);
+      checkOne<Rotated3>(tally, input, ref.at(steps), g, steps, K, St::kName);
+    }
+    for (int steps : stepCounts(2, large)) {
+      checkOne<Rotated2>(tally, input, ref.at(steps), g, steps, K, St::kName);
     }
     if constexpr (!kFolds) { // clamp and mirror pass one step at a time
       for (int steps : stepCounts(4, large)) {

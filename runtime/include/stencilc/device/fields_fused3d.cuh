@@ -111,6 +111,7 @@ template <class Params> struct Geometry3 : fused3d::Geometry<Params> {
   static constexpr int kLeastUnroll = fused3d::lcm(kStep, kLeast);
   static constexpr int kQueue = kLeastUnroll <= 8 ? kLeast : (kLeast + kStep - 1) / kStep * kStep;
   static constexpr int kUnroll = fused3d::lcm(kStep, kQueue);
+  static constexpr int kRingParts = 1; // (kUnroll is whole rings)
 };
 
 /// A plane of a thread's points.
@@ -182,7 +183,7 @@ computeFieldsPlane(Plane3<S> &to, const typename S::Element (&from)[S::kQueue][S
   Element ext[2 * r + 1][kRows + 2 * r][kCols + 2 * r];
   fused3d::fillAll<S>(
       std::make_integer_sequence<int, (2 * r + 1) * (kRows + 2 * r) * (kCols + 2 * r)>(), ext, from,
-      edge, ringSlot, center);
+      fused3d::LevelRing<S>{edge, {}, ringSlot}, center);
   constexpr int rz = reach<F>(0);
   const bool zInside = c - rz >= 0 && c + rz < nz;
   const bool planeComputed = Rule::axis(c, nz, F::kRingZ);

@@ -241,6 +241,15 @@ struct SplitBarrierOf<Params, std::void_t<decltype(Params::kSplitBarrier)>> {
   static constexpr bool value = Params::kSplitBarrier;
 };
 
+/// Params::kUnrollPlanes, or 0 where Params has none.
+template <class Params, class = void> struct UnrollPlanesOf {
+  static constexpr int value = 0;
+};
+template <class Params>
+struct UnrollPlanesOf<Params, std::void_t<decltype(Params::kUnrollPlanes)>> {
+  static constexpr int value = Params::kUnrollPlanes;
+};
+
 /// An unsigned type of Bytes bytes (2, 4, 8 or 16): one memory access.
 template <int Bytes>
 using AccessOf = std::conditional_t<
@@ -355,6 +364,11 @@ private:
 ///                      that a thread arrives at after its last edge rows
 ///                      of a plane and waits on before it next reads any,
 ///                      not by one __syncthreads a plane (splitBarrier)
+///   kUnrollPlanes      optional (where absent, the least that keeps every
+///                      queue and ring slot a constant): the planes the
+///                      stream's loop unrolls, fewer than the ring's slots
+///                      where they rotate (kUnroll, RingParts); no plan
+///                      sets it yet (bench/variants/params.sh does)
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
@@ -401,8 +415,18 @@ template <class Params> struct Geometry : Params {
   static constexpr int kEdgePlane = (kBands + 2) * 2 * kRadius * kPitch;
   /// The stream's loop is unrolled so that queue and ring slots are
   /// constants: the least common multiple of kQueue, kSlots and 2 (the
-  /// input planes loaded ahead).
-  static constexpr int kUnroll = lcm(2, kQueue *kSlots / gcd(kQueue, kSlots));
+  /// input planes loaded ahead), or Params::kUnrollPlanes, a multiple of
+  /// lcm(2, kQueue) that kSlots is a multiple of, where the plan sets it:
+  /// the ring's kRingParts parts of kUnroll slots then rotate a round
+  /// (RingParts), so that a box's split ring of 8 slots unrolls 4 planes
+  /// as its queue does, not 8.
+  static constexpr int kUnroll = UnrollPlanesOf<Params>::value > 0
+                                     ? UnrollPlanesOf<Params>::value
+                                     : lcm(2, kQueue *kSlots / gcd(kQueue, kSlots));
+  static_assert(
+      kUnroll % lcm(2, kQueue) == 0 && (kUnroll % kSlots == 0 || kSlots % kUnroll == 0),
+      "kUnrollPlanes: whole queues of an even count, and whole rings or whole parts of one");
+  static constexpr int kRingParts = kUnroll % kSlots == 0 ? 1 : kSlots / kUnroll;
 
   static_assert(Params::kSteps >= 1 && Params::kSteps <= 8, "1 to 8 fused steps");
   static_assert(kRadius >= 1, "a stencil of radius 0 needs no kernel");
@@ -621,6 +645,56 @@ writeEdges(typename S::Element *edge, const typename S::Element (&values)[S::kRo
 /// i mod n in [0, n) (constants once unrolled).
 __device__ __forceinline__ constexpr int wrapSlot(int i, int n) { return (i % n + n) % n; }
 
+/// Where a level's ring slots lie in a round of the unrolled loop, in
+/// elements from the level's first slot: slot s (wrapSlot's, a constant
+/// once unrolled) at s kEdgePlane, or where the ring's kRingParts parts of
+/// kUnroll slots rotate (kUnrollPlanes), in part s / kUnroll, which a
+/// round k takes from part (k + s / kUnroll) mod kRingParts: plane c stays
+/// in its slot (c - iFirst) mod kSlots from round to round.
+template <class S> struct RingParts {
+  static constexpr int kParts = S::kRingParts;
+  int first[kParts]; // the first element of each part this round
+
+  __device__ __forceinline__ RingParts() {
+#pragma unroll
+    for (int j = 0; j < kParts; ++j) {
+      first[j] = j * S::kUnroll * S::kEdgePlane;
+    }
+  }
+  __device__ __forceinline__ int at(int s) const {
+    if constexpr (kParts == 1) {
+      return s * S::kEdgePlane;
+    } else {
+      return first[s / S::kUnroll] + s % S::kUnroll * S::kEdgePlane;
+    }
+  }
+  /// After a round.
+  __device__ __forceinline__ void rotate() {
+    if constexpr (kParts > 1) {
+      const int head = first[0];
+#pragma unroll
+      for (int j = 0; j + 1 < kParts; ++j) {
+        first[j] = first[j + 1];
+      }
+      first[kParts - 1] = head;
+    }
+  }
+};
+
+/// A level's ring as a plane of the next level reads it: the thread's
+/// first point in the level's ring, where its parts lie this round, and the
+/// slot of the plane computed (a constant once unrolled).
+template <class S> struct LevelRing {
+  const typename S::Element *edge;
+  RingParts<S> parts;
+  int slot;
+
+  /// The thread's first point of plane c + dz, c the plane computed.
+  __device__ __forceinline__ const typename S::Element *plane(int dz) const {
+    return edge + parts.at(wrapSlot(slot + dz, S::kSlots));
+  }
+};
+
 /// Value I of computePlane's ext (plane, row and column, row-major), if
 /// some term reads it: from the queue, from a lane beside by a shuffle, or
 /// from the edge rows of the band above or below.
@@ -628,15 +702,15 @@ template <class S, int I>
 __device__ __forceinline__ void
 fillOne(typename S::Element (
             &ext)[2 * S::kRadius + 1][S::kRows + 2 * S::kRadius][S::kCols + 2 * S::kRadius],
-        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
-        const typename S::Element *edge, int ringSlot, int center) {
+        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols], const LevelRing<S> &ring,
+        int center) {
   constexpr int r = S::kRadius, kRows = S::kRows, kCols = S::kCols;
   constexpr int kH = kRows + 2 * r, kW = kCols + 2 * r;
   constexpr int dz = I / (kH * kW) - r, w = I / kW % kH - r, m = I % kW - r;
   if constexpr (S::kReads.at(dz, w, m)) {
     typename S::Element &v = ext[dz + r][w + r][m + r];
     if constexpr (w < 0 || w >= kRows) {
-      const typename S::Element *plane = edge + wrapSlot(ringSlot + dz, S::kSlots) * S::kEdgePlane;
+      const typename S::Element *plane = ring.plane(dz);
       // The bottom edge rows of the band above, or the top ones of the band
       // below.
       v = plane[(w < 0 ? w : 2 * r + w - kRows) * S::kPitch + m];
@@ -660,23 +734,21 @@ __device__ __forceinline__ void
 fillAll(std::integer_sequence<int, I...>,
         typename S::Element (
             &ext)[2 * S::kRadius + 1][S::kRows + 2 * S::kRadius][S::kCols + 2 * S::kRadius],
-        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
-        const typename S::Element *edge, int ringSlot, int center) {
-  (fillOne<S, I>(ext, from, edge, ringSlot, center), ...);
+        const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols], const LevelRing<S> &ring,
+        int center) {
+  (fillOne<S, I>(ext, from, ring, center), ...);
 }
 
 /// Plane c of level t from level t - 1: `from` is level t - 1's register
-/// queue (plane c + dz in slot (center + dz) mod kQueue), `edge` the
-/// thread's first point in its ring (plane c + dz in slot (ringSlot + dz)
-/// mod kSlots); center and ringSlot are constants once unrolled. The
+/// queue (plane c + dz in slot (center + dz) mod kQueue), `ring` its edge
+/// rows (LevelRing); center and ring.slot are constants once unrolled. The
 /// results go to `to`. Interior: every point of the window is computed
 /// where the plane is; AllPlanes: plane c is one the steps compute.
 template <class S, bool Interior, bool AllPlanes>
 __device__ __forceinline__ void
 computePlane(typename S::Element (&to)[S::kRows][S::kCols],
              const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
-             const typename S::Element *edge, int ringSlot, int c, const Part<S> &p, int nz,
-             int center) {
+             const LevelRing<S> &ring, int c, const Part<S> &p, int nz, int center) {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
   using Rule = Computes<typename S::Boundary>;
@@ -686,7 +758,7 @@ computePlane(typename S::Element (&to)[S::kRows][S::kCols],
   // kCols + r - 1 of the thread's points, where some term reads them.
   Element ext[2 * r + 1][kRows + 2 * r][kCols + 2 * r];
   fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * (kRows + 2 * r) * (kCols + 2 * r)>(),
-             ext, from, edge, ringSlot, center);
+             ext, from, ring, center);
   const bool planeComputed = AllPlanes || Rule::axis(c, nz, r);
   Compute acc[kRows][kCols];
 #pragma unroll
@@ -791,12 +863,12 @@ __device__ __forceinline__ void planeValuesOf(
 /// plane c + r, then per point, from 0, the terms' multiply-adds in the
 /// order of formTerm (the generated addPlane's order along z).
 template <class S, bool Interior, bool AllPlanes>
-__device__ __forceinline__ void computeFormPlane(
-    typename S::Element (&to)[S::kRows][S::kCols],
-    const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
-    typename S::Compute (
-        &values)[S::kQueue][FormOf<typename S::Stencil>::kValueSlots][S::kRows][S::kCols],
-    const typename S::Element *edge, int ringSlot, int c, const Part<S> &p, int nz, int center) {
+__device__ __forceinline__ void
+computeFormPlane(typename S::Element (&to)[S::kRows][S::kCols],
+                 const typename S::Element (&from)[S::kQueue][S::kRows][S::kCols],
+                 typename S::Compute (&values)[S::kQueue][FormOf<typename S::Stencil>::kValueSlots]
+                                              [S::kRows][S::kCols],
+                 const LevelRing<S> &ring, int c, const Part<S> &p, int nz, int center) {
   using Element = typename S::Element;
   using Compute = typename S::Compute;
   using Stencil = typename S::Stencil;
@@ -805,8 +877,8 @@ __device__ __forceinline__ void computeFormPlane(
   constexpr int r = S::kRadius;
   constexpr int kRows = S::kRows, kCols = S::kCols, kH = kRows + 2 * r;
   Element ext[2 * r + 1][kH][kCols + 2 * r];
-  fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * kH *(kCols + 2 * r)>(), ext, from, edge,
-             ringSlot, center);
+  fillAll<S>(std::make_integer_sequence<int, (2 * r + 1) * kH *(kCols + 2 * r)>(), ext, from, ring,
+             center);
   Compute passes[Form::kPassSlots][kH][kCols];
   passRowsOf<S>(std::make_integer_sequence<int, Form::kPasses * kH>(), ext, passes);
   planeValuesOf<S>(values[wrapSlot(center + r, S::kQueue)], ext, passes);
@@ -833,20 +905,22 @@ __device__ __forceinline__ void computeFormPlane(
 }
 
 /// Plane c of level t (1 .. Levels) from level t - 1 (queue[t - 1], its
-/// ring at `edges`): the terms (computePlane), or the 3D low-rank form
-/// with level t - 1's plane values (computeFormPlane).
+/// ring the level's of `edges`, in ring slot ringSlot): the terms
+/// (computePlane), or the 3D low-rank form with level t - 1's plane values
+/// (computeFormPlane).
 template <class S, bool Interior, bool AllPlanes, int Levels>
 __device__ __forceinline__ void
 computeLevelPlane(typename S::Element (&to)[S::kRows][S::kCols],
                   const typename S::Element (&queue)[Levels][S::kQueue][S::kRows][S::kCols],
                   PlaneValues<S, Levels> &values, int t, const typename S::Element *edges,
-                  int ringSlot, int c, const Part<S> &p, int nz, int center) {
-  const typename S::Element *edge = edges + (t - 1) * S::kSlots * S::kEdgePlane;
+                  const RingParts<S> &parts, int ringSlot, int c, const Part<S> &p, int nz,
+                  int center) {
+  const LevelRing<S> ring{edges + (t - 1) * S::kSlots * S::kEdgePlane, parts, ringSlot};
   if constexpr (FormOf<typename S::Stencil>::value) {
-    computeFormPlane<S, Interior, AllPlanes>(to, queue[t - 1], values.v[t - 1], edge, ringSlot, c,
-                                             p, nz, center);
+    computeFormPlane<S, Interior, AllPlanes>(to, queue[t - 1], values.v[t - 1], ring, c, p, nz,
+                                             center);
   } else {
-    computePlane<S, Interior, AllPlanes>(to, queue[t - 1], edge, ringSlot, c, p, nz, center);
+    computePlane<S, Interior, AllPlanes>(to, queue[t - 1], ring, c, p, nz, center);
   }
 }
 
@@ -1141,7 +1215,8 @@ __device__ __forceinline__ void takeInput(typename S::Element (&to)[S::kRows][S:
 /// Iteration i takes input plane i as level 0 and computes plane i - t kLag
 /// of level t; plane c of every level sits in queue slot (c - iFirst) mod
 /// kQueue and ring slot (c - iFirst) mod kSlots, which the unrolled loop
-/// makes constants. Input planes are loaded two iterations ahead (or
+/// makes constants (offsets from its part's first slot where the ring's
+/// parts rotate a round: RingParts). Input planes are loaded two iterations ahead (or
 /// staged kStagedPlanes ahead: kStagesInput). A warp
 /// skips the levels none of its rows computes for the tile (levelsNeeded).
 /// Ring false: the points of a fixed ring are not stored (NAME_step leaves
@@ -1177,21 +1252,21 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
   clearRingsAndQueues<S, Levels>(ring, queue);
   PlaneValues<S, Levels> values{};
   const PlaneOrder<S, Levels> order(ring); // (a __syncthreads: the rings cleared)
-  const int iFirst = p.zBegin - Levels * r;
-  const int iLast = p.zEnd - 1 + Levels * kLag;
+  const int iFirst = p.zBegin - Levels * r, iLast = p.zEnd - 1 + Levels * kLag;
   Element next[2][kRows][kCols];
   Access *const stage = stagedSlots<S, Levels>(ring);
   int taken = 0;
   startInput<S, Levels, Interior, AllPlanes>(next, stage, in, iFirst, iLast, p, nz, ny, nx);
   Element *const edges = ring + p.edgeBase;
+  RingParts<S> parts;
   const unsigned needed = kWarpsSkipLevels<S> ? levelsNeeded<S, Levels>() : ~0u;
-  for (int i0 = iFirst;; i0 += S::kUnroll) {
+  for (int i0 = iFirst;; i0 += S::kUnroll, parts.rotate()) {
 #pragma unroll
     for (int u = 0; u < S::kUnroll; ++u) {
       const int i = i0 + u;
       takeInput<S, Levels, Interior, AllPlanes>(queue[0][u % kQueue], next, stage, taken, u, i,
                                                 iLast, in, p, nz, ny, nx);
-      writeEdges<S>(edges + (u % S::kSlots) * S::kEdgePlane, queue[0][u % kQueue]);
+      writeEdges<S>(edges + parts.at(u % S::kSlots), queue[0][u % kQueue]);
       order.await(u); // every thread's edge rows of the plane before
 #pragma unroll
       for (int t = 1; t <= Levels; ++t) {
@@ -1203,11 +1278,11 @@ __device__ __forceinline__ void pass(const typename S::Element *__restrict__ in,
         const int slot = wrapSlot(u - t * kLag, kQueue);
         const int ringSlot = wrapSlot(u - t * kLag, S::kSlots);
         Element result[kRows][kCols];
-        computeLevelPlane<S, Interior, AllPlanes>(result, queue, values, t, edges, ringSlot, c, p,
-                                                  nz, slot);
+        computeLevelPlane<S, Interior, AllPlanes>(result, queue, values, t, edges, parts, ringSlot,
+                                                  c, p, nz, slot);
         if (t < Levels) {
           copyPlane<S>(queue[t][slot], result);
-          writeEdges<S>(edges + (t * S::kSlots + ringSlot) * S::kEdgePlane, result);
+          writeEdges<S>(edges + t * S::kSlots * S::kEdgePlane + parts.at(ringSlot), result);
         } else if (c >= p.zBegin && c < p.zEnd && (Ring || AllPlanes || Rule::axis(c, nz, r))) {
           Element *row = out + static_cast<long long>(c) * ny * nx + p.rowOffset;
 #pragma unroll
