@@ -60,8 +60,9 @@ template <class P> struct SplitParams : P {
   static constexpr bool kSplitBarrier = true;
 };
 /// SplitParams<P> with the stream's loop unrolled as few planes as the
-/// queue allows (kUnrollPlanes): a box's ring of 8 slots then rotates two
-/// parts of 4 (fused3d::RingParts); a star's is whole rings as before.
+/// queue allows (kUnrollPlanes): a box's ring, then of 5 slots, rotates
+/// five parts of one over a loop of 4 (fused3d::RingParts); a star's
+/// ring of 3 is whole in its loop of 6, as before.
 template <class P> struct RotatedParams : SplitParams<P> {
   static constexpr int kUnrollPlanes = fused3d::lcm(2, fused3d::Geometry<SplitParams<P>>::kQueue);
 };

@@ -397,10 +397,12 @@ template <class Params> struct Geometry : Params {
   /// the split barrier one more (a thread may write a plane's edge rows one
   /// iteration ahead of the slowest's reads), rounded up to a multiple of
   /// kQueue so that kUnroll grows no more than it must (a star of radius 1:
-  /// 6 as before; a box: 8, not 20).
-  static constexpr int kSlots = kSplitBarrier
-                                    ? (kLag + kPlaneSpan + 2 + kQueue - 1) / kQueue * kQueue
-                                    : kLag + kPlaneSpan + 1;
+  /// 6 as before; a box: 8, not 20), but where the Params set the unroll
+  /// (kUnrollPlanes), which the ring's rotating parts leave as it is.
+  static constexpr int kSlots = !kSplitBarrier ? kLag + kPlaneSpan + 1
+                                : UnrollPlanesOf<Params>::value > 0
+                                    ? kLag + kPlaneSpan + 2
+                                    : (kLag + kPlaneSpan + 2 + kQueue - 1) / kQueue *kQueue;
   /// The redundant halo each side: kSteps * r, in x whole thread columns.
   static constexpr int kHaloX = (Params::kSteps * kRadius + kCols - 1) / kCols * kCols;
   static constexpr int kHaloY = Params::kSteps * kRadius;
@@ -416,17 +418,17 @@ template <class Params> struct Geometry : Params {
   /// The stream's loop is unrolled so that queue and ring slots are
   /// constants: the least common multiple of kQueue, kSlots and 2 (the
   /// input planes loaded ahead), or Params::kUnrollPlanes, a multiple of
-  /// lcm(2, kQueue) that kSlots is a multiple of, where the plan sets it:
-  /// the ring's kRingParts parts of kUnroll slots then rotate a round
-  /// (RingParts), so that a box's split ring of 8 slots unrolls 4 planes
-  /// as its queue does, not 8.
+  /// lcm(2, kQueue), where the plan sets it. The ring's slots are then
+  /// kRingParts parts of gcd(kUnroll, kSlots) slots whose places rotate a
+  /// round (RingParts): a box's split ring of 8 slots unrolls 4 planes as
+  /// its queue does, not 8, and a star of radius 2 (queues of 5, a ring
+  /// of 3) 10, not 30.
   static constexpr int kUnroll = UnrollPlanesOf<Params>::value > 0
                                      ? UnrollPlanesOf<Params>::value
                                      : lcm(2, kQueue *kSlots / gcd(kQueue, kSlots));
-  static_assert(
-      kUnroll % lcm(2, kQueue) == 0 && (kUnroll % kSlots == 0 || kSlots % kUnroll == 0),
-      "kUnrollPlanes: whole queues of an even count, and whole rings or whole parts of one");
-  static constexpr int kRingParts = kUnroll % kSlots == 0 ? 1 : kSlots / kUnroll;
+  static_assert(kUnroll % lcm(2, kQueue) == 0,
+                "kUnrollPlanes: whole queues, and an even count (the input planes loaded ahead)");
+  static constexpr int kRingParts = kSlots / gcd(kUnroll, kSlots);
 
   static_assert(Params::kSteps >= 1 && Params::kSteps <= 8, "1 to 8 fused steps");
   static_assert(kRadius >= 1, "a stencil of radius 0 needs no kernel");
@@ -646,37 +648,45 @@ writeEdges(typename S::Element *edge, const typename S::Element (&values)[S::kRo
 __device__ __forceinline__ constexpr int wrapSlot(int i, int n) { return (i % n + n) % n; }
 
 /// Where a level's ring slots lie in a round of the unrolled loop, in
-/// elements from the level's first slot: slot s (wrapSlot's, a constant
-/// once unrolled) at s kEdgePlane, or where the ring's kRingParts parts of
-/// kUnroll slots rotate (kUnrollPlanes), in part s / kUnroll, which a
-/// round k takes from part (k + s / kUnroll) mod kRingParts: plane c stays
-/// in its slot (c - iFirst) mod kSlots from round to round.
+/// elements from the level's first slot. Slot s (wrapSlot's, a constant
+/// once unrolled) of a round that starts at plane iFirst + k kUnroll holds
+/// plane c with c - iFirst = k kUnroll + s (mod kSlots), at slot (k kUnroll
+/// + s) mod kSlots of the ring. Where kUnroll is whole rings that is s;
+/// else the ring is kParts parts of g = gcd(kUnroll, kSlots) slots, s in
+/// part s / g, which round k finds at part (k kUnroll / g + s / g) mod
+/// kParts: a register a part, the parts rotating kUnroll / g places a
+/// round.
 template <class S> struct RingParts {
   static constexpr int kParts = S::kRingParts;
-  int first[kParts]; // the first element of each part this round
+  static constexpr int kPart = S::kSlots / kParts; // g
+  static constexpr int kTurn = S::kUnroll / kPart % kParts;
+  int first[kParts]; // each part's first element this round
 
   __device__ __forceinline__ RingParts() {
 #pragma unroll
     for (int j = 0; j < kParts; ++j) {
-      first[j] = j * S::kUnroll * S::kEdgePlane;
+      first[j] = j * kPart * S::kEdgePlane;
     }
   }
   __device__ __forceinline__ int at(int s) const {
     if constexpr (kParts == 1) {
       return s * S::kEdgePlane;
     } else {
-      return first[s / S::kUnroll] + s % S::kUnroll * S::kEdgePlane;
+      return first[s / kPart] + s % kPart * S::kEdgePlane;
     }
   }
   /// After a round.
   __device__ __forceinline__ void rotate() {
     if constexpr (kParts > 1) {
-      const int head = first[0];
+      int was[kParts];
 #pragma unroll
-      for (int j = 0; j + 1 < kParts; ++j) {
-        first[j] = first[j + 1];
+      for (int j = 0; j < kParts; ++j) {
+        was[j] = first[j];
       }
-      first[kParts - 1] = head;
+#pragma unroll
+      for (int j = 0; j < kParts; ++j) {
+        first[j] = was[(j + kTurn) % kParts];
+      }
     }
   }
 };
