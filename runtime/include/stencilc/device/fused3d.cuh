@@ -366,9 +366,11 @@ private:
 ///                      not by one __syncthreads a plane (splitBarrier)
 ///   kUnrollPlanes      optional (where absent, the least that keeps every
 ///                      queue and ring slot a constant): the planes the
-///                      stream's loop unrolls, fewer than the ring's slots
-///                      where they rotate (kUnroll, RingParts); no plan
-///                      sets it yet (bench/variants/params.sh does)
+///                      stream's loop unrolls, a multiple of lcm(2,
+///                      kQueue); where not whole rings, the ring's parts
+///                      rotate (kUnroll, RingParts) and the split
+///                      barrier's ring is not rounded up; no plan sets it
+///                      yet (bench/variants/params.sh does)
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;
@@ -420,9 +422,9 @@ template <class Params> struct Geometry : Params {
   /// input planes loaded ahead), or Params::kUnrollPlanes, a multiple of
   /// lcm(2, kQueue), where the plan sets it. The ring's slots are then
   /// kRingParts parts of gcd(kUnroll, kSlots) slots whose places rotate a
-  /// round (RingParts): a box's split ring of 8 slots unrolls 4 planes as
-  /// its queue does, not 8, and a star of radius 2 (queues of 5, a ring
-  /// of 3) 10, not 30.
+  /// round (RingParts): a box under the split barrier unrolls 4 planes as
+  /// its queue does, not 8 (its ring then of 5 slots, not 8), and a star
+  /// of radius 2 (queues of 5, a ring of 3) 10, not 30.
   static constexpr int kUnroll = UnrollPlanesOf<Params>::value > 0
                                      ? UnrollPlanesOf<Params>::value
                                      : lcm(2, kQueue *kSlots / gcd(kQueue, kSlots));
