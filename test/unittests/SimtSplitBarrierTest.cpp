@@ -5,7 +5,7 @@
 // where its kind measured faster with it (MeasuredFusion::splitBarrier);
 // each level's ring a plane deeper, rounded up to whole register queues,
 // and 16 bytes of mbarrier; never under barrier=sync, before sm_90, for one
-// level or in 2D.
+// level or in 2D. Under ring=rotate the rings are not rounded up.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -24,6 +24,15 @@ Plan planBarrier(const StencilSpec &spec, BarrierRequest barrier, int fuse = 0) 
   PlanOptions options = onSm90(fuse);
   options.barrier = barrier;
   return planSimt(spec, options);
+}
+
+/// A box of radius 1 in fp64, direct, at T 2 under `barrier` and `ring`.
+Plan planBox(const StencilSpec &box, BarrierRequest barrier, RingRequest ring = RingRequest::Auto) {
+  PlanOptions options = onSm90(2);
+  options.lowRank = LowRankRequest::Off;
+  options.barrier = barrier;
+  options.ring = ring;
+  return planSimt(box, options);
 }
 
 /// The bytes of one plane of every level's ring of `k` (fused3d.cuh's
@@ -59,12 +68,8 @@ TEST(SimtSplitBarrier, ABoxsRingsDoubleToWholeQueues) {
   // A box of radius 1 lags 2 planes and reads 3: 4 planes a level, a queue
   // of 4; under the split barrier 5, rounded up to 8.
   const StencilSpec spec = makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Fixed, 11);
-  PlanOptions options = onSm90(2);
-  options.lowRank = LowRankRequest::Off;
-  options.barrier = BarrierRequest::Sync;
-  const Plan plain = planSimt(spec, options);
-  options.barrier = BarrierRequest::Split;
-  const Plan split = planSimt(spec, options);
+  const Plan plain = planBox(spec, BarrierRequest::Sync);
+  const Plan split = planBox(spec, BarrierRequest::Split);
   ASSERT_EQ(plain.schedule.fusedSteps, 2);
   ASSERT_TRUE(split.schedule.fused.splitBarrier);
   const int plane = ringPlaneBytes(spec, plain.schedule.fused, 2);
@@ -105,4 +110,28 @@ TEST(SimtSplitBarrier, AutoKeepsTheBarrierAPlaneWhereMeasuredSlower) {
   const Plan lowRank = planSimt(box, options);
   ASSERT_GT(lowRank.schedule.fusedSteps, 1);
   EXPECT_FALSE(lowRank.schedule.fused.splitBarrier);
+}
+
+TEST(SimtSplitBarrier, ARotatingRingUnrollsTheQueueAndStaysUnrounded) {
+  // ring=rotate: the loop unrolls lcm(2, the queue's planes), and the
+  // split ring stays a plane deeper, unrounded: a box of radius 1 a loop of
+  // 4 and rings of 5 planes (8 rounded); a star of radius 2 (queues of 5)
+  // a loop of 10. Never by default, nor in 2D.
+  const StencilSpec box = makeStencil(3, Shape::Box, 1, Precision::FP64, BoundaryKind::Fixed, 19);
+  const Plan whole = planBox(box, BarrierRequest::Split);
+  const Plan rotating = planBox(box, BarrierRequest::Split, RingRequest::Rotate);
+  ASSERT_TRUE(rotating.schedule.fused.splitBarrier);
+  EXPECT_EQ(whole.schedule.fused.unrollPlanes, 0);
+  EXPECT_EQ(rotating.schedule.fused.unrollPlanes, 4);
+  const int plane = ringPlaneBytes(box, rotating.schedule.fused, 2);
+  EXPECT_EQ(rotating.schedule.fused.sharedBytes, (5 * plane + 15) / 16 * 16 + 16);
+  const StencilSpec star = makeStencil(3, Shape::Star, 2, Precision::FP32, BoundaryKind::Fixed, 23);
+  PlanOptions starOptions = onSm90(2);
+  starOptions.ring = RingRequest::Rotate;
+  EXPECT_EQ(planSimt(star, starOptions).schedule.fused.unrollPlanes, 10);
+  const StencilSpec star2 =
+      makeStencil(2, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 29);
+  PlanOptions flat = onSm90(4);
+  flat.ring = RingRequest::Rotate;
+  EXPECT_EQ(planSimt(star2, flat).schedule.fused.unrollPlanes, 0);
 }

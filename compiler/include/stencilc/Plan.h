@@ -521,6 +521,13 @@ enum class ComposeRequest { Auto, Off, On };
 /// __syncthreads a plane (Sync).
 enum class BarrierRequest { Auto, Split, Sync };
 
+/// What --plan-option ring asks for of a fused 3D pass on CUDA cores: its
+/// stream's loop unrolled whole rings of edge rows (Auto, the default,
+/// until the other is measured; Whole), or as few planes as its register
+/// queues need, the ring's parts rotating a round (FusedKernel::
+/// unrollPlanes; Rotate).
+enum class RingRequest { Auto, Whole, Rotate };
+
 /// What --plan-option copy asks for of the stacked tensor-core form's
 /// windows: by the tensor memory accelerator where the plan allows it
 /// (TensorPlan::mappedWindows; Auto, the default), or by cp.async from
@@ -725,6 +732,12 @@ struct FusedKernel {
   /// Where the rings fit and the kind measured faster with it
   /// (MeasuredFusion::splitBarrier) or --plan-option barrier=split asks.
   bool splitBarrier = false;
+  /// 3D: the planes the stream's loop unrolls where not whole rings of
+  /// edge rows (fused3d.cuh's kUnrollPlanes; 0: whole rings): lcm(2, the
+  /// register queue), the ring's slots addressed in parts that rotate a
+  /// round, and under the split barrier a ring not rounded up to whole
+  /// queues. Where --plan-option ring=rotate asks.
+  int unrollPlanes = 0;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;
   /// 3D: T * r, the y halo (0 otherwise).

@@ -61,6 +61,9 @@ struct PlanOptions {
   /// --plan-option barrier: how a fused 3D pass on CUDA cores orders its
   /// planes (a word too).
   BarrierRequest barrier = BarrierRequest::Auto;
+  /// --plan-option ring: how far a fused 3D pass on CUDA cores unrolls its
+  /// stream's loop (a word too).
+  RingRequest ring = RingRequest::Auto;
   /// --plan-option windows: whether the stacked tensor-core form may read
   /// a second window, half a chunk right (a word too).
   WindowsRequest windows = WindowsRequest::Auto;

@@ -233,18 +233,30 @@ std::optional<std::string> mmaFormUnavailable(const StencilSpec &spec,
   return std::nullopt;
 }
 
+/// Why `spec` has no fused 3D pass of one field on CUDA cores under
+/// `options` for a plan option to shape, or nothing; `does` says what the
+/// option does to such a pass.
+std::optional<std::string> fused3DPassUnavailable(const StencilSpec &spec,
+                                                  const BackendOptions &options,
+                                                  std::string_view does) {
+  if (spec.dims != 3 || spec.hasFields()) {
+    return fmt::format("it {} of a fused 3D pass of one field, and stencil '{}' is {}D{}", does,
+                       spec.name, spec.dims, spec.hasFields() ? " with fields" : "");
+  }
+  if (requestedBackend(options.backend) == BackendKind::Tensor) {
+    return std::string("the tensor-core backend fuses no 3D passes (--backend=tensor)");
+  }
+  return std::nullopt;
+}
+
 /// Why `spec` cannot take --plan-option barrier=split under `options`, or
 /// nothing: the split barrier orders the planes of fused3d.cuh's passes,
 /// by mbarrier.try_wait (sm_90 on).
 std::optional<std::string> splitBarrierUnavailable(const StencilSpec &spec,
                                                    const BackendOptions &options) {
-  if (spec.dims != 3 || spec.hasFields()) {
-    return fmt::format("it orders the planes of a fused 3D pass of one field, and stencil '{}' "
-                       "is {}D{}",
-                       spec.name, spec.dims, spec.hasFields() ? " with fields" : "");
-  }
-  if (requestedBackend(options.backend) == BackendKind::Tensor) {
-    return std::string("the tensor-core backend fuses no 3D passes (--backend=tensor)");
+  if (std::optional<std::string> missing =
+          fused3DPassUnavailable(spec, options, "orders the planes")) {
+    return missing;
   }
   for (Arch a : buildTargets(options)) {
     if (info(a).sm < 90) {
@@ -258,9 +270,9 @@ std::optional<std::string> splitBarrierUnavailable(const StencilSpec &spec,
 /// The plan of one stencil, with the steps --plan-option fuse asked for: a
 /// backend that was requested and cannot fuse that many is an error at the
 /// stencil; --backend=auto takes the T it can plan (the plan says why).
-/// --plan-option arith=packed, mma=sparse, mma=stacked or barrier=split
-/// where the stencil cannot take it is an error at the stencil, naming what
-/// is missing.
+/// --plan-option arith=packed, mma=sparse, mma=stacked, barrier=split or
+/// ring=rotate where the stencil cannot take it is an error at the stencil,
+/// naming what is missing.
 std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
                                 const BackendOptions &options, DiagnosticEngine &diags) {
   if (options.plan.arith == ArithRequest::Packed) {
@@ -280,6 +292,13 @@ std::optional<Plan> planStencil(const StencilSpec &spec, llvm::SMLoc loc,
   if (options.plan.barrier == BarrierRequest::Split) {
     if (const std::optional<std::string> missing = splitBarrierUnavailable(spec, options)) {
       diags.error(loc, "cannot use --plan-option barrier=split: " + *missing);
+      return std::nullopt;
+    }
+  }
+  if (options.plan.ring == RingRequest::Rotate) {
+    if (const std::optional<std::string> missing =
+            fused3DPassUnavailable(spec, options, "unrolls the stream")) {
+      diags.error(loc, "cannot use --plan-option ring=rotate: " + *missing);
       return std::nullopt;
     }
   }

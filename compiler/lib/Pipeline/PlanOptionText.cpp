@@ -67,6 +67,13 @@ constexpr std::pair<std::string_view, BarrierRequest> BarrierWords[] = {
     {"sync", BarrierRequest::Sync},
 };
 
+/// The words --plan-option ring takes.
+constexpr std::pair<std::string_view, RingRequest> RingWords[] = {
+    {"auto", RingRequest::Auto},
+    {"whole", RingRequest::Whole},
+    {"rotate", RingRequest::Rotate},
+};
+
 /// The words --plan-option windows takes.
 constexpr std::pair<std::string_view, WindowsRequest> WindowsWords[] = {
     {"auto", WindowsRequest::Auto},
@@ -174,6 +181,12 @@ constexpr WordOptionEntry WordOptions[] = {
       "rows and waited on before its next reads, wherever its rings fit; sm_90 and later, an "
       "error elsewhere) or sync (a __syncthreads a plane)"},
      applyWordTo<BarrierWords, &PlanOptions::barrier>},
+    {{"ring", BackendKind::Simt,
+      "how far a fused 3D pass of several steps unrolls its stream's loop: auto (the default: "
+      "as whole), whole (whole rings of edge rows, so that every slot is a constant) or rotate "
+      "(as few planes as the register queues need, the ring's slots in parts that rotate a "
+      "round; under the split barrier a ring not rounded up; opt-in: not yet measured)"},
+     applyWordTo<RingWords, &PlanOptions::ring>},
 };
 
 const WordOptionEntry *findWordOption(llvm::StringRef name) {

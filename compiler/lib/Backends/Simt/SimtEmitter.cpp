@@ -472,14 +472,14 @@ constexpr const char *PairedLine =
 
 /// A fused Params' optional int member on a line of its own where the plan
 /// sets it above `absent`, the value the kernel reads where the member is
-/// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks
-/// and kStagedPlanes.
-std::string optionalIntLine(const char *name, int value, int absent, const char *comment) {
+/// missing (nothing otherwise, likewise): 2D kPrefetchRows, 3D kMinBlocks,
+/// kStagedPlanes and kUnrollPlanes; `why` the plan set it.
+std::string optionalIntLine(const char *name, int value, int absent, const char *comment,
+                            const char *why = "measured faster for this kind") {
   if (value <= absent) {
     return "";
   }
-  return fmt::format("\nstatic constexpr int {} = {}; // {} (measured faster for this kind)", name,
-                     value, comment);
+  return fmt::format("\nstatic constexpr int {} = {}; // {} ({})", name, value, comment, why);
 }
 
 namespace {
@@ -534,6 +534,10 @@ std::string fusedGeometryLines(const Plan &plan) {
                                            "memory by cp.async, in passes of several levels "
                                            "inside the grid")),
         fmt::arg("split", k.splitBarrier ? SplitBarrierLine : ""),
+        fmt::arg("unroll", optionalIntLine("kUnrollPlanes", k.unrollPlanes, 0,
+                                           "planes the stream's loop unrolls, the ring's slots in "
+                                           "parts that rotate a round",
+                                           "asked by --plan-option ring=rotate")),
         fmt::arg("band", bandLine(k, 3)));
   }
 }

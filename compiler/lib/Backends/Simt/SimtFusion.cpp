@@ -868,21 +868,38 @@ FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
   return g;
 }
 
+/// Under ring=rotate (Pipeline refuses it but for a 3D stencil of one
+/// field), the stream's loop of a 3D pass of `t` levels in `k` unrolls as
+/// few planes as its queues need (FusedKernel::unrollPlanes), which the
+/// plan says. Not yet measured, so never by default.
+void rotateRingWhereAsked(const Plan &plan, FusedKernel &k, int t, RingRequest ring) {
+  if (plan.spec.dims != 3 || t < 2 || ring != RingRequest::Rotate) {
+    return;
+  }
+  k.unrollPlanes = queueUnrollPlanes(plan.spec, lowRank(plan));
+  k.sharedBytes = fused3DSharedBytes(plan.spec, k, t, lowRank(plan));
+  k.source += fmt::format("; its stream's loop unrolled {} planes, the ring's slots in parts that "
+                          "rotate a round (asked by --plan-option ring=rotate)",
+                          k.unrollPlanes);
+}
+
 /// fusedGeometryOf, its staged input planes left out where they would not
 /// fit `most` bytes of shared memory (sm_86's 99 KB): they are measured on
 /// an H100, and there the pass loads into registers instead, before a
-/// smaller T would.
+/// smaller T would; its ring rotating where asked (rotateRingWhereAsked).
 /// Under barrier=split (Pipeline refuses it before sm_90), or by default
 /// for sm_90 on where `m` measured it faster at T = `t` in the plan's form,
 /// a 3D pass of several levels takes the split barrier, its rings a plane
 /// deeper, where that fits too.
 FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t, int most,
-                                BarrierRequest barrier) {
+                                const PlanOptions &options) {
+  const BarrierRequest barrier = options.barrier;
   FusedKernel k = fusedGeometryOf(plan, m, t);
   if (k.stagedPlanes > 0 && k.sharedBytes > most) {
     k.sharedBytes -= stagedPlaneBytes(k, t);
     k.stagedPlanes = 0;
   }
+  rotateRingWhereAsked(plan, k, t, options.ring);
   const bool measuredSplit = m && m->splitBarrier && m->steps == t && m->lowRank == lowRank(plan) &&
                              info(plan.target).sm >= 90;
   if (plan.spec.dims != 3 || t < 2 || barrier == BarrierRequest::Sync ||
@@ -930,9 +947,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // whose pass fits what the target lets a block opt in to.
   const int most = info(plan.target).maxDynamicSharedBytes;
   int steps = wanted;
-  const auto geometry = [&](int t) {
-    return fusedGeometryWithin(plan, m, t, most, options.barrier);
-  };
+  const auto geometry = [&](int t) { return fusedGeometryWithin(plan, m, t, most, options); };
   FusedKernel k = geometry(steps);
   // A 3D window is at most 32 lanes of one access wide: a halo that leaves
   // it no column to store lowers T too.

@@ -86,10 +86,17 @@ struct MeasuredFusion {
 /// plane a slot; 0 where the plan stages none.
 int stagedPlaneBytes(const FusedKernel &k, int steps);
 
+/// The fewest planes the stream's loop of a 3D pass may unroll, each
+/// register queue slot a constant: lcm(2, the queue's planes), the
+/// FusedKernel::unrollPlanes of --plan-option ring=rotate. lowRankForm: as
+/// fusedGeometryND's.
+int queueUnrollPlanes(const StencilSpec &spec, bool lowRankForm);
+
 /// The shared memory of a 3D pass of `steps` levels in geometry `k`
 /// (fused3d.cuh's Geometry::sharedBytes): its levels' rings of edge rows
-/// (a plane deeper under k.splitBarrier), its staged planes' slots and the
-/// split barrier's mbarrier. lowRankForm: as fusedGeometryND's.
+/// (a plane deeper under k.splitBarrier, rounded up to whole queues unless
+/// k.unrollPlanes), its staged planes' slots and the split barrier's
+/// mbarrier. lowRankForm: as fusedGeometryND's.
 int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps, bool lowRankForm);
 
 /// The geometry of the 1D or 3D fused kernel for `steps` steps of `spec`:

@@ -101,10 +101,13 @@ int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps,
   // threads) of kSlots planes: a star lags r planes a level and reads one
   // plane's edge rows, a box (and any low-rank form) lags r + 1 and reads
   // 2r + 1; under the split barrier a plane more, rounded up to whole
-  // register queues (fused3d.cuh's kSlots).
+  // register queues but where the loop unrolls fewer planes than whole
+  // rings (k.unrollPlanes; fused3d.cuh's kSlots).
   const auto [span, lag] = planeLag(spec, lowRankForm);
   const int queue = r + lag + 1;
-  const int slots = k.splitBarrier ? (lag + span + 2 + queue - 1) / queue * queue : lag + span + 1;
+  const int slots = !k.splitBarrier      ? lag + span + 1
+                    : k.unrollPlanes > 0 ? lag + span + 2
+                                         : (lag + span + 2 + queue - 1) / queue * queue;
   const int pad = (r + cols - 1) / cols * cols;
   // As fused3d.cuh's sharedBytes: the rings in whole 16-byte vectors, then
   // the staged planes' slots (two more than it stages) of each thread's
@@ -112,6 +115,13 @@ int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps,
   const int rings = steps * slots * (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) * bytes;
   return (rings + 15) / 16 * 16 + stagedPlaneBytes(k, steps) +
          (k.splitBarrier && steps > 1 ? 16 : 0);
+}
+
+int queueUnrollPlanes(const StencilSpec &spec, bool lowRankForm) {
+  // A level's register queue holds r + lag + 1 planes (fused3d.cuh's
+  // kQueue), and the input planes come two ahead.
+  const int queue = spec.radius + planeLag(spec, lowRankForm).lag + 1;
+  return queue % 2 == 0 ? queue : 2 * queue;
 }
 
 int stagedPlaneBytes(const FusedKernel &k, int steps) {

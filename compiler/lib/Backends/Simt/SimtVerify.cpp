@@ -304,6 +304,12 @@ void verifyFusion(const Plan &plan, const PlanOptions &options, PromiseChecker &
             "the split barrier only in a 3D pass for sm_90 or later (fused3d.cuh's "
             "mbarrier.try_wait), unless --plan-option barrier=sync asks for none",
             "a {}D stencil for {}", spec.dims, keyword(plan.target));
+  c.require(k.unrollPlanes == 0 ||
+                (spec.dims == 3 && options.ring == RingRequest::Rotate &&
+                 k.unrollPlanes == queueUnrollPlanes(spec, plan.simt().lowRank.form.has_value())),
+            "a loop of fewer planes than whole rings only in a 3D pass, where --plan-option "
+            "ring=rotate asks, and then lcm(2, the register queue's planes)",
+            "{} planes, a {}D stencil", k.unrollPlanes, spec.dims);
 }
 
 /// planFieldsFusion's promises on a stencil of fields that fuses: 2D or
@@ -374,8 +380,8 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
   const int r = spec.radius, cols = k.accessBytes / static_cast<int>(elementBytes(spec.precision));
   const int pad = (r + cols - 1) / cols * cols;
   // Under the split barrier 2r + 3 planes, rounded up to whole queues of
-  // 2r + 2.
-  const int planes = k.splitBarrier ? 2 * (2 * r + 2) : 2 * r + 2;
+  // 2r + 2 where the loop unrolls whole rings.
+  const int planes = !k.splitBarrier ? 2 * r + 2 : k.unrollPlanes > 0 ? 2 * r + 3 : 2 * (2 * r + 2);
   const long long rings = static_cast<long long>(plan.schedule.fusedSteps) * planes *
                           (k.height / k.rows + 2) * 2 * r * (k.width + 2 * pad) *
                           static_cast<long long>(elementBytes(spec.precision));
@@ -383,8 +389,8 @@ void verifyLowRank(const Plan &plan, const PlanOptions &options, PromiseChecker 
                           (k.splitBarrier ? 16 : 0);
   c.require(k.sharedBytes == taken,
             "a fused 3D low-rank form's shared memory as fused3d.cuh takes it (2r + 2 ring planes "
-            "a level, 4r + 4 under the split barrier, in whole 16-byte vectors, the staged input "
-            "planes' slots and the barrier)",
+            "a level, under the split barrier 4r + 4, or 2r + 3 where the ring's parts rotate, in "
+            "whole 16-byte vectors, the staged input planes' slots and the barrier)",
             "{} bytes planned, {} taken", k.sharedBytes, taken);
 }
 

@@ -369,8 +369,8 @@ private:
 ///                      stream's loop unrolls, a multiple of lcm(2,
 ///                      kQueue); where not whole rings, the ring's parts
 ///                      rotate (kUnroll, RingParts) and the split
-///                      barrier's ring is not rounded up; no plan sets it
-///                      yet (bench/variants/params.sh does)
+///                      barrier's ring is not rounded up; where
+///                      --plan-option ring=rotate asks
 template <class Params> struct Geometry : Params {
   using Element = typename Params::Element;
   using Compute = typename Params::Compute;

@@ -237,7 +237,7 @@ static constexpr int kHeight = {height}; // the window's rows, a halo of {halo_y
 static constexpr int kRows = {rows}; // rows of a thread's points of a plane
 static constexpr int kThreads = {threads}; // width / columns x height / rows: sets a thread's columns
 static constexpr int kBatch = {batch}; // planes of each level computed at a time
-static constexpr int kChunkZ = {chunk}; // output planes per block{min_blocks}{staged}{split}{band}
+static constexpr int kChunkZ = {chunk}; // output planes per block{min_blocks}{staged}{split}{unroll}{band}
 
 //@ section term_tables
 // The reads of every slice in accumulation order (too many to unroll):
