@@ -307,8 +307,9 @@ void verifyFusion(const Plan &plan, const PlanOptions &options, PromiseChecker &
   c.require(k.unrollPlanes == 0 ||
                 (spec.dims == 3 && options.ring == RingRequest::Rotate &&
                  k.unrollPlanes == queueUnrollPlanes(spec, plan.simt().lowRank.form.has_value())),
-            "a loop of fewer planes than whole rings only in a 3D pass, where --plan-option "
-            "ring=rotate asks, and then lcm(2, the register queue's planes)",
+            "a stream loop unrolled as the register queues need (the ring's parts rotating) "
+            "only in a 3D pass, where --plan-option ring=rotate asks, and then lcm(2, the "
+            "queue's planes)",
             "{} planes, a {}D stencil", k.unrollPlanes, spec.dims);
 }
 
