@@ -12,3 +12,17 @@ static_assert(G::kUnroll == 10 && G::kSlots == 3 && G::kRingParts == 3,
               "a loop of 10 planes, the ring of 3 in three parts of one");
 static_assert(f3::RingParts<G>::kTurn == 1, "the parts rotate 1 place a round");
 template __global__ void f3::passKernel<G, 2, true>(const float *, float *, int, int, int);
+
+/// As unroll-planes-box.cu's: RingParts keeps each plane in its ring slot.
+template <class S> constexpr bool slotsKeepTheirPlanes() {
+  f3::RingParts<S> parts;
+  for (int k = 0; k < 3 * S::kSlots; ++k, parts.rotate()) {
+    for (int s = 0; s < S::kSlots; ++s) {
+      if (parts.at(s) != (k * S::kUnroll + s) % S::kSlots * S::kEdgePlane) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(slotsKeepTheirPlanes<G>(), "a plane keeps its ring slot from round to round");

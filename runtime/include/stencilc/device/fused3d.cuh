@@ -662,15 +662,16 @@ template <class S> struct RingParts {
   static constexpr int kParts = S::kRingParts;
   static constexpr int kPart = S::kSlots / kParts; // g
   static constexpr int kTurn = S::kUnroll / kPart % kParts;
-  int first[kParts]; // each part's first element this round
+  int first[kParts] = {}; // each part's first element this round
 
-  __device__ __forceinline__ RingParts() {
+  /// (constexpr: a test plays the rounds at compile time.)
+  __host__ __device__ __forceinline__ constexpr RingParts() {
 #pragma unroll
     for (int j = 0; j < kParts; ++j) {
       first[j] = j * kPart * S::kEdgePlane;
     }
   }
-  __device__ __forceinline__ int at(int s) const {
+  __host__ __device__ __forceinline__ constexpr int at(int s) const {
     if constexpr (kParts == 1) {
       return s * S::kEdgePlane;
     } else {
@@ -678,9 +679,9 @@ template <class S> struct RingParts {
     }
   }
   /// After a round.
-  __device__ __forceinline__ void rotate() {
+  __host__ __device__ __forceinline__ constexpr void rotate() {
     if constexpr (kParts > 1) {
-      int was[kParts];
+      int was[kParts] = {};
 #pragma unroll
       for (int j = 0; j < kParts; ++j) {
         was[j] = first[j];
