@@ -666,7 +666,9 @@ template <class S> struct RingParts {
 
   /// (constexpr: a test plays the rounds at compile time.)
   __host__ __device__ __forceinline__ constexpr RingParts() {
+#ifdef __CUDA_ARCH__ // (the host compiler warns of the pragma)
 #pragma unroll
+#endif
     for (int j = 0; j < kParts; ++j) {
       first[j] = j * kPart * S::kEdgePlane;
     }
@@ -682,11 +684,15 @@ template <class S> struct RingParts {
   __host__ __device__ __forceinline__ constexpr void rotate() {
     if constexpr (kParts > 1) {
       int was[kParts] = {};
+#ifdef __CUDA_ARCH__ // (the host compiler warns of the pragma)
 #pragma unroll
+#endif
       for (int j = 0; j < kParts; ++j) {
         was[j] = first[j];
       }
+#ifdef __CUDA_ARCH__ // (the host compiler warns of the pragma)
 #pragma unroll
+#endif
       for (int j = 0; j < kParts; ++j) {
         first[j] = was[(j + kTurn) % kParts];
       }
