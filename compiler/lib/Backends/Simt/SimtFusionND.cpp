@@ -43,6 +43,12 @@ PlaneLag planeLag(const StencilSpec &spec, bool lowRankForm) {
   return {span, span == 0 ? r : std::max(r, span + 1)};
 }
 
+/// The planes of a level's register queue, [c - r, c + lag] where the next
+/// level computes plane c (fused3d.cuh's kQueue).
+int queuePlanes(const StencilSpec &spec, bool lowRankForm) {
+  return spec.radius + planeLag(spec, lowRankForm).lag + 1;
+}
+
 /// The window, threads, chunk and halos of a 3D block. Each thread owns
 /// `cols` x `rows` points of a window row band (cols x element bytes one
 /// access of 2-16 bytes, width / cols = 32 lanes a row); the rule, where
@@ -104,7 +110,7 @@ int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps,
   // register queues but where the loop unrolls fewer planes than whole
   // rings (k.unrollPlanes; fused3d.cuh's kSlots).
   const auto [span, lag] = planeLag(spec, lowRankForm);
-  const int queue = r + lag + 1;
+  const int queue = queuePlanes(spec, lowRankForm);
   const int slots = !k.splitBarrier      ? lag + span + 1
                     : k.unrollPlanes > 0 ? lag + span + 2
                                          : (lag + span + 2 + queue - 1) / queue * queue;
@@ -118,9 +124,8 @@ int fused3DSharedBytes(const StencilSpec &spec, const FusedKernel &k, int steps,
 }
 
 int queueUnrollPlanes(const StencilSpec &spec, bool lowRankForm) {
-  // A level's register queue holds r + lag + 1 planes (fused3d.cuh's
-  // kQueue), and the input planes come two ahead.
-  const int queue = spec.radius + planeLag(spec, lowRankForm).lag + 1;
+  // Whole queues, and an even count: the input planes come two ahead.
+  const int queue = queuePlanes(spec, lowRankForm);
   return queue % 2 == 0 ? queue : 2 * queue;
 }
 
