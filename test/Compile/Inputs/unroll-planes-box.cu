@@ -1,5 +1,7 @@
 // Appended to box3d27p_fp32 planned with the split barrier
 // (fused3d-unroll-planes-rotate-the-ring.test).
+#include "ring-parts-rounds.h"
+
 namespace f3 = stencilc::device::fused3d;
 using Planned = stencilc_gen_box3d27p_fp32::Fused;
 static_assert(Planned::kUnroll == 8 && Planned::kSlots == 8 && Planned::kRingParts == 1,
@@ -14,18 +16,5 @@ static_assert(f3::RingParts<G>::kTurn == 4, "the parts rotate 4 places a round")
 template __global__ void f3::passKernel<G, 3, true>(const float *, float *, int, int, int);
 template __global__ void f3::passKernel<G, 1, true>(const float *, float *, int, int, int);
 
-/// Whether, round after round, RingParts puts slot s (its round's) where
-/// plane iFirst + k kUnroll + s stays: ring slot (k kUnroll + s) mod kSlots.
-template <class S> constexpr bool slotsKeepTheirPlanes() {
-  f3::RingParts<S> parts;
-  for (int k = 0; k < 3 * S::kSlots; ++k, parts.rotate()) {
-    for (int s = 0; s < S::kSlots; ++s) {
-      if (parts.at(s) != (k * S::kUnroll + s) % S::kSlots * S::kEdgePlane) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
 static_assert(slotsKeepTheirPlanes<G>(), "a plane keeps its ring slot from round to round");
 static_assert(slotsKeepTheirPlanes<Planned>(), "so does it where the loop unrolls whole rings");

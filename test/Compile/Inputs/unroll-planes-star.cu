@@ -1,5 +1,7 @@
 // Appended to star3d13p_fp32 as auto plans it, the barrier a plane
 // (fused3d-unroll-planes-rotate-the-ring.test).
+#include "ring-parts-rounds.h"
+
 namespace f3 = stencilc::device::fused3d;
 using Planned = stencilc_gen_star3d13p_fp32::Fused;
 static_assert(Planned::kUnroll == 30 && Planned::kSlots == 3 && Planned::kQueue == 5,
@@ -13,16 +15,4 @@ static_assert(G::kUnroll == 10 && G::kSlots == 3 && G::kRingParts == 3,
 static_assert(f3::RingParts<G>::kTurn == 1, "the parts rotate 1 place a round");
 template __global__ void f3::passKernel<G, 2, true>(const float *, float *, int, int, int);
 
-/// As unroll-planes-box.cu's: RingParts keeps each plane in its ring slot.
-template <class S> constexpr bool slotsKeepTheirPlanes() {
-  f3::RingParts<S> parts;
-  for (int k = 0; k < 3 * S::kSlots; ++k, parts.rotate()) {
-    for (int s = 0; s < S::kSlots; ++s) {
-      if (parts.at(s) != (k * S::kUnroll + s) % S::kSlots * S::kEdgePlane) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
 static_assert(slotsKeepTheirPlanes<G>(), "a plane keeps its ring slot from round to round");
