@@ -11,7 +11,7 @@
 # constant it names is not in the plan, or one it adds is.
 # Usage: bench/variants/params.sh OUT FROM-LABEL NAME LABEL [+]K=V [[+]K=V...]
 #   e.g. params.sh .gpu/v auto star3d7p_fp64 c128 kChunkZ=128
-#        params.sh .gpu/v split box3d27p_fp32 u4 +kUnrollPlanes=4
+#        params.sh .gpu/v auto star3d7p_fp64 s3 +kStagedPlanes=3
 set -euo pipefail
 out=${1:?usage: params.sh OUT FROM-LABEL NAME LABEL K=V...}
 from=$out/${2:?} name=${3:?} label=${4:?}
