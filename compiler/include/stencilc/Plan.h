@@ -736,7 +736,8 @@ struct FusedKernel {
   /// edge rows (fused3d.cuh's kUnrollPlanes; 0: whole rings): lcm(2, the
   /// register queue), the ring's slots addressed in parts that rotate a
   /// round, and under the split barrier a ring not rounded up to whole
-  /// queues. Where --plan-option ring=rotate asks.
+  /// queues. Where --plan-option ring=rotate asks, or by default where
+  /// measured faster for the kind (MeasuredFusion::ringRotate).
   int unrollPlanes = 0;
   /// T * r rounded up to a whole memory access (the x halo).
   int halo = 0;

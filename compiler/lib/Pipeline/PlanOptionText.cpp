@@ -183,9 +183,10 @@ constexpr WordOptionEntry WordOptions[] = {
      applyWordTo<BarrierWords, &PlanOptions::barrier>},
     {{"ring", BackendKind::Simt,
       "how far a fused 3D pass of several steps unrolls its stream's loop: auto (the default: "
-      "as whole), whole (whole rings of edge rows, so that every slot is a constant) or rotate "
-      "(as few planes as the register queues need, the ring's slots in parts that rotate a "
-      "round; under the split barrier a ring not rounded up; opt-in: not yet measured)"},
+      "as rotate where that measured faster for the kind, else as whole), whole (whole rings "
+      "of edge rows, so that every slot is a constant) or rotate (as few planes as the "
+      "register queues need, the ring's slots in parts that rotate a round; under the split "
+      "barrier a ring not rounded up)"},
      applyWordTo<RingWords, &PlanOptions::ring>},
 };
 

@@ -537,7 +537,8 @@ std::string fusedGeometryLines(const Plan &plan) {
         fmt::arg("unroll", optionalIntLine("kUnrollPlanes", k.unrollPlanes, 0,
                                            "planes the stream's loop unrolls, the ring's slots in "
                                            "parts that rotate a round",
-                                           "asked by --plan-option ring=rotate")),
+                                           "measured faster for this kind, or asked by "
+                                           "--plan-option ring=rotate")),
         fmt::arg("band", bandLine(k, 3)));
   }
 }

@@ -36,6 +36,35 @@ constexpr MeasuredFusion LowRankBox3DFp32H200 = {
     .dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 4, .steps = 2, .width = 64,
     .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true};
+
+/// `m` with a __syncthreads a plane and whole rings: a periodic grid's
+/// plan where the split barrier measured slower there or the rotating ring
+/// was not measured there (its passes compute every plane and load
+/// wrapped).
+constexpr MeasuredFusion syncWhole(MeasuredFusion m) {
+  m.splitBarrier = false;
+  m.ringRotate = false;
+  return m;
+}
+
+/// The 3D star of radius 2 in fp32, the 3D star of radius 2 in 16 bits
+/// (its figure fp16's), and the 3D low-rank box of radius 1 in fp64, each
+/// with a periodic grid's entry ahead of it (the table's comments at their
+/// entries).
+constexpr MeasuredFusion Star3DRadius2Fp32 = {
+    .dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
+    .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
+    .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200", .stagedPlanes = 3,
+    .splitBarrier = true, .ringRotate = true};
+constexpr MeasuredFusion Star3DRadius2Bits16 = {
+    .dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
+    .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
+    .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200", .splitBarrier = true};
+constexpr MeasuredFusion LowRankBox3DFp64 = {
+    .dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
+    .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
+    .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true,
+    .splitBarrier = true};
 // clang-format on
 
 /// The best geometries measured (on an H100 where the entry names no other
@@ -266,9 +295,16 @@ constexpr MeasuredFusion Measured[] = {
     // fp32's input planes staged 3 ahead since 2026-12-07 (an H100, the
     // same file as the star of radius 1's): 346.6-347.6 against
     // 333.0-341.7 as planned before; 2 planes 332.5-333.7.
-    {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
-     .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
-     .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200", .stagedPlanes = 3},
+    // The split barrier with the rotating ring (FusedKernel::unrollPlanes,
+    // a loop of 10 planes, where its rings fit beside the staged planes)
+    // since 2026-12-07 (an H100, bench/variants/fused3d-ring-parts.list,
+    // bench/results/2026-12-07-1252-fused3d-ring-rotate-h100.txt):
+    // star3d13p 472.0-472.1 against 347.2-349.8 as planned before,
+    // EBISU's 3d13pt 471.7-472.0 against 347.1-348.7; the rotating ring
+    // under a __syncthreads a plane 437.3-437.4. A periodic grid keeps the
+    // plan before (not measured there).
+    periodicOnly(syncWhole(Star3DRadius2Fp32)),
+    Star3DRadius2Fp32,
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
      .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"},
@@ -278,9 +314,13 @@ constexpr MeasuredFusion Measured[] = {
     // the rule's rows of 4 ran 156.9. The split barrier (2026-12-07, the
     // files of the fp64 star of radius 1's): fp16 499.3-499.6 against
     // 402.1-403.0; bf16 not run (the same pass but for its conversions).
-    {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
-     .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
-     .gstencils = 419.6, .stepGStencils = 377.8, .device = "an H200", .splitBarrier = true},
+    // On an H100 at 13:00 (bench/variants/fused3d-split-barrier-
+    // unmeasured.list, bench/results/2026-12-07-1300-split-barrier-
+    // unmeasured-h100.txt) bf16 ran 462.3-462.9 with it against
+    // 381.4-382.1, and fp16 on a periodic grid 173.2-173.9 against
+    // 185.3-185.7: a periodic grid keeps a __syncthreads a plane.
+    periodicOnly(syncWhole(Star3DRadius2Bits16)),
+    Star3DRadius2Bits16,
     // The fp32 box in the direct form, measured on an H200 (bench/lowrank3d/
     // ab.sh, 2026-12-02 15:42-16:07, bench/results/2026-12-02-1542-3d-
     // fp32-box-geometries-16bit-star-step-h200.txt and ...-1557-...): in
@@ -432,10 +472,13 @@ constexpr MeasuredFusion Measured[] = {
     // 662.6-664.4, the direct form's EBISU 3d27pt fp32 293.8-294.0 against
     // 472.1-475.6 and fp64 159.4-159.8 against 188.0-188.1, 3d17pt fp32
     // 480.3-481.0 against 534.2-535.3 and fp64 199.3 against 212.7-213.9.
-    {.dims = 3, .shape = Shape::Box, .radius = 1, .elementBytes = 8, .steps = 2, .width = 32,
-     .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
-     .gstencils = 295.7, .stepGStencils = 186.3, .device = "an H200", .lowRank = true,
-     .splitBarrier = true},
+    // On an H100 at 13:00 (the 16-bit star of radius 2's file) clamp ran
+    // 262.5-262.6 with it against 239.4, a periodic grid 163.7-165.1
+    // against 176.4: there a __syncthreads a plane. Its rotating ring (a
+    // loop of 4, 12:52, the fp32 star of radius 2's file) ran 280.3-282.1
+    // against 301.4, and is not taken.
+    periodicOnly(syncWhole(LowRankBox3DFp64)),
+    LowRankBox3DFp64,
     periodicOnly(LowRankBox3DFp32H200),
     // Its input planes staged 3 ahead in passes of several levels since
     // 2026-12-07 (an H100, the same file as the fp32 stars'): 661.3-661.5
@@ -868,25 +911,37 @@ FusedKernel fusedGeometryOf(const Plan &plan, const MeasuredFusion *m, int t) {
   return g;
 }
 
-/// Under ring=rotate (Pipeline refuses it but for a 3D stencil of one
-/// field), the stream's loop of a 3D pass of `t` levels in `k` unrolls as
-/// few planes as its queues need (FusedKernel::unrollPlanes), which the
-/// plan says. Not yet measured, so never by default.
-void rotateRingWhereAsked(const Plan &plan, FusedKernel &k, int t, RingRequest ring) {
-  if (plan.spec.dims != 3 || t < 2 || ring != RingRequest::Rotate) {
+/// Whether `m` measured the plan's form at T = `t`: what the split barrier
+/// and the rotating ring were measured faster in.
+bool measuredAt(const Plan &plan, const MeasuredFusion *m, int t) {
+  return m && m->steps == t && m->lowRank == lowRank(plan);
+}
+
+/// The stream's loop of a 3D pass of `t` levels in `k` unrolled as few
+/// planes as its queues need (FusedKernel::unrollPlanes), which the plan
+/// says: where ring=rotate asks (Pipeline refuses it but for a 3D stencil
+/// of one field), or by default where `m` measured it faster at T = `t` in
+/// the plan's form.
+void rotateRingWhere(const Plan &plan, const MeasuredFusion *m, FusedKernel &k, int t,
+                     RingRequest ring) {
+  const bool measuredRotate = ring == RingRequest::Auto && measuredAt(plan, m, t) && m->ringRotate;
+  if (plan.spec.dims != 3 || t < 2 || (ring != RingRequest::Rotate && !measuredRotate)) {
     return;
   }
   k.unrollPlanes = queueUnrollPlanes(plan.spec, lowRank(plan));
   k.sharedBytes = fused3DSharedBytes(plan.spec, k, t, lowRank(plan));
   k.source += fmt::format("; its stream's loop unrolled {} planes, the ring's slots in parts that "
-                          "rotate a round (asked by --plan-option ring=rotate)",
-                          k.unrollPlanes);
+                          "rotate a round ({})",
+                          k.unrollPlanes,
+                          measuredRotate ? "measured faster for this kind on an H100"
+                                         : "asked by --plan-option ring=rotate");
 }
 
 /// fusedGeometryOf, its staged input planes left out where they would not
 /// fit `most` bytes of shared memory (sm_86's 99 KB): they are measured on
 /// an H100, and there the pass loads into registers instead, before a
-/// smaller T would; its ring rotating where asked (rotateRingWhereAsked).
+/// smaller T would; its ring rotating where asked or measured faster
+/// (rotateRingWhere).
 /// Under barrier=split (Pipeline refuses it before sm_90), or by default
 /// for sm_90 on where `m` measured it faster at T = `t` in the plan's form,
 /// a 3D pass of several levels takes the split barrier, its rings a plane
@@ -899,9 +954,9 @@ FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t
     k.sharedBytes -= stagedPlaneBytes(k, t);
     k.stagedPlanes = 0;
   }
-  rotateRingWhereAsked(plan, k, t, options.ring);
-  const bool measuredSplit = m && m->splitBarrier && m->steps == t && m->lowRank == lowRank(plan) &&
-                             info(plan.target).sm >= 90;
+  rotateRingWhere(plan, m, k, t, options.ring);
+  const bool measuredSplit =
+      measuredAt(plan, m, t) && m->splitBarrier && info(plan.target).sm >= 90;
   if (plan.spec.dims != 3 || t < 2 || barrier == BarrierRequest::Sync ||
       (barrier == BarrierRequest::Auto && !measuredSplit)) {
     return k;

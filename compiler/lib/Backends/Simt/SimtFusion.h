@@ -71,6 +71,10 @@ struct MeasuredFusion {
   /// 3D, sm_90 on: the split barrier (FusedKernel::splitBarrier) measured
   /// faster for this kind and form at its T, on an H100.
   bool splitBarrier = false;
+  /// 3D: the stream's loop unrolled as few planes as its queues need, the
+  /// ring's slots in parts that rotate a round (FusedKernel::unrollPlanes),
+  /// measured faster for this kind and form at its T, on an H100.
+  bool ringRotate = false;
   /// 2D low-rank form: measured in the paired order (LowRankForm::paired),
   /// for a form of its shape only (SimtPlanner.h's pairedShape); an entry
   /// without it serves every form the entries before it did not.

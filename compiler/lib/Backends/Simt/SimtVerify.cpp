@@ -305,11 +305,11 @@ void verifyFusion(const Plan &plan, const PlanOptions &options, PromiseChecker &
             "mbarrier.try_wait), unless --plan-option barrier=sync asks for none",
             "a {}D stencil for {}", spec.dims, keyword(plan.target));
   c.require(k.unrollPlanes == 0 ||
-                (spec.dims == 3 && options.ring == RingRequest::Rotate &&
+                (spec.dims == 3 && options.ring != RingRequest::Whole &&
                  k.unrollPlanes == queueUnrollPlanes(spec, plan.simt().lowRank.form.has_value())),
             "a stream loop unrolled as the register queues need (the ring's parts rotating) "
-            "only in a 3D pass, where --plan-option ring=rotate asks, and then lcm(2, the "
-            "queue's planes)",
+            "only in a 3D pass, unless --plan-option ring=whole asks for whole rings, and then "
+            "lcm(2, the queue's planes)",
             "{} planes, a {}D stencil", k.unrollPlanes, spec.dims);
 }
 
