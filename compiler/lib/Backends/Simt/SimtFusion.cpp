@@ -38,24 +38,27 @@ constexpr MeasuredFusion LowRankBox3DFp32H200 = {
     .gstencils = 630.4, .stepGStencils = 292.9, .device = "an H200", .lowRank = true};
 
 /// `m` with a __syncthreads a plane and whole rings: a periodic grid's
-/// plan where the split barrier measured slower there or the rotating ring
-/// was not measured there (its passes compute every plane and load
-/// wrapped).
+/// plan where the split barrier measured slower there (its passes compute
+/// every plane and load wrapped).
 constexpr MeasuredFusion syncWhole(MeasuredFusion m) {
   m.splitBarrier = false;
   m.ringRotate = false;
   return m;
 }
 
-/// The 3D star of radius 2 in fp32, the 3D star of radius 2 in 16 bits
-/// (its figure fp16's), and the 3D low-rank box of radius 1 in fp64, each
-/// with a periodic grid's entry ahead of it (the table's comments at their
-/// entries).
+/// The 3D star of radius 2 in fp32, in fp64 as measured on an H200 (one
+/// step a launch faster: a periodic grid's plan), in 16 bits (its figure
+/// fp16's), and the 3D low-rank box of radius 1 in fp64 (the table's
+/// comments at their entries).
 constexpr MeasuredFusion Star3DRadius2Fp32 = {
     .dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 4, .steps = 2, .width = 64,
     .height = 32, .threads = 512, .batch = 1, .chunk = 64, .rows = 2, .minBlocks = 1,
     .gstencils = 400.7, .stepGStencils = 326.6, .device = "an H200", .stagedPlanes = 3,
     .splitBarrier = true, .ringRotate = true};
+constexpr MeasuredFusion Star3DRadius2Fp64H200 = {
+    .dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
+    .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
+    .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"};
 constexpr MeasuredFusion Star3DRadius2Bits16 = {
     .dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 2, .steps = 2, .width = 64,
     .height = 32, .threads = 512, .batch = 1, .chunk = 128, .rows = 2, .minBlocks = 2,
@@ -301,13 +304,23 @@ constexpr MeasuredFusion Measured[] = {
     // bench/results/2026-12-07-1252-fused3d-ring-rotate-h100.txt):
     // star3d13p 472.0-472.1 against 347.2-349.8 as planned before,
     // EBISU's 3d13pt 471.7-472.0 against 347.1-348.7; the rotating ring
-    // under a __syncthreads a plane 437.3-437.4. A periodic grid keeps the
-    // plan before (not measured there).
-    periodicOnly(syncWhole(Star3DRadius2Fp32)),
+    // under a __syncthreads a plane 437.3-437.4. Again at 13:57
+    // (bench/variants/fused3d-ring-rotate-breadth.list, bench/results/
+    // 2026-12-07-1357-fused3d-ring-rotate-breadth-h100.txt): star3d13p
+    // 471.9-474.1 against 346.5-347.7, tf32 471.5-474.3 against
+    // 346.1-346.2, on a periodic grid 222.5-223.7 against 176.2-176.9 (the
+    // rotating ring alone 202.6-203.9).
     Star3DRadius2Fp32,
+    // fp64 fused at T 2 with the split barrier and the rotating ring (a loop
+    // of 10) since 2026-12-07 (an H100, 13:57, the same file):
+    // 179.5-180.5 against one step a launch's 151.1 (the plan before),
+    // the fused pass without either 108.4-108.7, with the rotating ring
+    // alone 152.9-153.5. A periodic grid keeps one step a launch (not
+    // measured there).
+    periodicOnly(Star3DRadius2Fp64H200),
     {.dims = 3, .shape = Shape::Star, .radius = 2, .elementBytes = 8, .steps = 2, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 64, .rows = 4, .minBlocks = 1,
-     .gstencils = 120.5, .stepGStencils = 173.7, .device = "an H200"},
+     .gstencils = 180.5, .stepGStencils = 151.1, .splitBarrier = true, .ringRotate = true},
     // 16 bits (the suite's star3d13p) at 2 blocks a multiprocessor, 128
     // planes a block (12:54, the same file): fp16 419.6 and bf16 392.4
     // against one step a launch's 377.8 and 379.7 (the figures are fp16's);
