@@ -1,8 +1,10 @@
 // fused3d_check.h - the exactness checks of stencilc/device/fused3d.cuh,
 // one stencil and element type per translation unit (fused3d_test.cu's
 // driver calls each; CMake generates the units): `steps` steps through
-// fused3d::run against the CPU reference of fused_nd_test.h (single steps,
-// the same arithmetic), bit for bit at every point:
+// fused3d::run (under clamp and mirror fused_band.cuh's runBanded, the
+// passes and their band, as NAME_run) against the CPU reference of
+// fused_nd_test.h (single steps, the same arithmetic), bit for bit at
+// every point:
 //  - every boundary: fixed, constant 0.75, periodic, clamp and mirror;
 //  - grids 1^3 (not fixed), 3^3, 17x19x21, 20x24x64 (rows of whole thread
 //    accesses: the vector loads and stores), 24x40x64 (windows inside the
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "fused_nd_test.h"
+#include "stencilc/device/fused_band.cuh"
 
 namespace fused3d_check {
 
@@ -49,7 +52,11 @@ void checkOne(Tally &tally, const std::vector<typename S::Element> &input,
   checkRun(
       tally, input, want, g, steps, S::kSteps, kind, what,
       [&](typename S::Element *a, typename S::Element *b) {
-        return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
+        if constexpr (stencilc::device::fused::kPassesExactAlone<S>) {
+          return fused3d::run<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
+        } else {
+          return fused3d::runBanded<S>(a, b, g.nz, g.ny, g.nx, steps, nullptr);
+        }
       },
       offset);
 }
@@ -87,7 +94,6 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   using Bench4 = fused3d::Geometry<Params3<E, B, St, 4, 32, 32, 1, 4, 64>>;
   using Rotated2 = fused3d::Geometry<RotatedParams<Params3<E, B, St, 2>>>;
   using Rotated3 = fused3d::Geometry<RotatedParams<Params3<E, B, St, 3, 32, 16, 1, 2, 7>>>;
-  constexpr bool kFolds = K == Kind::Clamp || K == Kind::Mirror;
   const int least = fused3d::minExtent<B>(St::kRadius);
   const Shape shapes[] = {{1, 1, 1, 3},    {3, 3, 3, 3},    {17, 19, 21, 3},
                           {20, 24, 64, 3}, {24, 40, 64, 3}, {33, 50, 131, 3}};
@@ -115,10 +121,8 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
         checkOne<Rotated2>(tally, input, ref.at(steps), g, steps, K, St::kName);
       }
     }
-    if constexpr (!kFolds) { // clamp and mirror pass one step at a time
-      for (int steps : stepCounts(4, large)) {
-        checkOne<T4>(tally, input, ref.at(steps), g, steps, K, St::kName);
-      }
+    for (int steps : stepCounts(4, large)) {
+      checkOne<T4>(tally, input, ref.at(steps), g, steps, K, St::kName);
     }
     if constexpr (K == Kind::Fixed && !std::is_same_v<E, __half>) {
       if (large) {
@@ -131,8 +135,23 @@ template <class E, class St, Kind K> void checkStencil(Tally &tally) {
   }
 }
 
-/// The checks of one element type and stencil at every boundary (defined
-/// in one generated translation unit per pair).
+// Each checkStencil is defined in a generated translation unit of its own
+// (test/GPU/CMakeLists.txt), so that they compile in parallel.
+#define STENCILC_FUSED3D_CHECKS(E, St)                                                             \
+  extern template void checkStencil<E, St, Kind::Fixed>(Tally &);                                  \
+  extern template void checkStencil<E, St, Kind::Constant>(Tally &);                               \
+  extern template void checkStencil<E, St, Kind::Periodic>(Tally &);                               \
+  extern template void checkStencil<E, St, Kind::Clamp>(Tally &);                                  \
+  extern template void checkStencil<E, St, Kind::Mirror>(Tally &);
+STENCILC_FUSED3D_CHECKS(float, Star7)
+STENCILC_FUSED3D_CHECKS(float, Box27)
+STENCILC_FUSED3D_CHECKS(double, Star7)
+STENCILC_FUSED3D_CHECKS(double, Box27)
+STENCILC_FUSED3D_CHECKS(__half, Star7)
+STENCILC_FUSED3D_CHECKS(__half, Box27)
+#undef STENCILC_FUSED3D_CHECKS
+
+/// The checks of one element type and stencil at every boundary.
 template <class E, class St> void checkAllBoundaries(Tally &tally) {
   checkStencil<E, St, Kind::Fixed>(tally);
   checkStencil<E, St, Kind::Constant>(tally);
@@ -140,12 +159,5 @@ template <class E, class St> void checkAllBoundaries(Tally &tally) {
   checkStencil<E, St, Kind::Clamp>(tally);
   checkStencil<E, St, Kind::Mirror>(tally);
 }
-
-extern template void checkAllBoundaries<float, Star7>(Tally &);
-extern template void checkAllBoundaries<float, Box27>(Tally &);
-extern template void checkAllBoundaries<double, Star7>(Tally &);
-extern template void checkAllBoundaries<double, Box27>(Tally &);
-extern template void checkAllBoundaries<__half, Star7>(Tally &);
-extern template void checkAllBoundaries<__half, Box27>(Tally &);
 
 } // namespace fused3d_check

@@ -203,6 +203,14 @@ template <class Boundary, int Levels>
 using ReadsOutside =
     std::conditional_t<FoldsReads<Boundary>::value && Levels >= 2, FixedBoundary, Boundary>;
 
+/// Whether fused geometry S's passes are exact without the band: under a
+/// folding rule a pass of two or more levels reads 0 outside the grid
+/// (ReadsOutside), so each run of such an S is fused_band.cuh's runBanded,
+/// never run alone.
+template <class S>
+inline constexpr bool kPassesExactAlone =
+    !FoldsReads<typename S::Boundary>::value || S::kSteps == 1;
+
 /// The smallest extent per axis a boundary rule allows (fixed: 2r + 1).
 template <class Boundary> constexpr int minExtent(int radius) {
   return std::is_same_v<Boundary, FixedBoundary> ? 2 * radius + 1 : 1;
@@ -1450,6 +1458,7 @@ inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int
 template <class S>
 inline cudaError_t run(typename S::Element *a, typename S::Element *b, int ny, int nx, int steps,
                        cudaStream_t stream) {
+  static_assert(kPassesExactAlone<S>, "a folding rule's passes need the band: runBanded");
   return runPasses<S>(a, b, ny, nx, steps, stream,
                       [=](int levels, const typename S::Element *from, typename S::Element *to) {
                         return launchPass<S>(levels, from, to, ny, nx, OuterRange{0, ny}, stream);

@@ -1506,6 +1506,7 @@ inline cudaError_t runPasses(typename S::Element *a, typename S::Element *b, int
 template <class S>
 inline cudaError_t run(typename S::Element *a, typename S::Element *b, int nz, int ny, int nx,
                        int steps, cudaStream_t stream) {
+  static_assert(fused::kPassesExactAlone<S>, "a folding rule's passes need the band: runBanded");
   return runPasses<S>(a, b, nz, ny, nx, steps, stream,
                       [=](int levels, const typename S::Element *from, typename S::Element *to) {
                         return launchPass<S>(levels, from, to, nz, ny, nx, OuterRange{0, nz},
