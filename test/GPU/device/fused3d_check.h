@@ -1,6 +1,6 @@
 // fused3d_check.h - the exactness checks of stencilc/device/fused3d.cuh,
-// one stencil and element type per translation unit (fused3d_test.cu's
-// driver calls each; CMake generates the units): `steps` steps through
+// one stencil, element type and boundary per translation unit
+// (fused3d_test.cu's driver calls each; CMake generates the units): `steps` steps through
 // fused3d::run (under clamp and mirror fused_band.cuh's runBanded, the
 // passes and their band, as NAME_run) against the CPU reference of
 // fused_nd_test.h (single steps, the same arithmetic), bit for bit at
