@@ -53,7 +53,7 @@ pack)
   (($(stat -c %s "$pack") <= 64 * 1024 * 1024)) || echo "warning: past the 64 MiB a call carries" >&2
   ;;
 run)
-  tar -xJf "$pack" -C "$folder" || exit 1
+  rm -rf "${folder:?}/bin" && tar -xJf "$pack" -C "$folder" || exit 1
   mkdir -p "$folder/logs"
   export folder seconds=${TEST_SECONDS:-600}
   # shellcheck disable=SC2016 # expanded by the inner bash
@@ -64,6 +64,7 @@ run)
       ((rc == 0)) && verdict=PASS
       ((rc == 77)) && verdict=SKIP
       echo "[$verdict] $1 (rc $rc): $(tail -1 "$folder/logs/$1.log")"' _ {} | tee "$folder/logs/summary.txt"
+  [[ -s $folder/logs/summary.txt ]] || { echo "RESULT: FAIL (no program in $pack)"; exit 1; }
   if grep -q '^\[FAIL\]' "$folder/logs/summary.txt"; then echo "RESULT: FAIL"; exit 1; fi
   # Not a pass where a program could not run: 77, as each program's own.
   if grep -q '^\[SKIP\]' "$folder/logs/summary.txt"; then echo "RESULT: SKIP"; exit 77; fi
