@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lays out bench/variants/fused3d-fp64-rows2.list in OUT (gen.sh) with the
-# variants its comment names, made by params.sh from its plans.
+# variants its comment names, made by params.sh from its plan.
 # Usage: bench/variants/fused3d-fp64-rows2.sh OUT   (STENCILC as gen.sh's)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
