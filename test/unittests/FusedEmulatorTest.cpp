@@ -242,7 +242,24 @@ TEST(FusedPlans, DefaultsFollowTheMeasurements) {
   const Plan star3d =
       planSimt(makeStencil(3, Shape::Star, 1, Precision::FP64, BoundaryKind::Fixed, 3), sm90);
   EXPECT_EQ(star3d.schedule.fusedSteps, 3);
-  EXPECT_EQ(star3d.schedule.fused.rows, 4); // the measured geometry
+  // The measured geometry (an H100, 2026-12-07): 32 rows x 64 columns, a
+  // thread's points 2 rows of 2 columns.
+  EXPECT_EQ(star3d.schedule.fused.rows, 2);
+  EXPECT_EQ(star3d.schedule.fused.width, 64);
+  EXPECT_EQ(star3d.schedule.fused.accessBytes, 16);
+  // Its rings take 117504 bytes at T 3 without the split barrier: past
+  // sm_86's 99 KB, which keeps T 3 in the geometry measured before (64
+  // rows x 32 columns, 4 rows of 1 column), and says why.
+  PlanOptions sm86;
+  sm86.target = Arch::Sm86;
+  const Plan star3d86 = planSimt(star3d.spec, sm86);
+  EXPECT_EQ(star3d86.schedule.fusedSteps, 3);
+  EXPECT_EQ(star3d86.schedule.fused.rows, 4);
+  EXPECT_EQ(star3d86.schedule.fused.width, 32);
+  EXPECT_NE(star3d86.schedule.fused.source.find("needs 117504 bytes of shared memory a block at "
+                                                "T = 3, past the 101376 of sm_86"),
+            std::string::npos)
+      << star3d86.schedule.fused.source;
   const Plan box3d =
       planSimt(makeStencil(3, Shape::Box, 1, Precision::FP32, BoundaryKind::Fixed, 3), sm90);
   EXPECT_EQ(box3d.schedule.fusedSteps, 2);

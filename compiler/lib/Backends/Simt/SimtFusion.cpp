@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -242,6 +243,22 @@ constexpr MeasuredFusion Measured[] = {
     // 390.2, EBISU's 3d7pt 398.7-399.0 against 390.2-390.4, clamp
     // 335.8-336.1 against 317.9-318.0, periodic 261.3-261.7 against
     // 255.9-256.1; at T 4 313.6-315.4 against 290.5-290.9 (T 3 stays).
+    // fp64 in windows of 32 rows x 64 columns, a thread's points 2 rows of
+    // 2 columns (one 16-byte access a row: half the shuffles a point), since
+    // 2026-12-07 22:30 on an H100 (bench/variants/fused3d-fp64-rows2-
+    // breadth.list, bench/results/2026-12-07-2230-fused3d-fp64-rows2-
+    // breadth-h100.txt; beside rows of 4 in 64 rows x 32 columns, before):
+    // star3d7p 422.5-422.7 against 404.9-405.3, EBISU's 3d7pt 422.5-422.7
+    // against 404.9-405.1, clamp 355.7-355.8 against 338.2-338.6, periodic
+    // 292.1-292.2 against 262.7; chunks of 64 and 128 planes 408.9-409.1
+    // and 394.0-394.4.
+    {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 3, .width = 64,
+     .height = 32, .threads = 512, .batch = 1, .chunk = 96, .rows = 2, .minBlocks = 1,
+     .gstencils = 422.5, .stepGStencils = 172.6, .splitBarrier = true},
+    // The geometry before (windows of 64 rows x 32 columns, a thread's
+    // points 4 rows of 1 column, its rings half the bytes): where the one
+    // above does not fit the target's shared memory at T 3 (sm_86's 99 KB;
+    // fittingMeasured).
     {.dims = 3, .shape = Shape::Star, .radius = 1, .elementBytes = 8, .steps = 3, .width = 32,
      .height = 64, .threads = 512, .batch = 1, .chunk = 96, .rows = 4, .minBlocks = 1,
      .gstencils = 426.8, .stepGStencils = 216.2, .device = "an H200", .splitBarrier = true},
@@ -597,16 +614,19 @@ const char *scaledNamed(const MeasuredFusion *m) {
 
 /// The measurement of `spec`'s kind in the direct form (`scaled`: with
 /// scaled coefficients), or (lowRank) in the low-rank form `form`, if any:
-/// the first entry that matches, a periodic one only on a periodic grid, a
-/// paired one only where the form may pair (`pairs`).
+/// the first entry that matches (after `after`, where given), a periodic
+/// one only on a periodic grid, a paired one only where the form may pair
+/// (`pairs`).
 const MeasuredFusion *measuredKind(const StencilSpec &spec, const LowRankForm *form = nullptr,
-                                   bool scaled = false, PairsRequest pairs = PairsRequest::Auto) {
+                                   bool scaled = false, PairsRequest pairs = PairsRequest::Auto,
+                                   const MeasuredFusion *after = nullptr) {
   const bool pairable = pairs != PairsRequest::Off && pairedShape(spec, form);
   const int bytes = static_cast<int>(elementBytes(spec.precision));
   const bool rowsAtPoint = form && form->dims == 2 &&
                            std::any_of(form->terms.begin(), form->terms.end(),
                                        [](const LowRankTerm &term) { return term.pass < 0; });
-  for (const MeasuredFusion &m : Measured) {
+  for (const MeasuredFusion &m :
+       std::span(after ? after + 1 : std::begin(Measured), std::end(Measured))) {
     if (m.dims == spec.dims && (m.shape == spec.shape || spec.dims == 1) &&
         m.radius == spec.radius && m.elementBytes == bytes && m.lowRank == (form != nullptr) &&
         m.rowsAtPoint == rowsAtPoint && m.scaled == scaled &&
@@ -1003,6 +1023,32 @@ FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t
   return split;
 }
 
+/// `m`, or where its 3D direct-form pass at its T would not fit the
+/// shared memory a block of the target may have (a geometry measured on
+/// sm_90, on sm_86's 99 KB), the next entry of the kind whose pass does:
+/// one measured before it, in less shared memory, which `why` then says.
+/// None fitting, `m` (planSimtFusion then lowers T).
+const MeasuredFusion *fittingMeasured(const Plan &plan, const MeasuredFusion *m,
+                                      const PlanOptions &options, std::string &why) {
+  if (plan.spec.dims != 3 || lowRank(plan) || !m || m->lowRank) {
+    return m;
+  }
+  const int most = info(plan.target).maxDynamicSharedBytes;
+  const int first = fusedGeometryWithin(plan, m, m->steps, most, options).sharedBytes;
+  for (const MeasuredFusion *next = m; next;
+       next = measuredKind(plan.spec, nullptr, m->scaled, PairsRequest::Auto, next)) {
+    if (fusedGeometryWithin(plan, next, next->steps, most, options).sharedBytes <= most) {
+      if (next != m) {
+        why = fmt::format("; the geometry measured best on {} ({:.1f} GStencil/s) needs {} "
+                          "bytes of shared memory a block at T = {}, past the {} of {}",
+                          m->device, m->gstencils, first, m->steps, most, keyword(plan.target));
+      }
+      return next;
+    }
+  }
+  return m;
+}
+
 } // namespace
 
 void planSimtFusion(Plan &plan, const PlanOptions &options) {
@@ -1015,7 +1061,9 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   // A band computes the unpaired order (planPairedOrder): no measurement of
   // the paired one applies.
   const bool band = foldsAtEdge(spec.boundary);
-  const MeasuredFusion *m = measured(plan, band ? PairsRequest::Off : options.pairs);
+  std::string fitting;
+  const MeasuredFusion *m = fittingMeasured(
+      plan, measured(plan, band ? PairsRequest::Off : options.pairs), options, fitting);
   const int wanted = asked              ? asked
                      : !m               ? ruleSteps(spec, lowRank(plan))
                      : m->fusingGains() ? m->steps
@@ -1066,6 +1114,7 @@ void planSimtFusion(Plan &plan, const PlanOptions &options) {
   }
   s.fusedSteps = steps;
   s.fused = k;
+  s.fused.source += fitting;
   if (band) {
     s.fused.band = fittingBand(spec, steps, plan.target);
   }
