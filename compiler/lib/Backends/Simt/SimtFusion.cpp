@@ -1034,15 +1034,19 @@ const MeasuredFusion *fittingMeasured(const Plan &plan, const MeasuredFusion *m,
     return m;
   }
   const int most = info(plan.target).maxDynamicSharedBytes;
-  const int first = fusedGeometryWithin(plan, m, m->steps, most, options).sharedBytes;
-  for (const MeasuredFusion *next = m; next;
-       next = measuredKind(plan.spec, nullptr, m->scaled, PairsRequest::Auto, next)) {
-    if (fusedGeometryWithin(plan, next, next->steps, most, options).sharedBytes <= most) {
-      if (next != m) {
-        why = fmt::format("; the geometry measured best on {} ({:.1f} GStencil/s) needs {} "
-                          "bytes of shared memory a block at T = {}, past the {} of {}",
-                          m->device, m->gstencils, first, m->steps, most, keyword(plan.target));
-      }
+  const auto bytes = [&](const MeasuredFusion *e) {
+    return fusedGeometryWithin(plan, e, e->steps, most, options).sharedBytes;
+  };
+  const int first = bytes(m);
+  if (first <= most) {
+    return m;
+  }
+  for (const MeasuredFusion *next = m;
+       (next = measuredKind(plan.spec, nullptr, m->scaled, PairsRequest::Auto, next));) {
+    if (bytes(next) <= most) {
+      why = fmt::format("; the geometry measured best on {} ({:.1f} GStencil/s) needs {} bytes "
+                        "of shared memory a block at T = {}, past the {} of {}",
+                        m->device, m->gstencils, first, m->steps, most, keyword(plan.target));
       return next;
     }
   }
