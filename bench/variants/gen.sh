@@ -11,6 +11,10 @@
 # A SUITE-NAME ending in .stencil is a path from the repository root
 # instead (a stencil of a benchmark's own, outside the suite); its list.txt
 # line in OUT then names the stencil's own name.
+# A line `LABEL SUITE-NAME from=FROM K=V...` is a variant of FROM's plan of
+# that stencil with some of its fused Params' constants set otherwise
+# (bench/variants/params.sh, whose assignments the K=V are), made after
+# every plan the list names.
 # Usage: bench/variants/gen.sh LIST [OUT]   (default OUT .gpu/variants;
 #   STENCILC, default build/bin/stencilc; SUITE, the folder of the suite's
 #   files, default examples/suite: another commit's, for suite-against.sh)
@@ -21,8 +25,13 @@ out=${2:-$root/.gpu/variants}
 stencilc=${STENCILC:-$root/build/bin/stencilc}
 rm -rf "$out" && mkdir -p "$out"
 : >"$out/list.txt"
+derived=()
 while read -r label name flags; do
   [[ -z $label || $label == \#* ]] && continue
+  if [[ $flags == from=* ]]; then
+    derived+=("$label $name $flags")
+    continue
+  fi
   mkdir -p "$out/$label"
   source=${SUITE:-$root/examples/suite}/$name.stencil
   if [[ $name == *.stencil ]]; then # a path from the root, outside the suite
@@ -41,4 +50,9 @@ while read -r label name flags; do
   # shellcheck disable=SC2086
   "$stencilc" --arch=sm_90 $flags --emit=plan "$source" >"$out/$label/$name.plan"
 done <"$list"
+for line in "${derived[@]}"; do
+  read -r label name from assignments <<<"$line"
+  # shellcheck disable=SC2086 # the assignments, split
+  bash "$root/bench/variants/params.sh" "$out" "${from#from=}" "$name" "$label" $assignments
+done
 echo "variants: $(grep -cvE '^\s*(#|$)' "$list") plans in $out"

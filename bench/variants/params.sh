@@ -9,6 +9,7 @@
 # but the plan does not set (an int, or a bool where V is true or false),
 # as the last of the fused Params. Stops, writing nothing, where a
 # constant it names is not in the plan, or one it adds is.
+# gen.sh runs it for a list's `LABEL NAME from=FROM-LABEL K=V...` lines.
 # Usage: bench/variants/params.sh OUT FROM-LABEL NAME LABEL [+]K=V [[+]K=V...]
 #   e.g. params.sh .gpu/v auto star3d7p_fp64 c128 kChunkZ=128
 #        params.sh .gpu/v auto star3d7p_fp64 s3 +kStagedPlanes=3
