@@ -1023,19 +1023,21 @@ FusedKernel fusedGeometryWithin(const Plan &plan, const MeasuredFusion *m, int t
   return split;
 }
 
-/// `m`, or where its 3D direct-form pass at its T would not fit the
-/// shared memory a block of the target may have (a geometry measured on
-/// sm_90, on sm_86's 99 KB), the next entry of the kind whose pass does:
-/// one measured before it, in less shared memory, which `why` then says.
-/// None fitting, `m` (planSimtFusion then lowers T).
+/// `m`, or where its 3D direct-form pass at its T (or the T that
+/// --plan-option fuse asks) would not fit the shared memory a block of the
+/// target may have (a geometry measured on sm_90, on sm_86's 99 KB), the
+/// next entry of the kind whose pass does: one measured before it, in less
+/// shared memory, which `why` then says. None fitting, `m` (planSimtFusion
+/// then lowers T).
 const MeasuredFusion *fittingMeasured(const Plan &plan, const MeasuredFusion *m,
                                       const PlanOptions &options, std::string &why) {
   if (plan.spec.dims != 3 || lowRank(plan) || !m || m->lowRank) {
     return m;
   }
   const int most = info(plan.target).maxDynamicSharedBytes;
+  const int steps = options.fusedSteps > 1 ? options.fusedSteps : m->steps;
   const auto bytes = [&](const MeasuredFusion *e) {
-    return fusedGeometryWithin(plan, e, e->steps, most, options).sharedBytes;
+    return fusedGeometryWithin(plan, e, steps, most, options).sharedBytes;
   };
   const int first = bytes(m);
   if (first <= most) {
@@ -1046,7 +1048,7 @@ const MeasuredFusion *fittingMeasured(const Plan &plan, const MeasuredFusion *m,
     if (bytes(next) <= most) {
       why = fmt::format("; the geometry measured best on {} ({:.1f} GStencil/s) needs {} bytes "
                         "of shared memory a block at T = {}, past the {} of {}",
-                        m->device, m->gstencils, first, m->steps, most, keyword(plan.target));
+                        m->device, m->gstencils, first, steps, most, keyword(plan.target));
       return next;
     }
   }
