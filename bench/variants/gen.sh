@@ -52,6 +52,8 @@ while read -r label name flags; do
 done <"$list"
 for line in "${derived[@]}"; do
   read -r label name from assignments <<<"$line"
+  [[ -f $out/${from#from=}/$name.cu ]] ||
+    { echo "gen.sh: $list: '$line': the list plans no $name as ${from#from=}" >&2; exit 1; }
   # shellcheck disable=SC2086 # the assignments, split
   bash "$root/bench/variants/params.sh" "$out" "${from#from=}" "$name" "$label" $assignments
 done
