@@ -74,6 +74,10 @@ if nvcc:
     # (NAME_step's and NAME_run's kernels of both backends), so that what
     # ptxas meets only in optimised code still shows.
     config.substitutions.append(("%device_O0", "-Xcicc -O0 -Xptxas -O0"))
+    # sm_90's PTX only, unoptimised, for the tests whose check is the C++
+    # itself (a static_assert of the generated code against a header's
+    # count): ptxas, more than half of an unoptimised build, adds nothing.
+    config.substitutions.append(("%ptx_only_90", "-gencode arch=compute_90,code=compute_90 -Xcicc -O0"))
 
 # A C compiler and the CUDA headers (beside nvcc): `c-compiler`, %cc and
 # %cuda_include, for checking that generated headers are valid C.
