@@ -111,6 +111,7 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
   const int N = tp.tileN;
   const Precision a = tp.mma.accumulator;
   auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
+  const StackedTaps taps(spec);
   // The products of one half of an MMA for output (m, n) of block `block`.
   auto half = [&](const StackedHalf &h, int chunk, int m, int block, int n) {
     double sum = 0.0;
@@ -118,7 +119,7 @@ void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
                       stackedHaloCols(spec.radius, h.window);
     for (int col = 0; col < 8; ++col) {
       sum += win(tr * tp.tileM + m + h.row, first + col) *
-             stackedWeight(spec, h.row, h.window, h.first + chunk, col, n);
+             taps.weight(h.row, h.window, h.first + chunk, col, n);
     }
     return sum;
   };

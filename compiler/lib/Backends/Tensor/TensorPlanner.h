@@ -83,6 +83,26 @@ double stackedTap(const StencilSpec &spec, int row, int dx);
 /// radius.
 double stackedWeight(const StencilSpec &spec, int row, int window, int chunk, int col, int n);
 
+/// The column offset dx of stackedWeight's weight: 8 chunk + col -
+/// stackedHaloCols(radius, window) - n.
+int stackedDx(int radius, int window, int chunk, int col, int n);
+
+/// stackedTap of every row and dx of a stencil, looked up and rounded once:
+/// the emulator's products read their weights here (each stackedWeight's
+/// value), where a lookup and a conversion a product took most of its time.
+class StackedTaps {
+public:
+  explicit StackedTaps(const StencilSpec &spec);
+  double weight(int row, int window, int chunk, int col, int n) const {
+    const int dx = stackedDx(radius, window, chunk, col, n);
+    return dx < -radius || dx > radius ? 0.0 : taps[std::size_t(row * side + dx + radius)];
+  }
+
+private:
+  int radius, side;
+  std::vector<double> taps; // side x side, row-major by stencil row, then dx
+};
+
 /// The stacked form's groups of MMAs (TensorPlan::stackedGroups): every
 /// stencil row with a nonzero weight in exactly one group, each half the
 /// chunks that hold every column its row's nonzero weights reach, rows
