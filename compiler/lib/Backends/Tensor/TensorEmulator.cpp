@@ -12,6 +12,7 @@
 #include "Backends/Tensor/TensorPlanner.h"
 
 #include <cmath>
+#include <optional>
 
 #include "llvm/Support/ErrorHandling.h"
 
@@ -104,14 +105,13 @@ void tileGemms(const TensorPlan &tp, const std::vector<double> &window, int tr, 
 /// m-th MMA into accumulator m % tp.splitAccumulators, the accumulators
 /// then added in order. Window 1 (the shifted one) holds window 0's values
 /// 4 columns right: the same points of the grid.
-void stackedTile(const Plan &plan, const std::vector<double> &window, int tr,
-                 std::vector<double> &acc) {
+void stackedTile(const Plan &plan, const StackedTaps &taps, const std::vector<double> &window,
+                 int tr, std::vector<double> &acc) {
   const StencilSpec &spec = plan.spec;
   const TensorPlan &tp = plan.tensor();
   const int N = tp.tileN;
   const Precision a = tp.mma.accumulator;
   auto win = [&](int row, int col) { return window[std::size_t(row) * tp.windowPitch + col]; };
-  const StackedTaps taps(spec);
   // The products of one half of an MMA for output (m, n) of block `block`.
   auto half = [&](const StackedHalf &h, int chunk, int m, int block, int n) {
     double sum = 0.0;
@@ -159,6 +159,8 @@ void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, 
   const int M = tp.tileM, N = tp.tileN;
   std::vector<double> window(std::size_t(tp.planes) * tp.windowRows * tp.windowPitch);
   std::vector<double> acc(std::size_t(M) * N);
+  const std::optional<StackedTaps> taps =
+      tp.stacked ? std::optional<StackedTaps>(plan.spec) : std::nullopt;
   for (long long y0 = 0; y0 < rows; y0 += tp.blockRows()) {
     for (long long x0 = 0; x0 < cols; x0 += tp.blockCols()) {
       fill(window, y0, x0);
@@ -170,7 +172,7 @@ void emulateBlocks(const Plan &plan, long long rows, long long cols, auto fill, 
             continue; // the kernel skips tiles outside the grid
           }
           if (tp.stacked) {
-            stackedTile(plan, window, tr, acc);
+            stackedTile(plan, *taps, window, tr, acc);
           } else {
             tileGemms(tp, window, tr, tc, acc);
           }

@@ -610,8 +610,17 @@ namespace {
 /// done are found (4180 of the 131072 at 17 rows), each once.
 class SubsetGroups {
 public:
-  /// with[i (n + 1) + j]: row i's group with row j > i, or alone (j = n).
-  SubsetGroups(std::vector<StackedGroup> with, int n) : with(std::move(with)), n(n) {}
+  /// Each row i's group with row j > i, or alone (j = n), found once: the
+  /// states ask for each of them many times.
+  SubsetGroups(const std::vector<RowChunks> &chunks, const std::vector<int> &rows, bool twoWindows,
+               int radius)
+      : n(static_cast<int>(rows.size())), with(std::size_t(n) * (n + 1)) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j <= n; ++j) {
+        group(i, j) = cheapestGroup(chunks, rows[i], j == n ? -1 : rows[j], twoWindows, radius);
+      }
+    }
+  }
 
   struct Best {
     GroupsCost cost; // nothing where no group is found, as for none left
@@ -634,7 +643,7 @@ public:
       if (!alone && (done >> j & 1)) {
         continue;
       }
-      const StackedGroup &g = with[std::size_t(i) * (n + 1) + j];
+      const StackedGroup &g = group(i, j);
       if (g.count == 0) {
         continue;
       }
@@ -648,8 +657,10 @@ public:
   }
 
 private:
-  std::vector<StackedGroup> with;
+  StackedGroup &group(int i, int j) { return with[std::size_t(i) * (n + 1) + j]; }
+
   int n;
+  std::vector<StackedGroup> with; // row i's group with j: group(i, j)
   llvm::DenseMap<int, Best> memo;
 };
 
@@ -658,15 +669,8 @@ private:
 std::vector<StackedGroup> groupsBySubsets(const std::vector<RowChunks> &chunks,
                                           const std::vector<int> &rows, bool twoWindows,
                                           int radius) {
-  const int n = static_cast<int>(rows.size()), all = (1 << n) - 1;
-  std::vector<StackedGroup> with(std::size_t(n) * (n + 1));
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j <= n; ++j) {
-      with[std::size_t(i) * (n + 1) + j] =
-          cheapestGroup(chunks, rows[i], j == n ? -1 : rows[j], twoWindows, radius);
-    }
-  }
-  SubsetGroups subsets(std::move(with), n);
+  const int all = (1 << rows.size()) - 1;
+  SubsetGroups subsets(chunks, rows, twoWindows, radius);
   std::vector<StackedGroup> groups;
   for (int done = 0; done != all;) {
     const StackedGroup g = subsets.best(done).first;
